@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// Runs every test/**/*.test.ts with Node's own test runner through tsx.
+// Node 20 cannot expand globs in --test, so the files are listed here.
+// Usage: npm test [-- <substring filter>...]
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+function walk(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...walk(p));
+    else if (name.endsWith('.test.ts')) out.push(p);
+  }
+  return out;
+}
+
+const filters = process.argv.slice(2);
+const files = walk('test').sort().filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)));
+if (files.length === 0) {
+  console.error('no test files matched');
+  process.exit(1);
+}
+const args = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files];
+const r = spawnSync(process.execPath, args, { stdio: 'inherit', env: { ...process.env, NO_COLOR: '1' } });
+process.exit(r.status ?? 1);

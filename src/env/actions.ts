@@ -1,0 +1,142 @@
+/**
+ * The 14 actions of the reference (§2), as zod schemas. Field names keep the reference's snake_case so
+ * that people and models who know the original recognise them. Unknown keys are stripped.
+ *
+ * Numbers must be finite and non-negative (NaN, Infinity and negatives fail here with
+ * `malformed_action`); id lists must be unique (`duplicate_block`, checked by the handlers so the error
+ * names the id). Strings are trimmed.
+ */
+import { z } from 'zod';
+
+const id = z.string().trim().min(1).max(64);
+const ids = z.array(id).max(32);
+const money = z.number().finite().nonnegative().max(1e6);
+const text = (max: number) => z.string().trim().max(max);
+
+/** Max length of a message or offer note (reference §2: 500). */
+export const MESSAGE_MAX = 500;
+/** Max length of a pitch. */
+export const PITCH_MAX = 1200;
+/** Min length of a pitch after trimming (reference §2.11: 12). */
+export const PITCH_MIN = 12;
+
+export const SendOfferSchema = z.object({
+  action_type: z.literal('send_offer'),
+  target_lab_id: id,
+  /** Blocks the actor gives. */
+  block_ids: ids.default([]),
+  /** Blocks the actor wants from the target. */
+  requested_block_ids: ids.default([]),
+  payment: money.default(0),
+  message: text(MESSAGE_MAX).default(''),
+  /** Rounds the offer stays open after this one (1–3, default 2). */
+  expires_in: z.number().int().min(0).max(3).default(2),
+});
+
+export const AcceptOfferSchema = z.object({ action_type: z.literal('accept_offer'), offer_id: id });
+export const RejectOfferSchema = z.object({ action_type: z.literal('reject_offer'), offer_id: id });
+
+export const CounterOfferSchema = z.object({
+  action_type: z.literal('counter_offer'),
+  offer_id: id,
+  block_ids: ids.default([]),
+  requested_block_ids: ids.default([]),
+  payment: money.default(0),
+  message: text(MESSAGE_MAX).default(''),
+  expires_in: z.number().int().min(0).max(3).default(2),
+});
+
+export const MakePitchSchema = z.object({
+  action_type: z.literal('make_pitch'),
+  message: text(PITCH_MAX),
+  job_ids: ids.default([]),
+});
+
+export const CounterPitchSchema = z.object({
+  action_type: z.literal('counter_pitch'),
+  /** Whose pitch this one answers. */
+  target_lab_id: id,
+  message: text(PITCH_MAX),
+  job_ids: ids.default([]),
+});
+
+export const ReserveCapacitySchema = z.object({
+  action_type: z.literal('reserve_capacity'),
+  block_ids: ids,
+  /** Own job the reservation is for (optional). */
+  job_id: id.nullable().default(null),
+});
+
+export const ReleaseCapacitySchema = z.object({ action_type: z.literal('release_capacity'), block_ids: ids });
+
+export const FormCoalitionSchema = z.object({
+  action_type: z.literal('form_coalition'),
+  /** Labs invited; each must consent with commit_to_coalition. */
+  target_lab_ids: z.array(id).min(1).max(4),
+  message: text(MESSAGE_MAX).default(''),
+  /** Rounds until the coalition closes (1–9, default: to the end of the match). */
+  duration: z.number().int().min(1).max(9).nullable().default(null),
+});
+
+export const CommitToCoalitionSchema = z.object({
+  action_type: z.literal('commit_to_coalition'),
+  coalition_id: id,
+  block_ids: ids.default([]),
+  payment: money.default(0),
+});
+
+export const AllocateToJobSchema = z.object({
+  action_type: z.literal('allocate_to_job'),
+  job_id: id,
+  block_ids: ids,
+});
+
+export const SendMessageSchema = z.object({
+  action_type: z.literal('send_message'),
+  /** null/absent = public message to the channel. */
+  target_lab_id: id.nullable().default(null),
+  message: text(MESSAGE_MAX),
+});
+
+export const WaitSchema = z.object({ action_type: z.literal('wait') });
+export const FinishSchema = z.object({ action_type: z.literal('finish') });
+
+export const ActionSchema = z.discriminatedUnion('action_type', [
+  SendOfferSchema,
+  AcceptOfferSchema,
+  RejectOfferSchema,
+  CounterOfferSchema,
+  MakePitchSchema,
+  CounterPitchSchema,
+  ReserveCapacitySchema,
+  ReleaseCapacitySchema,
+  FormCoalitionSchema,
+  CommitToCoalitionSchema,
+  AllocateToJobSchema,
+  SendMessageSchema,
+  WaitSchema,
+  FinishSchema,
+]);
+
+/** A parsed, valid-shaped action (ids are not yet checked against state). */
+export type Action = z.output<typeof ActionSchema>;
+/** What a caller may write (defaults omitted). */
+export type ActionInput = z.input<typeof ActionSchema>;
+export type ActionType = Action['action_type'];
+
+export const ACTION_TYPES: readonly ActionType[] = [
+  'send_offer',
+  'accept_offer',
+  'reject_offer',
+  'counter_offer',
+  'make_pitch',
+  'counter_pitch',
+  'reserve_capacity',
+  'release_capacity',
+  'form_coalition',
+  'commit_to_coalition',
+  'allocate_to_job',
+  'send_message',
+  'wait',
+  'finish',
+];

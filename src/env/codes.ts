@@ -1,0 +1,73 @@
+/**
+ * Machine-readable result codes. Success codes keep the reference's names (§2) where the action exists
+ * there; error codes too, plus the ones our stricter rules need.
+ */
+
+export const SUCCESS_CODES = [
+  'offer_created',
+  'offer_accepted',
+  'offer_rejected',
+  'offer_withdrawn',
+  'counter_offer_created',
+  'pitch_recorded',
+  'counter_pitch_recorded',
+  'capacity_reserved',
+  'capacity_released',
+  'coalition_proposed',
+  'coalition_committed',
+  'coalition_activated',
+  'coalition_breached',
+  'job_allocated',
+  'message_sent',
+  'waited',
+  'finished',
+] as const;
+
+export const ERROR_CODES = [
+  /** Not JSON, or not a valid action shape (unknown action_type, NaN, negative, wrong types, too long). */
+  'malformed_action',
+  /** The match is over. */
+  'match_over',
+  /** The seat has finished. */
+  'seat_finished',
+  /** The seat used up its actions for this round. */
+  'action_limit',
+  'unknown_lab',
+  'self_trade',
+  'budget_overspend',
+  'unknown_block',
+  'unowned_block',
+  'unavailable_block',
+  'duplicate_block',
+  'target_does_not_own_block',
+  'empty_offer',
+  'unknown_offer',
+  'inactive_offer',
+  'expired_offer',
+  'not_offer_recipient',
+  'not_offer_party',
+  'invalid_offered_block',
+  'invalid_requested_block',
+  'empty_pitch',
+  'no_pitch_to_counter',
+  'unknown_job',
+  'job_settled',
+  'job_completed',
+  'empty_block_list',
+  'failed_block',
+  'block_used',
+  'low_reliability',
+  'not_reserved',
+  'coalitions_disabled',
+  'invalid_coalition_target',
+  'duplicate_coalition',
+  'unknown_coalition',
+  'not_coalition_member',
+  'coalition_closed',
+  'empty_commitment',
+  'empty_message',
+] as const;
+
+export type SuccessCode = (typeof SUCCESS_CODES)[number];
+export type ErrorCode = (typeof ERROR_CODES)[number];
+export type ResultCode = SuccessCode | ErrorCode;

@@ -1,0 +1,319 @@
+/**
+ * Plain-data types of the arena engine. Everything here is JSON-serialisable:
+ * a {@link MatchState} is persisted, replayed and compared byte for byte.
+ *
+ * Units: money in credits (2 dp), capacity in GPU-hours, time in rounds (0-based),
+ * reliability in [0, 1], reward scores and rewards as documented on {@link RewardBreakdown}.
+ * Rules: docs/RULES.md (which cites ../shared/reference/arena-rules.md where a number comes from it).
+ */
+
+/** Task presets (reference §1.2). */
+export type TaskName = 'single_trade' | 'market_round' | 'coalition_market';
+export const TASK_NAMES: readonly TaskName[] = ['single_trade', 'market_round', 'coalition_market'];
+
+export type Difficulty = 'easy' | 'medium' | 'hard';
+
+/** `lab_<i>`; every lab is a seat. */
+export type LabId = string;
+/** `b_<lab>_<j>`, or `b_s<round>_<k>` for capacity that a shock adds. */
+export type BlockId = string;
+/** `j_<lab>_<j>`, or `j_<lab>_surge_<round>`. */
+export type JobId = string;
+/** `o_<k>`, k = 1, 2, … in creation order. */
+export type OfferId = string;
+/** `c_<k>`, k = 1, 2, … in creation order. */
+export type CoalitionId = string;
+
+/** Names of scripted policies: the five archetypes and the six baselines (docs/RULES.md §7). */
+export type ArchetypeName = 'cooperative' | 'selfish' | 'deadline_panicked' | 'deceptive' | 'retaliatory';
+export type BaselineName =
+  | 'random_validish'
+  | 'greedy_hoarder'
+  | 'always_accept'
+  | 'no_negotiation_allocator'
+  | 'base_instruct_naive'
+  | 'rule_based_expert';
+export type PolicyName = ArchetypeName | BaselineName;
+
+/** What `createMatch` takes (validated by `MatchConfigSchema` in config.ts). */
+export interface MatchConfig {
+  task: TaskName;
+  /** Integer ≥ 0. All randomness of the match derives from it. */
+  seed: number;
+  /** Use the holdout archetype parameters (docs/RULES.md §7.2). Default false. */
+  holdout: boolean;
+  /**
+   * Seats driven by a scripted policy, acting at every round close. Seats not listed are driven from
+   * outside (a person, an LLM, the gym caller) through `applyAction`.
+   */
+  scripted: Record<LabId, PolicyName>;
+  /** Actions a seat may take in one round before `action_limit` (default 12). */
+  maxActionsPerRound: number;
+}
+
+/** Constants derived from the task at creation (docs/RULES.md §1). */
+export interface WorldParams {
+  difficulty: Difficulty;
+  labCount: number;
+  maxRounds: number;
+  blocksPerLab: number;
+  jobsPerLab: number;
+  coalitionsEnabled: boolean;
+}
+
+export type BlockStatus = 'available' | 'reserved' | 'committed' | 'used' | 'failed';
+
+export interface Block {
+  id: BlockId;
+  owner: LabId;
+  gpuCount: number;
+  /** Rounds of compute; gpuHours = gpuCount × duration. */
+  duration: number;
+  gpuHours: number;
+  reliability: number;
+  /** Credits of value lost when the block is used for a job. */
+  energyCost: number;
+  status: BlockStatus;
+  /** Job id (or the lab id) a reservation is for; null unless status is reserved. */
+  reservedFor: string | null;
+  /** Coalition the block is committed to; null unless status is committed. */
+  committedTo: CoalitionId | null;
+  /** Job the block was used for; null unless status is used. */
+  usedFor: JobId | null;
+}
+
+export type JobOutcome = 'pending' | 'completed' | 'partial' | 'missed';
+
+export interface Job {
+  id: JobId;
+  owner: LabId;
+  gpuHoursRequired: number;
+  /** Settles when this round closes (0-based). */
+  deadlineRound: number;
+  baseValue: number;
+  urgencyMultiplier: number;
+  minReliability: number;
+  partialCreditAllowed: boolean;
+  /** GPU-hours allocated so far (accumulates across allocations). */
+  allocatedHours: number;
+  allocatedBlockIds: BlockId[];
+  /** Energy cost of the allocated blocks (credits of value). */
+  energyCost: number;
+  outcome: JobOutcome;
+  /** Credits of value realised at settlement; null while pending. */
+  realisedValue: number | null;
+  /** Added by a demand_surge shock. */
+  surge: boolean;
+  /** Set when a shock touched this job or its lab before settlement (for market_adaptation). */
+  shockAffected: boolean;
+}
+
+export type OfferStatus = 'active' | 'accepted' | 'rejected' | 'withdrawn' | 'countered' | 'expired' | 'invalid';
+
+export interface Offer {
+  id: OfferId;
+  from: LabId;
+  to: LabId;
+  /** Blocks the sender gives. */
+  offeredBlockIds: BlockId[];
+  /** Blocks the sender wants from the recipient. */
+  requestedBlockIds: BlockId[];
+  /** Credits the sender pays the recipient (≥ 0). */
+  payment: number;
+  message: string;
+  roundCreated: number;
+  /** Can be accepted while round ≤ expiresRound. */
+  expiresRound: number;
+  status: OfferStatus;
+  linkedOfferId: OfferId | null;
+}
+
+export type CoalitionStatus = 'proposed' | 'active' | 'closed' | 'breached' | 'lapsed';
+
+export interface CoalitionCommitment {
+  consented: boolean;
+  blockIds: BlockId[];
+  /** Credits held in escrow by the coalition. */
+  escrow: number;
+  /** 'breached' once this member withdrew a committed block; 'excused' if a shock failed it. */
+  standing: 'good' | 'breached' | 'excused';
+}
+
+export interface Coalition {
+  id: CoalitionId;
+  proposer: LabId;
+  members: LabId[];
+  purpose: string;
+  status: CoalitionStatus;
+  roundCreated: number;
+  /** Closes (honoured) when this round closes; a proposal lapses if not all consent by then. */
+  expiresRound: number;
+  commitments: Record<LabId, CoalitionCommitment>;
+  /** GPU-hours of each member's committed blocks used by other members' jobs. */
+  hoursUsedByPartners: Record<LabId, number>;
+}
+
+export interface Message {
+  round: number;
+  from: LabId;
+  /** null = public (the channel); otherwise a direct message seen only by sender and recipient. */
+  to: LabId | null;
+  text: string;
+  kind: 'message' | 'pitch' | 'counter_pitch' | 'offer';
+}
+
+export interface Pitch {
+  round: number;
+  lab: LabId;
+  text: string;
+  /** Job ids the pitch says it argues for (validated as the pitcher's own). */
+  jobIds: JobId[];
+  /** For a counter_pitch: whose pitch it answers. */
+  replyTo: LabId | null;
+}
+
+/** One seat's score from a judge (rule or LLM). Parts are in [0, 1]; score in [0, 1]. */
+export interface JudgeSeatScore {
+  lab: LabId;
+  score: number;
+  parts: { need: number; verifiedClaims: number; fabricatedClaims: number; specificity: number };
+  reason: string;
+}
+
+/** A judge's decision for one round; stored in state and (for LLM judges) in the event log. */
+export interface JudgeDecision {
+  round: number;
+  judgeId: string;
+  winner: LabId | null;
+  scores: JudgeSeatScore[];
+  /** Bonus (judge_argument column, in [0, 0.15]) the winner receives. */
+  bonus: number;
+  reason: string;
+  /** Free-form details from an LLM judge (model, prompt version, raw scores, fallback note). */
+  meta?: Record<string, unknown>;
+}
+
+export type ShockKind =
+  | 'capacity_failure'
+  | 'new_supply'
+  | 'energy_spike'
+  | 'deadline_acceleration'
+  | 'reliability_downgrade'
+  | 'demand_surge'
+  | 'emergency_auction';
+export const SHOCK_KINDS: readonly ShockKind[] = [
+  'capacity_failure',
+  'new_supply',
+  'energy_spike',
+  'deadline_acceleration',
+  'reliability_downgrade',
+  'demand_surge',
+  'emergency_auction',
+];
+
+export interface ScheduledShock {
+  /** Happens when this round closes. */
+  round: number;
+  kind: ShockKind;
+}
+
+/** Public record of a shock that happened (contains no private value). */
+export interface ShockEvent {
+  round: number;
+  kind: ShockKind;
+  text: string;
+  /** Labs whose capacity, jobs or costs it touched. */
+  affectedLabs: LabId[];
+  blockIds: BlockId[];
+}
+
+/**
+ * The 11 reward columns of the reference (§5.1), per seat, for one step or one round close.
+ * Score columns are in [−1, 1] (job_utility, deal_quality can be negative); penalties ≤ 0.
+ * normalized_reward = clamp(0.35·job + 0.20·deal + 0.15·coalition + judge + 0.10·budget
+ *   + 0.10·negotiation + 0.10·adaptation + invalid + spam + breach, −1, 1).
+ */
+export interface RewardBreakdown {
+  job_utility: number;
+  deal_quality: number;
+  coalition_reliability: number;
+  judge_argument: number;
+  budget_efficiency: number;
+  negotiation_efficiency: number;
+  market_adaptation: number;
+  invalid_action_penalty: number;
+  spam_penalty: number;
+  breach_penalty: number;
+  normalized_reward: number;
+}
+
+export interface Lab {
+  id: LabId;
+  /** "Lab A", "Lab B", … by index (lab_0 is "Lab A"). */
+  publicName: string;
+  budget: number;
+  initialBudget: number;
+  reputation: number;
+  /** Set by `finish`; a finished seat can no longer act and its jobs are settled. */
+  finished: boolean;
+}
+
+/** Per-seat bookkeeping for rewards and spam control. */
+export interface SeatStats {
+  cumulativeReward: number;
+  /** Sum of the breakdowns of the current round so far (reset at round close). */
+  roundReward: RewardBreakdown;
+  lastBreakdown: RewardBreakdown;
+  actionsThisRound: number;
+  /** Fingerprints of the last three actions (action JSON without message). */
+  recentFingerprints: string[];
+  steps: number;
+  invalidActions: number;
+  /** Labs this seat holds a grudge against (retaliatory bookkeeping, public behaviour only). */
+  grudges: LabId[];
+}
+
+/** Money bookkeeping so conservation can be checked: Σ budgets + Σ escrow = initial + injected − burned. */
+export interface Ledger {
+  initialMoney: number;
+  injected: number;
+  burned: number;
+}
+
+export interface MatchState {
+  version: 1;
+  config: MatchConfig;
+  params: WorldParams;
+  round: number;
+  /** True once the last round closed or every seat finished. */
+  over: boolean;
+  /** Lab ids in seat order. */
+  labIds: LabId[];
+  labs: Record<LabId, Lab>;
+  blocks: Record<BlockId, Block>;
+  jobs: Record<JobId, Job>;
+  offers: Record<OfferId, Offer>;
+  coalitions: Record<CoalitionId, Coalition>;
+  nextOfferSeq: number;
+  nextCoalitionSeq: number;
+  messages: Message[];
+  /** Pitches of the current round (latest per seat). */
+  pitches: Pitch[];
+  judgeHistory: JudgeDecision[];
+  /** Private: never shown to any seat. */
+  shockSchedule: ScheduledShock[];
+  shockHistory: ShockEvent[];
+  ledger: Ledger;
+  seats: Record<LabId, SeatStats>;
+}
+
+/** Result of one action: machine-readable code plus a human sentence. */
+export interface ActionResult {
+  ok: boolean;
+  code: string;
+  message: string;
+  /** The actor's reward for this step. */
+  reward: RewardBreakdown;
+  /** Ids created by the action (offer, coalition), for replies and buttons. */
+  created?: { offerId?: OfferId; coalitionId?: CoalitionId };
+}
