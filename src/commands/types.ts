@@ -36,6 +36,8 @@ export interface Reply {
   private: PrivatePost[];
   /** Ask the platform to open a form (Discord modal / Slack modal) for this command. */
   modal?: { command: 'pitch'; title: string; fields: { id: string; label: string; long: boolean; required: boolean }[] };
+  /** Set when the command failed (bad input, wrong seat, …): the reply is then one private post and nothing changed. */
+  error?: CommandError;
 }
 
 /** A coded, user-facing error: which option, what was expected, the valid values. */
@@ -54,4 +56,45 @@ export interface Caller {
   displayName: string;
   /** True when the platform says this user may administer matches (Manage Server / configured role). */
   isAdmin: boolean;
+}
+
+/** Kinds of option; id kinds drive Discord autocomplete and the "valid ids" part of error messages. */
+export type OptionKind =
+  | 'string'
+  | 'text'
+  | 'integer'
+  | 'number'
+  | 'boolean'
+  | 'lab'
+  | 'block'
+  | 'blocks'
+  | 'offer'
+  | 'job'
+  | 'jobs'
+  | 'coalition';
+
+/** One option of a command, rendered as a typed Discord option and as `name:value` in the text grammar. */
+export interface OptionSpec {
+  name: string;
+  description: string;
+  kind: OptionKind;
+  required: boolean;
+  /** Fixed choices (Discord `choices`). */
+  choices?: readonly string[];
+}
+
+/** Who may run a command (checked as composable preconditions before the handler). */
+export type Access = 'anyone' | 'seat' | 'host';
+
+/**
+ * A command defined once (src/commands/catalogue.ts) and rendered for every platform:
+ * Discord `/arena <name>` subcommands, Slack `/arena <name> key:value`, console `<name> key:value`.
+ */
+export interface CommandSpec {
+  name: string;
+  description: string;
+  /** Longer help text with an example in the text grammar. */
+  help: string;
+  options: readonly OptionSpec[];
+  access: Access;
 }

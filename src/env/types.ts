@@ -229,7 +229,8 @@ export interface ShockEvent {
 
 /**
  * The 11 reward columns of the reference (§5.1), per seat, for one step or one round close.
- * Score columns are in [−1, 1] (job_utility, deal_quality can be negative); penalties ≤ 0.
+ * Score columns are sums of per-event scores (per job, per coalition; usually in [−1, 1], job_utility and
+ * deal_quality can be negative); penalties ≤ 0.
  * normalized_reward = clamp(0.35·job + 0.20·deal + 0.15·coalition + judge + 0.10·budget
  *   + 0.10·negotiation + 0.10·adaptation + invalid + spam + breach, −1, 1).
  */
@@ -271,6 +272,12 @@ export interface SeatStats {
   invalidActions: number;
   /** Labs this seat holds a grudge against (retaliatory bookkeeping, public behaviour only). */
   grudges: LabId[];
+  /**
+   * Reward earned outside the seat's own steps during this round (as the other party of a trade, as a
+   * coalition member when another seat's finish closes the coalition). Paid in the seat's next
+   * round-close breakdown (or in its finish step), then reset.
+   */
+  pendingReward: RewardBreakdown;
 }
 
 /** Money bookkeeping so conservation can be checked: Σ budgets + Σ escrow = initial + injected − burned. */

@@ -78,6 +78,11 @@ export interface Observation {
     /** Credits this seat holds in coalition escrow. */
     escrow: number;
     actionsLeftThisRound: number;
+    /**
+     * Labs this seat holds a grudge against (SeatStats.grudges: senders of offers exploitative for it,
+     * coalition breachers). Read by the retaliatory policy (§7.1). Optional so older views stay valid.
+     */
+    grudges?: LabId[];
   };
   labs: PublicLab[];
   blocks: PublicBlock[];

@@ -12,6 +12,13 @@ export type SeatDriver =
   | { kind: 'scripted'; policy: PolicyName }
   | { kind: 'llm'; model: string };
 
+/** Parses a stored {@link SeatDriver} (e.g. the values of `match_started.drivers`). Policy names are checked by the engine. */
+export const SeatDriverSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('human'), userId: z.string(), displayName: z.string() }),
+  z.object({ kind: z.literal('scripted'), policy: z.string() }),
+  z.object({ kind: z.literal('llm'), model: z.string() }),
+]);
+
 /** Lobby settings chosen with `new`. */
 export interface MatchSettings {
   task: TaskName;

@@ -1,0 +1,88 @@
+/**
+ * Delivering a {@link Reply} to Discord: as the answer to an interaction (reply / editReply of a
+ * deferred reply / followUp) or, for posts that answer nobody (timer round closes), to the channel.
+ *
+ * Privacy: public posts are visible to the channel; the caller's private posts are ephemeral
+ * (flag 64); private posts for *other* people cannot be ephemeral in this interaction, so they wait in
+ * the {@link PrivateInbox} and are shown (ephemeral) with that person's next interaction.
+ */
+import type { ButtonInteraction, ChatInputCommandInteraction, ModalSubmitInteraction } from 'discord.js';
+import type { Post, PrivatePost, Reply } from '../../commands/types';
+import { renderPost, notice, timerField, type ButtonIds, type DiscordPayload } from './render';
+
+/** Interactions the adapter answers with messages. */
+export type Repliable = ChatInputCommandInteraction | ButtonInteraction | ModalSubmitInteraction;
+
+/** Private posts waiting for their recipient's next interaction; bounded per user (oldest dropped). */
+export class PrivateInbox {
+  private readonly byUser = new Map<string, PrivatePost[]>();
+  constructor(private readonly perUser = 10) {}
+
+  add(post: PrivatePost): void {
+    const list = this.byUser.get(post.userId) ?? [];
+    list.push(post);
+    this.byUser.set(post.userId, list.slice(-this.perUser));
+  }
+
+  /** Removes and returns the posts waiting for `userId`. */
+  take(userId: string): PrivatePost[] {
+    const list = this.byUser.get(userId) ?? [];
+    this.byUser.delete(userId);
+    return list;
+  }
+
+  size(userId: string): number {
+    return this.byUser.get(userId)?.length ?? 0;
+  }
+}
+
+/** The payloads of a reply for one caller: public first, then the caller's private ones (ephemeral). */
+export function planMessages(reply: Reply, callerUserId: string, inbox: PrivateInbox, ids: ButtonIds, deadline: number | null): { pub: DiscordPayload[]; mine: DiscordPayload[] } {
+  for (const p of reply.private) if (p.userId !== callerUserId) inbox.add(p);
+  const own: Post[] = [...inbox.take(callerUserId), ...reply.private.filter((p) => p.userId === callerUserId)];
+  const last = reply.public.length - 1;
+  const pub = reply.public.map((p, i) => renderPost(p, ids, { extraFields: i === last && deadline !== null ? [timerField(deadline)] : [] }));
+  const mine = own.map((p) => renderPost(p, ids, { ephemeral: true }));
+  return { pub, mine };
+}
+
+/**
+ * Answers an interaction. If it was deferred (a public "thinking…" reply), the first public post edits
+ * it (PATCH @original); with no public post the placeholder is deleted and only ephemeral follow-ups
+ * are sent. Otherwise the first post is the reply itself.
+ */
+export async function answer(i: Repliable, plan: { pub: DiscordPayload[]; mine: DiscordPayload[] }): Promise<void> {
+  const all = [...plan.pub, ...plan.mine];
+  if (i.deferred) {
+    const [first, ...rest] = plan.pub;
+    if (first) await i.editReply(editable(first));
+    else await i.deleteReply();
+    for (const p of [...rest, ...plan.mine]) await i.followUp(p);
+    if (all.length === 0) await i.followUp(notice('Done.'));
+    return;
+  }
+  const [first, ...rest] = all.length > 0 ? all : [notice('Done.')];
+  if (i.replied) await i.followUp(first!);
+  else await i.reply(first!);
+  for (const p of rest) await i.followUp(p);
+}
+
+/** editReply cannot change flags; drop them (a deferred public reply stays public). */
+function editable(p: DiscordPayload): Omit<DiscordPayload, 'flags'> {
+  const { flags: _flags, ...rest } = p;
+  return rest;
+}
+
+/** Where channel posts go: discord.js resolves the channel from cache or REST. */
+export interface ChannelSink {
+  send(channelId: string, payload: DiscordPayload): Promise<void>;
+}
+
+/** Posts a reply that answers no interaction (e.g. a timer round close): public posts to the channel, private ones to the inbox. */
+export async function publishReply(sink: ChannelSink, channelId: string, reply: Reply, inbox: PrivateInbox, ids: ButtonIds, deadline: number | null): Promise<void> {
+  for (const p of reply.private) inbox.add(p);
+  const last = reply.public.length - 1;
+  for (const [i, p] of reply.public.entries()) {
+    await sink.send(channelId, renderPost(p, ids, { extraFields: i === last && deadline !== null ? [timerField(deadline)] : [] }));
+  }
+}

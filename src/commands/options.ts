@@ -1,0 +1,100 @@
+/**
+ * Option value schemas (zod) shared by the catalogue, and the conversion of zod issues into a
+ * {@link CommandError} that names the option and says what was expected.
+ *
+ * Values arrive as strings (text grammar) or typed (Discord: numbers, booleans), so every schema accepts
+ * both. Each schema's error message is the "expected" phrase shown to the user.
+ */
+import { z } from 'zod';
+import { MESSAGE_MAX } from '../env/actions';
+import type { CommandError, CommandSpec } from './types';
+
+const str = (v: unknown): unknown => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v);
+const num = (v: unknown): unknown => {
+  if (typeof v !== 'string') return v;
+  const s = v.trim();
+  return /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(s) ? Number(s) : v;
+};
+const list = (v: unknown): unknown => {
+  if (Array.isArray(v)) return v.map(str);
+  if (typeof v !== 'string') return v;
+  return v.split(/[\s,]+/).filter((s) => s !== '');
+};
+const bool = (v: unknown): unknown => {
+  if (typeof v !== 'string') return v;
+  const s = v.trim().toLowerCase();
+  if (['true', 'yes', 'y', '1', 'on'].includes(s)) return true;
+  if (['false', 'no', 'n', '0', 'off'].includes(s)) return false;
+  return v;
+};
+
+/** An id (lab, block, job, offer, coalition): lowercase letters, digits and `_`. */
+export const idValue = (what: string) => {
+  const expected = `${what} id (letters, digits and _)`;
+  return z.preprocess(str, z.string({ error: expected }).trim().toLowerCase().regex(/^[a-z0-9_]{1,64}$/, { error: expected }));
+};
+
+/** A comma-separated list of ids (at least one, at most 32). */
+export const idListValue = (what: string) => {
+  const expected = `one or more ${what} ids, comma-separated`;
+  const item = z.string({ error: expected }).trim().toLowerCase().regex(/^[a-z0-9_]{1,64}$/, { error: expected });
+  return z.preprocess(list, z.array(item, { error: expected }).min(1, { error: expected }).max(32, { error: `at most 32 ${what} ids` }));
+};
+
+/** Free text between `min` and `max` characters after trimming. */
+export const textValue = (max: number = MESSAGE_MAX, min = 1) => {
+  const expected = min > 1 ? `text of ${min}–${max} characters` : `text of at most ${max} characters`;
+  return z.preprocess(str, z.string({ error: expected }).trim().min(min, { error: expected }).max(max, { error: expected }));
+};
+
+/** A whole number in [min, max]. */
+export const intValue = (min: number, max: number) => {
+  const expected = `a whole number from ${min} to ${max}`;
+  return z.preprocess(num, z.number({ error: expected }).int({ error: expected }).min(min, { error: expected }).max(max, { error: expected }));
+};
+
+/** Credits: a finite number in [0, 1e6] (2 dp are kept by the engine). */
+export const moneyValue = () => {
+  const expected = 'a number of credits ≥ 0';
+  return z.preprocess(num, z.number({ error: expected }).finite({ error: expected }).min(0, { error: expected }).max(1e6, { error: 'at most 1000000 credits' }));
+};
+
+/** true/false (also yes/no, 1/0, on/off). */
+export const boolValue = () => z.preprocess(bool, z.boolean({ error: 'true or false' }));
+
+/** One of fixed words. */
+export const choiceValue = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(values, { error: `one of ${values.join(', ')}` }));
+
+/**
+ * Turn a zod failure on a command's options into one CommandError (the first issue):
+ * `missing_option` when the option was not given at all, else `invalid_option`; `validValues` are the
+ * option's fixed choices when it has some.
+ */
+export function optionsError(spec: CommandSpec, raw: Record<string, unknown>, error: z.ZodError): CommandError {
+  const issue = error.issues[0];
+  const key = typeof issue?.path[0] === 'string' ? issue.path[0] : undefined;
+  const o = spec.options.find((x) => x.name === key);
+  if (!issue || !key || !o) {
+    return { code: 'invalid_option', message: `Options of \`${spec.name}\` are invalid: ${issue?.message ?? 'unknown problem'}.` };
+  }
+  const choices = o.choices ? { validValues: [...o.choices] } : {};
+  const given = raw[key];
+  if (given === undefined || given === null || (typeof given === 'string' && given.trim() === '' && o.required)) {
+    return {
+      code: 'missing_option',
+      message: `\`${spec.name}\` needs \`${key}:\` — ${o.description}.`,
+      option: key,
+      expected: issue.message,
+      ...choices,
+    };
+  }
+  const shown = Array.isArray(given) ? given.join(',') : String(given);
+  return {
+    code: 'invalid_option',
+    message: `\`${key}:${shown}\` is not valid: expected ${issue.message}.`,
+    option: key,
+    expected: issue.message,
+    ...choices,
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * Preconditions: small composable checks run before a command's handler (Sapphire style). Each returns a
+ * {@link CommandError} or null; {@link checkAll} returns the first error.
+ *
+ * Codes: `no_match` (nothing in this channel), `not_in_lobby` (the match already started),
+ * `not_started` (still in the lobby), `match_over`, `not_host`, `no_seat` (caller has no seat here),
+ * `seat_finished` (the caller's seat has finished).
+ */
+import type { CommandContext } from './context';
+import type { CommandError } from './types';
+
+/** A check on the context; null = passes. */
+export type Precondition = (ctx: CommandContext) => CommandError | null;
+
+/** There is a match (lobby, running or just over) in this channel. */
+export const matchExists: Precondition = (ctx) =>
+  ctx.match ? null : { code: 'no_match', message: 'There is no match in this channel. Open one with `new`, e.g. `new task:market_round`.' };
+
+/** The match is in its lobby (seats can still be claimed or assigned). */
+export const inLobby: Precondition = (ctx) => {
+  if (!ctx.match) return matchExists(ctx);
+  if (ctx.match.phase === 'over') return overError();
+  return ctx.match.phase === 'lobby' ? null : { code: 'not_in_lobby', message: `The match has already started (round ${ctx.match.state?.round ?? 0}); seats can no longer change.` };
+};
+
+/** The match is running (started and not over). */
+export const running: Precondition = (ctx) => {
+  if (!ctx.match) return matchExists(ctx);
+  if (ctx.match.phase === 'lobby') return { code: 'not_started', message: 'The match has not started yet: the host starts it with `start`.' };
+  if (ctx.match.phase === 'over' || ctx.match.state?.over) return overError();
+  return null;
+};
+
+/** The caller hosts the match, or is a platform admin. */
+export const isHost: Precondition = (ctx) => {
+  if (!ctx.match) return matchExists(ctx);
+  if (ctx.caller.isAdmin || ctx.caller.userId === ctx.match.hostUserId) return null;
+  return { code: 'not_host', message: 'Only the match host (or an admin) can do that.' };
+};
+
+/** The caller holds a seat in the match (and, once running, has not finished). */
+export const hasSeat: Precondition = (ctx) => {
+  if (!ctx.match) return matchExists(ctx);
+  if (!ctx.lab) {
+    const hint = ctx.match.phase === 'lobby' ? ' Take one with `join`.' : '';
+    return { code: 'no_seat', message: `You have no seat in this match.${hint}` };
+  }
+  if (ctx.match.state?.labs[ctx.lab]?.finished) return { code: 'seat_finished', message: `Your seat ${ctx.lab} has finished and can no longer act.` };
+  return null;
+};
+
+function overError(): CommandError {
+  return { code: 'match_over', message: 'The match is over. Open a new one with `new`.' };
+}
+
+/** Run checks in order; the first error wins. */
+export function checkAll(ctx: CommandContext, checks: readonly Precondition[]): CommandError | null {
+  for (const check of checks) {
+    const e = check(ctx);
+    if (e) return e;
+  }
+  return null;
+}

@@ -1,0 +1,49 @@
+/**
+ * Small builders for {@link Reply} values: public posts, private posts, errors and buttons.
+ */
+import type { Button, CommandError, Post, PrivatePost, Reply } from './types';
+
+/** A reply with nothing in it. */
+export const emptyReply = (): Reply => ({ public: [], private: [] });
+
+/** A reply with one public post. */
+export const publicReply = (post: Post): Reply => ({ public: [post], private: [] });
+
+/** A reply with one private post for `userId`. */
+export const privateReply = (userId: string, post: Post): Reply => ({ public: [], private: [{ ...post, userId }] });
+
+/** A private post for `userId`. */
+export const privatePost = (userId: string, post: Post): PrivatePost => ({ ...post, userId });
+
+/**
+ * The reply to bad input: always one private post for the caller, never anything public. The error itself
+ * rides along in `reply.error` for adapters and tests.
+ */
+export function errorReply(userId: string, error: CommandError): Reply {
+  const lines = [error.message];
+  if (error.expected && !error.message.includes(error.expected)) lines.push(`Expected: ${error.expected}.`);
+  if (error.validValues && error.validValues.length > 0 && !error.message.includes(error.validValues.join(', '))) {
+    lines.push(`Valid: ${error.validValues.join(', ')}.`);
+  } else if (error.validValues && error.validValues.length === 0 && error.option) {
+    lines.push(`You have no valid value for \`${error.option}\` right now.`);
+  }
+  return { public: [], private: [{ userId, title: `✗ ${error.code}`, text: lines.join('\n') }], error };
+}
+
+/** Concatenate replies in order (public posts, then private posts, of each). */
+export function mergeReplies(...replies: (Reply | null | undefined)[]): Reply {
+  const out = emptyReply();
+  for (const r of replies) {
+    if (!r) continue;
+    out.public.push(...r.public);
+    out.private.push(...r.private);
+    if (r.modal && !out.modal) out.modal = r.modal;
+    if (r.error && !out.error) out.error = r.error;
+  }
+  return out;
+}
+
+/** A button that runs `command` (catalogue text grammar) when clicked. */
+export function button(label: string, command: string, style: Button['style'] = 'secondary'): Button {
+  return { id: `arena:${command}`, label, command, style };
+}

@@ -1,0 +1,203 @@
+/**
+ * The command catalogue's data: names, options, help and access of every command, defined once. Discord
+ * subcommands, the Slack/console text grammar, `help` and the README reference all render from this list;
+ * catalogue.ts pairs each entry with its zod schema, preconditions and handler.
+ */
+import { TASK_NAMES } from '../env/types';
+import type { CommandSpec, OptionSpec } from './types';
+
+/** Every scripted policy name a seat can be given (docs/RULES.md §7). */
+export const POLICY_NAMES = [
+  'cooperative',
+  'selfish',
+  'deadline_panicked',
+  'deceptive',
+  'retaliatory',
+  'random_validish',
+  'greedy_hoarder',
+  'always_accept',
+  'no_negotiation_allocator',
+  'base_instruct_naive',
+  'rule_based_expert',
+] as const;
+
+const opt = (name: string, kind: OptionSpec['kind'], required: boolean, description: string, choices?: readonly string[]): OptionSpec =>
+  choices ? { name, kind, required, description, choices } : { name, kind, required, description };
+
+const give = opt('give', 'blocks', false, 'Your block ids you give, comma-separated (e.g. b_0_1,b_0_2)');
+const want = opt('want', 'blocks', false, "Block ids of the other lab you want, comma-separated");
+const pay = opt('pay', 'number', false, 'Credits you pay on top (default 0)');
+const msg = opt('msg', 'text', false, 'A note that travels with it (max 500 characters)');
+const expires = opt('expires', 'integer', false, 'Rounds it stays open after this one, 0–3 (default 2)');
+const offerId = (verb: string) => opt('offer', 'offer', true, `Offer id to ${verb} (e.g. o_3)`);
+
+/** The catalogue's specs in display order. Names are unique lowercase Discord-safe words. */
+export const COMMAND_SPECS: readonly CommandSpec[] = [
+  {
+    name: 'help',
+    description: 'List the commands, or explain one',
+    help: 'Shows every command, or one command with its options and an example. Example: `help command:offer` (or `help offer`).',
+    options: [opt('command', 'string', false, 'Command to explain')],
+    access: 'anyone',
+  },
+  {
+    name: 'new',
+    description: 'Open a lobby for a new match in this channel (you become its host)',
+    help: 'Opens a lobby; seats are claimed with `join`, scripted or LLM seats added with `seat`, then the host runs `start`. One match per channel. Example: `new task:market_round seed:42 round_seconds:120`.',
+    options: [
+      opt('task', 'string', false, 'single_trade (2 labs), market_round (3, default) or coalition_market (4–5)', TASK_NAMES),
+      opt('seed', 'integer', false, 'Seed of the world; same seed, same match (default: random)'),
+      opt('round_seconds', 'integer', false, 'Round timer in seconds; 0 = a round closes when every seat is done'),
+      opt('holdout', 'boolean', false, 'Use the holdout parameters for scripted seats (default false)'),
+    ],
+    access: 'anyone',
+  },
+  {
+    name: 'join',
+    description: 'Take a seat in the lobby',
+    help: 'Claims a free seat (the first free one unless you name it). Example: `join lab:lab_1`.',
+    options: [opt('lab', 'lab', false, 'Seat to take (e.g. lab_1); default: the first free seat')],
+    access: 'anyone',
+  },
+  {
+    name: 'seat',
+    description: 'Give a free seat to a scripted policy or an LLM agent',
+    help: 'Host only, in the lobby. Seats nobody claims are scripted at `start` anyway. Example: `seat lab:lab_2 agent:scripted policy:selfish` or `seat lab:lab_1 agent:llm model:gpt-4o-mini`.',
+    options: [
+      opt('lab', 'lab', true, 'Seat to assign (e.g. lab_2)'),
+      opt('agent', 'string', true, 'scripted or llm', ['scripted', 'llm']),
+      opt('policy', 'string', false, 'Scripted policy (agent:scripted; default cooperative)', POLICY_NAMES),
+      opt('model', 'string', false, 'Model name (agent:llm; default: the configured agent model)'),
+    ],
+    access: 'host',
+  },
+  {
+    name: 'start',
+    description: 'Start the match (host)',
+    help: 'Host only. Free seats become scripted; round 0 opens. Example: `start`.',
+    options: [],
+    access: 'host',
+  },
+  {
+    name: 'status',
+    description: "Show the match as the channel sees it",
+    help: 'The public view: round, labs (reputation, budget band, demand, blocks), offers, coalitions, leaderboard. Example: `status`.',
+    options: [],
+    access: 'anyone',
+  },
+  {
+    name: 'me',
+    description: 'Show your private view: budget, jobs, blocks, incoming offers',
+    help: 'Only you see it. Incoming offers come with accept / reject buttons. Example: `me`.',
+    options: [],
+    access: 'seat',
+  },
+  {
+    name: 'offer',
+    description: 'Offer another lab blocks and/or credits for some of its blocks',
+    help: 'Nothing is escrowed; everything is checked again when the other lab accepts. Example: `offer to:lab_1 give:b_0_1 want:b_1_0 pay:5 msg:"swap for your 4-GPU block"`.',
+    options: [opt('to', 'lab', true, 'Lab the offer goes to (e.g. lab_1)'), give, want, pay, msg, expires],
+    access: 'seat',
+  },
+  {
+    name: 'accept',
+    description: 'Accept an offer made to you',
+    help: 'The trade executes at once if both sides still hold what it names. Example: `accept offer:o_3`.',
+    options: [offerId('accept')],
+    access: 'seat',
+  },
+  {
+    name: 'reject',
+    description: 'Reject an offer made to you, or withdraw one you made',
+    help: 'Example: `reject offer:o_3`.',
+    options: [offerId('reject or withdraw')],
+    access: 'seat',
+  },
+  {
+    name: 'counter',
+    description: 'Answer an offer made to you with a new offer back',
+    help: 'The original offer is marked countered only if the counter is valid. Example: `counter offer:o_3 give:b_0_2 want:b_1_0 pay:0 msg:"no cash, better block"`.',
+    options: [offerId('counter'), give, want, pay, msg, expires],
+    access: 'seat',
+  },
+  {
+    name: 'pitch',
+    description: 'Argue publicly why you need capacity; the judge scores pitches at round close',
+    help: 'The judge checks claims (job ids, hours, deadlines) against the truth: true, specific claims win; made-up ones cost. Example: `pitch text:"j_0_1 needs 6 more GPU-hours by round 2" job:j_0_1`.',
+    options: [
+      opt('text', 'text', true, 'The pitch (12–1200 characters); it is public'),
+      opt('job', 'jobs', false, 'Your job id(s) it argues for, comma-separated'),
+      opt('reply_to', 'lab', false, "Answer this lab's pitch of this round (a counter-pitch)"),
+    ],
+    access: 'seat',
+  },
+  {
+    name: 'reserve',
+    description: 'Reserve your blocks (for a job) so they cannot be traded away',
+    help: 'Idle reservations cost at the deadline. Example: `reserve blocks:b_0_1,b_0_2 job:j_0_0`.',
+    options: [opt('blocks', 'blocks', true, 'Your available block ids, comma-separated'), opt('job', 'job', false, 'Your job the reservation is for')],
+    access: 'seat',
+  },
+  {
+    name: 'release',
+    description: 'Release reserved blocks (releasing a coalition commitment is a breach)',
+    help: 'Example: `release blocks:b_0_1`.',
+    options: [opt('blocks', 'blocks', true, 'Your reserved (or committed) block ids, comma-separated')],
+    access: 'seat',
+  },
+  {
+    name: 'coalition',
+    description: 'Propose a coalition, accept one, or commit blocks/credits to it',
+    help: 'propose invites labs (`with`); every member must accept (its first commit is its consent); committed blocks can be used by members for their jobs. Examples: `coalition action:propose with:lab_1,lab_2 msg:"pool for j_0_1" rounds:3`, `coalition action:accept id:c_1`, `coalition action:commit id:c_1 blocks:b_0_2 pay:5`.',
+    options: [
+      opt('action', 'string', true, 'propose, accept or commit', ['propose', 'accept', 'commit']),
+      opt('with', 'lab', false, 'propose: labs to invite, comma-separated'),
+      opt('id', 'coalition', false, 'accept/commit: coalition id (e.g. c_1)'),
+      opt('blocks', 'blocks', false, 'accept/commit: your block ids to commit, comma-separated'),
+      opt('pay', 'number', false, 'accept/commit: credits to put in escrow'),
+      opt('msg', 'text', false, 'propose: the purpose (max 500 characters)'),
+      opt('rounds', 'integer', false, 'propose: rounds it lasts, 1–9 (default: to the end)'),
+    ],
+    access: 'seat',
+  },
+  {
+    name: 'allocate',
+    description: 'Run a job on blocks (yours, or committed by a coalition partner)',
+    help: 'Hours accumulate; the job completes when they reach its requirement. Blocks must meet its minimum reliability. Example: `allocate job:j_0_0 blocks:b_0_1,b_0_2`.',
+    options: [opt('job', 'job', true, 'Your job id'), opt('blocks', 'blocks', true, 'Block ids, comma-separated')],
+    access: 'seat',
+  },
+  {
+    name: 'message',
+    description: 'Say something to the channel, or privately to one lab',
+    help: 'Example: `message text:"anyone selling 4-GPU blocks?"` or `message to:lab_2 text:"deal?"`.',
+    options: [opt('text', 'text', true, 'The message (max 500 characters)'), opt('to', 'lab', false, 'Lab to message privately (default: the channel)')],
+    access: 'seat',
+  },
+  {
+    name: 'done',
+    description: 'Say you are done for this round',
+    help: 'When every person and agent seat is done (or the timer runs out) the round closes. Example: `done`.',
+    options: [],
+    access: 'seat',
+  },
+  {
+    name: 'finish',
+    description: 'Leave the match early: your jobs settle now',
+    help: 'Your pending jobs settle as at a deadline and your final settlement runs; you cannot act afterwards. Example: `finish`.',
+    options: [],
+    access: 'seat',
+  },
+  {
+    name: 'end',
+    description: 'End the match now (host)',
+    help: 'Host only. Stops the match without further settlement. Example: `end`.',
+    options: [],
+    access: 'host',
+  },
+];
+
+/** The spec named `name`, or undefined. */
+export function findSpec(name: string): CommandSpec | undefined {
+  return COMMAND_SPECS.find((s) => s.name === name);
+}

@@ -1,0 +1,65 @@
+/**
+ * Match configuration: what `createMatch` accepts, validated with zod (docs/RULES.md §0–§1).
+ */
+import { z } from 'zod';
+import type { MatchConfig, PolicyName } from './types';
+import { TASK_NAMES } from './types';
+import { labIdsFor } from './world';
+
+/** Every scripted policy name: the five archetypes then the six baselines (docs/RULES.md §7). */
+export const POLICY_NAMES: readonly PolicyName[] = [
+  'cooperative',
+  'selfish',
+  'deadline_panicked',
+  'deceptive',
+  'retaliatory',
+  'random_validish',
+  'greedy_hoarder',
+  'always_accept',
+  'no_negotiation_allocator',
+  'base_instruct_naive',
+  'rule_based_expert',
+];
+
+/** Default actions per seat per round before `action_limit` (docs/RULES.md §2). */
+export const DEFAULT_MAX_ACTIONS_PER_ROUND = 12;
+
+const TaskSchema = z.enum(TASK_NAMES as [MatchConfig['task'], ...MatchConfig['task'][]]);
+const PolicySchema = z.enum(POLICY_NAMES as [PolicyName, ...PolicyName[]]);
+
+/**
+ * Config of a match. `scripted` keys must be lab ids of the match's world (`labIdsFor(task, seed)`).
+ * - task: 'single_trade' | 'market_round' | 'coalition_market'
+ * - seed: integer ≥ 0 (≤ 2^53 − 1); all randomness derives from it
+ * - holdout: default false (holdout policy parameters, §7.2)
+ * - scripted: seat → policy name, default {}
+ * - maxActionsPerRound: integer 1–100, default 12
+ */
+export const MatchConfigSchema = z
+  .object({
+    task: TaskSchema,
+    seed: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+    holdout: z.boolean().default(false),
+    scripted: z.record(z.string(), PolicySchema).default({}),
+    maxActionsPerRound: z.number().int().min(1).max(100).default(DEFAULT_MAX_ACTIONS_PER_ROUND),
+  })
+  .superRefine((cfg, ctx) => {
+    const labs = new Set(labIdsFor(cfg.task, cfg.seed));
+    for (const lab of Object.keys(cfg.scripted)) {
+      if (!labs.has(lab)) ctx.addIssue({ code: 'custom', path: ['scripted', lab], message: `no seat ${lab} in this match` });
+    }
+  });
+
+/** What a caller may pass to `createMatch` (defaults omitted). */
+export type MatchConfigInput = z.input<typeof MatchConfigSchema>;
+
+/** Parse a config; throws a ZodError when invalid. Scripted seats are stored in seat order. */
+export function parseConfig(input: MatchConfigInput): MatchConfig {
+  const cfg = MatchConfigSchema.parse(input);
+  const scripted: MatchConfig['scripted'] = {};
+  for (const lab of labIdsFor(cfg.task, cfg.seed)) {
+    const p = cfg.scripted[lab];
+    if (p !== undefined) scripted[lab] = p;
+  }
+  return { task: cfg.task, seed: cfg.seed, holdout: cfg.holdout, scripted, maxActionsPerRound: cfg.maxActionsPerRound };
+}

@@ -1,0 +1,67 @@
+/**
+ * createMatch (docs/RULES.md §0–§1): parse the config, generate the world, make every job feasible,
+ * schedule shocks, and set up the seats' bookkeeping.
+ */
+import type { Job, LabId, MatchState, SeatStats } from './types';
+import type { MatchConfigInput } from './config';
+import { parseConfig } from './config';
+import { generateWorld, shockScheduleFor, worldParams } from './world';
+import { makeFeasible } from './feasibility';
+import { emptyBreakdown } from './reward';
+import { round2 } from './util';
+
+function newSeat(): SeatStats {
+  return {
+    cumulativeReward: 0,
+    roundReward: emptyBreakdown(),
+    lastBreakdown: emptyBreakdown(),
+    actionsThisRound: 0,
+    recentFingerprints: [],
+    steps: 0,
+    invalidActions: 0,
+    grudges: [],
+    pendingReward: emptyBreakdown(),
+  };
+}
+
+/**
+ * Create a match at round 0. Deterministic in (task, seed). Throws a ZodError on an invalid config
+ * (the only way it throws).
+ */
+export function createMatch(input: MatchConfigInput): MatchState {
+  const config = parseConfig(input);
+  const params = worldParams(config.task, config.seed);
+  const world = generateWorld(params, config.seed);
+  const blocks = Object.values(world.blocks);
+  const jobs: Record<string, Job> = {};
+  for (const id in world.jobs) jobs[id] = makeFeasible(world.jobs[id]!, blocks);
+  const labIds: LabId[] = Object.keys(world.labs);
+  const seats: Record<LabId, SeatStats> = {};
+  let money = 0;
+  for (const lab of labIds) {
+    seats[lab] = newSeat();
+    money += world.labs[lab]!.budget;
+  }
+  return {
+    version: 1,
+    config,
+    params,
+    round: 0,
+    over: false,
+    labIds,
+    labs: world.labs,
+    blocks: world.blocks,
+    jobs,
+    offers: {},
+    coalitions: {},
+    nextOfferSeq: 1,
+    nextCoalitionSeq: 1,
+    messages: [],
+    pitches: [],
+    judgeHistory: [],
+    shockSchedule: shockScheduleFor(config.task, params, config.seed),
+    shockHistory: [],
+    ledger: { initialMoney: round2(money), injected: 0, burned: 0 },
+    seats,
+  };
+}

@@ -1,0 +1,166 @@
+/**
+ * Offer actions (docs/RULES.md §3.1–3.4): send, accept (trade execution), reject/withdraw, counter.
+ */
+import type { LabId, MatchState, Offer } from '../types';
+import type { Action } from '../actions';
+import { isLive, clamp, round2, round4 } from '../util';
+import { holdsLive, labBlocks, labJobs, positionOf } from '../query';
+import { tradeGain } from '../valuation';
+import { checkBlocks, checkDuplicates, fail, ok } from './common';
+import type { Ctx, Outcome } from './common';
+
+type SendAction = Extract<Action, { action_type: 'send_offer' }>;
+type CounterAction = Extract<Action, { action_type: 'counter_offer' }>;
+type OfferTerms = Pick<SendAction, 'block_ids' | 'requested_block_ids' | 'payment' | 'message' | 'expires_in'>;
+
+/** Reputation change of both parties per executed trade (reference §2.2). */
+export const TRADE_REPUTATION = 0.02;
+/** A recipient whose gain from an offer is below this holds a grudge against the sender (§7.1 retaliatory). */
+export const EXPLOITATIVE_GAIN = -5;
+
+/** Validate an offer from `from` to `to` as send_offer (§3.1); null when valid. */
+function validateOffer(s: MatchState, from: LabId, to: LabId, t: OfferTerms, payment: number): Outcome | null {
+  const target = s.labs[to];
+  if (!target) return fail('unknown_lab', `no lab ${to}`);
+  if (to === from) return fail('self_trade', 'you cannot trade with yourself');
+  if (target.finished) return fail('seat_finished', `${to} has finished and cannot trade`);
+  const dup = checkDuplicates(t.block_ids, t.requested_block_ids);
+  if (dup) return dup;
+  if (t.block_ids.length === 0 && t.requested_block_ids.length === 0 && payment === 0)
+    return fail('empty_offer', 'an offer needs blocks or a payment');
+  if (payment > s.labs[from]!.budget) return fail('budget_overspend', `payment ${payment} exceeds your budget`);
+  return (
+    checkBlocks(s, t.block_ids, from, 'unowned_block', isLive, 'unavailable_block', 'only available or reserved blocks can be offered') ??
+    checkBlocks(s, t.requested_block_ids, to, 'target_does_not_own_block', isLive, 'unavailable_block', 'only live blocks can be requested')
+  );
+}
+
+/** Create a validated offer; records the recipient's grudge when the offer is exploitative for it. */
+function createOffer(ctx: Ctx, to: LabId, t: OfferTerms, payment: number, linked: string | null): string {
+  const { d, lab } = ctx;
+  const s = d.s;
+  const id = `o_${s.nextOfferSeq}`;
+  const offer: Offer = {
+    id,
+    from: lab,
+    to,
+    offeredBlockIds: [...t.block_ids],
+    requestedBlockIds: [...t.requested_block_ids],
+    payment,
+    message: t.message,
+    roundCreated: s.round,
+    expiresRound: Math.min(s.round + t.expires_in, s.params.maxRounds - 1),
+    status: 'active',
+    linkedOfferId: linked,
+  };
+  d.addOffer(offer);
+  s.nextOfferSeq += 1;
+  if (t.message.length > 0) d.addMessage({ round: s.round, from: lab, to, text: t.message, kind: 'offer' });
+  const received = t.block_ids.map((b) => s.blocks[b]!);
+  const gain = tradeGain(labJobs(s, to), labBlocks(s, to), s.labs[to]!.budget, t.requested_block_ids, received, payment);
+  const seat = s.seats[to]!;
+  if (gain < EXPLOITATIVE_GAIN && !seat.grudges.includes(lab)) d.seat(to).grudges = [...seat.grudges, lab];
+  ctx.created.offerId = id;
+  return id;
+}
+
+export function sendOffer(ctx: Ctx, a: SendAction): Outcome {
+  const payment = round2(a.payment);
+  const err = validateOffer(ctx.d.s, ctx.lab, a.target_lab_id, a, payment);
+  if (err) return err;
+  const id = createOffer(ctx, a.target_lab_id, a, payment, null);
+  return ok('offer_created', `offer ${id} sent to ${a.target_lab_id}`);
+}
+
+/** Common checks of accept/counter: the offer exists, is active, unexpired and addressed to the actor. */
+function receivedOffer(s: MatchState, lab: LabId, offerId: string): Offer | Outcome {
+  const o = s.offers[offerId];
+  if (!o) return fail('unknown_offer', `no offer ${offerId}`);
+  if (o.status !== 'active') return fail('inactive_offer', `${offerId} is ${o.status}`);
+  if (o.expiresRound < s.round) return fail('expired_offer', `${offerId} expired after round ${o.expiresRound}`);
+  if (o.to !== lab) return fail('not_offer_recipient', `${offerId} is not addressed to you`);
+  return o;
+}
+
+const isOutcome = (x: Offer | Outcome): x is Outcome => 'ok' in x;
+
+export function acceptOffer(ctx: Ctx, a: Extract<Action, { action_type: 'accept_offer' }>): Outcome {
+  const { d, lab } = ctx;
+  const o = receivedOffer(d.s, lab, a.offer_id);
+  if (isOutcome(o)) return o;
+  const err = executionError(d.s, o);
+  if (err) {
+    d.offer(o.id).status = 'invalid';
+    return { ...err, keep: true, noPenalty: true };
+  }
+  executeTrade(ctx, o);
+  return ok('offer_accepted', `trade ${o.id} executed with ${o.from}`);
+}
+
+/** Re-check an offer at execution (§3.2): sender can pay, both sides' blocks still theirs and live. */
+function executionError(s: MatchState, o: Offer): Outcome | null {
+  if (s.labs[o.from]!.budget < o.payment) return fail('budget_overspend', `${o.from} can no longer pay ${o.payment}`);
+  for (const id of o.offeredBlockIds)
+    if (!holdsLive(s, id, o.from)) return fail('invalid_offered_block', `${id} is no longer available from ${o.from}`);
+  for (const id of o.requestedBlockIds)
+    if (!holdsLive(s, id, o.to)) return fail('invalid_requested_block', `${id} is no longer yours to give`);
+  return null;
+}
+
+/** Execute a checked trade: money and blocks move, reputations rise, both parties' deal rewards. */
+function executeTrade(ctx: Ctx, o: Offer): void {
+  const { d, sink } = ctx;
+  const before = { from: positionOf(d.s, o.from), to: positionOf(d.s, o.to) };
+  if (o.payment > 0) {
+    d.setBudget(o.from, d.s.labs[o.from]!.budget - o.payment);
+    d.setBudget(o.to, d.s.labs[o.to]!.budget + o.payment);
+  }
+  const move = (id: string, owner: LabId) => {
+    const b = d.block(id);
+    b.owner = owner;
+    b.status = 'available';
+    b.reservedFor = null;
+  };
+  for (const id of o.offeredBlockIds) move(id, o.to);
+  for (const id of o.requestedBlockIds) move(id, o.from);
+  for (const lab of [o.from, o.to]) {
+    const l = d.lab(lab);
+    l.reputation = round4(clamp(l.reputation + TRADE_REPUTATION, 0, 1));
+  }
+  d.offer(o.id).status = 'accepted';
+  const gainFrom = positionOf(d.s, o.from) - before.from;
+  const gainTo = positionOf(d.s, o.to) - before.to;
+  const mutual = gainFrom > 0.5 && gainTo > 0.5 ? 1 : 0;
+  sink.add(o.from, 'deal_quality', clamp(gainFrom / 100, -1, 1));
+  sink.add(o.to, 'deal_quality', clamp(gainTo / 100, -1, 1));
+  sink.add(o.from, 'negotiation_efficiency', mutual);
+  sink.add(o.to, 'negotiation_efficiency', mutual);
+}
+
+export function rejectOffer(ctx: Ctx, a: Extract<Action, { action_type: 'reject_offer' }>): Outcome {
+  const { d, lab } = ctx;
+  const o = d.s.offers[a.offer_id];
+  if (!o) return fail('unknown_offer', `no offer ${a.offer_id}`);
+  if (o.status !== 'active') return fail('inactive_offer', `${o.id} is ${o.status}`);
+  if (o.to === lab) {
+    d.offer(o.id).status = 'rejected';
+    return ok('offer_rejected', `offer ${o.id} rejected`);
+  }
+  if (o.from === lab) {
+    d.offer(o.id).status = 'withdrawn';
+    return ok('offer_withdrawn', `offer ${o.id} withdrawn`);
+  }
+  return fail('not_offer_party', `${o.id} is neither from nor to you`);
+}
+
+export function counterOffer(ctx: Ctx, a: CounterAction): Outcome {
+  const { d, lab } = ctx;
+  const o = receivedOffer(d.s, lab, a.offer_id);
+  if (isOutcome(o)) return o;
+  const payment = round2(a.payment);
+  const err = validateOffer(d.s, lab, o.from, a, payment);
+  if (err) return err;
+  d.offer(o.id).status = 'countered';
+  const id = createOffer(ctx, o.from, a, payment, o.id);
+  return ok('counter_offer_created', `counter-offer ${id} sent to ${o.from} (answers ${o.id})`);
+}

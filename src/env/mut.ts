@@ -1,0 +1,111 @@
+/**
+ * Copy-on-write editing of a MatchState (docs/RULES.md §0: the input state is never mutated, and no
+ * step deep-copies the whole state). A Draft shallow-copies a record map the first time one of its
+ * entries is written and clones only the entities it touches; everything else is shared with the base.
+ *
+ * Convention for callers: an entity returned by a write accessor (`lab()`, `block()`, …) is the
+ * draft's own shallow clone and may be assigned to; its nested arrays/objects are still shared, so
+ * replace them (`job.allocatedBlockIds = [...old, id]`) instead of mutating them in place.
+ * `coalition()` is the exception: its commitments and hoursUsedByPartners are cloned too.
+ */
+import type { Block, Coalition, Job, Lab, LabId, MatchState, Message, Offer, SeatStats } from './types';
+import type { RewardColumn } from './reward';
+import { round4 } from './util';
+
+type Rec<T> = Record<string, T>;
+
+export class Draft {
+  /** The state being built: a shallow copy of the base whose touched records are copies. */
+  readonly s: MatchState;
+
+  constructor(readonly base: MatchState) {
+    this.s = { ...base };
+  }
+
+  private entity<T extends object>(key: 'labs' | 'blocks' | 'jobs' | 'offers' | 'coalitions' | 'seats', id: string): T {
+    const baseMap = this.base[key] as Rec<T>;
+    let map = this.s[key] as Rec<T>;
+    if (map === baseMap) {
+      map = { ...baseMap };
+      (this.s as unknown as Record<string, Rec<T>>)[key] = map;
+    }
+    const cur = map[id];
+    if (cur === undefined) throw new Error(`draft: no ${key} entry ${id}`);
+    if (cur !== baseMap[id]) return cur;
+    const copy = { ...cur };
+    map[id] = copy;
+    return copy;
+  }
+
+  private insert<T>(key: 'blocks' | 'jobs' | 'offers' | 'coalitions', id: string, value: T): void {
+    const baseMap = this.base[key] as Rec<unknown>;
+    let map = this.s[key] as Rec<unknown>;
+    if (map === baseMap) {
+      map = { ...baseMap };
+      (this.s as unknown as Record<string, Rec<unknown>>)[key] = map;
+    }
+    map[id] = value;
+  }
+
+  lab(id: LabId): Lab {
+    return this.entity<Lab>('labs', id);
+  }
+  block(id: string): Block {
+    return this.entity<Block>('blocks', id);
+  }
+  job(id: string): Job {
+    return this.entity<Job>('jobs', id);
+  }
+  offer(id: string): Offer {
+    return this.entity<Offer>('offers', id);
+  }
+  seat(id: LabId): SeatStats {
+    return this.entity<SeatStats>('seats', id);
+  }
+  coalition(id: string): Coalition {
+    const baseC = this.base.coalitions[id];
+    const c = this.entity<Coalition>('coalitions', id);
+    if (c.commitments === baseC?.commitments) {
+      const commitments: Coalition['commitments'] = {};
+      for (const m of c.members) {
+        const cm = c.commitments[m];
+        if (cm) commitments[m] = { ...cm };
+      }
+      c.commitments = commitments;
+      c.hoursUsedByPartners = { ...c.hoursUsedByPartners };
+    }
+    return c;
+  }
+
+  addBlock(b: Block): void {
+    this.insert('blocks', b.id, b);
+  }
+  addJob(j: Job): void {
+    this.insert('jobs', j.id, j);
+  }
+  addOffer(o: Offer): void {
+    this.insert('offers', o.id, o);
+  }
+  addCoalition(c: Coalition): void {
+    this.insert('coalitions', c.id, c);
+  }
+  addMessage(m: Message): void {
+    this.s.messages = [...this.s.messages, m];
+  }
+
+  /** Add to a seat's pending reward (a reward earned outside its own steps; see SeatStats.pendingReward). */
+  addPending(lab: LabId, col: RewardColumn, v: number): void {
+    const seat = this.seat(lab);
+    seat.pendingReward = { ...seat.pendingReward, [col]: round4(seat.pendingReward[col] + v) };
+  }
+
+  /** Move money between budgets (credits, 2 dp). */
+  setBudget(lab: LabId, budget: number): void {
+    this.lab(lab).budget = Math.round(budget * 100) / 100;
+  }
+}
+
+/** Where reward of an event goes: to a seat's breakdown being built (step or close) or its pending. */
+export interface RewardSink {
+  add(lab: LabId, col: RewardColumn, v: number): void;
+}

@@ -1,0 +1,217 @@
+/**
+ * A policy's working copy of its own situation, built from its observation and updated locally as it
+ * decides (a trade it accepts changes its blocks and budget for the decisions that follow in the same
+ * round), plus the allocation planner every player shares. Pure and cheap: small arrays, no deep copies.
+ */
+import type { ActionInput } from '../actions';
+import type { Block, Job, LabId } from '../types';
+import type { Observation, PublicBlock } from '../views';
+import { jobValue } from '../valuation';
+import { MAX_SCRIPTED_ACTIONS } from './types';
+
+/** A block a seat may allocate: its own live block, or one a partner committed to an active shared coalition. */
+export interface Usable {
+  id: string;
+  owner: LabId;
+  gpuHours: number;
+  reliability: number;
+  energyCost: number;
+  status: Block['status'];
+  /** True for a partner's committed block (coalition pool). */
+  pooled: boolean;
+}
+
+export interface Desk {
+  obs: Observation;
+  me: LabId;
+  round: number;
+  /** Budget left after the payments this round's chosen actions promise (credits). */
+  budget: number;
+  /** Own blocks, as they will be after this round's chosen actions (status copied, objects shared). */
+  blocks: Block[];
+  jobs: Job[];
+  /** Public facts of every block by id. */
+  byId: Map<string, PublicBlock>;
+  /** Blocks spent by chosen actions (allocated, given away, committed). */
+  spent: Set<string>;
+  /** Jobs an allocation was chosen for this round. */
+  allocated: Set<string>;
+  actions: ActionInput[];
+  /** Actions this policy may still return (≤ MAX_SCRIPTED_ACTIONS and the seat's actions left). */
+  limit: number;
+}
+
+export const round2 = (x: number): number => Math.round(x * 100) / 100;
+
+/** A job is open while it is pending and not fully allocated. */
+export const isOpen = (j: Job, round: number): boolean =>
+  j.outcome === 'pending' && j.allocatedHours < j.gpuHoursRequired && j.deadlineRound >= round;
+
+export const unmet = (j: Job): number => Math.max(0, j.gpuHoursRequired - j.allocatedHours);
+
+/** Build the desk. `limit` defaults to the scripted cap (docs/RULES.md §2: ≤ 4 actions). */
+export function makeDesk(obs: Observation, limit = MAX_SCRIPTED_ACTIONS): Desk {
+  const byId = new Map<string, PublicBlock>();
+  for (const b of obs.blocks) byId.set(b.id, b);
+  return {
+    obs,
+    me: obs.self.id,
+    round: obs.round,
+    budget: obs.self.budget,
+    blocks: obs.self.blocks.slice(),
+    jobs: obs.self.jobs,
+    byId,
+    spent: new Set(),
+    allocated: new Set(),
+    actions: [],
+    limit: Math.max(0, Math.min(limit, obs.self.actionsLeftThisRound)),
+  };
+}
+
+/** Room for another action this round. */
+export const room = (d: Desk): boolean => d.actions.length < d.limit;
+
+/** Add an action if there is room; returns whether it was added. */
+export function push(d: Desk, a: ActionInput): boolean {
+  if (!room(d)) return false;
+  d.actions.push(a);
+  return true;
+}
+
+/** Open jobs, deadline first, then value (the order of `positionValue`). */
+export function openJobs(d: Desk): Job[] {
+  return d.jobs
+    .filter((j) => isOpen(j, d.round) && !d.allocated.has(j.id))
+    .sort((a, b) => a.deadlineRound - b.deadlineRound || jobValue(b) - jobValue(a) || (a.id < b.id ? -1 : 1));
+}
+
+/** Own live blocks not spent this round (available or reserved). */
+export function ownLive(d: Desk): Block[] {
+  return d.blocks.filter((b) => (b.status === 'available' || b.status === 'reserved') && !d.spent.has(b.id));
+}
+
+/** Blocks partners committed to active coalitions this seat is in (docs/RULES.md §3.9 pooling). */
+export function pooledBlocks(d: Desk): Usable[] {
+  const out: Usable[] = [];
+  for (const c of d.obs.myCoalitions) {
+    if (c.status !== 'active') continue;
+    for (const m of c.members) {
+      if (m === d.me) continue;
+      for (const id of c.commitments[m]?.blockIds ?? []) {
+        const b = d.byId.get(id);
+        if (b && b.status === 'committed' && b.owner === m && !d.spent.has(id)) {
+          out.push({ id, owner: m, gpuHours: b.gpuHours, reliability: b.reliability, energyCost: b.energyCost, status: b.status, pooled: true });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** Everything this seat may allocate now. `withPool` adds partners' committed blocks. */
+export function usable(d: Desk, withPool: boolean): Usable[] {
+  const own: Usable[] = ownLive(d).map((b) => ({ ...b, pooled: false }));
+  return withPool ? own.concat(pooledBlocks(d)) : own;
+}
+
+/**
+ * Blocks covering `need` GPU-hours with least waste: the smallest single block that covers what is left,
+ * else the largest one and repeat. Ties: lower energy cost, then pooled first (free to the user).
+ */
+export function pick<T extends { id: string; gpuHours: number; reliability: number; energyCost: number }>(
+  cands: readonly T[],
+  need: number,
+  minRel: number,
+  taken: ReadonlySet<string>,
+): { chosen: T[]; hours: number } {
+  const pool = cands.filter((b) => b.reliability >= minRel && !taken.has(b.id));
+  const chosen: T[] = [];
+  let hours = 0;
+  while (hours < need && pool.length > 0) {
+    const rest = need - hours;
+    let best = -1;
+    for (let i = 0; i < pool.length; i++) {
+      const b = pool[i]!;
+      if (b.gpuHours < rest) continue;
+      const cur = best >= 0 ? pool[best]! : null;
+      if (!cur || b.gpuHours < cur.gpuHours || (b.gpuHours === cur.gpuHours && b.energyCost < cur.energyCost)) best = i;
+    }
+    if (best < 0) {
+      for (let i = 0; i < pool.length; i++) {
+        const b = pool[i]!;
+        const cur = best >= 0 ? pool[best]! : null;
+        if (!cur || b.gpuHours > cur.gpuHours || (b.gpuHours === cur.gpuHours && b.energyCost < cur.energyCost)) best = i;
+      }
+    }
+    const b = pool.splice(best, 1)[0]!;
+    chosen.push(b);
+    hours += b.gpuHours;
+  }
+  return { chosen, hours };
+}
+
+/** One open job's situation in the plan. */
+export interface JobPlan {
+  job: Job;
+  need: number;
+  /** Blocks chosen for it (all of them if `complete`, else what partial coverage is possible). */
+  chosen: Usable[];
+  hours: number;
+  complete: boolean;
+  /** GPU-hours still missing after `chosen`. */
+  deficit: number;
+}
+
+/**
+ * Assign usable blocks to open jobs, deadline first (as `positionValue` does). A complete or
+ * partial-credit job consumes its blocks; an incomplete job without partial credit keeps its candidate
+ * blocks on hold (counted in its deficit, not consumed) so later jobs may still use them.
+ */
+export function plan(d: Desk, withPool: boolean): { jobs: JobPlan[]; spare: Usable[] } {
+  const cands = usable(d, withPool);
+  const taken = new Set<string>();
+  const held = new Set<string>();
+  const jobs: JobPlan[] = [];
+  for (const job of openJobs(d)) {
+    const need = unmet(job);
+    const { chosen, hours } = pick(cands, need, job.minReliability, taken);
+    const complete = hours >= need;
+    if (complete || job.partialCreditAllowed) for (const b of chosen) taken.add(b.id);
+    else for (const b of chosen) held.add(b.id);
+    jobs.push({ job, need, chosen, hours, complete, deficit: Math.max(0, need - hours) });
+  }
+  const spare = cands.filter((b) => !b.pooled && !taken.has(b.id) && !held.has(b.id));
+  return { jobs, spare };
+}
+
+/** Value (credits) realised by allocating `chosen` to `p.job` now: value × credit − energy. */
+export function allocationValue(p: JobPlan, chosen: readonly Usable[]): number {
+  const hours = chosen.reduce((s, b) => s + b.gpuHours, 0) + p.job.allocatedHours;
+  const credit = hours >= p.job.gpuHoursRequired ? 1 : p.job.partialCreditAllowed ? hours / p.job.gpuHoursRequired : 0;
+  const energy = chosen.reduce((s, b) => s + b.energyCost, 0) + p.job.energyCost;
+  return jobValue(p.job) * credit - energy;
+}
+
+/** Record an allocation on the desk and push the action. */
+export function allocate(d: Desk, job: Job, blocks: readonly { id: string }[]): boolean {
+  if (blocks.length === 0) return false;
+  if (!push(d, { action_type: 'allocate_to_job', job_id: job.id, block_ids: blocks.map((b) => b.id) })) return false;
+  for (const b of blocks) d.spent.add(b.id);
+  d.allocated.add(job.id);
+  return true;
+}
+
+/**
+ * The standard allocation step: every job the plan completes gets its blocks now (used blocks are safe
+ * from shocks); a partial-credit job due this round gets what it can if that realises positive value.
+ */
+export function allocatePlanned(d: Desk, withPool: boolean, max = Infinity): void {
+  let n = 0;
+  for (const p of plan(d, withPool).jobs) {
+    if (n >= max || !room(d)) return;
+    const due = p.job.deadlineRound <= d.round;
+    if (p.complete || (due && p.job.partialCreditAllowed && p.chosen.length > 0 && allocationValue(p, p.chosen) > 0)) {
+      if (allocate(d, p.job, p.chosen)) n++;
+    }
+  }
+}

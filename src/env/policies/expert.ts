@@ -1,0 +1,110 @@
+/**
+ * rule_based_expert (docs/RULES.md §7.3): plays our rules well.
+ * 1. Accepts only offers with a positive own gain (> 0.5 credits, so the trade can count as mutual).
+ * 2. Allocates exactly the blocks that complete a job (accumulating partial allocations, respecting the
+ *    minimum reliability, using partners' pooled blocks), and a partial-credit job's blocks when it is due.
+ * 3. Buys the missing hours of jobs due later with fair offers (seller's resale value + a margin, or the
+ *    seller's quoted price) to labs that own eligible blocks.
+ * 4. Pitches truthfully with checkable facts (job id, unmet and required hours, deadline, reliability).
+ * 5. Joins and proposes coalitions only when they create value (a missing-hours job or a spare block),
+ *    commits spare blocks, never breaches.
+ * Never repeats itself (no spam): one pitch per round, alternating phrasing.
+ */
+import type { Job } from '../types';
+import type { Observation } from '../views';
+import type { Policy, PolicyContext } from './types';
+import { type Desk, type JobPlan, allocatePlanned, makeDesk, plan, push, room } from './desk';
+import { accept, alreadyBuying, buyGain, executable, findSeller, incoming, offerGain, offerToBuy, others, spareValue } from './market';
+import { breachers, coalitionsEnabled, commit, contributed, invitations, liveCoalitions, propose } from './coalition';
+import { parseQuotes, truthfulPitch } from './talk';
+
+/** Minimum own gain (credits) for a trade: above the 0.5 "mutually beneficial" line (§3.2). */
+const MIN_GAIN = 0.5;
+/** Margin over the seller's resale value (credits): clears the selfish archetype's threshold of 8 (§7.1). */
+const MARGIN = 9;
+/** Extra margin when the job is due next round (last chance to buy). */
+const LAST_CHANCE = 6;
+/** Never pay more than this share of the trade's gain to us before payment. */
+const MAX_SHARE = 0.6;
+
+function acceptGood(d: Desk): void {
+  for (let pass = 0; pass < 2 && room(d); pass++) {
+    let best: { id: string; gain: number } | null = null;
+    for (const o of incoming(d)) {
+      if (!executable(d, o)) continue;
+      const g = offerGain(d, o);
+      if (g > MIN_GAIN && (!best || g > best.gain)) best = { id: o.id, gain: g };
+    }
+    const o = best && incoming(d).find((x) => x.id === best.id);
+    if (!o || !accept(d, o)) return;
+  }
+}
+
+function buy(d: Desk, jobs: JobPlan[], maxBuys: number): void {
+  const quotes = parseQuotes(d.obs.messages, d.me);
+  const bad = breachers(d);
+  let n = 0;
+  for (const p of jobs) {
+    if (n >= maxBuys || !room(d)) return;
+    const ahead = p.job.deadlineRound - d.round;
+    if (p.complete || p.deficit <= 0 || ahead < 1 || alreadyBuying(d, p)) continue;
+    const block = findSeller(d, p, (lab) => bad.has(lab));
+    if (!block) continue;
+    const worth = buyGain(d, [block], 0);
+    const q = quotes.get(block.id);
+    let pay = q && q.from === block.owner ? q.price : spareValue(block) + MARGIN + (ahead === 1 ? LAST_CHANCE : 0);
+    pay = Math.min(pay, Math.max(0, worth * MAX_SHARE));
+    const text = `Offering ${pay.toFixed(2)} credits for ${block.id} (${block.gpuHours} GPU-hours) to complete job ${p.job.id}.`;
+    if (offerToBuy(d, block, pay, MIN_GAIN, text)) n++;
+  }
+}
+
+/** The job to argue for: the most urgent open job not being allocated this round. */
+function pitchJob(d: Desk, jobs: JobPlan[]): Job | null {
+  const open = jobs.filter((p) => !d.allocated.has(p.job.id) && p.need > 0);
+  const short = open.find((p) => !p.complete) ?? open[0];
+  return short?.job ?? null;
+}
+
+function pitch(d: Desk, jobs: JobPlan[]): void {
+  const job = pitchJob(d, jobs);
+  if (!job || !room(d)) return;
+  push(d, { action_type: 'make_pitch', message: truthfulPitch(d.obs.self.publicName, job, d.round), job_ids: [job.id] });
+}
+
+function coalitions(d: Desk, jobs: JobPlan[], spareIds: string[]): void {
+  if (!coalitionsEnabled(d)) return;
+  const bad = breachers(d);
+  const spare = () => d.blocks.filter((b) => spareIds.includes(b.id) && b.status === 'available' && !d.spent.has(b.id));
+  const short = jobs.some((p) => !p.complete && p.deficit > 0);
+  for (const co of invitations(d)) {
+    if (!room(d)) return;
+    if (co.members.some((m) => bad.has(m))) continue;
+    const give = spare().slice(0, 1);
+    if (give.length > 0 || short) commit(d, co, give, 0);
+  }
+  const live = liveCoalitions(d);
+  for (const co of live) {
+    const give = spare().slice(0, 1);
+    if (co.status === 'active' && !contributed(d, co) && give.length > 0 && room(d)) commit(d, co, give, 0);
+  }
+  // Propose only when a pool would help: we lack hours, or we have a block others could use.
+  if (live.length > 0 || d.round > 1 || !room(d) || (!short && spare().length === 0)) return;
+  const partner = others(d)
+    .filter((l) => !bad.has(l.id))
+    .sort((a, b) => b.reputation - a.reputation)[0];
+  if (partner) propose(d, [partner.id], 'Pool spare GPU capacity: committed blocks go to whoever needs them for a deadline.');
+}
+
+/** The expert policy. */
+export const ruleBasedExpert: Policy = (obs: Observation, _ctx: PolicyContext) => {
+  if (obs.over || obs.self.finished) return [];
+  const d = makeDesk(obs);
+  acceptGood(d);
+  allocatePlanned(d, true);
+  const after = plan(d, true);
+  buy(d, after.jobs, 2);
+  pitch(d, after.jobs);
+  coalitions(d, after.jobs, after.spare.map((b) => b.id));
+  return d.actions;
+};

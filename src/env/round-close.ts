@@ -1,0 +1,142 @@
+/**
+ * closeRound (docs/RULES.md §2 steps 1–8): scripted seats act, the judge decides, the round advances,
+ * offers expire, shocks happen, jobs settle at their deadlines, coalitions close or lapse, the last
+ * round's final settlement runs, and every seat gets its round-close reward.
+ */
+import type { JudgeDecision, LabId, MatchState, RewardBreakdown } from './types';
+import type { RoundReport, SettlementEvent, TradeEvent } from './views';
+import { Draft } from './mut';
+import type { RewardSink } from './mut';
+import { applyAction } from './step';
+import { observe } from './observe';
+import { rng } from './rng';
+import { applyShock } from './shocks';
+import { finalSettlement, settleJob } from './settlement';
+import { closeCoalition, lapseCoalition } from './coalition-ops';
+import { addBreakdowns, CUMULATIVE_MAX, CUMULATIVE_MIN, emptyBreakdown, normalize } from './reward';
+import { clamp, round4 } from './util';
+import { getPolicy } from './policies';
+import { MAX_SCRIPTED_ACTIONS } from './policies/types';
+import { ruleJudge } from '../judge/rule-judge';
+import { JUDGE_BONUS_MAX } from '../judge/types';
+
+export interface CloseOptions {
+  /** undefined: run the rule judge; null: nobody's pitch is judged; a decision: used as given. */
+  judge?: JudgeDecision | null;
+}
+
+type Scripted = RoundReport['scriptedActions'][number];
+
+function leaderboard(s: MatchState): RoundReport['leaderboard'] {
+  return s.labIds.map((lab) => ({ lab, publicName: s.labs[lab]!.publicName, cumulativeReward: s.seats[lab]!.cumulativeReward }));
+}
+
+function report(s: MatchState, round: number, parts: Partial<RoundReport>): RoundReport {
+  const rewards: Record<LabId, RewardBreakdown> = {};
+  for (const lab of s.labIds) rewards[lab] = emptyBreakdown();
+  return { round, scriptedActions: [], trades: [], judge: null, shocks: [], settlements: [], coalitions: [], rewards, leaderboard: leaderboard(s), final: s.over, ...parts };
+}
+
+const actionTypeOf = (a: unknown): string =>
+  typeof a === 'object' && a !== null && typeof (a as { action_type?: unknown }).action_type === 'string' ? (a as { action_type: string }).action_type : 'unknown';
+
+/** Step 1: every unfinished scripted seat, in seat order, acts on its own observation. */
+function runScripted(state: MatchState, scripted: Scripted[], trades: TradeEvent[]): MatchState {
+  let s = state;
+  const { seed, holdout } = s.config;
+  for (const lab of s.labIds) {
+    const name = s.config.scripted[lab];
+    if (name === undefined || s.over || s.labs[lab]!.finished) continue;
+    let actions: unknown[] = [];
+    try {
+      const out: unknown = getPolicy(name)(observe(s, lab), { rng: rng(seed, s.round, `policy:${lab}`), holdout });
+      if (Array.isArray(out)) actions = out.slice(0, MAX_SCRIPTED_ACTIONS);
+    } catch (e) {
+      scripted.push({ lab, action_type: 'none', ok: false, code: 'policy_error', message: e instanceof Error ? e.message : String(e) });
+    }
+    for (const a of actions) {
+      const { state: next, result } = applyAction(s, lab, a);
+      s = next;
+      scripted.push({ lab, action_type: actionTypeOf(a), ok: result.ok, code: result.code, message: result.message });
+      if (result.code === 'offer_accepted') {
+        const o = s.offers[String((a as { offer_id: string }).offer_id).trim()]!;
+        trades.push({ offerId: o.id, from: o.from, to: o.to, offeredBlockIds: o.offeredBlockIds, requestedBlockIds: o.requestedBlockIds, payment: o.payment });
+      }
+      if (s.over || s.labs[lab]!.finished) break;
+    }
+  }
+  return s;
+}
+
+/** The winner and bonus a decision grants: an unfinished seat, bonus clamped to [0, 0.15]. */
+function judged(s: MatchState, decision: JudgeDecision | null): { winner: LabId | null; bonus: number } {
+  if (!decision || typeof decision.winner !== 'string' || !Object.hasOwn(s.labs, decision.winner)) return { winner: null, bonus: 0 };
+  if (s.labs[decision.winner]!.finished) return { winner: null, bonus: 0 };
+  const bonus = Number.isFinite(decision.bonus) ? clamp(decision.bonus, 0, JUDGE_BONUS_MAX) : 0;
+  return { winner: decision.winner, bonus };
+}
+
+/** Close the current round. Pure; never mutates `state`. On a match that is over it changes nothing. */
+export function closeRound(state: MatchState, opts: CloseOptions = {}): { state: MatchState; report: RoundReport } {
+  const closing = state.round;
+  if (state.over) return { state, report: report(state, closing, { final: true }) };
+  const scriptedActions: Scripted[] = [];
+  const trades: TradeEvent[] = [];
+  const s = runScripted(state, scriptedActions, trades);
+  if (s.over) return { state: s, report: report(s, closing, { scriptedActions, trades, final: true }) };
+
+  const decision = opts.judge === undefined ? ruleJudge.judge(s) : opts.judge;
+  const { winner, bonus } = judged(s, decision);
+  const d = new Draft(s);
+  const close: Record<LabId, RewardBreakdown> = {};
+  for (const lab of s.labIds) close[lab] = emptyBreakdown();
+  const sink: RewardSink = { add: (lab, col, v) => void (close[lab]![col] += v) };
+  if (decision) d.s.judgeHistory = [...s.judgeHistory, decision];
+  if (winner !== null && bonus > 0) sink.add(winner, 'judge_argument', bonus);
+  const round = closing + 1;
+  d.s.round = round;
+  if (s.pitches.length > 0) d.s.pitches = [];
+
+  for (const id in s.offers) {
+    const o = s.offers[id]!;
+    if (o.status === 'active' && o.expiresRound < round) d.offer(id).status = 'expired';
+  }
+  const shocks = s.shockSchedule.filter((x) => x.round === closing).map((x) => applyShock(d, x.kind, closing, winner));
+  if (shocks.length > 0) d.s.shockHistory = [...s.shockHistory, ...shocks];
+
+  const settlements: SettlementEvent[] = [];
+  for (const id in d.s.jobs) {
+    const j = d.s.jobs[id]!;
+    if (j.outcome === 'pending' && j.deadlineRound < round && !d.s.labs[j.owner]!.finished) settlements.push(settleJob(d, id, sink));
+  }
+  const coalitions: RoundReport['coalitions'] = [];
+  for (const id in d.s.coalitions) {
+    const c = d.s.coalitions[id]!;
+    if (c.expiresRound >= round) continue;
+    if (c.status === 'active') closeCoalition(d, id, sink);
+    else if (c.status === 'proposed') lapseCoalition(d, id);
+    else continue;
+    coalitions.push({ id, status: d.s.coalitions[id]!.status });
+  }
+  if (round >= s.params.maxRounds) {
+    for (const lab of s.labIds) if (!d.s.labs[lab]!.finished) settlements.push(...finalSettlement(d, lab, sink));
+    d.s.over = true;
+  }
+
+  const rewards: Record<LabId, RewardBreakdown> = {};
+  for (const lab of s.labIds) {
+    const seat0 = d.s.seats[lab]!;
+    const b = normalize(addBreakdowns(close[lab]!, seat0.pendingReward));
+    const cumulative = round4(clamp(seat0.cumulativeReward + b.normalized_reward, CUMULATIVE_MIN, CUMULATIVE_MAX));
+    b.normalized_reward = round4(cumulative - seat0.cumulativeReward);
+    const seat = d.seat(lab);
+    seat.cumulativeReward = cumulative;
+    seat.lastBreakdown = b;
+    seat.roundReward = emptyBreakdown();
+    seat.pendingReward = emptyBreakdown();
+    seat.actionsThisRound = 0;
+    rewards[lab] = b;
+  }
+  const out = d.s;
+  return { state: out, report: { round: closing, scriptedActions, trades, judge: decision, shocks, settlements, coalitions, rewards, leaderboard: leaderboard(out), final: out.over } };
+}

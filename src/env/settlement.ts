@@ -1,0 +1,86 @@
+/**
+ * Job settlement (docs/RULES.md §4.3) and a seat's final settlement (§4.4), used at round close and by
+ * `finish`. Value is realised here and only here (Ref §12.3).
+ */
+import type { LabId } from './types';
+import type { SettlementEvent } from './views';
+import type { Draft, RewardSink } from './mut';
+import { IDLE_RESERVATION_COST } from './reward';
+import { closeCoalition, lapseCoalition } from './coalition-ops';
+import { clamp, round2 } from './util';
+import { jobValue } from './valuation';
+
+/** Credits of realised value worth a job_utility of 1 (docs/RULES.md §4.1). */
+export const JOB_UTILITY_SCALE = 150;
+/** Lower bound of one job's job_utility. */
+export const JOB_UTILITY_MIN = -0.5;
+
+/** Release every block of `lab` reserved for `holder` (a job id or the lab id); each costs job_utility. */
+function releaseIdle(d: Draft, lab: LabId, holder: (h: string) => boolean, sink: RewardSink): void {
+  for (const id in d.s.blocks) {
+    const b = d.s.blocks[id]!;
+    if (b.owner === lab && b.status === 'reserved' && b.reservedFor !== null && holder(b.reservedFor)) {
+      const w = d.block(id);
+      w.status = 'available';
+      w.reservedFor = null;
+      sink.add(lab, 'job_utility', IDLE_RESERVATION_COST);
+    }
+  }
+}
+
+/**
+ * Settle one pending job: credit 1 if complete, allocated/required with partial credit, else 0;
+ * realisedValue = base × urgency × credit − energy (0 without allocation). job_utility +=
+ * clamp(value / 150, −0.5, 1); market_adaptation += 1 if complete and a shock touched it; blocks still
+ * reserved for it are released at −0.05 each.
+ */
+export function settleJob(d: Draft, jobId: string, sink: RewardSink): SettlementEvent {
+  const j = d.job(jobId);
+  const complete = j.allocatedHours >= j.gpuHoursRequired;
+  const credit = complete ? 1 : j.partialCreditAllowed ? j.allocatedHours / j.gpuHoursRequired : 0;
+  j.outcome = complete ? 'completed' : j.partialCreditAllowed && j.allocatedHours > 0 ? 'partial' : 'missed';
+  j.realisedValue = j.allocatedHours === 0 ? 0 : round2(jobValue(j) * credit - j.energyCost);
+  sink.add(j.owner, 'job_utility', clamp(j.realisedValue / JOB_UTILITY_SCALE, JOB_UTILITY_MIN, 1));
+  if (complete && j.shockAffected) sink.add(j.owner, 'market_adaptation', 1);
+  releaseIdle(d, j.owner, (h) => h === j.id, sink);
+  return { lab: j.owner, jobId: j.id, outcome: j.outcome };
+}
+
+/**
+ * Final settlement of one seat (match end or finish): pending jobs settle, every remaining reservation
+ * is idle (−0.05 each), its proposed coalitions lapse and active ones close honoured (for every member),
+ * its active offers are withdrawn (sent) or rejected (received), and budget_efficiency =
+ * completed-job share × clamp(budget / initialBudget, 0, 1).
+ */
+export function finalSettlement(d: Draft, lab: LabId, sink: RewardSink): SettlementEvent[] {
+  const events: SettlementEvent[] = [];
+  for (const id in d.s.jobs) {
+    const j = d.s.jobs[id]!;
+    if (j.owner === lab && j.outcome === 'pending') events.push(settleJob(d, id, sink));
+  }
+  releaseIdle(d, lab, () => true, sink);
+  for (const id in d.s.coalitions) {
+    const c = d.s.coalitions[id]!;
+    if (!c.members.includes(lab)) continue;
+    if (c.status === 'active') closeCoalition(d, id, sink);
+    else if (c.status === 'proposed') lapseCoalition(d, id);
+  }
+  for (const id in d.s.offers) {
+    const o = d.s.offers[id]!;
+    if (o.status !== 'active') continue;
+    if (o.from === lab) d.offer(id).status = 'withdrawn';
+    else if (o.to === lab) d.offer(id).status = 'rejected';
+  }
+  let total = 0;
+  let completed = 0;
+  for (const id in d.s.jobs) {
+    const j = d.s.jobs[id]!;
+    if (j.owner !== lab) continue;
+    total += 1;
+    if (j.outcome === 'completed') completed += 1;
+  }
+  const l = d.s.labs[lab]!;
+  const share = total === 0 ? 0 : completed / total;
+  sink.add(lab, 'budget_efficiency', share * clamp(l.budget / l.initialBudget, 0, 1));
+  return events;
+}

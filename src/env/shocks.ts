@@ -1,0 +1,119 @@
+/**
+ * Market shocks (docs/RULES.md §5). A scheduled shock happens when its round closes; its draws come
+ * from rng(seed, round, 'shock:<kind>'). The public event names labs and blocks, never jobs or values.
+ */
+import type { Block, LabId, ShockEvent, ShockKind } from './types';
+import type { Draft } from './mut';
+import { rng } from './rng';
+import { drawBlock, newJob } from './world';
+import { makeFeasible } from './feasibility';
+import { labIndex, pick, round2, uniform2 } from './util';
+
+/** Price of the emergency-auction block, burned (docs/RULES.md §5). */
+export const AUCTION_PRICE = 8;
+/** Energy-spike factor and reliability-downgrade step (reference §3 d). */
+export const ENERGY_SPIKE = 1.25;
+export const RELIABILITY_DROP = 0.12;
+export const RELIABILITY_FLOOR = 0.5;
+
+/** Blocks a shock can touch: not used and not failed. */
+const touchable = (b: Block) => b.status === 'available' || b.status === 'reserved' || b.status === 'committed';
+
+/** Mark the pending jobs of these labs as touched by a shock (for market_adaptation). */
+function touchLabs(d: Draft, labs: readonly LabId[]): void {
+  for (const id in d.s.jobs) {
+    const j = d.s.jobs[id]!;
+    if (j.outcome === 'pending' && !j.shockAffected && labs.includes(j.owner)) d.job(id).shockAffected = true;
+  }
+}
+
+const nameOf = (d: Draft, lab: LabId) => d.s.labs[lab]!.publicName;
+
+/**
+ * Apply one shock at the close of round `r`.
+ * @param winner the round's judge winner (receives new_supply, first refusal at the auction)
+ */
+export function applyShock(d: Draft, kind: ShockKind, r: number, winner: LabId | null): ShockEvent {
+  const draw = rng(d.s.config.seed, r, `shock:${kind}`);
+  const live = d.s.labIds.filter((l) => !d.s.labs[l]!.finished);
+  const ev: ShockEvent = { round: r, kind, text: '', affectedLabs: [], blockIds: [] };
+  const liveBlocks = () => Object.values(d.s.blocks).filter((b) => touchable(b) && live.includes(b.owner));
+  switch (kind) {
+    case 'capacity_failure': {
+      const candidates = liveBlocks();
+      if (candidates.length === 0) return { ...ev, text: 'A capacity failure hit nothing: no live capacity.' };
+      const b = d.block(pick(draw, candidates).id);
+      if (b.committedTo !== null) {
+        const c = d.coalition(b.committedTo);
+        const cm = c.commitments[b.owner];
+        if (cm && cm.standing === 'good' && c.status === 'active') cm.standing = 'excused';
+      }
+      b.status = 'failed';
+      b.reservedFor = null;
+      b.committedTo = null;
+      touchLabs(d, [b.owner]);
+      return { ...ev, text: `Block ${b.id} of ${nameOf(d, b.owner)} failed.`, affectedLabs: [b.owner], blockIds: [b.id] };
+    }
+    case 'energy_spike':
+    case 'reliability_downgrade': {
+      const touched = liveBlocks();
+      for (const t of touched) {
+        const b = d.block(t.id);
+        if (kind === 'energy_spike') b.energyCost = round2(b.energyCost * ENERGY_SPIKE);
+        else b.reliability = round2(Math.max(RELIABILITY_FLOOR, b.reliability - RELIABILITY_DROP));
+      }
+      const labs = live.filter((l) => touched.some((b) => b.owner === l));
+      touchLabs(d, labs);
+      const text = kind === 'energy_spike' ? 'Energy costs of all live capacity rose by 25%.' : 'Reliability of all live capacity dropped by 0.12.';
+      return { ...ev, text, affectedLabs: labs, blockIds: touched.map((b) => b.id) };
+    }
+    case 'new_supply': {
+      if (live.length === 0) return { ...ev, text: 'New capacity appeared but nobody could take it.' };
+      const to = winner !== null && live.includes(winner) ? winner : pick(draw, live);
+      const b = drawBlock(draw, `b_s${r}_0`, to);
+      d.addBlock(b);
+      return { ...ev, text: `New capacity ${b.id} (${b.gpuHours} GPU-hours) went to ${nameOf(d, to)}.`, affectedLabs: [to], blockIds: [b.id] };
+    }
+    case 'emergency_auction': {
+      const canPay = live.filter((l) => d.s.labs[l]!.budget >= AUCTION_PRICE);
+      let buyer: LabId | null = winner !== null && canPay.includes(winner) ? winner : null;
+      if (buyer === null) for (const l of canPay) if (buyer === null || d.s.labs[l]!.reputation > d.s.labs[buyer]!.reputation) buyer = l;
+      if (buyer === null) return { ...ev, text: 'An emergency auction found no buyer.' };
+      const b = drawBlock(draw, `b_s${r}_0`, buyer);
+      d.addBlock(b);
+      d.setBudget(buyer, d.s.labs[buyer]!.budget - AUCTION_PRICE);
+      d.s.ledger = { ...d.s.ledger, burned: round2(d.s.ledger.burned + AUCTION_PRICE) };
+      return { ...ev, text: `${nameOf(d, buyer)} bought ${b.id} (${b.gpuHours} GPU-hours) at an emergency auction for ${AUCTION_PRICE} credits.`, affectedLabs: [buyer], blockIds: [b.id] };
+    }
+    case 'deadline_acceleration': {
+      const eligible = (l: LabId) => Object.values(d.s.jobs).filter((j) => j.owner === l && j.outcome === 'pending' && j.deadlineRound > r + 1);
+      const labs = live.filter((l) => eligible(l).length > 0);
+      if (labs.length === 0) return { ...ev, text: 'A deadline acceleration touched nobody.' };
+      const lab = pick(draw, labs);
+      const job = eligible(lab).reduce((a, b) => (b.deadlineRound > a.deadlineRound ? b : a));
+      const j = d.job(job.id);
+      j.deadlineRound -= 1;
+      j.shockAffected = true;
+      return { ...ev, text: `A deadline of ${nameOf(d, lab)} moved one round earlier.`, affectedLabs: [lab] };
+    }
+    case 'demand_surge': {
+      const deadline = Math.min(d.s.params.maxRounds - 1, r + 2);
+      const blocks = Object.values(d.s.blocks);
+      for (const lab of live) {
+        const job = newJob({
+          id: `j_${labIndex(lab)}_surge_${r}`,
+          owner: lab,
+          gpuHoursRequired: pick(draw, [2, 3, 4]),
+          deadlineRound: deadline,
+          baseValue: uniform2(draw, 45, 85),
+          urgencyMultiplier: uniform2(draw, 1.3, 1.9),
+          minReliability: uniform2(draw, 0.7, 0.88),
+          partialCreditAllowed: true,
+          surge: true,
+        });
+        d.addJob(makeFeasible(job, blocks));
+      }
+      return { ...ev, text: `A demand surge gave every lab an urgent job due by round ${deadline}.`, affectedLabs: live };
+    }
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * applyAction (docs/RULES.md §0, §3): parse, common checks, dispatch to the handler, spam control,
+ * reward and seat bookkeeping. Never throws; never mutates its input.
+ */
+import type { ActionResult, LabId, MatchState, RewardBreakdown } from './types';
+import type { Action } from './actions';
+import { ActionSchema } from './actions';
+import type { ErrorCode, ResultCode } from './codes';
+import { Draft } from './mut';
+import type { RewardSink } from './mut';
+import { addBreakdowns, CUMULATIVE_MAX, CUMULATIVE_MIN, emptyBreakdown, INVALID_PENALTY, MALFORMED_PENALTY, normalize, SPAM_PENALTY } from './reward';
+import { clamp, round4 } from './util';
+import type { Ctx, Outcome } from './handlers/common';
+import { acceptOffer, counterOffer, rejectOffer, sendOffer } from './handlers/offers';
+import { counterPitch, makePitch } from './handlers/pitches';
+import { releaseCapacity, reserveCapacity } from './handlers/capacity';
+import { commitToCoalition, formCoalition } from './handlers/coalitions';
+import { allocateToJob } from './handlers/allocate';
+import { finish, sendMessage, wait } from './handlers/misc';
+
+/** Reputation lost per penalised invalid action (docs/RULES.md §0). */
+export const INVALID_REPUTATION = -0.01;
+
+export interface StepOutput {
+  state: MatchState;
+  result: ActionResult;
+}
+
+/** Actions judged for spam by repeated text instead of by fingerprint. */
+const TEXT_ACTIONS = new Set(['send_message', 'make_pitch', 'counter_pitch']);
+
+function dispatch(ctx: Ctx, a: Action): Outcome {
+  switch (a.action_type) {
+    case 'send_offer': return sendOffer(ctx, a);
+    case 'accept_offer': return acceptOffer(ctx, a);
+    case 'reject_offer': return rejectOffer(ctx, a);
+    case 'counter_offer': return counterOffer(ctx, a);
+    case 'make_pitch': return makePitch(ctx, a);
+    case 'counter_pitch': return counterPitch(ctx, a);
+    case 'reserve_capacity': return reserveCapacity(ctx, a);
+    case 'release_capacity': return releaseCapacity(ctx, a);
+    case 'form_coalition': return formCoalition(ctx, a);
+    case 'commit_to_coalition': return commitToCoalition(ctx, a);
+    case 'allocate_to_job': return allocateToJob(ctx, a);
+    case 'send_message': return sendMessage(ctx, a);
+    case 'wait': return wait();
+    case 'finish': return finish(ctx);
+  }
+}
+
+/** A rejected call that changes nothing and earns nothing (unknown seat, match over, seat finished). */
+function refuse(state: MatchState, code: ErrorCode, message: string): StepOutput {
+  return { state, result: { ok: false, code, message, reward: emptyBreakdown() } };
+}
+
+/** The seat's previous message/pitch text, for the repeated-text spam rule. */
+function previousText(s: MatchState, lab: LabId): string | null {
+  for (let i = s.messages.length - 1; i >= 0; i--) {
+    const m = s.messages[i]!;
+    if (m.from === lab && m.kind !== 'offer') return m.text;
+  }
+  return null;
+}
+
+const fingerprintOf = (a: Action): string => JSON.stringify(a, (k, v: unknown) => (k === 'message' ? undefined : v));
+
+/** Write the step's reward and bookkeeping into the seat's stats; returns the final breakdown. */
+function settleStep(d: Draft, lab: LabId, raw: RewardBreakdown, valid: boolean, fingerprint: string | null): RewardBreakdown {
+  const b = normalize(raw);
+  const seat0 = d.s.seats[lab]!;
+  const cumulative = round4(clamp(seat0.cumulativeReward + b.normalized_reward, CUMULATIVE_MIN, CUMULATIVE_MAX));
+  b.normalized_reward = round4(cumulative - seat0.cumulativeReward);
+  const seat = d.seat(lab);
+  seat.cumulativeReward = cumulative;
+  seat.roundReward = addBreakdowns(seat0.roundReward, b);
+  seat.lastBreakdown = b;
+  seat.actionsThisRound = seat0.actionsThisRound + 1;
+  seat.steps = seat0.steps + 1;
+  if (!valid) seat.invalidActions = seat0.invalidActions + 1;
+  if (fingerprint !== null) seat.recentFingerprints = [...seat0.recentFingerprints.slice(-2), fingerprint];
+  if (b.invalid_action_penalty < 0) {
+    const l = d.lab(lab);
+    l.reputation = round4(clamp(l.reputation + INVALID_REPUTATION, 0, 1));
+  }
+  return b;
+}
+
+function penalised(state: MatchState, lab: LabId, code: ErrorCode, message: string, penalty: number): StepOutput {
+  const d = new Draft(state);
+  const raw = emptyBreakdown();
+  raw.invalid_action_penalty = penalty;
+  const reward = settleStep(d, lab, raw, false, null);
+  return { state: d.s, result: { ok: false, code, message, reward } };
+}
+
+function parse(raw: unknown): { ok: true; action: Action } | { ok: false; message: string } {
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return { ok: false, message: 'not valid JSON' };
+    }
+  }
+  const r = ActionSchema.safeParse(value);
+  if (r.success) return { ok: true, action: r.data };
+  const issue = r.error.issues[0];
+  return { ok: false, message: issue ? `${issue.path.join('.') || 'action'}: ${issue.message}` : 'invalid action' };
+}
+
+/**
+ * Apply one seat's action. `raw` is an action object or its JSON text (docs/RULES.md §3).
+ * Errors are values: unknown seat → `unknown_lab`, match over → `match_over`, finished seat →
+ * `seat_finished` (these three change nothing and earn 0); bad shape → `malformed_action` (−0.15);
+ * too many actions this round → `action_limit`; otherwise the handler's codes (codes.ts). A failed
+ * action leaves the state unchanged except the actor's stats and reputation (and, for a failed trade
+ * execution, the offer marked invalid).
+ */
+export function applyAction(state: MatchState, lab: LabId, raw: unknown): StepOutput {
+  if (typeof lab !== 'string' || !Object.hasOwn(state.labs, lab)) return refuse(state, 'unknown_lab', `no seat ${String(lab)}`);
+  if (state.over) return refuse(state, 'match_over', 'the match is over');
+  if (state.labs[lab]!.finished) return refuse(state, 'seat_finished', 'your seat has finished');
+  const parsed = parse(raw);
+  if (!parsed.ok) return penalised(state, lab, 'malformed_action', parsed.message, MALFORMED_PENALTY);
+  const seat = state.seats[lab]!;
+  if (seat.actionsThisRound >= state.config.maxActionsPerRound)
+    return penalised(state, lab, 'action_limit', `at most ${state.config.maxActionsPerRound} actions per round`, INVALID_PENALTY);
+  const action = parsed.action;
+  const prevText = TEXT_ACTIONS.has(action.action_type) ? previousText(state, lab) : null;
+
+  let d = new Draft(state);
+  const reward = emptyBreakdown();
+  const draft = d;
+  const sink: RewardSink = {
+    add(l, col, v) {
+      if (l === lab) reward[col] += v;
+      else draft.addPending(l, col, v);
+    },
+  };
+  const ctx: Ctx = { d, lab, reward, sink, created: {} };
+  const out = dispatch(ctx, action);
+  let code: ResultCode = out.code;
+  if (!out.ok) {
+    if (!out.keep) d = new Draft(state);
+    for (const c of Object.keys(reward) as (keyof RewardBreakdown)[]) reward[c] = 0;
+    if (!out.noPenalty) reward.invalid_action_penalty = INVALID_PENALTY;
+  }
+
+  let fingerprint: string | null = null;
+  if (TEXT_ACTIONS.has(action.action_type)) {
+    if (out.ok && 'message' in action && action.message === prevText) reward.spam_penalty = SPAM_PENALTY;
+  } else if (action.action_type !== 'wait') {
+    fingerprint = fingerprintOf(action);
+    const recent = seat.recentFingerprints;
+    const n = recent.length;
+    if (n >= 2 && recent[n - 1] === fingerprint && recent[n - 2] === fingerprint) reward.spam_penalty = SPAM_PENALTY;
+  }
+  const b = settleStep(d, lab, reward, out.ok, fingerprint);
+  code = out.code;
+  const result: ActionResult = { ok: out.ok, code, message: out.message, reward: b };
+  if (out.ok && (ctx.created.offerId || ctx.created.coalitionId)) result.created = { ...ctx.created };
+  return { state: d.s, result };
+}

@@ -1,0 +1,151 @@
+/**
+ * World generation (docs/RULES.md §1): task presets, seat list, labs, blocks, jobs, shock schedule.
+ * Draws come from `rng(seed, 0, purpose)` with purposes 'params', 'world' and 'shocks'.
+ */
+import type { Block, Difficulty, Job, Lab, LabId, ScheduledShock, TaskName, WorldParams } from './types';
+import { SHOCK_KINDS } from './types';
+import { rng } from './rng';
+import { pick, uniform2 } from './util';
+
+/** Per-task constants (docs/RULES.md §1 table; reference §1.2 with hard rounds 8–10 as its SPEC promised). */
+export interface TaskPreset {
+  difficulty: Difficulty;
+  /** Seeded choice among these. */
+  labCounts: readonly number[];
+  /** Seeded choice among these. */
+  roundCounts: readonly number[];
+  blocksPerLab: number;
+  jobsPerLab: number;
+  coalitionsEnabled: boolean;
+  /** Shocks scheduled per match: 0, 1 (at round 2 or 3) or 3 (distinct rounds in [1, rounds − 2]). */
+  shockCount: 0 | 1 | 3;
+  /** Earliest job deadline round. */
+  minDeadline: number;
+}
+
+export const PRESETS: Readonly<Record<TaskName, TaskPreset>> = {
+  single_trade: { difficulty: 'easy', labCounts: [2], roundCounts: [3], blocksPerLab: 2, jobsPerLab: 1, coalitionsEnabled: false, shockCount: 0, minDeadline: 1 },
+  market_round: { difficulty: 'medium', labCounts: [3], roundCounts: [5], blocksPerLab: 3, jobsPerLab: 2, coalitionsEnabled: true, shockCount: 1, minDeadline: 1 },
+  coalition_market: { difficulty: 'hard', labCounts: [4, 5], roundCounts: [8, 9, 10], blocksPerLab: 4, jobsPerLab: 3, coalitionsEnabled: true, shockCount: 3, minDeadline: 2 },
+};
+
+/** Block sizes and job sizes (reference §1.4–1.5). */
+export const GPU_COUNTS = [1, 2, 4] as const;
+export const DURATIONS = [1, 2, 3] as const;
+export const JOB_HOURS = [2, 3, 4, 6, 8] as const;
+/** Share of generated jobs with partial credit (reference §1.5). */
+export const PARTIAL_CREDIT_P = 0.35;
+
+/** The world constants of a match: seat count and round count are seeded for coalition_market. */
+export function worldParams(task: TaskName, seed: number): WorldParams {
+  const p = PRESETS[task];
+  const r = rng(seed, 0, 'params');
+  const labCount = pick(r, p.labCounts);
+  const maxRounds = pick(r, p.roundCounts);
+  return {
+    difficulty: p.difficulty,
+    labCount,
+    maxRounds,
+    blocksPerLab: p.blocksPerLab,
+    jobsPerLab: p.jobsPerLab,
+    coalitionsEnabled: p.coalitionsEnabled,
+  };
+}
+
+/** Seat ids `lab_0 … lab_{n−1}` of a match, known before it is created. */
+export function labIdsFor(task: TaskName, seed: number): LabId[] {
+  const n = worldParams(task, seed).labCount;
+  return Array.from({ length: n }, (_, i) => `lab_${i}`);
+}
+
+/** "Lab A", "Lab B", … */
+export const publicNameOf = (i: number): string => `Lab ${String.fromCharCode(65 + i)}`;
+
+/** A fresh block drawn as in §1 (count, duration, reliability U(0.72, 0.99), energy U(1.5, 6.0)). */
+export function drawBlock(r: () => number, id: string, owner: LabId): Block {
+  const gpuCount = pick(r, GPU_COUNTS);
+  const duration = pick(r, DURATIONS);
+  return {
+    id,
+    owner,
+    gpuCount,
+    duration,
+    gpuHours: gpuCount * duration,
+    reliability: uniform2(r, 0.72, 0.99),
+    energyCost: uniform2(r, 1.5, 6.0),
+    status: 'available',
+    reservedFor: null,
+    committedTo: null,
+    usedFor: null,
+  };
+}
+
+/** A job with zero progress. */
+export function newJob(fields: Pick<Job, 'id' | 'owner' | 'gpuHoursRequired' | 'deadlineRound' | 'baseValue' | 'urgencyMultiplier' | 'minReliability' | 'partialCreditAllowed' | 'surge'>): Job {
+  return { ...fields, allocatedHours: 0, allocatedBlockIds: [], energyCost: 0, outcome: 'pending', realisedValue: null, shockAffected: fields.surge };
+}
+
+export interface GeneratedWorld {
+  labs: Record<LabId, Lab>;
+  blocks: Record<string, Block>;
+  jobs: Record<string, Job>;
+}
+
+/** Labs, blocks and jobs (before the feasibility fix), drawn in lab order from rng(seed, 0, 'world'). */
+export function generateWorld(params: WorldParams, seed: number): GeneratedWorld {
+  const r = rng(seed, 0, 'world');
+  const labs: Record<LabId, Lab> = {};
+  const blocks: Record<string, Block> = {};
+  const jobs: Record<string, Job> = {};
+  const minDeadline = params.difficulty === 'hard' ? 2 : 1;
+  const deadlineSpan = params.maxRounds - 1 - minDeadline + 1;
+  for (let i = 0; i < params.labCount; i++) {
+    const id = `lab_${i}`;
+    const budget = uniform2(r, 70, 130);
+    labs[id] = { id, publicName: publicNameOf(i), budget, initialBudget: budget, reputation: uniform2(r, 0.35, 0.85), finished: false };
+    for (let j = 0; j < params.blocksPerLab; j++) {
+      const b = drawBlock(r, `b_${i}_${j}`, id);
+      blocks[b.id] = b;
+    }
+    for (let j = 0; j < params.jobsPerLab; j++) {
+      const job = newJob({
+        id: `j_${i}_${j}`,
+        owner: id,
+        gpuHoursRequired: pick(r, JOB_HOURS),
+        deadlineRound: minDeadline + Math.floor(r() * deadlineSpan),
+        baseValue: uniform2(r, 30, 95),
+        urgencyMultiplier: uniform2(r, 1.0, 1.8),
+        minReliability: uniform2(r, 0.7, 0.9),
+        partialCreditAllowed: r() < PARTIAL_CREDIT_P,
+        surge: false,
+      });
+      jobs[job.id] = job;
+    }
+  }
+  return { labs, blocks, jobs };
+}
+
+/**
+ * The private shock schedule (docs/RULES.md §1, §5), from rng(seed, 0, 'shocks'):
+ * medium: one shock at round 2 or 3 of a seeded kind; hard: three at distinct seeded rounds in
+ * [1, rounds − 2] with distinct seeded kinds; easy: none. Sorted by round.
+ */
+export function shockScheduleFor(task: TaskName, params: WorldParams, seed: number): ScheduledShock[] {
+  const count = PRESETS[task].shockCount;
+  if (count === 0) return [];
+  const r = rng(seed, 0, 'shocks');
+  if (count === 1) return [{ round: pick(r, [2, 3]), kind: pick(r, SHOCK_KINDS) }];
+  const rounds = shuffle(r, Array.from({ length: params.maxRounds - 2 }, (_, i) => i + 1)).slice(0, count);
+  const kinds = shuffle(r, [...SHOCK_KINDS]).slice(0, count);
+  return rounds.map((round, i) => ({ round, kind: kinds[i]! })).sort((a, b) => a.round - b.round);
+}
+
+/** Fisher–Yates shuffle of a copy. */
+function shuffle<T>(r: () => number, xs: T[]): T[] {
+  const out = [...xs];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}

@@ -1,0 +1,114 @@
+/**
+ * The true situation of one seat, read from a {@link MatchState}: what a pitch's claims are checked
+ * against (docs/RULES.md §6). Private values live here; nothing from this file may reach a public
+ * reason string except as counts. Pure.
+ */
+import type { BlockId, CoalitionId, JobId, LabId, MatchState, OfferId } from '../env/types';
+
+/** A pending job as the judge sees it. Hours in GPU-hours, rounds 0-based. */
+export interface JobFacts {
+  id: JobId;
+  requiredHours: number;
+  /** requiredHours − allocatedHours (> 0 for a pending job). */
+  unmetHours: number;
+  deadlineRound: number;
+  /** deadlineRound − current round (≥ 0: a pending job settles when its deadline round closes). */
+  roundsLeft: number;
+  minReliability: number;
+  /** Job urgency multiplier (docs/RULES.md §1: U(1.0, 1.8); surge jobs up to 1.9). */
+  urgency: number;
+}
+
+export interface SeatFacts {
+  lab: LabId;
+  round: number;
+  maxRounds: number;
+  /** The lab's pending jobs, by deadline then id. */
+  pending: JobFacts[];
+  /** Every job id the lab owns (pending or settled). */
+  ownJobIds: ReadonlySet<JobId>;
+  /** Offers the lab sent or received, any status. */
+  offerIds: ReadonlySet<OfferId>;
+  /** Coalitions the lab is a member of, any status. */
+  coalitionIds: ReadonlySet<CoalitionId>;
+  /** Blocks the lab owns, or that appear in its offers or are committed to its coalitions. */
+  relatedBlockIds: ReadonlySet<BlockId>;
+  /** Every block id of the market (block ids are public). */
+  marketBlockIds: ReadonlySet<BlockId>;
+  /**
+   * GPU-hour values that are true about the lab's capacity but are not need: each related live block's
+   * hours and the sum of its own live blocks. A claim matching one is neither verified nor fabricated.
+   */
+  capacityHours: number[];
+  /** Reliabilities of related live blocks (true, not need; neutral like {@link capacityHours}). */
+  capacityReliabilities: number[];
+}
+
+const live = (status: string) => status === 'available' || status === 'reserved' || status === 'committed';
+
+/** Collect the facts about `lab`. A lab id not in the state gets empty facts. */
+export function seatFacts(state: MatchState, lab: LabId): SeatFacts {
+  const round = state.round;
+  const pending: JobFacts[] = [];
+  const ownJobIds = new Set<JobId>();
+  for (const job of Object.values(state.jobs)) {
+    if (job.owner !== lab) continue;
+    ownJobIds.add(job.id);
+    if (job.outcome !== 'pending') continue;
+    const unmet = job.gpuHoursRequired - job.allocatedHours;
+    if (unmet <= 0) continue;
+    pending.push({
+      id: job.id,
+      requiredHours: job.gpuHoursRequired,
+      unmetHours: unmet,
+      deadlineRound: job.deadlineRound,
+      roundsLeft: Math.max(0, job.deadlineRound - round),
+      minReliability: job.minReliability,
+      urgency: job.urgencyMultiplier,
+    });
+  }
+  pending.sort((a, b) => a.deadlineRound - b.deadlineRound || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
+  const offerIds = new Set<OfferId>();
+  const related = new Set<BlockId>();
+  for (const offer of Object.values(state.offers)) {
+    if (offer.from !== lab && offer.to !== lab) continue;
+    offerIds.add(offer.id);
+    for (const b of [...offer.offeredBlockIds, ...offer.requestedBlockIds]) related.add(b);
+  }
+  const coalitionIds = new Set<CoalitionId>();
+  for (const c of Object.values(state.coalitions)) {
+    if (!c.members.includes(lab)) continue;
+    coalitionIds.add(c.id);
+    for (const m of Object.values(c.commitments)) for (const b of m.blockIds) related.add(b);
+  }
+  let ownLiveHours = 0;
+  for (const b of Object.values(state.blocks)) {
+    if (b.owner !== lab) continue;
+    related.add(b.id);
+    if (live(b.status)) ownLiveHours += b.gpuHours;
+  }
+  const capacityHours: number[] = [];
+  const capacityReliabilities: number[] = [];
+  for (const id of related) {
+    const b = state.blocks[id];
+    if (!b || !live(b.status)) continue;
+    capacityHours.push(b.gpuHours);
+    capacityReliabilities.push(b.reliability);
+  }
+  if (ownLiveHours > 0) capacityHours.push(ownLiveHours);
+
+  return {
+    lab,
+    round,
+    maxRounds: state.params.maxRounds,
+    pending,
+    ownJobIds,
+    offerIds,
+    coalitionIds,
+    relatedBlockIds: related,
+    marketBlockIds: new Set(Object.keys(state.blocks)),
+    capacityHours,
+    capacityReliabilities,
+  };
+}

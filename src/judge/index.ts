@@ -1,0 +1,17 @@
+/** The judge package: the interface (types.ts) and the grounded rule judge (docs/RULES.md §6). */
+export * from './types';
+export { type Claim, extractClaims, normalizePitch, MAX_PITCH_SCAN } from './claims';
+export { type JobFacts, type SeatFacts, seatFacts } from './facts';
+export { type Verification, verifyClaims, MATCH_TOLERANCE } from './verify';
+export {
+  ruleJudge,
+  scorePitch,
+  decide,
+  needOf,
+  RULE_JUDGE_ID,
+  JUDGE_WEIGHTS,
+  JUDGE_BONUS_MIN,
+  NEED_HOURS_SCALE,
+  SPECIFICITY_SATURATION,
+  FABRICATION_SATURATION,
+} from './rule-judge';

@@ -1,0 +1,92 @@
+/**
+ * Agent seats: a seat driven by a program that is asked for its actions once per round (LLM agents;
+ * the LLM helper implements {@link SeatAgent}). The host asks every agent seat of a match in parallel
+ * when a round opens, appends the returned actions as `action` events and marks the seat done. An agent
+ * that fails, times out or answers garbage makes its seat wait for the round; the match never stalls.
+ */
+import { z } from 'zod';
+import type { ActionInput } from '../env/actions';
+import type { LabId } from '../env/types';
+import type { Observation } from '../env/views';
+import { sleep, type Clock } from './timers';
+import type { SeatDriver } from './types';
+
+/** What an agent is told besides its observation. `signal` aborts when the round closes or the host stops. */
+export interface AgentContext {
+  matchId: string;
+  lab: LabId;
+  /** 0-based engine round the actions are for. */
+  round: number;
+  signal: AbortSignal;
+}
+
+/** A program that plays one seat: returns this round's actions (the engine validates each one). */
+export interface SeatAgent {
+  act(obs: Observation, ctx: AgentContext): Promise<ActionInput[]>;
+}
+
+/** Hook that builds the agent of a seat's driver; null when this driver has no agent (e.g. no LLM configured). */
+export type AgentFactory = (driver: SeatDriver) => SeatAgent | null;
+
+/** Most actions taken from one agent answer per round (the engine's default per-round limit, RULES §2). */
+export const MAX_AGENT_ACTIONS = 12;
+
+/** Default time an agent gets per round before its seat waits. */
+export const DEFAULT_AGENT_TIMEOUT_MS = 60_000;
+
+/** An agent's answer: actions are JSON values (checked by the engine), or why the seat waits. */
+export type AgentOutcome = { ok: true; actions: unknown[] } | { ok: false; reason: string };
+
+const AnswerSchema = z.array(z.unknown()).max(100);
+
+/**
+ * Ask one agent with a timeout (clock time). Never throws: a rejection, a timeout or a non-array answer
+ * becomes `{ ok: false, reason }`. Answers are JSON-normalised (so the log stores exactly what is applied)
+ * and capped at {@link MAX_AGENT_ACTIONS}.
+ */
+export async function askAgent(
+  agent: SeatAgent,
+  obs: Observation,
+  ctx: Omit<AgentContext, 'signal'>,
+  opts: { clock: Clock; timeoutMs: number; signal: AbortSignal },
+): Promise<AgentOutcome> {
+  const local = new AbortController();
+  const onOuter = () => local.abort(opts.signal.reason);
+  if (opts.signal.aborted) return { ok: false, reason: 'round closed' };
+  opts.signal.addEventListener('abort', onOuter, { once: true });
+  const timeout = sleep(opts.clock, opts.timeoutMs, local.signal).then(
+    () => ({ ok: false, reason: `no answer within ${Math.round(opts.timeoutMs / 1000)} s` }) as const,
+    () => ({ ok: false, reason: 'round closed' }) as const,
+  );
+  const answer = Promise.resolve()
+    .then(() => agent.act(obs, { ...ctx, signal: local.signal }))
+    .then(
+      (raw): AgentOutcome => {
+        const parsed = AnswerSchema.safeParse(raw);
+        if (!parsed.success) return { ok: false, reason: 'answer was not a list of actions' };
+        return { ok: true, actions: parsed.data.slice(0, MAX_AGENT_ACTIONS).map(toJson) };
+      },
+      (e: unknown): AgentOutcome => ({ ok: false, reason: `agent error: ${shortError(e)}` }),
+    );
+  try {
+    return await Promise.race([answer, timeout]);
+  } finally {
+    opts.signal.removeEventListener('abort', onOuter);
+    local.abort(new Error('done'));
+  }
+}
+
+/** JSON-normalise a value (undefined/NaN/functions dropped as JSON.stringify does); unserialisable → null. */
+export function toJson(value: unknown): unknown {
+  try {
+    const s = JSON.stringify(value);
+    return s === undefined ? null : (JSON.parse(s) as unknown);
+  } catch {
+    return null;
+  }
+}
+
+function shortError(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  return msg.length > 120 ? `${msg.slice(0, 117)}...` : msg;
+}

@@ -1,0 +1,64 @@
+/** Small formatting helpers shared by the round host's renderers. */
+import type { LabId, RewardBreakdown } from '../env/types';
+import type { Post } from '../commands/types';
+import type { HostedMatch } from './types';
+
+/** Name of the field that carries a round's deadline as an ISO 8601 timestamp (adapters may render it
+ * as a relative time, e.g. Discord `<t:unix:R>`). */
+export const DEADLINE_FIELD = 'Deadline';
+
+/** "Lab A" for lab_0, …; from the engine state when started, else from the id. */
+export function labName(m: HostedMatch, lab: LabId): string {
+  const fromState = m.state?.labs[lab]?.publicName;
+  if (fromState) return fromState;
+  const i = Number(/^lab_(\d+)$/.exec(lab)?.[1]);
+  return Number.isInteger(i) && i < 26 ? `Lab ${String.fromCharCode(65 + i)}` : lab;
+}
+
+/** "Lab A (Ada)", "Lab B (scripted: cooperative)", "Lab C (LLM: gpt-x)", "Lab D (open)". */
+export function seatLabel(m: HostedMatch, lab: LabId): string {
+  const d = m.drivers[lab];
+  const who = !d ? 'open' : d.kind === 'human' ? d.displayName : d.kind === 'scripted' ? `scripted: ${d.policy}` : `LLM: ${d.model}`;
+  return `${labName(m, lab)} (${who})`;
+}
+
+/** 1-based "2/5" for engine round 1 of 5. */
+export const roundLabel = (round: number, maxRounds: number) => `${round + 1}/${maxRounds}`;
+
+/** Signed reward with 3 decimals, e.g. "+0.125". */
+export const fmtReward = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
+
+/** The 11 reward columns in the reference's order (docs/RULES.md §4). */
+export const REWARD_COLUMNS: readonly (keyof RewardBreakdown)[] = [
+  'job_utility',
+  'deal_quality',
+  'coalition_reliability',
+  'judge_argument',
+  'budget_efficiency',
+  'negotiation_efficiency',
+  'market_adaptation',
+  'invalid_action_penalty',
+  'spam_penalty',
+  'breach_penalty',
+  'normalized_reward',
+];
+
+/** A round's deadline as a field (or a no-timer note). */
+export function deadlineFields(m: HostedMatch): NonNullable<Post['fields']> {
+  return m.roundDeadline === null ? [] : [{ name: DEADLINE_FIELD, value: new Date(m.roundDeadline).toISOString() }];
+}
+
+/** Leaderboard lines, best first: "1. Lab B (Ada) +0.412". */
+export function leaderboardText(m: HostedMatch, rows: readonly { lab: LabId; cumulativeReward: number }[]): string {
+  return [...rows]
+    .sort((a, b) => b.cumulativeReward - a.cumulativeReward || (a.lab < b.lab ? -1 : 1))
+    .map((r, i) => `${i + 1}. ${seatLabel(m, r.lab)} ${fmtReward(r.cumulativeReward)}`)
+    .join('\n');
+}
+
+/** Current leaderboard rows from the engine state (empty in the lobby). */
+export function currentStandings(m: HostedMatch): { lab: LabId; cumulativeReward: number }[] {
+  const s = m.state;
+  if (!s) return [];
+  return s.labIds.map((lab) => ({ lab, cumulativeReward: s.seats[lab]?.cumulativeReward ?? 0 }));
+}

@@ -1,0 +1,171 @@
+/**
+ * The match state as a pure fold of its event log through the engine (no clock, no judge, no I/O):
+ * the same events always give the same {@link HostedMatch}, byte for byte. The host uses
+ * {@link applyEvent} for the events it appends (to get the action result or round report) and
+ * {@link replay} to load a log.
+ */
+import { applyAction, closeRound, createMatch } from '../env';
+import type { ActionResult, JudgeDecision, LabId, PolicyName } from '../env/types';
+import type { RoundReport } from '../env/views';
+import { MatchEventSchema, SeatDriverSchema, type HostedMatch, type SeatDriver, type StoredEvent } from './types';
+
+/** A log that cannot be folded (wrong first event, event for an unknown lab, engine rejected the config…). */
+export class ReplayError extends Error {
+  override readonly name = 'ReplayError';
+  readonly code = 'corrupt_log';
+  constructor(
+    readonly matchId: string,
+    readonly seq: number,
+    message: string,
+  ) {
+    super(`match ${matchId} event ${seq}: ${message}`);
+  }
+}
+
+/** One fold step: the new match, plus the engine's output for action and round_closed events. */
+export interface FoldStep {
+  match: HostedMatch;
+  result?: ActionResult;
+  report?: RoundReport;
+}
+
+/** When the round opened at `at` closes by timer (ms since epoch), or null when `roundSeconds` is 0. */
+export const deadlineAfter = (at: string, roundSeconds: number): number | null =>
+  roundSeconds > 0 ? Date.parse(at) + roundSeconds * 1000 : null;
+
+/**
+ * Fold one event onto `m` (null before the first event). Copy-on-write: `m` is not mutated.
+ * Throws {@link ReplayError} when the event does not fit the log.
+ */
+export function applyEvent(m: HostedMatch | null, ev: StoredEvent): FoldStep {
+  const bad = (msg: string) => new ReplayError(ev.matchId, ev.seq, msg);
+  const parsed = MatchEventSchema.safeParse(ev.body);
+  if (!parsed.success) throw bad(`invalid event: ${parsed.error.message}`);
+  const body = parsed.data;
+  if (m === null) {
+    if (body.type !== 'match_created') throw bad('the first event must be match_created');
+    return {
+      match: {
+        id: ev.matchId,
+        channelId: body.channelId,
+        platform: body.platform,
+        hostUserId: body.hostUserId,
+        settings: body.settings,
+        phase: 'lobby',
+        drivers: {},
+        done: [],
+        state: null,
+        roundDeadline: null,
+        lastSeq: ev.seq,
+        lastJudge: null,
+      },
+    };
+  }
+  if (ev.seq !== m.lastSeq + 1) throw bad(`expected seq ${m.lastSeq + 1}`);
+  const base = { ...m, lastSeq: ev.seq };
+  if (m.phase === 'over') throw bad('event after the match ended');
+  switch (body.type) {
+    case 'match_created':
+      throw bad('match_created twice');
+    case 'seat_claimed':
+    case 'seat_assigned': {
+      if (m.phase !== 'lobby') throw bad(`${body.type} outside the lobby`);
+      const driver: SeatDriver =
+        body.type === 'seat_claimed'
+          ? { kind: 'human', userId: body.userId, displayName: body.displayName }
+          : body.driver.kind === 'llm'
+            ? { kind: 'llm', model: body.driver.model }
+            : { kind: 'scripted', policy: body.driver.policy as PolicyName };
+      return { match: { ...base, drivers: { ...m.drivers, [body.lab]: driver } } };
+    }
+    case 'match_started': {
+      if (m.phase !== 'lobby') throw bad('match_started twice');
+      const drivers: Record<LabId, SeatDriver> = {};
+      for (const [lab, raw] of Object.entries(body.drivers)) {
+        const d = SeatDriverSchema.safeParse(raw);
+        if (!d.success) throw bad(`invalid driver for ${lab}`);
+        drivers[lab] = d.data.kind === 'scripted' ? { kind: 'scripted', policy: d.data.policy as PolicyName } : d.data;
+      }
+      const scripted: Record<LabId, PolicyName> = {};
+      for (const [lab, d] of Object.entries(drivers)) if (d.kind === 'scripted') scripted[lab] = d.policy;
+      const { task, seed, holdout } = m.settings;
+      let state;
+      try {
+        state = createMatch({ task, seed, holdout, scripted });
+      } catch (e) {
+        throw bad(`engine rejected the config: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      const missing = state.labIds.filter((lab) => !drivers[lab]);
+      if (missing.length > 0) throw bad(`no driver for ${missing.join(', ')}`);
+      return {
+        match: { ...base, phase: 'running', drivers, done: [], state, roundDeadline: deadlineAfter(ev.at, m.settings.roundSeconds) },
+      };
+    }
+    case 'action': {
+      const state = running(m, bad);
+      if (!state.labs[body.lab]) throw bad(`unknown lab ${body.lab}`);
+      const out = applyAction(state, body.lab, body.action);
+      return {
+        match: { ...base, state: out.state, ...(out.state.over ? { phase: 'over' as const, roundDeadline: null } : {}) },
+        result: out.result,
+      };
+    }
+    case 'seat_done': {
+      const state = running(m, bad);
+      if (!state.labs[body.lab]) throw bad(`unknown lab ${body.lab}`);
+      return { match: m.done.includes(body.lab) ? base : { ...base, done: [...m.done, body.lab] } };
+    }
+    case 'round_closed': {
+      const state = running(m, bad);
+      if (body.round !== state.round) throw bad(`round_closed for round ${body.round} while round ${state.round} is open`);
+      const judge = (body.judge ?? null) as JudgeDecision | null;
+      const out = closeRound(state, { judge });
+      const over = out.state.over;
+      return {
+        match: {
+          ...base,
+          state: out.state,
+          done: [],
+          lastJudge: judge,
+          phase: over ? 'over' : 'running',
+          roundDeadline: over ? null : deadlineAfter(ev.at, m.settings.roundSeconds),
+        },
+        report: out.report,
+      };
+    }
+    case 'match_ended':
+      return { match: { ...base, phase: 'over', roundDeadline: null } };
+  }
+}
+
+function running(m: HostedMatch, bad: (msg: string) => ReplayError) {
+  if (m.phase !== 'running' || !m.state) throw bad('the match is not running');
+  return m.state;
+}
+
+/** Fold `events` (ordered by seq) onto `from` (null = from the start). Returns null for an empty log. */
+export function replay(events: readonly StoredEvent[], from: HostedMatch | null = null): HostedMatch | null {
+  let m = from;
+  for (const ev of events) m = applyEvent(m, ev).match;
+  return m;
+}
+
+/** Seats driven by a person or an agent (the ones a round waits for), in seat order. */
+export function drivenSeats(m: HostedMatch): LabId[] {
+  const order = m.state?.labIds ?? Object.keys(m.drivers);
+  return order.filter((lab) => {
+    const d = m.drivers[lab];
+    return d !== undefined && d.kind !== 'scripted';
+  });
+}
+
+/** Driven seats that have not said `done` this round and have not finished. */
+export function pendingSeats(m: HostedMatch): LabId[] {
+  return drivenSeats(m).filter((lab) => !m.done.includes(lab) && !m.state?.labs[lab]?.finished);
+}
+
+/** The seat a person holds in `m`, or null. */
+export function seatOfUser(m: HostedMatch, userId: string): LabId | null {
+  for (const [lab, d] of Object.entries(m.drivers)) if (d.kind === 'human' && d.userId === userId) return lab;
+  return null;
+}

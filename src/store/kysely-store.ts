@@ -1,0 +1,203 @@
+/**
+ * The EventStore over a Kysely instance: the same queries on SQLite and PostgreSQL. The dialect files only
+ * build the connection and say which driver errors are unique / foreign-key violations.
+ *
+ * Concurrency: every write is ONE statement that the database makes atomic on its own, never a
+ * read-then-write across statements, so it stays safe across connections and processes:
+ * - append: `INSERT … SELECT … WHERE <previous seq exists> ON CONFLICT (match_id, seq) DO NOTHING`.
+ *   The primary key (match_id, seq) lets only one writer store a given seq; the EXISTS guard stops a
+ *   writer that is ahead of the log from leaving a gap. Zero rows inserted = conflict.
+ * - tryClaim / recordVote: `INSERT … ON CONFLICT DO NOTHING` on a unique key; one row inserted = first.
+ * - createMatch: a partial unique index keeps one lobby/running match per channel.
+ * On SQLite, single statements also never hold a write lock across an `await`, which matters because
+ * better-sqlite3 blocks the thread while it waits on busy_timeout.
+ */
+import { sql, type Kysely } from 'kysely';
+import { z } from 'zod';
+import { MatchEventSchema, type MatchEventBody, type StoredEvent } from '../round/types';
+import type { Database } from './schema';
+import { IsoTimestamp, toEvent, toMatch, toVote } from './rows';
+import type {
+  AppendResult,
+  CreateMatchResult,
+  EventStore,
+  MatchRecord,
+  MatchStatus,
+  RecordVoteResult,
+  VoteRecord,
+} from './types';
+
+/** How a dialect classifies a driver error: a unique-key violation, a foreign-key violation, or neither. */
+export type ConstraintKind = 'unique' | 'foreign_key' | null;
+
+/** Statuses a match may be in before it moves to the key's status (moves only go forward). */
+const ALLOWED_FROM: Record<MatchStatus, MatchStatus[]> = {
+  lobby: ['lobby'],
+  running: ['lobby', 'running'],
+  over: ['lobby', 'running', 'over'],
+};
+
+const ACTIVE: MatchStatus[] = ['lobby', 'running'];
+
+/** EventStore over Kysely; see the file comment for why each write is safe under concurrency. */
+export class KyselyEventStore implements EventStore {
+  /**
+   * @param db the Kysely instance, already migrated; exposed for tests and maintenance tools only.
+   * @param dialect which backend `db` talks to.
+   * @param classify tells unique / foreign-key violations apart from other driver errors.
+   */
+  constructor(
+    readonly db: Kysely<Database>,
+    readonly dialect: 'sqlite' | 'postgres',
+    private readonly classify: (err: unknown) => ConstraintKind,
+  ) {}
+
+  async createMatch(input: { id: string; channelId: string; platform: string; createdAt: string }): Promise<CreateMatchResult> {
+    const match: MatchRecord = { ...input, status: 'lobby' };
+    try {
+      await this.db
+        .insertInto('matches')
+        .values({ id: match.id, channel_id: match.channelId, platform: match.platform, status: match.status, created_at: match.createdAt })
+        .execute();
+      return { ok: true, match };
+    } catch (err) {
+      if (this.classify(err) !== 'unique') throw err;
+      if ((await this.getMatch(input.id)) !== null) return { ok: false, code: 'duplicate_match' };
+      const active = await this.activeMatchInChannel(input.channelId);
+      return { ok: false, code: 'channel_busy', activeMatchId: active?.id ?? null };
+    }
+  }
+
+  async setMatchStatus(id: string, status: MatchStatus): Promise<boolean> {
+    const r = await this.db
+      .updateTable('matches')
+      .set({ status })
+      .where('id', '=', id)
+      .where('status', 'in', ALLOWED_FROM[status])
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  async getMatch(id: string): Promise<MatchRecord | null> {
+    const row = await this.db.selectFrom('matches').selectAll().where('id', '=', id).executeTakeFirst();
+    return row === undefined ? null : toMatch(row);
+  }
+
+  async activeMatchInChannel(channelId: string): Promise<MatchRecord | null> {
+    const row = await this.db
+      .selectFrom('matches')
+      .selectAll()
+      .where('channel_id', '=', channelId)
+      .where('status', 'in', ACTIVE)
+      .executeTakeFirst();
+    return row === undefined ? null : toMatch(row);
+  }
+
+  async listUnfinished(): Promise<MatchRecord[]> {
+    const rows = await this.db
+      .selectFrom('matches')
+      .selectAll()
+      .where('status', 'in', ACTIVE)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(toMatch);
+  }
+
+  async append(matchId: string, expectedSeq: number, body: MatchEventBody, at: string): Promise<AppendResult> {
+    if (!Number.isSafeInteger(expectedSeq) || expectedSeq < 0) {
+      return { ok: false, code: 'invalid_event', message: `expectedSeq must be an integer >= 0, got ${expectedSeq}` };
+    }
+    const parsed = MatchEventSchema.safeParse(body);
+    if (!parsed.success) return { ok: false, code: 'invalid_event', message: z.prettifyError(parsed.error) };
+    if (!IsoTimestamp.safeParse(at).success) return { ok: false, code: 'invalid_event', message: `at is not an ISO timestamp: ${at}` };
+
+    const event: StoredEvent = { matchId, seq: expectedSeq + 1, at, body: parsed.data };
+    // Casts: PostgreSQL cannot infer the type of a bare parameter in a SELECT list.
+    const candidate = this.db
+      .selectNoFrom([
+        sql<string>`cast(${matchId} as text)`.as('match_id'),
+        sql<number>`cast(${event.seq} as integer)`.as('seq'),
+        sql<string>`cast(${at} as text)`.as('at'),
+        sql<string>`cast(${JSON.stringify(parsed.data)} as text)`.as('body'),
+      ])
+      // Always a WHERE: SQLite needs one to parse INSERT … SELECT … ON CONFLICT.
+      .where(({ exists, selectFrom, lit }) =>
+        expectedSeq === 0
+          ? sql<boolean>`${lit(1)} = ${lit(1)}`
+          : exists(selectFrom('events').select(lit(1).as('one')).where('match_id', '=', matchId).where('seq', '=', expectedSeq)),
+      );
+    let inserted: number;
+    try {
+      const r = await this.db
+        .insertInto('events')
+        .columns(['match_id', 'seq', 'at', 'body'])
+        .expression(candidate)
+        .onConflict((oc) => oc.columns(['match_id', 'seq']).doNothing())
+        .executeTakeFirst();
+      inserted = Number(r.numInsertedOrUpdatedRows ?? 0n);
+    } catch (err) {
+      if (this.classify(err) === 'foreign_key') return { ok: false, code: 'unknown_match' };
+      throw err;
+    }
+    if (inserted > 0) return { ok: true, event };
+    const lastSeq = await this.lastSeq(matchId);
+    if (lastSeq === 0 && (await this.getMatch(matchId)) === null) return { ok: false, code: 'unknown_match' };
+    return { ok: false, code: 'conflict', lastSeq };
+  }
+
+  async load(matchId: string, afterSeq = 0): Promise<StoredEvent[]> {
+    const rows = await this.db
+      .selectFrom('events')
+      .selectAll()
+      .where('match_id', '=', matchId)
+      .where('seq', '>', afterSeq)
+      .orderBy('seq')
+      .execute();
+    return rows.map(toEvent);
+  }
+
+  async lastSeq(matchId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('events')
+      .select(({ fn }) => fn.max('seq').as('last'))
+      .where('match_id', '=', matchId)
+      .executeTakeFirst();
+    return Number(row?.last ?? 0);
+  }
+
+  async tryClaim(key: string): Promise<boolean> {
+    const r = await this.db
+      .insertInto('claims')
+      .values({ key, claimed_at: new Date().toISOString() })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0n) > 0;
+  }
+
+  async recordVote(vote: VoteRecord): Promise<RecordVoteResult> {
+    try {
+      const r = await this.db
+        .insertInto('votes')
+        .values({ match_id: vote.matchId, round: vote.round, voter_id: vote.voterId, lab: vote.lab, created_at: vote.createdAt })
+        .onConflict((oc) => oc.columns(['match_id', 'round', 'voter_id']).doNothing())
+        .executeTakeFirst();
+      if (Number(r.numInsertedOrUpdatedRows ?? 0n) === 0) return { ok: false, code: 'duplicate_vote' };
+      return { ok: true, vote: { ...vote } };
+    } catch (err) {
+      if (this.classify(err) === 'foreign_key') return { ok: false, code: 'unknown_match' };
+      throw err;
+    }
+  }
+
+  async listVotes(matchId: string, round?: number): Promise<VoteRecord[]> {
+    let q = this.db.selectFrom('votes').selectAll().where('match_id', '=', matchId);
+    if (round !== undefined) q = q.where('round', '=', round);
+    const rows = await q.orderBy('round').orderBy('created_at').orderBy('voter_id').execute();
+    return rows.map(toVote);
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The store's schema history as in-code Kysely migrations, the same DDL for SQLite and PostgreSQL.
+ * Add a migration by appending a new entry with the next number; never edit an applied one.
+ * Kysely's Migrator records applied names in `kysely_migration` and, on PostgreSQL, holds an advisory lock
+ * while migrating, so several processes starting at once migrate once.
+ */
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { StoreError } from './types';
+
+/** 0001: matches (one lobby/running match per channel), the event log, exactly-once claims. */
+const m0001: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('matches')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('channel_id', 'text', (c) => c.notNull())
+      .addColumn('platform', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addCheckConstraint('matches_status_check', sql`status in ('lobby', 'running', 'over')`)
+      .execute();
+    // The database itself keeps "one active match per channel", so racing processes get one winner.
+    await db.schema
+      .createIndex('matches_one_active_per_channel')
+      .on('matches')
+      .column('channel_id')
+      .unique()
+      .where(sql<boolean>`status in ('lobby', 'running')`)
+      .execute();
+    await db.schema.createIndex('matches_status').on('matches').column('status').execute();
+
+    // (match_id, seq) is the primary key: two writers can never both store an event at one seq.
+    await db.schema
+      .createTable('events')
+      .addColumn('match_id', 'text', (c) => c.notNull().references('matches.id'))
+      .addColumn('seq', 'integer', (c) => c.notNull())
+      .addColumn('at', 'text', (c) => c.notNull())
+      .addColumn('body', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('events_pk', ['match_id', 'seq'])
+      .addCheckConstraint('events_seq_check', sql`seq >= 1`)
+      .execute();
+
+    await db.schema
+      .createTable('claims')
+      .addColumn('key', 'text', (c) => c.primaryKey())
+      .addColumn('claimed_at', 'text', (c) => c.notNull())
+      .execute();
+  },
+};
+
+/** 0002: preference votes on pitches, one per (match, round, voter). */
+const m0002: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('votes')
+      .addColumn('match_id', 'text', (c) => c.notNull().references('matches.id'))
+      .addColumn('round', 'integer', (c) => c.notNull())
+      .addColumn('voter_id', 'text', (c) => c.notNull())
+      .addColumn('lab', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addUniqueConstraint('votes_one_per_voter', ['match_id', 'round', 'voter_id'])
+      .execute();
+  },
+};
+
+/** Every migration by name, in order. */
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '0001_matches_events_claims': m0001,
+  '0002_votes': m0002,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };
+
+/**
+ * Bring the database up to the latest migration. Idempotent. Returns the names applied by this call.
+ * `migrationTableSchema` (PostgreSQL): the schema that holds Kysely's bookkeeping tables; pass the
+ * current schema, because Kysely looks for an existing `kysely_migration` in every schema otherwise and
+ * would take another schema's table for ours.
+ * Rejects with StoreError `migration_failed` (driver error as `cause`).
+ */
+export async function migrateToLatest(db: Kysely<unknown>, options: { migrationTableSchema?: string } = {}): Promise<string[]> {
+  const migrator = new Migrator({ db, provider, ...options });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error !== undefined) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? '(migrator)';
+    throw new StoreError('migration_failed', `migration ${failed} failed: ${String(error)}`, { cause: error });
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

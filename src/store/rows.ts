@@ -1,0 +1,71 @@
+/**
+ * Parsing of rows read back from the database: every stored value crosses a boundary, so each row is
+ * checked with zod and turned into the public shape, or into a StoreError with a code.
+ */
+import { z } from 'zod';
+import { MatchEventSchema, type StoredEvent } from '../round/types';
+import { StoreError, type MatchRecord, type VoteRecord } from './types';
+
+/** ISO 8601 timestamp with a zone (what `Date.prototype.toISOString` gives). */
+export const IsoTimestamp = z.iso.datetime({ offset: true });
+
+const MatchRow = z.object({
+  id: z.string(),
+  channel_id: z.string(),
+  platform: z.string(),
+  status: z.enum(['lobby', 'running', 'over']),
+  created_at: z.string(),
+});
+
+const EventRow = z.object({
+  match_id: z.string(),
+  seq: z.number().int().positive(),
+  at: z.string(),
+  body: z.string(),
+});
+
+const VoteRow = z.object({
+  match_id: z.string(),
+  round: z.number().int().nonnegative(),
+  voter_id: z.string(),
+  lab: z.string(),
+  created_at: z.string(),
+});
+
+/** A `matches` row → MatchRecord; StoreError `corrupt_row` if it has an unexpected shape. */
+export function toMatch(row: unknown): MatchRecord {
+  const r = MatchRow.safeParse(row);
+  if (!r.success) throw new StoreError('corrupt_row', `bad matches row: ${z.prettifyError(r.error)}`);
+  const m = r.data;
+  return { id: m.id, channelId: m.channel_id, platform: m.platform, status: m.status, createdAt: m.created_at };
+}
+
+/** A `votes` row → VoteRecord; StoreError `corrupt_row` if it has an unexpected shape. */
+export function toVote(row: unknown): VoteRecord {
+  const r = VoteRow.safeParse(row);
+  if (!r.success) throw new StoreError('corrupt_row', `bad votes row: ${z.prettifyError(r.error)}`);
+  const v = r.data;
+  return { matchId: v.match_id, round: v.round, voterId: v.voter_id, lab: v.lab, createdAt: v.created_at };
+}
+
+/**
+ * An `events` row → StoredEvent: the body must be JSON and pass MatchEventSchema.
+ * StoreError `corrupt_event` (with matchId and seq when readable) otherwise.
+ */
+export function toEvent(row: unknown): StoredEvent {
+  const r = EventRow.safeParse(row);
+  if (!r.success) throw new StoreError('corrupt_event', `bad events row: ${z.prettifyError(r.error)}`);
+  const { match_id: matchId, seq, at, body } = r.data;
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch (err) {
+    throw new StoreError('corrupt_event', `event ${matchId}#${seq} is not JSON`, { matchId, seq, cause: err });
+  }
+  const parsed = MatchEventSchema.safeParse(json);
+  if (!parsed.success) {
+    const why = z.prettifyError(parsed.error);
+    throw new StoreError('corrupt_event', `event ${matchId}#${seq} fails MatchEventSchema: ${why}`, { matchId, seq });
+  }
+  return { matchId, seq, at, body: parsed.data };
+}

@@ -1,0 +1,137 @@
+/**
+ * The match event store: one small interface with two implementations (SQLite for one process, PostgreSQL
+ * for several bot processes sharing a database). The host appends a match's events here before it
+ * acknowledges anything to a player, and on restart reloads every unfinished match with
+ * {@link EventStore.listUnfinished} + {@link EventStore.load}.
+ */
+import type { MatchEventBody, StoredEvent } from '../round/types';
+
+/** Life cycle of a hosted match; moves only forward: lobby → running → over (or lobby → over). */
+export type MatchStatus = 'lobby' | 'running' | 'over';
+
+/** The store's row for a match (the match's state itself is the replay of its events). */
+export interface MatchRecord {
+  id: string;
+  channelId: string;
+  /** Platform name, e.g. 'discord', 'slack', 'console'. */
+  platform: string;
+  status: MatchStatus;
+  /** ISO 8601 timestamp. */
+  createdAt: string;
+}
+
+/** A preference record: `voterId` preferred `lab`'s pitch in `round` of `matchId`. */
+export interface VoteRecord {
+  matchId: string;
+  round: number;
+  voterId: string;
+  lab: string;
+  /** ISO 8601 timestamp. */
+  createdAt: string;
+}
+
+/** Outcome of {@link EventStore.createMatch}. */
+export type CreateMatchResult =
+  | { ok: true; match: MatchRecord }
+  /** `id` is already taken. */
+  | { ok: false; code: 'duplicate_match' }
+  /** The channel already has a lobby/running match (`activeMatchId`); at most one per channel. */
+  | { ok: false; code: 'channel_busy'; activeMatchId: string | null };
+
+/** Outcome of {@link EventStore.append}. */
+export type AppendResult =
+  | { ok: true; event: StoredEvent }
+  /** `expectedSeq` is not the log's last seq (another writer got there first); reload from `lastSeq`. */
+  | { ok: false; code: 'conflict'; lastSeq: number }
+  /** No match with this id was created. */
+  | { ok: false; code: 'unknown_match' }
+  /** The body fails MatchEventSchema, `at` is not an ISO timestamp, or `expectedSeq` is not an integer ≥ 0. */
+  | { ok: false; code: 'invalid_event'; message: string };
+
+/** Outcome of {@link EventStore.recordVote}. */
+export type RecordVoteResult = { ok: true; vote: VoteRecord } | { ok: false; code: 'duplicate_vote' | 'unknown_match' };
+
+/**
+ * Machine-readable codes of {@link StoreError}:
+ * - `corrupt_event`: a stored event row is not JSON or fails MatchEventSchema (`matchId`, `seq` set);
+ * - `corrupt_row`: another stored row has an unexpected shape (e.g. an unknown match status);
+ * - `bad_config`: `openStore` got a database URL it does not understand or a bad schema name;
+ * - `migration_failed`: bringing the schema up to date failed (`cause` holds the driver error).
+ */
+export type StoreErrorCode = 'corrupt_event' | 'corrupt_row' | 'bad_config' | 'migration_failed';
+
+/** The one error the store throws on purpose; everything a caller is expected to handle is a result value. */
+export class StoreError extends Error {
+  override readonly name = 'StoreError';
+  constructor(
+    readonly code: StoreErrorCode,
+    message: string,
+    readonly detail: { matchId?: string; seq?: number; cause?: unknown } = {},
+  ) {
+    super(`${code}: ${message}`, detail.cause === undefined ? undefined : { cause: detail.cause });
+  }
+}
+
+/**
+ * Durable, multi-process-safe storage of matches and their append-only event logs.
+ * Every method may reject with a driver error when the database itself is unreachable; data problems are
+ * result values or a {@link StoreError}.
+ */
+export interface EventStore {
+  /** Which implementation this is. */
+  readonly dialect: 'sqlite' | 'postgres';
+
+  /**
+   * Record a new match in status 'lobby'. At most one lobby/running match per channel, enforced by the
+   * database (a partial unique index), so two processes racing on `new` in one channel get one winner.
+   */
+  createMatch(input: { id: string; channelId: string; platform: string; createdAt: string }): Promise<CreateMatchResult>;
+
+  /**
+   * Move a match forward (lobby → running → over, or lobby → over). Returns true when the match now has
+   * `status` (changed, or already there); false when the match is unknown or the move would go backwards
+   * ('over' is final), so a stale process can never revive a finished match.
+   */
+  setMatchStatus(id: string, status: MatchStatus): Promise<boolean>;
+
+  /** The match with this id, or null. */
+  getMatch(id: string): Promise<MatchRecord | null>;
+
+  /** The channel's lobby/running match, or null (there is never more than one). */
+  activeMatchInChannel(channelId: string): Promise<MatchRecord | null>;
+
+  /** Every lobby/running match, oldest first: what the host reloads on restart. */
+  listUnfinished(): Promise<MatchRecord[]>;
+
+  /**
+   * Append one event with seq = `expectedSeq` + 1, atomically: it is stored only if `expectedSeq` is the
+   * log's last seq right now (0 for an empty log), else `conflict` with the actual last seq. So the log
+   * never has gaps or two events at one seq, across connections and processes. `body` is parsed with
+   * MatchEventSchema first and the parsed value is what is stored. `at` is an ISO 8601 timestamp.
+   */
+  append(matchId: string, expectedSeq: number, body: MatchEventBody, at: string): Promise<AppendResult>;
+
+  /**
+   * The match's events with seq > `afterSeq` (default 0), ordered by seq. Each row is parsed with
+   * MatchEventSchema; a row that fails rejects with StoreError `corrupt_event` (never a bare crash).
+   */
+  load(matchId: string, afterSeq?: number): Promise<StoredEvent[]>;
+
+  /** The log's last seq (0 when empty or unknown). */
+  lastSeq(matchId: string): Promise<number>;
+
+  /**
+   * Exactly-once guard across processes: true for the first caller ever with this `key`, false for every
+   * other (a unique key in the `claims` table). The host uses `round_close:<match>:<round>`.
+   */
+  tryClaim(key: string): Promise<boolean>;
+
+  /** Record a vote; one per (match, round, voter): a second one is `duplicate_vote` and changes nothing. */
+  recordVote(vote: VoteRecord): Promise<RecordVoteResult>;
+
+  /** Votes of a match (of one round when `round` is given), ordered by round, then time, then voter. */
+  listVotes(matchId: string, round?: number): Promise<VoteRecord[]>;
+
+  /** Release the connection(s). The store must not be used afterwards. */
+  close(): Promise<void>;
+}

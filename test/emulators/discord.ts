@@ -1,0 +1,367 @@
+/**
+ * A local Discord emulator for end-to-end tests: one `http` server (REST under `/api/v10`) and a `ws`
+ * gateway in `noServer` mode on the same port, so a real discord.js Client can log in with
+ * `rest: { api: emulator.restApi }`. Routes and payloads follow
+ * ../shared/notes/testing-without-the-internet.md. Every REST request is recorded for assertions, and
+ * helpers dispatch INTERACTION_CREATE for slash commands, buttons, modal submits and autocomplete.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+
+/** One REST request as the bot sent it. `path` is percent-decoded (`@original`, not `%40original`). */
+export interface RecordedRequest {
+  seq: number;
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  authorization: string | undefined;
+  body: unknown;
+}
+
+export interface EmulatorUser {
+  id: string;
+  username: string;
+  /** Guild roles of the member (ids). */
+  roles?: string[];
+  /** Permission bit field of the member in the channel, as a decimal string (default: none). */
+  permissions?: string;
+}
+
+export interface EmulatorOptions {
+  applicationId?: string;
+  guildId?: string;
+  channelId?: string;
+  botUserId?: string;
+  heartbeatMs?: number;
+  /** Extra guild roles (ids) sent in GUILD_CREATE, e.g. an admin role. */
+  roleIds?: string[];
+}
+
+/** What a dispatch returns: ids to find the bot's answers with {@link DiscordEmulator.forInteraction}. */
+export interface Dispatched {
+  id: string;
+  token: string;
+}
+
+type Json = Record<string, unknown>;
+
+let snowflake = 1_200_000_000_000_000_000n;
+/** Unique, increasing snowflake-like ids. */
+export function nextId(): string {
+  snowflake += 1n;
+  return snowflake.toString();
+}
+
+export class DiscordEmulator {
+  readonly applicationId: string;
+  readonly guildId: string;
+  readonly channelId: string;
+  readonly botUserId: string;
+  readonly roleIds: string[];
+  readonly requests: RecordedRequest[] = [];
+  /** Gateway IDENTIFY payloads received (to check intents). */
+  readonly identifies: Json[] = [];
+  /** Messages by id, as last created or edited (channel posts and interaction webhooks). */
+  readonly messages = new Map<string, Json>();
+  /** Registered application commands: key `guild:<id>` or `global`. */
+  readonly commands = new Map<string, Json[]>();
+  private server: Server | null = null;
+  private wss = new WebSocketServer({ noServer: true });
+  private sockets = new Set<WebSocket>();
+  private seq = 0;
+  private reqSeq = 0;
+  private waiters: { pred: (r: RecordedRequest) => boolean; resolve: (r: RecordedRequest) => void }[] = [];
+  private readonly heartbeatMs: number;
+  private identified: Promise<void>;
+  private markIdentified!: () => void;
+  port = 0;
+
+  constructor(opts: EmulatorOptions = {}) {
+    this.applicationId = opts.applicationId ?? nextId();
+    this.guildId = opts.guildId ?? nextId();
+    this.channelId = opts.channelId ?? nextId();
+    this.botUserId = opts.botUserId ?? this.applicationId;
+    this.heartbeatMs = opts.heartbeatMs ?? 30_000;
+    this.roleIds = opts.roleIds ?? [];
+    this.identified = new Promise((r) => (this.markIdentified = r));
+  }
+
+  /** Base URL for discord.js `rest.api`. */
+  get restApi(): string {
+    return `http://127.0.0.1:${this.port}/api`;
+  }
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => void this.onHttp(req, res));
+    this.server.on('upgrade', (req, socket, head) => {
+      this.wss.handleUpgrade(req, socket, head, (ws) => this.onSocket(ws));
+    });
+    await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
+    this.port = (this.server.address() as AddressInfo).port;
+    return this;
+  }
+
+  async close(): Promise<void> {
+    for (const ws of this.sockets) ws.terminate();
+    this.wss.close();
+    if (this.server) {
+      this.server.closeAllConnections();
+      await new Promise<void>((r) => this.server!.close(() => r()));
+    }
+  }
+
+  /** Resolves once a client has identified on the gateway. */
+  whenIdentified(): Promise<void> {
+    return this.identified;
+  }
+
+  /** Resolves with the first recorded request (past or future) matching `pred`. */
+  waitFor(pred: (r: RecordedRequest) => boolean, timeoutMs = 10_000): Promise<RecordedRequest> {
+    const found = this.requests.find(pred);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('emulator: timed out waiting for a request')), timeoutMs);
+      this.waiters.push({ pred, resolve: (r) => (clearTimeout(timer), resolve(r)) });
+    });
+  }
+
+  /** Requests the bot made for one interaction: the callback and its webhook routes, in order. */
+  forInteraction(d: Dispatched): RecordedRequest[] {
+    return this.requests.filter(
+      (r) => r.path.startsWith(`/api/v10/interactions/${d.id}/${d.token}/`) || r.path.startsWith(`/api/v10/webhooks/${this.applicationId}/${d.token}`),
+    );
+  }
+
+  // ---- dispatch helpers -------------------------------------------------------------------------
+
+  /** `/arena <sub> opt:value…` as a CHAT_INPUT command interaction. Option types follow Discord's numbers. */
+  dispatchSlash(user: EmulatorUser, command: string, sub: string, options: { name: string; type: number; value: unknown }[] = []): Dispatched {
+    return this.dispatchInteraction(user, 2, { id: nextId(), name: command, type: 1, options: [{ name: sub, type: 1, options }] });
+  }
+
+  /** A click on a button with `customId`, on `message` (a recorded message object, or a minimal one). */
+  dispatchButton(user: EmulatorUser, customId: string, message?: Json): Dispatched {
+    const msg = message ?? this.messageObject({ content: '', components: [] }, this.channelId);
+    return this.dispatchInteraction(user, 3, { custom_id: customId, component_type: 2 }, { message: msg });
+  }
+
+  /** A modal submit with text fields (label-wrapped text inputs, as current Discord clients send). */
+  dispatchModal(user: EmulatorUser, customId: string, fields: Record<string, string>): Dispatched {
+    const components = Object.entries(fields).map(([id, value]) => ({ type: 18, id: Number(nextId().slice(-6)), component: { type: 4, custom_id: id, value } }));
+    return this.dispatchInteraction(user, 5, { custom_id: customId, components });
+  }
+
+  /** Autocomplete for `/arena <sub>` with one option focused (type 4 in the interaction). */
+  dispatchAutocomplete(user: EmulatorUser, command: string, sub: string, options: { name: string; type: number; value: unknown; focused?: boolean }[]): Dispatched {
+    return this.dispatchInteraction(user, 4, { id: nextId(), name: command, type: 1, options: [{ name: sub, type: 1, options }] });
+  }
+
+  /** Send a raw INTERACTION_CREATE to every connected client. */
+  dispatchInteraction(user: EmulatorUser, type: number, data: Json, extra: Json = {}): Dispatched {
+    const id = nextId();
+    const token = `itok_${id}`;
+    const member = {
+      user: this.userObject(user),
+      roles: user.roles ?? [],
+      joined_at: '2024-01-01T00:00:00.000Z',
+      permissions: user.permissions ?? '0',
+      deaf: false,
+      mute: false,
+      flags: 0,
+      nick: null,
+      avatar: null,
+      premium_since: null,
+      pending: false,
+      communication_disabled_until: null,
+    };
+    this.dispatch('INTERACTION_CREATE', {
+      id,
+      application_id: this.applicationId,
+      type,
+      token,
+      version: 1,
+      guild_id: this.guildId,
+      channel_id: this.channelId,
+      channel: { id: this.channelId, type: 0, guild_id: this.guildId, name: 'arena' },
+      member,
+      app_permissions: '2251799813685247',
+      locale: 'en-US',
+      guild_locale: 'en-US',
+      entitlements: [],
+      authorizing_integration_owners: { '0': this.guildId },
+      context: 0,
+      data,
+      ...extra,
+    });
+    return { id, token };
+  }
+
+  /** Send one gateway dispatch (`op 0`) with an incremented sequence number. */
+  dispatch(t: string, d: unknown): void {
+    const frame = JSON.stringify({ op: 0, t, s: ++this.seq, d });
+    for (const ws of this.sockets) ws.send(frame);
+  }
+
+  // ---- REST ---------------------------------------------------------------------------------------
+
+  private async onHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    let body: unknown = raw;
+    if (raw && (req.headers['content-type'] ?? '').includes('application/json')) body = JSON.parse(raw) as unknown;
+    const rec: RecordedRequest = {
+      seq: ++this.reqSeq,
+      method: req.method ?? 'GET',
+      path: decodeURIComponent(url.pathname),
+      query: Object.fromEntries(url.searchParams),
+      authorization: req.headers.authorization,
+      body,
+    };
+    this.requests.push(rec);
+    const [status, out] = this.route(rec);
+    res.writeHead(status, out === null ? {} : { 'content-type': 'application/json' });
+    res.end(out === null ? undefined : JSON.stringify(out));
+    this.waiters = this.waiters.filter((w) => (w.pred(rec) ? (w.resolve(rec), false) : true));
+  }
+
+  private route(r: RecordedRequest): [number, unknown] {
+    const p = r.path.replace(/^\/api\/v\d+/, '');
+    const m = (re: RegExp) => re.exec(p);
+    let g: RegExpExecArray | null;
+    if (r.method === 'GET' && (p === '/gateway/bot' || p === '/gateway')) {
+      return [200, { url: `ws://127.0.0.1:${this.port}`, shards: 1, session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: 1 } }];
+    }
+    if (r.method === 'PUT' && (g = m(/^\/applications\/(\d+)\/guilds\/(\d+)\/commands$/))) return [200, this.putCommands(`guild:${g[2]}`, r.body, g[2])];
+    if (r.method === 'PUT' && (g = m(/^\/applications\/(\d+)\/commands$/))) return [200, this.putCommands('global', r.body)];
+    if (r.method === 'POST' && (g = m(/^\/interactions\/\d+\/([^/]+)\/callback$/))) {
+      this.recordOriginal(g[1]!, r.body as { type?: number; data?: Json });
+      return r.query.with_response === 'true' ? [200, { interaction: { id: '0', type: 0 } }] : [204, null];
+    }
+    if ((g = m(/^\/webhooks\/\d+\/([^/]+)\/messages\/([^/]+)$/))) {
+      const key = `${g[1]}/${g[2]}`;
+      if (r.method === 'GET') return this.messages.has(key) ? [200, this.messages.get(key)] : [404, { message: 'Unknown Message', code: 10008 }];
+      if (r.method === 'DELETE') return [204, null];
+      const prev = this.messages.get(key);
+      const msg = this.messageObject({ ...(prev ?? {}), ...(r.body as Json) }, this.channelId, (prev?.id as string | undefined) ?? nextId());
+      this.messages.set(key, msg);
+      this.messages.set(msg.id as string, msg);
+      return [200, msg];
+    }
+    if (r.method === 'POST' && (g = m(/^\/webhooks\/\d+\/([^/]+)$/))) {
+      const msg = this.messageObject(r.body as Json, this.channelId);
+      this.messages.set(msg.id as string, msg);
+      this.messages.set(`${g[1]}/${msg.id as string}`, msg);
+      return [200, msg];
+    }
+    if (r.method === 'POST' && (g = m(/^\/channels\/(\d+)\/messages$/))) {
+      const msg = this.messageObject(r.body as Json, g[1]!);
+      this.messages.set(msg.id as string, msg);
+      return [200, msg];
+    }
+    if (r.method === 'GET' && (g = m(/^\/channels\/(\d+)$/))) return [200, this.channelObject(g[1]!)];
+    return [404, { message: '404: Not Found', code: 0 }];
+  }
+
+  /** A reply (type 4) or defer (type 5) creates the interaction's original message. */
+  private recordOriginal(token: string, cb: { type?: number; data?: Json }): void {
+    if (cb.type !== 4 && cb.type !== 5) return;
+    const msg = this.messageObject(cb.type === 4 ? (cb.data ?? {}) : { flags: ((cb.data?.flags as number | undefined) ?? 0) | 128 }, this.channelId);
+    this.messages.set(`${token}/@original`, msg);
+    this.messages.set(msg.id as string, msg);
+  }
+
+  private putCommands(key: string, body: unknown, guildId?: string): Json[] {
+    const list = (Array.isArray(body) ? body : []) as Json[];
+    const out = list.map((c) => ({ id: nextId(), application_id: this.applicationId, version: nextId(), type: 1, ...(guildId ? { guild_id: guildId } : {}), ...c }));
+    this.commands.set(key, out);
+    return out;
+  }
+
+  /** A full message object as Discord returns it. */
+  messageObject(body: Json, channelId: string, id = nextId()): Json {
+    return {
+      type: 0,
+      content: '',
+      embeds: [],
+      components: [],
+      attachments: [],
+      mentions: [],
+      mention_roles: [],
+      mention_everyone: false,
+      pinned: false,
+      tts: false,
+      flags: 0,
+      timestamp: new Date().toISOString(),
+      edited_timestamp: null,
+      ...body,
+      id,
+      channel_id: channelId,
+      author: { id: this.botUserId, username: 'arena-bot', discriminator: '0', bot: true, avatar: null, global_name: null },
+    };
+  }
+
+  private userObject(u: EmulatorUser): Json {
+    return { id: u.id, username: u.username, discriminator: '0', global_name: u.username, avatar: null, bot: false };
+  }
+
+  private channelObject(id: string): Json {
+    return { id, type: 0, guild_id: this.guildId, name: 'arena', position: 0, permission_overwrites: [], nsfw: false, parent_id: null, topic: null, last_message_id: null, rate_limit_per_user: 0 };
+  }
+
+  // ---- gateway ------------------------------------------------------------------------------------
+
+  private onSocket(ws: WebSocket): void {
+    this.sockets.add(ws);
+    ws.on('close', () => this.sockets.delete(ws));
+    ws.send(JSON.stringify({ op: 10, d: { heartbeat_interval: this.heartbeatMs } }));
+    ws.on('message', (raw) => {
+      const msg = JSON.parse(String(raw)) as { op: number; d: Json };
+      if (msg.op === 1) ws.send(JSON.stringify({ op: 11 }));
+      if (msg.op === 2) this.onIdentify(ws, msg.d);
+    });
+  }
+
+  private onIdentify(ws: WebSocket, d: Json): void {
+    this.identifies.push(d);
+    const send = (t: string, data: unknown) => ws.send(JSON.stringify({ op: 0, t, s: ++this.seq, d: data }));
+    send('READY', {
+      v: 10,
+      user: { id: this.botUserId, username: 'arena-bot', discriminator: '0', bot: true, avatar: null, global_name: null },
+      guilds: [{ id: this.guildId, unavailable: true }],
+      session_id: `sess_${nextId()}`,
+      resume_gateway_url: `ws://127.0.0.1:${this.port}`,
+      shard: [0, 1],
+      application: { id: this.applicationId, flags: 0 },
+    });
+    send('GUILD_CREATE', this.guildObject());
+    this.markIdentified();
+  }
+
+  private guildObject(): Json {
+    return {
+      id: this.guildId,
+      name: 'Arena Test Guild',
+      icon: null,
+      owner_id: nextId(),
+      unavailable: false,
+      member_count: 1,
+      large: false,
+      joined_at: '2024-01-01T00:00:00.000Z',
+      features: [],
+      roles: [this.guildId, ...this.roleIds].map((id, i) => ({ id, name: i === 0 ? '@everyone' : `role-${i}`, permissions: '0', position: i, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 })),
+      channels: [this.channelObject(this.channelId)],
+      members: [{ user: { id: this.botUserId, username: 'arena-bot', discriminator: '0', bot: true, avatar: null }, roles: [], joined_at: '2024-01-01T00:00:00.000Z', deaf: false, mute: false, flags: 0 }],
+      emojis: [],
+      stickers: [],
+      threads: [],
+      voice_states: [],
+      presences: [],
+      stage_instances: [],
+      guild_scheduled_events: [],
+      soundboard_sounds: [],
+    };
+  }
+}
