@@ -8,6 +8,7 @@
  * List values are comma-separated. Everything here is syntax only: values are checked by the command's
  * zod schema and against the match afterwards.
  */
+import { COMMAND_SPECS } from './specs';
 import type { CommandError, CommandSpec } from './types';
 
 /** A parsed command line: the command name and its raw option values (strings, unparsed). */
@@ -91,7 +92,7 @@ function quoteHint(spec: CommandSpec, lastKey: string | null, word: string): str
  * `unknown_option` (validValues = that command's option names); `duplicate_option`; `bad_token` (a word
  * that is not `name:value`, e.g. an unquoted multi-word value); `unclosed_quote`.
  */
-export function parseCommandText(text: string, specs: readonly CommandSpec[]): ParsedCommand | CommandError {
+export function parseCommandText(text: string, specs: readonly CommandSpec[] = COMMAND_SPECS): ParsedCommand | CommandError {
   let line = text.trim();
   line = line.replace(/^\/?arena(\s+|$)/i, '');
   if (line.startsWith('/')) line = line.slice(1);

@@ -3,23 +3,10 @@
  * subcommands, the Slack/console text grammar, `help` and the README reference all render from this list;
  * catalogue.ts pairs each entry with its zod schema, preconditions and handler.
  */
+import { POLICY_NAMES } from '../env/config';
 import { TASK_NAMES } from '../env/types';
 import type { CommandSpec, OptionSpec } from './types';
 
-/** Every scripted policy name a seat can be given (docs/RULES.md §7). */
-export const POLICY_NAMES = [
-  'cooperative',
-  'selfish',
-  'deadline_panicked',
-  'deceptive',
-  'retaliatory',
-  'random_validish',
-  'greedy_hoarder',
-  'always_accept',
-  'no_negotiation_allocator',
-  'base_instruct_naive',
-  'rule_based_expert',
-] as const;
 
 const opt = (name: string, kind: OptionSpec['kind'], required: boolean, description: string, choices?: readonly string[]): OptionSpec =>
   choices ? { name, kind, required, description, choices } : { name, kind, required, description };
@@ -31,15 +18,7 @@ const msg = opt('msg', 'text', false, 'A note that travels with it (max 500 char
 const expires = opt('expires', 'integer', false, 'Rounds it stays open after this one, 0–3 (default 2)');
 const offerId = (verb: string) => opt('offer', 'offer', true, `Offer id to ${verb} (e.g. o_3)`);
 
-/** The catalogue's specs in display order. Names are unique lowercase Discord-safe words. */
-export const COMMAND_SPECS: readonly CommandSpec[] = [
-  {
-    name: 'help',
-    description: 'List the commands, or explain one',
-    help: 'Shows every command, or one command with its options and an example. Example: `help command:offer` (or `help offer`).',
-    options: [opt('command', 'string', false, 'Command to explain')],
-    access: 'anyone',
-  },
+const REST: readonly CommandSpec[] = [
   {
     name: 'new',
     description: 'Open a lobby for a new match in this channel (you become its host)',
@@ -74,7 +53,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   {
     name: 'start',
     description: 'Start the match (host)',
-    help: 'Host only. Free seats become scripted; round 0 opens. Example: `start`.',
+    help: 'Host only. Free seats become scripted; round 1 opens and every person gets a private briefing. Example: `start`.',
     options: [],
     access: 'host',
   },
@@ -123,7 +102,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   {
     name: 'pitch',
     description: 'Argue publicly why you need capacity; the judge scores pitches at round close',
-    help: 'The judge checks claims (job ids, hours, deadlines) against the truth: true, specific claims win; made-up ones cost. Example: `pitch text:"j_0_1 needs 6 more GPU-hours by round 2" job:j_0_1`.',
+    help: 'The judge checks claims (job ids, hours, deadlines) against the truth: true, specific claims win; made-up ones cost. Example: `pitch text:"j_0_1 still needs 6 GPU-hours and is due in 2 rounds" job:j_0_1`.',
     options: [
       opt('text', 'text', true, 'The pitch (12–1200 characters); it is public'),
       opt('job', 'jobs', false, 'Your job id(s) it argues for, comma-separated'),
@@ -196,6 +175,17 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     access: 'host',
   },
 ];
+
+const HELP: CommandSpec = {
+  name: 'help',
+  description: 'List the commands, or explain one',
+  help: 'Shows every command, or one command with its options and an example. Example: `help command:offer` (or `help offer`).',
+  options: [opt('command', 'string', false, 'Command to explain', ['help', ...REST.map((s) => s.name)])],
+  access: 'anyone',
+};
+
+/** The catalogue's specs in display order. Names are unique lowercase Discord-safe words. */
+export const COMMAND_SPECS: readonly CommandSpec[] = [HELP, ...REST];
 
 /** The spec named `name`, or undefined. */
 export function findSpec(name: string): CommandSpec | undefined {

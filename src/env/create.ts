@@ -6,21 +6,21 @@ import type { Job, LabId, MatchState, SeatStats } from './types';
 import type { MatchConfigInput } from './config';
 import { parseConfig } from './config';
 import { generateWorld, shockScheduleFor, worldParams } from './world';
-import { makeFeasible } from './feasibility';
-import { emptyBreakdown } from './reward';
+import { makeFeasible, servableByReliability } from './feasibility';
+import { ZERO_BREAKDOWN } from './reward';
 import { round2 } from './util';
 
 function newSeat(): SeatStats {
   return {
     cumulativeReward: 0,
-    roundReward: emptyBreakdown(),
-    lastBreakdown: emptyBreakdown(),
+    roundReward: ZERO_BREAKDOWN,
+    lastBreakdown: ZERO_BREAKDOWN,
     actionsThisRound: 0,
     recentFingerprints: [],
     steps: 0,
     invalidActions: 0,
     grudges: [],
-    pendingReward: emptyBreakdown(),
+    pendingReward: ZERO_BREAKDOWN,
   };
 }
 
@@ -31,10 +31,10 @@ function newSeat(): SeatStats {
 export function createMatch(input: MatchConfigInput): MatchState {
   const config = parseConfig(input);
   const params = worldParams(config.task, config.seed);
-  const world = generateWorld(params, config.seed);
-  const blocks = Object.values(world.blocks);
+  const world = generateWorld(config.task, params, config.seed);
+  const market = servableByReliability(Object.values(world.blocks));
   const jobs: Record<string, Job> = {};
-  for (const id in world.jobs) jobs[id] = makeFeasible(world.jobs[id]!, blocks);
+  for (const id in world.jobs) jobs[id] = makeFeasible(world.jobs[id]!, market);
   const labIds: LabId[] = Object.keys(world.labs);
   const seats: Record<LabId, SeatStats> = {};
   let money = 0;

@@ -5,8 +5,12 @@
 import type { Block, Job } from './types';
 import { JOB_HOURS } from './world';
 
-/** Blocks that can still serve a job somewhere in the market: anything not used and not failed. */
-const servable = (b: Block) => b.status !== 'used' && b.status !== 'failed';
+/** The market's servable blocks (not used, not failed), most reliable first: the input of makeFeasible. */
+export function servableByReliability(blocks: readonly Block[]): Block[] {
+  return blocks
+    .filter((b) => b.status !== 'used' && b.status !== 'failed')
+    .sort((a, b) => b.reliability - a.reliability || (a.id < b.id ? -1 : 1));
+}
 
 /**
  * Adjust a job so that the servable blocks with reliability ≥ its minimum sum to ≥ its hours:
@@ -14,12 +18,11 @@ const servable = (b: Block) => b.status !== 'used' && b.status !== 'failed';
  * market has fewer hours than that, it stays as it is), then lower minReliability to the reliability at
  * which the most reliable blocks cover the hours. Returns the same object when nothing changes.
  *
- * @param blocks every block of the market (sorted internally; not mutated)
+ * @param market servableByReliability(every block of the market)
  */
-export function makeFeasible(job: Job, blocks: readonly Block[]): Job {
-  const live = blocks.filter(servable).sort((a, b) => b.reliability - a.reliability || (a.id < b.id ? -1 : 1));
+export function makeFeasible(job: Job, market: readonly Block[]): Job {
   let total = 0;
-  for (const b of live) total += b.gpuHours;
+  for (const b of market) total += b.gpuHours;
   let required = job.gpuHoursRequired;
   if (total < required) {
     const fits = JOB_HOURS.filter((h) => h <= total);
@@ -27,7 +30,7 @@ export function makeFeasible(job: Job, blocks: readonly Block[]): Job {
   }
   let minReliability = job.minReliability;
   let acc = 0;
-  for (const b of live) {
+  for (const b of market) {
     acc += b.gpuHours;
     if (acc >= required) {
       if (b.reliability < minReliability) minReliability = b.reliability;

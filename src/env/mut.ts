@@ -96,7 +96,9 @@ export class Draft {
   /** Add to a seat's pending reward (a reward earned outside its own steps; see SeatStats.pendingReward). */
   addPending(lab: LabId, col: RewardColumn, v: number): void {
     const seat = this.seat(lab);
-    seat.pendingReward = { ...seat.pendingReward, [col]: round4(seat.pendingReward[col] + v) };
+    const pending = { ...seat.pendingReward };
+    pending[col] = round4(pending[col] + v);
+    seat.pendingReward = pending;
   }
 
   /** Move money between budgets (credits, 2 dp). */

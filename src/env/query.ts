@@ -51,6 +51,6 @@ export const isComplete = (j: Job): boolean => j.allocatedHours >= j.gpuHoursReq
 
 /** True when block `id` exists, belongs to `owner` and is live (available or reserved). */
 export function holdsLive(s: MatchState, id: string, owner: LabId): boolean {
-  const b = s.blocks[id];
+  const b = Object.hasOwn(s.blocks, id) ? s.blocks[id] : undefined;
   return b !== undefined && b.owner === owner && (b.status === 'available' || b.status === 'reserved');
 }

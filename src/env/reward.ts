@@ -63,28 +63,61 @@ export function emptyBreakdown(): RewardBreakdown {
   };
 }
 
-/** clamp(Σ weight × column, −1, 1), rounded to 4 dp (docs/RULES.md §4). */
+/** clamp(Σ weight × column, −1, 1), rounded to 4 dp (docs/RULES.md §4). Written out: this is on the hot path. */
 export function normalizedReward(b: RewardBreakdown): number {
-  let sum = 0;
-  for (const c of REWARD_COLUMNS) sum += REWARD_WEIGHTS[c] * b[c];
+  const sum =
+    0.35 * b.job_utility +
+    0.2 * b.deal_quality +
+    0.15 * b.coalition_reliability +
+    b.judge_argument +
+    0.1 * b.budget_efficiency +
+    0.1 * b.negotiation_efficiency +
+    0.1 * b.market_adaptation +
+    b.invalid_action_penalty +
+    b.spam_penalty +
+    b.breach_penalty;
   return round4(clamp(sum, -1, 1));
 }
 
-/** A copy of `b` with every column rounded to 4 dp and normalized_reward computed. */
+/** A new breakdown with every column of `b` rounded to 4 dp and normalized_reward computed. */
 export function normalize(b: RewardBreakdown): RewardBreakdown {
-  const out = emptyBreakdown();
-  for (const c of REWARD_COLUMNS) out[c] = round4(b[c]);
-  out.normalized_reward = normalizedReward(b);
-  return out;
+  return {
+    job_utility: round4(b.job_utility),
+    deal_quality: round4(b.deal_quality),
+    coalition_reliability: round4(b.coalition_reliability),
+    judge_argument: round4(b.judge_argument),
+    budget_efficiency: round4(b.budget_efficiency),
+    negotiation_efficiency: round4(b.negotiation_efficiency),
+    market_adaptation: round4(b.market_adaptation),
+    invalid_action_penalty: round4(b.invalid_action_penalty),
+    spam_penalty: round4(b.spam_penalty),
+    breach_penalty: round4(b.breach_penalty),
+    normalized_reward: normalizedReward(b),
+  };
 }
 
-/** Column-wise sum a + b (normalized_reward summed too; call normalize to recompute it instead). */
+/** Column-wise sum a + b, 4 dp (normalized_reward summed too; call normalize to recompute it instead). */
 export function addBreakdowns(a: RewardBreakdown, b: RewardBreakdown): RewardBreakdown {
-  const out = emptyBreakdown();
-  for (const c of REWARD_COLUMNS) out[c] = round4(a[c] + b[c]);
-  out.normalized_reward = round4(a.normalized_reward + b.normalized_reward);
-  return out;
+  return {
+    job_utility: round4(a.job_utility + b.job_utility),
+    deal_quality: round4(a.deal_quality + b.deal_quality),
+    coalition_reliability: round4(a.coalition_reliability + b.coalition_reliability),
+    judge_argument: round4(a.judge_argument + b.judge_argument),
+    budget_efficiency: round4(a.budget_efficiency + b.budget_efficiency),
+    negotiation_efficiency: round4(a.negotiation_efficiency + b.negotiation_efficiency),
+    market_adaptation: round4(a.market_adaptation + b.market_adaptation),
+    invalid_action_penalty: round4(a.invalid_action_penalty + b.invalid_action_penalty),
+    spam_penalty: round4(a.spam_penalty + b.spam_penalty),
+    breach_penalty: round4(a.breach_penalty + b.breach_penalty),
+    normalized_reward: round4(a.normalized_reward + b.normalized_reward),
+  };
 }
+
+/**
+ * A shared, frozen all-zero breakdown. The engine stores it in state where a seat has nothing (state
+ * objects are never mutated in place, so sharing is safe); use emptyBreakdown() for one to fill in.
+ */
+export const ZERO_BREAKDOWN: Readonly<RewardBreakdown> = Object.freeze(emptyBreakdown());
 
 /** True when every column is 0. */
 export function isZeroBreakdown(b: RewardBreakdown): boolean {

@@ -13,7 +13,8 @@ import { rng } from './rng';
 import { applyShock } from './shocks';
 import { finalSettlement, settleJob } from './settlement';
 import { closeCoalition, lapseCoalition } from './coalition-ops';
-import { addBreakdowns, CUMULATIVE_MAX, CUMULATIVE_MIN, emptyBreakdown, normalize } from './reward';
+import { addBreakdowns, CUMULATIVE_MAX, CUMULATIVE_MIN, emptyBreakdown, normalize, ZERO_BREAKDOWN } from './reward';
+import type { RewardColumn } from './reward';
 import { clamp, round4 } from './util';
 import { getPolicy } from './policies';
 import { MAX_SCRIPTED_ACTIONS } from './policies/types';
@@ -33,7 +34,7 @@ function leaderboard(s: MatchState): RoundReport['leaderboard'] {
 
 function report(s: MatchState, round: number, parts: Partial<RoundReport>): RoundReport {
   const rewards: Record<LabId, RewardBreakdown> = {};
-  for (const lab of s.labIds) rewards[lab] = emptyBreakdown();
+  for (const lab of s.labIds) rewards[lab] = ZERO_BREAKDOWN;
   return { round, scriptedActions: [], trades: [], judge: null, shocks: [], settlements: [], coalitions: [], rewards, leaderboard: leaderboard(s), final: s.over, ...parts };
 }
 
@@ -76,6 +77,46 @@ function judged(s: MatchState, decision: JudgeDecision | null): { winner: LabId 
   return { winner: decision.winner, bonus };
 }
 
+/** Collects each seat's round-close columns; a seat's breakdown is created on its first reward. */
+class CloseSink implements RewardSink {
+  readonly close: Record<LabId, RewardBreakdown> = {};
+  add(lab: LabId, col: RewardColumn, v: number): void {
+    const b = (this.close[lab] ??= emptyBreakdown());
+    b[col] += v;
+  }
+}
+
+/** Step 8: pay every seat its round-close breakdown (close columns + pending) and reset its round stats. */
+function payRound(d: Draft, labIds: readonly LabId[], sink: CloseSink): Record<LabId, RewardBreakdown> {
+  const rewards: Record<LabId, RewardBreakdown> = {};
+  for (const lab of labIds) {
+    const seat0 = d.s.seats[lab]!;
+    const c = sink.close[lab];
+    const pending = seat0.pendingReward;
+    if (c === undefined && pending === ZERO_BREAKDOWN) {
+      rewards[lab] = ZERO_BREAKDOWN;
+      // Nothing to pay: skip the copy when the seat's round stats are already clean.
+      if (seat0.lastBreakdown === ZERO_BREAKDOWN && seat0.roundReward === ZERO_BREAKDOWN && seat0.actionsThisRound === 0) continue;
+      const seat = d.seat(lab);
+      seat.lastBreakdown = ZERO_BREAKDOWN;
+      seat.roundReward = ZERO_BREAKDOWN;
+      seat.actionsThisRound = 0;
+      continue;
+    }
+    const b = normalize(c === undefined ? pending : addBreakdowns(c, pending));
+    const cumulative = round4(clamp(seat0.cumulativeReward + b.normalized_reward, CUMULATIVE_MIN, CUMULATIVE_MAX));
+    b.normalized_reward = round4(cumulative - seat0.cumulativeReward);
+    const seat = d.seat(lab);
+    seat.cumulativeReward = cumulative;
+    seat.lastBreakdown = b;
+    seat.roundReward = ZERO_BREAKDOWN;
+    seat.pendingReward = ZERO_BREAKDOWN;
+    seat.actionsThisRound = 0;
+    rewards[lab] = b;
+  }
+  return rewards;
+}
+
 /** Close the current round. Pure; never mutates `state`. On a match that is over it changes nothing. */
 export function closeRound(state: MatchState, opts: CloseOptions = {}): { state: MatchState; report: RoundReport } {
   const closing = state.round;
@@ -88,9 +129,7 @@ export function closeRound(state: MatchState, opts: CloseOptions = {}): { state:
   const decision = opts.judge === undefined ? ruleJudge.judge(s) : opts.judge;
   const { winner, bonus } = judged(s, decision);
   const d = new Draft(s);
-  const close: Record<LabId, RewardBreakdown> = {};
-  for (const lab of s.labIds) close[lab] = emptyBreakdown();
-  const sink: RewardSink = { add: (lab, col, v) => void (close[lab]![col] += v) };
+  const sink = new CloseSink();
   if (decision) d.s.judgeHistory = [...s.judgeHistory, decision];
   if (winner !== null && bonus > 0) sink.add(winner, 'judge_argument', bonus);
   const round = closing + 1;
@@ -101,7 +140,8 @@ export function closeRound(state: MatchState, opts: CloseOptions = {}): { state:
     const o = s.offers[id]!;
     if (o.status === 'active' && o.expiresRound < round) d.offer(id).status = 'expired';
   }
-  const shocks = s.shockSchedule.filter((x) => x.round === closing).map((x) => applyShock(d, x.kind, closing, winner));
+  const shocks = [];
+  for (const x of s.shockSchedule) if (x.round === closing) shocks.push(applyShock(d, x.kind, closing, winner));
   if (shocks.length > 0) d.s.shockHistory = [...s.shockHistory, ...shocks];
 
   const settlements: SettlementEvent[] = [];
@@ -122,21 +162,7 @@ export function closeRound(state: MatchState, opts: CloseOptions = {}): { state:
     for (const lab of s.labIds) if (!d.s.labs[lab]!.finished) settlements.push(...finalSettlement(d, lab, sink));
     d.s.over = true;
   }
-
-  const rewards: Record<LabId, RewardBreakdown> = {};
-  for (const lab of s.labIds) {
-    const seat0 = d.s.seats[lab]!;
-    const b = normalize(addBreakdowns(close[lab]!, seat0.pendingReward));
-    const cumulative = round4(clamp(seat0.cumulativeReward + b.normalized_reward, CUMULATIVE_MIN, CUMULATIVE_MAX));
-    b.normalized_reward = round4(cumulative - seat0.cumulativeReward);
-    const seat = d.seat(lab);
-    seat.cumulativeReward = cumulative;
-    seat.lastBreakdown = b;
-    seat.roundReward = emptyBreakdown();
-    seat.pendingReward = emptyBreakdown();
-    seat.actionsThisRound = 0;
-    rewards[lab] = b;
-  }
+  const rewards = payRound(d, s.labIds, sink);
   const out = d.s;
   return { state: out, report: { round: closing, scriptedActions, trades, judge: decision, shocks, settlements, coalitions, rewards, leaderboard: leaderboard(out), final: out.over } };
 }

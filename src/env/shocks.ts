@@ -6,7 +6,7 @@ import type { Block, LabId, ShockEvent, ShockKind } from './types';
 import type { Draft } from './mut';
 import { rng } from './rng';
 import { drawBlock, newJob } from './world';
-import { makeFeasible } from './feasibility';
+import { makeFeasible, servableByReliability } from './feasibility';
 import { labIndex, pick, round2, uniform2 } from './util';
 
 /** Price of the emergency-auction block, burned (docs/RULES.md §5). */
@@ -98,7 +98,7 @@ export function applyShock(d: Draft, kind: ShockKind, r: number, winner: LabId |
     }
     case 'demand_surge': {
       const deadline = Math.min(d.s.params.maxRounds - 1, r + 2);
-      const blocks = Object.values(d.s.blocks);
+      const market = servableByReliability(Object.values(d.s.blocks));
       for (const lab of live) {
         const job = newJob({
           id: `j_${labIndex(lab)}_surge_${r}`,
@@ -111,7 +111,7 @@ export function applyShock(d: Draft, kind: ShockKind, r: number, winner: LabId |
           partialCreditAllowed: true,
           surge: true,
         });
-        d.addJob(makeFeasible(job, blocks));
+        d.addJob(makeFeasible(job, market));
       }
       return { ...ev, text: `A demand surge gave every lab an urgent job due by round ${deadline}.`, affectedLabs: live };
     }

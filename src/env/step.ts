@@ -5,10 +5,11 @@
 import type { ActionResult, LabId, MatchState, RewardBreakdown } from './types';
 import type { Action } from './actions';
 import { ActionSchema } from './actions';
-import type { ErrorCode, ResultCode } from './codes';
+import type { ErrorCode } from './codes';
 import { Draft } from './mut';
 import type { RewardSink } from './mut';
 import { addBreakdowns, CUMULATIVE_MAX, CUMULATIVE_MIN, emptyBreakdown, INVALID_PENALTY, MALFORMED_PENALTY, normalize, SPAM_PENALTY } from './reward';
+import type { RewardColumn } from './reward';
 import { clamp, round4 } from './util';
 import type { Ctx, Outcome } from './handlers/common';
 import { acceptOffer, counterOffer, rejectOffer, sendOffer } from './handlers/offers';
@@ -24,6 +25,19 @@ export const INVALID_REPUTATION = -0.01;
 export interface StepOutput {
   state: MatchState;
   result: ActionResult;
+}
+
+/** Routes a step's rewards: the actor's into its step breakdown, other seats' into their pending reward. */
+class StepSink implements RewardSink {
+  constructor(
+    private readonly d: Draft,
+    private readonly lab: LabId,
+    private readonly reward: RewardBreakdown,
+  ) {}
+  add(lab: LabId, col: RewardColumn, v: number): void {
+    if (lab === this.lab) this.reward[col] += v;
+    else this.d.addPending(lab, col, v);
+  }
 }
 
 /** Actions judged for spam by repeated text instead of by fingerprint. */
@@ -102,7 +116,13 @@ function parse(raw: unknown): { ok: true; action: Action } | { ok: false; messag
       return { ok: false, message: 'not valid JSON' };
     }
   }
-  const r = ActionSchema.safeParse(value);
+  let r: ReturnType<typeof ActionSchema.safeParse>;
+  try {
+    r = ActionSchema.safeParse(value);
+  } catch {
+    // A hostile object (throwing getter, revoked proxy) is malformed input, never an engine crash.
+    return { ok: false, message: 'unreadable action object' };
+  }
   if (r.success) return { ok: true, action: r.data };
   const issue = r.error.issues[0];
   return { ok: false, message: issue ? `${issue.path.join('.') || 'action'}: ${issue.message}` : 'invalid action' };
@@ -130,16 +150,8 @@ export function applyAction(state: MatchState, lab: LabId, raw: unknown): StepOu
 
   let d = new Draft(state);
   const reward = emptyBreakdown();
-  const draft = d;
-  const sink: RewardSink = {
-    add(l, col, v) {
-      if (l === lab) reward[col] += v;
-      else draft.addPending(l, col, v);
-    },
-  };
-  const ctx: Ctx = { d, lab, reward, sink, created: {} };
+  const ctx: Ctx = { d, lab, reward, sink: new StepSink(d, lab, reward), created: {} };
   const out = dispatch(ctx, action);
-  let code: ResultCode = out.code;
   if (!out.ok) {
     if (!out.keep) d = new Draft(state);
     for (const c of Object.keys(reward) as (keyof RewardBreakdown)[]) reward[c] = 0;
@@ -156,8 +168,7 @@ export function applyAction(state: MatchState, lab: LabId, raw: unknown): StepOu
     if (n >= 2 && recent[n - 1] === fingerprint && recent[n - 2] === fingerprint) reward.spam_penalty = SPAM_PENALTY;
   }
   const b = settleStep(d, lab, reward, out.ok, fingerprint);
-  code = out.code;
-  const result: ActionResult = { ok: out.ok, code, message: out.message, reward: b };
+  const result: ActionResult = { ok: out.ok, code: out.code, message: out.message, reward: b };
   if (out.ok && (ctx.created.offerId || ctx.created.coalitionId)) result.created = { ...ctx.created };
   return { state: d.s, result };
 }

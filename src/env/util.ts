@@ -48,3 +48,11 @@ export function splitCents(cents: number, weights: readonly number[]): number[] 
   shares[best] = (shares[best] as number) + cents - shares.reduce((a, b) => a + b, 0);
   return shares;
 }
+
+/**
+ * Look up a record entry by an id that came from outside (an action). Plain `rec[id]` would return
+ * inherited members for ids such as `__proto__` or `constructor`.
+ */
+export function own<T>(rec: Readonly<Record<string, T>>, id: string): T | undefined {
+  return Object.hasOwn(rec, id) ? rec[id] : undefined;
+}

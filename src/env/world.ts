@@ -1,6 +1,6 @@
 /**
  * World generation (docs/RULES.md §1): task presets, seat list, labs, blocks, jobs, shock schedule.
- * Draws come from `rng(seed, 0, purpose)` with purposes 'params', 'world' and 'shocks'.
+ * Draws come from `rng(seed, 0, purpose)` with purposes `params:<task>`, `world:<task>` and `shocks:<task>`.
  */
 import type { Block, Difficulty, Job, Lab, LabId, ScheduledShock, TaskName, WorldParams } from './types';
 import { SHOCK_KINDS } from './types';
@@ -39,7 +39,7 @@ export const PARTIAL_CREDIT_P = 0.35;
 /** The world constants of a match: seat count and round count are seeded for coalition_market. */
 export function worldParams(task: TaskName, seed: number): WorldParams {
   const p = PRESETS[task];
-  const r = rng(seed, 0, 'params');
+  const r = rng(seed, 0, `params:${task}`);
   const labCount = pick(r, p.labCounts);
   const maxRounds = pick(r, p.roundCounts);
   return {
@@ -82,7 +82,24 @@ export function drawBlock(r: () => number, id: string, owner: LabId): Block {
 
 /** A job with zero progress. */
 export function newJob(fields: Pick<Job, 'id' | 'owner' | 'gpuHoursRequired' | 'deadlineRound' | 'baseValue' | 'urgencyMultiplier' | 'minReliability' | 'partialCreditAllowed' | 'surge'>): Job {
-  return { ...fields, allocatedHours: 0, allocatedBlockIds: [], energyCost: 0, outcome: 'pending', realisedValue: null, shockAffected: fields.surge };
+  // An explicit literal: adding keys to a spread copy is very slow in V8 (dictionary-mode objects).
+  return {
+    id: fields.id,
+    owner: fields.owner,
+    gpuHoursRequired: fields.gpuHoursRequired,
+    deadlineRound: fields.deadlineRound,
+    baseValue: fields.baseValue,
+    urgencyMultiplier: fields.urgencyMultiplier,
+    minReliability: fields.minReliability,
+    partialCreditAllowed: fields.partialCreditAllowed,
+    allocatedHours: 0,
+    allocatedBlockIds: [],
+    energyCost: 0,
+    outcome: 'pending',
+    realisedValue: null,
+    surge: fields.surge,
+    shockAffected: fields.surge,
+  };
 }
 
 export interface GeneratedWorld {
@@ -91,9 +108,9 @@ export interface GeneratedWorld {
   jobs: Record<string, Job>;
 }
 
-/** Labs, blocks and jobs (before the feasibility fix), drawn in lab order from rng(seed, 0, 'world'). */
-export function generateWorld(params: WorldParams, seed: number): GeneratedWorld {
-  const r = rng(seed, 0, 'world');
+/** Labs, blocks and jobs (before the feasibility fix), drawn in lab order from rng(seed, 0, `world:<task>`). */
+export function generateWorld(task: TaskName, params: WorldParams, seed: number): GeneratedWorld {
+  const r = rng(seed, 0, `world:${task}`);
   const labs: Record<LabId, Lab> = {};
   const blocks: Record<string, Block> = {};
   const jobs: Record<string, Job> = {};
@@ -126,14 +143,14 @@ export function generateWorld(params: WorldParams, seed: number): GeneratedWorld
 }
 
 /**
- * The private shock schedule (docs/RULES.md §1, §5), from rng(seed, 0, 'shocks'):
+ * The private shock schedule (docs/RULES.md §1, §5), from rng(seed, 0, `shocks:<task>`):
  * medium: one shock at round 2 or 3 of a seeded kind; hard: three at distinct seeded rounds in
  * [1, rounds − 2] with distinct seeded kinds; easy: none. Sorted by round.
  */
 export function shockScheduleFor(task: TaskName, params: WorldParams, seed: number): ScheduledShock[] {
   const count = PRESETS[task].shockCount;
   if (count === 0) return [];
-  const r = rng(seed, 0, 'shocks');
+  const r = rng(seed, 0, `shocks:${task}`);
   if (count === 1) return [{ round: pick(r, [2, 3]), kind: pick(r, SHOCK_KINDS) }];
   const rounds = shuffle(r, Array.from({ length: params.maxRounds - 2 }, (_, i) => i + 1)).slice(0, count);
   const kinds = shuffle(r, [...SHOCK_KINDS]).slice(0, count);

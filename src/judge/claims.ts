@@ -83,7 +83,7 @@ const DEADLINE_NUM = re(
 );
 /** Words that make a following round number a deadline (searched in the 28 characters before it). */
 const DEADLINE_BEFORE =
-  /(?:deadline|due|by|before|until|till|later than|settles?|expires?|avant|d'ici|jusqu'(?:au|à)|pour le|antes|hasta|para la|bis|vor|spätestens|entro|prima|échéance|fällig|límite|limite)(?![\p{L}\p{N}_])[^.;!?\n\d]{0,18}$/u;
+  /(?:deadline|due|by|before|until|till|later than|settles?|avant|d'ici|jusqu'(?:au|à)|pour le|antes|hasta|para la|bis|vor|spätestens|entro|prima|échéance|fällig|límite|limite)(?![\p{L}\p{N}_])[^.;!?\n\d]{0,18}$/u;
 const DEADLINE_AFTER = /^\s*(?:deadline|at the latest|au plus tard|como máximo|a más tardar|spätestens|al più tardi)/u;
 
 const PERCENT = re(`${L}(\\d{1,3}(?:\\.\\d+)?)\\s*(?:%|percent${R}|per cent${R}|pour cent${R}|por ciento${R}|prozent${R}|per cento${R})`);

@@ -29,7 +29,7 @@ export interface LlmJudgeOptions {
   samples?: number;
   /** Default 0. */
   temperature?: number;
-  /** Deadline for the whole judgement, ms (default 45 000); past it the fallback decides. */
+  /** Deadline for the whole judgement, ms (default 18 000, inside the host's 20 s); past it the fallback decides. */
   timeoutMs?: number;
   /** Grounded judge run alongside and used on failure (default: the rule judge). */
   fallback?: SyncJudge;
@@ -162,7 +162,7 @@ export function createLlmJudge(opts: LlmJudgeOptions): AsyncJudge {
         rule = grounded.judge(state);
         if (!rule || rule.scores.length === 0) return rule;
         const pitches = judgedPitches(state, rule.scores.map((s) => s.lab));
-        const deadline = AbortSignal.timeout(opts.timeoutMs ?? 45_000);
+        const deadline = AbortSignal.timeout(opts.timeoutMs ?? 18_000);
         const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
         const matchId = typeof opts.matchId === 'function' ? opts.matchId(state) : (opts.matchId ?? null);
         const r = rule;

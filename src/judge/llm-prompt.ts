@@ -75,14 +75,22 @@ export function randomArrangement(labs: readonly LabId[], rng: () => number): Ar
   return { order, alias: Object.fromEntries(order.map((lab, i) => [lab, names[i]!])) };
 }
 
-/** Replace lab ids and public names in a text by the call's aliases (others not pitching get "another lab"). */
-export function anonymise(text: string, state: MatchState, alias: Record<LabId, string>): string {
-  let out = text;
+/** Text in a pitch that looks like one of our aliases ("Seat K"): neutralised so a pitch cannot address the judge's aliases. */
+const ALIAS_LIKE = /(?<![\p{L}\p{N}_])seat[\s_-]+[a-z](?![\p{L}\p{N}_])/giu;
+
+const escapeRx = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Anonymise a pitch for one call: alias-like text becomes "[seat]"; the pitcher's own lab id and public
+ * name become "[this seat]" (so a fake verdict naming itself cannot turn into its real alias); other labs
+ * become their alias of this call ("another lab" if they did not pitch).
+ */
+export function anonymise(text: string, state: MatchState, alias: Record<LabId, string>, self: LabId | null = null): string {
+  let out = text.replace(ALIAS_LIKE, '[seat]');
   for (const id of state.labIds) {
-    const name = alias[id] ?? 'another lab';
+    const name = id === self ? '[this seat]' : (alias[id] ?? 'another lab');
     const pub = state.labs[id]?.publicName ?? id;
-    out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}_])${id}(?![\\p{L}\\p{N}_])`, 'gu'), name);
-    out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}_])${pub.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}_])`, 'giu'), name);
+    for (const needle of [id, pub]) out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRx(needle)}(?![\\p{L}\\p{N}_])`, 'giu'), name);
   }
   return out;
 }
@@ -169,7 +177,7 @@ export function buildJudgePrompt(
     const attrs: Record<string, string> = { kind: 'pitch', seat: alias[lab] ?? 'unknown' };
     if (p?.replyTo) attrs.answers = alias[p.replyTo] ?? 'another lab';
     if (p?.jobIds.length) attrs.jobs = p.jobIds.join(' ');
-    return quoteBlock(nonce, attrs, anonymise(p?.text ?? '', state, alias));
+    return quoteBlock(nonce, attrs, anonymise(p?.text ?? '', state, alias, lab));
   });
   const user = [
     `Round ${state.round} of ${state.params.maxRounds} (rounds are numbered from 0).`,

@@ -44,8 +44,12 @@ export const LlmConfigSchema = z.object({
   judgeTemperature: z.number().min(0).max(2).default(0),
   /** Timeout of one HTTP attempt, ms. */
   timeoutMs: z.number().int().min(50).max(600_000).default(30_000),
-  /** Whole-judgement deadline for the LLM judge, ms; past it the rule judge's decision stands. */
-  judgeTimeoutMs: z.number().int().min(50).max(600_000).default(45_000),
+  /**
+   * Whole-judgement deadline for the LLM judge, ms; past it the rule judge's decision stands. Default
+   * 18 s: inside the round host's own 20 s judge limit (src/round/judging.ts), so the judge's fallback,
+   * which records the failed calls, normally fires first.
+   */
+  judgeTimeoutMs: z.number().int().min(50).max(600_000).default(18_000),
   /** Retries of the openai client (429 honouring retry-after, 5xx, timeouts, connection errors). */
   maxRetries: z.number().int().min(0).max(10).default(2),
   /** Requests in flight at once across all seats and the judge. */

@@ -28,12 +28,9 @@ export interface ActionCheck {
 
 /**
  * Dry run of actions, in order, against the current state (each sees the previous ones applied).
- * Never throws; returns one check per action.
+ * Never throws; returns one check per action. The host passes one as `AgentContext.validate`.
  */
-export type ValidateActions = (actions: readonly unknown[]) => ActionCheck[];
-
-/** What the agent reads from its context: the host's context plus an optional dry run. */
-export type LlmAgentContext = AgentContext & { validate?: ValidateActions };
+export type ValidateActions = NonNullable<AgentContext['validate']>;
 
 /** A model failure, with the client's code (see {@link LlmErrorCode}). */
 export class LlmAgentError extends Error {
@@ -89,7 +86,7 @@ const addUsage = (a: LlmUsage | null, b: LlmUsage | null): LlmUsage | null =>
 /** Build an LLM seat agent for one model. */
 export function createLlmSeatAgent(opts: LlmSeatAgentOptions): SeatAgent {
   return {
-    async act(obs: Observation, ctx: LlmAgentContext): Promise<ActionInput[]> {
+    async act(obs: Observation, ctx: AgentContext): Promise<ActionInput[]> {
       const started = performance.now();
       // Shape first (the engine's schema); the well-formed ones then go through the host's dry run in order.
       const check = (list: readonly unknown[]): ActionCheck[] => {

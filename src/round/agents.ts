@@ -18,6 +18,12 @@ export interface AgentContext {
   /** 0-based engine round the actions are for. */
   round: number;
   signal: AbortSignal;
+  /**
+   * Optional dry run of actions, in order, against the state the agent was asked in (the engine's
+   * applyAction on a scratch copy): the engine's `{ ok, code, message }` per action. The LLM agent uses it
+   * to feed an invalid action back once with the engine's code (issue 4; src/llm/dry-run.ts).
+   */
+  validate?: (actions: readonly unknown[]) => { ok: boolean; code: string; message: string }[];
 }
 
 /** A program that plays one seat: returns this round's actions (the engine validates each one). */

@@ -87,7 +87,8 @@ export class RoundHost {
   /** Reload every unfinished match, re-arm timers, close overdue rounds (posting them). Returns how many matches resumed. */
   async restore(): Promise<number> {
     let count = 0;
-    for (const rec of await this.store.listUnfinished()) {
+    // Matches are independent: restore them in parallel (an overdue close may wait for the judge).
+    const restoreOne = async (rec: MatchRecord) => {
       const reply = await this.log.mutex.run(rec.id, async () => {
         const m = await this.loadRecord(rec);
         if (!m) return null;
@@ -97,7 +98,8 @@ export class RoundHost {
       });
       const channelId = this.log.cached(rec.id)?.channelId;
       if (channelId) await this.runner.publish(channelId, reply);
-    }
+    };
+    await Promise.all((await this.store.listUnfinished()).map(restoreOne));
     this.logger.info({ count }, 'round host restored matches');
     return count;
   }
@@ -198,7 +200,7 @@ export class RoundHost {
 
   /** A seat owner's action (raw object or JSON text, parsed by the engine). The engine's result is returned even when it is an error (its penalty is part of the game). */
   async act(channelId: string, caller: Caller, action: unknown): Promise<HostResult<{ result: ActionResult; match: HostedMatch; reply?: Reply }>> {
-    const raw = toJson(action);
+    const raw = boundedAction(action);
     return this.inChannel(channelId, async (m0) => {
       const r = await this.log.append(m0.id, (m) => {
         const bad = this.runningSeat(m, caller);
@@ -256,7 +258,10 @@ export class RoundHost {
     return seatOfUser(match, userId);
   }
 
-  /** Wait until background work (timer closes, agent turns, posts) has finished; for tests and shutdown. */
+  /**
+   * Wait until background work (timer closes, agent turns, posts) has finished; for tests and shutdown.
+   * Agent turns wait for their agent or its timeout: with a fake clock, advance it (or stop()) first.
+   */
   idle(): Promise<void> {
     return this.runner.idle();
   }
@@ -316,6 +321,15 @@ export class RoundHost {
     }
     return m.phase === 'over' ? null : m;
   }
+}
+
+/** Longest action (as JSON text) stored in the log; the engine's longest valid action is far shorter. */
+const MAX_ACTION_JSON = 16_000;
+
+/** The JSON form of a raw action as logged; an oversized one is replaced by text the engine rejects as malformed. */
+function boundedAction(action: unknown): unknown {
+  const raw = toJson(action);
+  return JSON.stringify(raw).length > MAX_ACTION_JSON ? 'oversized action' : raw;
 }
 
 /** Accept a lab id ("lab_1"), a public name ("Lab B") or its letter ("B"). */

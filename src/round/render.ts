@@ -76,7 +76,8 @@ export function renderStart(m: HostedMatch): Reply {
   if (!s) return emptyReply();
   const seats = s.labIds.map((lab) => `• ${seatLabel(m, lab)}`).join('\n');
   const intro: Post = {
-    title: `Match started: ${m.settings.task} (seed ${m.settings.seed}, ${s.params.maxRounds} rounds)`,
+    // No seed here: it determines every private value, so it is revealed only when the match is over.
+    title: `Match started: ${m.settings.task} (${s.params.maxRounds} rounds)`,
     text: `Seats:\n${seats}`,
   };
   return { public: [intro, renderRoundOpen(m)], private: briefings(m) };
@@ -204,7 +205,7 @@ export function renderFinalPost(m: HostedMatch, rows: readonly { lab: LabId; cum
   const best = [...rows].sort((a, b) => b.cumulativeReward - a.cumulativeReward)[0];
   return {
     title: 'Match over: final leaderboard',
-    text: best ? `Winner: ${seatLabel(m, best.lab)} with ${fmtReward(best.cumulativeReward)}.` : 'No seats.',
+    text: `${best ? `Winner: ${seatLabel(m, best.lab)} with ${fmtReward(best.cumulativeReward)}.` : 'No seats.'} Seed ${m.settings.seed} (${m.settings.task}).`,
     fields: [{ name: 'Leaderboard', value: leaderboardText(m, rows) }],
   };
 }

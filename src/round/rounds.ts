@@ -16,6 +16,7 @@ import { ACTION_TYPES } from '../env/actions';
 import type { JudgeDecision, LabId } from '../env/types';
 import type { AsyncJudge } from '../judge/types';
 import type { EventStore } from '../store/types';
+import { validatorFor } from '../llm/dry-run';
 import { askAgent, type AgentFactory, type AgentOutcome, type SeatAgent } from './agents';
 import { decideRound } from './judging';
 import type { MatchLog } from './match-log';
@@ -92,7 +93,7 @@ export class RoundRunner {
     if (m.phase !== 'running' || !m.state) return this.timers.clearPrefix(`${m.id}:`);
     if (m.roundDeadline === null) return this.timers.clear(`${m.id}:round`);
     const round = m.state.round;
-    this.timers.arm(`${m.id}:round`, m.roundDeadline, () => this.track(this.closeNow(m.id, 'timer', round)));
+    this.timers.arm(`${m.id}:round`, m.roundDeadline, () => this.track(this.closeNow(m.id, 'timer', round)), String(round));
   }
 
   /** A match ended: drop its timers and abort its agents. */
@@ -155,6 +156,8 @@ export class RoundRunner {
       const m = await this.d.log.refresh(id);
       if (!m?.state) return null;
       channelId = m.channelId;
+      // A stale timer (another process opened a newer round meanwhile) re-arms for the current round.
+      this.ensureTimer(m);
       return this.closeLocked(id, reason, round ?? m.state.round, force);
     });
     await this.publish(channelId, reply);
@@ -173,13 +176,14 @@ export class RoundRunner {
       return null;
     }
     this.timers.clear(`${id}:fallback:${round}`);
-    let memo: { pitches: string; decision: JudgeDecision | null } | null = null;
+    let memo: { key: string; decision: JudgeDecision | null } | null = null;
     const res = await this.d.log.append(id, async (x) => {
       if (!isOpen(x, round)) return fail('not_running', 'round already closed');
-      const pitches = JSON.stringify(x.state.pitches);
-      // Re-judge only if pitches changed while judging (another process appended meanwhile).
-      if (memo?.pitches !== pitches) {
-        memo = { pitches, decision: await decideRound(x.state, this.d.judge, { clock: this.d.clock, timeoutMs: this.d.judgeTimeoutMs }) };
+      // After a conflict (another process appended meanwhile) judge again: the rule judge always (cheap,
+      // exact), an async judge only if the pitches changed.
+      const key = this.d.judge ? JSON.stringify(x.state.pitches) : String(x.lastSeq);
+      if (memo?.key !== key) {
+        memo = { key, decision: await decideRound(x.state, this.d.judge, { clock: this.d.clock, timeoutMs: this.d.judgeTimeoutMs }) };
       }
       return ok({ type: 'round_closed' as const, round, reason, judge: memo.decision });
     });
@@ -229,7 +233,7 @@ export class RoundRunner {
     const obs = observe(state, lab);
     this.track(
       (async () => {
-        const outcome = await askAgent(agent, obs, { matchId: m.id, lab, round }, { clock: this.d.clock, timeoutMs: this.d.agentTimeoutMs, signal });
+        const outcome = await askAgent(agent, obs, { matchId: m.id, lab, round, validate: validatorFor(state, lab) }, { clock: this.d.clock, timeoutMs: this.d.agentTimeoutMs, signal });
         if (signal.aborted && !outcome.ok) return;
         const reply = await this.d.log.mutex.run(m.id, () => this.applyAgent(m.id, lab, round, outcome));
         await this.publish(m.channelId, reply);

@@ -94,20 +94,23 @@ const turn = () => new Promise<void>((r) => setImmediate(r));
 
 /** At most one pending timer per key; re-arming a key replaces its timer. */
 export class KeyedTimers {
-  private readonly handles = new Map<string, { handle: TimerHandle; at: number }>();
+  private readonly handles = new Map<string, { handle: TimerHandle; at: number; tag: string }>();
 
   constructor(private readonly clock: Clock) {}
 
-  /** Call `fn` at `atMs` (clock time; immediately if past). Re-arming with the same due time is a no-op. */
-  arm(key: string, atMs: number, fn: () => void): void {
+  /**
+   * Call `fn` at `atMs` (clock time; immediately if past). Re-arming a key with the same due time and
+   * `tag` (what the timer is for, e.g. the round) is a no-op; anything else replaces the timer.
+   */
+  arm(key: string, atMs: number, fn: () => void, tag = ''): void {
     const cur = this.handles.get(key);
-    if (cur && cur.at === atMs) return;
+    if (cur && cur.at === atMs && cur.tag === tag) return;
     this.clear(key);
     const handle = this.clock.setTimeout(() => {
       if (this.handles.get(key)?.handle === handle) this.handles.delete(key);
       fn();
     }, atMs - this.clock.now());
-    this.handles.set(key, { handle, at: atMs });
+    this.handles.set(key, { handle, at: atMs, tag });
   }
 
   /** Due time of the key's pending timer, or null. */

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import type { Caller, Reply } from '../../src/commands/types';
+import { DEADLINE_FIELD } from '../../src/round/render-common';
 import type { CommandBackend, RawOptions } from '../../src/bots/discord/backend';
 import { startDiscordBot, type DiscordBot } from '../../src/bots/discord/bot';
 import { DiscordEmulator, type EmulatorUser, type RecordedRequest } from '../emulators/discord';
@@ -44,11 +45,13 @@ class FakeBackend implements CommandBackend {
     this.calls.push({ kind: 'text', name: text, caller });
     return this.reply(text.split(' ')[0]!, caller);
   }
-  async complete(_c: string, _caller: Caller, kind: string, partial: string) {
-    return ['b_0_0', 'b_0_1', 'b_0_2'].filter((b) => kind === 'blocks' && b.startsWith(partial)).map((b) => ({ name: `${b} (4 GPU)`, value: b }));
+  completeCalls: { kind: string; typed: string; where: { command: string; option: string } }[] = [];
+  async complete(_c: string, _caller: Caller, kind: string, typed: string, where: { command: string; option: string }) {
+    this.completeCalls.push({ kind, typed, where });
+    return [{ name: 'b_0_0,b_0_1 (4 GPU)', value: 'b_0_0,b_0_1' }, { name: 'too long', value: 'x'.repeat(101) }];
   }
   async context() {
-    return { matchId: 'm_1', seat: 'lab_0', phase: 'running' as const, round: 1, roundDeadline: 1_900_000_000_000 };
+    return { matchId: 'm_1', seat: 'lab_0', phase: 'running' as const, round: 1 };
   }
   private async reply(name: string, caller: Caller): Promise<Reply> {
     if (name === 'status' && this.gate) await this.gate;
@@ -63,7 +66,7 @@ class FakeBackend implements CommandBackend {
       };
     }
     return {
-      public: [{ title: name, text: `ran ${name}`, buttons: [{ id: 'x', label: 'Accept o_1', command: 'accept offer:o_1', style: 'success' }, { id: 'y', label: 'Long', command: `message text:"${'x'.repeat(120)}"`, style: 'primary' }] }],
+      public: [{ title: name, text: `ran ${name}`, fields: [{ name: DEADLINE_FIELD, value: new Date(1_900_000_000_000).toISOString() }], buttons: [{ id: 'x', label: 'Accept o_1', command: 'accept offer:o_1', style: 'success' }, { id: 'y', label: 'Long', command: `message text:"${'x'.repeat(120)}"`, style: 'primary' }] }],
       private: [],
     };
   }
@@ -105,7 +108,7 @@ describe('discord bot against the emulator (fake backend)', () => {
     assert.match(ids[1]!, /^arena#/);
     assert.ok(ids.every((i) => i.length <= 100));
     const embed = (cbs[0]!.data!.embeds as { fields?: { value: string }[] }[])[0]!;
-    assert.ok(embed.fields!.some((f) => f.value.includes('<t:1900000000:R>')));
+    assert.deepEqual(embed.fields!.map((f) => f.value), ['<t:1900000000:R> (<t:1900000000:T>)']);
     assert.deepEqual(cbs[0]!.data!.allowed_mentions, { parse: [] });
     assert.equal(backend.calls.at(-1)!.caller.userId, `discord:${alice.id}`);
   });
@@ -127,6 +130,7 @@ describe('discord bot against the emulator (fake backend)', () => {
     const edit = reqs.find((r) => r.method === 'PATCH' && r.path.endsWith('/messages/@original'));
     assert.ok(edit, 'deferred reply edited');
     assert.match(JSON.stringify(edit.body), /Round 1 closed/);
+    assert.match(JSON.stringify(edit.body), /"custom_id":"arena:me"/, 'held private posts are announced by a button');
     const follow = reqs.filter((r) => r.method === 'POST' && r.path.includes('/webhooks/'));
     assert.equal(follow.length, 1);
     assert.equal((follow[0]!.body as { flags: number }).flags, 64);
@@ -190,13 +194,13 @@ describe('discord bot against the emulator (fake backend)', () => {
     assert.equal(callbacks(emu.forInteraction(m))[0]!.type, 4);
   });
 
-  test('autocomplete completes the last item of a comma-separated list (type 8)', async () => {
+  test('autocomplete passes kind, typed text and option to the backend and answers with type 8 choices ≤ 100 chars', async () => {
     const d = emu.dispatchAutocomplete(alice, 'arena', 'allocate', [{ name: 'blocks', type: 3, value: 'b_0_0,b_0_', focused: true }]);
     await bot.handled(d.id);
+    assert.deepEqual(backend.completeCalls.at(-1), { kind: 'blocks', typed: 'b_0_0,b_0_', where: { command: 'allocate', option: 'blocks' } });
     const cb = callbacks(emu.forInteraction(d))[0]!;
     assert.equal(cb.type, 8);
-    const choices = (cb.data as { choices: { name: string; value: string }[] }).choices;
-    assert.deepEqual(choices.map((c) => c.value), ['b_0_0,b_0_0', 'b_0_0,b_0_1', 'b_0_0,b_0_2']);
+    assert.deepEqual((cb.data as { choices: unknown[] }).choices, [{ name: 'b_0_0,b_0_1 (4 GPU)', value: 'b_0_0,b_0_1' }]);
   });
 
   test('admins: Manage Server permission or the configured role; others not', async () => {
@@ -214,6 +218,11 @@ describe('discord bot against the emulator (fake backend)', () => {
     assert.equal(posts.length, 1);
     assert.equal(posts[0]!.authorization, `Bot ${TOKEN}`);
     assert.doesNotMatch(JSON.stringify(posts[0]!.body), /alice close reward/);
+    assert.match(JSON.stringify(posts[0]!.body), /"custom_id":"arena:me"/);
+    const me = emu.dispatchButton(alice, 'arena:me');
+    await bot.handled(me.id);
+    const got = emu.forInteraction(me).map((r) => r.body as { data?: { flags?: number }; flags?: number });
+    assert.ok(got.some((b) => JSON.stringify(b).includes('alice close reward') && (b.data?.flags ?? b.flags) === 64));
   });
 
   test('logs carry match id, seat and command, and never the token', () => {

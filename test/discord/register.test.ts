@@ -4,7 +4,7 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { COMMAND_SPECS } from '../../src/commands/specs';
 import type { CommandSpec } from '../../src/commands/types';
 import { allCommandsJson, arenaCommandJson, AUTOCOMPLETE_KINDS, CommandJsonError, FORM_OPTIONS } from '../../src/bots/discord/commands-json';
@@ -83,15 +83,23 @@ describe('registration against the emulator', () => {
     assert.ok(emu.commands.get('global'));
   });
 
-  test('the CLI registers for DISCORD_GUILD_ID, and names a missing variable (exit 2)', () => {
+  test('the CLI registers for DISCORD_GUILD_ID, and names a missing variable (exit 2)', async () => {
+    // Asynchronous: the emulator runs in this process and must keep serving while the CLI runs.
+    const run = (env: NodeJS.ProcessEnv) =>
+      new Promise<{ code: number; out: string }>((resolve) => {
+        execFile(process.execPath, ['--import', 'tsx', 'src/bots/discord/register-cli.ts'], { env }, (err, stdout, stderr) =>
+          resolve({ code: err ? Number(err.code ?? 1) : 0, out: stdout + stderr }),
+        );
+      });
     const env = { ...process.env, DISCORD_TOKEN: 'tok-cli', DISCORD_APPLICATION_ID: emu.applicationId, DISCORD_GUILD_ID: emu.guildId, DISCORD_API_URL: emu.restApi };
-    const ok = spawnSync(process.execPath, ['--import', 'tsx', 'src/bots/discord/register-cli.ts'], { env, encoding: 'utf8' });
-    assert.equal(ok.status, 0, ok.stderr);
-    assert.ok(!ok.stdout.includes('tok-cli') && !ok.stderr.includes('tok-cli'), 'token not printed');
+    const ok = await run(env);
+    assert.equal(ok.code, 0, ok.out);
+    assert.ok(emu.requests.some((r) => r.method === 'PUT' && r.authorization === 'Bot tok-cli' && r.path.endsWith(`/guilds/${emu.guildId}/commands`)));
+    assert.ok(!ok.out.includes('tok-cli'), 'token not printed');
     const { DISCORD_GUILD_ID: _g, ...noGuild } = env;
-    const bad = spawnSync(process.execPath, ['--import', 'tsx', 'src/bots/discord/register-cli.ts'], { env: noGuild, encoding: 'utf8' });
-    assert.equal(bad.status, 2);
-    assert.match(bad.stderr, /DISCORD_GUILD_ID is not set/);
+    const bad = await run(noGuild);
+    assert.equal(bad.code, 2);
+    assert.match(bad.out, /DISCORD_GUILD_ID is not set/);
   });
 });
 

@@ -26,6 +26,7 @@ const seat = (): SeatStats => ({
   cumulativeReward: 0,
   roundReward: { ...zero },
   lastBreakdown: { ...zero },
+  pendingReward: { ...zero },
   actionsThisRound: 0,
   recentFingerprints: [],
   steps: 0,

@@ -14,15 +14,14 @@ export interface Completion {
   value: string;
 }
 
-/** Match facts used for the round timer and log context (never rendered as private values). */
+/** Match facts for log context (match id, the caller's seat); never rendered. */
 export interface MatchContext {
   matchId: string;
   /** Lab id of the caller's seat, if the caller holds one. */
   seat: string | null;
   phase: 'lobby' | 'running' | 'over';
+  /** The engine's round (0-based) once running, else null. */
   round: number | null;
-  /** When the current round's timer runs out (ms since epoch), or null (no timer). */
-  roundDeadline: number | null;
 }
 
 export interface CommandBackend {
@@ -32,8 +31,11 @@ export interface CommandBackend {
   run(channelId: string, caller: Caller, name: string, options: RawOptions): Promise<Reply>;
   /** Run a command written in the text grammar (button commands, e.g. `accept offer:o_3`). */
   runText(channelId: string, caller: Caller, text: string): Promise<Reply>;
-  /** Suggestions for an id option of `kind`, given what the caller has typed so far. */
-  complete(channelId: string, caller: Caller, kind: OptionKind, partial: string): Promise<Completion[]>;
+  /**
+   * Suggestions (≤ 25) for an id option of `kind`, given everything typed in it so far; for lists
+   * (`b_0_1,b_0_`) the suggestions are whole values with the last item completed.
+   */
+  complete(channelId: string, caller: Caller, kind: OptionKind, typed: string, where: { command: string; option: string }): Promise<Completion[]>;
   /** The match in this channel, if any, seen from the caller (userId) or from nobody (null). */
   context(channelId: string, userId: string | null): Promise<MatchContext | null>;
 }

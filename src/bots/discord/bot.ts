@@ -104,15 +104,8 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
   return {
     client: client as Client<true>,
     async publish(channelId, reply) {
-      let deadline: number | null = null;
       try {
-        const ctx = await opts.backend.context(channelId, null);
-        deadline = ctx?.phase === 'running' ? ctx.roundDeadline : null;
-      } catch (_e) {
-        deadline = null;
-      }
-      try {
-        await publishReply(sink, channelId, reply, inbox, ids, deadline);
+        await publishReply(sink, channelId, reply, inbox, ids);
       } catch (err) {
         logger.error({ channelId, err: (err as Error).message }, 'discord: channel post failed');
       }

@@ -4,11 +4,12 @@
  *
  * Privacy: public posts are visible to the channel; the caller's private posts are ephemeral
  * (flag 64); private posts for *other* people cannot be ephemeral in this interaction, so they wait in
- * the {@link PrivateInbox} and are shown (ephemeral) with that person's next interaction.
+ * the {@link PrivateInbox} and are shown (ephemeral) with that person's next interaction; the public post
+ * then carries a "My private update" button (runs `me`) so they know to look.
  */
 import type { ButtonInteraction, ChatInputCommandInteraction, ModalSubmitInteraction } from 'discord.js';
-import type { Post, PrivatePost, Reply } from '../../commands/types';
-import { renderPost, notice, timerField, type ButtonIds, type DiscordPayload } from './render';
+import type { Button, Post, PrivatePost, Reply } from '../../commands/types';
+import { renderPost, notice, type ButtonIds, type DiscordPayload } from './render';
 
 /** Interactions the adapter answers with messages. */
 export type Repliable = ChatInputCommandInteraction | ButtonInteraction | ModalSubmitInteraction;
@@ -36,12 +37,25 @@ export class PrivateInbox {
   }
 }
 
+/** The button added to a public post when private posts were held back: it runs `me`, which also empties the inbox. */
+export const PRIVATE_UPDATE_BUTTON: Button = { id: 'arena:me', label: 'My private update', command: 'me', style: 'secondary' };
+
+/** Public posts; if someone has private posts waiting, the last one gets a button to read them. */
+function renderPublic(posts: readonly Post[], ids: ButtonIds, held: boolean): DiscordPayload[] {
+  const last = posts.length - 1;
+  return posts.map((p, i) => {
+    const needsButton = held && i === last && !(p.buttons ?? []).some((b) => b.command === PRIVATE_UPDATE_BUTTON.command);
+    const post = needsButton ? { ...p, buttons: [...(p.buttons ?? []), PRIVATE_UPDATE_BUTTON] } : p;
+    return renderPost(post, ids);
+  });
+}
+
 /** The payloads of a reply for one caller: public first, then the caller's private ones (ephemeral). */
-export function planMessages(reply: Reply, callerUserId: string, inbox: PrivateInbox, ids: ButtonIds, deadline: number | null): { pub: DiscordPayload[]; mine: DiscordPayload[] } {
-  for (const p of reply.private) if (p.userId !== callerUserId) inbox.add(p);
+export function planMessages(reply: Reply, callerUserId: string, inbox: PrivateInbox, ids: ButtonIds): { pub: DiscordPayload[]; mine: DiscordPayload[] } {
+  const others = reply.private.filter((p) => p.userId !== callerUserId);
+  for (const p of others) inbox.add(p);
   const own: Post[] = [...inbox.take(callerUserId), ...reply.private.filter((p) => p.userId === callerUserId)];
-  const last = reply.public.length - 1;
-  const pub = reply.public.map((p, i) => renderPost(p, ids, { extraFields: i === last && deadline !== null ? [timerField(deadline)] : [] }));
+  const pub = renderPublic(reply.public, ids, others.length > 0);
   const mine = own.map((p) => renderPost(p, ids, { ephemeral: true }));
   return { pub, mine };
 }
@@ -79,10 +93,7 @@ export interface ChannelSink {
 }
 
 /** Posts a reply that answers no interaction (e.g. a timer round close): public posts to the channel, private ones to the inbox. */
-export async function publishReply(sink: ChannelSink, channelId: string, reply: Reply, inbox: PrivateInbox, ids: ButtonIds, deadline: number | null): Promise<void> {
+export async function publishReply(sink: ChannelSink, channelId: string, reply: Reply, inbox: PrivateInbox, ids: ButtonIds): Promise<void> {
   for (const p of reply.private) inbox.add(p);
-  const last = reply.public.length - 1;
-  for (const [i, p] of reply.public.entries()) {
-    await sink.send(channelId, renderPost(p, ids, { extraFields: i === last && deadline !== null ? [timerField(deadline)] : [] }));
-  }
+  for (const payload of renderPublic(reply.public, ids, reply.private.length > 0)) await sink.send(channelId, payload);
 }

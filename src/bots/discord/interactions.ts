@@ -112,26 +112,17 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
       log.info({ interaction: i.id, ms: Date.now() - started }, 'discord: modal shown');
       return;
     }
-    const deadline = ctx?.phase === 'running' ? ctx.roundDeadline : null;
-    await answer(i, planMessages(reply, caller.userId, deps.inbox, deps.ids, deadline));
+    await answer(i, planMessages(reply, caller.userId, deps.inbox, deps.ids));
     log.info({ interaction: i.id, deferred: i.deferred, public: reply.public.length, private: reply.private.length, ms: Date.now() - started }, 'discord: command answered');
   }
 
   async function autocomplete(i: AutocompleteInteraction): Promise<void> {
     const focused = i.options.getFocused(true);
-    const spec = backend.commands.find((c) => c.name === i.options.getSubcommand(false));
-    const kind = spec?.options.find((o) => o.name === focused.name)?.kind;
+    const command = i.options.getSubcommand(false) ?? '';
+    const kind = backend.commands.find((c) => c.name === command)?.options.find((o) => o.name === focused.name)?.kind;
     if (!kind) return void (await i.respond([]));
-    const typed = String(focused.value);
-    // Lists (blocks, jobs, `with:lab_1,lab_2`) complete the last comma-separated item and keep the earlier ones.
-    const cut = typed.lastIndexOf(',') + 1;
-    const head = typed.slice(0, cut);
-    const got = await backend.complete(i.channelId ?? '', callerOf(i, deps.adminRoleId), kind, typed.slice(cut).trim());
-    const choices = got
-      .map((c) => ({ name: `${head}${c.name}`.slice(0, 100), value: `${head}${c.value}` }))
-      .filter((c) => c.value.length <= 100)
-      .slice(0, 25);
-    await i.respond(choices);
+    const got = await backend.complete(i.channelId ?? '', callerOf(i, deps.adminRoleId), kind, String(focused.value), { command, option: focused.name });
+    await i.respond(got.filter((c) => c.value.length <= 100).slice(0, 25).map((c) => ({ name: c.name.slice(0, 100) || c.value, value: c.value })));
   }
 
   async function handle(i: Interaction): Promise<void> {

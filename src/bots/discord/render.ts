@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { ButtonStyle, ComponentType, MessageFlags, type APIActionRowComponent, type APIButtonComponent, type APIEmbed } from 'discord.js';
 import type { Button, Post } from '../../commands/types';
+import { DEADLINE_FIELD } from '../../round/render-common';
 
 /** Discord limits for embeds and components. */
 const LIMITS = { title: 256, description: 4096, fields: 25, fieldName: 256, fieldValue: 1024, buttonsPerRow: 5, rows: 5, label: 80, customId: 100 } as const;
@@ -87,16 +88,21 @@ export function relativeTime(ms: number): string {
   return `<t:${Math.floor(ms / 1000)}:R>`;
 }
 
-/** An embed field showing when the current round closes. */
-export function timerField(deadlineMs: number): { name: string; value: string } {
-  return { name: 'Round timer', value: `closes ${relativeTime(deadlineMs)}` };
+/**
+ * Field values Discord should show as a live clock: the round host's deadline field (an ISO time,
+ * src/round/render-common.ts DEADLINE_FIELD) becomes "in 45 seconds (12:03:45)" in each reader's time zone.
+ */
+export function discordFieldValue(name: string, value: string): string {
+  if (name !== DEADLINE_FIELD) return value;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) ? `${relativeTime(ms)} (<t:${Math.floor(ms / 1000)}:T>)` : value;
 }
 
-/** One post as a Discord message; `ephemeral` adds flag 64. `extraFields` are appended (e.g. the timer). */
-export function renderPost(post: Post, ids: ButtonIds, opts: { ephemeral?: boolean; extraFields?: { name: string; value: string }[] } = {}): DiscordPayload {
-  const fields = [...(post.fields ?? []), ...(opts.extraFields ?? [])].slice(0, LIMITS.fields).map((f) => ({
+/** One post as a Discord message; `ephemeral` adds flag 64. */
+export function renderPost(post: Post, ids: ButtonIds, opts: { ephemeral?: boolean } = {}): DiscordPayload {
+  const fields = (post.fields ?? []).slice(0, LIMITS.fields).map((f) => ({
     name: cut(f.name || '—', LIMITS.fieldName),
-    value: cut(f.value || '—', LIMITS.fieldValue),
+    value: cut(discordFieldValue(f.name, f.value) || '—', LIMITS.fieldValue),
   }));
   const embed: APIEmbed = {
     color: opts.ephemeral ? COLOR.private : COLOR.public,

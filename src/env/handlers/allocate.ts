@@ -5,7 +5,7 @@
  */
 import type { Action } from '../actions';
 import type { Block, MatchState } from '../types';
-import { round2 } from '../util';
+import { own, round2 } from '../util';
 import { checkDuplicates, fail, ok } from './common';
 import type { Ctx, Outcome } from './common';
 
@@ -21,7 +21,7 @@ function poolOf(s: MatchState, lab: string, b: Block): string | null {
 export function allocateToJob(ctx: Ctx, a: Allocate): Outcome {
   const { d, lab } = ctx;
   const s = d.s;
-  const job = s.jobs[a.job_id];
+  const job = own(s.jobs, a.job_id);
   if (!job || job.owner !== lab) return fail('unknown_job', `${a.job_id} is not one of your jobs`);
   if (job.outcome !== 'pending') return fail('job_settled', `${job.id} has settled (${job.outcome})`);
   if (job.allocatedHours >= job.gpuHoursRequired) return fail('job_completed', `${job.id} already has its hours`);
@@ -30,7 +30,7 @@ export function allocateToJob(ctx: Ctx, a: Allocate): Outcome {
   if (dup) return dup;
   const pools: (string | null)[] = [];
   for (const id of a.block_ids) {
-    const b = s.blocks[id];
+    const b = own(s.blocks, id);
     if (!b) return fail('unknown_block', `no block ${id}`);
     const pool = poolOf(s, lab, b);
     if (b.owner !== lab && pool === null) return fail('unowned_block', `${id} is neither yours nor in an active coalition pool of yours`);

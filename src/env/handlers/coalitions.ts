@@ -4,7 +4,7 @@
  */
 import type { Action } from '../actions';
 import type { Coalition, CoalitionCommitment } from '../types';
-import { isLive, round2 } from '../util';
+import { isLive, own, round2 } from '../util';
 import { checkBlocks, checkDuplicates, fail, ok } from './common';
 import type { Ctx, Outcome } from './common';
 
@@ -20,7 +20,7 @@ export function formCoalition(ctx: Ctx, a: Form): Outcome {
   const dup = checkDuplicates(a.target_lab_ids);
   if (dup) return dup;
   for (const t of a.target_lab_ids) {
-    const target = s.labs[t];
+    const target = own(s.labs, t);
     if (!target || t === lab || target.finished) return fail('invalid_coalition_target', `${t} cannot be invited`);
   }
   const members = [lab, ...s.labIds.filter((l) => a.target_lab_ids.includes(l))];
@@ -57,7 +57,7 @@ export function formCoalition(ctx: Ctx, a: Form): Outcome {
 export function commitToCoalition(ctx: Ctx, a: Commit): Outcome {
   const { d, lab } = ctx;
   const s = d.s;
-  const c0 = s.coalitions[a.coalition_id];
+  const c0 = own(s.coalitions, a.coalition_id);
   if (!c0) return fail('unknown_coalition', `no coalition ${a.coalition_id}`);
   const cm0 = c0.commitments[lab];
   if (!cm0) return fail('not_coalition_member', `you are not a member of ${c0.id}`);

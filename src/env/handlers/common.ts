@@ -6,7 +6,7 @@
 import type { ActionResult, Block, LabId, MatchState, RewardBreakdown } from '../types';
 import type { ErrorCode, SuccessCode } from '../codes';
 import type { Draft, RewardSink } from '../mut';
-import { firstDuplicate } from '../util';
+import { firstDuplicate, own } from '../util';
 
 export interface Ctx {
   d: Draft;
@@ -19,23 +19,23 @@ export interface Ctx {
   created: NonNullable<ActionResult['created']>;
 }
 
-export type Outcome =
-  | { ok: true; code: SuccessCode; message: string }
-  | {
-      ok: false;
-      code: ErrorCode;
-      message: string;
-      /** Keep the draft's changes even though the action failed (a failed trade marks its offer invalid). */
-      keep?: boolean;
-      /** Not the actor's fault (the other party's position changed): no invalid-action penalty. */
-      noPenalty?: boolean;
-    };
+export interface Failure {
+  ok: false;
+  code: ErrorCode;
+  message: string;
+  /** Keep the draft's changes even though the action failed (a failed trade marks its offer invalid). */
+  keep?: boolean;
+  /** Not the actor's fault (the other party's position changed): no invalid-action penalty. */
+  noPenalty?: boolean;
+}
+
+export type Outcome = { ok: true; code: SuccessCode; message: string } | Failure;
 
 export const ok = (code: SuccessCode, message: string): Outcome => ({ ok: true, code, message });
-export const fail = (code: ErrorCode, message: string): Outcome => ({ ok: false, code, message });
+export const fail = (code: ErrorCode, message: string): Failure => ({ ok: false, code, message });
 
 /** duplicate_block for the first repeated id of any of the lists, else null. */
-export function checkDuplicates(...lists: readonly (readonly string[])[]): Outcome | null {
+export function checkDuplicates(...lists: readonly (readonly string[])[]): Failure | null {
   for (const xs of lists) {
     const dup = firstDuplicate(xs);
     if (dup !== undefined) return fail('duplicate_block', `${dup} is listed twice`);
@@ -55,9 +55,9 @@ export function checkBlocks(
   usable: (b: Block) => boolean,
   unusable: ErrorCode,
   what: string,
-): Outcome | null {
+): Failure | null {
   for (const id of ids) {
-    const b = s.blocks[id];
+    const b = own(s.blocks, id);
     if (!b) return fail('unknown_block', `no block ${id}`);
     if (b.owner !== owner) return fail(notOwned, `${id} is not owned by ${owner}`);
     if (!usable(b)) return fail(unusable, `${id} is ${b.status}: ${what}`);
@@ -66,8 +66,8 @@ export function checkBlocks(
 }
 
 /** A seat's own unsettled job, or an unknown_job outcome. */
-export function ownPendingJob(s: MatchState, lab: LabId, jobId: string): Outcome | null {
-  const j = s.jobs[jobId];
+export function ownPendingJob(s: MatchState, lab: LabId, jobId: string): Failure | null {
+  const j = own(s.jobs, jobId);
   if (!j || j.owner !== lab) return fail('unknown_job', `${jobId} is not one of your jobs`);
   if (j.outcome !== 'pending') return fail('unknown_job', `${jobId} has already settled`);
   return null;

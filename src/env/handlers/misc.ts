@@ -2,8 +2,9 @@
  * send_message, wait and finish (docs/RULES.md §3.11–3.13).
  */
 import type { Action } from '../actions';
-import { emptyBreakdown, REWARD_COLUMNS } from '../reward';
+import { REWARD_COLUMNS, ZERO_BREAKDOWN } from '../reward';
 import { finalSettlement } from '../settlement';
+import { own } from '../util';
 import { fail, ok } from './common';
 import type { Ctx, Outcome } from './common';
 
@@ -13,7 +14,7 @@ export function sendMessage(ctx: Ctx, a: SendMessage): Outcome {
   const { d, lab } = ctx;
   if (a.message.length === 0) return fail('empty_message', 'the message is empty');
   const to = a.target_lab_id;
-  if (to !== null && (!d.s.labs[to] || to === lab)) return fail('unknown_lab', `no other lab ${to}`);
+  if (to !== null && (!own(d.s.labs, to) || to === lab)) return fail('unknown_lab', `no other lab ${to}`);
   d.addMessage({ round: d.s.round, from: lab, to, text: a.message, kind: 'message' });
   return ok('message_sent', to === null ? 'message posted publicly' : `message sent to ${to}`);
 }
@@ -30,8 +31,10 @@ export function finish(ctx: Ctx): Outcome {
   const { d, lab } = ctx;
   finalSettlement(d, lab, ctx.sink);
   const pending = d.s.seats[lab]!.pendingReward;
-  for (const c of REWARD_COLUMNS) ctx.reward[c] += pending[c];
-  d.seat(lab).pendingReward = emptyBreakdown();
+  if (pending !== ZERO_BREAKDOWN) {
+    for (const c of REWARD_COLUMNS) ctx.reward[c] += pending[c];
+    d.seat(lab).pendingReward = ZERO_BREAKDOWN;
+  }
   d.lab(lab).finished = true;
   if (d.s.labIds.every((l) => d.s.labs[l]!.finished)) d.s.over = true;
   return ok('finished', 'your seat is settled and finished');

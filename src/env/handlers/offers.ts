@@ -3,11 +3,11 @@
  */
 import type { LabId, MatchState, Offer } from '../types';
 import type { Action } from '../actions';
-import { isLive, clamp, round2, round4 } from '../util';
+import { isLive, clamp, own, round2, round4 } from '../util';
 import { holdsLive, labBlocks, labJobs, positionOf } from '../query';
 import { tradeGain } from '../valuation';
 import { checkBlocks, checkDuplicates, fail, ok } from './common';
-import type { Ctx, Outcome } from './common';
+import type { Ctx, Failure, Outcome } from './common';
 
 type SendAction = Extract<Action, { action_type: 'send_offer' }>;
 type CounterAction = Extract<Action, { action_type: 'counter_offer' }>;
@@ -20,7 +20,7 @@ export const EXPLOITATIVE_GAIN = -5;
 
 /** Validate an offer from `from` to `to` as send_offer (§3.1); null when valid. */
 function validateOffer(s: MatchState, from: LabId, to: LabId, t: OfferTerms, payment: number): Outcome | null {
-  const target = s.labs[to];
+  const target = own(s.labs, to);
   if (!target) return fail('unknown_lab', `no lab ${to}`);
   if (to === from) return fail('self_trade', 'you cannot trade with yourself');
   if (target.finished) return fail('seat_finished', `${to} has finished and cannot trade`);
@@ -74,7 +74,7 @@ export function sendOffer(ctx: Ctx, a: SendAction): Outcome {
 
 /** Common checks of accept/counter: the offer exists, is active, unexpired and addressed to the actor. */
 function receivedOffer(s: MatchState, lab: LabId, offerId: string): Offer | Outcome {
-  const o = s.offers[offerId];
+  const o = own(s.offers, offerId);
   if (!o) return fail('unknown_offer', `no offer ${offerId}`);
   if (o.status !== 'active') return fail('inactive_offer', `${offerId} is ${o.status}`);
   if (o.expiresRound < s.round) return fail('expired_offer', `${offerId} expired after round ${o.expiresRound}`);
@@ -91,14 +91,14 @@ export function acceptOffer(ctx: Ctx, a: Extract<Action, { action_type: 'accept_
   const err = executionError(d.s, o);
   if (err) {
     d.offer(o.id).status = 'invalid';
-    return { ...err, keep: true, noPenalty: true };
+    return { ok: false, code: err.code, message: err.message, keep: true, noPenalty: true };
   }
   executeTrade(ctx, o);
   return ok('offer_accepted', `trade ${o.id} executed with ${o.from}`);
 }
 
 /** Re-check an offer at execution (§3.2): sender can pay, both sides' blocks still theirs and live. */
-function executionError(s: MatchState, o: Offer): Outcome | null {
+function executionError(s: MatchState, o: Offer): Failure | null {
   if (s.labs[o.from]!.budget < o.payment) return fail('budget_overspend', `${o.from} can no longer pay ${o.payment}`);
   for (const id of o.offeredBlockIds)
     if (!holdsLive(s, id, o.from)) return fail('invalid_offered_block', `${id} is no longer available from ${o.from}`);
@@ -139,7 +139,7 @@ function executeTrade(ctx: Ctx, o: Offer): void {
 
 export function rejectOffer(ctx: Ctx, a: Extract<Action, { action_type: 'reject_offer' }>): Outcome {
   const { d, lab } = ctx;
-  const o = d.s.offers[a.offer_id];
+  const o = own(d.s.offers, a.offer_id);
   if (!o) return fail('unknown_offer', `no offer ${a.offer_id}`);
   if (o.status !== 'active') return fail('inactive_offer', `${o.id} is ${o.status}`);
   if (o.to === lab) {

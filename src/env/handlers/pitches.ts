@@ -5,6 +5,7 @@
 import type { Action } from '../actions';
 import { PITCH_MIN } from '../actions';
 import type { Pitch } from '../types';
+import { own } from '../util';
 import { checkDuplicates, fail, ok, ownPendingJob } from './common';
 import type { Ctx, Outcome } from './common';
 
@@ -40,7 +41,7 @@ export function makePitch(ctx: Ctx, a: MakePitch): Outcome {
 export function counterPitch(ctx: Ctx, a: CounterPitch): Outcome {
   if (a.message.length < PITCH_MIN) return fail('empty_pitch', `a pitch needs at least ${PITCH_MIN} characters`);
   const s = ctx.d.s;
-  if (!s.labs[a.target_lab_id]) return fail('unknown_lab', `no lab ${a.target_lab_id}`);
+  if (!own(s.labs, a.target_lab_id)) return fail('unknown_lab', `no lab ${a.target_lab_id}`);
   if (a.target_lab_id === ctx.lab || !s.pitches.some((p) => p.lab === a.target_lab_id))
     return fail('no_pitch_to_counter', `${a.target_lab_id} has not pitched this round`);
   const err = checkJobs(ctx, a.job_ids);

@@ -10,9 +10,9 @@ import type { ArchetypeName, LabId, Offer } from '../types';
 import type { Observation } from '../views';
 import type { Policy, PolicyContext } from './types';
 import { type ArchetypeParams, archetypeParams } from './params';
-import { type Desk, type JobPlan, allocatePlanned, makeDesk, plan, push, room, round2 } from './desk';
+import { type Desk, type JobPlan, allocatePlanned, isOpen, makeDesk, plan, push, room, round2 } from './desk';
 import { accept, alreadyBuying, executable, findSeller, incoming, labInfo, offerGain, offerToBuy, others, spareValue } from './market';
-import { coalitionsEnabled, commit, contributed, defectFor, grudges, invitations, liveCoalitions, propose } from './coalition';
+import { coalitionsEnabled, commit, committedOwn, contributed, defectFor, grudges, invitations, liveCoalitions, propose } from './coalition';
 import { grudgeNotice, inflatedPitch, misleadingMessage, quote, truthfulPitch } from './talk';
 
 interface Ctx {
@@ -26,7 +26,7 @@ interface Ctx {
 /** Rounds until the nearest open deadline (Infinity if none). */
 function nearestDeadline(d: Desk): number {
   let best = Infinity;
-  for (const p of plan(d, false).jobs) best = Math.min(best, p.job.deadlineRound - d.round);
+  for (const j of d.jobs) if (isOpen(j, d.round)) best = Math.min(best, j.deadlineRound - d.round);
   return best;
 }
 
@@ -40,9 +40,12 @@ const trusted = (d: Desk, c: Ctx, lab: LabId): boolean => !c.refused.has(lab) &&
 
 /** Accept, reject, counter or quote for each incoming offer. */
 function decideOffers(d: Desk, c: Ctx): void {
+  const offers = incoming(d);
+  if (offers.length === 0) return;
   const thr = threshold(c.p, nearestDeadline(d));
   let rejections = 0;
-  const scored = incoming(d)
+  let changed = false;
+  const scored = offers
     .map((o) => ({ o, gain: executable(d, o) ? offerGain(d, o) : -Infinity }))
     .sort((a, b) => b.gain - a.gain);
   for (const { o, gain } of scored) {
@@ -51,10 +54,10 @@ function decideOffers(d: Desk, c: Ctx): void {
       if (rejections++ < 1) push(d, { action_type: 'reject_offer', offer_id: o.id });
       continue;
     }
-    if (gain === -Infinity) continue;
-    const fresh = offerGain(d, o); // the desk may have changed after an earlier accept
+    if (gain === -Infinity || (changed && !executable(d, o))) continue;
+    const fresh = changed ? offerGain(d, o) : gain; // the desk changes when it accepts
     if (fresh >= thr) {
-      accept(d, o);
+      changed = accept(d, o) || changed;
     } else if (c.p.exploitGain > -Infinity && fresh < c.p.exploitGain) {
       retaliate(d, c, o);
     } else if (c.name === 'selfish' && rejections < 1) {
@@ -164,15 +167,16 @@ export function archetype(name: ArchetypeName): Policy {
     const d = makeDesk(obs);
     const c: Ctx = { name, p: archetypeParams(name, ctx.holdout), rng: ctx.rng, refused: name === 'retaliatory' ? grudges(d) : new Set() };
     decideOffers(d, c);
-    if (name === 'deceptive') {
+    if (name === 'deceptive' && committedOwn(d).length > 0) {
       for (const p of plan(d, true).jobs) {
         if (!p.complete && p.job.deadlineRound - d.round <= 1 && defectFor(d, p)) break;
       }
     }
-    allocatePlanned(d, true);
-    const after = plan(d, true);
+    // Deceptive commits before allocating: it pledges a block it needs and takes it back later.
+    if (name === 'deceptive') coalitions(d, c, []);
+    const after = allocatePlanned(d, true);
     const spareIds = after.spare.map((b) => b.id);
-    coalitions(d, c, spareIds);
+    if (name !== 'deceptive') coalitions(d, c, spareIds);
     buy(d, c, after.jobs, spareIds);
     talk(d, c, after.jobs);
     return d.actions;

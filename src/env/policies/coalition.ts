@@ -75,7 +75,7 @@ export const committedOwn = (d: Desk): Block[] =>
  */
 export function defectFor(d: Desk, p: JobPlan): boolean {
   if (d.limit - d.actions.length < 2) return false;
-  const own = p.chosen.filter((b) => !b.pooled);
+  const own = p.chosen.filter((b) => b.owner === d.me);
   const have = own.reduce((s, b) => s + b.gpuHours, 0);
   const cand = committedOwn(d)
     .filter((b) => b.reliability >= p.job.minReliability && have + b.gpuHours >= p.need)
@@ -83,5 +83,8 @@ export function defectFor(d: Desk, p: JobPlan): boolean {
   if (!cand) return false;
   push(d, { action_type: 'release_capacity', block_ids: [cand.id] });
   d.spent.add(cand.id);
+  // The breach dissolves the coalition: partners' committed blocks leave the pool at once.
+  const c = d.obs.myCoalitions.find((x) => x.id === cand.committedTo);
+  for (const m of c?.members ?? []) if (m !== d.me) for (const id of c?.commitments[m]?.blockIds ?? []) d.spent.add(id);
   return allocate(d, p.job, [...own, cand]);
 }

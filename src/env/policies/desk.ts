@@ -9,7 +9,10 @@ import type { Observation, PublicBlock } from '../views';
 import { jobValue } from '../valuation';
 import { MAX_SCRIPTED_ACTIONS } from './types';
 
-/** A block a seat may allocate: its own live block, or one a partner committed to an active shared coalition. */
+/**
+ * A block a seat may allocate: its own live block, or one a partner committed to an active shared
+ * coalition (then `owner` is the partner). Full blocks and public blocks both fit, so no copies are made.
+ */
 export interface Usable {
   id: string;
   owner: LabId;
@@ -17,8 +20,6 @@ export interface Usable {
   reliability: number;
   energyCost: number;
   status: Block['status'];
-  /** True for a partner's committed block (coalition pool). */
-  pooled: boolean;
 }
 
 export interface Desk {
@@ -30,8 +31,8 @@ export interface Desk {
   /** Own blocks, as they will be after this round's chosen actions (status copied, objects shared). */
   blocks: Block[];
   jobs: Job[];
-  /** Public facts of every block by id. */
-  byId: Map<string, PublicBlock>;
+  /** Public facts of blocks changed by this round's chosen actions (see {@link blockOf}). */
+  changed: Map<string, PublicBlock>;
   /** Blocks spent by chosen actions (allocated, given away, committed). */
   spent: Set<string>;
   /** Jobs an allocation was chosen for this round. */
@@ -51,8 +52,6 @@ export const unmet = (j: Job): number => Math.max(0, j.gpuHoursRequired - j.allo
 
 /** Build the desk. `limit` defaults to the scripted cap (docs/RULES.md §2: ≤ 4 actions). */
 export function makeDesk(obs: Observation, limit = MAX_SCRIPTED_ACTIONS): Desk {
-  const byId = new Map<string, PublicBlock>();
-  for (const b of obs.blocks) byId.set(b.id, b);
   return {
     obs,
     me: obs.self.id,
@@ -60,12 +59,29 @@ export function makeDesk(obs: Observation, limit = MAX_SCRIPTED_ACTIONS): Desk {
     budget: obs.self.budget,
     blocks: obs.self.blocks.slice(),
     jobs: obs.self.jobs,
-    byId,
+    changed: new Map(),
     spent: new Set(),
     allocated: new Set(),
     actions: [],
     limit: Math.max(0, Math.min(limit, obs.self.actionsLeftThisRound)),
   };
+}
+
+// The engine shares one frozen public-block list per version of the blocks (observe.ts), so the index
+// is built once per version, not once per policy call.
+const indexCache = new WeakMap<readonly PublicBlock[], Map<string, PublicBlock>>();
+
+/** Public facts of block `id` as this round's chosen actions leave it (undefined if unknown). */
+export function blockOf(d: Desk, id: string): PublicBlock | undefined {
+  const c = d.changed.get(id);
+  if (c) return c;
+  let index = indexCache.get(d.obs.blocks);
+  if (!index) {
+    index = new Map();
+    for (const b of d.obs.blocks) index.set(b.id, b);
+    indexCache.set(d.obs.blocks, index);
+  }
+  return index.get(id);
 }
 
 /** Room for another action this round. */
@@ -98,25 +114,27 @@ export function pooledBlocks(d: Desk): Usable[] {
     for (const m of c.members) {
       if (m === d.me) continue;
       for (const id of c.commitments[m]?.blockIds ?? []) {
-        const b = d.byId.get(id);
-        if (b && b.status === 'committed' && b.owner === m && !d.spent.has(id)) {
-          out.push({ id, owner: m, gpuHours: b.gpuHours, reliability: b.reliability, energyCost: b.energyCost, status: b.status, pooled: true });
-        }
+        const b = blockOf(d, id);
+        if (b && b.status === 'committed' && b.owner === m && !d.spent.has(id)) out.push(b);
       }
     }
   }
   return out;
 }
 
+/** True for a partner's pooled block. */
+export const isPooled = (d: Desk, b: Usable): boolean => b.owner !== d.me;
+
 /** Everything this seat may allocate now. `withPool` adds partners' committed blocks. */
 export function usable(d: Desk, withPool: boolean): Usable[] {
-  const own: Usable[] = ownLive(d).map((b) => ({ ...b, pooled: false }));
-  return withPool ? own.concat(pooledBlocks(d)) : own;
+  const own: Usable[] = ownLive(d);
+  if (!withPool || d.obs.myCoalitions.length === 0) return own;
+  return own.concat(pooledBlocks(d));
 }
 
 /**
  * Blocks covering `need` GPU-hours with least waste: the smallest single block that covers what is left,
- * else the largest one and repeat. Ties: lower energy cost, then pooled first (free to the user).
+ * else the largest one and repeat. Ties: lower energy cost.
  */
 export function pick<T extends { id: string; gpuHours: number; reliability: number; energyCost: number }>(
   cands: readonly T[],
@@ -180,7 +198,7 @@ export function plan(d: Desk, withPool: boolean): { jobs: JobPlan[]; spare: Usab
     else for (const b of chosen) held.add(b.id);
     jobs.push({ job, need, chosen, hours, complete, deficit: Math.max(0, need - hours) });
   }
-  const spare = cands.filter((b) => !b.pooled && !taken.has(b.id) && !held.has(b.id));
+  const spare = cands.filter((b) => b.owner === d.me && !taken.has(b.id) && !held.has(b.id));
   return { jobs, spare };
 }
 
@@ -204,14 +222,17 @@ export function allocate(d: Desk, job: Job, blocks: readonly { id: string }[]): 
 /**
  * The standard allocation step: every job the plan completes gets its blocks now (used blocks are safe
  * from shocks); a partial-credit job due this round gets what it can if that realises positive value.
+ * Returns the plan of what is left (jobs not allocated now; the same spare blocks).
  */
-export function allocatePlanned(d: Desk, withPool: boolean, max = Infinity): void {
+export function allocatePlanned(d: Desk, withPool: boolean, max = Infinity): { jobs: JobPlan[]; spare: Usable[] } {
   let n = 0;
-  for (const p of plan(d, withPool).jobs) {
-    if (n >= max || !room(d)) return;
+  const all = plan(d, withPool);
+  for (const p of all.jobs) {
+    if (n >= max || !room(d)) break;
     const due = p.job.deadlineRound <= d.round;
     if (p.complete || (due && p.job.partialCreditAllowed && p.chosen.length > 0 && allocationValue(p, p.chosen) > 0)) {
       if (allocate(d, p.job, p.chosen)) n++;
     }
   }
+  return { jobs: all.jobs.filter((p) => !d.allocated.has(p.job.id)), spare: all.spare };
 }

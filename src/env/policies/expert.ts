@@ -13,10 +13,10 @@
 import type { Job } from '../types';
 import type { Observation } from '../views';
 import type { Policy, PolicyContext } from './types';
-import { type Desk, type JobPlan, allocatePlanned, makeDesk, plan, push, room } from './desk';
-import { accept, alreadyBuying, buyGain, executable, findSeller, incoming, offerGain, offerToBuy, others, spareValue } from './market';
+import { type Desk, type JobPlan, allocatePlanned, makeDesk, push, room } from './desk';
+import { accept, alreadyBuying, buyGain, executable, findPurchase, incoming, offerGain, offerToBuy, others, spareValue } from './market';
 import { breachers, coalitionsEnabled, commit, contributed, invitations, liveCoalitions, propose } from './coalition';
-import { parseQuotes, truthfulPitch } from './talk';
+import { factsPitch, parseQuotes, truthfulPitch } from './talk';
 
 /** Minimum own gain (credits) for a trade: above the 0.5 "mutually beneficial" line (§3.2). */
 const MIN_GAIN = 0.5;
@@ -48,14 +48,22 @@ function buy(d: Desk, jobs: JobPlan[], maxBuys: number): void {
     if (n >= maxBuys || !room(d)) return;
     const ahead = p.job.deadlineRound - d.round;
     if (p.complete || p.deficit <= 0 || ahead < 1 || alreadyBuying(d, p)) continue;
-    const block = findSeller(d, p, (lab) => bad.has(lab));
-    if (!block) continue;
-    const worth = buyGain(d, [block], 0);
-    const q = quotes.get(block.id);
-    let pay = q && q.from === block.owner ? q.price : spareValue(block) + MARGIN + (ahead === 1 ? LAST_CHANCE : 0);
-    pay = Math.min(pay, Math.max(0, worth * MAX_SHARE));
-    const text = `Offering ${pay.toFixed(2)} credits for ${block.id} (${block.gpuHours} GPU-hours) to complete job ${p.job.id}.`;
-    if (offerToBuy(d, block, pay, MIN_GAIN, text)) n++;
+    const blocks = findPurchase(d, p, (lab) => bad.has(lab));
+    if (blocks.length === 0) continue;
+    // Fair price: the seller's resale value of each block (or the price it quoted) plus one margin.
+    let quoted = false;
+    let pay = 0;
+    for (const b of blocks) {
+      const q = quotes.get(b.id);
+      if (q && q.from === b.owner) quoted = true;
+      pay += q && q.from === b.owner ? q.price : spareValue(b);
+    }
+    if (!quoted) pay += MARGIN + (ahead === 1 ? LAST_CHANCE : 0);
+    pay = Math.min(pay, Math.max(0, buyGain(d, blocks, 0) * MAX_SHARE));
+    const ids = blocks.map((b) => b.id).join(', ');
+    const hours = blocks.reduce((s, b) => s + b.gpuHours, 0);
+    const text = `Offering ${pay.toFixed(2)} credits for ${ids} (${hours} GPU-hours) to complete job ${p.job.id}.`;
+    if (offerToBuy(d, blocks, pay, MIN_GAIN, text)) n++;
   }
 }
 
@@ -66,10 +74,25 @@ function pitchJob(d: Desk, jobs: JobPlan[]): Job | null {
   return short?.job ?? null;
 }
 
+/**
+ * One truthful pitch a round: the most urgent open job's facts; with no open job, the ids of its own
+ * blocks and live offers and coalitions (true facts the judge can check; no numbers, so nothing can
+ * read as a false need).
+ */
 function pitch(d: Desk, jobs: JobPlan[]): void {
+  if (!room(d)) return;
+  const name = d.obs.self.publicName;
   const job = pitchJob(d, jobs);
-  if (!job || !room(d)) return;
-  push(d, { action_type: 'make_pitch', message: truthfulPitch(d.obs.self.publicName, job, d.round), job_ids: [job.id] });
+  if (job) {
+    push(d, { action_type: 'make_pitch', message: truthfulPitch(name, job, d.round), job_ids: [job.id] });
+    return;
+  }
+  const facts = [
+    ...d.obs.self.blocks.map((b) => b.id).slice(0, 2),
+    ...d.obs.offers.map((o) => o.id).slice(0, 1),
+    ...liveCoalitions(d).map((c) => c.id).slice(0, 1),
+  ];
+  if (facts.length > 0) push(d, { action_type: 'make_pitch', message: factsPitch(name, facts, d.round), job_ids: [] });
 }
 
 function coalitions(d: Desk, jobs: JobPlan[], spareIds: string[]): void {
@@ -101,8 +124,7 @@ export const ruleBasedExpert: Policy = (obs: Observation, _ctx: PolicyContext) =
   if (obs.over || obs.self.finished) return [];
   const d = makeDesk(obs);
   acceptGood(d);
-  allocatePlanned(d, true);
-  const after = plan(d, true);
+  const after = allocatePlanned(d, true);
   buy(d, after.jobs, 2);
   pitch(d, after.jobs);
   coalitions(d, after.jobs, after.spare.map((b) => b.id));

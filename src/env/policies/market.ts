@@ -6,7 +6,7 @@
 import type { LabId, Offer } from '../types';
 import type { PublicBlock, PublicLab } from '../views';
 import { SPARE_HOUR_VALUE, tradeGain } from '../valuation';
-import { type Desk, type JobPlan, push, round2 } from './desk';
+import { type Desk, type JobPlan, blockOf, pick, push, round2 } from './desk';
 
 /** Budget band thresholds (views.ts BudgetBand): a "low" lab has < 60 credits. */
 const LOW_BAND_MAX = 60;
@@ -33,7 +33,7 @@ export function executable(d: Desk, o: Offer): boolean {
     if (!b || b.status !== 'available' || d.spent.has(id)) return false;
   }
   for (const id of o.offeredBlockIds) {
-    const b = d.byId.get(id);
+    const b = blockOf(d, id);
     if (!b || b.owner !== o.from || b.status !== 'available') return false;
   }
   const sender = labInfo(d, o.from);
@@ -43,7 +43,7 @@ export function executable(d: Desk, o: Offer): boolean {
 
 /** The seat's own gain (credits) if it accepted `o` now. */
 export function offerGain(d: Desk, o: Offer): number {
-  const receive = o.offeredBlockIds.map((id) => d.byId.get(id)).filter((b): b is PublicBlock => b !== undefined);
+  const receive = o.offeredBlockIds.map((id) => blockOf(d, id)).filter((b): b is PublicBlock => b !== undefined);
   return tradeGain(d.jobs, d.blocks.filter((b) => !d.spent.has(b.id)), d.budget, o.requestedBlockIds, receive, o.payment);
 }
 
@@ -58,10 +58,10 @@ export function accept(d: Desk, o: Offer): boolean {
   const give = new Set(o.requestedBlockIds);
   d.blocks = d.blocks.filter((b) => !give.has(b.id));
   for (const id of o.offeredBlockIds) {
-    const pb = d.byId.get(id);
+    const pb = blockOf(d, id);
     if (!pb) continue;
     d.blocks.push({ ...pb, owner: d.me, status: 'available', reservedFor: null, committedTo: null, usedFor: null });
-    d.byId.set(id, { ...pb, owner: d.me, status: 'available' });
+    d.changed.set(id, { ...pb, owner: d.me, status: 'available' });
   }
   d.budget = round2(d.budget + o.payment);
   return true;
@@ -77,58 +77,77 @@ export function askedFor(d: Desk): Set<string> {
   return s;
 }
 
-/** True if an active outgoing offer already asks for a block that would cover `p`'s deficit. */
+/** True if an active outgoing offer already asks for blocks that would cover `p`'s deficit. */
 export function alreadyBuying(d: Desk, p: JobPlan): boolean {
   for (const o of outgoing(d)) {
+    let hours = 0;
     for (const id of o.requestedBlockIds) {
-      const b = d.byId.get(id);
-      if (b && b.reliability >= p.job.minReliability && b.gpuHours >= p.deficit) return true;
+      const b = blockOf(d, id);
+      if (b && b.reliability >= p.job.minReliability) hours += b.gpuHours;
     }
+    if (hours >= p.deficit) return true;
   }
   return false;
 }
 
 /**
- * The market block to buy for `p`: another lab's available block meeting the job's minimum reliability,
- * the smallest that covers the deficit (else the largest), cheapest energy on ties. `exclude` filters
- * sellers (grudges, distrust); blocks already asked for are skipped.
+ * What to buy for `p`: from one other lab, the set of its available blocks (meeting the job's minimum
+ * reliability) that covers the deficit with least waste; the seller whose set wastes fewest hours wins
+ * (then lower energy). If no single lab can cover it, the largest eligible block on the market (the rest
+ * is bought later or elsewhere). `exclude` filters sellers (grudges, distrust); blocks already asked for
+ * are skipped. Empty when nothing fits.
  */
-export function findSeller(d: Desk, p: JobPlan, exclude: (lab: LabId) => boolean): PublicBlock | null {
+export function findPurchase(d: Desk, p: JobPlan, exclude: (lab: LabId) => boolean): PublicBlock[] {
   const asked = askedFor(d);
-  const active = new Set(others(d).map((l) => l.id));
-  let cover: PublicBlock | null = null;
-  let largest: PublicBlock | null = null;
+  const bySeller = new Map<LabId, PublicBlock[]>();
+  for (const l of others(d)) if (!exclude(l.id)) bySeller.set(l.id, []);
   for (const b of d.obs.blocks) {
-    if (b.owner === d.me || b.status !== 'available' || b.reliability < p.job.minReliability) continue;
-    if (!active.has(b.owner) || asked.has(b.id) || d.spent.has(b.id) || exclude(b.owner)) continue;
-    if (b.gpuHours >= p.deficit) {
-      if (!cover || b.gpuHours < cover.gpuHours || (b.gpuHours === cover.gpuHours && b.energyCost < cover.energyCost)) cover = b;
-    } else if (!largest || b.gpuHours > largest.gpuHours) largest = b;
+    if (b.status !== 'available' || b.reliability < p.job.minReliability || asked.has(b.id) || d.spent.has(b.id) || d.changed.has(b.id)) continue;
+    bySeller.get(b.owner)?.push(b);
   }
-  return cover ?? largest;
+  let best: { blocks: PublicBlock[]; hours: number; energy: number } | null = null;
+  let largest: PublicBlock | null = null;
+  for (const blocks of bySeller.values()) {
+    for (const b of blocks) if (!largest || b.gpuHours > largest.gpuHours) largest = b;
+    const { chosen, hours } = pick(blocks, p.deficit, p.job.minReliability, EMPTY);
+    if (hours < p.deficit) continue;
+    const energy = chosen.reduce((s, b) => s + b.energyCost, 0);
+    if (!best || hours < best.hours || (hours === best.hours && energy < best.energy)) best = { blocks: chosen, hours, energy };
+  }
+  return best ? best.blocks : largest ? [largest] : [];
 }
 
+/** The single block {@link findPurchase} would start with (archetypes buy one block at a time). */
+export function findSeller(d: Desk, p: JobPlan, exclude: (lab: LabId) => boolean): PublicBlock | null {
+  return findPurchase(d, p, exclude)[0] ?? null;
+}
+
+const EMPTY: ReadonlySet<string> = new Set();
+
 /**
- * Push a buy offer for `block` paying `payment`, if the seat can afford it and its own gain exceeds
- * `minGain`. The promised payment is reserved on the desk (offers are not escrowed, so a seat that
- * promised its budget twice would fail one execution).
+ * Push a buy offer for `blocks` (all from one seller) paying `payment`, if the seat can afford it and
+ * its own gain exceeds `minGain`. The promised payment is reserved on the desk (offers are not escrowed,
+ * so a seat that promised its budget twice would fail one execution).
  */
-export function offerToBuy(d: Desk, block: PublicBlock, payment: number, minGain: number, message: string, give: readonly string[] = []): boolean {
+export function offerToBuy(d: Desk, blocks: PublicBlock | readonly PublicBlock[], payment: number, minGain: number, message: string, give: readonly string[] = []): boolean {
+  const want = Array.isArray(blocks) ? (blocks as readonly PublicBlock[]) : [blocks as PublicBlock];
+  const seller = want[0]?.owner;
+  if (!seller || want.some((b) => b.owner !== seller)) return false;
   const pay = round2(Math.max(0, payment));
   if (pay > d.budget) return false;
   if (pay === 0 && give.length === 0) return false; // an offer asking for a block for nothing is not a bid
-  if (buyGain(d, [block], pay, give) <= minGain) return false;
+  if (buyGain(d, want, pay, give) <= minGain) return false;
   const ok = push(d, {
     action_type: 'send_offer',
-    target_lab_id: block.owner,
+    target_lab_id: seller,
     block_ids: [...give],
-    requested_block_ids: [block.id],
+    requested_block_ids: want.map((b) => b.id),
     payment: pay,
     message,
   });
   if (ok) {
     d.budget = round2(d.budget - pay);
-    d.spent.add(block.id);
+    for (const b of want) d.spent.add(b.id);
     for (const id of give) d.spent.add(id);
   }
   return ok;

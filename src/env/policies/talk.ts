@@ -20,6 +20,14 @@ export function truthfulPitch(name: string, job: Job, round: number): string {
     : `Job ${job.id} of ${name} is short ${need} GPU-hours of its ${job.gpuHoursRequired} GPU-hours required; deadline round ${job.deadlineRound}; it needs reliability ${rel(job.minReliability)} or better.`;
 }
 
+/** A pitch without need: only ids of the seat's own blocks, offers and coalitions (all checkable). */
+export function factsPitch(name: string, ids: readonly string[], round: number): string {
+  const list = ids.join(', ');
+  return round % 2 === 0
+    ? `${name} has met its deadlines so far and keeps trading fairly: see ${list}.`
+    : `All of ${name}'s commitments are on record and honoured: ${list}.`;
+}
+
 /** A pitch that inflates the need (deceptive): the hours are not true, the judge can tell. */
 export function inflatedPitch(name: string, job: Job, round: number): string {
   const claimed = unmet(job) + 6 + (round % 3);

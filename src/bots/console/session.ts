@@ -1,0 +1,128 @@
+/**
+ * The console adapter: one local channel (`console:local`) in the terminal, the user `console:you` as host
+ * on lab_0, the other seats scripted. On start it resumes this channel's unfinished match from the store
+ * (so a killed process continues where it was), else creates and starts a new one. Commands are the
+ * catalogue's text grammar (a leading `/arena` is optional). Interactive on a TTY (prompt); otherwise one
+ * command per line, echoed, until the match ends or input ends.
+ */
+import { createInterface } from 'node:readline';
+import { pino, type Logger } from 'pino';
+import { formatCommand, runText, setCommandErrorSink, type Caller, type Reply } from '../../commands';
+import type { TaskName } from '../../env/types';
+import type { AsyncJudge } from '../../judge/types';
+import { RoundHost, type AgentFactory } from '../../round';
+import { roundLabel } from '../../round/render-common';
+import type { EventStore } from '../../store/types';
+import { LineQueue } from './lines';
+import { renderReply } from './render';
+
+/** The console's one channel and user. */
+export const CONSOLE_CHANNEL = 'console:local';
+export const CONSOLE_USER: Caller = { userId: 'console:you', displayName: 'you', isAdmin: false };
+
+export interface ConsoleOptions {
+  store: EventStore;
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Prompt and line editing (stdin is a TTY); otherwise commands are read and echoed line by line. */
+  interactive: boolean;
+  /** ANSI styles (stdout is a TTY and NO_COLOR unset). */
+  color: boolean;
+  /** Settings of a new match (ignored when resuming). `seed` undefined = random (printed). */
+  task: TaskName;
+  seed?: number;
+  roundSeconds: number;
+  holdout?: boolean;
+  logger?: Logger;
+  /** Passed to the round host (the LLM wiring adds these when an endpoint is configured). */
+  judge?: AsyncJudge;
+  agentFor?: AgentFactory;
+  /** Extra banner lines (e.g. which LLM judge/agents are in use). */
+  notes?: string[];
+}
+
+/** Run the console until the match ends (0), input ends (0) or the user quits (0). Rejects on store errors. */
+export async function runConsole(opts: ConsoleOptions): Promise<number> {
+  const logger = opts.logger ?? pino({ level: 'silent' });
+  setCommandErrorSink((err, where) => logger.error({ err, ...where }, 'command failed'));
+  const rl = createInterface({ input: opts.input, output: opts.interactive ? opts.output : undefined, terminal: opts.interactive, prompt: 'arena> ' });
+  const queue = new LineQueue(rl);
+  const write = (text: string) => {
+    if (!text) return;
+    if (opts.interactive) opts.output.write('\r\x1b[K');
+    opts.output.write(text);
+  };
+  const show = (reply: Reply) => write(renderReply(reply, { color: opts.color, userId: CONSOLE_USER.userId }));
+  const host = new RoundHost({
+    store: opts.store,
+    logger,
+    ...(opts.judge ? { judge: opts.judge } : {}),
+    ...(opts.agentFor ? { agentFor: opts.agentFor } : {}),
+    publish: async (_channelId, reply) => {
+      show(reply);
+      if (opts.interactive) rl.prompt(true);
+      queue.poke();
+    },
+  });
+  const say = async (text: string) => show(await runText(host, CONSOLE_CHANNEL, CONSOLE_USER, text));
+  try {
+    write(
+      [
+        'GPU Arena — console. You are the host and play lab_0; the other seats are scripted policies.',
+        'Judge: the grounded rule judge.',
+        ...(opts.notes ?? []),
+        'Commands: `help`, `me` (your private view), `status`, `offer …`, `pitch text:"…"`, `allocate …`, `done` (closes the round). `quit` leaves; the match is saved and resumes next time.',
+        '',
+      ].join('\n'),
+    );
+    await host.restore();
+    await openMatch(opts, host, say, write);
+    if (opts.interactive) rl.prompt();
+    while ((await host.current(CONSOLE_CHANNEL)) !== null) {
+      const line = await queue.next();
+      if (line === null) break;
+      if (line === undefined) continue;
+      const text = line.trim();
+      if (text === '' || text.startsWith('#')) {
+        if (opts.interactive) rl.prompt();
+        continue;
+      }
+      if (!opts.interactive) write(`> ${text}\n`);
+      if (/^(quit|exit)$/i.test(text)) {
+        write('Bye: the match is saved; `npm start` resumes it.\n');
+        return 0;
+      }
+      await say(text);
+      if (opts.interactive) rl.prompt();
+    }
+    if ((await host.current(CONSOLE_CHANNEL)) === null) write('The match is over. `npm start` opens a new one.\n');
+    return 0;
+  } finally {
+    rl.close();
+    await host.stop();
+  }
+}
+
+/** Resume this channel's match, or create and start one with the user on lab_0. */
+async function openMatch(opts: ConsoleOptions, host: RoundHost, say: (text: string) => Promise<void>, write: (t: string) => void): Promise<void> {
+  const existing = await host.current(CONSOLE_CHANNEL);
+  if (existing?.phase === 'running' && existing.state) {
+    const s = existing.state;
+    write(
+      `Resumed match ${existing.id} (${existing.settings.task}, seed ${existing.settings.seed}) at round ${roundLabel(s.round, s.params.maxRounds)}; ` +
+        `${existing.lastSeq} events in its log. (--task/--seed apply to new matches; \`end\` stops this one.)\n`,
+    );
+    await say('status');
+    return;
+  }
+  if (!existing) {
+    const seed = opts.seed ?? Math.floor(Math.random() * 1_000_000);
+    write(`New match: ${opts.task}, seed ${seed} (replay it with: npm start -- --task ${opts.task} --seed ${seed}).\n`);
+    await say(formatCommand('new', { task: opts.task, seed, round_seconds: opts.roundSeconds, holdout: opts.holdout ? 'true' : undefined }));
+  } else {
+    write(`Resumed the lobby of match ${existing.id}; starting it.\n`);
+  }
+  const lobby = await host.current(CONSOLE_CHANNEL);
+  if (lobby && !host.seatOf(lobby, CONSOLE_USER.userId)) await say(formatCommand('join', { lab: 'lab_0' }));
+  await say('start');
+}

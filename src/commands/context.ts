@@ -1,0 +1,40 @@
+/**
+ * What a command handler gets: the host, where and by whom it was called, and the channel's match as it
+ * was when the command arrived (the host re-checks under its lock when the command changes something).
+ */
+import { observe } from '../env';
+import type { LabId } from '../env/types';
+import type { Observation } from '../env/views';
+import type { RoundHost } from '../round';
+import type { HostedMatch } from '../round/types';
+import type { Caller } from './types';
+
+/** The part of the round host (src/round) the catalogue uses. */
+export type ArenaHost = Pick<RoundHost, 'create' | 'join' | 'assign' | 'start' | 'act' | 'done' | 'end' | 'current' | 'seatOf'>;
+
+export interface CommandContext {
+  host: ArenaHost;
+  channelId: string;
+  caller: Caller;
+  /** Platform of the caller, from its id prefix (`discord:123` → `discord`); `unknown` without a prefix. */
+  platform: string;
+  /** The channel's lobby/running match, or null. */
+  match: HostedMatch | null;
+  /** The caller's seat in `match`, or null. */
+  lab: LabId | null;
+}
+
+/** Build the context for one command: reads the channel's current match from the host. */
+export async function loadContext(host: ArenaHost, channelId: string, caller: Caller): Promise<CommandContext> {
+  const match = await host.current(channelId);
+  const lab = match ? host.seatOf(match, caller.userId) : null;
+  const colon = caller.userId.indexOf(':');
+  const platform = colon > 0 ? caller.userId.slice(0, colon) : 'unknown';
+  return { host, channelId, caller, platform, match, lab };
+}
+
+/** The caller's observation; only call after the `running` and `hasSeat` preconditions passed. */
+export function observationOf(ctx: CommandContext): Observation {
+  if (!ctx.match?.state || !ctx.lab) throw new Error('observationOf: no running match or no seat (preconditions not checked)');
+  return observe(ctx.match.state, ctx.lab);
+}

@@ -1,0 +1,50 @@
+/**
+ * One-line renderings of engine records for replies. Rounds are shown 1-based ("round 2/5"), as the round
+ * host's posts do (src/round/render-common.ts); ids are shown as they are typed in commands.
+ */
+import type { Block, Coalition, Job, Offer } from '../env/types';
+import type { PublicBlock, PublicCoalition } from '../env/views';
+import { labName } from '../round/render-common';
+import type { HostedMatch } from '../round/types';
+
+/** "b_0_1, b_0_2" or "nothing". */
+export const idList = (ids: readonly string[], none = 'nothing'): string => (ids.length ? ids.join(', ') : none);
+
+/** "b_0_1 4×2 = 8 GPU-h, rel 0.91, energy 3.20, available". */
+export function blockLine(b: Block | PublicBlock): string {
+  return `\`${b.id}\` ${b.gpuCount}×${b.duration} = ${b.gpuHours} GPU-h, rel ${b.reliability.toFixed(2)}, energy ${b.energyCost.toFixed(2)}, ${b.status}`;
+}
+
+/** Private job line: hours, deadline (1-based round, settles when it closes), reliability, value. */
+export function jobLine(j: Job): string {
+  const value = (j.baseValue * j.urgencyMultiplier).toFixed(1);
+  const state = j.outcome === 'pending' ? `${j.allocatedHours}/${j.gpuHoursRequired} GPU-h allocated` : `${j.outcome} (${(j.realisedValue ?? 0).toFixed(2)})`;
+  const extra = [j.partialCreditAllowed ? 'partial credit' : 'all or nothing', j.surge ? 'surge' : ''].filter(Boolean).join(', ');
+  return `\`${j.id}\` needs ${j.gpuHoursRequired} GPU-h by the end of round ${j.deadlineRound + 1}, min rel ${j.minReliability.toFixed(2)}, worth ≈${value}; ${state}; ${extra}`;
+}
+
+/** "o_3 Lab B → Lab A: gives b_1_0, wants b_0_1, pays 5.00, open until round 3 — “note”". */
+export function offerLine(m: HostedMatch, o: Offer): string {
+  const note = o.message ? ` — “${o.message}”` : '';
+  return `\`${o.id}\` ${labName(m, o.from)} → ${labName(m, o.to)}: gives ${idList(o.offeredBlockIds)}, wants ${idList(o.requestedBlockIds)}, pays ${o.payment.toFixed(2)}; open until round ${o.expiresRound + 1}${note}`;
+}
+
+/** Public coalition line (members, consent, committed blocks; never escrow). */
+export function coalitionLine(m: HostedMatch, c: PublicCoalition | Coalition): string {
+  const consented = 'consented' in c ? c.consented : Object.entries(c.commitments).filter(([, x]) => x.consented).map(([l]) => l);
+  const committed = 'committedBlockIds' in c ? c.committedBlockIds : Object.values(c.commitments).flatMap((x) => x.blockIds);
+  const purpose = c.purpose ? ` — “${c.purpose}”` : '';
+  return `\`${c.id}\` ${c.status}: ${c.members.map((l) => labName(m, l)).join(', ')}; consented ${consented.length}/${c.members.length}; committed ${idList(committed, 'no blocks')}; until round ${c.expiresRound + 1}${purpose}`;
+}
+
+/** Trim a list of lines to a field value (platforms cap field sizes; 1000 characters keeps every one happy). */
+export function fieldValue(lines: readonly string[], empty = '—', max = 1000): string {
+  if (lines.length === 0) return empty;
+  let out = '';
+  for (const [i, line] of lines.entries()) {
+    const next = out ? `${out}\n${line}` : line;
+    if (next.length > max) return `${out}\n… and ${lines.length - i} more`;
+    out = next;
+  }
+  return out;
+}

@@ -1,0 +1,103 @@
+/**
+ * Match lifecycle commands: new, join, seat, start, end, and help. The host (src/round) enforces the same
+ * rules under its lock; the preconditions here only give the early, specific answer.
+ */
+import { z } from 'zod';
+import { POLICY_NAMES } from '../env/config';
+import { TASK_NAMES, type PolicyName } from '../env/types';
+import { labName, seatLabel } from '../round/render-common';
+import { MAX_ROUND_SECONDS } from '../round/settings';
+import type { SeatDriver } from '../round/types';
+import { defineCommand, type CommandDefinition } from './definition';
+import { renderCommandHelp, renderHelp } from './help';
+import { boolValue, choiceValue, idValue, intValue } from './options';
+import { inLobby, isHost, matchExists } from './preconditions';
+import { errorReply, mergeReplies, privateReply, publicReply } from './reply';
+import { COMMAND_SPECS } from './specs';
+import { renderLobby } from './views';
+
+const commandNames = COMMAND_SPECS.map((s) => s.name) as [string, ...string[]];
+
+export const help = defineCommand('help', z.object({ command: choiceValue(commandNames).optional() }), [], async (ctx, o) =>
+  privateReply(ctx.caller.userId, o.command ? renderCommandHelp(o.command) : renderHelp()),
+);
+
+export const newMatch = defineCommand(
+  'new',
+  z.object({
+    task: choiceValue(TASK_NAMES as [string, ...string[]]).optional(),
+    seed: intValue(0, 2 ** 31 - 1).optional(),
+    round_seconds: intValue(0, MAX_ROUND_SECONDS).optional(),
+    holdout: boolValue().optional(),
+  }),
+  [
+    (ctx) =>
+      ctx.match
+        ? { code: 'match_exists', message: `This channel already has a match (${ctx.match.phase}); the host can \`end\` it first.` }
+        : null,
+  ],
+  async (ctx, o) => {
+    const settings = {
+      ...(o.task !== undefined ? { task: o.task as (typeof TASK_NAMES)[number] } : {}),
+      ...(o.seed !== undefined ? { seed: o.seed } : {}),
+      ...(o.round_seconds !== undefined ? { roundSeconds: o.round_seconds } : {}),
+      ...(o.holdout !== undefined ? { holdout: o.holdout } : {}),
+    };
+    const r = await ctx.host.create(ctx.channelId, ctx.platform, ctx.caller, settings);
+    if (!r.ok) return errorReply(ctx.caller.userId, r.error);
+    const post = renderLobby(r.value);
+    return publicReply({ ...post, text: `Host: ${ctx.caller.displayName}. ${post.text}` });
+  },
+);
+
+export const join = defineCommand('join', z.object({ lab: idValue('lab').optional() }), [matchExists, inLobby], async (ctx, o) => {
+  const r = await ctx.host.join(ctx.channelId, ctx.caller, o.lab);
+  if (!r.ok) return errorReply(ctx.caller.userId, r.error);
+  const { lab, match } = r.value;
+  const post = renderLobby(match);
+  return publicReply({ ...post, title: `${labName(match, lab)} (${lab}) is taken by ${ctx.caller.displayName}`, text: post.title ?? '' });
+});
+
+export const seat = defineCommand(
+  'seat',
+  z.object({
+    lab: idValue('lab'),
+    agent: choiceValue(['scripted', 'llm']),
+    policy: choiceValue(POLICY_NAMES as [PolicyName, ...PolicyName[]]).optional(),
+    model: z.string().trim().min(1, { error: 'a model name' }).max(200).optional(),
+  }),
+  [matchExists, isHost, inLobby],
+  async (ctx, o) => {
+    let driver: SeatDriver;
+    if (o.agent === 'scripted') {
+      if (o.model !== undefined) return errorReply(ctx.caller.userId, { code: 'invalid_option', option: 'model', message: '`model:` is for `agent:llm`; scripted seats take `policy:`.', expected: 'no model with agent:scripted' });
+      driver = { kind: 'scripted', policy: o.policy ?? 'cooperative' };
+    } else {
+      if (o.policy !== undefined) return errorReply(ctx.caller.userId, { code: 'invalid_option', option: 'policy', message: '`policy:` is for `agent:scripted`; LLM seats take `model:`.', expected: 'no policy with agent:llm' });
+      if (o.model === undefined) return errorReply(ctx.caller.userId, { code: 'missing_option', option: 'model', message: '`seat agent:llm` needs `model:` — the model name the LLM seat plays with.', expected: 'a model name' });
+      driver = { kind: 'llm', model: o.model };
+    }
+    const r = await ctx.host.assign(ctx.channelId, ctx.caller, o.lab, driver);
+    if (!r.ok) return errorReply(ctx.caller.userId, r.error);
+    const m = r.value;
+    const before = ctx.match?.drivers ?? {};
+    const assigned = Object.keys(m.drivers).find((l) => JSON.stringify(m.drivers[l]) !== JSON.stringify(before[l])) ?? o.lab;
+    const post = renderLobby(m);
+    return publicReply({ ...post, title: `${seatLabel(m, assigned)} is seated`, text: post.title ?? '' });
+  },
+);
+
+export const start = defineCommand('start', z.object({}), [matchExists, isHost, inLobby], async (ctx) => {
+  const r = await ctx.host.start(ctx.channelId, ctx.caller);
+  if (!r.ok) return errorReply(ctx.caller.userId, r.error);
+  return r.value.reply;
+});
+
+export const end = defineCommand('end', z.object({}), [matchExists, isHost], async (ctx) => {
+  const r = await ctx.host.end(ctx.channelId, ctx.caller);
+  if (!r.ok) return errorReply(ctx.caller.userId, r.error);
+  return mergeReplies(r.value.reply);
+});
+
+/** The lifecycle commands, in catalogue order. */
+export const LOBBY_COMMANDS: readonly CommandDefinition[] = [help, newMatch, join, seat, start, end];

@@ -1,0 +1,34 @@
+/**
+ * `status` (public view), `me` (private view) and `done` (the seat is done for the round; the host closes
+ * the round when every person/agent seat is done).
+ */
+import { z } from 'zod';
+import { labName, roundLabel, seatLabel } from '../round/render-common';
+import { pendingSeats } from '../round/replay';
+import { defineCommand, type CommandDefinition } from './definition';
+import { hasSeat, matchExists, running } from './preconditions';
+import { errorReply, mergeReplies, privateReply, publicReply } from './reply';
+import { renderMe, renderStatus } from './views';
+
+export const status = defineCommand('status', z.object({}), [matchExists], async (ctx) => publicReply(renderStatus(ctx.match!)));
+
+export const me = defineCommand('me', z.object({}), [matchExists, hasSeat], async (ctx) => privateReply(ctx.caller.userId, renderMe(ctx.match!, ctx.lab!)));
+
+export const done = defineCommand('done', z.object({}), [matchExists, running, hasSeat], async (ctx) => {
+  const lab = ctx.lab!;
+  const before = ctx.match!;
+  if (before.done.includes(lab)) {
+    return privateReply(ctx.caller.userId, { text: `You already said done this round. Waiting for: ${pendingSeats(before).map((l) => seatLabel(before, l)).join(', ') || 'nobody'}.` });
+  }
+  const r = await ctx.host.done(ctx.channelId, ctx.caller);
+  if (!r.ok) return errorReply(ctx.caller.userId, r.error);
+  const { match, closed } = r.value;
+  const round = before.state ? ` with round ${roundLabel(before.state.round, before.state.params.maxRounds)}` : '';
+  const said = { text: `${labName(match, lab)} is done${round}.` };
+  if (closed) return mergeReplies(publicReply(said), closed);
+  const waiting = pendingSeats(match).map((l) => seatLabel(match, l));
+  return publicReply({ text: `${said.text}${waiting.length ? ` Waiting for: ${waiting.join(', ')}.` : ''}` });
+});
+
+/** The view commands, in catalogue order. */
+export const VIEW_COMMANDS: readonly CommandDefinition[] = [status, me, done];

@@ -1,0 +1,62 @@
+/**
+ * Running commands: {@link runCommand} with typed options (Discord) and {@link runText} with the text
+ * grammar (Slack, the console, buttons). Both check preconditions, parse options with the command's zod
+ * schema and call its handler; every failure is a private error reply and changes nothing.
+ */
+import { COMMANDS, findCommand } from './catalogue';
+import { loadContext, type ArenaHost } from './context';
+import { isCommandError, parseCommandText } from './grammar';
+import { optionsError } from './options';
+import { checkAll } from './preconditions';
+import { errorReply } from './reply';
+import type { Caller, Reply } from './types';
+
+/** Called when a handler throws (a bug, or the store is unreachable); the user gets `internal_error`. */
+export type ErrorSink = (err: unknown, where: { name: string; channelId: string; userId: string }) => void;
+
+let sink: ErrorSink = () => {};
+
+/** Where unexpected handler errors are reported (e.g. a pino logger). */
+export function setCommandErrorSink(fn: ErrorSink): void {
+  sink = fn;
+}
+
+/**
+ * Run command `name` with raw option values (strings or typed values; null/undefined = not given).
+ * Errors (private replies, `reply.error.code`): `unknown_command`, `unknown_option`, the preconditions'
+ * codes, `missing_option` / `invalid_option`, id check and engine codes, host codes, `internal_error`.
+ */
+export async function runCommand(host: ArenaHost, channelId: string, caller: Caller, name: string, rawOptions: Record<string, unknown>): Promise<Reply> {
+  const def = findCommand(name.trim().toLowerCase());
+  if (!def) {
+    const names = COMMANDS.map((c) => c.name);
+    return errorReply(caller.userId, { code: 'unknown_command', message: `Unknown command \`${name}\`. Commands: ${names.join(', ')}.`, validValues: names });
+  }
+  const raw: Record<string, unknown> = {};
+  const valid = def.options.map((o) => o.name);
+  for (const [k, v] of Object.entries(rawOptions)) {
+    if (v === undefined || v === null) continue;
+    if (!valid.includes(k)) {
+      return errorReply(caller.userId, { code: 'unknown_option', option: k, message: `\`${def.name}\` has no option \`${k}\`. Its options: ${valid.join(', ') || 'none'}.`, validValues: valid });
+    }
+    raw[k] = v;
+  }
+  try {
+    const ctx = await loadContext(host, channelId, caller);
+    const failed = checkAll(ctx, def.preconditions);
+    if (failed) return errorReply(caller.userId, failed);
+    const parsed = def.schema.safeParse(raw);
+    if (!parsed.success) return errorReply(caller.userId, optionsError(def, raw, parsed.error));
+    return await def.execute(ctx, parsed.data);
+  } catch (err) {
+    sink(err, { name: def.name, channelId, userId: caller.userId });
+    return errorReply(caller.userId, { code: 'internal_error', message: 'Something went wrong on our side. Check `status` or `me` before trying again.' });
+  }
+}
+
+/** Run one line of the text grammar, e.g. `offer to:lab_1 give:b_0_1 pay:5` (a leading `/arena` is optional). */
+export async function runText(host: ArenaHost, channelId: string, caller: Caller, text: string): Promise<Reply> {
+  const parsed = parseCommandText(text, COMMANDS);
+  if (isCommandError(parsed)) return errorReply(caller.userId, parsed);
+  return runCommand(host, channelId, caller, parsed.name, parsed.options);
+}

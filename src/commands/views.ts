@@ -1,0 +1,84 @@
+/**
+ * The `me` (private observation) and `status` (public view / lobby) posts. `me` shows only the caller's own
+ * observation; `status` only the engine's public view (docs/RULES.md §0), so no private value of any seat
+ * reaches the channel.
+ */
+import { labIdsFor, observe, publicView } from '../env';
+import type { LabId } from '../env/types';
+import { currentStandings, fmtReward, labName, leaderboardText, roundLabel, seatLabel } from '../round/render-common';
+import { pendingSeats } from '../round/replay';
+import type { HostedMatch } from '../round/types';
+import { blockLine, coalitionLine, fieldValue, idList, jobLine, offerLine } from './format';
+import { formatCommand } from './grammar';
+import { button } from './reply';
+import type { Button, Post } from './types';
+
+/** The caller's private view: budget, jobs, blocks, offers (accept/reject buttons per incoming one), coalitions, direct messages. */
+export function renderMe(m: HostedMatch, lab: LabId): Post {
+  if (!m.state) return { title: `You hold ${labName(m, lab)} (${lab})`, text: 'The match has not started yet; your jobs and blocks are dealt at `start`.' };
+  const obs = observe(m.state, lab);
+  const s = obs.self;
+  const incoming = obs.offers.filter((o) => o.to === lab);
+  const outgoing = obs.offers.filter((o) => o.from === lab);
+  const buttons: Button[] = [];
+  for (const o of incoming.slice(0, 4)) {
+    buttons.push(button(`Accept ${o.id}`, formatCommand('accept', { offer: o.id }), 'success'));
+    buttons.push(button(`Reject ${o.id}`, formatCommand('reject', { offer: o.id }), 'danger'));
+  }
+  for (const c of obs.myCoalitions.filter((x) => x.status === 'proposed' && !x.commitments[lab]?.consented).slice(0, 2)) {
+    buttons.push(button(`Join ${c.id}`, formatCommand('coalition', { action: 'accept', id: c.id }), 'primary'));
+  }
+  if (!s.finished && !obs.over) buttons.push(button(m.done.includes(lab) ? 'Done ✓' : 'Done for this round', 'done', 'primary'));
+  const direct = obs.messages.filter((x) => x.to !== null).slice(-5).map((x) => `${labName(m, x.from)} → ${labName(m, x.to ?? '')}: “${x.text}”`);
+  const fields = [
+    { name: 'Jobs', value: fieldValue(s.jobs.map(jobLine), 'none') },
+    { name: 'Blocks', value: fieldValue(s.blocks.map(blockLine), 'none') },
+    { name: 'Offers to you', value: fieldValue(incoming.map((o) => offerLine(m, o)), 'none') },
+    { name: 'Your open offers', value: fieldValue(outgoing.map((o) => offerLine(m, o)), 'none') },
+  ];
+  if (obs.myCoalitions.length) fields.push({ name: 'Your coalitions', value: fieldValue(obs.myCoalitions.map((c) => coalitionLine(m, c))) });
+  if (direct.length) fields.push({ name: 'Direct messages', value: fieldValue(direct) });
+  const status = s.finished ? 'finished' : m.done.includes(lab) ? 'done for this round' : `${s.actionsLeftThisRound} actions left this round`;
+  return {
+    title: `${s.publicName} (${lab}) — round ${roundLabel(obs.round, obs.maxRounds)}, only you see this`,
+    text: `Budget ${s.budget.toFixed(2)} credits · escrow ${s.escrow.toFixed(2)} · reputation ${s.reputation.toFixed(2)} · reward ${fmtReward(obs.cumulativeReward)} · ${status}`,
+    fields,
+    buttons,
+  };
+}
+
+/** The lobby: settings and who holds which seat, with Join / Start buttons. */
+export function renderLobby(m: HostedMatch): Post {
+  const labs = labIdsFor(m.settings.task, m.settings.seed);
+  const timer = m.settings.roundSeconds > 0 ? `${m.settings.roundSeconds} s rounds` : 'no round timer';
+  return {
+    title: `Lobby: ${m.settings.task} (seed ${m.settings.seed}, ${labs.length} seats, ${timer})`,
+    text: 'Take a seat with `join` (or `join lab:lab_1`); the host adds scripted/LLM seats with `seat` and starts with `start`. Free seats are scripted at start.',
+    fields: [{ name: 'Seats', value: labs.map((l) => `${l}: ${seatLabel(m, l)}`).join('\n') }],
+    buttons: [button('Join', 'join', 'primary'), button('Start (host)', 'start', 'success')],
+  };
+}
+
+/** The channel's view of a running (or just finished) match. */
+export function renderStatus(m: HostedMatch): Post {
+  if (!m.state) return renderLobby(m);
+  const v = publicView(m.state);
+  const labs = v.labs.map(
+    (l) => `${seatLabel(m, l.id)} \`${l.id}\`: rep ${l.reputation.toFixed(2)}, budget ${l.budgetBand}, demand ${l.demandLevel}, reward ${fmtReward(l.cumulativeReward)}${l.finished ? ', finished' : ''}`,
+  );
+  const live = v.blocks.filter((b) => b.status !== 'used' && b.status !== 'failed');
+  const blocks = v.labs.map((l) => `${labName(m, l.id)}: ${idList(live.filter((b) => b.owner === l.id).map((b) => `${b.id} ${b.gpuCount}×${b.duration} rel ${b.reliability.toFixed(2)}${b.status === 'available' ? '' : ` (${b.status})`}`), 'none')}`);
+  const fields = [
+    { name: 'Labs', value: fieldValue(labs) },
+    { name: 'Blocks', value: fieldValue(blocks) },
+    { name: 'Open offers', value: fieldValue(v.offers.map((o) => offerLine(m, o)), 'none') },
+  ];
+  if (v.coalitions.length) fields.push({ name: 'Coalitions', value: fieldValue(v.coalitions.map((c) => coalitionLine(m, c))) });
+  if (v.pitches.length) fields.push({ name: 'Pitches this round', value: fieldValue(v.pitches.map((p) => `${labName(m, p.lab)}: “${p.text}”`)) });
+  if (v.shockHistory.length) fields.push({ name: 'Shocks', value: fieldValue(v.shockHistory.map((x) => `round ${x.round + 1}: ${x.kind}${x.affectedLabs.length ? ` (${x.affectedLabs.map((l) => labName(m, l)).join(', ')})` : ''}`)) });
+  const waiting = pendingSeats(m);
+  if (!v.over && waiting.length) fields.push({ name: 'Waiting for', value: waiting.map((l) => seatLabel(m, l)).join(', ') });
+  fields.push({ name: 'Leaderboard', value: leaderboardText(m, currentStandings(m)) });
+  const title = v.over ? `${v.task} (seed ${v.seed}) — over` : `${v.task} (seed ${v.seed}) — round ${roundLabel(v.round, v.maxRounds)}`;
+  return { title, text: `Public view; \`me\` shows your private one.`, fields, buttons: v.over ? [] : [button('My view', 'me'), button('Done for this round', 'done', 'primary')] };
+}

@@ -1,0 +1,61 @@
+/**
+ * The app's configuration file (`config/arena.json`, see config/arena.example.json), parsed with zod.
+ * Every key is optional; environment variables override the file (load.ts), command-line options override
+ * both (src/main.ts). Secrets (bot tokens, API keys) belong in environment variables, not in the file.
+ *
+ * | key | default | meaning | env override |
+ * |---|---|---|---|
+ * | `database.url` | null | PostgreSQL URL (`postgres://…`) shared by several bot processes; null = SQLite | `DATABASE_URL` |
+ * | `database.sqlitePath` | `./data/arena.db` | SQLite file when no URL is set (`:memory:` = not persisted) | `ARENA_DB` |
+ * | `match.task` | `market_round` | task of matches opened without `task:` | `ARENA_TASK` |
+ * | `match.roundSeconds` | 300 | round timer (s) of chat matches opened without `round_seconds:`; 0 = no timer | `ARENA_ROUND_SECONDS` |
+ * | `match.holdout` | false | holdout parameters for scripted seats by default | `ARENA_HOLDOUT` |
+ * | `console.roundSeconds` | 0 | round timer of `npm start` matches (0: a round closes when you say `done`) | `ARENA_CONSOLE_ROUND_SECONDS` |
+ * | `adminUserIds` | [] | platform-qualified user ids (`discord:123`, `slack:U1`) who may host any match | `ARENA_ADMIN_USER_IDS` (comma-separated) |
+ * | `log.level` | `info` | pino level: fatal, error, warn, info, debug, trace, silent | `LOG_LEVEL` |
+ * | `llm.*` | see src/llm/config.ts | LLM endpoint, models, judge, limits | `ARENA_LLM_*`, `OPENAI_*` (src/llm/config.ts) |
+ *
+ * Platform credentials are read from the environment by each adapter: Discord `DISCORD_TOKEN`,
+ * `DISCORD_APPLICATION_ID`, `DISCORD_GUILD_ID`, `DISCORD_ADMIN_ROLE_ID` (src/bots/discord/config.ts);
+ * Slack `SLACK_BOT_TOKEN`, `SLACK_SIGNING_SECRET`, `SLACK_APP_TOKEN`, `SLACK_MODE`, … (src/bots/slack/config.ts).
+ */
+import { z } from 'zod';
+import { TASK_NAMES, type TaskName } from '../env/types';
+import { LlmConfigSchema } from '../llm/config';
+import { MAX_ROUND_SECONDS } from '../round/settings';
+
+const seconds = z.number().int().min(0).max(MAX_ROUND_SECONDS);
+
+export const ArenaConfigSchema = z
+  .object({
+    /** Optional JSON-schema pointer for editors; ignored. */
+    $schema: z.string().optional(),
+    database: z
+      .object({
+        url: z.string().trim().min(1).nullable().default(null),
+        sqlitePath: z.string().trim().min(1).default('./data/arena.db'),
+      })
+      .strict()
+      .default({ url: null, sqlitePath: './data/arena.db' }),
+    match: z
+      .object({
+        task: z.enum(TASK_NAMES as [TaskName, ...TaskName[]]).default('market_round'),
+        roundSeconds: seconds.default(300),
+        holdout: z.boolean().default(false),
+      })
+      .strict()
+      .default({ task: 'market_round', roundSeconds: 300, holdout: false }),
+    console: z.object({ roundSeconds: seconds.default(0) }).strict().default({ roundSeconds: 0 }),
+    adminUserIds: z.array(z.string().trim().regex(/^[a-z]+:.+$/, 'a platform-qualified user id like discord:123')).default([]),
+    log: z
+      .object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') })
+      .strict()
+      .default({ level: 'info' }),
+    llm: LlmConfigSchema.default(LlmConfigSchema.parse({})),
+  })
+  .strict();
+
+/** The validated configuration. */
+export type ArenaConfig = z.output<typeof ArenaConfigSchema>;
+/** What the file may contain. */
+export type ArenaConfigInput = z.input<typeof ArenaConfigSchema>;

@@ -1,0 +1,189 @@
+/**
+ * Views of a match (docs/RULES.md §0): one seat's observation and the channel's public view. Neither
+ * carries another seat's private values: jobs, exact budget, escrow, policy, shock schedule.
+ *
+ * Public lists are computed once per version of the records they derive from (copy-on-write makes a
+ * changed record a new object) and shared, frozen, between observations.
+ */
+import type { Block, Coalition, LabId, MatchState, Message } from './types';
+import type { BudgetBand, DemandLevel, Observation, PublicBlock, PublicCoalition, PublicLab, PublicView } from './views';
+import { escrowOf } from './query';
+
+/** Messages an observation shows (reference §7: 20); the public view shows more. */
+export const OBSERVATION_MESSAGES = 20;
+export const PUBLIC_VIEW_MESSAGES = 50;
+
+/** Reference §7: < 60 low, < 115 medium, else high. */
+export const budgetBand = (budget: number): BudgetBand => (budget < 60 ? 'low' : budget < 115 ? 'medium' : 'high');
+
+/** Unmet hours of pending jobs ÷ max(1, hours of blocks not used/failed): < 0.7 low, < 1.4 medium, else high. */
+export function demandLevel(s: MatchState, lab: LabId): DemandLevel {
+  let need = 0;
+  for (const id in s.jobs) {
+    const j = s.jobs[id]!;
+    if (j.owner === lab && j.outcome === 'pending') need += Math.max(0, j.gpuHoursRequired - j.allocatedHours);
+  }
+  let have = 0;
+  for (const id in s.blocks) {
+    const b = s.blocks[id]!;
+    if (b.owner === lab && b.status !== 'used' && b.status !== 'failed') have += b.gpuHours;
+  }
+  const ratio = need / Math.max(1, have);
+  return ratio < 0.7 ? 'low' : ratio < 1.4 ? 'medium' : 'high';
+}
+
+const publicBlock = (b: Block): PublicBlock =>
+  Object.freeze({ id: b.id, owner: b.owner, gpuCount: b.gpuCount, duration: b.duration, gpuHours: b.gpuHours, reliability: b.reliability, energyCost: b.energyCost, status: b.status });
+
+const blockCache = new WeakMap<object, readonly PublicBlock[]>();
+/** Every block's public facts (any status), in creation order. */
+export function publicBlocks(s: MatchState): PublicBlock[] {
+  let v = blockCache.get(s.blocks);
+  if (!v) {
+    v = Object.freeze(Object.values(s.blocks).map(publicBlock));
+    blockCache.set(s.blocks, v);
+  }
+  return v as PublicBlock[];
+}
+
+const labCache = new WeakMap<object, { blocks: object; jobs: object; value: readonly PublicLab[] }>();
+/** Every lab's public facts, in seat order. */
+export function publicLabs(s: MatchState): PublicLab[] {
+  const hit = labCache.get(s.labs);
+  if (hit && hit.blocks === s.blocks && hit.jobs === s.jobs) return hit.value as PublicLab[];
+  const value = Object.freeze(
+    s.labIds.map((id) => {
+      const l = s.labs[id]!;
+      const blockIds: string[] = [];
+      for (const bid in s.blocks) if (s.blocks[bid]!.owner === id) blockIds.push(bid);
+      return Object.freeze({ id, publicName: l.publicName, reputation: l.reputation, budgetBand: budgetBand(l.budget), demandLevel: demandLevel(s, id), blockIds, finished: l.finished });
+    }),
+  );
+  labCache.set(s.labs, { blocks: s.blocks, jobs: s.jobs, value });
+  return value as PublicLab[];
+}
+
+/** Public facts of a coalition: members, consent, status and the blocks it currently holds (no escrow). */
+export function publicCoalition(s: MatchState, c: Coalition): PublicCoalition {
+  const committedBlockIds: string[] = [];
+  for (const m of c.members) for (const id of c.commitments[m]?.blockIds ?? []) if (s.blocks[id]?.committedTo === c.id) committedBlockIds.push(id);
+  return {
+    id: c.id,
+    proposer: c.proposer,
+    members: [...c.members],
+    purpose: c.purpose,
+    status: c.status,
+    expiresRound: c.expiresRound,
+    consented: c.members.filter((m) => c.commitments[m]?.consented),
+    committedBlockIds,
+  };
+}
+
+/** A member's copy of its coalition: other members' escrow is not shown (0). */
+function memberCopy(c: Coalition, lab: LabId): Coalition {
+  const commitments: Coalition['commitments'] = {};
+  for (const m of c.members) {
+    const cm = c.commitments[m]!;
+    commitments[m] = { ...cm, blockIds: [...cm.blockIds], escrow: m === lab ? cm.escrow : 0 };
+  }
+  return { ...c, members: [...c.members], commitments, hoursUsedByPartners: { ...c.hoursUsedByPartners } };
+}
+
+function visibleMessages(messages: readonly Message[], lab: LabId | null, limit: number): Message[] {
+  const out: Message[] = [];
+  for (let i = messages.length - 1; i >= 0 && out.length < limit; i--) {
+    const m = messages[i]!;
+    if (m.to === null || (lab !== null && (m.to === lab || m.from === lab))) out.push(m);
+  }
+  return out.reverse();
+}
+
+/** One seat's observation: its own state in full, everything else public only. Throws on an unknown seat. */
+export function observe(s: MatchState, lab: LabId): Observation {
+  const me = s.labs[lab];
+  const seat = s.seats[lab];
+  if (!me || !seat || !Object.hasOwn(s.labs, lab)) throw new Error(`observe: no seat ${lab}`);
+  const jobs = [];
+  for (const id in s.jobs) {
+    const j = s.jobs[id]!;
+    if (j.owner === lab) jobs.push({ ...j, allocatedBlockIds: [...j.allocatedBlockIds] });
+  }
+  const blocks = [];
+  for (const id in s.blocks) {
+    const b = s.blocks[id]!;
+    if (b.owner === lab) blocks.push({ ...b });
+  }
+  const offers = [];
+  for (const id in s.offers) {
+    const o = s.offers[id]!;
+    if (o.status === 'active' && (o.from === lab || o.to === lab)) offers.push({ ...o });
+  }
+  const myCoalitions: Coalition[] = [];
+  const coalitions: PublicCoalition[] = [];
+  for (const id in s.coalitions) {
+    const c = s.coalitions[id]!;
+    if (c.commitments[lab] !== undefined) myCoalitions.push(memberCopy(c, lab));
+    else coalitions.push(publicCoalition(s, c));
+  }
+  return {
+    task: s.config.task,
+    difficulty: s.params.difficulty,
+    round: s.round,
+    maxRounds: s.params.maxRounds,
+    over: s.over,
+    self: {
+      id: lab,
+      publicName: me.publicName,
+      budget: me.budget,
+      reputation: me.reputation,
+      finished: me.finished,
+      jobs,
+      blocks,
+      escrow: escrowOf(s, lab),
+      actionsLeftThisRound: Math.max(0, s.config.maxActionsPerRound - seat.actionsThisRound),
+      grudges: [...seat.grudges],
+    },
+    labs: publicLabs(s).filter((l) => l.id !== lab),
+    blocks: publicBlocks(s),
+    offers,
+    myCoalitions,
+    coalitions,
+    messages: visibleMessages(s.messages, lab, OBSERVATION_MESSAGES),
+    pitches: s.pitches,
+    shockHistory: s.shockHistory,
+    lastJudgeDecision: s.judgeHistory[s.judgeHistory.length - 1] ?? null,
+    cumulativeReward: seat.cumulativeReward,
+    lastReward: seat.lastBreakdown,
+  };
+}
+
+/** The match as the channel sees it: public facts, active offers, public messages, judge decisions. */
+export function publicView(s: MatchState): PublicView {
+  const offers = [];
+  for (const id in s.offers) if (s.offers[id]!.status === 'active') offers.push({ ...s.offers[id]! });
+  return {
+    task: s.config.task,
+    difficulty: s.params.difficulty,
+    seed: s.config.seed,
+    round: s.round,
+    maxRounds: s.params.maxRounds,
+    over: s.over,
+    labs: publicLabs(s).map((l) => ({
+      id: l.id,
+      publicName: l.publicName,
+      reputation: l.reputation,
+      budgetBand: l.budgetBand,
+      demandLevel: l.demandLevel,
+      blockIds: l.blockIds,
+      finished: l.finished,
+      cumulativeReward: s.seats[l.id]!.cumulativeReward,
+    })),
+    blocks: publicBlocks(s),
+    offers,
+    coalitions: Object.values(s.coalitions).map((c) => publicCoalition(s, c)),
+    messages: visibleMessages(s.messages, null, PUBLIC_VIEW_MESSAGES),
+    pitches: s.pitches,
+    shockHistory: s.shockHistory,
+    judgeHistory: s.judgeHistory,
+  };
+}

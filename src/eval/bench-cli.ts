@@ -1,0 +1,57 @@
+/**
+ * `npm run bench -- [--episodes N] [--warmup N] [--tasks a,b] [--policies a,b] [--json out.json]`
+ *
+ * Single-threaded gym throughput (bench.ts) for random_validish and rule_based_expert on each task:
+ * prints a table and optionally writes rows `[{policy, task, episodes, steps, seconds, stepsPerSecond}]`.
+ * Exit codes: 0 ok, 2 bad arguments.
+ */
+import { writeFileSync } from 'node:fs';
+import { Command } from 'commander';
+import { z } from 'zod';
+import { TASK_NAMES, type PolicyName, type TaskName } from '../env/types';
+import { isPolicyName } from '../env/policies';
+import { bench, type BenchRow } from './bench';
+import { renderTable } from './table';
+
+const ArgsSchema = z.object({
+  episodes: z.coerce.number().int().min(1).max(10_000_000),
+  warmup: z.coerce.number().int().min(0).max(1_000_000),
+  tasks: z.string(),
+  policies: z.string(),
+  json: z.string().optional(),
+});
+
+function fail(message: string): never {
+  console.error(`bench: ${message}`);
+  process.exit(2);
+}
+
+function main(): void {
+  const program = new Command()
+    .name('bench')
+    .description('Gym throughput (one step = one action + a round close), single-threaded.')
+    .option('--episodes <n>', 'timed episodes per policy and task', '2000')
+    .option('--warmup <n>', 'untimed episodes first', '200')
+    .option('--tasks <list>', 'comma-separated tasks', TASK_NAMES.join(','))
+    .option('--policies <list>', 'comma-separated scripted policies', 'random_validish,rule_based_expert')
+    .option('--json <file>', 'write the rows as JSON')
+    .parse(process.argv);
+  const args = ArgsSchema.safeParse(program.opts());
+  if (!args.success) fail(args.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  const a = args.data;
+  const tasks = a.tasks.split(',').map((t) => t.trim()).filter(Boolean);
+  for (const t of tasks) if (!(TASK_NAMES as readonly string[]).includes(t)) fail(`unknown task ${t}`);
+  const policies = a.policies.split(',').map((p) => p.trim()).filter(Boolean);
+  for (const p of policies) if (!isPolicyName(p)) fail(`unknown policy ${p}`);
+  const rows: BenchRow[] = [];
+  for (const p of policies as PolicyName[]) for (const t of tasks as TaskName[]) rows.push(bench(p, t, a.episodes, a.warmup));
+  console.log(
+    renderTable(
+      ['policy', 'task', 'episodes', 'steps', 'seconds', 'steps/s'],
+      rows.map((r) => [r.policy, r.task, r.episodes, r.steps, Number(r.seconds.toFixed(3)), Math.round(r.stepsPerSecond)]),
+    ),
+  );
+  if (a.json) writeFileSync(a.json, `${JSON.stringify(rows, null, 2)}\n`);
+}
+
+main();

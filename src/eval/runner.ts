@@ -1,0 +1,145 @@
+/**
+ * Episode runner for evaluation (docs/RULES.md §8): the evaluated player drives one seat (lab_0 by
+ * default) of a match whose other seats are scripted archetypes, until the match is over.
+ *
+ * Two kinds of player:
+ * - a scripted {@link Policy} (sync): asked once per round, its ≤ 4 actions are applied in order, then
+ *   the round closes (the same budget the scripted opponents have). Runs without any await.
+ * - a {@link SeatAgent} (async, e.g. an LLM; src/round/agents.ts): asked once per round with an
+ *   AgentContext (with a dry-run `validate` on the current state), its ≤ 12 actions are applied, then the
+ *   round closes. A rejection or a non-list answer makes the seat wait that round.
+ */
+import { ArenaEnv } from '../env/gym';
+import { applyAction, rng } from '../env/index';
+import type { LabId, PolicyName, TaskName } from '../env/types';
+import type { Policy } from '../env/policies/types';
+import { MAX_SCRIPTED_ACTIONS } from '../env/policies/types';
+import type { SeatAgent } from '../round/agents';
+import { MAX_AGENT_ACTIONS } from '../round/agents';
+
+/** Seed offset of the holdout split (Ref §8.1: holdout seeds 50000+). */
+export const HOLDOUT_SEED_OFFSET = 50_000;
+
+export interface EpisodeOptions {
+  task: TaskName;
+  /** Seed as given on the command line; the holdout split adds {@link HOLDOUT_SEED_OFFSET}. */
+  seed: number;
+  holdout?: boolean;
+  seat?: LabId;
+  /** Override the scripted opponents (default: gym.ts defaultOpponents). */
+  opponents?: PolicyName[] | Record<LabId, PolicyName>;
+}
+
+export interface EpisodeResult {
+  task: TaskName;
+  /** Engine seed actually played (holdout: offset + seed). */
+  seed: number;
+  holdout: boolean;
+  /** The controlled seat's cumulative reward at the end (Ref §5.4 "episode reward"). */
+  reward: number;
+  /** Actions the controlled seat took. */
+  steps: number;
+  invalidActions: number;
+  rounds: number;
+  /** Jobs of the controlled seat completed / total at the end. */
+  jobsCompleted: number;
+  jobsTotal: number;
+}
+
+/** A player the runner can evaluate. */
+export type EvalPlayer = { name: string; kind: 'policy'; policy: Policy } | { name: string; kind: 'agent'; agent: SeatAgent };
+
+const engineSeed = (o: EpisodeOptions) => (o.holdout ? HOLDOUT_SEED_OFFSET + o.seed : o.seed);
+
+function start(o: EpisodeOptions, actionsPerRound: number): ArenaEnv {
+  const env = new ArenaEnv();
+  env.reset({ task: o.task, seed: engineSeed(o), seat: o.seat ?? 'lab_0', holdout: o.holdout ?? false, opponents: o.opponents, actionsPerRound });
+  return env;
+}
+
+function finish(env: ArenaEnv, o: EpisodeOptions): EpisodeResult {
+  const s = env.state;
+  const seat = s.seats[env.seat]!;
+  let done = 0;
+  let total = 0;
+  for (const id in s.jobs) {
+    const j = s.jobs[id]!;
+    if (j.owner !== env.seat) continue;
+    total++;
+    if (j.outcome === 'completed') done++;
+  }
+  return {
+    task: o.task,
+    seed: engineSeed(o),
+    holdout: o.holdout ?? false,
+    reward: seat.cumulativeReward,
+    steps: seat.steps,
+    invalidActions: seat.invalidActions,
+    rounds: s.round,
+    jobsCompleted: done,
+    jobsTotal: total,
+  };
+}
+
+/** Play one episode with a scripted policy on the controlled seat. Synchronous. */
+export function runPolicyEpisode(policy: Policy, o: EpisodeOptions): EpisodeResult {
+  const env = start(o, MAX_SCRIPTED_ACTIONS);
+  const seed = engineSeed(o);
+  let obs = env.observation();
+  while (!env.done) {
+    const actions = policy(obs, { rng: rng(seed, obs.round, `policy:${env.seat}`), holdout: o.holdout ?? false }).slice(0, MAX_SCRIPTED_ACTIONS);
+    let closed = false;
+    for (const a of actions) {
+      const r = env.step(a);
+      obs = r.observation;
+      if (r.info.closed || r.done) {
+        closed = true;
+        break;
+      }
+    }
+    if (!closed && !env.done) obs = env.endRound().observation;
+  }
+  return finish(env, o);
+}
+
+/** Play one episode with an async agent on the controlled seat. */
+export async function runAgentEpisode(agent: SeatAgent, o: EpisodeOptions): Promise<EpisodeResult> {
+  const env = start(o, MAX_AGENT_ACTIONS);
+  const matchId = `eval:${o.task}:${engineSeed(o)}`;
+  let obs = env.observation();
+  while (!env.done) {
+    const state = env.state;
+    const validate = (actions: readonly unknown[]) => {
+      let s = state;
+      return actions.map((a) => {
+        const r = applyAction(s, env.seat, a);
+        s = r.state;
+        return { ok: r.result.ok, code: r.result.code, message: r.result.message };
+      });
+    };
+    const ac = new AbortController();
+    let actions: unknown[] = [];
+    try {
+      const out: unknown = await agent.act(obs, { matchId, lab: env.seat, round: obs.round, signal: ac.signal, validate });
+      if (Array.isArray(out)) actions = out.slice(0, MAX_AGENT_ACTIONS);
+    } catch {
+      actions = []; // the seat waits this round, as the host does
+    }
+    let closed = false;
+    for (const a of actions) {
+      const r = env.step(a);
+      obs = r.observation;
+      if (r.info.closed || r.done) {
+        closed = true;
+        break;
+      }
+    }
+    if (!closed && !env.done) obs = env.endRound().observation;
+  }
+  return finish(env, o);
+}
+
+/** Play one episode with either kind of player. Scripted players never await. */
+export function runEpisode(player: EvalPlayer, o: EpisodeOptions): EpisodeResult | Promise<EpisodeResult> {
+  return player.kind === 'policy' ? runPolicyEpisode(player.policy, o) : runAgentEpisode(player.agent, o);
+}

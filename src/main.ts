@@ -1,0 +1,119 @@
+/**
+ * `npm start`: GPU Arena's entry point.
+ *
+ *     npm start                                   # console match in this terminal (SQLite ./data/arena.db)
+ *     npm start -- --task coalition_market --seed 7 --round-seconds 0 --db :memory:
+ *     npm start -- --platform discord|slack       # the chat bots (when their adapters are installed)
+ *
+ * Options override the config file and environment variables (src/config/schema.ts lists them all).
+ * `--db <file>` forces SQLite at that path even when DATABASE_URL is set.
+ *
+ * Platform adapters plug in as `src/bots/<platform>/start.ts` exporting
+ * `start(ctx: PlatformContext): Promise<number | void>`; until one exists, `--platform` says so.
+ * Exit codes: 0 done, 1 runtime failure, 2 bad options or configuration.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Command, Option } from 'commander';
+import { pino, type Logger } from 'pino';
+import { z } from 'zod';
+import { runConsole } from './bots/console/session';
+import { loadConfig, type ArenaConfig } from './config';
+import { TASK_NAMES, type TaskName } from './env/types';
+import { MAX_ROUND_SECONDS } from './round/settings';
+import { openStore } from './store';
+import type { EventStore } from './store/types';
+
+const PLATFORMS = ['console', 'discord', 'slack'] as const;
+
+/** What `start(ctx)` of a platform adapter module receives. */
+export interface PlatformContext {
+  config: ArenaConfig;
+  store: EventStore;
+  logger: Logger;
+}
+
+const OptionsSchema = z.object({
+  platform: z.enum(PLATFORMS),
+  task: z.enum(TASK_NAMES as [TaskName, ...TaskName[]]).optional(),
+  seed: z.coerce.number().int().min(0).max(2 ** 31 - 1).optional(),
+  roundSeconds: z.coerce.number().int().min(0).max(MAX_ROUND_SECONDS).optional(),
+  db: z.string().min(1).optional(),
+  config: z.string().min(1).optional(),
+});
+
+function parseArgs(argv: string[]): z.output<typeof OptionsSchema> {
+  const program = new Command()
+    .name('gpu-arena')
+    .description('Judged negotiation matches over scarce GPU capacity: console, Discord or Slack.')
+    .addOption(new Option('--platform <name>', 'where to play').choices([...PLATFORMS]).default('console'))
+    .addOption(new Option('--task <task>', 'task of a new match').choices([...TASK_NAMES]))
+    .option('--seed <n>', 'seed of a new match (default: random, printed)')
+    .option('--round-seconds <n>', 'round timer of a new match in seconds; 0 = rounds close on `done`')
+    .option('--db <file>', 'SQLite file (default ./data/arena.db; `:memory:` keeps nothing)')
+    .option('--config <file>', 'config file (default config/arena.json if present)')
+    .showHelpAfterError()
+    .parse(argv);
+  const parsed = OptionsSchema.safeParse(program.opts());
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const flag = `--${String(issue?.path[0] ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  return program.error(`error: option ${flag}: ${issue?.message ?? 'invalid'}`, { exitCode: 2 });
+}
+
+async function startPlatform(name: 'discord' | 'slack', ctx: PlatformContext): Promise<number> {
+  const file = fileURLToPath(new URL(`./bots/${name}/start.ts`, import.meta.url));
+  if (!existsSync(file)) {
+    process.stderr.write(`The ${name} adapter is not available yet in this build (no src/bots/${name}/start.ts). Use --platform console.\n`);
+    return 2;
+  }
+  const mod: unknown = await import(file);
+  const start = (mod as { start?: unknown }).start;
+  if (typeof start !== 'function') {
+    process.stderr.write(`src/bots/${name}/start.ts does not export start(ctx).\n`);
+    return 2;
+  }
+  const code: unknown = await (start as (c: PlatformContext) => Promise<unknown>)(ctx);
+  return typeof code === 'number' ? code : 0;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const args = parseArgs(argv);
+  const loaded = loadConfig(args.config);
+  if (!loaded.ok) {
+    process.stderr.write(`${loaded.error.message}\n`);
+    return 2;
+  }
+  const config = loaded.config;
+  const consoleMode = args.platform === 'console';
+  // In the terminal, only warnings go to stderr unless LOG_LEVEL asks for more.
+  const level = consoleMode && !process.env.LOG_LEVEL ? 'warn' : config.log.level;
+  const logger = pino({ level }, pino.destination(2));
+  const store = await openStore(args.db ? { sqlitePath: args.db } : { ...(config.database.url ? { databaseUrl: config.database.url } : {}), sqlitePath: config.database.sqlitePath });
+  try {
+    if (!consoleMode) return await startPlatform(args.platform as 'discord' | 'slack', { config, store, logger });
+    const interactive = Boolean(process.stdin.isTTY);
+    return await runConsole({
+      store,
+      logger,
+      input: process.stdin,
+      output: process.stdout,
+      interactive,
+      color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+      task: args.task ?? config.match.task,
+      ...(args.seed !== undefined ? { seed: args.seed } : {}),
+      roundSeconds: args.roundSeconds ?? config.console.roundSeconds,
+      holdout: config.match.holdout,
+    });
+  } finally {
+    await store.close();
+  }
+}
+
+main(process.argv).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`gpu-arena: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);

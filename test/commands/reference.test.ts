@@ -1,0 +1,73 @@
+/** The catalogue is defined once and everything renders from it: definitions, help, README reference. */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { COMMANDS, COMMAND_SPECS, renderCommandReference, renderHelp, usage } from '../../src/commands';
+import { readSection } from '../../src/scripts/readme-commands';
+
+const BRIEF = ['new', 'join', 'seat', 'start', 'status', 'me', 'offer', 'accept', 'reject', 'counter', 'pitch', 'reserve', 'release', 'coalition', 'allocate', 'message', 'done', 'finish', 'end', 'help'];
+
+describe('catalogue', () => {
+  test('every command of the brief is defined exactly once, in spec order, with a schema matching its options', () => {
+    assert.deepEqual([...COMMANDS.map((c) => c.name)].sort(), [...BRIEF].sort());
+    assert.deepEqual(COMMANDS.map((c) => c.name), COMMAND_SPECS.map((s) => s.name));
+    for (const c of COMMANDS) {
+      const shape = (c.schema as unknown as { shape: Record<string, unknown> }).shape;
+      assert.deepEqual(Object.keys(shape).sort(), c.options.map((o) => o.name).sort(), c.name);
+    }
+  });
+
+  test('names are Discord-safe, options unique, descriptions short, help has an example', () => {
+    for (const c of COMMAND_SPECS) {
+      assert.match(c.name, /^[a-z_]{1,32}$/);
+      assert.ok(c.description.length <= 100, `${c.name} description too long for Discord`);
+      assert.match(c.help, /Example/);
+      const names = c.options.map((o) => o.name);
+      assert.equal(new Set(names).size, names.length, c.name);
+      for (const o of c.options) {
+        assert.match(o.name, /^[a-z_]{1,32}$/);
+        assert.ok(o.description.length <= 100, `${c.name}.${o.name} description too long`);
+        assert.ok(!o.choices || o.choices.length <= 25, `${c.name}.${o.name}: too many choices`);
+      }
+    }
+    assert.ok(COMMAND_SPECS.length <= 25, 'Discord allows 25 subcommands');
+  });
+
+  test('access is what the brief says: host-only seat/start/end, seat-holder actions', () => {
+    const access = Object.fromEntries(COMMAND_SPECS.map((s) => [s.name, s.access]));
+    for (const n of ['seat', 'start', 'end']) assert.equal(access[n], 'host');
+    for (const n of ['me', 'offer', 'accept', 'reject', 'counter', 'pitch', 'reserve', 'release', 'coalition', 'allocate', 'message', 'done', 'finish']) assert.equal(access[n], 'seat');
+    for (const n of ['new', 'join', 'status', 'help']) assert.equal(access[n], 'anyone');
+  });
+
+  test('the brief’s option names', () => {
+    const opts = (n: string) => COMMAND_SPECS.find((s) => s.name === n)?.options.map((o) => o.name);
+    assert.deepEqual(opts('offer'), ['to', 'give', 'want', 'pay', 'msg', 'expires']);
+    assert.deepEqual(opts('counter')?.slice(0, 5), ['offer', 'give', 'want', 'pay', 'msg']);
+    assert.deepEqual(opts('pitch'), ['text', 'job', 'reply_to']);
+    assert.deepEqual(opts('reserve'), ['blocks', 'job']);
+    assert.deepEqual(opts('coalition'), ['action', 'with', 'id', 'blocks', 'pay', 'msg', 'rounds']);
+    assert.deepEqual(opts('allocate'), ['job', 'blocks']);
+    assert.deepEqual(opts('message'), ['text', 'to']);
+    assert.deepEqual(opts('new'), ['task', 'seed', 'round_seconds', 'holdout']);
+    assert.deepEqual(opts('seat'), ['lab', 'agent', 'policy', 'model']);
+  });
+});
+
+describe('rendered references', () => {
+  test('the README command section equals renderCommandReference() (regenerate: npx tsx src/scripts/readme-commands.ts)', () => {
+    const section = readSection(readFileSync('README.md', 'utf8'));
+    assert.ok(section !== null, 'README.md lacks the <!-- commands:start --> … <!-- commands:end --> markers');
+    assert.equal(section, renderCommandReference());
+  });
+
+  test('the reference and help mention every command with its usage', () => {
+    const ref = renderCommandReference();
+    const help = renderHelp().text;
+    for (const s of COMMAND_SPECS) {
+      assert.ok(ref.includes(`\`${usage(s).replace(/\|/g, '\\|')}\``), `reference lacks ${s.name}`);
+      assert.ok(help.includes(`\`${usage(s)}\``), `help lacks ${s.name}`);
+      for (const o of s.options) assert.ok(ref.includes(`| ${s.name} | \`${o.name}\` |`), `reference lacks ${s.name}.${o.name}`);
+    }
+  });
+});

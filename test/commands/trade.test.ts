@@ -1,0 +1,158 @@
+/** Trading commands against the real host and engine: offer, accept, reject, counter. */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { alice, assertOk, blocksOf, bob, carol, jobsOf, lobby, rejected, replyText, started } from './harness';
+
+describe('offer', () => {
+  test('creates a public offer with accept/reject buttons; nothing private to others', async () => {
+    const a = await started();
+    const s = await a.state();
+    const [give] = blocksOf(s, 'lab_0');
+    const [want] = blocksOf(s, 'lab_1');
+    const r = assertOk(await a.run(alice, `/arena offer to:lab_1 give:${give} want:${want} pay:5 msg:"swap for your block" expires:1`));
+    assert.equal(r.private.length, 0);
+    const post = r.public[0];
+    assert.match(post?.text ?? '', new RegExp(`o_1.*gives ${give}, wants ${want}, pays 5.00`));
+    assert.deepEqual(post?.buttons?.map((b) => b.command), ['accept offer:o_1', 'reject offer:o_1']);
+    const o = (await a.state()).offers.o_1;
+    assert.deepEqual([o?.from, o?.to, o?.offeredBlockIds, o?.requestedBlockIds, o?.payment, o?.message], ['lab_0', 'lab_1', [give], [want], 5, 'swap for your block']);
+    await a.close();
+  });
+
+  test('typed options: lists as comma-separated strings, numbers as numbers', async () => {
+    const a = await started();
+    const s = await a.state();
+    const give = blocksOf(s, 'lab_0').slice(0, 2);
+    assertOk(await a.runTyped(alice, 'offer', { to: 'lab_2', give: give.join(','), pay: 2.5 }));
+    assert.deepEqual((await a.state()).offers.o_1?.offeredBlockIds, give);
+    await a.close();
+  });
+
+  test('bad input names the option, what was expected and the valid ids; changes nothing', async () => {
+    const a = await started();
+    const s = await a.state();
+    const mine = blocksOf(s, 'lab_0');
+    const bobs = blocksOf(s, 'lab_1');
+    assert.equal((await rejected(a, alice, 'offer give:b_0_0', 'missing_option')).option, 'to');
+    const lab = await rejected(a, alice, 'offer to:lab_9 pay:1', 'unknown_lab');
+    assert.deepEqual([lab.option, lab.validValues], ['to', ['lab_1', 'lab_2']]);
+    assert.equal((await rejected(a, alice, 'offer to:lab_0 pay:1', 'self_trade')).option, 'to');
+    const notMine = await rejected(a, alice, `offer to:lab_1 give:${bobs[0]}`, 'unowned_block');
+    assert.deepEqual([notMine.option, notMine.validValues], ['give', mine]);
+    assert.equal((await rejected(a, alice, 'offer to:lab_1 give:b_9_9', 'unknown_block')).option, 'give');
+    assert.equal((await rejected(a, alice, `offer to:lab_1 give:${mine[0]},${mine[0]}`, 'duplicate_block')).option, 'give');
+    const wrongOwner = await rejected(a, alice, `offer to:lab_2 want:${bobs[0]}`, 'target_does_not_own_block');
+    assert.deepEqual([wrongOwner.option, wrongOwner.validValues], ['want', blocksOf(s, 'lab_2')]);
+    assert.equal((await rejected(a, alice, 'offer to:lab_1 pay:abc', 'invalid_option')).option, 'pay');
+    assert.equal((await rejected(a, alice, 'offer to:lab_1 pay:-3', 'invalid_option')).option, 'pay');
+    assert.equal((await rejected(a, alice, 'offer to:lab_1 pay:1 expires:9', 'invalid_option')).option, 'expires');
+    // Engine rules come back through the dry run, with the option they concern.
+    assert.equal((await rejected(a, alice, 'offer to:lab_1 pay:100000', 'budget_overspend')).option, 'pay');
+    assert.equal((await rejected(a, alice, 'offer to:lab_1', 'empty_offer')).option, 'give');
+    // Not a seat holder / wrong seat.
+    await rejected(a, carol, 'offer to:lab_1 pay:1', 'no_seat');
+    assert.equal((await a.state()).nextOfferSeq, s.nextOfferSeq);
+    await a.close();
+  });
+
+  test('bad input before the start: not_started; with no match: no_match', async () => {
+    const a = await lobby();
+    await rejected(a, alice, 'offer to:lab_1 pay:1', 'not_started');
+    await a.close();
+  });
+});
+
+describe('accept', () => {
+  test('the recipient accepts: blocks and credits move, public summary, private reward note', async () => {
+    const a = await started();
+    const s = await a.state();
+    const [give] = blocksOf(s, 'lab_0');
+    const [want] = blocksOf(s, 'lab_1');
+    assertOk(await a.run(alice, `offer to:lab_1 give:${give} want:${want} pay:3`));
+    const r = assertOk(await a.run(bob, 'accept offer:o_1'));
+    assert.match(r.public[0]?.title ?? '', /Lab B accepted o_1/);
+    assert.ok(r.private.every((p) => p.userId === bob.userId));
+    const after = await a.state();
+    assert.equal(after.offers.o_1?.status, 'accepted');
+    assert.equal(after.blocks[give!]?.owner, 'lab_1');
+    assert.equal(after.blocks[want!]?.owner, 'lab_0');
+    assert.equal(after.labs.lab_1?.budget, Math.round((s.labs.lab_1!.budget + 3) * 100) / 100);
+    await a.close();
+  });
+
+  test('the accept button of the offer post runs as text', async () => {
+    const a = await started();
+    const r = assertOk(await a.run(alice, 'offer to:lab_1 pay:2'));
+    const btn = r.public[0]?.buttons?.find((b) => b.label.startsWith('Accept'));
+    assert.ok(btn);
+    assertOk(await a.run(bob, btn.command));
+    assert.equal((await a.state()).offers.o_1?.status, 'accepted');
+    await a.close();
+  });
+
+  test('bad input: own offer, unknown offer (valid ids listed), missing option, no seat', async () => {
+    const a = await started();
+    assertOk(await a.run(alice, 'offer to:lab_1 pay:2'));
+    assert.equal((await rejected(a, alice, 'accept offer:o_1', 'not_offer_recipient')).option, 'offer');
+    const unknown = await rejected(a, bob, 'accept offer:o_99', 'unknown_offer');
+    assert.deepEqual(unknown.validValues, ['o_1']);
+    assert.equal((await rejected(a, bob, 'accept', 'missing_option')).option, 'offer');
+    await rejected(a, carol, 'accept offer:o_1', 'no_seat');
+    assert.equal((await a.state()).offers.o_1?.status, 'active');
+    await a.close();
+  });
+});
+
+describe('reject', () => {
+  test('the recipient rejects; the sender withdraws', async () => {
+    const a = await started();
+    assertOk(await a.run(alice, 'offer to:lab_1 pay:2'));
+    assertOk(await a.run(alice, 'offer to:lab_1 pay:3'));
+    const r = assertOk(await a.run(bob, 'reject offer:o_1'));
+    assert.match(replyText(r), /Lab B rejected offer `o_1`/);
+    const w = assertOk(await a.run(alice, 'reject offer:o_2'));
+    assert.match(replyText(w), /Lab A withdrew offer `o_2`/);
+    const s = await a.state();
+    assert.deepEqual([s.offers.o_1?.status, s.offers.o_2?.status], ['rejected', 'withdrawn']);
+    await a.close();
+  });
+
+  test('bad input: unknown or already closed offer, no seat', async () => {
+    const a = await started();
+    assertOk(await a.run(alice, 'offer to:lab_1 pay:2'));
+    assertOk(await a.run(bob, 'reject offer:o_1'));
+    await rejected(a, bob, 'reject offer:o_1', 'unknown_offer');
+    await rejected(a, bob, 'reject offer:x', 'unknown_offer');
+    await rejected(a, carol, 'reject offer:o_1', 'no_seat');
+    await a.close();
+  });
+});
+
+describe('counter', () => {
+  test('the recipient counters: a new offer back, the original countered', async () => {
+    const a = await started();
+    const s = await a.state();
+    assertOk(await a.run(alice, `offer to:lab_1 want:${blocksOf(s, 'lab_1')[0]} pay:1`));
+    const r = assertOk(await a.run(bob, `counter offer:o_1 want:${blocksOf(s, 'lab_0')[0]} pay:0 msg:"no, this one"`));
+    assert.match(r.public[0]?.title ?? '', /Lab B counters o_1 with o_2/);
+    assert.deepEqual(r.public[0]?.buttons?.map((b) => b.command), ['accept offer:o_2', 'reject offer:o_2']);
+    const after = await a.state();
+    assert.equal(after.offers.o_1?.status, 'countered');
+    assert.deepEqual([after.offers.o_2?.from, after.offers.o_2?.to], ['lab_1', 'lab_0']);
+    await a.close();
+  });
+
+  test("bad input: counter own offer, want blocks the original sender doesn't own, unknown offer", async () => {
+    const a = await started();
+    const s = await a.state();
+    assertOk(await a.run(alice, 'offer to:lab_1 pay:1'));
+    await rejected(a, alice, 'counter offer:o_1 pay:1', 'not_offer_recipient');
+    const e = await rejected(a, bob, `counter offer:o_1 want:${blocksOf(s, 'lab_2')[0]}`, 'target_does_not_own_block');
+    assert.deepEqual([e.option, e.validValues], ['want', blocksOf(s, 'lab_0')]);
+    await rejected(a, bob, 'counter offer:o_7 pay:1', 'unknown_offer');
+    assert.equal((await a.state()).offers.o_1?.status, 'active');
+    // Error texts never list another seat's private job ids.
+    assert.ok(!JSON.stringify(e).includes(jobsOf(s, 'lab_0')[0] ?? '§'));
+    await a.close();
+  });
+});

@@ -1,0 +1,151 @@
+/**
+ * LLM seats and the LLM judge through the real round host (src/round), the real openai client and the
+ * local emulator: parallel agent turns, a judge timeout falling back to the rule judge, replay without
+ * model calls.
+ */
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { labIdsFor } from '../../src/env';
+import { createLlmJudge, LLM_JUDGE_ID } from '../../src/judge/llm-judge';
+import { RULE_JUDGE_ID } from '../../src/judge/rule-judge';
+import { llmAgentFactory } from '../../src/llm/seat-agent';
+import { RoundHost, replay } from '../../src/round';
+import type { EventStore } from '../../src/store';
+import { startOpenAiEmulator, type OpenAiEmulator, type RecordedRequest } from '../emulators/openai';
+import { harness, person, publicText, publishedText, unwrap } from '../round/helpers';
+import { emuClient, honest, market, v, verdictFor } from './helpers';
+
+const HOST = person('host');
+const ALICE = person('alice');
+const WAIT_REPLY = JSON.stringify({ plan: null, actions: [{ action_type: 'wait' }], pitch: null });
+
+async function waitFor(what: string, pred: () => Promise<boolean>, ms = 8000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await pred()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  assert.fail(`timed out waiting for ${what}`);
+}
+
+const closedRounds = async (store: EventStore, id: string) =>
+  (await store.load(id)).flatMap((e) => (e.body.type === 'round_closed' ? [e.body] : []));
+
+describe('LLM seats and judge through the round host', () => {
+  let emu: OpenAiEmulator;
+  before(async () => {
+    emu = await startOpenAiEmulator();
+  });
+  after(() => emu.close());
+
+  test('five LLM seats whose replies take 300 ms each all act within ~0.5 s of the round opening (parallel)', async () => {
+    const seed = Array.from({ length: 50 }, (_, i) => i).find((s) => labIdsFor('coalition_market', s).length === 5) ?? -1;
+    const labs = labIdsFor('coalition_market', seed);
+    assert.equal(labs.length, 5);
+    emu.setResponder(() => ({ delayMs: 300, content: WAIT_REPLY }));
+    const h = await harness({ agentFor: llmAgentFactory(emuClient(emu, { maxConcurrent: 8 })) });
+    const m = unwrap(await h.host.create('c-par', 'test', HOST, { task: 'coalition_market', seed, roundSeconds: 0 }));
+    for (const lab of labs) unwrap(await h.host.assign('c-par', HOST, lab, { kind: 'llm', model: 'agent-m' }));
+    const n0 = emu.chatRequests().length;
+    const t0 = performance.now();
+    unwrap(await h.host.start('c-par', HOST));
+    await waitFor('round 0 to close', async () => (await closedRounds(h.store, m.id)).length > 0);
+    const elapsed = performance.now() - t0;
+    unwrap(await h.host.end('c-par', HOST));
+    await h.host.stop();
+    const first = emu.chatRequests().slice(n0, n0 + 5);
+    assert.equal(first.length, 5);
+    assert.deepEqual(new Set(first.map((r) => r.body?.model)), new Set(['agent-m']));
+    // all five requests were in flight together, and the round closed after ~one reply time, not five
+    assert.ok(first[4]!.at - first[0]!.at < 250, `arrivals spread ${(first[4]!.at - first[0]!.at).toFixed(0)} ms`);
+    assert.ok(elapsed < 1200, `round 0 closed ${elapsed.toFixed(0)} ms after start (serial would be ≥ 1500)`);
+    const acted = (await h.store.load(m.id)).filter((e) => e.body.type === 'action' && e.seq < 40).map((e) => (e.body as { lab: string }).lab);
+    assert.deepEqual(new Set(acted), new Set(labs));
+  });
+
+  test('a failing model makes its seat wait, visibly; the match goes on', async () => {
+    emu.setResponder(() => ({ content: 'no JSON here' }));
+    const h = await harness({ agentFor: llmAgentFactory(emuClient(emu)) });
+    const m = unwrap(await h.host.create('c-fail', 'test', HOST, { task: 'market_round', seed: 5, roundSeconds: 0 }));
+    unwrap(await h.host.join('c-fail', ALICE, 'lab_0'));
+    unwrap(await h.host.assign('c-fail', HOST, 'lab_1', { kind: 'llm', model: 'agent-m' }));
+    unwrap(await h.host.start('c-fail', HOST));
+    await h.host.idle();
+    assert.match(publishedText(h), /could not act \(agent error: LLM invalid_json[^)]*\); the seat waits this round/);
+    const done = unwrap(await h.host.done('c-fail', ALICE));
+    assert.ok(done.closed, 'round closed once alice was done');
+    assert.equal(done.match.state?.round, 1);
+    await h.host.stop();
+    assert.ok(m.id);
+  });
+
+  test('a judge timeout falls back to the rule judge and the match continues', async () => {
+    emu.setResponder(() => ({ hang: true }));
+    const judge = createLlmJudge({ client: emuClient(emu, { maxRetries: 0 }), models: ['judge-m'], timeoutMs: 200 });
+    const h = await harness({ judge });
+    const m = unwrap(await h.host.create('c-judge', 'test', HOST, { task: 'market_round', seed: 5, roundSeconds: 0 }));
+    unwrap(await h.host.join('c-judge', ALICE, 'lab_0'));
+    unwrap(await h.host.start('c-judge', HOST));
+    const n0 = emu.chatRequests().length;
+    const mine = honest(market(5), 'lab_0');
+    const pitch = unwrap(await h.host.act('c-judge', ALICE, { action_type: 'make_pitch', message: mine.text, job_ids: mine.jobs }));
+    assert.equal(pitch.result.ok, true);
+    const done = unwrap(await h.host.done('c-judge', ALICE));
+    assert.equal(emu.chatRequests().length - n0, 1, 'the judge model was asked');
+    const closed = (await closedRounds(h.store, m.id))[0]!;
+    const decision = closed.judge as { judgeId: string; meta?: { fallback?: unknown } };
+    assert.equal(decision.judgeId, RULE_JUDGE_ID);
+    assert.match(String(decision.meta?.fallback), /timeout/);
+    assert.match(publicText(done.closed), /Judged by the rule judge/);
+    // the match continues: round 1 is open and alice can act
+    assert.equal(done.match.state?.round, 1);
+    const next = unwrap(await h.host.act('c-judge', ALICE, { action_type: 'wait' }));
+    assert.equal(next.result.ok, true);
+    await h.host.stop();
+  });
+
+  test('replaying a match makes no LLM call (decisions come from the log)', async () => {
+    const theirs = honest(market(5), 'lab_1');
+    const mine = honest(market(5), 'lab_0');
+    const responder = (req: RecordedRequest) =>
+      req.body?.model === 'judge-m'
+        ? { content: verdictFor(req, (t) => (t === theirs.text ? v(0.9) : v(0.3))) }
+        : { content: JSON.stringify({ plan: null, actions: [], pitch: { message: theirs.text, job_ids: theirs.jobs } }) };
+    emu.setResponder(responder);
+    const client = emuClient(emu);
+    const judge = createLlmJudge({ client, models: ['judge-m'] });
+    const agentFor = llmAgentFactory(client);
+    const h = await harness({ judge, agentFor });
+    const m = unwrap(await h.host.create('c-replay', 'test', HOST, { task: 'market_round', seed: 5, roundSeconds: 0 }));
+    unwrap(await h.host.join('c-replay', ALICE, 'lab_0'));
+    unwrap(await h.host.assign('c-replay', HOST, 'lab_1', { kind: 'llm', model: 'agent-m' }));
+    unwrap(await h.host.start('c-replay', HOST));
+    for (let round = 0; round < 2; round++) {
+      await h.host.idle();
+      unwrap(await h.host.act('c-replay', ALICE, { action_type: 'make_pitch', message: `${mine.text} (round ${round})`, job_ids: round === 0 ? mine.jobs : [] }));
+      unwrap(await h.host.done('c-replay', ALICE));
+      await h.host.idle();
+    }
+    const closed = await closedRounds(h.store, m.id);
+    assert.equal(closed.length, 2);
+    assert.ok(closed.every((c) => (c.judge as { judgeId: string }).judgeId === LLM_JUDGE_ID));
+    unwrap(await h.host.end('c-replay', HOST));
+    const live = h.host.current('c-replay');
+    await h.host.stop();
+    assert.equal(await live, null);
+    const calls = emu.chatRequests().length;
+
+    const replayed = replay(await h.store.load(m.id));
+    assert.ok(replayed?.state);
+    assert.deepEqual(
+      replayed.state.judgeHistory.map((d) => [d.judgeId, d.winner]),
+      closed.map((c) => [(c.judge as { judgeId: string }).judgeId, (c.judge as { winner: string }).winner]),
+    );
+    // a fresh host over the same store, with the same judge and agents, restores without asking anyone
+    const host2 = new RoundHost({ store: h.store, judge, agentFor, clock: h.clock, publish: async () => {} });
+    await host2.restore();
+    await host2.idle();
+    await host2.stop();
+    assert.equal(emu.chatRequests().length, calls, 'no LLM call during replay or restore');
+  });
+});

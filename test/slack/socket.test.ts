@@ -1,0 +1,76 @@
+/**
+ * Socket Mode: the real Bolt App with socketMode opens `apps.connections.open` (app token) on the
+ * emulator, connects to its WebSocket, acks a slash-command envelope and answers it; a retried envelope
+ * (`retry_attempt`, new envelope_id, same payload) is acked but applied once; a button envelope works too.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { SlackBot } from '../../src/bots/slack/bot';
+import { SlackEmulator } from '../emulators/slack';
+import { alice, APP_TOKEN, captureLogger, FakeBackend, startTestBot } from './helpers';
+
+const CHANNEL = 'C0SOCK';
+
+describe('slack bot in Socket Mode (fake backend)', () => {
+  const emu = new SlackEmulator();
+  const backend = new FakeBackend();
+  const { logger, lines } = captureLogger();
+  let bot: SlackBot;
+
+  before(async () => {
+    await emu.start();
+    bot = await startTestBot(emu, 'socket', { backend, logger, postIntervalMs: 0 });
+    await emu.socketConnected();
+  });
+
+  after(async () => {
+    await bot.stop();
+    // Let the SocketModeClient finish closing before the server goes (see the testing notes).
+    await new Promise((r) => setTimeout(r, 100));
+    await emu.close();
+  });
+
+  test('connects with the app token and no HTTP port', () => {
+    const open = emu.calls('apps.connections.open');
+    assert.equal(open.length, 1);
+    assert.equal(open[0]!.authorization, `Bearer ${APP_TOKEN}`);
+    assert.equal(bot.port, null);
+  });
+
+  test('a slash command envelope is acked and answered', async () => {
+    const req = emu.slashCommand(alice, CHANNEL, 'done');
+    const ack = await emu.sendEnvelope(req);
+    assert.deepEqual(ack, {}, 'acked with an empty payload');
+    await bot.idle();
+    assert.deepEqual(backend.calls.map((c) => c.text), ['done']);
+    assert.match(String(emu.responses(req.responseId!)[0]!.body['text']), /your reward 0\.1/);
+    const posts = emu.calls('chat.postMessage').filter((r) => r.body['channel'] === CHANNEL);
+    assert.equal(posts.length, 2);
+  });
+
+  test('a retried envelope (retry_attempt: 1) is acked but applied once', async () => {
+    const before = backend.calls.length;
+    const req = emu.slashCommand(alice, CHANNEL, 'me');
+    await emu.sendEnvelope(req);
+    const retryAck = await emu.sendEnvelope(req, { retryAttempt: 1 });
+    assert.deepEqual(retryAck, {});
+    await bot.idle();
+    assert.equal(backend.calls.length, before + 1);
+    assert.equal(emu.responses(req.responseId!).length, 1);
+    assert.ok(lines.some((l) => l.includes('duplicate request ignored') && l.includes('"retryNum":1')));
+  });
+
+  test('a button envelope runs its command', async () => {
+    const req = emu.blockAction(alice, CHANNEL, { action_id: 'arena:status', value: 'status' });
+    await emu.sendEnvelope(req);
+    await bot.idle();
+    assert.equal(backend.calls.at(-1)!.text, 'status');
+    assert.equal(backend.calls.at(-1)!.caller.userId, `slack:${alice.id}`);
+  });
+
+  test('logs hold no app or bot token', () => {
+    const all = lines.join('\n');
+    assert.ok(!all.includes(APP_TOKEN));
+    assert.ok(!all.includes('xoxb-'));
+  });
+});
