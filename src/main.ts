@@ -33,11 +33,17 @@ export interface PlatformContext {
   logger: Logger;
 }
 
+/** A command-line integer in [min, max], with one message for every way it can be wrong. */
+const wholeNumber = (min: number, max: number) => {
+  const error = `expected a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+};
+
 const OptionsSchema = z.object({
   platform: z.enum(PLATFORMS),
   task: z.enum(TASK_NAMES as [TaskName, ...TaskName[]]).optional(),
-  seed: z.coerce.number().int().min(0).max(2 ** 31 - 1).optional(),
-  roundSeconds: z.coerce.number().int().min(0).max(MAX_ROUND_SECONDS).optional(),
+  seed: wholeNumber(0, 2 ** 31 - 1).optional(),
+  roundSeconds: wholeNumber(0, MAX_ROUND_SECONDS).optional(),
   db: z.string().min(1).optional(),
   config: z.string().min(1).optional(),
 });
@@ -53,6 +59,8 @@ function parseArgs(argv: string[]): z.output<typeof OptionsSchema> {
     .option('--db <file>', 'SQLite file (default ./data/arena.db; `:memory:` keeps nothing)')
     .option('--config <file>', 'config file (default config/arena.json if present)')
     .showHelpAfterError()
+    // Usage errors exit 2 (the documented code); --help exits 0.
+    .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2))
     .parse(argv);
   const parsed = OptionsSchema.safeParse(program.opts());
   if (parsed.success) return parsed.data;

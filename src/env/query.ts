@@ -3,7 +3,8 @@
  * records' insertion order, which is deterministic (creation order), never user input order.
  */
 import type { Block, Coalition, Job, LabId, MatchState } from './types';
-import { positionValue } from './valuation';
+import { positionParts } from './valuation';
+import type { PositionParts } from './valuation';
 
 export function labBlocks(s: MatchState, lab: LabId): Block[] {
   const out: Block[] = [];
@@ -23,9 +24,9 @@ export function labJobs(s: MatchState, lab: LabId): Job[] {
   return out;
 }
 
-/** A lab's position in credits (docs/RULES.md §3.2, valuation.ts). */
-export function positionOf(s: MatchState, lab: LabId): number {
-  return positionValue(labJobs(s, lab), labBlocks(s, lab), s.labs[lab]!.budget);
+/** A lab's position in credits, with each pending job's part (docs/RULES.md §3.2, valuation.ts). */
+export function positionOf(s: MatchState, lab: LabId): PositionParts {
+  return positionParts(labJobs(s, lab), labBlocks(s, lab), s.labs[lab]!.budget);
 }
 
 /** Credits this lab holds in coalition escrow. */

@@ -14,6 +14,8 @@ import { jobValue } from './valuation';
 export const JOB_UTILITY_SCALE = 150;
 /** Lower bound of one job's job_utility. */
 export const JOB_UTILITY_MIN = -0.5;
+/** Credits of gain worth a deal_quality of 1 (docs/RULES.md §3.2). */
+export const DEAL_SCALE = 100;
 
 /** Release every block of `lab` reserved for `holder` (a job id or the lab id); each costs job_utility. */
 function releaseIdle(d: Draft, lab: LabId, holder: (h: string) => boolean, sink: RewardSink): void {
@@ -31,8 +33,9 @@ function releaseIdle(d: Draft, lab: LabId, holder: (h: string) => boolean, sink:
 /**
  * Settle one pending job: credit 1 if complete, allocated/required with partial credit, else 0;
  * realisedValue = base × urgency × credit − energy (0 without allocation). job_utility +=
- * clamp(value / 150, −0.5, 1); market_adaptation += 1 if complete and a shock touched it; blocks still
- * reserved for it are released at −0.05 each.
+ * clamp(value / 150, −0.5, 1); market_adaptation += 1 if complete and a shock touched it; deal_quality −=
+ * (tradeCredit − value × credit) / 100 when trades credited more of the job than it realised; blocks
+ * still reserved for it are released at −0.05 each.
  */
 export function settleJob(d: Draft, jobId: string, sink: RewardSink): SettlementEvent {
   const j = d.job(jobId);
@@ -41,6 +44,9 @@ export function settleJob(d: Draft, jobId: string, sink: RewardSink): Settlement
   j.outcome = complete ? 'completed' : j.partialCreditAllowed && j.allocatedHours > 0 ? 'partial' : 'missed';
   j.realisedValue = j.allocatedHours === 0 ? 0 : round2(jobValue(j) * credit - j.energyCost);
   sink.add(j.owner, 'job_utility', clamp(j.realisedValue / JOB_UTILITY_SCALE, JOB_UTILITY_MIN, 1));
+  // Trades credited this job's value as deal gain; take back what it did not realise (gross of energy).
+  const unrealised = (j.tradeCredit ?? 0) - jobValue(j) * credit;
+  if (unrealised > 0) sink.add(j.owner, 'deal_quality', -unrealised / DEAL_SCALE);
   if (complete && j.shockAffected) sink.add(j.owner, 'market_adaptation', 1);
   releaseIdle(d, j.owner, (h) => h === j.id, sink);
   return { lab: j.owner, jobId: j.id, outcome: j.outcome };

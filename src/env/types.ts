@@ -106,6 +106,12 @@ export interface Job {
   surge: boolean;
   /** Set when a shock touched this job or its lab before settlement (for market_adaptation). */
   shockAffected: boolean;
+  /**
+   * Credits of this job's value that trades have credited to its owner's deal_quality (a trade that makes
+   * the job fundable counts its value as gain). Reconciled at settlement: whatever the job does not
+   * realise is taken back from deal_quality (docs/RULES.md §4.3). Absent until a trade touches the job.
+   */
+  tradeCredit?: number;
 }
 
 export type OfferStatus = 'active' | 'accepted' | 'rejected' | 'withdrawn' | 'countered' | 'expired' | 'invalid';

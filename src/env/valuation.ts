@@ -21,50 +21,65 @@ const usable = (b: ValuedBlock) => b.status === 'available' || b.status === 'res
 /** Job value in credits if completed: base × urgency (Ref §2.9). */
 export const jobValue = (j: Job): number => j.baseValue * j.urgencyMultiplier;
 
+/** A position split into the value of each pending job (value × fundable fraction) and the rest. */
+export interface PositionParts {
+  total: number;
+  /** Job id → value × fundable fraction (credits), for every pending job. */
+  byJob: Record<string, number>;
+}
+
 /**
  * Position value = Σ over pending jobs (deadline asc, value desc) of value × fundable fraction
- * + SPARE_HOUR_VALUE × spare usable GPU-hours + budget. Blocks are assigned greedily (largest first)
- * among usable blocks meeting the job's minimum reliability; a job without partial credit counts only
- * if fully covered (then its blocks are consumed).
+ * + SPARE_HOUR_VALUE × spare usable GPU-hours (reliability-weighted) + budget. Blocks are assigned
+ * greedily (largest first) among usable blocks meeting the job's minimum reliability; a job without
+ * partial credit counts only if fully covered (then its blocks are consumed).
  *
  * @param jobs the lab's jobs (settled ones are ignored)
  * @param blocks the lab's blocks (only available/reserved ones count)
  * @param budget credits
  */
-export function positionValue(jobs: readonly Job[], blocks: readonly ValuedBlock[], budget: number): number {
+export function positionParts(jobs: readonly Job[], blocks: readonly ValuedBlock[], budget: number): PositionParts {
   const free = blocks.filter(usable).sort((a, b) => b.gpuHours - a.gpuHours || (a.id < b.id ? -1 : 1));
   const taken = new Set<string>();
   const pending = jobs
     .filter((j) => j.outcome === 'pending')
     .sort((a, b) => a.deadlineRound - b.deadlineRound || jobValue(b) - jobValue(a) || (a.id < b.id ? -1 : 1));
+  const byJob: Record<string, number> = {};
   let value = 0;
   for (const job of pending) {
     const need = job.gpuHoursRequired - job.allocatedHours;
-    if (need <= 0) {
-      value += jobValue(job);
-      continue;
+    let v = 0;
+    if (need <= 0) v = jobValue(job);
+    else {
+      let got = 0;
+      const chosen: string[] = [];
+      for (const b of free) {
+        if (got >= need) break;
+        if (taken.has(b.id) || b.reliability < job.minReliability) continue;
+        got += b.gpuHours;
+        chosen.push(b.id);
+      }
+      if (got >= need) {
+        v = jobValue(job);
+        for (const id of chosen) taken.add(id);
+      } else if (job.partialCreditAllowed && got > 0) {
+        v = (jobValue(job) * (job.allocatedHours + got)) / job.gpuHoursRequired;
+        for (const id of chosen) taken.add(id);
+      } else if (job.partialCreditAllowed) {
+        v = (jobValue(job) * job.allocatedHours) / job.gpuHoursRequired;
+      }
     }
-    let got = 0;
-    const chosen: string[] = [];
-    for (const b of free) {
-      if (got >= need) break;
-      if (taken.has(b.id) || b.reliability < job.minReliability) continue;
-      got += b.gpuHours;
-      chosen.push(b.id);
-    }
-    if (got >= need) {
-      value += jobValue(job);
-      for (const id of chosen) taken.add(id);
-    } else if (job.partialCreditAllowed && got > 0) {
-      value += (jobValue(job) * (job.allocatedHours + got)) / job.gpuHoursRequired;
-      for (const id of chosen) taken.add(id);
-    } else if (job.partialCreditAllowed) {
-      value += (jobValue(job) * job.allocatedHours) / job.gpuHoursRequired;
-    }
+    byJob[job.id] = v;
+    value += v;
   }
   let spare = 0;
   for (const b of free) if (!taken.has(b.id)) spare += b.gpuHours * b.reliability;
-  return value + SPARE_HOUR_VALUE * spare + budget;
+  return { total: value + SPARE_HOUR_VALUE * spare + budget, byJob };
+}
+
+/** Position value in credits: `positionParts(...).total`. */
+export function positionValue(jobs: readonly Job[], blocks: readonly ValuedBlock[], budget: number): number {
+  return positionParts(jobs, blocks, budget).total;
 }
 
 /**

@@ -22,7 +22,7 @@ export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'arena-console-'
 
 /** Spawn `script` (relative to the repo root) with args. NO_COLOR and no LOG_LEVEL, so output is plain. */
 export function spawnScript(script: string, args: string[]): Spawned {
-  const env = { ...process.env, NO_COLOR: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env.LOG_LEVEL;
   delete env.DATABASE_URL;
   delete env.ARENA_CONFIG;
@@ -52,7 +52,13 @@ export function spawnScript(script: string, args: string[]): Spawned {
       new Promise<void>((resolve, reject) => {
         if (re.test(out)) return resolve();
         const timer = setTimeout(() => reject(new Error(`timed out waiting for ${re}; stdout:\n${out}\nstderr:\n${err}`)), ms);
-        waiters.push({ re, resolve: () => (clearTimeout(timer), resolve()) });
+        waiters.push({
+          re,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        });
       }),
     exited,
   };

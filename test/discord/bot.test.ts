@@ -130,7 +130,7 @@ describe('discord bot against the emulator (fake backend)', () => {
     const edit = reqs.find((r) => r.method === 'PATCH' && r.path.endsWith('/messages/@original'));
     assert.ok(edit, 'deferred reply edited');
     assert.match(JSON.stringify(edit.body), /Round 1 closed/);
-    assert.match(JSON.stringify(edit.body), /"custom_id":"arena:me"/, 'held private posts are announced by a button');
+    assert.match(JSON.stringify(edit.body), /"custom_id":"arena-inbox"/, 'held private posts are announced by a button');
     const follow = reqs.filter((r) => r.method === 'POST' && r.path.includes('/webhooks/'));
     assert.equal(follow.length, 1);
     assert.equal((follow[0]!.body as { flags: number }).flags, 64);
@@ -194,6 +194,14 @@ describe('discord bot against the emulator (fake backend)', () => {
     assert.equal(callbacks(emu.forInteraction(m))[0]!.type, 4);
   });
 
+  test('a button running just `pitch` opens the form too', async () => {
+    const d = emu.dispatchButton(alice, 'arena:pitch');
+    await bot.handled(d.id);
+    const cb = callbacks(emu.forInteraction(d))[0]!;
+    assert.equal(cb.type, 9);
+    assert.equal((cb.data as { custom_id: string }).custom_id, 'arena-modal:pitch');
+  });
+
   test('autocomplete passes kind, typed text and option to the backend and answers with type 8 choices ≤ 100 chars', async () => {
     const d = emu.dispatchAutocomplete(alice, 'arena', 'allocate', [{ name: 'blocks', type: 3, value: 'b_0_0,b_0_', focused: true }]);
     await bot.handled(d.id);
@@ -218,8 +226,8 @@ describe('discord bot against the emulator (fake backend)', () => {
     assert.equal(posts.length, 1);
     assert.equal(posts[0]!.authorization, `Bot ${TOKEN}`);
     assert.doesNotMatch(JSON.stringify(posts[0]!.body), /alice close reward/);
-    assert.match(JSON.stringify(posts[0]!.body), /"custom_id":"arena:me"/);
-    const me = emu.dispatchButton(alice, 'arena:me');
+    assert.match(JSON.stringify(posts[0]!.body), /"custom_id":"arena-inbox"/);
+    const me = emu.dispatchButton(alice, 'arena-inbox');
     await bot.handled(me.id);
     const got = emu.forInteraction(me).map((r) => r.body as { data?: { flags?: number }; flags?: number });
     assert.ok(got.some((b) => JSON.stringify(b).includes('alice close reward') && (b.data?.flags ?? b.flags) === 64));

@@ -84,7 +84,7 @@ describe('discord: a full match end to end', () => {
     const briefs = started.messages.filter((m) => /You play/.test(payloadText(m.body)));
     assert.equal(briefs.length, 1, "only alice's own brief in her interaction");
     assert.ok(isEphemeral(briefs[0]!.body));
-    assert.ok(started.messages.some((m) => buttonIds(m.body).includes('arena:me')), 'a button tells bob a private update waits');
+    assert.ok(started.messages.some((m) => buttonIds(m.body).includes('arena-inbox')), 'a button tells bob a private update waits');
 
     let m = await current();
     const labOf = (u: EmulatorUser) => host.seatOf(m, `discord:${u.id}`)!;
@@ -151,10 +151,9 @@ describe('discord: a full match end to end', () => {
       assert.ok(aliceDone.messages.some((x) => /your round \d+ reward/.test(payloadText(x.body)) && isEphemeral(x.body)));
       closes++;
       m = await current();
-      if (!m.state!.over) {
-        const upd = await click(emu, bot, bob, 'arena:me');
-        assert.ok(upd.messages.some((x) => /your round \d+ reward/.test(payloadText(x.body)) && isEphemeral(x.body)));
-      }
+      const upd = await click(emu, bot, bob, 'arena-inbox');
+      assert.ok(upd.messages.length > 0 && upd.messages.every((x) => isEphemeral(x.body)));
+      assert.ok(upd.messages.some((x) => /your round \d+ reward/.test(payloadText(x.body))), "bob's held round reward");
     }
     assert.equal(closes, 5);
     assert.ok(publicMessages(emu).some((x) => /Match over/.test(payloadText(x.body))));
@@ -186,8 +185,8 @@ describe('discord: a full match end to end', () => {
     const text = posts.map((p) => payloadText(p.body as Record<string, unknown>)).join('\n');
     assert.match(text, /Round 1\/3 closed/);
     assert.ok(text.includes(`<t:${deadline + 30}:R>`), 'the next round shows its deadline');
-    assert.ok(posts.some((p) => buttonIds(p.body as Record<string, unknown>).includes('arena:me')));
-    const mine = await click(emu, bot, alice, 'arena:me');
+    assert.ok(posts.some((p) => buttonIds(p.body as Record<string, unknown>).includes('arena-inbox')));
+    const mine = await click(emu, bot, alice, 'arena-inbox');
     assert.ok(mine.messages.some((x) => /your round 1 reward/.test(payloadText(x.body)) && isEphemeral(x.body)));
     await slash(emu, bot, alice, 'end');
   });
@@ -196,34 +195,37 @@ describe('discord: a full match end to end', () => {
     const states = await statesOf(store, matchId);
     assert.ok(states.length > 10);
     const last = states.at(-1)!;
-    const pub = publicMessages(emu);
-    assert.ok(pub.length > 20);
+    const num = (v: number, dp: number) => new RegExp(`(?<![\\d.])${v.toFixed(dp).replace('.', '\\.')}(?!\\d)`);
     const settled = new Set<string>();
-    const leaks: string[] = [];
-    for (const msg of pub) {
-      const text = payloadText(msg.body);
+    /** Private values found in `text`: budgets at any point, job values, unsettled job ids, private phrasings. */
+    const leaksIn = (text: string): string[] => {
+      const leaks: string[] = [];
       // A job id becomes public when it settles (the round-close "Deadlines" lines, RULES §2 step 5) or
       // when its own lab names it in a pitch; before that it must not appear.
       for (const line of text.matchAll(/^Lab [A-Z] (j_\d+_\w+): (met|missed|partial)/gm)) settled.add(line[1]!);
       const pitch = /^(Lab [A-Z]) pitches/m.exec(text);
       for (const job of Object.values(last.jobs)) {
-        const pitchedByOwner = pitch && last.labs[job.owner]!.publicName === pitch[1];
-        if (!settled.has(job.id) && !pitchedByOwner && new RegExp(`\\b${job.id}\\b`).test(text)) leaks.push(`job id ${job.id} in: ${text.slice(0, 120)}`);
-      }
-      const num = (v: number, dp: number) => new RegExp(`(?<![\\d.])${v.toFixed(dp).replace('.', '\\.')}(?!\\d)`);
-      for (const s of states) {
-        for (const lab of Object.values(s.labs)) if (num(lab.budget, 2).test(text)) leaks.push(`budget ${lab.budget.toFixed(2)} of ${lab.id}`);
-      }
-      for (const job of Object.values(last.jobs)) {
+        const pitchedByOwner = pitch !== null && last.labs[job.owner]!.publicName === pitch[1];
+        if (!settled.has(job.id) && !pitchedByOwner && new RegExp(`\\b${job.id}\\b`).test(text)) leaks.push(`job id ${job.id}`);
         if (num(job.baseValue, 2).test(text)) leaks.push(`base value of ${job.id}`);
         if (num(job.baseValue * job.urgencyMultiplier, 1).test(text)) leaks.push(`value of ${job.id}`);
       }
-      // Private phrasings: deadlines and requirements of jobs, reward breakdowns, budgets, private views.
+      for (const st of states) for (const lab of Object.values(st.labs)) if (num(lab.budget, 2).test(text)) leaks.push(`budget of ${lab.id}`);
+      // Private phrasings: job deadlines and requirements, reward breakdowns, budgets, private views.
       for (const re of [/needs \d+ GPU-h by/, /min rel(iability)? 0\.\d\d/, /your round \d+ reward/, /[Bb]udget \d/, /only you see this/, /You play Lab/, /job_utility/]) {
-        if (re.test(text)) leaks.push(`${re} in: ${text.slice(0, 120)}`);
+        if (re.test(text)) leaks.push(String(re));
       }
-    }
-    assert.deepEqual(leaks, []);
+      return leaks.map((l) => `${l} in: ${text.slice(0, 100)}`);
+    };
+    const pub = publicMessages(emu);
+    assert.ok(pub.length > 20);
+    assert.deepEqual(pub.flatMap((x) => leaksIn(payloadText(x.body))), []);
+    // The scan is not blind: the ephemeral messages of the same session do carry such values.
+    const ephemeral = emu.requests
+      .map((r) => (r.path.endsWith('/callback') ? (r.body as { data?: Record<string, unknown> }).data : (r.body as Record<string, unknown>)))
+      .filter((b): b is Record<string, unknown> => typeof b === 'object' && b !== null && 'embeds' in b && isEphemeral(b));
+    const found = ephemeral.flatMap((b) => leaksIn(payloadText(b)));
+    for (const kind of ['budget of', 'value of', 'needs', 'your round']) assert.ok(found.some((f) => f.includes(kind)), `scanner finds "${kind}" in private posts`);
     if (process.env.DUMP_PUBLIC) for (const x of pub) console.log(`--- ${x.via}\n${payloadText(x.body)}`);
   });
 

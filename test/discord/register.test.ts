@@ -5,10 +5,11 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { COMMAND_SPECS } from '../../src/commands/specs';
+import { COMMANDS } from '../../src/commands';
 import type { CommandSpec } from '../../src/commands/types';
 import { allCommandsJson, arenaCommandJson, AUTOCOMPLETE_KINDS, CommandJsonError, FORM_OPTIONS } from '../../src/bots/discord/commands-json';
 import { registerCommands } from '../../src/bots/discord/register';
+import { FORMS, SLOW_COMMANDS } from '../../src/bots/discord/interactions';
 import { readDiscordConfig, DiscordConfigError } from '../../src/bots/discord/config';
 import { DiscordEmulator } from '../emulators/discord';
 
@@ -16,18 +17,18 @@ type Opt = { name: string; type: number; required?: boolean; autocomplete?: bool
 const TYPE = { subcommand: 1, string: 3, integer: 4, boolean: 5, number: 10 } as const;
 
 describe('commands-json', () => {
-  const json = arenaCommandJson(COMMAND_SPECS) as unknown as { name: string; description: string; options: Opt[]; contexts: number[] };
+  const json = arenaCommandJson(COMMANDS) as unknown as { name: string; description: string; options: Opt[]; contexts: number[] };
 
   test('one /arena command whose subcommands are the catalogue, in order', () => {
     assert.equal(json.name, 'arena');
-    assert.deepEqual(json.options.map((o) => o.name), COMMAND_SPECS.map((c) => c.name));
+    assert.deepEqual(json.options.map((o) => o.name), COMMANDS.map((c) => c.name));
     assert.ok(json.options.every((o) => o.type === TYPE.subcommand));
     assert.deepEqual(json.contexts, [0]);
     assert.ok(json.description.length <= 100);
   });
 
   test('every option keeps its name, a type for its kind, its required flag (except form options), choices or autocomplete', () => {
-    for (const spec of COMMAND_SPECS) {
+    for (const spec of COMMANDS) {
       const sub = json.options.find((o) => o.name === spec.name)!;
       assert.equal(sub.options!.length, spec.options.length, spec.name);
       for (const o of spec.options) {
@@ -55,6 +56,17 @@ describe('commands-json', () => {
     assert.equal(text.required, false, 'pitch text is optional on Discord: leaving it out opens the modal');
   });
 
+  test('deferred commands and forms name real catalogue commands and options', () => {
+    const names = COMMANDS.map((c) => c.name);
+    for (const n of SLOW_COMMANDS) assert.ok(names.includes(n), n);
+    for (const [cmd, form] of Object.entries(FORMS)) {
+      const spec = COMMANDS.find((c) => c.name === cmd)!;
+      assert.ok(spec, cmd);
+      for (const f of form.fields) assert.ok(spec.options.some((o) => o.name === f.id), `${cmd}.${f.id}`);
+      assert.ok(spec.options.some((o) => o.name === FORM_OPTIONS[cmd]));
+    }
+  });
+
   test('rejects a catalogue Discord cannot express', () => {
     const many: CommandSpec[] = Array.from({ length: 26 }, (_, i) => ({ name: `c${i}`, description: 'x', help: '', options: [], access: 'anyone' }));
     assert.throws(() => arenaCommandJson(many), (e: unknown) => e instanceof CommandJsonError && e.code === 'too_many_subcommands');
@@ -68,17 +80,17 @@ describe('registration against the emulator', () => {
   after(() => emu.close());
 
   test('guild registration PUTs exactly the generated JSON with the bot token', async () => {
-    const res = await registerCommands({ token: 'tok-reg', applicationId: emu.applicationId, guildId: emu.guildId, commands: COMMAND_SPECS, restApi: emu.restApi });
+    const res = await registerCommands({ token: 'tok-reg', applicationId: emu.applicationId, guildId: emu.guildId, commands: COMMANDS, restApi: emu.restApi });
     const put = emu.requests.find((r) => r.method === 'PUT' && r.path === `/api/v10/applications/${emu.applicationId}/guilds/${emu.guildId}/commands`);
     assert.ok(put);
     assert.equal(put.authorization, 'Bot tok-reg');
-    assert.deepEqual(put.body, JSON.parse(JSON.stringify(allCommandsJson(COMMAND_SPECS))));
+    assert.deepEqual(put.body, JSON.parse(JSON.stringify(allCommandsJson(COMMANDS))));
     assert.equal(res.scope, 'guild');
     assert.deepEqual(res.commands.map((c) => c.name), ['arena']);
   });
 
   test('global registration uses the application route', async () => {
-    const res = await registerCommands({ token: 'tok-reg', applicationId: emu.applicationId, guildId: null, commands: COMMAND_SPECS, restApi: emu.restApi });
+    const res = await registerCommands({ token: 'tok-reg', applicationId: emu.applicationId, guildId: null, commands: COMMANDS, restApi: emu.restApi });
     assert.equal(res.scope, 'global');
     assert.ok(emu.commands.get('global'));
   });

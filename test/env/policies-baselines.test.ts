@@ -121,6 +121,25 @@ describe('rule_based_expert', () => {
     assert.ok(tradeGain(obs.self.jobs, obs.self.blocks, 100, [], [obs.blocks[2]!], -(o.payment ?? 0)) > 0.5, 'still a gain for itself');
   });
 
+  test('remembers refused bids from its own offer notes: raises its price once, then looks elsewhere', () => {
+    const note = (round: number) => ({ round, from: 'lab_0', to: 'lab_1', text: 'Offering 12.00 credits for b_1_0 (4 GPU-hours) to complete job j_0_0.', kind: 'offer' as const });
+    const market = (messages: ReturnType<typeof note>[]) =>
+      observation({
+        round: 2,
+        maxRounds: 8,
+        labs: ['lab_0', 'lab_1', 'lab_2'],
+        jobs: [job('j_0_0', 'lab_0', 4, 6)],
+        blocks: [block('b_1_0', 'lab_1', 4), block('b_2_0', 'lab_2', 6)],
+        messages,
+      });
+    const first = find(run('rule_based_expert', market([])), 'send_offer')!;
+    const again = find(run('rule_based_expert', market([note(0)])), 'send_offer')!;
+    assert.deepEqual(again.requested_block_ids, ['b_1_0']);
+    assert.equal(again.payment, (first.payment ?? 0) + 5);
+    const elsewhere = find(run('rule_based_expert', market([note(0), note(1)])), 'send_offer')!;
+    assert.deepEqual(elsewhere.requested_block_ids, ['b_2_0']);
+  });
+
   test('allocates exactly what completes a job, accumulating on a partial allocation and respecting min reliability', () => {
     assert.deepEqual(find(run('rule_based_expert', threeBlocks()), 'allocate_to_job'), { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_1'] });
     const partial = observation({

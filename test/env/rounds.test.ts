@@ -38,6 +38,22 @@ describe('deadline settlement', () => {
     assert.equal(state.seats.lab_0!.cumulativeReward, 0.301);
     assertInvariants(state);
   });
+  test('deal gain from making a job fundable is taken back at settlement if the job does not realise it', () => {
+    // lab_0 buys lab_1's b_1_2 (its spare) for 5: with 4 blocks it can fund both jobs (+90 of job value).
+    let s = must(fixture(), 'lab_0', { action_type: 'send_offer', target_lab_id: 'lab_1', requested_block_ids: ['b_1_2'], payment: 5 });
+    s = must(s, 'lab_1', { action_type: 'accept_offer', offer_id: 'o_1' });
+    const credited = s.seats.lab_0!.pendingReward.deal_quality;
+    assert.ok(credited > 0.8, `credited ${credited}`);
+    assert.equal(s.jobs.j_0_1!.tradeCredit, 90);
+    const unused = closeTo(s, 3);
+    // Nothing allocated: both jobs missed; the 90 credited for j_0_1 comes back out of deal_quality.
+    assert.equal(unused.seats.lab_0!.lastBreakdown.deal_quality, -0.9);
+    let used = must(s, 'lab_0', { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_0', 'b_0_1'] });
+    used = must(used, 'lab_0', { action_type: 'allocate_to_job', job_id: 'j_0_1', block_ids: ['b_0_2', 'b_1_2'] });
+    used = closeTo(used, 3);
+    assert.equal(used.seats.lab_0!.lastBreakdown.deal_quality, 0);
+    assert.equal(used.seats.lab_0!.lastBreakdown.job_utility, 1.1467); // (86 + 86) / 150
+  });
   test('job_utility per job is clamped to [−0.5, 1]', () => {
     const big = edit(s0, (d) => Object.assign(d.jobs.j_0_0!, { baseValue: 500, urgencyMultiplier: 1 }));
     let s = must(big, 'lab_0', { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_0', 'b_0_1'] });

@@ -5,6 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readSlackConfig, SlackConfigError } from '../../src/bots/slack/config';
+import { startSlack } from '../../src/bots/slack/start';
 
 const TOKEN = 'xoxb-123-SECRETVALUE';
 
@@ -49,5 +50,14 @@ describe('readSlackConfig', () => {
     const mode = readSlackConfig({ SLACK_MODE: 'websocket', SLACK_BOT_TOKEN: TOKEN });
     assert.ok(mode instanceof SlackConfigError);
     assert.equal(mode.variable, 'SLACK_MODE');
+  });
+
+  test('startSlack rejects with the missing variable before connecting or opening a store', async () => {
+    await assert.rejects(startSlack({ env: { SLACK_MODE: 'socket', SLACK_BOT_TOKEN: TOKEN } }), (err: unknown) => {
+      assert.ok(err instanceof SlackConfigError);
+      assert.equal(err.variable, 'SLACK_APP_TOKEN');
+      assert.ok(!err.message.includes(TOKEN));
+      return true;
+    });
   });
 });

@@ -191,6 +191,26 @@ describe('slack bot in HTTP mode (fake backend)', () => {
     }
   });
 
+  test('publish (timer round closes) posts publicly and sends each person their ephemeral', async () => {
+    const posted = emu.calls('chat.postMessage').length;
+    const eph = emu.calls('chat.postEphemeral').length;
+    await bot.publish(CHANNEL, {
+      public: [{ title: 'Round 2 closed', text: 'by the timer' }],
+      private: [
+        { userId: `slack:${alice.id}`, text: 'alice reward' },
+        { userId: `slack:${bob.id}`, text: 'bob reward' },
+        { userId: 'discord:123', text: 'not a slack user' },
+      ],
+    });
+    await bot.idle();
+    assert.equal(emu.calls('chat.postMessage').length, posted + 1);
+    const sent = emu.calls('chat.postEphemeral').slice(eph).map((r) => [r.body['user'], r.body['text']]);
+    assert.deepEqual(sent, [
+      [alice.id, 'alice reward'],
+      [bob.id, 'bob reward'],
+    ]);
+  });
+
   test('logs carry match id, seat and command, and no token, secret or private text', async () => {
     const req = emu.slashCommand(alice, CHANNEL, 'message to:lab_1 text:"secret plan xyzzy"');
     await sendSigned(target, req);

@@ -6,8 +6,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SlackBot } from '../../src/bots/slack/bot';
+import { startSlack, type StartedSlack } from '../../src/bots/slack/start';
+import { openStore, type EventStore } from '../../src/store';
 import { SlackEmulator } from '../emulators/slack';
-import { alice, APP_TOKEN, captureLogger, FakeBackend, startTestBot } from './helpers';
+import { alice, APP_TOKEN, BOT_TOKEN, captureLogger, FakeBackend, startTestBot } from './helpers';
 
 const CHANNEL = 'C0SOCK';
 
@@ -72,5 +74,45 @@ describe('slack bot in Socket Mode (fake backend)', () => {
     const all = lines.join('\n');
     assert.ok(!all.includes(APP_TOKEN));
     assert.ok(!all.includes('xoxb-'));
+  });
+});
+
+describe('startSlack in Socket Mode (real catalogue and host)', () => {
+  const emu = new SlackEmulator();
+  const { logger } = captureLogger();
+  let store: EventStore;
+  let slack: StartedSlack;
+
+  before(async () => {
+    await emu.start();
+    store = await openStore({ sqlitePath: ':memory:' });
+    slack = await startSlack({
+      env: { SLACK_MODE: 'socket', SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_APP_TOKEN: APP_TOKEN, SLACK_API_URL: emu.apiUrl },
+      store,
+      logger,
+      clientOptions: { retryConfig: { retries: 0 } },
+      postIntervalMs: 0,
+    });
+    await emu.socketConnected();
+  });
+
+  after(async () => {
+    await slack.stop();
+    await new Promise((r) => setTimeout(r, 100));
+    await store.close();
+    await emu.close();
+  });
+
+  test('`/arena new` over the socket opens a lobby and posts it to the channel', async () => {
+    assert.equal(slack.port, undefined);
+    const ack = await emu.sendEnvelope(emu.slashCommand(alice, CHANNEL, 'new task:single_trade seed:7'));
+    assert.deepEqual(ack, {});
+    await slack.bot.idle();
+    const rec = await store.activeMatchInChannel(CHANNEL);
+    assert.ok(rec, 'the match is in the store');
+    assert.equal(rec.platform, 'slack');
+    const post = emu.calls('chat.postMessage').find((r) => r.body['channel'] === CHANNEL);
+    assert.ok(post);
+    assert.match(String(post.body['text']), /Lobby/);
   });
 });

@@ -2,8 +2,9 @@
  * The console adapter: one local channel (`console:local`) in the terminal, the user `console:you` as host
  * on lab_0, the other seats scripted. On start it resumes this channel's unfinished match from the store
  * (so a killed process continues where it was), else creates and starts a new one. Commands are the
- * catalogue's text grammar (a leading `/arena` is optional). Interactive on a TTY (prompt); otherwise one
- * command per line, echoed, until the match ends or input ends.
+ * catalogue's text grammar (a leading `/arena` is optional; lines starting with `#` are comments). Interactive
+ * on a TTY (prompt; Ctrl-C or `quit` leaves, the match stays saved); otherwise one command per line, echoed,
+ * until the match ends or input ends.
  */
 import { createInterface } from 'node:readline';
 import { pino, type Logger } from 'pino';
@@ -47,6 +48,8 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
   setCommandErrorSink((err, where) => logger.error({ err, ...where }, 'command failed'));
   const rl = createInterface({ input: opts.input, output: opts.interactive ? opts.output : undefined, terminal: opts.interactive, prompt: 'arena> ' });
   const queue = new LineQueue(rl);
+  // Ctrl-C at the prompt leaves like `quit` (readline would otherwise only pause the input).
+  rl.on('SIGINT', () => rl.close());
   const write = (text: string) => {
     if (!text) return;
     if (opts.interactive) opts.output.write('\r\x1b[K');
@@ -75,7 +78,8 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
         '',
       ].join('\n'),
     );
-    await host.restore();
+    // Only this channel's match is loaded (lazily, by `current`, which also re-arms its timer): `restore()`
+    // would take over every unfinished match in the database, e.g. a Discord bot's on the same SQLite file.
     await openMatch(opts, host, say, write);
     if (opts.interactive) rl.prompt();
     while ((await host.current(CONSOLE_CHANNEL)) !== null) {

@@ -104,6 +104,8 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
   return {
     client: client as Client<true>,
     async publish(channelId, reply) {
+      // Matches of other platforms (a shared database) are restored here too; their channels are not ours.
+      if (!/^\d{5,25}$/.test(channelId)) return void logger.debug({ channelId }, 'discord: not a Discord channel, post skipped');
       try {
         await publishReply(sink, channelId, reply, inbox, ids);
       } catch (err) {

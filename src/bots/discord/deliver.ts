@@ -5,10 +5,11 @@
  * Privacy: public posts are visible to the channel; the caller's private posts are ephemeral
  * (flag 64); private posts for *other* people cannot be ephemeral in this interaction, so they wait in
  * the {@link PrivateInbox} and are shown (ephemeral) with that person's next interaction; the public post
- * then carries a "My private update" button (runs `me`) so they know to look.
+ * then carries a "My private update" button that shows them (ephemeral) at once.
  */
 import type { ButtonInteraction, ChatInputCommandInteraction, ModalSubmitInteraction } from 'discord.js';
-import type { Button, Post, PrivatePost, Reply } from '../../commands/types';
+import { ButtonStyle, ComponentType } from 'discord.js';
+import type { Post, PrivatePost, Reply } from '../../commands/types';
 import { renderPost, notice, type ButtonIds, type DiscordPayload } from './render';
 
 /** Interactions the adapter answers with messages. */
@@ -37,17 +38,29 @@ export class PrivateInbox {
   }
 }
 
-/** The button added to a public post when private posts were held back: it runs `me`, which also empties the inbox. */
-export const PRIVATE_UPDATE_BUTTON: Button = { id: 'arena:me', label: 'My private update', command: 'me', style: 'secondary' };
+/** custom_id of the "My private update" button: answered by the adapter from the inbox, without the host. */
+export const INBOX_BUTTON_ID = 'arena-inbox';
+
+/** Appends the inbox button to a payload's last row (or a new row), within Discord's 5×5 limit. */
+function withInboxButton(p: DiscordPayload): DiscordPayload {
+  const button = { type: ComponentType.Button as const, style: ButtonStyle.Secondary as const, label: 'My private update', custom_id: INBOX_BUTTON_ID };
+  const rows = p.components.map((r) => ({ ...r, components: [...r.components] }));
+  const last = rows.at(-1);
+  if (last && last.components.length < 5) last.components.push(button);
+  else if (rows.length < 5) rows.push({ type: ComponentType.ActionRow, components: [button] });
+  return { ...p, components: rows };
+}
 
 /** Public posts; if someone has private posts waiting, the last one gets a button to read them. */
 function renderPublic(posts: readonly Post[], ids: ButtonIds, held: boolean): DiscordPayload[] {
   const last = posts.length - 1;
-  return posts.map((p, i) => {
-    const needsButton = held && i === last && !(p.buttons ?? []).some((b) => b.command === PRIVATE_UPDATE_BUTTON.command);
-    const post = needsButton ? { ...p, buttons: [...(p.buttons ?? []), PRIVATE_UPDATE_BUTTON] } : p;
-    return renderPost(post, ids);
-  });
+  return posts.map((p, i) => (held && i === last ? withInboxButton(renderPost(p, ids)) : renderPost(p, ids)));
+}
+
+/** The caller's waiting private posts as ephemeral payloads (a notice if there are none). */
+export function inboxMessages(inbox: PrivateInbox, userId: string, ids: ButtonIds): DiscordPayload[] {
+  const posts = inbox.take(userId);
+  return posts.length > 0 ? posts.map((p) => renderPost(p, ids, { ephemeral: true })) : [notice('Nothing new for you right now. `/arena me` shows your seat.')];
 }
 
 /** The payloads of a reply for one caller: public first, then the caller's private ones (ephemeral). */

@@ -19,14 +19,17 @@ import type { Caller, Reply } from '../../commands/types';
 import type { CommandBackend, MatchContext, RawOptions } from './backend';
 import { callerOf } from './caller';
 import { FORM_OPTIONS } from './commands-json';
-import { answer, planMessages, type PrivateInbox, type Repliable } from './deliver';
+import { answer, inboxMessages, INBOX_BUTTON_ID, planMessages, type PrivateInbox, type Repliable } from './deliver';
 import { notice, type ButtonIds } from './render';
 
-/** Commands that may take longer than 3 s (start a match, close a round, run LLM seats or the judge). */
-export const SLOW_COMMANDS: ReadonlySet<string> = new Set(['start', 'done', 'end', 'act', 'next', 'close']);
+/**
+ * Commands deferred at once: they start a match or can close a round (the host then runs scripted and
+ * LLM seats and the judge: RoundHost.start/done, `finish` of the last pending seat), or end a match.
+ */
+export const SLOW_COMMANDS: ReadonlySet<string> = new Set(['start', 'done', 'finish', 'end']);
 
-/** custom_id of the pitch modal; its text inputs use the catalogue's field ids. */
-export const PITCH_MODAL_ID = 'arena-modal:pitch';
+/** custom_id prefix of modals: `arena-modal:<command>`; the text inputs' ids are the command's option names. */
+export const MODAL_PREFIX = 'arena-modal:';
 
 export interface HandlerDeps {
   backend: CommandBackend;
@@ -62,10 +65,13 @@ export const PITCH_FORM: NonNullable<Reply['modal']> = {
   ],
 };
 
+/** Forms by command: opened by `/arena <command>` without its FORM_OPTIONS option, or by a button running just `<command>`. */
+export const FORMS: Readonly<Record<string, NonNullable<Reply['modal']>>> = { pitch: PITCH_FORM };
+
 /** The Discord modal for a Reply's `modal` request. */
 export function modalJson(modal: NonNullable<Reply['modal']>): APIModalInteractionResponseCallbackData {
   return {
-    custom_id: PITCH_MODAL_ID,
+    custom_id: `${MODAL_PREFIX}${modal.command}`,
     title: modal.title.slice(0, 45),
     components: modal.fields.slice(0, 5).map((f) => ({
       type: ComponentType.Label,
@@ -112,7 +118,10 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
       log.info({ interaction: i.id, ms: Date.now() - started }, 'discord: modal shown');
       return;
     }
-    await answer(i, planMessages(reply, caller.userId, deps.inbox, deps.ids));
+    const plan = planMessages(reply, caller.userId, deps.inbox, deps.ids);
+    // A form asked for too late to show (the reply was deferred): say how to open it.
+    if (reply.modal && plan.pub.length + plan.mine.length === 0) plan.mine.push(notice(`Open the form with \`/arena ${reply.modal.command}\`.`));
+    await answer(i, plan);
     log.info({ interaction: i.id, deferred: i.deferred, public: reply.public.length, private: reply.private.length, ms: Date.now() - started }, 'discord: command answered');
   }
 
@@ -130,22 +139,27 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
     if (i.isChatInputCommand()) {
       const name = i.options.getSubcommand(false) ?? '';
       const options = subcommandOptions(i);
-      const formOption = FORM_OPTIONS[name];
+      const form = FORMS[name];
       // Shown at once, without the host: a modal must be the first response, within 3 s.
-      if (formOption !== undefined && options[formOption] === undefined && name === 'pitch') return void (await i.showModal(modalJson(PITCH_FORM)));
+      if (form && options[FORM_OPTIONS[name] ?? ''] === undefined) return void (await i.showModal(modalJson(form)));
       return execute(i, { kind: 'run', name, options }, true);
+    }
+    if (i.isButton() && i.customId === INBOX_BUTTON_ID) {
+      return answer(i, { pub: [], mine: inboxMessages(deps.inbox, callerOf(i, deps.adminRoleId).userId, deps.ids) });
     }
     if (i.isButton()) {
       const text = deps.ids.command(i.customId);
       if (text === null) return void (await i.reply(notice('This button has expired. Use /arena help to see the commands.')));
+      const form = FORMS[text.trim()];
+      if (form) return void (await i.showModal(modalJson(form)));
       return execute(i, { kind: 'text', text }, true);
     }
-    if (i.isModalSubmit() && i.customId === PITCH_MODAL_ID) {
+    if (i.isModalSubmit() && i.customId.startsWith(MODAL_PREFIX)) {
       const options: RawOptions = {};
       for (const [id, field] of i.fields.fields) {
         if ('value' in field && typeof field.value === 'string' && field.value.trim() !== '') options[id] = field.value;
       }
-      return execute(i, { kind: 'run', name: 'pitch', options }, false);
+      return execute(i, { kind: 'run', name: i.customId.slice(MODAL_PREFIX.length), options }, false);
     }
   }
 

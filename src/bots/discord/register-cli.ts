@@ -5,7 +5,7 @@
  */
 import { Command } from 'commander';
 import { pino } from 'pino';
-import { COMMAND_SPECS } from '../../commands/specs';
+import { COMMANDS } from '../../commands';
 import { readDiscordConfig, type DiscordVar } from './config';
 import { registerCommands } from './register';
 
@@ -28,7 +28,7 @@ try {
     token: config.token,
     applicationId: config.applicationId!,
     guildId: global ? null : config.guildId,
-    commands: COMMAND_SPECS,
+    commands: COMMANDS,
     ...(config.apiUrl ? { restApi: config.apiUrl } : {}),
   });
   logger.info({ scope: result.scope, commands: result.commands.map((c) => c.name) }, 'registered');

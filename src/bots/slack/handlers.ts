@@ -79,10 +79,16 @@ export function registerHandlers(app: App, deps: HandlerDeps): void {
     return logger.child({ matchId, seat, command: req.command, via: req.kind });
   }
 
+  /** Opens a form with the request's trigger_id (valid for 3 s); false when there is none or Slack refused. */
   async function openForm(req: Request, form: ModalForm): Promise<boolean> {
     if (!req.triggerId) return false;
-    await deps.openView(req.triggerId, pitchView(form, req.channelId));
-    return true;
+    try {
+      await deps.openView(req.triggerId, pitchView(form, req.channelId));
+      return true;
+    } catch (err) {
+      logger.warn({ err: errText(err) }, 'slack: views.open failed; answering without the form');
+      return false;
+    }
   }
 
   /** After the ack: run, then deliver; any failure becomes an ephemeral notice for the caller. */
@@ -107,13 +113,8 @@ export function registerHandlers(app: App, deps: HandlerDeps): void {
   }
 
   async function runLine(req: Request, text: string): Promise<void> {
-    if (wantsPitchForm(text)) {
-      try {
-        if (await openForm(req, PITCH_FORM)) return void (await logContext(req)).info('slack: modal opened');
-      } catch (err) {
-        logger.warn({ err: errText(err) }, 'slack: views.open failed; running the command instead');
-      }
-    }
+    // Without the form the command runs as typed, and the catalogue explains the missing `text`.
+    if (wantsPitchForm(text) && (await openForm(req, PITCH_FORM))) return void (await logContext(req)).info('slack: modal opened');
     await execute(req, () => backend.runText(req.channelId, req.caller, text));
   }
 

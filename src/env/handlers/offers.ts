@@ -6,6 +6,7 @@ import type { Action } from '../actions';
 import { isLive, clamp, own, round2, round4 } from '../util';
 import { holdsLive, labBlocks, labJobs, positionOf } from '../query';
 import { tradeGain } from '../valuation';
+import type { PositionParts } from '../valuation';
 import { checkBlocks, checkDuplicates, fail, ok } from './common';
 import type { Ctx, Failure, Outcome } from './common';
 
@@ -107,7 +108,12 @@ function executionError(s: MatchState, o: Offer): Failure | null {
   return null;
 }
 
-/** Execute a checked trade: money and blocks move, reputations rise, both parties' deal rewards. */
+/**
+ * Execute a checked trade: money and blocks move, reputations rise, both parties get deal_quality =
+ * clamp(gain / 100, −1, 1) from their own position and negotiation_efficiency if both gained > 0.5.
+ * The part of a gain that comes from making a job fundable is recorded on the job (tradeCredit) so that
+ * settlement can take back what the job does not realise (no reward for unused capacity, §4.3).
+ */
 function executeTrade(ctx: Ctx, o: Offer): void {
   const { d, sink } = ctx;
   const before = { from: positionOf(d.s, o.from), to: positionOf(d.s, o.to) };
@@ -115,26 +121,43 @@ function executeTrade(ctx: Ctx, o: Offer): void {
     d.setBudget(o.from, d.s.labs[o.from]!.budget - o.payment);
     d.setBudget(o.to, d.s.labs[o.to]!.budget + o.payment);
   }
-  const move = (id: string, owner: LabId) => {
-    const b = d.block(id);
-    b.owner = owner;
-    b.status = 'available';
-    b.reservedFor = null;
-  };
-  for (const id of o.offeredBlockIds) move(id, o.to);
-  for (const id of o.requestedBlockIds) move(id, o.from);
+  for (const id of o.offeredBlockIds) transfer(ctx, id, o.to);
+  for (const id of o.requestedBlockIds) transfer(ctx, id, o.from);
   for (const lab of [o.from, o.to]) {
     const l = d.lab(lab);
     l.reputation = round4(clamp(l.reputation + TRADE_REPUTATION, 0, 1));
   }
   d.offer(o.id).status = 'accepted';
-  const gainFrom = positionOf(d.s, o.from) - before.from;
-  const gainTo = positionOf(d.s, o.to) - before.to;
+  const gainFrom = credit(ctx, o.from, before.from);
+  const gainTo = credit(ctx, o.to, before.to);
   const mutual = gainFrom > 0.5 && gainTo > 0.5 ? 1 : 0;
-  sink.add(o.from, 'deal_quality', clamp(gainFrom / 100, -1, 1));
-  sink.add(o.to, 'deal_quality', clamp(gainTo / 100, -1, 1));
   sink.add(o.from, 'negotiation_efficiency', mutual);
   sink.add(o.to, 'negotiation_efficiency', mutual);
+}
+
+function transfer(ctx: Ctx, id: string, owner: LabId): void {
+  const b = ctx.d.block(id);
+  b.owner = owner;
+  b.status = 'available';
+  b.reservedFor = null;
+}
+
+/** Credit a party's deal_quality for its gain and record the per-job parts on its jobs; returns the gain. */
+function credit(ctx: Ctx, lab: LabId, before: PositionParts): number {
+  const { d } = ctx;
+  const after = positionOf(d.s, lab);
+  const gain = after.total - before.total;
+  const scored = clamp(gain / 100, -1, 1);
+  ctx.sink.add(lab, 'deal_quality', scored);
+  // Job parts are recorded in the units actually credited (a clamped gain scales them down).
+  const scale = gain === 0 ? 0 : (scored * 100) / gain;
+  for (const id in after.byJob) {
+    const delta = (after.byJob[id] ?? 0) - (before.byJob[id] ?? 0);
+    if (Math.abs(delta) < 1e-9 || scale === 0) continue;
+    const j = d.job(id);
+    j.tradeCredit = round2((j.tradeCredit ?? 0) + delta * scale);
+  }
+  return gain;
 }
 
 export function rejectOffer(ctx: Ctx, a: Extract<Action, { action_type: 'reject_offer' }>): Outcome {

@@ -11,7 +11,7 @@ import type { Observation } from '../views';
 import type { Policy, PolicyContext } from './types';
 import { type ArchetypeParams, archetypeParams } from './params';
 import { type Desk, type JobPlan, allocatePlanned, isOpen, makeDesk, plan, push, room, round2 } from './desk';
-import { accept, alreadyBuying, executable, findSeller, incoming, labInfo, offerGain, offerToBuy, others, spareValue } from './market';
+import { accept, alreadyBuying, executable, findSeller, incoming, labInfo, offerGain, offerToBuy, others, overBid, pastBids, spareValue } from './market';
 import { coalitionsEnabled, commit, committedOwn, contributed, defectFor, grudges, invitations, liveCoalitions, propose } from './coalition';
 import { grudgeNotice, inflatedPitch, misleadingMessage, quote, truthfulPitch } from './talk';
 
@@ -127,11 +127,13 @@ function coalitions(d: Desk, c: Ctx, spareIds: string[]): void {
 /** Buy for the most urgent job with a deficit, within the archetype's risk window. */
 function buy(d: Desk, c: Ctx, jobs: JobPlan[], spareIds: string[]): void {
   if (!c.p.buys) return;
+  let tried: Set<string> | null = null;
   for (const p of jobs) {
     if (!room(d)) return;
     const ahead = p.job.deadlineRound - d.round;
     if (p.complete || p.deficit <= 0 || ahead < 1 || ahead > c.p.risk + 1 || alreadyBuying(d, p)) continue;
-    const block = findSeller(d, p, (lab) => !trusted(d, c, lab));
+    tried ??= overBid(pastBids(d), 2); // refused twice: look elsewhere
+    const block = findSeller(d, p, (lab) => !trusted(d, c, lab), tried);
     if (!block) continue;
     const near = ahead <= c.p.panicWindow;
     let payment = spareValue(block) + c.p.generosity + (near ? c.p.overpay : 0);
@@ -141,7 +143,7 @@ function buy(d: Desk, c: Ctx, jobs: JobPlan[], spareIds: string[]): void {
       give.push(swap.id);
       payment = Math.max(1, payment - spareValue(swap));
     }
-    const text = near && c.p.overpay > 0 ? 'Urgent: our deadline is close, we pay extra.' : 'Capacity for one of our jobs; fair price.';
+    const text = near && c.p.overpay > 0 ? `Urgent: our deadline is close, we pay extra for ${block.id}.` : `${block.id} for one of our jobs; fair price.`;
     if (offerToBuy(d, block, round2(payment), 0, text, give)) return;
   }
 }

@@ -14,7 +14,7 @@ import type { Job } from '../types';
 import type { Observation } from '../views';
 import type { Policy, PolicyContext } from './types';
 import { type Desk, type JobPlan, allocatePlanned, makeDesk, push, room } from './desk';
-import { accept, alreadyBuying, buyGain, executable, findPurchase, incoming, offerGain, offerToBuy, others, spareValue } from './market';
+import { accept, alreadyBuying, buyGain, executable, findPurchase, incoming, offerGain, offerToBuy, others, overBid, pastBids, spareValue } from './market';
 import { breachers, coalitionsEnabled, commit, contributed, invitations, liveCoalitions, propose } from './coalition';
 import { factsPitch, parseQuotes, truthfulPitch } from './talk';
 
@@ -24,6 +24,10 @@ const MIN_GAIN = 0.5;
 const MARGIN = 9;
 /** Extra margin when the job is due next round (last chance to buy). */
 const LAST_CHANCE = 6;
+/** Credits added per earlier refused bid for the same block (a refusal means the price was too low). */
+const RAISE = 5;
+/** Bids for one block before looking elsewhere (also keeps identical offers from repeating: spam, §4.1). */
+const MAX_BIDS = 2;
 /** Never pay more than this share of the trade's gain to us before payment. */
 const MAX_SHARE = 0.6;
 
@@ -43,12 +47,14 @@ function acceptGood(d: Desk): void {
 function buy(d: Desk, jobs: JobPlan[], maxBuys: number): void {
   const quotes = parseQuotes(d.obs.messages, d.me);
   const bad = breachers(d);
+  const bids = pastBids(d);
+  const tried = overBid(bids, MAX_BIDS);
   let n = 0;
   for (const p of jobs) {
     if (n >= maxBuys || !room(d)) return;
     const ahead = p.job.deadlineRound - d.round;
     if (p.complete || p.deficit <= 0 || ahead < 1 || alreadyBuying(d, p)) continue;
-    const blocks = findPurchase(d, p, (lab) => bad.has(lab));
+    const blocks = findPurchase(d, p, (lab) => bad.has(lab), tried);
     if (blocks.length === 0) continue;
     // Fair price: the seller's resale value of each block (or the price it quoted) plus one margin.
     let quoted = false;
@@ -58,7 +64,7 @@ function buy(d: Desk, jobs: JobPlan[], maxBuys: number): void {
       if (q && q.from === b.owner) quoted = true;
       pay += q && q.from === b.owner ? q.price : spareValue(b);
     }
-    if (!quoted) pay += MARGIN + (ahead === 1 ? LAST_CHANCE : 0);
+    if (!quoted) pay += MARGIN + (ahead === 1 ? LAST_CHANCE : 0) + RAISE * Math.max(0, ...blocks.map((b) => bids.get(b.id) ?? 0));
     pay = Math.min(pay, Math.max(0, buyGain(d, blocks, 0) * MAX_SHARE));
     const ids = blocks.map((b) => b.id).join(', ');
     const hours = blocks.reduce((s, b) => s + b.gpuHours, 0);
@@ -111,10 +117,14 @@ function coalitions(d: Desk, jobs: JobPlan[], spareIds: string[]): void {
     const give = spare().slice(0, 1);
     if (co.status === 'active' && !contributed(d, co) && give.length > 0 && room(d)) commit(d, co, give, 0);
   }
-  // Propose only when a pool would help: we lack hours, or we have a block others could use.
-  if (live.length > 0 || d.round > 1 || !room(d) || (!short && spare().length === 0)) return;
+  // Propose only when a pool would help (we lack hours, or have a block others could use), and only
+  // while no coalition of ours is active or freshly proposed; a proposal left unanswered for a round
+  // means no, so the next most reputable lab is asked instead.
+  const pending = live.filter((c) => c.status === 'active' || c.roundCreated === d.round);
+  if (pending.length > 0 || d.round > 1 || !room(d) || (!short && spare().length === 0)) return;
+  const asked = new Set(live.flatMap((c) => c.members));
   const partner = others(d)
-    .filter((l) => !bad.has(l.id))
+    .filter((l) => !bad.has(l.id) && !asked.has(l.id))
     .sort((a, b) => b.reputation - a.reputation)[0];
   if (partner) propose(d, [partner.id], 'Pool spare GPU capacity: committed blocks go to whoever needs them for a deadline.');
 }

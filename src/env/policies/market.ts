@@ -70,6 +70,23 @@ export function accept(d: Desk, o: Offer): boolean {
 /** Resale value of a block to a lab that has no job for it (valuation.ts SPARE_HOUR_VALUE × hours × reliability). */
 export const spareValue = (b: { gpuHours: number; reliability: number }): number => SPARE_HOUR_VALUE * b.gpuHours * b.reliability;
 
+const BLOCK_ID = /\bb_s?\d+_\d+\b/g;
+
+/**
+ * How often this seat already bid for each block in earlier offers that are no longer active (rejected,
+ * expired or countered): read from its own offer notes among its visible messages, which name the
+ * blocks asked for. The seat's only memory of refusals, used to raise its price or look elsewhere.
+ */
+export function pastBids(d: Desk): Map<string, number> {
+  const active = askedFor(d);
+  const out = new Map<string, number>();
+  for (const m of d.obs.messages) {
+    if (m.from !== d.me || m.kind !== 'offer') continue;
+    for (const id of m.text.match(BLOCK_ID) ?? []) if (!active.has(id)) out.set(id, (out.get(id) ?? 0) + 1);
+  }
+  return out;
+}
+
 /** Block ids this seat already asks for in its active offers. */
 export function askedFor(d: Desk): Set<string> {
   const s = new Set<string>();
@@ -95,14 +112,14 @@ export function alreadyBuying(d: Desk, p: JobPlan): boolean {
  * reliability) that covers the deficit with least waste; the seller whose set wastes fewest hours wins
  * (then lower energy). If no single lab can cover it, the largest eligible block on the market (the rest
  * is bought later or elsewhere). `exclude` filters sellers (grudges, distrust); blocks already asked for
- * are skipped. Empty when nothing fits.
+ * and blocks in `skip` (bid for too often) are left out. Empty when nothing fits.
  */
-export function findPurchase(d: Desk, p: JobPlan, exclude: (lab: LabId) => boolean): PublicBlock[] {
+export function findPurchase(d: Desk, p: JobPlan, exclude: (lab: LabId) => boolean, skip?: ReadonlySet<string>): PublicBlock[] {
   const asked = askedFor(d);
   const bySeller = new Map<LabId, PublicBlock[]>();
   for (const l of others(d)) if (!exclude(l.id)) bySeller.set(l.id, []);
   for (const b of d.obs.blocks) {
-    if (b.status !== 'available' || b.reliability < p.job.minReliability || asked.has(b.id) || d.spent.has(b.id) || d.changed.has(b.id)) continue;
+    if (b.status !== 'available' || b.reliability < p.job.minReliability || asked.has(b.id) || d.spent.has(b.id) || d.changed.has(b.id) || skip?.has(b.id)) continue;
     bySeller.get(b.owner)?.push(b);
   }
   let best: { blocks: PublicBlock[]; hours: number; energy: number } | null = null;
@@ -118,8 +135,15 @@ export function findPurchase(d: Desk, p: JobPlan, exclude: (lab: LabId) => boole
 }
 
 /** The single block {@link findPurchase} would start with (archetypes buy one block at a time). */
-export function findSeller(d: Desk, p: JobPlan, exclude: (lab: LabId) => boolean): PublicBlock | null {
-  return findPurchase(d, p, exclude)[0] ?? null;
+export function findSeller(d: Desk, p: JobPlan, exclude: (lab: LabId) => boolean, skip?: ReadonlySet<string>): PublicBlock | null {
+  return findPurchase(d, p, exclude, skip)[0] ?? null;
+}
+
+/** Blocks bid for at least `times` times already (see {@link pastBids}). */
+export function overBid(bids: ReadonlyMap<string, number>, times: number): Set<string> {
+  const out = new Set<string>();
+  for (const [id, n] of bids) if (n >= times) out.add(id);
+  return out;
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
