@@ -55,6 +55,21 @@ function idCandidates(m: HostedMatch, obs: Observation, kind: OptionKind, where:
 }
 
 /**
+ * The ids the caller may use for an option of `kind` right now (what completions offer, without filtering):
+ * every lab; the caller's own blocks/jobs/offers/coalitions (needs a seat in a started match); for `want`,
+ * other labs' live blocks. Empty for non-id kinds.
+ */
+export function validIds(m: HostedMatch, lab: string | null, kind: OptionKind, where: CompletionContext = {}): string[] {
+  if (kind === 'lab') {
+    // Options naming a counterpart (to, with, reply_to) never take the caller's own lab.
+    const others = where.option === 'to' || where.option === 'with' || where.option === 'reply_to';
+    return labCandidates(m).map((c) => c.value).filter((l) => !(others && l === lab));
+  }
+  if (!lab || !m.state) return [];
+  return idCandidates(m, observe(m.state, lab), kind, where).map((c) => c.value);
+}
+
+/**
  * Suggestions for an option of `kind` given what the caller typed so far (`partial`). Returns
  * `{name, value}` pairs (name is the label shown), at most {@link MAX_COMPLETIONS}; empty when there is no
  * match in the channel or the kind has no ids.

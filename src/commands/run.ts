@@ -4,12 +4,14 @@
  * schema and call its handler; every failure is a private error reply and changes nothing.
  */
 import { COMMANDS, findCommand } from './catalogue';
-import { loadContext, type ArenaHost } from './context';
+import { validIds } from './completions';
+import { loadContext, type ArenaHost, type CommandContext } from './context';
+import type { CommandDefinition } from './definition';
 import { isCommandError, parseCommandText } from './grammar';
 import { optionsError } from './options';
 import { checkAll } from './preconditions';
 import { errorReply } from './reply';
-import type { Caller, Reply } from './types';
+import type { Caller, CommandError, Reply } from './types';
 
 /** Called when a handler throws (a bug, or the store is unreachable); the user gets `internal_error`. */
 export type ErrorSink = (err: unknown, where: { name: string; channelId: string; userId: string }) => void;
@@ -19,6 +21,15 @@ let sink: ErrorSink = () => {};
 /** Where unexpected handler errors are reported (e.g. a pino logger). */
 export function setCommandErrorSink(fn: ErrorSink): void {
   sink = fn;
+}
+
+/** Add the ids the caller could use to a missing/invalid id option's error (from its own observation). */
+function withValidIds(ctx: CommandContext, def: CommandDefinition, e: CommandError): CommandError {
+  const o = def.options.find((x) => x.name === e.option);
+  if (!o || e.validValues || !ctx.match) return e;
+  const ids = validIds(ctx.match, ctx.lab, o.kind, { command: def.name, option: o.name });
+  // An empty list is shown too when the caller is seated ("you have no valid value for `offer` right now").
+  return ids.length || (ctx.lab && ctx.match.state) ? { ...e, validValues: ids } : e;
 }
 
 /**
@@ -46,7 +57,7 @@ export async function runCommand(host: ArenaHost, channelId: string, caller: Cal
     const failed = checkAll(ctx, def.preconditions);
     if (failed) return errorReply(caller.userId, failed);
     const parsed = def.schema.safeParse(raw);
-    if (!parsed.success) return errorReply(caller.userId, optionsError(def, raw, parsed.error));
+    if (!parsed.success) return errorReply(caller.userId, withValidIds(ctx, def, optionsError(def, raw, parsed.error)));
     return await def.execute(ctx, parsed.data);
   } catch (err) {
     sink(err, { name: def.name, channelId, userId: caller.userId });

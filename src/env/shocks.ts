@@ -19,6 +19,13 @@ export const RELIABILITY_FLOOR = 0.5;
 /** Blocks a shock can touch: not used and not failed. */
 const touchable = (b: Block) => b.status === 'available' || b.status === 'reserved' || b.status === 'committed';
 
+/** A fresh id `b_s<r>_<k>` for capacity a shock adds (k = 0 unless taken). */
+function newBlockId(d: Draft, r: number): string {
+  let k = 0;
+  while (Object.hasOwn(d.s.blocks, `b_s${r}_${k}`)) k += 1;
+  return `b_s${r}_${k}`;
+}
+
 /** Mark the pending jobs of these labs as touched by a shock (for market_adaptation). */
 function touchLabs(d: Draft, labs: readonly LabId[]): void {
   for (const id in d.s.jobs) {
@@ -70,7 +77,7 @@ export function applyShock(d: Draft, kind: ShockKind, r: number, winner: LabId |
     case 'new_supply': {
       if (live.length === 0) return { ...ev, text: 'New capacity appeared but nobody could take it.' };
       const to = winner !== null && live.includes(winner) ? winner : pick(draw, live);
-      const b = drawBlock(draw, `b_s${r}_0`, to);
+      const b = drawBlock(draw, newBlockId(d, r), to);
       d.addBlock(b);
       return { ...ev, text: `New capacity ${b.id} (${b.gpuHours} GPU-hours) went to ${nameOf(d, to)}.`, affectedLabs: [to], blockIds: [b.id] };
     }
@@ -79,7 +86,7 @@ export function applyShock(d: Draft, kind: ShockKind, r: number, winner: LabId |
       let buyer: LabId | null = winner !== null && canPay.includes(winner) ? winner : null;
       if (buyer === null) for (const l of canPay) if (buyer === null || d.s.labs[l]!.reputation > d.s.labs[buyer]!.reputation) buyer = l;
       if (buyer === null) return { ...ev, text: 'An emergency auction found no buyer.' };
-      const b = drawBlock(draw, `b_s${r}_0`, buyer);
+      const b = drawBlock(draw, newBlockId(d, r), buyer);
       d.addBlock(b);
       d.setBudget(buyer, d.s.labs[buyer]!.budget - AUCTION_PRICE);
       d.s.ledger = { ...d.s.ledger, burned: round2(d.s.ledger.burned + AUCTION_PRICE) };

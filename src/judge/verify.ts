@@ -76,9 +76,10 @@ export function verifyClaims(facts: SeatFacts, claims: readonly Claim[], namedJo
         break;
       }
       case 'deadline': {
-        const jobs = facts.pending.filter((j) => j.deadlineRound === c.round);
+        // Chat shows rounds 1-based ("Round 2/5"), the engine and agents' JSON 0-based: accept either.
+        const jobs = facts.pending.filter((j) => j.deadlineRound === c.round || j.deadlineRound + 1 === c.round);
         for (const j of jobs) claimJobs.set(j.id, j);
-        if (jobs.length > 0) verified.add(`deadline:${c.round}`);
+        if (jobs[0]) verified.add(`deadline:${jobs[0].deadlineRound}`);
         else if (c.explicit) fabricated.add(`deadline:${c.round}`);
         else if (c.round <= facts.round) neutral += 1; // "we are in round 2": history, not a claim of need
         else unsupported.add(`round:${c.round}`);

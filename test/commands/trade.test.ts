@@ -33,7 +33,8 @@ describe('offer', () => {
     const s = await a.state();
     const mine = blocksOf(s, 'lab_0');
     const bobs = blocksOf(s, 'lab_1');
-    assert.equal((await rejected(a, alice, 'offer give:b_0_0', 'missing_option')).option, 'to');
+    const missing = await rejected(a, alice, 'offer give:b_0_0', 'missing_option');
+    assert.deepEqual([missing.option, missing.validValues], ['to', ['lab_1', 'lab_2']]);
     const lab = await rejected(a, alice, 'offer to:lab_9 pay:1', 'unknown_lab');
     assert.deepEqual([lab.option, lab.validValues], ['to', ['lab_1', 'lab_2']]);
     assert.equal((await rejected(a, alice, 'offer to:lab_0 pay:1', 'self_trade')).option, 'to');
@@ -96,7 +97,9 @@ describe('accept', () => {
     assert.equal((await rejected(a, alice, 'accept offer:o_1', 'not_offer_recipient')).option, 'offer');
     const unknown = await rejected(a, bob, 'accept offer:o_99', 'unknown_offer');
     assert.deepEqual(unknown.validValues, ['o_1']);
-    assert.equal((await rejected(a, bob, 'accept', 'missing_option')).option, 'offer');
+    const noOffer = await rejected(a, bob, 'accept', 'missing_option');
+    assert.deepEqual([noOffer.option, noOffer.validValues], ['offer', ['o_1']]);
+    assert.deepEqual((await rejected(a, carol, 'accept', 'no_seat')).validValues, undefined);
     await rejected(a, carol, 'accept offer:o_1', 'no_seat');
     assert.equal((await a.state()).offers.o_1?.status, 'active');
     await a.close();

@@ -54,7 +54,7 @@ class FakeBackend implements CommandBackend {
     return { matchId: 'm_1', seat: 'lab_0', phase: 'running' as const, round: 1 };
   }
   private async reply(name: string, caller: Caller): Promise<Reply> {
-    if (name === 'status' && this.gate) await this.gate;
+    if ((name === 'status' || name === 'me') && this.gate) await this.gate;
     if (name === 'me') return { public: [], private: [{ userId: caller.userId, title: 'Your seat', text: 'budget 101.5' }] };
     if (name === 'done') {
       return {
@@ -144,7 +144,7 @@ describe('discord bot against the emulator (fake backend)', () => {
     assert.ok(bobPosts.some((p) => JSON.stringify(p).includes('bob reward') && p!.flags === 64));
   });
 
-  test('a command still running after the soft deadline is deferred, then edited', async () => {
+  test('a command still running after the soft deadline is deferred, then edited (or replaced by an ephemeral follow-up)', async () => {
     let open!: () => void;
     backend.gate = new Promise((r) => (open = r));
     const slowBot = await startDiscordBot({ backend, token: TOKEN, logger: pino({ level: 'silent' }), restApi: emu.restApi, softDeadlineMs: 1 });
@@ -155,6 +155,16 @@ describe('discord bot against the emulator (fake backend)', () => {
       open();
       await Promise.all([bot.handled(d.id), slowBot.handled(d.id)]);
       assert.ok(emu.forInteraction(d).some((r) => r.method === 'PATCH' && r.path.endsWith('/@original')));
+      // A private-only answer to a late (publicly deferred) command: the placeholder goes, an ephemeral follow-up comes.
+      let open2!: () => void;
+      backend.gate = new Promise((r) => (open2 = r));
+      const p = emu.dispatchSlash(alice, 'arena', 'me');
+      await emu.waitFor((r) => r.path.startsWith(`/api/v10/interactions/${p.id}/`) && (r.body as { type: number }).type === 5);
+      open2();
+      await Promise.all([bot.handled(p.id), slowBot.handled(p.id)]);
+      const reqs = emu.forInteraction(p);
+      assert.ok(reqs.some((r) => r.method === 'DELETE' && r.path.endsWith('/messages/@original')));
+      assert.ok(reqs.some((r) => r.method === 'POST' && r.path.includes('/webhooks/') && (r.body as { flags?: number }).flags === 64));
     } finally {
       backend.gate = null;
       await slowBot.stop();

@@ -35,7 +35,9 @@ describe('scorePitch: claims checked against the state', () => {
   });
 
   test('wrong deadlines and reliability needs are penalised', () => {
-    assert.ok(score('j_0_1 is due by round 4').parts.fabricatedClaims > 0);
+    assert.ok(score('j_0_1 is due by round 6').parts.fabricatedClaims > 0);
+    // Chat shows rounds 1-based: "round 4" for the engine's deadlineRound 3 is true, not fabricated.
+    assert.equal(score('j_0_1 is due by round 4').parts.fabricatedClaims, 0);
     assert.ok(score('j_0_1 needs reliability 0.95').parts.fabricatedClaims > 0);
     assert.equal(score('j_0_1 is due by round 3, reliability 0.85').parts.fabricatedClaims, 0);
   });

@@ -5,10 +5,10 @@
  * Privacy: public posts are visible to the channel; the caller's private posts are ephemeral
  * (flag 64); private posts for *other* people cannot be ephemeral in this interaction, so they wait in
  * the {@link PrivateInbox} and are shown (ephemeral) with that person's next interaction; the public post
- * then carries a "My private update" button that shows them (ephemeral) at once.
+ * then carries a "My private update" button that shows them (ephemeral) at once. The inbox is in
+ * memory: after a restart, held posts are gone (`/arena me` still shows the seat's current state).
  */
-import type { ButtonInteraction, ChatInputCommandInteraction, ModalSubmitInteraction } from 'discord.js';
-import { ButtonStyle, ComponentType } from 'discord.js';
+import { ButtonStyle, ComponentType, type ButtonInteraction, type ChatInputCommandInteraction, type ModalSubmitInteraction } from 'discord.js';
 import type { Post, PrivatePost, Reply } from '../../commands/types';
 import { renderPost, notice, type ButtonIds, type DiscordPayload } from './render';
 

@@ -1,6 +1,8 @@
 /**
- * Interaction handling: `/arena <sub>` → backend.run, a button (`arena:<command text>`) → backend.runText,
- * the pitch modal's submit → backend.run('pitch', fields), autocomplete → backend.complete.
+ * Interaction handling: `/arena <sub>` → backend.run; a button (`arena:<command text>`) → backend.runText;
+ * `/arena pitch` without text (or a button running just `pitch`) → the pitch form (modal, type 9), whose
+ * submit (`arena-modal:pitch`) → backend.run('pitch', fields); the "My private update" button → the
+ * caller's held private posts; autocomplete → backend.complete.
  *
  * Discord's 3-second limit: commands that can start a match or close a round (scripted seats, the judge,
  * an LLM may run) are deferred first (type 5 callback) and answered with editReply (PATCH @original).
@@ -18,7 +20,7 @@ import type { Logger } from 'pino';
 import type { Caller, Reply } from '../../commands/types';
 import type { CommandBackend, MatchContext, RawOptions } from './backend';
 import { callerOf } from './caller';
-import { FORM_OPTIONS } from './commands-json';
+import { FORM_OPTIONS, ROOT_COMMAND } from './commands-json';
 import { answer, inboxMessages, INBOX_BUTTON_ID, planMessages, type PrivateInbox, type Repliable } from './deliver';
 import { notice, type ButtonIds } from './render';
 
@@ -44,7 +46,7 @@ export interface HandlerDeps {
 type Work = { kind: 'run'; name: string; options: RawOptions } | { kind: 'text'; text: string };
 
 function commandName(w: Work): string {
-  return w.kind === 'run' ? w.name : (w.text.trim().split(/\s+/)[0] ?? '').toLowerCase();
+  return w.kind === 'run' ? w.name : (w.text.trim().replace(/^\/arena\s+/i, '').split(/\s+/)[0] ?? '').toLowerCase();
 }
 
 /** Options of the invoked subcommand as name → value (ids and lists as strings). */
@@ -135,6 +137,7 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
   }
 
   async function handle(i: Interaction): Promise<void> {
+    if ((i.isAutocomplete() || i.isChatInputCommand()) && i.commandName !== ROOT_COMMAND) return;
     if (i.isAutocomplete()) return autocomplete(i);
     if (i.isChatInputCommand()) {
       const name = i.options.getSubcommand(false) ?? '';
