@@ -17,7 +17,8 @@ import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
 import { pino, type Logger } from 'pino';
 import { z } from 'zod';
-import { runConsole } from './bots/console/session';
+import { runConsole, type ConsoleSeat } from './bots/console/session';
+import { createLlmRuntime } from './llm/setup';
 import { loadConfig, type ArenaConfig } from './config';
 import { TASK_NAMES, type TaskName } from './env/types';
 import { MAX_ROUND_SECONDS } from './round/settings';
@@ -46,7 +47,27 @@ const OptionsSchema = z.object({
   roundSeconds: wholeNumber(0, MAX_ROUND_SECONDS).optional(),
   db: z.string().min(1).optional(),
   config: z.string().min(1).optional(),
+  seat: z.array(z.string()).default([]),
 });
+
+/**
+ * `--seat lab_2=llm:<model>` / `--seat lab_2=llm` (the configured agent model) / `--seat lab_1=scripted:<policy>`.
+ * Returns the seats or a message naming what is wrong.
+ */
+function parseSeats(specs: readonly string[], defaultModel: string | null): ConsoleSeat[] | string {
+  const seats: ConsoleSeat[] = [];
+  for (const spec of specs) {
+    const m = /^(lab_\d+)=(llm|scripted)(?::(.+))?$/.exec(spec.trim());
+    if (!m) return `--seat ${spec}: expected lab_N=llm:<model> or lab_N=scripted:<policy>`;
+    const [, lab, agent, name] = m as unknown as [string, string, 'llm' | 'scripted', string | undefined];
+    if (agent === 'llm') {
+      const model = name ?? defaultModel;
+      if (!model) return `--seat ${spec}: no model named and ARENA_AGENT_MODEL is not set`;
+      seats.push({ lab, agent, name: model });
+    } else seats.push({ lab, agent, name: name ?? 'cooperative' });
+  }
+  return seats;
+}
 
 function parseArgs(argv: string[]): z.output<typeof OptionsSchema> {
   const program = new Command()
@@ -58,6 +79,7 @@ function parseArgs(argv: string[]): z.output<typeof OptionsSchema> {
     .option('--round-seconds <n>', 'round timer of a new match in seconds; 0 = rounds close on `done`')
     .option('--db <file>', 'SQLite file (default ./data/arena.db; `:memory:` keeps nothing)')
     .option('--config <file>', 'config file (default config/arena.json if present)')
+    .option('--seat <lab=driver>', 'console: seat an agent before the match starts, e.g. lab_2=llm:gpt-4o-mini or lab_1=scripted:selfish (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .showHelpAfterError()
     // Usage errors exit 2 (the documented code); --help exits 0.
     .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2))
@@ -100,6 +122,16 @@ async function main(argv: string[]): Promise<number> {
   const store = await openStore(args.db ? { sqlitePath: args.db } : { ...(config.database.url ? { databaseUrl: config.database.url } : {}), sqlitePath: config.database.sqlitePath });
   try {
     if (!consoleMode) return await startPlatform(args.platform as 'discord' | 'slack', { config, store, logger });
+    const llm = createLlmRuntime(config.llm, logger);
+    const seats = parseSeats(args.seat, llm.defaultAgentModel);
+    if (typeof seats === 'string') {
+      process.stderr.write(`${seats}\n`);
+      return 2;
+    }
+    if (seats.some((s) => s.agent === 'llm') && !llm.agentFor) {
+      process.stderr.write(`--seat …=llm needs an LLM endpoint. ${llm.summary}\n`);
+      return 2;
+    }
     const interactive = Boolean(process.stdin.isTTY);
     return await runConsole({
       store,
@@ -112,6 +144,11 @@ async function main(argv: string[]): Promise<number> {
       ...(args.seed !== undefined ? { seed: args.seed } : {}),
       roundSeconds: args.roundSeconds ?? config.console.roundSeconds,
       holdout: config.match.holdout,
+      seats,
+      notes: [llm.summary],
+      judgeTimeoutMs: llm.hostJudgeTimeoutMs,
+      ...(llm.judge ? { judge: llm.judge } : {}),
+      ...(llm.agentFor ? { agentFor: llm.agentFor } : {}),
     });
   } finally {
     await store.close();

@@ -5,7 +5,7 @@
  * Public lists are computed once per version of the records they derive from (copy-on-write makes a
  * changed record a new object) and shared, frozen, between observations.
  */
-import type { Block, Coalition, LabId, MatchState, Message } from './types';
+import type { Block, Coalition, Job, LabId, MatchState, Message, Offer } from './types';
 import type { BudgetBand, DemandLevel, Observation, PublicBlock, PublicCoalition, PublicLab, PublicView } from './views';
 import { escrowOf } from './query';
 
@@ -32,15 +32,25 @@ export function demandLevel(s: MatchState, lab: LabId): DemandLevel {
   return ratio < 0.7 ? 'low' : ratio < 1.4 ? 'medium' : 'high';
 }
 
-const publicBlock = (b: Block): PublicBlock =>
-  Object.freeze({ id: b.id, owner: b.owner, gpuCount: b.gpuCount, duration: b.duration, gpuHours: b.gpuHours, reliability: b.reliability, energyCost: b.energyCost, status: b.status });
+const publicBlockCache = new WeakMap<Block, PublicBlock>();
+/** A block's public facts (cached per block version: copy-on-write makes a changed block a new object). */
+function publicBlock(b: Block): PublicBlock {
+  let v = publicBlockCache.get(b);
+  if (!v) {
+    v = Object.freeze({ id: b.id, owner: b.owner, gpuCount: b.gpuCount, duration: b.duration, gpuHours: b.gpuHours, reliability: b.reliability, energyCost: b.energyCost, status: b.status });
+    publicBlockCache.set(b, v);
+  }
+  return v;
+}
 
 const blockCache = new WeakMap<object, readonly PublicBlock[]>();
 /** Every block's public facts (any status), in creation order. */
 export function publicBlocks(s: MatchState): PublicBlock[] {
   let v = blockCache.get(s.blocks);
   if (!v) {
-    v = Object.freeze(Object.values(s.blocks).map(publicBlock));
+    const out: PublicBlock[] = [];
+    for (const id in s.blocks) out.push(publicBlock(s.blocks[id]!));
+    v = Object.freeze(out);
     blockCache.set(s.blocks, v);
   }
   return v as PublicBlock[];
@@ -79,14 +89,40 @@ export function publicCoalition(s: MatchState, c: Coalition): PublicCoalition {
   };
 }
 
-/** A member's copy of its coalition: other members' escrow is not shown (0). */
-function memberCopy(c: Coalition, lab: LabId): Coalition {
+/** A member's view of its coalition: other members' escrow is not shown (0). Shared when nothing to hide. */
+function memberView(c: Coalition, lab: LabId): Coalition {
+  let hidden = false;
+  for (const m of c.members) if (m !== lab && (c.commitments[m]?.escrow ?? 0) !== 0) hidden = true;
+  if (!hidden) return c;
   const commitments: Coalition['commitments'] = {};
   for (const m of c.members) {
     const cm = c.commitments[m]!;
-    commitments[m] = { ...cm, blockIds: [...cm.blockIds], escrow: m === lab ? cm.escrow : 0 };
+    commitments[m] = m === lab ? cm : { consented: cm.consented, blockIds: cm.blockIds, escrow: 0, standing: cm.standing };
   }
-  return { ...c, members: [...c.members], commitments, hoursUsedByPartners: { ...c.hoursUsedByPartners } };
+  return { ...c, commitments };
+}
+
+const coalitionCache = new WeakMap<object, { blocks: object; value: readonly PublicCoalition[] }>();
+/** Public facts of every coalition, in creation order (cached per version of coalitions and blocks). */
+function publicCoalitions(s: MatchState): readonly PublicCoalition[] {
+  const hit = coalitionCache.get(s.coalitions);
+  if (hit && hit.blocks === s.blocks) return hit.value;
+  const value = Object.freeze(Object.values(s.coalitions).map((c) => Object.freeze(publicCoalition(s, c))));
+  coalitionCache.set(s.coalitions, { blocks: s.blocks, value });
+  return value;
+}
+
+const offerCache = new WeakMap<object, readonly Offer[]>();
+/** Active offers, in creation order (cached per version of the offers record). */
+function activeOffers(s: MatchState): readonly Offer[] {
+  let v = offerCache.get(s.offers);
+  if (!v) {
+    const out: Offer[] = [];
+    for (const id in s.offers) if (s.offers[id]!.status === 'active') out.push(s.offers[id]!);
+    v = Object.freeze(out);
+    offerCache.set(s.offers, v);
+  }
+  return v;
 }
 
 function visibleMessages(messages: readonly Message[], lab: LabId | null, limit: number): Message[] {
@@ -98,32 +134,28 @@ function visibleMessages(messages: readonly Message[], lab: LabId | null, limit:
   return out.reverse();
 }
 
-/** One seat's observation: its own state in full, everything else public only. Throws on an unknown seat. */
+/**
+ * One seat's observation: its own state in full, everything else public only. Read-only: it shares
+ * immutable objects with the state. Throws on an unknown seat (a programming error, not user input).
+ */
 export function observe(s: MatchState, lab: LabId): Observation {
-  const me = s.labs[lab];
-  const seat = s.seats[lab];
-  if (!me || !seat || !Object.hasOwn(s.labs, lab)) throw new Error(`observe: no seat ${lab}`);
-  const jobs = [];
-  for (const id in s.jobs) {
-    const j = s.jobs[id]!;
-    if (j.owner === lab) jobs.push({ ...j, allocatedBlockIds: [...j.allocatedBlockIds] });
-  }
-  const blocks = [];
-  for (const id in s.blocks) {
-    const b = s.blocks[id]!;
-    if (b.owner === lab) blocks.push({ ...b });
-  }
-  const offers = [];
-  for (const id in s.offers) {
-    const o = s.offers[id]!;
-    if (o.status === 'active' && (o.from === lab || o.to === lab)) offers.push({ ...o });
-  }
+  if (!Object.hasOwn(s.labs, lab)) throw new Error(`observe: no seat ${lab}`);
+  const me = s.labs[lab]!;
+  const seat = s.seats[lab]!;
+  const jobs: Job[] = [];
+  for (const id in s.jobs) if (s.jobs[id]!.owner === lab) jobs.push(s.jobs[id]!);
+  const blocks: Block[] = [];
+  for (const id in s.blocks) if (s.blocks[id]!.owner === lab) blocks.push(s.blocks[id]!);
+  const offers = activeOffers(s).filter((o) => o.from === lab || o.to === lab);
   const myCoalitions: Coalition[] = [];
   const coalitions: PublicCoalition[] = [];
+  const pub = publicCoalitions(s);
+  let i = 0;
   for (const id in s.coalitions) {
     const c = s.coalitions[id]!;
-    if (c.commitments[lab] !== undefined) myCoalitions.push(memberCopy(c, lab));
-    else coalitions.push(publicCoalition(s, c));
+    if (c.commitments[lab] !== undefined) myCoalitions.push(memberView(c, lab));
+    else coalitions.push(pub[i]!);
+    i += 1;
   }
   return {
     task: s.config.task,
@@ -141,7 +173,7 @@ export function observe(s: MatchState, lab: LabId): Observation {
       blocks,
       escrow: escrowOf(s, lab),
       actionsLeftThisRound: Math.max(0, s.config.maxActionsPerRound - seat.actionsThisRound),
-      grudges: [...seat.grudges],
+      grudges: seat.grudges,
     },
     labs: publicLabs(s).filter((l) => l.id !== lab),
     blocks: publicBlocks(s),
@@ -159,8 +191,6 @@ export function observe(s: MatchState, lab: LabId): Observation {
 
 /** The match as the channel sees it: public facts, active offers, public messages, judge decisions. */
 export function publicView(s: MatchState): PublicView {
-  const offers = [];
-  for (const id in s.offers) if (s.offers[id]!.status === 'active') offers.push({ ...s.offers[id]! });
   return {
     task: s.config.task,
     difficulty: s.params.difficulty,
@@ -179,8 +209,8 @@ export function publicView(s: MatchState): PublicView {
       cumulativeReward: s.seats[l.id]!.cumulativeReward,
     })),
     blocks: publicBlocks(s),
-    offers,
-    coalitions: Object.values(s.coalitions).map((c) => publicCoalition(s, c)),
+    offers: [...activeOffers(s)],
+    coalitions: [...publicCoalitions(s)],
     messages: visibleMessages(s.messages, null, PUBLIC_VIEW_MESSAGES),
     pitches: s.pitches,
     shockHistory: s.shockHistory,

@@ -37,9 +37,21 @@ export interface ConsoleOptions {
   logger?: Logger;
   /** Passed to the round host (the LLM wiring adds these when an endpoint is configured). */
   judge?: AsyncJudge;
+  /** Host's judge deadline (ms) before it falls back to the rule judge. */
+  judgeTimeoutMs?: number;
   agentFor?: AgentFactory;
   /** Extra banner lines (e.g. which LLM judge/agents are in use). */
   notes?: string[];
+  /** Seats to assign before a new match starts, e.g. `{ lab: 'lab_2', agent: 'llm', model: 'gpt-4o-mini' }`. */
+  seats?: ConsoleSeat[];
+}
+
+/** A seat the console assigns in the lobby (`--seat lab_2=llm:<model>` or `--seat lab_1=scripted:<policy>`). */
+export interface ConsoleSeat {
+  lab: string;
+  agent: 'scripted' | 'llm';
+  /** Policy name (scripted) or model name (llm). */
+  name: string;
 }
 
 /** Run the console until the match ends (0), input ends (0) or the user quits (0). Rejects on store errors. */
@@ -60,6 +72,7 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
     store: opts.store,
     logger,
     ...(opts.judge ? { judge: opts.judge } : {}),
+    ...(opts.judgeTimeoutMs ? { judgeTimeoutMs: opts.judgeTimeoutMs } : {}),
     ...(opts.agentFor ? { agentFor: opts.agentFor } : {}),
     publish: async (_channelId, reply) => {
       show(reply);
@@ -71,8 +84,10 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
   try {
     write(
       [
-        'GPU Arena — console. You are the host and play lab_0; the other seats are scripted policies.',
-        'Judge: the grounded rule judge.',
+        opts.seats?.some((seat) => seat.agent === 'llm')
+          ? `GPU Arena — console. You are the host and play lab_0; LLM seats: ${opts.seats.filter((seat) => seat.agent === 'llm').map((seat) => `${seat.lab} (${seat.name})`).join(', ')}; the other seats are scripted policies.`
+          : 'GPU Arena — console. You are the host and play lab_0; the other seats are scripted policies.',
+        opts.judge ? `Judge: the LLM judge (${opts.judge.id}), with the grounded rule judge as check and fallback.` : 'Judge: the grounded rule judge.',
         ...(opts.notes ?? []),
         'Commands: `help`, `me` (your private view), `status`, `offer …`, `pitch text:"…"`, `allocate …`, `done` (closes the round). `quit` leaves; the match is saved and resumes next time.',
         '',
@@ -128,5 +143,8 @@ async function openMatch(opts: ConsoleOptions, host: RoundHost, say: (text: stri
   }
   const lobby = await host.current(CONSOLE_CHANNEL);
   if (lobby && !host.seatOf(lobby, CONSOLE_USER.userId)) await say(formatCommand('join', { lab: 'lab_0' }));
+  for (const seat of opts.seats ?? []) {
+    await say(formatCommand('seat', { lab: seat.lab, agent: seat.agent, ...(seat.agent === 'llm' ? { model: seat.name } : { policy: seat.name }) }));
+  }
   await say('start');
 }
