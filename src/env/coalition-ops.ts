@@ -38,10 +38,24 @@ function clearEscrow(c: Coalition): void {
   }
 }
 
+/** True when a partner used one of the pooled blocks in a job that has all its hours (realised use). */
+function poolCompletedAJob(d: Draft, c: Coalition): boolean {
+  for (const m of c.members) {
+    for (const id of c.commitments[m]?.blockIds ?? []) {
+      const b = d.s.blocks[id];
+      if (!b || b.status !== 'used' || b.owner === m || b.usedFor === null) continue;
+      const j = d.s.jobs[b.usedFor];
+      if (j && j.allocatedHours >= j.gpuHoursRequired) return true;
+    }
+  }
+  return false;
+}
+
 /**
  * Close an active coalition honoured: unused committed blocks return; escrow is paid to members in
  * proportion to their hoursUsedByPartners (refunded to payers when nobody's capacity was used); every
- * member that committed blocks or money gets coalition_reliability 1 if the pool was used.
+ * member that committed blocks or money gets coalition_reliability 1 if a partner used a pooled block in
+ * a job that got all its hours (so sacrificing blocks to a hopeless job earns nothing).
  */
 export function closeCoalition(d: Draft, id: string, sink: RewardSink): void {
   const c = d.coalition(id);
@@ -53,7 +67,7 @@ export function closeCoalition(d: Draft, id: string, sink: RewardSink): void {
     if (anyUsed) splitCents(total, used).forEach((cents, i) => credit(d, c.members[i]!, cents));
     else for (const m of c.members) credit(d, m, escrowCents(c, m));
   }
-  if (anyUsed) {
+  if (anyUsed && poolCompletedAJob(d, c)) {
     for (const m of c.members) {
       const cm = c.commitments[m];
       if (cm && (cm.blockIds.length > 0 || cm.escrow > 0)) sink.add(m, 'coalition_reliability', 1);

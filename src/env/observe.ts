@@ -16,6 +16,11 @@ export const PUBLIC_VIEW_MESSAGES = 50;
 /** Reference §7: < 60 low, < 115 medium, else high. */
 export const budgetBand = (budget: number): BudgetBand => (budget < 60 ? 'low' : budget < 115 ? 'medium' : 'high');
 
+const demandOf = (need: number, have: number): DemandLevel => {
+  const ratio = need / Math.max(1, have);
+  return ratio < 0.7 ? 'low' : ratio < 1.4 ? 'medium' : 'high';
+};
+
 /** Unmet hours of pending jobs ÷ max(1, hours of blocks not used/failed): < 0.7 low, < 1.4 medium, else high. */
 export function demandLevel(s: MatchState, lab: LabId): DemandLevel {
   let need = 0;
@@ -28,8 +33,7 @@ export function demandLevel(s: MatchState, lab: LabId): DemandLevel {
     const b = s.blocks[id]!;
     if (b.owner === lab && b.status !== 'used' && b.status !== 'failed') have += b.gpuHours;
   }
-  const ratio = need / Math.max(1, have);
-  return ratio < 0.7 ? 'low' : ratio < 1.4 ? 'medium' : 'high';
+  return demandOf(need, have);
 }
 
 const publicBlockCache = new WeakMap<Block, PublicBlock>();
@@ -57,16 +61,31 @@ export function publicBlocks(s: MatchState): PublicBlock[] {
 }
 
 const labCache = new WeakMap<object, { blocks: object; jobs: object; value: readonly PublicLab[] }>();
-/** Every lab's public facts, in seat order. */
+/** Every lab's public facts, in seat order (one pass over blocks and jobs; cached per version). */
 export function publicLabs(s: MatchState): PublicLab[] {
   const hit = labCache.get(s.labs);
   if (hit && hit.blocks === s.blocks && hit.jobs === s.jobs) return hit.value as PublicLab[];
+  const need: Record<LabId, number> = {};
+  const have: Record<LabId, number> = {};
+  const blockIds: Record<LabId, string[]> = {};
+  for (const id of s.labIds) {
+    need[id] = 0;
+    have[id] = 0;
+    blockIds[id] = [];
+  }
+  for (const id in s.jobs) {
+    const j = s.jobs[id]!;
+    if (j.outcome === 'pending') need[j.owner] = need[j.owner]! + Math.max(0, j.gpuHoursRequired - j.allocatedHours);
+  }
+  for (const id in s.blocks) {
+    const b = s.blocks[id]!;
+    blockIds[b.owner]!.push(id);
+    if (b.status !== 'used' && b.status !== 'failed') have[b.owner] = have[b.owner]! + b.gpuHours;
+  }
   const value = Object.freeze(
     s.labIds.map((id) => {
       const l = s.labs[id]!;
-      const blockIds: string[] = [];
-      for (const bid in s.blocks) if (s.blocks[bid]!.owner === id) blockIds.push(bid);
-      return Object.freeze({ id, publicName: l.publicName, reputation: l.reputation, budgetBand: budgetBand(l.budget), demandLevel: demandLevel(s, id), blockIds, finished: l.finished });
+      return Object.freeze({ id, publicName: l.publicName, reputation: l.reputation, budgetBand: budgetBand(l.budget), demandLevel: demandOf(need[id]!, have[id]!), blockIds: blockIds[id]!, finished: l.finished });
     }),
   );
   labCache.set(s.labs, { blocks: s.blocks, jobs: s.jobs, value });

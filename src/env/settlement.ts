@@ -31,9 +31,26 @@ function releaseIdle(d: Draft, lab: LabId, holder: (h: string) => boolean, sink:
 }
 
 /**
+ * A completed job that used traded capacity realises the trade's mutual benefit: its owner and every
+ * (unfinished) lab that traded it one of those blocks get negotiation_efficiency 1, once per job.
+ * Paid here rather than at the trade, so that trading back and forth earns nothing (Ref §12.4–12.5).
+ */
+function rewardTraders(d: Draft, blockIds: readonly string[], owner: LabId, sink: RewardSink): void {
+  const sellers: LabId[] = [];
+  for (const id of blockIds) {
+    const from = d.s.blocks[id]?.tradedFrom;
+    if (from !== undefined && from !== owner && !sellers.includes(from)) sellers.push(from);
+  }
+  if (sellers.length === 0) return;
+  sink.add(owner, 'negotiation_efficiency', 1);
+  for (const lab of sellers) if (!d.s.labs[lab]!.finished) sink.add(lab, 'negotiation_efficiency', 1);
+}
+
+/**
  * Settle one pending job: credit 1 if complete, allocated/required with partial credit, else 0;
  * realisedValue = base × urgency × credit − energy (0 without allocation). job_utility +=
- * clamp(value / 150, −0.5, 1); market_adaptation += 1 if complete and a shock touched it; deal_quality −=
+ * clamp(value / 150, −0.5, 1); market_adaptation += 1 if complete and a shock touched it; if complete
+ * with traded blocks, negotiation_efficiency 1 for the owner and the sellers; deal_quality −=
  * (tradeCredit − value × credit) / 100 when trades credited more of the job than it realised; blocks
  * still reserved for it are released at −0.05 each.
  */
@@ -48,6 +65,7 @@ export function settleJob(d: Draft, jobId: string, sink: RewardSink): Settlement
   const unrealised = (j.tradeCredit ?? 0) - jobValue(j) * credit;
   if (unrealised > 0) sink.add(j.owner, 'deal_quality', -unrealised / DEAL_SCALE);
   if (complete && j.shockAffected) sink.add(j.owner, 'market_adaptation', 1);
+  if (complete) rewardTraders(d, j.allocatedBlockIds, j.owner, sink);
   releaseIdle(d, j.owner, (h) => h === j.id, sink);
   return { lab: j.owner, jobId: j.id, outcome: j.outcome };
 }

@@ -80,6 +80,11 @@ export interface Block {
   committedTo: CoalitionId | null;
   /** Job the block was used for; null unless status is used. */
   usedFor: JobId | null;
+  /**
+   * The lab that last sold or swapped this block to its owner through a trade (absent if never traded).
+   * A completed job that used it earns negotiation_efficiency for both sides (docs/RULES.md §4.1).
+   */
+  tradedFrom?: LabId;
 }
 
 export type JobOutcome = 'pending' | 'completed' | 'partial' | 'missed';

@@ -149,8 +149,10 @@ describe('accept_offer', () => {
     // lab_0's gain goes to its pending reward (paid at round close): it can now fund its second job.
     const pending = t.seats.lab_0!.pendingReward;
     assert.ok(pending.deal_quality > 0.5, `lab_0 deal ${pending.deal_quality}`);
-    assert.equal(pending.negotiation_efficiency, 1);
-    assert.equal(out.result.reward.negotiation_efficiency, 1);
+    // Mutual benefit is realised later (a job completed with the block), not at the trade.
+    assert.equal(pending.negotiation_efficiency, 0);
+    assert.equal(out.result.reward.negotiation_efficiency, 0);
+    assert.equal(t.blocks.b_1_0!.tradedFrom, 'lab_1');
     const closed = close(t);
     assert.equal(closed.seats.lab_0!.lastBreakdown.deal_quality, pending.deal_quality);
     assert.equal(closed.seats.lab_0!.pendingReward.deal_quality, 0);

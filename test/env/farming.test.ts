@@ -78,7 +78,30 @@ describe('anti-farming', () => {
     t = out.state;
     assert.equal(act(t, 'lab_0', { action_type: 'send_message', message: 'something new' }).result.reward.spam_penalty, 0);
   });
-  test('two colluding seats ping-ponging money or a block gain nothing together', () => {
+  test('two colluding seats ping-ponging money, a block or a mutually useful swap gain nothing together', () => {
+    const swap = edit(fixture(), (d) => {
+      // lab_0's second job needs a very reliable 2 h block that lab_1 has; lab_1 needs 2 more hours,
+      // which lab_0's spare 4 h block gives: swapping b_0_0 for b_1_0 makes both second jobs fundable.
+      Object.assign(d.blocks.b_0_0!, { gpuCount: 4, gpuHours: 4, reliability: 0.85 });
+      Object.assign(d.jobs.j_0_1!, { gpuHoursRequired: 2, minReliability: 0.95 });
+      d.blocks.b_1_0!.reliability = 0.96;
+    });
+    const probe = act(must(swap, 'lab_0', { action_type: 'send_offer', target_lab_id: 'lab_1', block_ids: ['b_0_0'], requested_block_ids: ['b_1_0'] }), 'lab_1', { action_type: 'accept_offer', offer_id: 'o_1' });
+    assert.ok(probe.result.reward.deal_quality > 0.5 && probe.state.seats.lab_0!.pendingReward.deal_quality > 0.5, 'the swap is mutually beneficial');
+    let t = swap;
+    let sum = 0;
+    for (let i = 0; i < 3; i++) {
+      t = must(t, 'lab_0', { action_type: 'send_offer', target_lab_id: 'lab_1', block_ids: [i % 2 ? 'b_1_0' : 'b_0_0'].filter((b) => t.blocks[b]!.owner === 'lab_0'), requested_block_ids: [i % 2 ? 'b_0_0' : 'b_1_0'].filter((b) => t.blocks[b]!.owner === 'lab_1') });
+      const out = act(t, 'lab_1', { action_type: 'accept_offer', offer_id: `o_${i + 1}` });
+      sum += out.result.reward.normalized_reward;
+      t = out.state;
+    }
+    const closed = closeRound(t, { judge: null });
+    sum += closed.report.rewards.lab_0!.normalized_reward + closed.report.rewards.lab_1!.normalized_reward;
+    const once = must(must(swap, 'lab_0', { action_type: 'send_offer', target_lab_id: 'lab_1', block_ids: ['b_0_0'], requested_block_ids: ['b_1_0'] }), 'lab_1', { action_type: 'accept_offer', offer_id: 'o_1' });
+    const onceClosed = closeRound(once, { judge: null });
+    const onceSum = onceClosed.state.seats.lab_0!.cumulativeReward + onceClosed.state.seats.lab_1!.cumulativeReward;
+    assert.ok(sum <= onceSum + 1e-9, `swapping back and forth (${sum}) must not beat swapping once (${onceSum})`);
     for (const terms of [{ payment: 50 }, { block_ids: ['b_0_0'] }]) {
       let s = fixture();
       for (let i = 0; i < 4; i++) {

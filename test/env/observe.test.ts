@@ -3,7 +3,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { observe, publicView } from '../../src/env';
+import { demandLevel, observe, publicLabs, publicView } from '../../src/env';
 import { close, fixture, must } from './helpers';
 
 describe('observe', () => {
@@ -46,6 +46,13 @@ describe('observe', () => {
     assert.equal(o2.myCoalitions.length, 0);
     assert.deepEqual(o2.coalitions[0]!.consented, ['lab_0', 'lab_1']);
     assert.ok(!JSON.stringify(o2.coalitions).includes('escrow'));
+  });
+  test('public lab facts: coarse budget band and demand level, owned block ids', () => {
+    for (const l of publicLabs(s)) {
+      assert.equal(l.demandLevel, demandLevel(s, l.id));
+      assert.deepEqual(l.blockIds, Object.values(s.blocks).filter((b) => b.owner === l.id).map((b) => b.id));
+    }
+    assert.equal(publicLabs(s)[0]!.budgetBand, 'medium');
   });
   test('unknown seat throws (a programming error, not user input)', () => {
     assert.throws(() => observe(s, 'lab_7'));

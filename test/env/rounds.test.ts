@@ -50,9 +50,13 @@ describe('deadline settlement', () => {
     assert.equal(unused.seats.lab_0!.lastBreakdown.deal_quality, -0.9);
     let used = must(s, 'lab_0', { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_0', 'b_0_1'] });
     used = must(used, 'lab_0', { action_type: 'allocate_to_job', job_id: 'j_0_1', block_ids: ['b_0_2', 'b_1_2'] });
-    used = closeTo(used, 3);
-    assert.equal(used.seats.lab_0!.lastBreakdown.deal_quality, 0);
-    assert.equal(used.seats.lab_0!.lastBreakdown.job_utility, 1.1467); // (86 + 86) / 150
+    const { state, report } = closeRound(closeTo(used, 2), { judge: null });
+    assert.equal(state.seats.lab_0!.lastBreakdown.deal_quality, 0);
+    assert.equal(report.rewards.lab_0!.job_utility, 1.1467); // (86 + 86) / 150
+    // The traded block completed a job: negotiation_efficiency for the buyer and for the seller, once.
+    assert.equal(report.rewards.lab_0!.negotiation_efficiency, 1);
+    assert.equal(report.rewards.lab_1!.negotiation_efficiency, 1);
+    assert.equal(closeRound(closeTo(s, 2), { judge: null }).report.rewards.lab_1!.negotiation_efficiency, 0, 'unused: nothing');
   });
   test('job_utility per job is clamped to [−0.5, 1]', () => {
     const big = edit(s0, (d) => Object.assign(d.jobs.j_0_0!, { baseValue: 500, urgencyMultiplier: 1 }));
@@ -120,6 +124,13 @@ describe('coalitions over rounds', () => {
     assert.equal(report.rewards.lab_0!.coalition_reliability, 1);
     assert.equal(report.rewards.lab_1!.coalition_reliability, 1);
     assertInvariants(state);
+  });
+  test('a pooled block poured into a job that never gets its hours earns escrow but no reliability', () => {
+    const s = must(active, 'lab_0', { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_1_0'] });
+    const { state, report } = closeRound(s, { judge: null });
+    assert.equal(state.labs.lab_1!.budget, 110);
+    assert.equal(report.rewards.lab_0!.coalition_reliability, 0);
+    assert.equal(report.rewards.lab_1!.coalition_reliability, 0);
   });
   test('an unused coalition closes with refunds and no reward', () => {
     const { state, report } = closeRound(active, { judge: null });

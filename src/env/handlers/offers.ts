@@ -109,13 +109,14 @@ function executionError(s: MatchState, o: Offer): Failure | null {
 }
 
 /**
- * Execute a checked trade: money and blocks move, reputations rise, both parties get deal_quality =
- * clamp(gain / 100, −1, 1) from their own position and negotiation_efficiency if both gained > 0.5.
- * The part of a gain that comes from making a job fundable is recorded on the job (tradeCredit) so that
- * settlement can take back what the job does not realise (no reward for unused capacity, §4.3).
+ * Execute a checked trade: money and blocks move (each remembers who traded it: tradedFrom), reputations
+ * rise, both parties get deal_quality = clamp(gain / 100, −1, 1) from their own position. The part of a
+ * gain that comes from making a job fundable is recorded on the job (tradeCredit) so that settlement can
+ * take back what the job does not realise (no reward for unused capacity, §4.3). negotiation_efficiency
+ * is realised later, when a traded block completes a job (settlement.ts).
  */
 function executeTrade(ctx: Ctx, o: Offer): void {
-  const { d, sink } = ctx;
+  const { d } = ctx;
   const before = { from: positionOf(d.s, o.from), to: positionOf(d.s, o.to) };
   if (o.payment > 0) {
     d.setBudget(o.from, d.s.labs[o.from]!.budget - o.payment);
@@ -128,22 +129,20 @@ function executeTrade(ctx: Ctx, o: Offer): void {
     l.reputation = round4(clamp(l.reputation + TRADE_REPUTATION, 0, 1));
   }
   d.offer(o.id).status = 'accepted';
-  const gainFrom = credit(ctx, o.from, before.from);
-  const gainTo = credit(ctx, o.to, before.to);
-  const mutual = gainFrom > 0.5 && gainTo > 0.5 ? 1 : 0;
-  sink.add(o.from, 'negotiation_efficiency', mutual);
-  sink.add(o.to, 'negotiation_efficiency', mutual);
+  credit(ctx, o.from, before.from);
+  credit(ctx, o.to, before.to);
 }
 
 function transfer(ctx: Ctx, id: string, owner: LabId): void {
   const b = ctx.d.block(id);
+  b.tradedFrom = b.owner;
   b.owner = owner;
   b.status = 'available';
   b.reservedFor = null;
 }
 
-/** Credit a party's deal_quality for its gain and record the per-job parts on its jobs; returns the gain. */
-function credit(ctx: Ctx, lab: LabId, before: PositionParts): number {
+/** Credit a party's deal_quality for its gain and record the per-job parts on its jobs. */
+function credit(ctx: Ctx, lab: LabId, before: PositionParts): void {
   const { d } = ctx;
   const after = positionOf(d.s, lab);
   const gain = after.total - before.total;
@@ -157,7 +156,6 @@ function credit(ctx: Ctx, lab: LabId, before: PositionParts): number {
     const j = d.job(id);
     j.tradeCredit = round2((j.tradeCredit ?? 0) + delta * scale);
   }
-  return gain;
 }
 
 export function rejectOffer(ctx: Ctx, a: Extract<Action, { action_type: 'reject_offer' }>): Outcome {

@@ -10,8 +10,8 @@
  *    commits spare blocks, never breaches.
  * Never repeats itself (no spam): one pitch per round, alternating phrasing.
  */
-import type { Job } from '../types';
-import type { Observation } from '../views';
+import type { Block, Job } from '../types';
+import type { Observation, PublicLab } from '../views';
 import type { Policy, PolicyContext } from './types';
 import { type Desk, type JobPlan, allocatePlanned, makeDesk, push, room } from './desk';
 import { accept, alreadyBuying, buyGain, executable, findPurchase, incoming, offerGain, offerToBuy, others, overBid, pastBids, spareValue } from './market';
@@ -104,28 +104,31 @@ function pitch(d: Desk, jobs: JobPlan[]): void {
 function coalitions(d: Desk, jobs: JobPlan[], spareIds: string[]): void {
   if (!coalitionsEnabled(d)) return;
   const bad = breachers(d);
-  const spare = () => d.blocks.filter((b) => spareIds.includes(b.id) && b.status === 'available' && !d.spent.has(b.id));
+  const spare = (): Block[] => {
+    const b = d.blocks.find((x) => x.status === 'available' && !d.spent.has(x.id) && spareIds.includes(x.id));
+    return b ? [b] : [];
+  };
   const short = jobs.some((p) => !p.complete && p.deficit > 0);
   for (const co of invitations(d)) {
     if (!room(d)) return;
     if (co.members.some((m) => bad.has(m))) continue;
-    const give = spare().slice(0, 1);
+    const give = spare();
     if (give.length > 0 || short) commit(d, co, give, 0);
   }
   const live = liveCoalitions(d);
   for (const co of live) {
-    const give = spare().slice(0, 1);
-    if (co.status === 'active' && !contributed(d, co) && give.length > 0 && room(d)) commit(d, co, give, 0);
+    if (co.status !== 'active' || contributed(d, co) || !room(d)) continue;
+    const give = spare();
+    if (give.length > 0) commit(d, co, give, 0);
   }
   // Propose only when a pool would help (we lack hours, or have a block others could use), and only
   // while no coalition of ours is active or freshly proposed; a proposal left unanswered for a round
   // means no, so the next most reputable lab is asked instead.
-  const pending = live.filter((c) => c.status === 'active' || c.roundCreated === d.round);
-  if (pending.length > 0 || d.round > 1 || !room(d) || (!short && spare().length === 0)) return;
+  if (d.round > 1 || !room(d) || live.some((c) => c.status === 'active' || c.roundCreated === d.round)) return;
+  if (!short && spare().length === 0) return;
   const asked = new Set(live.flatMap((c) => c.members));
-  const partner = others(d)
-    .filter((l) => !bad.has(l.id) && !asked.has(l.id))
-    .sort((a, b) => b.reputation - a.reputation)[0];
+  let partner: PublicLab | null = null;
+  for (const l of others(d)) if (!bad.has(l.id) && !asked.has(l.id) && (!partner || l.reputation > partner.reputation)) partner = l;
   if (partner) propose(d, [partner.id], 'Pool spare GPU capacity: committed blocks go to whoever needs them for a deadline.');
 }
 
