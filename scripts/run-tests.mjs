@@ -2,7 +2,8 @@
 // Runs every test/**/*.test.ts with Node's own test runner through tsx.
 // Node 20 cannot expand globs in --test, so the files are listed here.
 // Usage: npm test [-- <substring filter>...]
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
@@ -22,6 +23,16 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-const args = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files];
+// Spec output for people; a TAP copy to read the totals from for the closing summary line.
+const tap = join(mkdtempSync(join(tmpdir(), 'arena-tests-')), 'results.tap');
+const args = [
+  '--import', 'tsx', '--test', '--test-concurrency=2',
+  '--test-reporter=spec', '--test-reporter-destination=stdout',
+  '--test-reporter=tap', `--test-reporter-destination=${tap}`,
+  ...files,
+];
 const r = spawnSync(process.execPath, args, { stdio: 'inherit', env: { ...process.env, NO_COLOR: '1' } });
+const totals = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
+const count = (key) => Number(totals.match(new RegExp(`^# ${key} (\\d+)$`, 'm'))?.[1] ?? 0);
+console.log(`\ntests: ${count('pass')} passed, ${count('fail') + count('cancelled')} failed, ${count('skipped')} skipped`);
 process.exit(r.status ?? 1);

@@ -119,13 +119,16 @@ export function decide(state: MatchState, pitches: readonly Pitch[]): JudgeDecis
   const judged = judgedPitches(state, pitches);
   if (judged.length === 0) return null;
   const scored = judged.map((p) => score(state, p));
-  const top = Math.max(...scored.map((s) => s.score));
   const scores: JudgeSeatScore[] = scored.map(({ counts: _c, ...s }) => s);
   const base = { round: state.round, judgeId: RULE_JUDGE_ID, scores };
-  if (top <= 0) {
-    return { ...base, winner: null, bonus: 0, reason: 'No pitch earned the bonus: every pitch scored 0.' };
+  // Only a pitch with at least one verified claim and none fabricated can win: a claim-free plea or a
+  // pitch with any lie earns no bonus, however alone it is (docs/RULES.md §6).
+  const eligible = scored.filter((s) => s.score > 0 && s.counts.verified > 0 && s.counts.fabricated === 0);
+  if (eligible.length === 0) {
+    return { ...base, winner: null, bonus: 0, reason: 'No pitch earned the bonus: none made a verified claim without a fabricated one.' };
   }
-  const tied = scored.filter((s) => s.score === top);
+  const top = Math.max(...eligible.map((s) => s.score));
+  const tied = eligible.filter((s) => s.score === top);
   const winner =
     tied.length === 1 ? tied[0]! : tied[Math.floor(rng(state.config.seed, state.round, 'judge')() * tied.length)]!;
   const others = scored.filter((s) => s !== winner);

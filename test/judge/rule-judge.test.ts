@@ -124,9 +124,18 @@ describe('decide', () => {
   });
 
   test('a single pitcher is compared with 0', () => {
-    const d = decide(state, [pitch('lab_1', 'we need compute, it matters')])!;
+    const d = decide(state, [pitch('lab_1', 'j_1_0 still needs 4 more GPU-hours', ['j_1_0'])])!;
     assert.equal(d.winner, 'lab_1');
     assert.equal(d.bonus, JUDGE_BONUS_MAX); // 0.05 + score/2 > 0.15 for any score > 0.2
+  });
+
+  test('a claim-free plea or a pitch with a lie cannot win, even alone', () => {
+    const plea = decide(state, [pitch('lab_1', 'we need compute, it matters')])!;
+    assert.ok(plea.scores[0]!.score > 0, 'it still gets a score');
+    assert.equal(plea.winner, null);
+    assert.equal(plea.bonus, 0);
+    const liar = decide(state, [pitch('lab_1', 'j_1_0 still needs 4 more GPU-hours and j_1_7 needs 99 GPU-hours')])!;
+    assert.equal(liar.winner, null);
   });
 
   test('the latest pitch of a seat is the one judged', () => {
@@ -154,7 +163,7 @@ describe('decide', () => {
         j_1_0: { ...s.jobs.j_1_0!, gpuHoursRequired: 4, allocatedHours: 0, deadlineRound: 3, urgencyMultiplier: 1.4 },
         j_2_0: { ...s.jobs.j_2_0!, gpuHoursRequired: 4, allocatedHours: 0, deadlineRound: 3, urgencyMultiplier: 1.4 },
       };
-      return withPitches(s, [pitch('lab_1', 'we need compute please'), pitch('lab_2', 'we need compute please')]);
+      return withPitches(s, [pitch('lab_1', 'j_1_0 needs 4 GPU-hours'), pitch('lab_2', 'j_2_0 needs 4 GPU-hours')]);
     };
     const winners = new Set<string>();
     for (let seed = 0; seed < 20; seed++) {
