@@ -52,7 +52,8 @@ export function renderLobby(m: HostedMatch): Post {
   const labs = labIdsFor(m.settings.task, m.settings.seed);
   const timer = m.settings.roundSeconds > 0 ? `${m.settings.roundSeconds} s rounds` : 'no round timer';
   return {
-    title: `Lobby: ${m.settings.task} (seed ${m.settings.seed}, ${labs.length} seats, ${timer})`,
+    // The seed determines every private value: public posts reveal it only when the match is over.
+    title: `Lobby: ${m.settings.task} (${labs.length} seats, ${timer})`,
     text: 'Take a seat with `join` (or `join lab:lab_1`); the host adds scripted/LLM seats with `seat` and starts with `start`. Free seats are scripted at start.',
     fields: [{ name: 'Seats', value: labs.map((l) => `${l}: ${seatLabel(m, l)}`).join('\n') }],
     buttons: [button('Join', 'join', 'primary'), button('Start (host)', 'start', 'success')],
@@ -79,6 +80,6 @@ export function renderStatus(m: HostedMatch): Post {
   const waiting = pendingSeats(m);
   if (!v.over && waiting.length) fields.push({ name: 'Waiting for', value: waiting.map((l) => seatLabel(m, l)).join(', ') });
   fields.push({ name: 'Leaderboard', value: leaderboardText(m, currentStandings(m)) });
-  const title = v.over ? `${v.task} (seed ${v.seed}) — over` : `${v.task} (seed ${v.seed}) — round ${roundLabel(v.round, v.maxRounds)}`;
+  const title = v.over ? `${v.task} (seed ${v.seed}) — over` : `${v.task} — round ${roundLabel(v.round, v.maxRounds)}`;
   return { title, text: `Public view; \`me\` shows your private one.`, fields, buttons: v.over ? [] : [button('My view', 'me'), button('Done for this round', 'done', 'primary')] };
 }

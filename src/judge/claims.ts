@@ -53,13 +53,14 @@ const parseNum = (s: string): number => NUMBER_WORDS[s] ?? Number(s);
 
 const re = (source: string) => new RegExp(source, 'gu');
 
-const ID_PATTERNS: { kind: 'job' | 'block' | 'offer' | 'coalition' | null; rx: RegExp }[] = [
-  { kind: 'job', rx: re(`${L}j_\\d+_(?:surge_)?\\d+${R}`) },
-  { kind: 'block', rx: re(`${L}b_s?\\d+_\\d+${R}`) },
-  { kind: 'offer', rx: re(`${L}o_\\d+${R}`) },
-  { kind: 'coalition', rx: re(`${L}c_\\d+${R}`) },
+/** `pre`: a substring every match contains (patterns are skipped when the text lacks it). */
+const ID_PATTERNS: { kind: 'job' | 'block' | 'offer' | 'coalition' | null; pre: string; rx: RegExp }[] = [
+  { kind: 'job', pre: 'j_', rx: re(`${L}j_\\d+_(?:surge_)?\\d+${R}`) },
+  { kind: 'block', pre: 'b_', rx: re(`${L}b_s?\\d+_\\d+${R}`) },
+  { kind: 'offer', pre: 'o_', rx: re(`${L}o_\\d+${R}`) },
+  { kind: 'coalition', pre: 'c_', rx: re(`${L}c_\\d+${R}`) },
   // Lab ids are not claims, but their digits must not be read as numbers.
-  { kind: null, rx: re(`${L}lab_\\d+${R}`) },
+  { kind: null, pre: 'lab_', rx: re(`${L}lab_\\d+${R}`) },
 ];
 
 const EXTRA = '(?:(?:more|additional|extra|further|remaining|missing|de plus|supplémentaires?|más|weitere|altre)[\\s-]+)?';
@@ -98,13 +99,21 @@ function sentenceAt(s: string, start: number, end: number): string {
   return s.slice(from, stops.length > 0 ? Math.min(...stops) : s.length);
 }
 const RELIABILITY_WORD = /reliab|dependab|uptime|availab|fiab|confiab|zuverl|affidab|(?<![\p{L}_])sla(?![\p{L}_])|(?<![\p{L}_])min_?rel(?![\p{L}_])|(?<![\p{L}_])rel(?![\p{L}_])|≥|>=/gu;
+const SENTENCE_BREAK = /[.;!?\n]\s/;
 /** How far (characters) a reliability word reaches to bind a number. */
 const RELIABILITY_REACH = 30;
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
 /** Lower-case, compatibility-normalise, unify dashes, and read "0,85" as 0.85. */
 export function normalizePitch(text: string): string {
-  return text
-    .slice(0, MAX_PITCH_SCAN)
+  const t = text.slice(0, MAX_PITCH_SCAN);
+  // ASCII text is NFKC-stable and has no typographic dashes or quotes: only case, spaces and commas.
+  if (!NON_ASCII.test(t)) {
+    const out = t.toLowerCase().replace(/\s+/g, ' ');
+    return out.includes('0,') ? out.replace(/(?<![\d.,])0,(\d+)/g, '0.$1') : out;
+  }
+  return t
     .normalize('NFKC')
     .toLowerCase()
     .replace(/[\u2010-\u2015\u2212]/g, '-')
@@ -116,7 +125,22 @@ export function normalizePitch(text: string): string {
 /** Blank a span so later patterns cannot read its digits again (keeps offsets). */
 const blank = (s: string, start: number, end: number) => s.slice(0, start) + ' '.repeat(end - start) + s.slice(end);
 
-function scan(s: string, rx: RegExp, on: (m: RegExpExecArray) => void): string {
+/**
+ * Cheap necessary conditions (plain substring tests) for the expensive Unicode patterns: a pattern
+ * whose condition fails cannot match, so skipping it changes nothing.
+ */
+const HAS_DIGIT = /\d/;
+const ROUND_ANY = /r(?:ound|nd|onda|unde)|tour|manche|turn[oi]/;
+const NUM_WORD_ANY = new RegExp(Object.keys(NUMBER_WORDS).join('|'));
+const HOUR_ANY = /h|stunden|ore/;
+const R_DIGIT = /r\d/;
+const DEADLINE_WORD_ANY = /deadline|due|échéance|fecha límite|frist|scadenza/;
+const PERCENT_ANY = /%|cent|ciento|prozent/;
+const DECIMAL_ANY = /\.\d/;
+const hasNum = (s: string) => HAS_DIGIT.test(s) || NUM_WORD_ANY.test(s);
+
+function scan(s: string, rx: RegExp, on: (m: RegExpExecArray) => void, may = true): string {
+  if (!may) return s;
   let out = s;
   for (const m of s.matchAll(rx)) {
     on(m);
@@ -125,11 +149,33 @@ function scan(s: string, rx: RegExp, on: (m: RegExpExecArray) => void): string {
   return out;
 }
 
+/** Distinct texts whose claims are remembered (pitch texts repeat a lot across rounds and matches). */
+const MEMO_MAX = 4096;
+const memo = new Map<string, readonly Claim[]>();
+
+/**
+ * The claims of `text`, shared and frozen: remembered per text (the extraction is a pure function of
+ * it), at most {@link MEMO_MAX} texts, the oldest forgotten first. For the judge's hot path.
+ */
+export function claimsOf(text: string): readonly Claim[] {
+  let v = memo.get(text);
+  if (v === undefined) {
+    v = Object.freeze(extract(text).map((c) => Object.freeze(c)));
+    if (memo.size >= MEMO_MAX) memo.delete(memo.keys().next().value!);
+    memo.set(text, v);
+  }
+  return v;
+}
+
 /**
  * All checkable claims of a pitch, deduplicated (same kind and value once; a deadline is explicit if
- * any of its mentions is), in order of first appearance. Never throws.
+ * any of its mentions is), in order of first appearance. Never throws. Returns fresh objects.
  */
 export function extractClaims(text: string): Claim[] {
+  return claimsOf(text).map((c) => ({ ...c }));
+}
+
+function extract(text: string): Claim[] {
   const found = new Map<string, Claim>();
   const add = (key: string, c: Claim) => {
     const prev = found.get(key);
@@ -141,24 +187,27 @@ export function extractClaims(text: string): Claim[] {
   const aboutCapacity = (start: number, end: number) => CAPACITY_WORD.test(sentenceAt(norm, start, end));
   let s = norm;
 
-  for (const { kind, rx } of ID_PATTERNS) {
-    s = scan(s, rx, (m) => {
-      if (kind) add(`${kind}:${m[0]}`, { kind, id: m[0] });
-    });
+  if (s.includes('_')) {
+    for (const { kind, pre, rx } of ID_PATTERNS) {
+      s = scan(s, rx, (m) => {
+        if (kind) add(`${kind}:${m[0]}`, { kind, id: m[0] });
+      }, s.includes(pre));
+    }
   }
   const hours = (m: RegExpExecArray) => {
     const v = parseNum(m[1] ?? '');
     const capacity = aboutCapacity(m.index, m.index + m[0].length);
     if (Number.isFinite(v) && v > 0) add(`hours:${v}`, { kind: 'hours', value: v, capacity });
   };
-  s = scan(s, HOURS_AFTER, hours);
-  s = scan(s, HOURS_BEFORE, hours);
+  s = scan(s, HOURS_AFTER, hours, HOUR_ANY.test(s) && hasNum(s));
+  s = scan(s, HOURS_BEFORE, hours, (s.includes(':') || s.includes('=')) && (s.includes('gpu') || s.includes('accelerator')) && hasNum(s));
 
+  const rounds = ROUND_ANY.test(s);
   for (const rx of DEADLINE_IN) {
     s = scan(s, rx, (m) => {
       const v = parseNum(m[1] ?? '');
       if (Number.isInteger(v)) add(`in:${v}`, { kind: 'deadline_in', rounds: v });
-    });
+    }, rounds && hasNum(s));
   }
   s = scan(s, THIS_NEXT, (m) => {
     const before = s.slice(Math.max(0, m.index - 28), m.index);
@@ -167,7 +216,7 @@ export function extractClaims(text: string): Claim[] {
     if (!DEADLINE_BEFORE.test(before) && !DEADLINE_AFTER.test(after)) return;
     const v = m[1] ? 0 : 1;
     add(`in:${v}`, { kind: 'deadline_in', rounds: v });
-  });
+  }, rounds);
   s = scan(s, ROUND_MENTION, (m) => {
     const v = parseNum(m[1] ?? m[2] ?? '');
     if (!Number.isInteger(v)) return;
@@ -175,11 +224,11 @@ export function extractClaims(text: string): Claim[] {
     const after = s.slice(m.index + m[0].length, m.index + m[0].length + 24);
     const explicit = DEADLINE_BEFORE.test(before) || DEADLINE_AFTER.test(after);
     add(`deadline:${v}`, { kind: 'deadline', round: v, explicit });
-  });
+  }, (rounds && hasNum(s)) || R_DIGIT.test(s));
   s = scan(s, DEADLINE_NUM, (m) => {
     const v = parseNum(m[1] ?? '');
     if (Number.isInteger(v)) add(`deadline:${v}`, { kind: 'deadline', round: v, explicit: true });
-  });
+  }, HAS_DIGIT.test(s) && DEADLINE_WORD_ANY.test(s));
 
   for (const c of reliabilityClaims(s, aboutCapacity)) add(`rel:${c.value}`, c);
   return [...found.values()];
@@ -191,16 +240,22 @@ function reliabilityClaims(
   aboutCapacity: (start: number, end: number) => boolean,
 ): Extract<Claim, { kind: 'reliability' }>[] {
   const nums: { start: number; end: number; value: number }[] = [];
-  for (const m of s.matchAll(PERCENT)) nums.push({ start: m.index, end: m.index + m[0].length, value: Number(m[1]) / 100 });
-  const pct = s.replace(PERCENT, (x) => ' '.repeat(x.length));
-  for (const m of pct.matchAll(DECIMAL)) nums.push({ start: m.index, end: m.index + m[0].length, value: Number(m[1]) });
+  if (!HAS_DIGIT.test(s)) return [];
+  let pct = s;
+  if (PERCENT_ANY.test(s)) {
+    for (const m of s.matchAll(PERCENT)) nums.push({ start: m.index, end: m.index + m[0].length, value: Number(m[1]) / 100 });
+    if (nums.length > 0) pct = s.replace(PERCENT, (x) => ' '.repeat(x.length));
+  }
+  if (DECIMAL_ANY.test(pct)) for (const m of pct.matchAll(DECIMAL)) nums.push({ start: m.index, end: m.index + m[0].length, value: Number(m[1]) });
+  // A reliability word binds only a number: with none, nothing to look for.
+  if (nums.length === 0) return [];
   const out: Extract<Claim, { kind: 'reliability' }>[] = [];
   for (const w of s.matchAll(RELIABILITY_WORD)) {
     const wEnd = w.index + w[0].length;
     let best: { gap: number; value: number; start: number; end: number } | null = null;
     for (const n of nums) {
       const between = n.start >= wEnd ? s.slice(wEnd, n.start) : n.end <= w.index ? s.slice(n.end, w.index) : null;
-      if (between === null || between.length > RELIABILITY_REACH || /[.;!?\n]\s/.test(between)) continue;
+      if (between === null || between.length > RELIABILITY_REACH || SENTENCE_BREAK.test(between)) continue;
       if (!best || between.length < best.gap) best = { gap: between.length, ...n };
     }
     if (best && best.value >= 0 && best.value <= 1) {

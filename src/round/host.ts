@@ -11,12 +11,11 @@ import { randomUUID } from 'node:crypto';
 import { pino, type Logger } from 'pino';
 import type { Caller, Reply } from '../commands/types';
 import { labIdsFor } from '../env';
-import { POLICY_NAMES } from '../env/config';
-import { ARCHETYPES } from '../env/policies';
-import type { ActionResult, ArchetypeName, LabId } from '../env/types';
+import type { ActionResult, LabId } from '../env/types';
 import type { AsyncJudge } from '../judge/types';
 import type { EventStore, MatchRecord } from '../store/types';
-import { DEFAULT_AGENT_TIMEOUT_MS, toJson, type AgentFactory } from './agents';
+import { DEFAULT_AGENT_TIMEOUT_MS, type AgentFactory } from './agents';
+import { archetypeAt, boundedAction, checkDriver, resolveLab } from './inputs';
 import { DEFAULT_JUDGE_TIMEOUT_MS } from './judging';
 import { MatchLog, type Plan } from './match-log';
 import { labName, mergeReplies, renderEnded, renderStart, type CloseReason } from './render';
@@ -90,14 +89,23 @@ export class RoundHost {
     // Matches are independent: restore them in parallel (an overdue close may wait for the judge).
     const restoreOne = async (rec: MatchRecord) => {
       const reply = await this.log.mutex.run(rec.id, async () => {
-        const m = await this.loadRecord(rec);
-        if (!m) return null;
-        count++;
-        if (m.phase === 'running' && rec.status === 'lobby') await this.store.setMatchStatus(m.id, 'running');
-        return this.runner.resume(m);
+        // A corrupt log must not keep the other matches from resuming: log it and skip the match.
+        try {
+          return await restoreLocked(rec);
+        } catch (err) {
+          this.logger.error({ err, matchId: rec.id }, 'cannot restore match');
+          return null;
+        }
       });
       const channelId = this.log.cached(rec.id)?.channelId;
       if (channelId) await this.runner.publish(channelId, reply);
+    };
+    const restoreLocked = async (rec: MatchRecord) => {
+      const m = await this.loadRecord(rec);
+      if (!m) return null;
+      count++;
+      if (m.phase === 'running' && rec.status === 'lobby') await this.store.setMatchStatus(m.id, 'running');
+      return this.runner.resume(m);
     };
     await Promise.all((await this.store.listUnfinished()).map(restoreOne));
     this.logger.info({ count }, 'round host restored matches');
@@ -169,11 +177,8 @@ export class RoundHost {
         const target = resolveLab(m, labs, lab);
         if (!target) return fail('unknown_seat', `No seat "${lab}" in this match.`, { option: 'lab', validValues: labs });
         if (m.drivers[target]?.kind === 'human') return fail('seat_taken', `${labName(m, target)} is held by a person.`);
-        if (driver.kind === 'human') return fail('invalid_driver', 'People claim seats themselves with `join`.');
-        if (driver.kind === 'scripted' && !(POLICY_NAMES as readonly string[]).includes(driver.policy))
-          return fail('invalid_driver', `Unknown policy "${driver.policy}".`, { option: 'policy', validValues: [...POLICY_NAMES] });
-        if (driver.kind === 'llm' && !this.agentFor?.(driver)) return fail('invalid_driver', `No LLM agent is available for model "${driver.model}".`, { option: 'model' });
-        return ok({ type: 'seat_assigned', lab: target, driver: driver.kind === 'llm' ? { kind: 'llm', model: driver.model } : { kind: 'scripted', policy: driver.policy } });
+        const checked = checkDriver(driver, this.agentFor);
+        return checked.ok ? ok({ type: 'seat_assigned', lab: target, driver: checked.value }) : checked;
       }, async (match) => ok(match)),
     );
   }
@@ -321,24 +326,4 @@ export class RoundHost {
     }
     return m.phase === 'over' ? null : m;
   }
-}
-
-/** Longest action (as JSON text) stored in the log; the engine's longest valid action is far shorter. */
-const MAX_ACTION_JSON = 16_000;
-
-/** The JSON form of a raw action as logged; an oversized one is replaced by text the engine rejects as malformed. */
-function boundedAction(action: unknown): unknown {
-  const raw = toJson(action);
-  return JSON.stringify(raw).length > MAX_ACTION_JSON ? 'oversized action' : raw;
-}
-
-/** Accept a lab id ("lab_1"), a public name ("Lab B") or its letter ("B"). */
-function resolveLab(m: HostedMatch, labs: readonly LabId[], input: string): LabId | null {
-  const q = input.trim().toLowerCase().replace(/^lab\s*/, 'lab ');
-  return labs.find((l) => l === input.trim() || labName(m, l).toLowerCase() === q || labName(m, l).slice(-1).toLowerCase() === q) ?? null;
-}
-
-/** The archetype of seat `i` when nobody claimed it: ARCHETYPES in order, cycling (RULES §8). */
-function archetypeAt(i: number): ArchetypeName {
-  return ARCHETYPES[i % ARCHETYPES.length] ?? 'cooperative';
 }

@@ -94,33 +94,37 @@ const turn = () => new Promise<void>((r) => setImmediate(r));
 
 /** At most one pending timer per key; re-arming a key replaces its timer. */
 export class KeyedTimers {
-  private readonly handles = new Map<string, { handle: TimerHandle; at: number; tag: string }>();
+  /** Pending timers, and fired ones (kept so that re-arming the same due time and tag stays a no-op). */
+  private readonly handles = new Map<string, { handle: TimerHandle; at: number; tag: string; fired: boolean }>();
 
   constructor(private readonly clock: Clock) {}
 
   /**
    * Call `fn` at `atMs` (clock time; immediately if past). Re-arming a key with the same due time and
-   * `tag` (what the timer is for, e.g. the round) is a no-op; anything else replaces the timer.
+   * `tag` (what the timer is for, e.g. the round) is a no-op, also after it fired (so a timer that is
+   * re-armed whenever its match is looked at fires once); anything else replaces the timer.
    */
   arm(key: string, atMs: number, fn: () => void, tag = ''): void {
     const cur = this.handles.get(key);
     if (cur && cur.at === atMs && cur.tag === tag) return;
     this.clear(key);
-    const handle = this.clock.setTimeout(() => {
-      if (this.handles.get(key)?.handle === handle) this.handles.delete(key);
+    const entry = { handle: null as TimerHandle, at: atMs, tag, fired: false };
+    entry.handle = this.clock.setTimeout(() => {
+      entry.fired = true;
       fn();
     }, atMs - this.clock.now());
-    this.handles.set(key, { handle, at: atMs, tag });
+    this.handles.set(key, entry);
   }
 
-  /** Due time of the key's pending timer, or null. */
+  /** Due time of the key's pending (not yet fired) timer, or null. */
   dueAt(key: string): number | null {
-    return this.handles.get(key)?.at ?? null;
+    const cur = this.handles.get(key);
+    return cur && !cur.fired ? cur.at : null;
   }
 
   clear(key: string): void {
     const cur = this.handles.get(key);
-    if (cur) this.clock.clearTimeout(cur.handle);
+    if (cur && !cur.fired) this.clock.clearTimeout(cur.handle);
     this.handles.delete(key);
   }
 

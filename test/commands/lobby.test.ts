@@ -8,7 +8,8 @@ describe('new', () => {
     const a = await arena();
     const r = assertOk(await a.run(alice, 'new task:single_trade seed:12 round_seconds:30 holdout:false'));
     assert.equal(r.private.length, 0);
-    assert.match(r.public[0]?.title ?? '', /single_trade \(seed 12, 2 seats, 30 s rounds\)/);
+    assert.match(r.public[0]?.title ?? '', /single_trade \(2 seats, 30 s rounds\)/);
+    assert.ok(!JSON.stringify(r.public).includes('seed'), 'the seed (which determines private values) is not public');
     assert.deepEqual(r.public[0]?.buttons?.map((b) => b.command), ['join', 'start']);
     const m = await a.match();
     assert.equal(m.hostUserId, alice.userId);
