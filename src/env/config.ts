@@ -53,8 +53,37 @@ export const MatchConfigSchema = z
 /** What a caller may pass to `createMatch` (defaults omitted). */
 export type MatchConfigInput = z.input<typeof MatchConfigSchema>;
 
+const POLICY_SET = new Set<string>(POLICY_NAMES);
+
+/**
+ * The parsed config when `input` is plainly valid (own plain-data fields, every value in range), else
+ * undefined and the schema decides (it also produces the error). Same output as the schema path.
+ */
+function parseConfigFast(input: unknown): MatchConfig | undefined {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+  const { task, seed, holdout, scripted, maxActionsPerRound } = input as Record<string, unknown>;
+  if (typeof task !== 'string' || !(TASK_NAMES as readonly string[]).includes(task)) return undefined;
+  if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0) return undefined;
+  if (holdout !== undefined && typeof holdout !== 'boolean') return undefined;
+  const maxActions = maxActionsPerRound ?? DEFAULT_MAX_ACTIONS_PER_ROUND;
+  if (typeof maxActions !== 'number' || !Number.isSafeInteger(maxActions) || maxActions < 1 || maxActions > 100) return undefined;
+  const labs = labIdsFor(task as MatchConfig['task'], seed);
+  const out: MatchConfig['scripted'] = {};
+  if (scripted !== undefined) {
+    if (typeof scripted !== 'object' || scripted === null || Object.getPrototypeOf(scripted) !== Object.prototype) return undefined;
+    if (Object.getOwnPropertySymbols(scripted).length > 0) return undefined;
+    const given = new Map<string, unknown>();
+    for (const k of Object.keys(scripted)) given.set(k, (scripted as Record<string, unknown>)[k]);
+    for (const [k, v] of given) if (!labs.includes(k) || typeof v !== 'string' || !POLICY_SET.has(v)) return undefined;
+    for (const lab of labs) if (given.has(lab)) out[lab] = given.get(lab) as PolicyName;
+  }
+  return { task: task as MatchConfig['task'], seed, holdout: holdout ?? false, scripted: out, maxActionsPerRound: maxActions };
+}
+
 /** Parse a config; throws a ZodError when invalid. Scripted seats are stored in seat order. */
 export function parseConfig(input: MatchConfigInput): MatchConfig {
+  const fast = parseConfigFast(input);
+  if (fast) return fast;
   const cfg = MatchConfigSchema.parse(input);
   const scripted: MatchConfig['scripted'] = {};
   for (const lab of labIdsFor(cfg.task, cfg.seed)) {

@@ -148,7 +148,17 @@ export class ArenaEnv {
       reward: breakdown.normalized_reward,
       breakdown,
       done: s.over || s.labs[this.lab]!.finished,
-      info: { ...info, closed: report !== null, report, round: s.round, cumulativeReward: seat.cumulativeReward, invalidActions: seat.invalidActions },
+      // Written out: adding keys to a spread copy makes a slow dictionary-mode object in V8.
+      info: {
+        ok: info.ok,
+        code: info.code,
+        message: info.message,
+        closed: report !== null,
+        report,
+        round: s.round,
+        cumulativeReward: seat.cumulativeReward,
+        invalidActions: seat.invalidActions,
+      },
     };
   }
 }

@@ -28,6 +28,60 @@ export interface PositionParts {
   byJob: Record<string, number>;
 }
 
+// Module-level comparators: the hot path allocates no closures. Block ids are unique within a position.
+const byHoursDesc = (a: ValuedBlock, b: ValuedBlock): number => b.gpuHours - a.gpuHours || (a.id < b.id ? -1 : 1);
+const byDeadline = (a: Job, b: Job): number => a.deadlineRound - b.deadlineRound || jobValue(b) - jobValue(a) || (a.id < b.id ? -1 : 1);
+
+/** Whether `id` is among the first `n` taken ids (those of earlier jobs). */
+function takenBefore(taken: readonly string[], n: number, id: string): boolean {
+  for (let k = 0; k < n; k++) if (taken[k] === id) return true;
+  return false;
+}
+
+/**
+ * Σ over pending jobs of value × fundable fraction, plus SPARE_HOUR_VALUE × spare hours (without the
+ * budget), filling `byJob` when given. See {@link positionParts}.
+ */
+function positionCore(jobs: readonly Job[], blocks: readonly ValuedBlock[], byJob: Record<string, number> | null): number {
+  const free: ValuedBlock[] = [];
+  for (const b of blocks) if (usable(b)) free.push(b);
+  free.sort(byHoursDesc);
+  const pending: Job[] = [];
+  for (const j of jobs) if (j.outcome === 'pending') pending.push(j);
+  pending.sort(byDeadline);
+  // Taken block ids: a short list (a lab holds a handful of blocks), cheaper than a Set here.
+  const taken: string[] = [];
+  let value = 0;
+  for (const job of pending) {
+    const need = job.gpuHoursRequired - job.allocatedHours;
+    let v = 0;
+    if (need <= 0) v = jobValue(job);
+    else {
+      let got = 0;
+      const mark = taken.length;
+      for (const b of free) {
+        if (got >= need) break;
+        if (b.reliability < job.minReliability || takenBefore(taken, mark, b.id)) continue;
+        got += b.gpuHours;
+        taken.push(b.id);
+      }
+      if (got >= need) {
+        v = jobValue(job);
+      } else if (job.partialCreditAllowed && got > 0) {
+        v = (jobValue(job) * (job.allocatedHours + got)) / job.gpuHoursRequired;
+      } else {
+        taken.length = mark; // an unfundable job keeps nothing
+        if (job.partialCreditAllowed) v = (jobValue(job) * job.allocatedHours) / job.gpuHoursRequired;
+      }
+    }
+    if (byJob) byJob[job.id] = v;
+    value += v;
+  }
+  let spare = 0;
+  for (const b of free) if (!taken.includes(b.id)) spare += b.gpuHours * b.reliability;
+  return value + SPARE_HOUR_VALUE * spare;
+}
+
 /**
  * Position value = Σ over pending jobs (deadline asc, value desc) of value × fundable fraction
  * + SPARE_HOUR_VALUE × spare usable GPU-hours (reliability-weighted) + budget. Blocks are assigned
@@ -39,47 +93,13 @@ export interface PositionParts {
  * @param budget credits
  */
 export function positionParts(jobs: readonly Job[], blocks: readonly ValuedBlock[], budget: number): PositionParts {
-  const free = blocks.filter(usable).sort((a, b) => b.gpuHours - a.gpuHours || (a.id < b.id ? -1 : 1));
-  const taken = new Set<string>();
-  const pending = jobs
-    .filter((j) => j.outcome === 'pending')
-    .sort((a, b) => a.deadlineRound - b.deadlineRound || jobValue(b) - jobValue(a) || (a.id < b.id ? -1 : 1));
   const byJob: Record<string, number> = {};
-  let value = 0;
-  for (const job of pending) {
-    const need = job.gpuHoursRequired - job.allocatedHours;
-    let v = 0;
-    if (need <= 0) v = jobValue(job);
-    else {
-      let got = 0;
-      const chosen: string[] = [];
-      for (const b of free) {
-        if (got >= need) break;
-        if (taken.has(b.id) || b.reliability < job.minReliability) continue;
-        got += b.gpuHours;
-        chosen.push(b.id);
-      }
-      if (got >= need) {
-        v = jobValue(job);
-        for (const id of chosen) taken.add(id);
-      } else if (job.partialCreditAllowed && got > 0) {
-        v = (jobValue(job) * (job.allocatedHours + got)) / job.gpuHoursRequired;
-        for (const id of chosen) taken.add(id);
-      } else if (job.partialCreditAllowed) {
-        v = (jobValue(job) * job.allocatedHours) / job.gpuHoursRequired;
-      }
-    }
-    byJob[job.id] = v;
-    value += v;
-  }
-  let spare = 0;
-  for (const b of free) if (!taken.has(b.id)) spare += b.gpuHours * b.reliability;
-  return { total: value + SPARE_HOUR_VALUE * spare + budget, byJob };
+  return { total: positionCore(jobs, blocks, byJob) + budget, byJob };
 }
 
 /** Position value in credits: `positionParts(...).total`. */
 export function positionValue(jobs: readonly Job[], blocks: readonly ValuedBlock[], budget: number): number {
-  return positionParts(jobs, blocks, budget).total;
+  return positionCore(jobs, blocks, null) + budget;
 }
 
 /**
@@ -97,12 +117,25 @@ export function tradeGain(
   receive: readonly ValuedBlock[],
   paymentIn: number,
 ): number {
-  const before = positionValue(jobs, blocks, budget);
-  const giveSet = new Set(give);
-  const after = positionValue(
-    jobs,
-    [...blocks.filter((b) => !giveSet.has(b.id)), ...receive.map((b) => ({ ...b, status: 'available' as const }))],
-    budget + paymentIn,
-  );
-  return after - before;
+  return tradeGainFrom(positionValue(jobs, blocks, budget), jobs, blocks, budget, give, receive, paymentIn);
+}
+
+/**
+ * {@link tradeGain} given `before` = positionValue(jobs, blocks, budget), for callers that value several
+ * trades from one position (the policies).
+ */
+export function tradeGainFrom(
+  before: number,
+  jobs: readonly Job[],
+  blocks: readonly ValuedBlock[],
+  budget: number,
+  give: readonly string[],
+  receive: readonly ValuedBlock[],
+  paymentIn: number,
+): number {
+  const after: ValuedBlock[] = [];
+  for (const b of blocks) if (!give.includes(b.id)) after.push(b);
+  // Received blocks count as available; valuation reads only these four fields.
+  for (const b of receive) after.push({ id: b.id, gpuHours: b.gpuHours, reliability: b.reliability, status: 'available' });
+  return positionValue(jobs, after, budget + paymentIn) - before;
 }

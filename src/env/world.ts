@@ -36,12 +36,30 @@ export const JOB_HOURS = [2, 3, 4, 6, 8] as const;
 /** Share of generated jobs with partial credit (reference §1.5). */
 export const PARTIAL_CREDIT_P = 0.35;
 
+/** Recent (task, seed) → drawn [labCount, maxRounds]: a match's setup asks several times (bounded memo). */
+const drawn = new Map<string, readonly [number, number]>();
+const DRAWN_MAX = 64;
+
+function drawCounts(task: TaskName, seed: number): readonly [number, number] {
+  const p = PRESETS[task];
+  // Nothing to draw when both are fixed (the draws would not change anything).
+  if (p.labCounts.length === 1 && p.roundCounts.length === 1) return [p.labCounts[0]!, p.roundCounts[0]!];
+  const key = `${task}:${seed}`;
+  let v = drawn.get(key);
+  if (v === undefined) {
+    const r = rng(seed, 0, `params:${task}`);
+    const labCount = pick(r, p.labCounts);
+    v = [labCount, pick(r, p.roundCounts)];
+    if (drawn.size >= DRAWN_MAX) drawn.delete(drawn.keys().next().value!);
+    drawn.set(key, v);
+  }
+  return v;
+}
+
 /** The world constants of a match: seat count and round count are seeded for coalition_market. */
 export function worldParams(task: TaskName, seed: number): WorldParams {
   const p = PRESETS[task];
-  const r = rng(seed, 0, `params:${task}`);
-  const labCount = pick(r, p.labCounts);
-  const maxRounds = pick(r, p.roundCounts);
+  const [labCount, maxRounds] = drawCounts(task, seed);
   return {
     difficulty: p.difficulty,
     labCount,

@@ -122,9 +122,6 @@ export function normalizePitch(text: string): string {
     .replace(/(?<![\d.,])0,(\d+)/g, '0.$1');
 }
 
-/** Blank a span so later patterns cannot read its digits again (keeps offsets). */
-const blank = (s: string, start: number, end: number) => s.slice(0, start) + ' '.repeat(end - start) + s.slice(end);
-
 /**
  * Cheap necessary conditions (plain substring tests) for the expensive Unicode patterns: a pattern
  * whose condition fails cannot match, so skipping it changes nothing.
@@ -137,16 +134,35 @@ const R_DIGIT = /r\d/;
 const DEADLINE_WORD_ANY = /deadline|due|échéance|fecha límite|frist|scadenza/;
 const PERCENT_ANY = /%|cent|ciento|prozent/;
 const DECIMAL_ANY = /\.\d/;
-const hasNum = (s: string) => HAS_DIGIT.test(s) || NUM_WORD_ANY.test(s);
 
-function scan(s: string, rx: RegExp, on: (m: RegExpExecArray) => void, may = true): string {
-  if (!may) return s;
-  let out = s;
-  for (const m of s.matchAll(rx)) {
-    on(m);
-    out = blank(out, m.index, m.index + m[0].length);
+const NONE: readonly RegExpExecArray[] = [];
+
+/**
+ * Every match of the global pattern `rx` in `s`, in order (as `s.matchAll(rx)`, without its costly
+ * RegExp clone; none of the patterns can match the empty string). `may` false: none, without searching.
+ */
+function matches(s: string, rx: RegExp, may = true): readonly RegExpExecArray[] {
+  if (!may) return NONE;
+  let out: RegExpExecArray[] | null = null;
+  rx.lastIndex = 0;
+  for (let m = rx.exec(s); m !== null; m = rx.exec(s)) {
+    (out ??= []).push(m);
+    if (m[0].length === 0) rx.lastIndex += 1;
   }
-  return out;
+  rx.lastIndex = 0;
+  return out ?? NONE;
+}
+
+/** `s` with every match's span blanked, so later patterns cannot read its digits again (keeps offsets). */
+function blanked(s: string, ms: readonly RegExpExecArray[]): string {
+  if (ms.length === 0) return s;
+  let out = '';
+  let at = 0;
+  for (const m of ms) {
+    out += s.slice(at, m.index) + ' '.repeat(m[0].length);
+    at = m.index + m[0].length;
+  }
+  return out + s.slice(at);
 }
 
 /** Distinct texts whose claims are remembered (pitch texts repeat a lot across rounds and matches). */
@@ -175,82 +191,102 @@ export function extractClaims(text: string): Claim[] {
   return claimsOf(text).map((c) => ({ ...c }));
 }
 
+/** Record a claim under `key`; a repeat only upgrades explicit (deadline) and capacity (hours, reliability). */
+function add(found: Map<string, Claim>, key: string, c: Claim): void {
+  const prev = found.get(key);
+  if (!prev) found.set(key, c);
+  else if (prev.kind === 'deadline' && c.kind === 'deadline' && c.explicit) prev.explicit = true;
+  else if ((prev.kind === 'hours' || prev.kind === 'reliability') && 'capacity' in c && c.capacity) prev.capacity = true;
+}
+
+/** The number words of a sentence about blocks or trades may be about capacity (see CAPACITY_WORD). */
+function aboutCapacity(norm: string, start: number, end: number): boolean {
+  return CAPACITY_WORD.test(sentenceAt(norm, start, end));
+}
+
+/** Whether a round mention at `m` is said as a deadline (a deadline word shortly before or after it). */
+function saidAsDeadline(s: string, m: RegExpExecArray): boolean {
+  const end = m.index + m[0].length;
+  return DEADLINE_BEFORE.test(s.slice(Math.max(0, m.index - 28), m.index)) || DEADLINE_AFTER.test(s.slice(end, end + 24));
+}
+
 function extract(text: string): Claim[] {
   const found = new Map<string, Claim>();
-  const add = (key: string, c: Claim) => {
-    const prev = found.get(key);
-    if (!prev) found.set(key, c);
-    else if (prev.kind === 'deadline' && c.kind === 'deadline' && c.explicit) prev.explicit = true;
-    else if ((prev.kind === 'hours' || prev.kind === 'reliability') && 'capacity' in c && c.capacity) prev.capacity = true;
-  };
   const norm = normalizePitch(text);
-  const aboutCapacity = (start: number, end: number) => CAPACITY_WORD.test(sentenceAt(norm, start, end));
   let s = norm;
+  let ms: readonly RegExpExecArray[];
+  // Tested once on the whole text: blanking only removes text, so these stay necessary conditions.
+  const digit = HAS_DIGIT.test(norm);
+  const num = digit || NUM_WORD_ANY.test(norm);
 
   if (s.includes('_')) {
     for (const { kind, pre, rx } of ID_PATTERNS) {
-      s = scan(s, rx, (m) => {
-        if (kind) add(`${kind}:${m[0]}`, { kind, id: m[0] });
-      }, s.includes(pre));
+      ms = matches(s, rx, s.includes(pre));
+      if (kind) for (const m of ms) add(found, `${kind}:${m[0]}`, { kind, id: m[0] });
+      s = blanked(s, ms);
     }
   }
-  const hours = (m: RegExpExecArray) => {
-    const v = parseNum(m[1] ?? '');
-    const capacity = aboutCapacity(m.index, m.index + m[0].length);
-    if (Number.isFinite(v) && v > 0) add(`hours:${v}`, { kind: 'hours', value: v, capacity });
-  };
-  s = scan(s, HOURS_AFTER, hours, HOUR_ANY.test(s) && hasNum(s));
-  s = scan(s, HOURS_BEFORE, hours, (s.includes(':') || s.includes('=')) && (s.includes('gpu') || s.includes('accelerator')) && hasNum(s));
+  for (const rx of [HOURS_AFTER, HOURS_BEFORE]) {
+    const may =
+      rx === HOURS_AFTER
+        ? num && HOUR_ANY.test(s)
+        : num && (s.includes(':') || s.includes('=')) && (s.includes('gpu') || s.includes('accelerator'));
+    ms = matches(s, rx, may);
+    for (const m of ms) {
+      const v = parseNum(m[1] ?? '');
+      const capacity = aboutCapacity(norm, m.index, m.index + m[0].length);
+      if (Number.isFinite(v) && v > 0) add(found, `hours:${v}`, { kind: 'hours', value: v, capacity });
+    }
+    s = blanked(s, ms);
+  }
 
   const rounds = ROUND_ANY.test(s);
   for (const rx of DEADLINE_IN) {
-    s = scan(s, rx, (m) => {
+    ms = matches(s, rx, rounds && num);
+    for (const m of ms) {
       const v = parseNum(m[1] ?? '');
-      if (Number.isInteger(v)) add(`in:${v}`, { kind: 'deadline_in', rounds: v });
-    }, rounds && hasNum(s));
+      if (Number.isInteger(v)) add(found, `in:${v}`, { kind: 'deadline_in', rounds: v });
+    }
+    s = blanked(s, ms);
   }
-  s = scan(s, THIS_NEXT, (m) => {
-    const before = s.slice(Math.max(0, m.index - 28), m.index);
-    const after = s.slice(m.index + m[0].length, m.index + m[0].length + 24);
+  ms = matches(s, THIS_NEXT, rounds);
+  for (const m of ms) {
     // "this round" is only a deadline when said as one ("due this round"); "next round" likewise.
-    if (!DEADLINE_BEFORE.test(before) && !DEADLINE_AFTER.test(after)) return;
+    if (!saidAsDeadline(s, m)) continue;
     const v = m[1] ? 0 : 1;
-    add(`in:${v}`, { kind: 'deadline_in', rounds: v });
-  }, rounds);
-  s = scan(s, ROUND_MENTION, (m) => {
+    add(found, `in:${v}`, { kind: 'deadline_in', rounds: v });
+  }
+  s = blanked(s, ms);
+  ms = matches(s, ROUND_MENTION, (rounds && num) || (digit && R_DIGIT.test(s)));
+  for (const m of ms) {
     const v = parseNum(m[1] ?? m[2] ?? '');
-    if (!Number.isInteger(v)) return;
-    const before = s.slice(Math.max(0, m.index - 28), m.index);
-    const after = s.slice(m.index + m[0].length, m.index + m[0].length + 24);
-    const explicit = DEADLINE_BEFORE.test(before) || DEADLINE_AFTER.test(after);
-    add(`deadline:${v}`, { kind: 'deadline', round: v, explicit });
-  }, (rounds && hasNum(s)) || R_DIGIT.test(s));
-  s = scan(s, DEADLINE_NUM, (m) => {
+    if (Number.isInteger(v)) add(found, `deadline:${v}`, { kind: 'deadline', round: v, explicit: saidAsDeadline(s, m) });
+  }
+  s = blanked(s, ms);
+  ms = matches(s, DEADLINE_NUM, digit && DEADLINE_WORD_ANY.test(s));
+  for (const m of ms) {
     const v = parseNum(m[1] ?? '');
-    if (Number.isInteger(v)) add(`deadline:${v}`, { kind: 'deadline', round: v, explicit: true });
-  }, HAS_DIGIT.test(s) && DEADLINE_WORD_ANY.test(s));
+    if (Number.isInteger(v)) add(found, `deadline:${v}`, { kind: 'deadline', round: v, explicit: true });
+  }
+  s = blanked(s, ms);
 
-  for (const c of reliabilityClaims(s, aboutCapacity)) add(`rel:${c.value}`, c);
+  if (digit) for (const c of reliabilityClaims(s, norm)) add(found, `rel:${c.value}`, c);
   return [...found.values()];
 }
 
-/** Each reliability word binds the nearest percentage or decimal within reach, in the same sentence. */
-function reliabilityClaims(
-  s: string,
-  aboutCapacity: (start: number, end: number) => boolean,
-): Extract<Claim, { kind: 'reliability' }>[] {
+/**
+ * Each reliability word binds the nearest percentage or decimal within reach, in the same sentence.
+ * (Called only for a text with a digit: percentages and decimals need one.)
+ */
+function reliabilityClaims(s: string, norm: string): Extract<Claim, { kind: 'reliability' }>[] {
   const nums: { start: number; end: number; value: number }[] = [];
-  if (!HAS_DIGIT.test(s)) return [];
-  let pct = s;
-  if (PERCENT_ANY.test(s)) {
-    for (const m of s.matchAll(PERCENT)) nums.push({ start: m.index, end: m.index + m[0].length, value: Number(m[1]) / 100 });
-    if (nums.length > 0) pct = s.replace(PERCENT, (x) => ' '.repeat(x.length));
-  }
-  if (DECIMAL_ANY.test(pct)) for (const m of pct.matchAll(DECIMAL)) nums.push({ start: m.index, end: m.index + m[0].length, value: Number(m[1]) });
-  // A reliability word binds only a number: with none, nothing to look for.
+  const percents = matches(s, PERCENT, PERCENT_ANY.test(s));
+  for (const m of percents) nums.push({ start: m.index, end: m.index + m[0].length, value: Number(m[1]) / 100 });
+  const pct = blanked(s, percents);
+  for (const m of matches(pct, DECIMAL, DECIMAL_ANY.test(pct))) nums.push({ start: m.index, end: m.index + m[0].length, value: Number(m[1]) });
   if (nums.length === 0) return [];
   const out: Extract<Claim, { kind: 'reliability' }>[] = [];
-  for (const w of s.matchAll(RELIABILITY_WORD)) {
+  for (const w of matches(s, RELIABILITY_WORD)) {
     const wEnd = w.index + w[0].length;
     let best: { gap: number; value: number; start: number; end: number } | null = null;
     for (const n of nums) {
@@ -260,7 +296,7 @@ function reliabilityClaims(
     }
     if (best && best.value >= 0 && best.value <= 1) {
       const value = Math.round(best.value * 1000) / 1000;
-      out.push({ kind: 'reliability', value, capacity: aboutCapacity(best.start, best.end) });
+      out.push({ kind: 'reliability', value, capacity: aboutCapacity(norm, best.start, best.end) });
     }
   }
   return out;

@@ -169,20 +169,22 @@ export function createLlmJudge(opts: LlmJudgeOptions): AsyncJudge {
         const done = await Promise.all(runs.map((m) => callOnce(state, m, pitches, r, combined, matchId)));
         if (done.some((d) => d.ok)) return decideFrom(state, rule, done);
         const first = done[0];
-        return withFallback(rule, `${first?.code ?? 'error'}: ${first?.message ?? 'no judge model configured'}`, first?.code ?? 'error', done);
+        // Only the code goes public: a model's raw reply may quote the fact sheet (kept in `runs`, not posted).
+        return withFallback(rule, first?.code ?? 'no judge model configured', first?.code ?? 'error', done);
       } catch (e) {
         // A bug here must not stall the round: the grounded decision stands.
         const message = e instanceof Error ? e.message : String(e);
-        return rule ? withFallback(rule, `error: ${message}`.slice(0, 200), 'error', []) : safeRule(grounded, state);
+        return rule ? withFallback(rule, 'error', 'error', [], message.slice(0, 200)) : safeRule(grounded, state);
       }
     },
   };
 }
 
-function withFallback(rule: JudgeDecision, why: string, code: string, runs: JudgeRunMeta[]): JudgeDecision {
+/** `meta.fallback` is public (posted to the channel): a code only, never model text. */
+function withFallback(rule: JudgeDecision, why: string, code: string, runs: JudgeRunMeta[], detail?: string): JudgeDecision {
   return {
     ...rule,
-    meta: { ...rule.meta, fallback: `LLM judge ${why}`.slice(0, 240), fallbackCode: code, intendedJudge: LLM_JUDGE_ID, promptVersion: JUDGE_PROMPT_VERSION, runs },
+    meta: { ...rule.meta, fallback: `LLM judge ${why}`.slice(0, 240), fallbackCode: code, ...(detail ? { fallbackDetail: detail } : {}), intendedJudge: LLM_JUDGE_ID, promptVersion: JUDGE_PROMPT_VERSION, runs },
   };
 }
 

@@ -92,7 +92,12 @@ export function toJson(value: unknown): unknown {
   }
 }
 
+/**
+ * The public reason of a failed agent turn: its error code only (e.g. `LLM invalid_json`). Never the
+ * message, which for a model failure may quote the model's reply and so the seat's private observation.
+ */
 function shortError(e: unknown): string {
-  const msg = e instanceof Error ? e.message : String(e);
-  return msg.length > 120 ? `${msg.slice(0, 117)}...` : msg;
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') return e instanceof Error && e.name === 'LlmAgentError' ? `LLM ${code}` : code;
+  return e instanceof Error ? e.name : 'error';
 }

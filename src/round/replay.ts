@@ -5,6 +5,7 @@
  * {@link replay} to load a log.
  */
 import { applyAction, closeRound, createMatch } from '../env';
+import { JudgeDecisionSchema, publicDecision } from '../judge/decision';
 import type { ActionResult, JudgeDecision, LabId, PolicyName } from '../env/types';
 import type { RoundReport } from '../env/views';
 import { MatchEventSchema, SeatDriverSchema, type HostedMatch, type SeatDriver, type StoredEvent } from './types';
@@ -118,7 +119,13 @@ export function applyEvent(m: HostedMatch | null, ev: StoredEvent): FoldStep {
     case 'round_closed': {
       const state = running(m, bad);
       if (body.round !== state.round) throw bad(`round_closed for round ${body.round} while round ${state.round} is open`);
-      const judge = (body.judge ?? null) as JudgeDecision | null;
+      let judge: JudgeDecision | null = null;
+      if (body.judge != null) {
+        const parsed = JudgeDecisionSchema.safeParse(body.judge);
+        if (!parsed.success) throw bad(`invalid judge decision for round ${body.round}`);
+        // The state (and so every observation) keeps the public part; the full decision stays in the log.
+        judge = publicDecision(parsed.data);
+      }
       const out = closeRound(state, { judge });
       const over = out.state.over;
       return {

@@ -5,7 +5,7 @@
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { labIdsFor } from '../../src/env';
+import { labIdsFor, observe } from '../../src/env';
 import { createLlmJudge, LLM_JUDGE_ID } from '../../src/judge/llm-judge';
 import { RULE_JUDGE_ID } from '../../src/judge/rule-judge';
 import { llmAgentFactory } from '../../src/llm/seat-agent';
@@ -141,6 +141,9 @@ describe('LLM seats and judge through the round host', () => {
       replayed.state.judgeHistory.map((d) => [d.judgeId, d.winner]),
       closed.map((c) => [(c.judge as { judgeId: string }).judgeId, (c.judge as { winner: string }).winner]),
     );
+    // The model's rationales stay in the log; no seat's observation carries them.
+    assert.match(JSON.stringify(closed), /scored Seat/);
+    for (const lab of replayed.state.labIds) assert.doesNotMatch(JSON.stringify(observe(replayed.state, lab)), /scored Seat|rationale/);
     // a fresh host over the same store, with the same judge and agents, restores without asking anyone
     const host2 = new RoundHost({ store: h.store, judge, agentFor, clock: h.clock, publish: async () => {} });
     await host2.restore();

@@ -1,0 +1,99 @@
+/**
+ * The fast action parser (src/env/parse-action.ts) agrees with the zod schema: whenever it answers, the
+ * schema accepts the input with the very same output (values and key order); it answers for the
+ * actions the scripted policies build; and the fast fingerprint equals the JSON.stringify form.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { ActionSchema, type Action } from '../../src/env/actions';
+import { parseActionFast } from '../../src/env/parse-action';
+import { fingerprintOf } from '../../src/env/step';
+import { ArenaEnv } from '../../src/env/gym';
+import { rng } from '../../src/env/rng';
+import { getPolicy } from '../../src/env/policies';
+import { TASK_NAMES } from '../../src/env/types';
+import { action } from './arbitraries';
+
+const slowFingerprint = (a: Action): string => JSON.stringify(a, (k, v: unknown) => (k === 'message' ? undefined : v));
+
+function agrees(input: unknown): void {
+  const fast = parseActionFast(input);
+  if (fast === undefined) return;
+  const slow = ActionSchema.safeParse(input);
+  assert.ok(slow.success, `fast path accepted what the schema rejects: ${JSON.stringify(input)}`);
+  assert.deepEqual(fast, slow.data);
+  assert.equal(JSON.stringify(fast), JSON.stringify(slow.data));
+  assert.equal(fingerprintOf(fast), slowFingerprint(fast));
+}
+
+describe('parseActionFast', () => {
+  test('agrees with ActionSchema on generated and hostile input', () => {
+    fc.assert(fc.property(action, (a) => agrees(a)), { numRuns: 4000 });
+  });
+
+  test('agrees on valid actions with padded, boundary and default values', () => {
+    const cases: unknown[] = [
+      { action_type: 'send_offer', target_lab_id: ' lab_1 ', requested_block_ids: ['b_1_0 '], payment: 0 },
+      { action_type: 'send_offer', target_lab_id: 'lab_1', block_ids: ['x'.repeat(64)], payment: 1e6, message: 'm'.repeat(500), expires_in: 0 },
+      { action_type: 'send_offer', target_lab_id: 'lab_1', payment: -0, expires_in: 3, extra: 'dropped' },
+      { action_type: 'counter_offer', offer_id: 'o_1' },
+      { action_type: 'make_pitch', message: `  ${'p'.repeat(1200)}  ` },
+      { action_type: 'counter_pitch', target_lab_id: 'lab_2', message: 'We need 4 GPU-hours.', job_ids: [] },
+      { action_type: 'reserve_capacity', block_ids: [], job_id: null },
+      { action_type: 'form_coalition', target_lab_ids: ['lab_1', 'lab_2', 'lab_3', 'lab_4'], duration: 9 },
+      { action_type: 'commit_to_coalition', coalition_id: 'c_1', payment: 2.5 },
+      { action_type: 'send_message', message: '' },
+      { action_type: 'finish', message: 'ignored' },
+    ];
+    for (const c of cases) {
+      assert.notEqual(parseActionFast(c), undefined, JSON.stringify(c));
+      agrees(c);
+    }
+  });
+
+  test('leaves invalid input to the schema', () => {
+    const cases: unknown[] = [
+      { action_type: 'send_offer', target_lab_id: '  ' },
+      { action_type: 'send_offer', target_lab_id: 'lab_1', payment: NaN },
+      { action_type: 'send_offer', target_lab_id: 'lab_1', payment: 1e6 + 1 },
+      { action_type: 'send_offer', target_lab_id: 'lab_1', expires_in: 1.5 },
+      { action_type: 'make_pitch', message: 'p'.repeat(1201) },
+      { action_type: 'form_coalition', target_lab_ids: [] },
+      { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: Array.from({ length: 33 }, (_, i) => `b_${i}`) },
+      { action_type: 'toString' },
+      Object.create({ action_type: 'wait' }),
+      ['wait'],
+      null,
+      'wait',
+    ];
+    for (const c of cases) {
+      if (parseActionFast(c) !== undefined) agrees(c);
+      else assert.equal(parseActionFast(c), undefined);
+    }
+    const hostile = { action_type: 'accept_offer', get offer_id(): string { throw new Error('boom'); } };
+    assert.equal(parseActionFast(hostile), undefined);
+  });
+
+  test('answers for every action the scripted policies build', () => {
+    const env = new ArenaEnv();
+    let n = 0;
+    for (const task of TASK_NAMES) {
+      for (let seed = 0; seed < 6; seed++) {
+        for (const name of ['rule_based_expert', 'random_validish', 'cooperative', 'deceptive', 'base_instruct_naive'] as const) {
+          let obs = env.reset({ task, seed });
+          while (!env.done) {
+            const acts = getPolicy(name)(obs, { rng: rng(seed, obs.round, 'policy:lab_0'), holdout: false });
+            for (const a of acts) {
+              assert.notEqual(parseActionFast(a), undefined, JSON.stringify(a));
+              agrees(a);
+              n++;
+            }
+            obs = env.step(acts[0] ?? { action_type: 'wait' }).observation;
+          }
+        }
+      }
+    }
+    assert.ok(n > 100);
+  });
+});
