@@ -43,6 +43,24 @@ export function defaultOpponents(task: TaskName, seed: number, seat: LabId): Rec
   return Object.fromEntries(others.map((l, k) => [l, names[k]!]));
 }
 
+type ParsedReset = z.output<typeof ResetOptionsSchema>;
+
+/**
+ * The parsed options when they are plainly valid and name no opponents (the common call), else
+ * undefined and the schema decides. Same fields and defaults as the schema.
+ */
+function parseResetFast(options: unknown): ParsedReset | undefined {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return undefined;
+  const { task, seed, seat, opponents, holdout, actionsPerRound } = options as Record<string, unknown>;
+  if (typeof task !== 'string' || !(TASK_NAMES as readonly string[]).includes(task)) return undefined;
+  if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0) return undefined;
+  if ((seat !== undefined && typeof seat !== 'string') || opponents !== undefined) return undefined;
+  if (holdout !== undefined && typeof holdout !== 'boolean') return undefined;
+  const perRound = actionsPerRound ?? 1;
+  if (typeof perRound !== 'number' || !Number.isSafeInteger(perRound) || perRound < 1 || perRound > 12) return undefined;
+  return { task: task as TaskName, seed, seat: seat ?? 'lab_0', holdout: holdout ?? false, actionsPerRound: perRound };
+}
+
 /** What a step reports besides the reward. */
 export interface StepInfo {
   ok: boolean;
@@ -78,7 +96,7 @@ export class ArenaEnv {
 
   /** Start a match; throws a ZodError on invalid options or an unknown seat. */
   reset(options: ResetOptions): Observation {
-    const o = ResetOptionsSchema.parse(options);
+    const o = parseResetFast(options) ?? ResetOptionsSchema.parse(options);
     const labs = labIdsFor(o.task, o.seed);
     if (!labs.includes(o.seat)) throw new Error(`reset: no seat ${o.seat} in ${o.task} seed ${o.seed} (seats: ${labs.join(', ')})`);
     const others = labs.filter((l) => l !== o.seat);

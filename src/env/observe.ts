@@ -36,28 +36,42 @@ export function demandLevel(s: MatchState, lab: LabId): DemandLevel {
   return demandOf(need, have);
 }
 
-const publicBlockCache = new WeakMap<Block, PublicBlock>();
-/** A block's public facts (cached per block version: copy-on-write makes a changed block a new object). */
+/** A block's public facts (frozen: shared between observations). */
 function publicBlock(b: Block): PublicBlock {
-  let v = publicBlockCache.get(b);
-  if (!v) {
-    v = Object.freeze({ id: b.id, owner: b.owner, gpuCount: b.gpuCount, duration: b.duration, gpuHours: b.gpuHours, reliability: b.reliability, energyCost: b.energyCost, status: b.status });
-    publicBlockCache.set(b, v);
-  }
-  return v;
+  return Object.freeze({ id: b.id, owner: b.owner, gpuCount: b.gpuCount, duration: b.duration, gpuHours: b.gpuHours, reliability: b.reliability, energyCost: b.energyCost, status: b.status });
 }
 
-const blockCache = new WeakMap<object, readonly PublicBlock[]>();
-/** Every block's public facts (any status), in creation order. */
+interface BlockList {
+  /** The blocks the list was built from, in record order. */
+  src: readonly Block[];
+  value: readonly PublicBlock[];
+}
+const blockCache = new WeakMap<object, BlockList>();
+/**
+ * The most recently built list. Consecutive versions of a match's blocks record share most block objects
+ * (copy-on-write), so a block found at the same position in it reuses its public copy.
+ */
+let lastBlocks: BlockList | null = null;
+
+/** Every block's public facts (any status), in creation order (cached per version of the blocks record). */
 export function publicBlocks(s: MatchState): PublicBlock[] {
   let v = blockCache.get(s.blocks);
   if (!v) {
+    const prev = lastBlocks;
+    const src: Block[] = [];
     const out: PublicBlock[] = [];
-    for (const id in s.blocks) out.push(publicBlock(s.blocks[id]!));
-    v = Object.freeze(out);
+    let i = 0;
+    for (const id in s.blocks) {
+      const b = s.blocks[id]!;
+      src.push(b);
+      out.push(prev !== null && prev.src[i] === b ? prev.value[i]! : publicBlock(b));
+      i += 1;
+    }
+    v = { src, value: Object.freeze(out) };
     blockCache.set(s.blocks, v);
+    lastBlocks = v;
   }
-  return v as PublicBlock[];
+  return v.value as PublicBlock[];
 }
 
 const labCache = new WeakMap<object, { blocks: object; jobs: object; value: readonly PublicLab[] }>();
@@ -144,6 +158,26 @@ function activeOffers(s: MatchState): readonly Offer[] {
   return v;
 }
 
+const ownerCache = new WeakMap<object, Map<LabId, readonly { owner: LabId }[]>>();
+/**
+ * The entries of a jobs or blocks record owned by `lab`, in record order, as a fresh array. The split by
+ * owner is computed once per version of the record (one pass for every lab).
+ */
+function ownedBy<T extends { owner: LabId }>(rec: Record<string, T>, lab: LabId): T[] {
+  let split = ownerCache.get(rec) as Map<LabId, T[]> | undefined;
+  if (!split) {
+    split = new Map<LabId, T[]>();
+    for (const id in rec) {
+      const x = rec[id]!;
+      const list = split.get(x.owner);
+      if (list) list.push(x);
+      else split.set(x.owner, [x]);
+    }
+    ownerCache.set(rec, split);
+  }
+  return split.get(lab)?.slice() ?? [];
+}
+
 function visibleMessages(messages: readonly Message[], lab: LabId | null, limit: number): Message[] {
   const out: Message[] = [];
   for (let i = messages.length - 1; i >= 0 && out.length < limit; i--) {
@@ -161,21 +195,22 @@ export function observe(s: MatchState, lab: LabId): Observation {
   if (!Object.hasOwn(s.labs, lab)) throw new Error(`observe: no seat ${lab}`);
   const me = s.labs[lab]!;
   const seat = s.seats[lab]!;
-  const jobs: Job[] = [];
-  for (const id in s.jobs) if (s.jobs[id]!.owner === lab) jobs.push(s.jobs[id]!);
-  const blocks: Block[] = [];
-  for (const id in s.blocks) if (s.blocks[id]!.owner === lab) blocks.push(s.blocks[id]!);
-  const offers = activeOffers(s).filter((o) => o.from === lab || o.to === lab);
+  const jobs = ownedBy(s.jobs, lab);
+  const blocks = ownedBy(s.blocks, lab);
+  const offers: Offer[] = [];
+  for (const o of activeOffers(s)) if (o.from === lab || o.to === lab) offers.push(o);
   const myCoalitions: Coalition[] = [];
   const coalitions: PublicCoalition[] = [];
-  const pub = publicCoalitions(s);
+  let pub: readonly PublicCoalition[] | null = null;
   let i = 0;
   for (const id in s.coalitions) {
     const c = s.coalitions[id]!;
     if (c.commitments[lab] !== undefined) myCoalitions.push(memberView(c, lab));
-    else coalitions.push(pub[i]!);
+    else coalitions.push((pub ??= publicCoalitions(s))[i]!);
     i += 1;
   }
+  const labs: PublicLab[] = [];
+  for (const l of publicLabs(s)) if (l.id !== lab) labs.push(l);
   return {
     task: s.config.task,
     difficulty: s.params.difficulty,
@@ -194,7 +229,7 @@ export function observe(s: MatchState, lab: LabId): Observation {
       actionsLeftThisRound: Math.max(0, s.config.maxActionsPerRound - seat.actionsThisRound),
       grudges: seat.grudges,
     },
-    labs: publicLabs(s).filter((l) => l.id !== lab),
+    labs,
     blocks: publicBlocks(s),
     offers,
     myCoalitions,

@@ -192,7 +192,7 @@ export class RoundHost {
         if (lobby) return lobby;
         const drivers: Record<LabId, SeatDriver> = {};
         labIdsFor(m.settings.task, m.settings.seed).forEach((lab, i) => {
-          drivers[lab] = m.drivers[lab] ?? { kind: 'scripted', policy: archetypeAt(i) };
+          drivers[lab] = m.drivers[lab] ?? { kind: 'scripted', policy: archetypeAt(i, m.settings.seed) };
         });
         return ok({ type: 'match_started', drivers });
       }, async (match) => {

@@ -22,9 +22,12 @@ export function resolveLab(m: HostedMatch, labs: readonly LabId[], input: string
   return labs.find((l) => l === input.trim() || labName(m, l).toLowerCase() === q || labName(m, l).slice(-1).toLowerCase() === q) ?? null;
 }
 
-/** The archetype of seat `i` when nobody claimed it: ARCHETYPES in order, cycling (RULES §8). */
-export function archetypeAt(i: number): ArchetypeName {
-  return ARCHETYPES[i % ARCHETYPES.length] ?? 'cooperative';
+/**
+ * The archetype of seat `i` when nobody claimed it: ARCHETYPES rotated by the seed (as the gym's
+ * opponents, RULES §8), so a seat's position does not give its strategy away.
+ */
+export function archetypeAt(i: number, seed: number): ArchetypeName {
+  return ARCHETYPES[(seed + i) % ARCHETYPES.length] ?? 'cooperative';
 }
 
 /**

@@ -15,10 +15,14 @@ export function labName(m: HostedMatch, lab: LabId): string {
   return Number.isInteger(i) && i < 26 ? `Lab ${String.fromCharCode(65 + i)}` : lab;
 }
 
-/** "Lab A (Ada)", "Lab B (scripted: cooperative)", "Lab C (LLM: gpt-x)", "Lab D (open)". */
+/**
+ * "Lab A (Ada)", "Lab B (scripted)", "Lab C (LLM: gpt-x)", "Lab D (open)". A scripted seat's policy is
+ * its hidden strategy (the reference hides archetypes too): named only once the match is over.
+ */
 export function seatLabel(m: HostedMatch, lab: LabId): string {
   const d = m.drivers[lab];
-  const who = !d ? 'open' : d.kind === 'human' ? d.displayName : d.kind === 'scripted' ? `scripted: ${d.policy}` : `LLM: ${d.model}`;
+  const scripted = (policy: string) => (m.phase === 'over' ? `scripted: ${policy}` : 'scripted');
+  const who = !d ? 'open' : d.kind === 'human' ? d.displayName : d.kind === 'scripted' ? scripted(d.policy) : `LLM: ${d.model}`;
   return `${labName(m, lab)} (${who})`;
 }
 

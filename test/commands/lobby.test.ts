@@ -73,7 +73,8 @@ describe('seat', () => {
   test('the host gives a seat to a scripted policy (default cooperative)', async () => {
     const a = await lobby();
     const r = assertOk(await a.run(alice, 'seat lab:lab_2 agent:scripted policy:rule_based_expert'));
-    assert.match(r.public[0]?.title ?? '', /Lab C \(scripted: rule_based_expert\) is seated/);
+    assert.match(r.public[0]?.title ?? '', /Lab C \(scripted\) is seated/);
+    assert.doesNotMatch(JSON.stringify(r.public), /rule_based_expert/, 'the policy stays hidden until the match is over');
     assert.deepEqual((await a.match()).drivers.lab_2, { kind: 'scripted', policy: 'rule_based_expert' });
     await a.close();
   });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { ARCHETYPES } from '../../src/env/policies';
 import { describe, test } from 'node:test';
 import { DEADLINE_FIELD } from '../../src/round';
 import { codeOf, harness, person, postText, publicText, publishedText, replayed, seatOf, unwrap } from './helpers';
@@ -24,7 +25,9 @@ describe('round host lifecycle', () => {
     const started = unwrap(await host.start('c1', alice));
     const m = started.match;
     assert.equal(m.phase, 'running');
-    assert.deepEqual(m.drivers['lab_2'], { kind: 'scripted', policy: 'deadline_panicked' }, 'seat 2 gets the third archetype');
+    const seed = m.settings.seed;
+    assert.deepEqual(m.drivers['lab_2'], { kind: 'scripted', policy: ARCHETYPES[(seed + 2) % ARCHETYPES.length] }, 'seat 2 gets the archetype rotated by the seed');
+    assert.doesNotMatch(publicText(started.reply), /scripted: /, 'a scripted seat\'s policy is not public while the match runs');
     assert.equal(m.state?.round, 0);
     assert.match(publicText(started.reply), /Round 1\/5 is open/);
     assert.deepEqual(started.reply.private.map((p) => p.userId).sort(), [alice.userId, bob.userId].sort(), 'each person gets a briefing');
