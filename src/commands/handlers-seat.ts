@@ -48,7 +48,7 @@ export const reserve = defineCommand('reserve', z.object({ blocks: idListValue('
   if (bad) return errorReply(ctx.caller.userId, bad);
   const codes = { empty_block_list: 'blocks', unknown_block: 'blocks', unowned_block: 'blocks', unavailable_block: 'blocks', duplicate_block: 'blocks', unknown_job: 'job' };
   return submit(ctx, { action_type: 'reserve_capacity', block_ids: o.blocks, job_id: o.job ?? null }, codes, () =>
-    privateReply(ctx.caller.userId, { text: `Reserved ${idList(o.blocks)}${o.job ? ` for ${o.job}` : ''}. Reserved blocks cannot be traded away; idle reservations cost at the deadline.` }),
+    privateReply(ctx.caller.userId, { text: `Reserved ${idList(o.blocks)}${o.job ? ` for ${o.job}` : ''}. Others see them as reserved (not for sale); you can still allocate, commit or trade them. Idle reservations cost at the deadline.` }),
   );
 });
 

@@ -112,7 +112,7 @@ const REST: readonly CommandSpec[] = [
   },
   {
     name: 'reserve',
-    description: 'Reserve your blocks (for a job) so they cannot be traded away',
+    description: 'Earmark your blocks for a job: the channel sees them as reserved, not for sale',
     help: 'Idle reservations cost at the deadline. Example: `reserve blocks:b_0_1,b_0_2 job:j_0_0`.',
     options: [opt('blocks', 'blocks', true, 'Your available block ids, comma-separated'), opt('job', 'job', false, 'Your job the reservation is for')],
     access: 'seat',

@@ -80,11 +80,11 @@ export function checkTargetBlocks(option: string, ids: readonly string[], obs: O
   return null;
 }
 
-/** Blocks the caller may allocate: its own live or committed blocks, and partners' blocks committed to an active coalition it is in. */
+/** Blocks the caller may allocate: its own live blocks (its committed ones must be released first), and partners' blocks committed to an active coalition it is in. */
 export function checkAllocatable(option: string, ids: readonly string[], obs: Observation): Check {
   const dup = checkUnique(option, ids);
   if (dup) return dup;
-  const own = obs.self.blocks.filter((b) => b.status === 'available' || b.status === 'reserved' || b.status === 'committed').map((b) => b.id);
+  const own = obs.self.blocks.filter((b) => b.status === 'available' || b.status === 'reserved').map((b) => b.id);
   const pooled = obs.myCoalitions
     .filter((c) => c.status === 'active')
     .flatMap((c) => Object.entries(c.commitments).filter(([lab]) => lab !== obs.self.id).flatMap(([, m]) => m.blockIds));

@@ -29,7 +29,7 @@ export const SendOfferSchema = z.object({
   requested_block_ids: ids.default([]),
   payment: money.default(0),
   message: text(MESSAGE_MAX).default(''),
-  /** Rounds the offer stays open after this one (1–3, default 2). */
+  /** Rounds the offer stays open after this one (0–3, default 2; 0 = this round only). */
   expires_in: z.number().int().min(0).max(3).default(2),
 });
 
