@@ -177,7 +177,9 @@ export class RoundRunner {
     }
     this.timers.clear(`${id}:fallback:${round}`);
     let memo: { key: string; decision: JudgeDecision | null } | null = null;
-    const res = await this.d.log.append(id, async (x) => {
+    // We hold the claim now: if appending fails (store error), retry later with force, or nobody would
+    // ever close this round in this process.
+    const appended = this.d.log.append(id, async (x) => {
       if (!isOpen(x, round)) return fail('not_running', 'round already closed');
       // After a conflict (another process appended meanwhile) judge again: the rule judge always (cheap,
       // exact), an async judge only if the pitches changed.
@@ -186,6 +188,10 @@ export class RoundRunner {
         memo = { key, decision: await decideRound(x.state, this.d.judge, { clock: this.d.clock, timeoutMs: this.d.judgeTimeoutMs }) };
       }
       return ok({ type: 'round_closed' as const, round, reason, judge: memo.decision });
+    });
+    const res = await appended.catch((err: unknown) => {
+      this.armFallback(id, reason, round);
+      throw err;
     });
     if (!res.ok) {
       if (res.error.code === 'busy') this.armFallback(id, reason, round);
