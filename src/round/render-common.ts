@@ -1,4 +1,5 @@
 /** Small formatting helpers shared by the round host's renderers. */
+import { REWARD_COLUMNS as ENGINE_REWARD_COLUMNS } from '../env/reward';
 import type { LabId, RewardBreakdown } from '../env/types';
 import type { Post } from '../commands/types';
 import type { HostedMatch } from './types';
@@ -32,20 +33,8 @@ export const roundLabel = (round: number, maxRounds: number) => `${round + 1}/${
 /** Signed reward with 3 decimals, e.g. "+0.125". */
 export const fmtReward = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
 
-/** The 11 reward columns in the reference's order (docs/RULES.md §4). */
-export const REWARD_COLUMNS: readonly (keyof RewardBreakdown)[] = [
-  'job_utility',
-  'deal_quality',
-  'coalition_reliability',
-  'judge_argument',
-  'budget_efficiency',
-  'negotiation_efficiency',
-  'market_adaptation',
-  'invalid_action_penalty',
-  'spam_penalty',
-  'breach_penalty',
-  'normalized_reward',
-];
+/** The 11 reward columns in the reference's order (docs/RULES.md §4): the 10 parts, then normalized_reward. */
+export const REWARD_COLUMNS: readonly (keyof RewardBreakdown)[] = [...ENGINE_REWARD_COLUMNS, 'normalized_reward'];
 
 /** A round's deadline as a field (or a no-timer note). */
 export function deadlineFields(m: HostedMatch): NonNullable<Post['fields']> {

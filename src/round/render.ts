@@ -19,6 +19,7 @@ import {
 } from './render-common';
 import { drivenSeats } from './replay';
 import type { HostedMatch } from './types';
+import { emptyReply, mergeReplies } from '../commands/reply';
 
 export { DEADLINE_FIELD, labName, seatLabel } from './render-common';
 
@@ -42,19 +43,7 @@ const SHOCK_TEXT: Record<ShockKind, string> = {
   emergency_auction: 'an emergency block was auctioned for 8 credits',
 };
 
-/** A reply with nothing in it. */
-export const emptyReply = (): Reply => ({ public: [], private: [] });
-
-/** Concatenate replies in order. */
-export function mergeReplies(...replies: (Reply | null | undefined)[]): Reply {
-  const out = emptyReply();
-  for (const r of replies) {
-    if (!r) continue;
-    out.public.push(...r.public);
-    out.private.push(...r.private);
-  }
-  return out;
-}
+export { emptyReply, mergeReplies };
 
 /** "Round 2/5 is open", its deadline field (if timed) and whom it waits for. */
 export function renderRoundOpen(m: HostedMatch): Post {
