@@ -13,6 +13,26 @@ import type { RewardColumn } from './reward';
 import { round4 } from './util';
 
 type Rec<T> = Record<string, T>;
+type Key = 'labs' | 'blocks' | 'jobs' | 'offers' | 'coalitions' | 'seats';
+
+// One shallow-copy function per record kind and per entity kind: a spread copy is fast only while
+// its call site sees few object shapes, and one shared site would see them all (V8 megamorphic).
+const COPY_MAP: Record<Key, (m: Rec<unknown>) => Rec<unknown>> = {
+  labs: (m) => ({ ...m }),
+  blocks: (m) => ({ ...m }),
+  jobs: (m) => ({ ...m }),
+  offers: (m) => ({ ...m }),
+  coalitions: (m) => ({ ...m }),
+  seats: (m) => ({ ...m }),
+};
+const COPY_ENTITY: Record<Key, (x: object) => object> = {
+  labs: (x) => ({ ...x }),
+  blocks: (x) => ({ ...x }),
+  jobs: (x) => ({ ...x }),
+  offers: (x) => ({ ...x }),
+  coalitions: (x) => ({ ...x }),
+  seats: (x) => ({ ...x }),
+};
 
 export class Draft {
   /** The state being built: a shallow copy of the base whose touched records are copies. */
@@ -22,29 +42,29 @@ export class Draft {
     this.s = { ...base };
   }
 
-  private entity<T extends object>(key: 'labs' | 'blocks' | 'jobs' | 'offers' | 'coalitions' | 'seats', id: string): T {
+  /** The draft's own copy of record `key` (copied from the base on first use). */
+  private map<T>(key: Key): Rec<T> {
     const baseMap = this.base[key] as Rec<T>;
     let map = this.s[key] as Rec<T>;
     if (map === baseMap) {
-      map = { ...baseMap };
+      map = COPY_MAP[key](baseMap) as Rec<T>;
       (this.s as unknown as Record<string, Rec<T>>)[key] = map;
     }
+    return map;
+  }
+
+  private entity<T extends object>(key: Key, id: string): T {
+    const map = this.map<T>(key);
     const cur = map[id];
     if (cur === undefined) throw new Error(`draft: no ${key} entry ${id}`);
-    if (cur !== baseMap[id]) return cur;
-    const copy = { ...cur };
+    if (cur !== (this.base[key] as Rec<T>)[id]) return cur;
+    const copy = COPY_ENTITY[key](cur) as T;
     map[id] = copy;
     return copy;
   }
 
   private insert<T>(key: 'blocks' | 'jobs' | 'offers' | 'coalitions', id: string, value: T): void {
-    const baseMap = this.base[key] as Rec<unknown>;
-    let map = this.s[key] as Rec<unknown>;
-    if (map === baseMap) {
-      map = { ...baseMap };
-      (this.s as unknown as Record<string, Rec<unknown>>)[key] = map;
-    }
-    map[id] = value;
+    this.map<T>(key)[id] = value;
   }
 
   lab(id: LabId): Lab {

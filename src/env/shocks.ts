@@ -2,7 +2,7 @@
  * Market shocks (docs/RULES.md §5). A scheduled shock happens when its round closes; its draws come
  * from rng(seed, round, 'shock:<kind>'). The public event names labs and blocks, never jobs or values.
  */
-import type { Block, LabId, ShockEvent, ShockKind } from './types';
+import type { Block, Job, LabId, ShockEvent, ShockKind } from './types';
 import type { Draft } from './mut';
 import { rng } from './rng';
 import { drawBlock, newJob } from './world';
@@ -36,6 +36,16 @@ function touchLabs(d: Draft, labs: readonly LabId[]): void {
 
 const nameOf = (d: Draft, lab: LabId) => d.s.labs[lab]!.publicName;
 
+/** Touchable blocks of the live labs (module-level helpers: the hot path creates no closures). */
+function liveBlocks(d: Draft, live: readonly LabId[]): Block[] {
+  return Object.values(d.s.blocks).filter((b) => touchable(b) && live.includes(b.owner));
+}
+
+/** Pending jobs of `lab` whose deadline can move one round earlier at the close of round `r`. */
+function acceleratable(d: Draft, lab: LabId, r: number): Job[] {
+  return Object.values(d.s.jobs).filter((j) => j.owner === lab && j.outcome === 'pending' && j.deadlineRound > r + 1);
+}
+
 /**
  * Apply one shock at the close of round `r`.
  * @param winner the round's judge winner (receives new_supply, first refusal at the auction)
@@ -44,10 +54,9 @@ export function applyShock(d: Draft, kind: ShockKind, r: number, winner: LabId |
   const draw = rng(d.s.config.seed, r, `shock:${kind}`);
   const live = d.s.labIds.filter((l) => !d.s.labs[l]!.finished);
   const ev: ShockEvent = { round: r, kind, text: '', affectedLabs: [], blockIds: [] };
-  const liveBlocks = () => Object.values(d.s.blocks).filter((b) => touchable(b) && live.includes(b.owner));
   switch (kind) {
     case 'capacity_failure': {
-      const candidates = liveBlocks();
+      const candidates = liveBlocks(d, live);
       if (candidates.length === 0) return { ...ev, text: 'A capacity failure hit nothing: no live capacity.' };
       const b = d.block(pick(draw, candidates).id);
       if (b.committedTo !== null) {
@@ -63,7 +72,7 @@ export function applyShock(d: Draft, kind: ShockKind, r: number, winner: LabId |
     }
     case 'energy_spike':
     case 'reliability_downgrade': {
-      const touched = liveBlocks();
+      const touched = liveBlocks(d, live);
       for (const t of touched) {
         const b = d.block(t.id);
         if (kind === 'energy_spike') b.energyCost = round2(b.energyCost * ENERGY_SPIKE);
@@ -93,11 +102,10 @@ export function applyShock(d: Draft, kind: ShockKind, r: number, winner: LabId |
       return { ...ev, text: `${nameOf(d, buyer)} bought ${b.id} (${b.gpuHours} GPU-hours) at an emergency auction for ${AUCTION_PRICE} credits.`, affectedLabs: [buyer], blockIds: [b.id] };
     }
     case 'deadline_acceleration': {
-      const eligible = (l: LabId) => Object.values(d.s.jobs).filter((j) => j.owner === l && j.outcome === 'pending' && j.deadlineRound > r + 1);
-      const labs = live.filter((l) => eligible(l).length > 0);
+      const labs = live.filter((l) => acceleratable(d, l, r).length > 0);
       if (labs.length === 0) return { ...ev, text: 'A deadline acceleration touched nobody.' };
       const lab = pick(draw, labs);
-      const job = eligible(lab).reduce((a, b) => (b.deadlineRound > a.deadlineRound ? b : a));
+      const job = acceleratable(d, lab, r).reduce((a, b) => (b.deadlineRound > a.deadlineRound ? b : a));
       const j = d.job(job.id);
       j.deadlineRound -= 1;
       j.shockAffected = true;

@@ -6,6 +6,7 @@ import type { ActionResult, LabId, MatchState, RewardBreakdown } from './types';
 import type { Action } from './actions';
 import { ActionSchema } from './actions';
 import { parseActionFast } from './parse-action';
+import { fingerprintOf } from './fingerprint';
 import type { ErrorCode } from './codes';
 import { Draft } from './mut';
 import type { RewardSink } from './mut';
@@ -19,6 +20,8 @@ import { releaseCapacity, reserveCapacity } from './handlers/capacity';
 import { commitToCoalition, formCoalition } from './handlers/coalitions';
 import { allocateToJob } from './handlers/allocate';
 import { finish, sendMessage, wait } from './handlers/misc';
+
+export { fingerprintOf } from './fingerprint';
 
 /** Reputation lost per penalised invalid action (docs/RULES.md §0). */
 export const INVALID_REPUTATION = -0.01;
@@ -77,31 +80,6 @@ function previousText(s: MatchState, lab: LabId): string | null {
   return null;
 }
 
-/** JSON text of a value of a parsed action (a string, number, null or list of strings). */
-function jsonValue(v: unknown): string {
-  if (!Array.isArray(v)) return JSON.stringify(v);
-  let out = '[';
-  for (let i = 0; i < v.length; i++) out += (i === 0 ? '' : ',') + JSON.stringify(v[i]);
-  return `${out}]`;
-}
-
-/**
- * The action's JSON without its message: `JSON.stringify(a, (k, v) => (k === 'message' ? undefined : v))`,
- * written out for the flat objects the parser returns (the replacer form is several times slower).
- */
-export function fingerprintOf(a: Action): string {
-  let out = '{';
-  let first = true;
-  const rec = a as unknown as Record<string, unknown>;
-  for (const k in rec) {
-    const v = rec[k];
-    if (k === 'message' || v === undefined) continue;
-    out += `${first ? '' : ','}${JSON.stringify(k)}:${jsonValue(v)}`;
-    first = false;
-  }
-  return `${out}}`;
-}
-
 /** Write the step's reward and bookkeeping into the seat's stats; returns the final breakdown. */
 function settleStep(d: Draft, lab: LabId, raw: RewardBreakdown, valid: boolean, fingerprint: string | null): RewardBreakdown {
   const b = normalize(raw);
@@ -115,7 +93,11 @@ function settleStep(d: Draft, lab: LabId, raw: RewardBreakdown, valid: boolean, 
   seat.actionsThisRound = seat0.actionsThisRound + 1;
   seat.steps = seat0.steps + 1;
   if (!valid) seat.invalidActions = seat0.invalidActions + 1;
-  if (fingerprint !== null) seat.recentFingerprints = [...seat0.recentFingerprints.slice(-2), fingerprint];
+  if (fingerprint !== null) {
+    const prev = seat0.recentFingerprints;
+    const n = prev.length;
+    seat.recentFingerprints = n >= 2 ? [prev[n - 2]!, prev[n - 1]!, fingerprint] : n === 1 ? [prev[0]!, fingerprint] : [fingerprint];
+  }
   if (b.invalid_action_penalty < 0) {
     const l = d.lab(lab);
     l.reputation = round4(clamp(l.reputation + INVALID_REPUTATION, 0, 1));

@@ -36,24 +36,19 @@ export const JOB_HOURS = [2, 3, 4, 6, 8] as const;
 /** Share of generated jobs with partial credit (reference §1.5). */
 export const PARTIAL_CREDIT_P = 0.35;
 
-/** Recent (task, seed) → drawn [labCount, maxRounds]: a match's setup asks several times (bounded memo). */
-const drawn = new Map<string, readonly [number, number]>();
-const DRAWN_MAX = 64;
+/** The last (task, seed) → drawn [labCount, maxRounds]: a match's setup asks for it several times in a row. */
+let lastDrawn: { task: TaskName; seed: number; counts: readonly [number, number] } | null = null;
 
 function drawCounts(task: TaskName, seed: number): readonly [number, number] {
   const p = PRESETS[task];
   // Nothing to draw when both are fixed (the draws would not change anything).
   if (p.labCounts.length === 1 && p.roundCounts.length === 1) return [p.labCounts[0]!, p.roundCounts[0]!];
-  const key = `${task}:${seed}`;
-  let v = drawn.get(key);
-  if (v === undefined) {
-    const r = rng(seed, 0, `params:${task}`);
-    const labCount = pick(r, p.labCounts);
-    v = [labCount, pick(r, p.roundCounts)];
-    if (drawn.size >= DRAWN_MAX) drawn.delete(drawn.keys().next().value!);
-    drawn.set(key, v);
-  }
-  return v;
+  if (lastDrawn !== null && lastDrawn.task === task && lastDrawn.seed === seed) return lastDrawn.counts;
+  const r = rng(seed, 0, `params:${task}`);
+  const labCount = pick(r, p.labCounts);
+  const counts = [labCount, pick(r, p.roundCounts)] as const;
+  lastDrawn = { task, seed, counts };
+  return counts;
 }
 
 /** The world constants of a match: seat count and round count are seeded for coalition_market. */
@@ -72,9 +67,11 @@ export function worldParams(task: TaskName, seed: number): WorldParams {
 
 /** Seat ids `lab_0 … lab_{n−1}` of a match, known before it is created. */
 export function labIdsFor(task: TaskName, seed: number): LabId[] {
-  const n = worldParams(task, seed).labCount;
-  return Array.from({ length: n }, (_, i) => `lab_${i}`);
+  const n = drawCounts(task, seed)[0];
+  while (LAB_IDS.length < n) LAB_IDS.push(`lab_${LAB_IDS.length}`);
+  return LAB_IDS.slice(0, n);
 }
+const LAB_IDS: LabId[] = [];
 
 /** "Lab A", "Lab B", … */
 export const publicNameOf = (i: number): string => `Lab ${String.fromCharCode(65 + i)}`;
@@ -130,7 +127,7 @@ export interface GeneratedWorld {
 export function generateWorld(task: TaskName, params: WorldParams, seed: number): GeneratedWorld {
   const r = rng(seed, 0, `world:${task}`);
   const labs: Record<LabId, Lab> = {};
-  const blocks: Record<string, Block> = {};
+  const blocks: [string, Block][] = [];
   const jobs: Record<string, Job> = {};
   const minDeadline = params.difficulty === 'hard' ? 2 : 1;
   const deadlineSpan = params.maxRounds - 1 - minDeadline + 1;
@@ -140,7 +137,7 @@ export function generateWorld(task: TaskName, params: WorldParams, seed: number)
     labs[id] = { id, publicName: publicNameOf(i), budget, initialBudget: budget, reputation: uniform2(r, 0.35, 0.85), finished: false };
     for (let j = 0; j < params.blocksPerLab; j++) {
       const b = drawBlock(r, `b_${i}_${j}`, id);
-      blocks[b.id] = b;
+      blocks.push([b.id, b]);
     }
     for (let j = 0; j < params.jobsPerLab; j++) {
       const job = newJob({
@@ -157,7 +154,8 @@ export function generateWorld(task: TaskName, params: WorldParams, seed: number)
       jobs[job.id] = job;
     }
   }
-  return { labs, blocks, jobs };
+  // fromEntries: 20 keyed stores into {} would make a slow dictionary-mode object in V8.
+  return { labs, blocks: Object.fromEntries(blocks), jobs };
 }
 
 /**

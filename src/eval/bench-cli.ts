@@ -31,7 +31,7 @@ function main(): void {
     .name('bench')
     .description('Gym throughput (one step = one action + a round close), single-threaded.')
     .option('--episodes <n>', 'timed episodes per policy and task', '2000')
-    .option('--warmup <n>', 'untimed episodes first', '200')
+    .option('--warmup <n>', 'untimed episodes first (JIT warm-up; short tasks need many)', '1000')
     .option('--tasks <list>', 'comma-separated tasks', TASK_NAMES.join(','))
     .option('--policies <list>', 'comma-separated scripted policies', 'random_validish,rule_based_expert')
     .option('--json <file>', 'write the rows as JSON')

@@ -94,23 +94,34 @@ const CAPACITY_WORD =
   /(?<![\p{L}\p{N}_])(?:b_s?\d+_\d+|blocks?|blocs?|bloques?|blöcke|blocchi|blocco|spare|offers?|offre|oferta|angebot|sell|give|trade|swap|échange|intercambio|tausch)(?![\p{L}\p{N}_])/u;
 /** The sentence around [start, end) of the normalised text. */
 function sentenceAt(s: string, start: number, end: number): string {
-  const from = Math.max(...['. ', ';', '!', '?', '\n'].map((c) => s.lastIndexOf(c, start - 1))) + 1;
-  const stops = ['. ', ';', '!', '?', '\n'].map((c) => s.indexOf(c, end)).filter((i) => i >= 0);
-  return s.slice(from, stops.length > 0 ? Math.min(...stops) : s.length);
+  let from = -1;
+  let to = s.length;
+  for (const c of SENTENCE_STOPS) {
+    from = Math.max(from, s.lastIndexOf(c, start - 1));
+    const i = s.indexOf(c, end);
+    if (i >= 0 && i < to) to = i;
+  }
+  return s.slice(from + 1, to);
 }
+const SENTENCE_STOPS = ['. ', ';', '!', '?', '\n'];
+/** Substrings every CAPACITY_WORD match contains (a cheap test first). */
+const CAPACITY_ANY = /b_|bloc|bloq|blöcke|spare|offer|offre|oferta|angebot|sell|give|trade|swap|échange|intercambio|tausch/;
 const RELIABILITY_WORD = /reliab|dependab|uptime|availab|fiab|confiab|zuverl|affidab|(?<![\p{L}_])sla(?![\p{L}_])|(?<![\p{L}_])min_?rel(?![\p{L}_])|(?<![\p{L}_])rel(?![\p{L}_])|≥|>=/gu;
 const SENTENCE_BREAK = /[.;!?\n]\s/;
 /** How far (characters) a reliability word reaches to bind a number. */
 const RELIABILITY_REACH = 30;
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[^\p{ASCII}]/u;
+/** In ASCII text, whitespace other than single spaces (what the \s+ → ' ' step changes). */
+const ODD_SPACE = /[\t\n\v\f\r]| {2}/;
 
 /** Lower-case, compatibility-normalise, unify dashes, and read "0,85" as 0.85. */
 export function normalizePitch(text: string): string {
   const t = text.slice(0, MAX_PITCH_SCAN);
   // ASCII text is NFKC-stable and has no typographic dashes or quotes: only case, spaces and commas.
   if (!NON_ASCII.test(t)) {
-    const out = t.toLowerCase().replace(/\s+/g, ' ');
+    const lower = t.toLowerCase();
+    const out = ODD_SPACE.test(lower) ? lower.replace(/\s+/g, ' ') : lower;
     return out.includes('0,') ? out.replace(/(?<![\d.,])0,(\d+)/g, '0.$1') : out;
   }
   return t
@@ -134,6 +145,59 @@ const R_DIGIT = /r\d/;
 const DEADLINE_WORD_ANY = /deadline|due|échéance|fecha límite|frist|scadenza/;
 const PERCENT_ANY = /%|cent|ciento|prozent/;
 const DECIMAL_ANY = /\.\d/;
+
+const ROUND_G = /r(?:ound|nd|onda|unde)|tour|manche|turn[oi]/g;
+const WS = /\s/;
+const NUMBER_WORD_LIST = Object.keys(NUMBER_WORDS);
+/** The words THIS_NEXT accepts before a round word. */
+const THIS_NEXT_WORDS = 'this current ce esta este diese dieser diesem questo next prochain próximo próxima nächste nächsten nächster prossimo'.split(' ');
+
+/** Whether a round word starts at some `p` of `s` where `test(s, p)` holds (every ROUND_WORD starts a ROUND_G match). */
+function someRoundWord(s: string, test: (s: string, p: number) => boolean): boolean {
+  ROUND_G.lastIndex = 0;
+  for (let m = ROUND_G.exec(s); m !== null; m = ROUND_G.exec(s)) {
+    if (test(s, m.index)) {
+      ROUND_G.lastIndex = 0;
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Index of the last non-space character before the whitespace run that ends at `p` (−1 if none or no run). */
+function beforeSpaces(s: string, p: number): number {
+  let i = p - 1;
+  if (i < 0 || !WS.test(s[i]!)) return -1;
+  while (i >= 0 && WS.test(s[i]!)) i -= 1;
+  return i;
+}
+
+function endsWithAny(s: string, end: number, words: readonly string[]): boolean {
+  for (const w of words) if (end >= w.length && s.startsWith(w, end - w.length)) return true;
+  return false;
+}
+
+/** Whether the text before `end` ends like NUM: a digit or a number word. */
+function endsWithNum(s: string, end: number): boolean {
+  const c = s.charCodeAt(end - 1);
+  return (c >= 48 && c <= 57) || endsWithAny(s, end, NUMBER_WORD_LIST);
+}
+
+/** Necessary condition of DEADLINE_IN at a round word at `p`: NUM, whitespace, optional "more ", then `p`. */
+function numberBefore(s: string, p: number): boolean {
+  const i = beforeSpaces(s, p);
+  if (i < 0) return false;
+  if (endsWithNum(s, i + 1)) return true;
+  if (i < 3 || !s.startsWith('more', i - 3)) return false;
+  const k = beforeSpaces(s, i - 3);
+  return k >= 0 && endsWithNum(s, k + 1);
+}
+
+/** Necessary condition of THIS_NEXT at a round word at `p`: one of its words, whitespace, then `p`. */
+function thisOrNextBefore(s: string, p: number): boolean {
+  const i = beforeSpaces(s, p);
+  return i >= 0 && endsWithAny(s, i + 1, THIS_NEXT_WORDS);
+}
 
 const NONE: readonly RegExpExecArray[] = [];
 
@@ -165,21 +229,29 @@ function blanked(s: string, ms: readonly RegExpExecArray[]): string {
   return out + s.slice(at);
 }
 
-/** Distinct texts whose claims are remembered (pitch texts repeat a lot across rounds and matches). */
-const MEMO_MAX = 4096;
-const memo = new Map<string, readonly Claim[]>();
+/**
+ * Remembered claims of recent texts (pitch texts repeat a lot across rounds and matches), in two
+ * generations: a text is looked up in both, new ones go to the young one, and when it holds
+ * MEMO_GENERATION texts it becomes the old one (the previous old one is dropped). At most
+ * 2 × MEMO_GENERATION texts are kept, and recently used ones survive.
+ */
+const MEMO_GENERATION = 4096;
+let young = new Map<string, readonly Claim[]>();
+let old = new Map<string, readonly Claim[]>();
 
 /**
- * The claims of `text`, shared and frozen: remembered per text (the extraction is a pure function of
- * it), at most {@link MEMO_MAX} texts, the oldest forgotten first. For the judge's hot path.
+ * The claims of `text`, shared and frozen: the extraction is a pure function of the text, so it is
+ * remembered (bounded, see above). For the judge's hot path.
  */
 export function claimsOf(text: string): readonly Claim[] {
-  let v = memo.get(text);
-  if (v === undefined) {
-    v = Object.freeze(extract(text).map((c) => Object.freeze(c)));
-    if (memo.size >= MEMO_MAX) memo.delete(memo.keys().next().value!);
-    memo.set(text, v);
+  let v = young.get(text);
+  if (v !== undefined) return v;
+  v = old.get(text) ?? Object.freeze(extract(text).map((c) => Object.freeze(c)));
+  if (young.size >= MEMO_GENERATION) {
+    old = young;
+    young = new Map();
   }
+  young.set(text, v);
   return v;
 }
 
@@ -201,7 +273,8 @@ function add(found: Map<string, Claim>, key: string, c: Claim): void {
 
 /** The number words of a sentence about blocks or trades may be about capacity (see CAPACITY_WORD). */
 function aboutCapacity(norm: string, start: number, end: number): boolean {
-  return CAPACITY_WORD.test(sentenceAt(norm, start, end));
+  const sentence = sentenceAt(norm, start, end);
+  return CAPACITY_ANY.test(sentence) && CAPACITY_WORD.test(sentence);
 }
 
 /** Whether a round mention at `m` is said as a deadline (a deadline word shortly before or after it). */
@@ -241,15 +314,16 @@ function extract(text: string): Claim[] {
   }
 
   const rounds = ROUND_ANY.test(s);
+  const numRound = rounds && num && someRoundWord(s, numberBefore);
   for (const rx of DEADLINE_IN) {
-    ms = matches(s, rx, rounds && num);
+    ms = matches(s, rx, numRound);
     for (const m of ms) {
       const v = parseNum(m[1] ?? '');
       if (Number.isInteger(v)) add(found, `in:${v}`, { kind: 'deadline_in', rounds: v });
     }
     s = blanked(s, ms);
   }
-  ms = matches(s, THIS_NEXT, rounds);
+  ms = matches(s, THIS_NEXT, rounds && someRoundWord(s, thisOrNextBefore));
   for (const m of ms) {
     // "this round" is only a deadline when said as one ("due this round"); "next round" likewise.
     if (!saidAsDeadline(s, m)) continue;
@@ -292,7 +366,7 @@ function reliabilityClaims(s: string, norm: string): Extract<Claim, { kind: 'rel
     for (const n of nums) {
       const between = n.start >= wEnd ? s.slice(wEnd, n.start) : n.end <= w.index ? s.slice(n.end, w.index) : null;
       if (between === null || between.length > RELIABILITY_REACH || SENTENCE_BREAK.test(between)) continue;
-      if (!best || between.length < best.gap) best = { gap: between.length, ...n };
+      if (!best || between.length < best.gap) best = { gap: between.length, value: n.value, start: n.start, end: n.end };
     }
     if (best && best.value >= 0 && best.value <= 1) {
       const value = Math.round(best.value * 1000) / 1000;

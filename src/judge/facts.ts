@@ -46,12 +46,22 @@ export interface SeatFacts {
 
 const live = (status: string) => status === 'available' || status === 'reserved' || status === 'committed';
 
+const byDeadlineThenId = (a: JobFacts, b: JobFacts): number => a.deadlineRound - b.deadlineRound || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** The market's block ids, shared read-only between the facts of one version of the blocks record. */
+let lastMarket: { blocks: object; ids: ReadonlySet<BlockId> } | null = null;
+function marketIds(state: MatchState): ReadonlySet<BlockId> {
+  if (lastMarket === null || lastMarket.blocks !== state.blocks) lastMarket = { blocks: state.blocks, ids: new Set(Object.keys(state.blocks)) };
+  return lastMarket.ids;
+}
+
 /** Collect the facts about `lab`. A lab id not in the state gets empty facts. */
 export function seatFacts(state: MatchState, lab: LabId): SeatFacts {
   const round = state.round;
   const pending: JobFacts[] = [];
   const ownJobIds = new Set<JobId>();
-  for (const job of Object.values(state.jobs)) {
+  for (const id in state.jobs) {
+    const job = state.jobs[id]!;
     if (job.owner !== lab) continue;
     ownJobIds.add(job.id);
     if (job.outcome !== 'pending') continue;
@@ -67,23 +77,27 @@ export function seatFacts(state: MatchState, lab: LabId): SeatFacts {
       urgency: job.urgencyMultiplier,
     });
   }
-  pending.sort((a, b) => a.deadlineRound - b.deadlineRound || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  pending.sort(byDeadlineThenId);
 
   const offerIds = new Set<OfferId>();
   const related = new Set<BlockId>();
-  for (const offer of Object.values(state.offers)) {
+  for (const id in state.offers) {
+    const offer = state.offers[id]!;
     if (offer.from !== lab && offer.to !== lab) continue;
     offerIds.add(offer.id);
-    for (const b of [...offer.offeredBlockIds, ...offer.requestedBlockIds]) related.add(b);
+    for (const b of offer.offeredBlockIds) related.add(b);
+    for (const b of offer.requestedBlockIds) related.add(b);
   }
   const coalitionIds = new Set<CoalitionId>();
-  for (const c of Object.values(state.coalitions)) {
+  for (const id in state.coalitions) {
+    const c = state.coalitions[id]!;
     if (!c.members.includes(lab)) continue;
     coalitionIds.add(c.id);
-    for (const m of Object.values(c.commitments)) for (const b of m.blockIds) related.add(b);
+    for (const m in c.commitments) for (const b of c.commitments[m]!.blockIds) related.add(b);
   }
   let ownLiveHours = 0;
-  for (const b of Object.values(state.blocks)) {
+  for (const id in state.blocks) {
+    const b = state.blocks[id]!;
     if (b.owner !== lab) continue;
     related.add(b.id);
     if (live(b.status)) ownLiveHours += b.gpuHours;
@@ -91,7 +105,7 @@ export function seatFacts(state: MatchState, lab: LabId): SeatFacts {
   const capacityHours: number[] = [];
   const capacityReliabilities: number[] = [];
   for (const id of related) {
-    const b = state.blocks[id];
+    const b = Object.hasOwn(state.blocks, id) ? state.blocks[id] : undefined;
     if (!b || !live(b.status)) continue;
     capacityHours.push(b.gpuHours);
     capacityReliabilities.push(b.reliability);
@@ -107,7 +121,7 @@ export function seatFacts(state: MatchState, lab: LabId): SeatFacts {
     offerIds,
     coalitionIds,
     relatedBlockIds: related,
-    marketBlockIds: new Set(Object.keys(state.blocks)),
+    marketBlockIds: marketIds(state),
     capacityHours,
     capacityReliabilities,
   };

@@ -6,7 +6,7 @@
  * Pure and deterministic: ties are broken by `rng(seed, round, 'judge')`.
  */
 import type { JudgeDecision, JudgeSeatScore, LabId, MatchState, Pitch } from '../env/types';
-import { extractClaims } from './claims';
+import { claimsOf } from './claims';
 import { type JobFacts, seatFacts } from './facts';
 import { JUDGE_BONUS_MAX, type SyncJudge } from './types';
 import { verifyClaims } from './verify';
@@ -43,20 +43,26 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  */
 export function needOf(jobs: readonly JobFacts[], maxRounds: number): number {
   if (jobs.length === 0) return 0;
-  const hours = jobs.reduce((a, j) => a + j.unmetHours, 0);
+  let hours = 0;
+  let pressure = -Infinity;
+  let urgency = -Infinity;
   const span = Math.max(1, maxRounds - 1);
-  const pressure = Math.max(...jobs.map((j) => clamp(1 - j.roundsLeft / span, 0, 1)));
-  const urgency = Math.max(...jobs.map((j) => clamp((j.urgency - 1) / 0.9, 0, 1)));
+  for (const j of jobs) {
+    hours += j.unmetHours;
+    pressure = Math.max(pressure, clamp(1 - j.roundsLeft / span, 0, 1));
+    urgency = Math.max(urgency, clamp((j.urgency - 1) / 0.9, 0, 1));
+  }
   return 0.4 * Math.min(1, hours / NEED_HOURS_SCALE) + 0.4 * pressure + 0.2 * urgency;
 }
 
-interface Scored extends JudgeSeatScore {
+interface Scored {
+  seat: JudgeSeatScore;
   counts: { verified: number; fabricated: number; unsupported: number };
 }
 
 function score(state: MatchState, pitch: Pitch): Scored {
   const facts = seatFacts(state, pitch.lab);
-  const v = verifyClaims(facts, extractClaims(pitch.text), pitch.jobIds);
+  const v = verifyClaims(facts, claimsOf(pitch.text), pitch.jobIds);
   const nV = v.verified.length;
   const nF = v.fabricated.length;
   const nU = v.unsupported.length;
@@ -78,10 +84,12 @@ function score(state: MatchState, pitch: Pitch): Scored {
     W.fabricated * parts.fabricatedClaims;
   const name = state.labs[pitch.lab]?.publicName ?? pitch.lab;
   return {
-    lab: pitch.lab,
-    score: r4(clamp(total, 0, 1)),
-    parts,
-    reason: `${name}: ${plural(nV, 'verified claim')}, ${nF} fabricated, ${nU} unsupported`,
+    seat: {
+      lab: pitch.lab,
+      score: r4(clamp(total, 0, 1)),
+      parts,
+      reason: `${name}: ${plural(nV, 'verified claim')}, ${nF} fabricated, ${nU} unsupported`,
+    },
     counts: { verified: nV, fabricated: nF, unsupported: nU },
   };
 }
@@ -94,20 +102,22 @@ function score(state: MatchState, pitch: Pitch): Scored {
  * The reason is public and holds counts only, never a private value.
  */
 export function scorePitch(state: MatchState, pitch: Pitch): JudgeSeatScore {
-  const { counts: _counts, ...seat } = score(state, pitch);
-  return seat;
+  return score(state, pitch).seat;
 }
 
 /** The latest pitch of each unfinished seat for the state's round, in seat order. */
 function judgedPitches(state: MatchState, pitches: readonly Pitch[]): Pitch[] {
-  const latest = new Map<LabId, Pitch>();
-  for (const p of pitches) {
-    const lab = state.labs[p.lab];
-    if (p.round !== state.round || !lab || lab.finished) continue;
-    latest.set(p.lab, p);
+  const out: Pitch[] = [];
+  for (const id of state.labIds) {
+    let latest: Pitch | null = null;
+    for (const p of pitches) if (p.lab === id && p.round === state.round) latest = p;
+    if (latest !== null && !state.labs[id]!.finished) out.push(latest);
   }
-  return state.labIds.flatMap((id) => latest.get(id) ?? []);
+  return out;
 }
+
+const nameOf = (state: MatchState, lab: LabId): string => state.labs[lab]?.publicName ?? lab;
+const countsOf = (s: Scored): string => `${plural(s.counts.verified, 'verified claim')}, ${s.counts.fabricated} fabricated`;
 
 /**
  * Judge a round's pitches. Winner = highest score (> 0: a pitch whose fabrications zeroed it wins
@@ -118,29 +128,35 @@ function judgedPitches(state: MatchState, pitches: readonly Pitch[]): Pitch[] {
 export function decide(state: MatchState, pitches: readonly Pitch[]): JudgeDecision | null {
   const judged = judgedPitches(state, pitches);
   if (judged.length === 0) return null;
-  const scored = judged.map((p) => score(state, p));
-  const scores: JudgeSeatScore[] = scored.map(({ counts: _c, ...s }) => s);
-  const base = { round: state.round, judgeId: RULE_JUDGE_ID, scores };
+  const scored: Scored[] = [];
+  const scores: JudgeSeatScore[] = [];
   // Only a pitch with at least one verified claim and none fabricated can win: a claim-free plea or a
   // pitch with any lie earns no bonus, however alone it is (docs/RULES.md §6).
-  const eligible = scored.filter((s) => s.score > 0 && s.counts.verified > 0 && s.counts.fabricated === 0);
-  if (eligible.length === 0) {
-    return { ...base, winner: null, bonus: 0, reason: 'No pitch earned the bonus: none made a verified claim without a fabricated one.' };
+  const eligible: Scored[] = [];
+  let top = -Infinity;
+  for (const p of judged) {
+    const x = score(state, p);
+    scored.push(x);
+    scores.push(x.seat);
+    if (x.seat.score > 0 && x.counts.verified > 0 && x.counts.fabricated === 0) {
+      eligible.push(x);
+      top = Math.max(top, x.seat.score);
+    }
   }
-  const top = Math.max(...eligible.map((s) => s.score));
-  const tied = eligible.filter((s) => s.score === top);
+  // Decisions are written as literals (not spread copies): they are stored in the state.
+  if (eligible.length === 0) {
+    return { round: state.round, judgeId: RULE_JUDGE_ID, scores, winner: null, bonus: 0, reason: 'No pitch earned the bonus: none made a verified claim without a fabricated one.' };
+  }
+  const tied = eligible.filter((s) => s.seat.score === top);
   const winner =
     tied.length === 1 ? tied[0]! : tied[Math.floor(rng(state.config.seed, state.round, 'judge')() * tied.length)]!;
-  const others = scored.filter((s) => s !== winner);
-  const runnerUp = others.reduce<Scored | null>((best, s) => (!best || s.score > best.score ? s : best), null);
-  const bonus = r4(clamp(JUDGE_BONUS_MIN + (winner.score - (runnerUp?.score ?? 0)) / 2, JUDGE_BONUS_MIN, JUDGE_BONUS_MAX));
-  const name = (lab: LabId) => state.labs[lab]?.publicName ?? lab;
-  const counts = (s: Scored) =>
-    `${plural(s.counts.verified, 'verified claim')}, ${s.counts.fabricated} fabricated`;
+  let runnerUp: Scored | null = null;
+  for (const s of scored) if (s !== winner && (!runnerUp || s.seat.score > runnerUp.seat.score)) runnerUp = s;
+  const bonus = r4(clamp(JUDGE_BONUS_MIN + (winner.seat.score - (runnerUp?.seat.score ?? 0)) / 2, JUDGE_BONUS_MIN, JUDGE_BONUS_MAX));
   const reason =
-    `${name(winner.lab)} wins the pitch (${counts(winner)})` +
-    (runnerUp ? `${tied.length > 1 ? ' on a seeded tie-break' : ''}; runner-up ${name(runnerUp.lab)} (${counts(runnerUp)}).` : ', the only pitch.');
-  return { ...base, winner: winner.lab, bonus, reason };
+    `${nameOf(state, winner.seat.lab)} wins the pitch (${countsOf(winner)})` +
+    (runnerUp ? `${tied.length > 1 ? ' on a seeded tie-break' : ''}; runner-up ${nameOf(state, runnerUp.seat.lab)} (${countsOf(runnerUp)}).` : ', the only pitch.');
+  return { round: state.round, judgeId: RULE_JUDGE_ID, scores, winner: winner.seat.lab, bonus, reason };
 }
 
 /** The rule judge as a {@link SyncJudge}: judges `state.pitches` of the current round. */

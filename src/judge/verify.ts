@@ -27,7 +27,18 @@ export interface Verification {
 
 const near = (a: number, b: number) => Math.abs(a - b) < MATCH_TOLERANCE;
 const r2 = (x: number) => Math.round(x * 100) / 100;
-const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+/** Σ of one field over jobs, left to right from 0 (as `xs.map(f).reduce((a, b) => a + b, 0)`). */
+function sumOf(jobs: readonly JobFacts[], key: 'unmetHours' | 'requiredHours'): number {
+  let t = 0;
+  for (const j of jobs) t += j[key];
+  return t;
+}
+
+/** The first job with exactly `rounds` rounds left. */
+function withRoundsLeft(jobs: readonly JobFacts[], rounds: number): JobFacts | undefined {
+  for (const j of jobs) if (j.roundsLeft === rounds) return j;
+  return undefined;
+}
 
 /**
  * @param namedJobIds the pitch's structured `jobIds` (validated by the engine when pitched; any that
@@ -57,10 +68,10 @@ export function verifyClaims(facts: SeatFacts, claims: readonly Claim[], namedJo
   const namedJobs = [...named.values()];
 
   const hourTotals = [
-    sum(facts.pending.map((j) => j.unmetHours)),
-    sum(facts.pending.map((j) => j.requiredHours)),
-    sum(namedJobs.map((j) => j.unmetHours)),
-    sum(namedJobs.map((j) => j.requiredHours)),
+    sumOf(facts.pending, 'unmetHours'),
+    sumOf(facts.pending, 'requiredHours'),
+    sumOf(namedJobs, 'unmetHours'),
+    sumOf(namedJobs, 'requiredHours'),
   ].filter((h) => h > 0);
 
   for (const c of claims) {
@@ -87,10 +98,11 @@ export function verifyClaims(facts: SeatFacts, claims: readonly Claim[], namedJo
       }
       case 'deadline_in': {
         // "due in 2 rounds" may count the current round or not: accept either reading, the exact one first.
-        const exact = (j: JobFacts) => j.roundsLeft === c.rounds;
-        const offByOne = (j: JobFacts) => j.roundsLeft + 1 === c.rounds;
         const job =
-          namedJobs.find(exact) ?? namedJobs.find(offByOne) ?? facts.pending.find(exact) ?? facts.pending.find(offByOne);
+          withRoundsLeft(namedJobs, c.rounds) ??
+          withRoundsLeft(namedJobs, c.rounds - 1) ??
+          withRoundsLeft(facts.pending, c.rounds) ??
+          withRoundsLeft(facts.pending, c.rounds - 1);
         if (job) {
           claimJobs.set(job.id, job);
           verified.add(`deadline:${job.deadlineRound}`);

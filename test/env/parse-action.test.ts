@@ -1,7 +1,9 @@
 /**
  * The fast action parser (src/env/parse-action.ts) agrees with the zod schema: whenever it answers, the
  * schema accepts the input with the very same output (values and key order); it answers for the
- * actions the scripted policies build; and the fast fingerprint equals the JSON.stringify form.
+ * actions the scripted policies build; and the fast fingerprint (src/env/fingerprint.ts) equals the
+ * JSON.stringify form for every parsed action. The fast config and reset parsers (config.ts, gym.ts)
+ * give the same matches as their zod schemas.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,15 +14,17 @@ import { fingerprintOf } from '../../src/env/step';
 import { ArenaEnv } from '../../src/env/gym';
 import { rng } from '../../src/env/rng';
 import { getPolicy } from '../../src/env/policies';
-import { TASK_NAMES } from '../../src/env/types';
+import { TASK_NAMES, type PolicyName } from '../../src/env/types';
+import { createMatch, labIdsFor, POLICY_NAMES } from '../../src/env';
 import { action } from './arbitraries';
 
 const slowFingerprint = (a: Action): string => JSON.stringify(a, (k, v: unknown) => (k === 'message' ? undefined : v));
 
 function agrees(input: unknown): void {
   const fast = parseActionFast(input);
-  if (fast === undefined) return;
   const slow = ActionSchema.safeParse(input);
+  if (slow.success) assert.equal(fingerprintOf(slow.data), slowFingerprint(slow.data));
+  if (fast === undefined) return;
   assert.ok(slow.success, `fast path accepted what the schema rejects: ${JSON.stringify(input)}`);
   assert.deepEqual(fast, slow.data);
   assert.equal(JSON.stringify(fast), JSON.stringify(slow.data));
@@ -95,5 +99,48 @@ describe('parseActionFast', () => {
       }
     }
     assert.ok(n > 100);
+  });
+});
+
+describe('fast config and reset parsing', () => {
+  // A null-prototype `scripted` record (or an explicit `opponents`) is left to the zod schemas, so these
+  // pairs compare the fast path with the schema path through the public API.
+  const viaSchema = (scripted: Record<string, PolicyName>): Record<string, PolicyName> =>
+    Object.assign(Object.create(null) as Record<string, PolicyName>, scripted);
+
+  test('createMatch gives the same state through the fast path and the schema', () => {
+    for (const task of TASK_NAMES) {
+      for (const seed of [0, 1, 7, 123456]) {
+        const labs = labIdsFor(task, seed);
+        const scripted = Object.fromEntries(labs.slice(1).reverse().map((l, k) => [l, POLICY_NAMES[(seed + k) % POLICY_NAMES.length]!]));
+        for (const extra of [{}, { holdout: true }, { maxActionsPerRound: 3 }]) {
+          const fast = createMatch({ task, seed, scripted, ...extra });
+          const slow = createMatch({ task, seed, scripted: viaSchema(scripted), ...extra });
+          assert.equal(JSON.stringify(fast), JSON.stringify(slow));
+        }
+      }
+    }
+  });
+
+  test('invalid configs still fail with the schema error', () => {
+    assert.throws(() => createMatch({ task: 'single_trade', seed: 0, scripted: { lab_7: 'selfish' } }), /no seat lab_7/);
+    assert.throws(() => createMatch({ task: 'single_trade', seed: -1 }));
+    assert.throws(() => createMatch({ task: 'single_trade', seed: 0, maxActionsPerRound: 0 }));
+    assert.throws(() => createMatch({ task: 'single_trade', seed: 0, scripted: { lab_1: 'nobody' as never } }));
+  });
+
+  test('ArenaEnv.reset gives the same match through the fast path and the schema', () => {
+    for (const task of TASK_NAMES) {
+      for (const seed of [0, 3, 99]) {
+        const a = new ArenaEnv();
+        const b = new ArenaEnv();
+        const oa = a.reset({ task, seed, actionsPerRound: 2 });
+        const ob = b.reset({ task, seed, actionsPerRound: 2, opponents: {} });
+        assert.equal(JSON.stringify(oa), JSON.stringify(ob));
+        assert.equal(JSON.stringify(a.state), JSON.stringify(b.state));
+      }
+    }
+    assert.throws(() => new ArenaEnv().reset({ task: 'single_trade', seed: 1.5 }));
+    assert.throws(() => new ArenaEnv().reset({ task: 'single_trade', seed: 0, actionsPerRound: 13 }));
   });
 });

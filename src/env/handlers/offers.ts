@@ -57,10 +57,13 @@ function createOffer(ctx: Ctx, to: LabId, t: OfferTerms, payment: number, linked
   d.addOffer(offer);
   s.nextOfferSeq += 1;
   if (t.message.length > 0) d.addMessage({ round: s.round, from: lab, to, text: t.message, kind: 'offer' });
-  const received = t.block_ids.map((b) => s.blocks[b]!);
-  const gain = tradeGain(labJobs(s, to), labBlocks(s, to), s.labs[to]!.budget, t.requested_block_ids, received, payment);
+  // The recipient's gain matters only if it holds no grudge against the sender yet.
   const seat = s.seats[to]!;
-  if (gain < EXPLOITATIVE_GAIN && !seat.grudges.includes(lab)) d.seat(to).grudges = [...seat.grudges, lab];
+  if (!seat.grudges.includes(lab)) {
+    const received = t.block_ids.map((b) => s.blocks[b]!);
+    const gain = tradeGain(labJobs(s, to), labBlocks(s, to), s.labs[to]!.budget, t.requested_block_ids, received, payment);
+    if (gain < EXPLOITATIVE_GAIN) d.seat(to).grudges = [...seat.grudges, lab];
+  }
   ctx.created.offerId = id;
   return id;
 }

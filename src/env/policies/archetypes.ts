@@ -6,7 +6,7 @@
  * Order of a round's actions (≤ 4): decide incoming offers → (deceptive) defect → allocate → coalitions
  * → buy → talk.
  */
-import type { ArchetypeName, LabId, Offer } from '../types';
+import type { ArchetypeName, Block, LabId, Offer } from '../types';
 import type { Observation } from '../views';
 import type { Policy, PolicyContext } from './types';
 import { type ArchetypeParams, archetypeParams } from './params';
@@ -93,10 +93,14 @@ function demandPayment(d: Desk, c: Ctx, o: Offer, shortfall: number): void {
   if (price <= 80) push(d, { action_type: 'send_message', target_lab_id: o.from, message: quote(d.obs.self.publicName, blockId, price) });
 }
 
+/** Own spare blocks still available and not spent this round. */
+function spareBlocks(d: Desk, spareIds: readonly string[]): Block[] {
+  return d.blocks.filter((b) => spareIds.includes(b.id) && b.status === 'available' && !d.spent.has(b.id));
+}
+
 /** Join invitations from trusted labs; cooperative proposes; contributors commit a spare block once. */
 function coalitions(d: Desk, c: Ctx, spareIds: string[]): void {
   if (!coalitionsEnabled(d)) return;
-  const spare = () => d.blocks.filter((b) => spareIds.includes(b.id) && b.status === 'available' && !d.spent.has(b.id));
   for (const co of invitations(d)) {
     if (!room(d) || !c.p.joinsCoalitions) break;
     if (!co.members.every((m) => m === d.me || trusted(d, c, m))) continue;
@@ -105,7 +109,7 @@ function coalitions(d: Desk, c: Ctx, spareIds: string[]): void {
       c.name === 'deceptive'
         ? d.blocks.filter((b) => b.status === 'available' && !d.spent.has(b.id)).sort((a, b) => b.gpuHours - a.gpuHours).slice(0, 1)
         : c.p.commitsBlocks
-          ? spare().slice(0, 1)
+          ? spareBlocks(d, spareIds).slice(0, 1)
           : [];
     commit(d, co, pickBlock, pickBlock.length > 0 ? c.p.commitPayment : 0);
   }
@@ -119,7 +123,7 @@ function coalitions(d: Desk, c: Ctx, spareIds: string[]): void {
     propose(d, partners, 'Pool spare GPU capacity so everyone meets their deadlines.');
   }
   for (const co of live) {
-    const blocks = spare().slice(0, 1);
+    const blocks = spareBlocks(d, spareIds).slice(0, 1);
     if (co.status === 'active' && c.p.commitsBlocks && !contributed(d, co) && blocks.length > 0 && room(d)) commit(d, co, blocks, c.p.commitPayment);
   }
 }

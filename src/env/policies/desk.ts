@@ -4,8 +4,8 @@
  * round), plus the allocation planner every player shares. Pure and cheap: small arrays, no deep copies.
  */
 import type { ActionInput } from '../actions';
-import type { Block, Job, LabId } from '../types';
-import type { Observation, PublicBlock } from '../views';
+import type { Block, Job, LabId, Offer } from '../types';
+import type { Observation, PublicBlock, PublicLab } from '../views';
 import { jobValue } from '../valuation';
 import { MAX_SCRIPTED_ACTIONS } from './types';
 
@@ -40,6 +40,23 @@ export interface Desk {
   actions: ActionInput[];
   /** Actions this policy may still return (≤ MAX_SCRIPTED_ACTIONS and the seat's actions left). */
   limit: number;
+  /**
+   * Memo of the seat's current position (market.ts `position`): own blocks not spent, for a given
+   * `blocks` array and spent count (spent only grows), and their value at a given budget.
+   */
+  memo: { blocks: Block[] | null; spent: number; live: Block[]; budget: number; value: number };
+  /**
+   * Facts of the observation computed once per desk (market.ts): incoming and outgoing active offers,
+   * blocks asked for in the outgoing ones, past bids per block, other labs still playing. Shared:
+   * read-only for callers.
+   */
+  seen: {
+    incoming: Offer[] | null;
+    outgoing: Offer[] | null;
+    asked: Set<string> | null;
+    bids: Map<string, number> | null;
+    others: PublicLab[] | null;
+  };
 }
 
 export const round2 = (x: number): number => Math.round(x * 100) / 100;
@@ -64,24 +81,26 @@ export function makeDesk(obs: Observation, limit = MAX_SCRIPTED_ACTIONS): Desk {
     allocated: new Set(),
     actions: [],
     limit: Math.max(0, Math.min(limit, obs.self.actionsLeftThisRound)),
+    memo: { blocks: null, spent: 0, live: [], budget: NaN, value: 0 },
+    seen: { incoming: null, outgoing: null, asked: null, bids: null, others: null },
   };
 }
 
-// The engine shares one frozen public-block list per version of the blocks (observe.ts), so the index
-// is built once per version, not once per policy call.
-const indexCache = new WeakMap<readonly PublicBlock[], Map<string, PublicBlock>>();
+// The engine shares one frozen public-block list per version of the blocks (public.ts), so the index
+// is built once per version, not once per policy call (a one-entry cache: the last list indexed).
+let lastIndex: { list: readonly PublicBlock[]; index: Map<string, PublicBlock> } | null = null;
 
 /** Public facts of block `id` as this round's chosen actions leave it (undefined if unknown). */
 export function blockOf(d: Desk, id: string): PublicBlock | undefined {
   const c = d.changed.get(id);
   if (c) return c;
-  let index = indexCache.get(d.obs.blocks);
-  if (!index) {
-    index = new Map();
+  let hit = lastIndex;
+  if (hit === null || hit.list !== d.obs.blocks) {
+    const index = new Map<string, PublicBlock>();
     for (const b of d.obs.blocks) index.set(b.id, b);
-    indexCache.set(d.obs.blocks, index);
+    hit = lastIndex = { list: d.obs.blocks, index };
   }
-  return index.get(id);
+  return hit.index.get(id);
 }
 
 /** Room for another action this round. */
@@ -94,16 +113,20 @@ export function push(d: Desk, a: ActionInput): boolean {
   return true;
 }
 
+const byDeadlineThenValue = (a: Job, b: Job): number => a.deadlineRound - b.deadlineRound || jobValue(b) - jobValue(a) || (a.id < b.id ? -1 : 1);
+
 /** Open jobs, deadline first, then value (the order of `positionValue`). */
 export function openJobs(d: Desk): Job[] {
-  return d.jobs
-    .filter((j) => isOpen(j, d.round) && !d.allocated.has(j.id))
-    .sort((a, b) => a.deadlineRound - b.deadlineRound || jobValue(b) - jobValue(a) || (a.id < b.id ? -1 : 1));
+  const out: Job[] = [];
+  for (const j of d.jobs) if (isOpen(j, d.round) && !d.allocated.has(j.id)) out.push(j);
+  return out.sort(byDeadlineThenValue);
 }
 
 /** Own live blocks not spent this round (available or reserved). */
 export function ownLive(d: Desk): Block[] {
-  return d.blocks.filter((b) => (b.status === 'available' || b.status === 'reserved') && !d.spent.has(b.id));
+  const out: Block[] = [];
+  for (const b of d.blocks) if ((b.status === 'available' || b.status === 'reserved') && !d.spent.has(b.id)) out.push(b);
+  return out;
 }
 
 /** Blocks partners committed to active coalitions this seat is in (docs/RULES.md §3.9 pooling). */
@@ -140,9 +163,10 @@ export function pick<T extends { id: string; gpuHours: number; reliability: numb
   cands: readonly T[],
   need: number,
   minRel: number,
-  taken: ReadonlySet<string>,
+  taken: readonly string[],
 ): { chosen: T[]; hours: number } {
-  const pool = cands.filter((b) => b.reliability >= minRel && !taken.has(b.id));
+  const pool: T[] = [];
+  for (const b of cands) if (b.reliability >= minRel && !taken.includes(b.id)) pool.push(b);
   const chosen: T[] = [];
   let hours = 0;
   while (hours < need && pool.length > 0) {
@@ -187,18 +211,20 @@ export interface JobPlan {
  */
 export function plan(d: Desk, withPool: boolean): { jobs: JobPlan[]; spare: Usable[] } {
   const cands = usable(d, withPool);
-  const taken = new Set<string>();
-  const held = new Set<string>();
+  // Short id lists (a seat has a handful of blocks): cheaper than Sets here.
+  const taken: string[] = [];
+  const held: string[] = [];
   const jobs: JobPlan[] = [];
   for (const job of openJobs(d)) {
     const need = unmet(job);
     const { chosen, hours } = pick(cands, need, job.minReliability, taken);
     const complete = hours >= need;
-    if (complete || job.partialCreditAllowed) for (const b of chosen) taken.add(b.id);
-    else for (const b of chosen) held.add(b.id);
+    if (complete || job.partialCreditAllowed) for (const b of chosen) taken.push(b.id);
+    else for (const b of chosen) held.push(b.id);
     jobs.push({ job, need, chosen, hours, complete, deficit: Math.max(0, need - hours) });
   }
-  const spare = cands.filter((b) => b.owner === d.me && !taken.has(b.id) && !held.has(b.id));
+  const spare: Usable[] = [];
+  for (const b of cands) if (b.owner === d.me && !taken.includes(b.id) && !held.includes(b.id)) spare.push(b);
   return { jobs, spare };
 }
 

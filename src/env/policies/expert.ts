@@ -101,31 +101,33 @@ function pitch(d: Desk, jobs: JobPlan[]): void {
   if (facts.length > 0) push(d, { action_type: 'make_pitch', message: factsPitch(name, facts, d.round), job_ids: [] });
 }
 
+/** The first own spare block still available and not spent this round (as a 0- or 1-element list). */
+function spareOne(d: Desk, spareIds: readonly string[]): Block[] {
+  const b = d.blocks.find((x) => x.status === 'available' && !d.spent.has(x.id) && spareIds.includes(x.id));
+  return b ? [b] : [];
+}
+
 function coalitions(d: Desk, jobs: JobPlan[], spareIds: string[]): void {
   if (!coalitionsEnabled(d)) return;
   const bad = breachers(d);
-  const spare = (): Block[] => {
-    const b = d.blocks.find((x) => x.status === 'available' && !d.spent.has(x.id) && spareIds.includes(x.id));
-    return b ? [b] : [];
-  };
   const short = jobs.some((p) => !p.complete && p.deficit > 0);
   for (const co of invitations(d)) {
     if (!room(d)) return;
     if (co.members.some((m) => bad.has(m))) continue;
-    const give = spare();
+    const give = spareOne(d, spareIds);
     if (give.length > 0 || short) commit(d, co, give, 0);
   }
   const live = liveCoalitions(d);
   for (const co of live) {
     if (co.status !== 'active' || contributed(d, co) || !room(d)) continue;
-    const give = spare();
+    const give = spareOne(d, spareIds);
     if (give.length > 0) commit(d, co, give, 0);
   }
   // Propose only when a pool would help (we lack hours, or have a block others could use), and only
   // while no coalition of ours is active or freshly proposed; a proposal left unanswered for a round
   // means no, so the next most reputable lab is asked instead.
   if (d.round > 1 || !room(d) || live.some((c) => c.status === 'active' || c.roundCreated === d.round)) return;
-  if (!short && spare().length === 0) return;
+  if (!short && spareOne(d, spareIds).length === 0) return;
   const asked = new Set(live.flatMap((c) => c.members));
   let partner: PublicLab | null = null;
   for (const l of others(d)) if (!bad.has(l.id) && !asked.has(l.id) && (!partner || l.reputation > partner.reputation)) partner = l;

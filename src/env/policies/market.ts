@@ -3,24 +3,25 @@
  * (docs/RULES.md §3.2, `tradeGain`), applying an accepted trade to the desk, and finding a block to buy
  * for a job that lacks GPU-hours. Pure.
  */
-import type { LabId, Offer } from '../types';
+import type { Block, LabId, Offer } from '../types';
 import type { PublicBlock, PublicLab } from '../views';
-import { SPARE_HOUR_VALUE, tradeGain } from '../valuation';
+import { SPARE_HOUR_VALUE, positionValue, tradeGainFrom } from '../valuation';
 import { type Desk, type JobPlan, blockOf, pick, push, round2 } from './desk';
 
 /** Budget band thresholds (views.ts BudgetBand): a "low" lab has < 60 credits. */
 const LOW_BAND_MAX = 60;
 
-/** Active offers addressed to this seat, oldest first. */
-export const incoming = (d: Desk): Offer[] => d.obs.offers.filter((o) => o.to === d.me && o.status === 'active' && o.expiresRound >= d.round);
+/** Active offers addressed to this seat, oldest first (computed once per desk; do not mutate). */
+export const incoming = (d: Desk): Offer[] =>
+  (d.seen.incoming ??= d.obs.offers.filter((o) => o.to === d.me && o.status === 'active' && o.expiresRound >= d.round));
 
-/** Active offers this seat sent. */
-export const outgoing = (d: Desk): Offer[] => d.obs.offers.filter((o) => o.from === d.me && o.status === 'active');
+/** Active offers this seat sent (computed once per desk; do not mutate). */
+export const outgoing = (d: Desk): Offer[] => (d.seen.outgoing ??= d.obs.offers.filter((o) => o.from === d.me && o.status === 'active'));
 
 export const labInfo = (d: Desk, id: LabId): PublicLab | undefined => d.obs.labs.find((l) => l.id === id);
 
-/** Other labs that still play. */
-export const others = (d: Desk): PublicLab[] => d.obs.labs.filter((l) => l.id !== d.me && !l.finished);
+/** Other labs that still play (computed once per desk; do not mutate). */
+export const others = (d: Desk): PublicLab[] => (d.seen.others ??= d.obs.labs.filter((l) => l.id !== d.me && !l.finished));
 
 /**
  * Whether accepting `o` can execute (docs/RULES.md §3.2 execution checks), as far as the seat can see:
@@ -41,15 +42,40 @@ export function executable(d: Desk, o: Offer): boolean {
   return true;
 }
 
+/**
+ * The seat's own blocks not spent this round and their position value at its budget, memoised on the
+ * desk: many trades are valued from one position, which changes only when blocks, spent or budget do.
+ */
+function position(d: Desk): { live: Block[]; value: number } {
+  const m = d.memo;
+  if (m.blocks !== d.blocks || m.spent !== d.spent.size) {
+    m.blocks = d.blocks;
+    m.spent = d.spent.size;
+    m.live = d.blocks.filter((b) => !d.spent.has(b.id));
+    m.budget = NaN;
+  }
+  if (!Object.is(m.budget, d.budget)) {
+    m.budget = d.budget;
+    m.value = positionValue(d.jobs, m.live, d.budget);
+  }
+  return m;
+}
+
 /** The seat's own gain (credits) if it accepted `o` now. */
 export function offerGain(d: Desk, o: Offer): number {
-  const receive = o.offeredBlockIds.map((id) => blockOf(d, id)).filter((b): b is PublicBlock => b !== undefined);
-  return tradeGain(d.jobs, d.blocks.filter((b) => !d.spent.has(b.id)), d.budget, o.requestedBlockIds, receive, o.payment);
+  const receive: PublicBlock[] = [];
+  for (const id of o.offeredBlockIds) {
+    const b = blockOf(d, id);
+    if (b !== undefined) receive.push(b);
+  }
+  const p = position(d);
+  return tradeGainFrom(p.value, d.jobs, p.live, d.budget, o.requestedBlockIds, receive, o.payment);
 }
 
 /** Gain of the seat from buying `blocks` for `payment` credits (and giving `give`). */
 export function buyGain(d: Desk, blocks: readonly PublicBlock[], payment: number, give: readonly string[] = []): number {
-  return tradeGain(d.jobs, d.blocks.filter((b) => !d.spent.has(b.id)), d.budget, give, blocks, -payment);
+  const p = position(d);
+  return tradeGainFrom(p.value, d.jobs, p.live, d.budget, give, blocks, -payment);
 }
 
 /** Push accept_offer and apply the trade to the desk (blocks in/out, payment). */
@@ -60,7 +86,20 @@ export function accept(d: Desk, o: Offer): boolean {
   for (const id of o.offeredBlockIds) {
     const pb = blockOf(d, id);
     if (!pb) continue;
-    d.blocks.push({ ...pb, owner: d.me, status: 'available', reservedFor: null, committedTo: null, usedFor: null });
+    // Written out: adding keys to a spread copy makes a slow dictionary-mode object in V8.
+    d.blocks.push({
+      id: pb.id,
+      owner: d.me,
+      gpuCount: pb.gpuCount,
+      duration: pb.duration,
+      gpuHours: pb.gpuHours,
+      reliability: pb.reliability,
+      energyCost: pb.energyCost,
+      status: 'available',
+      reservedFor: null,
+      committedTo: null,
+      usedFor: null,
+    });
     d.changed.set(id, { ...pb, owner: d.me, status: 'available' });
   }
   d.budget = round2(d.budget + o.payment);
@@ -76,10 +115,13 @@ const BLOCK_ID = /\bb_s?\d+_\d+\b/g;
  * How often this seat already bid for each block in earlier offers that are no longer active (rejected,
  * expired or countered): read from its own offer notes among its visible messages, which name the
  * blocks asked for. The seat's only memory of refusals, used to raise its price or look elsewhere.
+ * Computed once per desk: do not mutate.
  */
 export function pastBids(d: Desk): Map<string, number> {
+  if (d.seen.bids !== null) return d.seen.bids;
   const active = askedFor(d);
   const out = new Map<string, number>();
+  d.seen.bids = out;
   for (const m of d.obs.messages) {
     if (m.from !== d.me || m.kind !== 'offer') continue;
     for (const id of m.text.match(BLOCK_ID) ?? []) if (!active.has(id)) out.set(id, (out.get(id) ?? 0) + 1);
@@ -87,9 +129,11 @@ export function pastBids(d: Desk): Map<string, number> {
   return out;
 }
 
-/** Block ids this seat already asks for in its active offers. */
+/** Block ids this seat already asks for in its active offers (computed once per desk; do not mutate). */
 export function askedFor(d: Desk): Set<string> {
+  if (d.seen.asked !== null) return d.seen.asked;
   const s = new Set<string>();
+  d.seen.asked = s;
   for (const o of outgoing(d)) for (const id of o.requestedBlockIds) s.add(id);
   return s;
 }
@@ -146,7 +190,7 @@ export function overBid(bids: ReadonlyMap<string, number>, times: number): Set<s
   return out;
 }
 
-const EMPTY: ReadonlySet<string> = new Set();
+const EMPTY: readonly string[] = [];
 
 /**
  * Push a buy offer for `blocks` (all from one seller) paying `payment`, if the seat can afford it and
