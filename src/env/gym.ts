@@ -155,7 +155,7 @@ export class ArenaEnv {
   private close(stepReward: RewardBreakdown, info: { ok: boolean; code: string; message: string }): StepResult {
     const { state, report } = closeRound(this.state);
     this.s = state;
-    return this.result(addBreakdowns(stepReward, report.rewards[this.lab] ?? emptyBreakdown()), info, report);
+    return this.result(addBreakdowns(stepReward, report.rewards[this.lab] ?? emptyBreakdown()), info, seatReport(report, this.lab));
   }
 
   private result(breakdown: RewardBreakdown, info: { ok: boolean; code: string; message: string }, report: RoundReport | null): StepResult {
@@ -179,4 +179,17 @@ export class ArenaEnv {
       },
     };
   }
+}
+
+/**
+ * The round report as the controlled seat may see it: other seats' actions by type and code only (their
+ * result messages name private values), and only its own reward breakdown.
+ */
+export function seatReport(report: RoundReport, lab: LabId): RoundReport {
+  const own = report.rewards[lab];
+  return {
+    ...report,
+    scriptedActions: report.scriptedActions.map((a) => (a.lab === lab ? a : { lab: a.lab, action_type: a.action_type, ok: a.ok, code: a.code, message: '' })),
+    rewards: own ? { [lab]: own } : {},
+  };
 }

@@ -136,7 +136,10 @@ export interface SettlementEvent {
   outcome: 'completed' | 'partial' | 'missed';
 }
 
-/** What happened when a round closed. Public except `rewards`, which are per seat (private to each). */
+/**
+ * What happened when a round closed. Private parts: `rewards` (per seat) and `scriptedActions[].message`
+ * (result sentences may name the actor's own values); show others only types and codes (gym: seatReport).
+ */
 export interface RoundReport {
   round: number;
   /** Actions the scripted seats took, with their results (public: codes and messages). */

@@ -116,3 +116,28 @@ describe('defaultOpponents', () => {
     for (const task of TASK_NAMES) for (const a of ARCHETYPES) assert.ok(seen.has(`${task}:${a}`), `${a} meets lab_0 in ${task}`);
   });
 });
+
+describe('step info privacy', () => {
+  test("the round report shows other seats' actions by type and code only, and only the seat's own reward", () => {
+    let sawOthers = 0;
+    for (let seed = 0; seed < 5; seed++) {
+      const env = new ArenaEnv();
+      env.reset({ task: 'market_round', seed });
+      const others = env.state.labIds.filter((l) => l !== 'lab_0');
+      const otherJobs = Object.values(env.state.jobs).filter((j) => j.owner !== 'lab_0').map((j) => j.id);
+      for (let done = false; !done; ) {
+        const r = env.step({ action_type: 'wait' });
+        done = r.done;
+        const report = r.info.report!;
+        assert.deepEqual(Object.keys(report.rewards), ['lab_0']);
+        for (const a of report.scriptedActions.filter((x) => others.includes(x.lab))) {
+          sawOthers += 1;
+          assert.equal(a.message, '');
+        }
+        const text = JSON.stringify(report.scriptedActions);
+        for (const id of otherJobs) assert.ok(!text.includes(id), `${id} in the step info`);
+      }
+    }
+    assert.ok(sawOthers > 0, 'scripted seats acted');
+  });
+});

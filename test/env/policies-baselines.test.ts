@@ -149,25 +149,21 @@ describe('rule_based_expert', () => {
     assert.deepEqual(find(run('rule_based_expert', partial), 'allocate_to_job'), { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_1'] });
   });
 
-  test('pitches truthfully: every checkable claim matches its own open job, and consecutive pitches differ', () => {
+  test('pitches truthfully and privately: only its own job id, argued for in job_ids; consecutive pitches differ', () => {
     const obs = (round: number) =>
       observation({
         round,
         jobs: [job('j_0_0', 'lab_0', 6, 3, { allocatedHours: 2, minReliability: 0.83 })],
         blocks: [block('b_0_0', 'lab_0', 1), block('b_1_0', 'lab_1', 8)],
       });
-    const texts = [1, 2].map((r) => find(run('rule_based_expert', obs(r)), 'make_pitch')!.message);
-    assert.notEqual(texts[0], texts[1]);
-    for (const t of texts) {
-      const claims = extractClaims(t);
-      assert.ok(claims.length >= 4, t);
-      for (const c of claims) {
-        if (c.kind === 'job') assert.equal(c.id, 'j_0_0');
-        else if (c.kind === 'hours') assert.ok(c.value === 4 || c.value === 6, `hours ${c.value}`);
-        else if (c.kind === 'deadline') assert.equal(c.round, 3);
-        else if (c.kind === 'reliability') assert.equal(c.value, 0.83);
-        else assert.fail(`unexpected claim ${JSON.stringify(c)}`);
-      }
+    const pitches = [1, 2].map((r) => find(run('rule_based_expert', obs(r)), 'make_pitch')!);
+    assert.notEqual(pitches[0]!.message, pitches[1]!.message);
+    for (const p of pitches) {
+      assert.deepEqual(p.job_ids, ['j_0_0']);
+      // A pitch is public: no hours, deadline or reliability of the seat's job in it (Ref §12.13).
+      const claims = extractClaims(p.message);
+      assert.ok(claims.length >= 1 && claims.every((c) => c.kind === 'job' && c.id === 'j_0_0'), JSON.stringify(claims));
+      assert.doesNotMatch(p.message.replaceAll('j_0_0', ''), /\d/, p.message);
     }
   });
 

@@ -1,23 +1,22 @@
 /**
- * Texts the scripted seats say: truthful pitches built only from checkable facts of their own open jobs
- * (job id, unmet and required GPU-hours, deadline round, minimum reliability: docs/RULES.md §6), the
+ * Texts the scripted seats say: truthful pitches that name only their own job ids (the judge weighs the
+ * true need from the state; docs/RULES.md §6), the
  * deceptive archetype's misleading claims, selfish price quotes, and retaliatory grudge notices. The
  * quote and grudge formats are also parsed back (`parseQuote`, `GRUDGE_MARK`), so keep them stable.
  */
 import type { Job, LabId, Message } from '../types';
-import { unmet } from './desk';
 
-const rel = (x: number) => x.toFixed(2);
 
 /**
- * A truthful pitch for `job` (all numbers checkable against the state at the round's close). Two
- * phrasings alternate by round so consecutive pitches never repeat the previous text (spam, §4.1).
+ * A truthful pitch for `job`. It names only the job id (checkable, and passed as `job_ids` so the judge
+ * weighs the job's true need from the state): a pitch is public, and a seat's hours, deadlines and
+ * reliability needs are private (the reference's bot pitches leaked them, Ref §12.13). Two phrasings
+ * alternate by round so consecutive pitches never repeat the previous text (spam, §4.1).
  */
 export function truthfulPitch(name: string, job: Job, round: number): string {
-  const need = unmet(job);
   return round % 2 === 0
-    ? `${name} needs ${need} more GPU-hours for job ${job.id} (${job.gpuHoursRequired} GPU-hours required), due by round ${job.deadlineRound}, minimum reliability ${rel(job.minReliability)}.`
-    : `Job ${job.id} of ${name} is short ${need} GPU-hours of its ${job.gpuHoursRequired} GPU-hours required; deadline round ${job.deadlineRound}; it needs reliability ${rel(job.minReliability)} or better.`;
+    ? `${name} still needs capacity for job ${job.id} before its deadline.`
+    : `Job ${job.id} of ${name} is not fully covered yet and its deadline is coming.`;
 }
 
 /** A pitch without need: only ids of the seat's own blocks, offers and coalitions (all checkable). */
@@ -28,10 +27,13 @@ export function factsPitch(name: string, ids: readonly string[], round: number):
     : `All of ${name}'s commitments are on record and honoured: ${list}.`;
 }
 
-/** A pitch that inflates the need (deceptive): the hours are not true, the judge can tell. */
+/**
+ * A pitch that inflates the need (deceptive): the hours are made up (unrelated to the job's true
+ * numbers, so nothing private can be read back from them); the judge can tell they are false.
+ */
 export function inflatedPitch(name: string, job: Job, round: number): string {
-  const claimed = unmet(job) + 6 + (round % 3);
-  return `${name} urgently needs ${claimed} more GPU-hours for job ${job.id} before round ${job.deadlineRound}; thousands of users depend on it.`;
+  const claimed = 24 + 4 * (round % 3);
+  return `${name} urgently needs ${claimed} more GPU-hours for job ${job.id}; thousands of users depend on it.`;
 }
 
 /** A misleading public message (deceptive): claims spare capacity it does not have, or demand it does not have. */
