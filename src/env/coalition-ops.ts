@@ -51,6 +51,9 @@ function poolCompletedAJob(d: Draft, c: Coalition): boolean {
   return false;
 }
 
+/** Credits a member must have in escrow (if it committed no block) to earn coalition_reliability (docs/RULES.md §3.9). */
+export const MIN_ESCROW_FOR_CREDIT = 5;
+
 /**
  * Close an active coalition honoured: unused committed blocks return; escrow is paid to members in
  * proportion to their hoursUsedByPartners (refunded to payers when nobody's capacity was used); every
@@ -70,7 +73,8 @@ export function closeCoalition(d: Draft, id: string, sink: RewardSink): void {
   if (anyUsed && poolCompletedAJob(d, c)) {
     for (const m of c.members) {
       const cm = c.commitments[m];
-      if (cm && (cm.blockIds.length > 0 || cm.escrow > 0)) sink.add(m, 'coalition_reliability', 1);
+      // A token payment does not buy the coalition reward: a block or a real escrow does.
+      if (cm && (cm.blockIds.length > 0 || cm.escrow >= MIN_ESCROW_FOR_CREDIT)) sink.add(m, 'coalition_reliability', 1);
     }
   }
   clearEscrow(c);

@@ -125,6 +125,13 @@ describe('coalitions over rounds', () => {
     assert.equal(report.rewards.lab_1!.coalition_reliability, 1);
     assertInvariants(state);
   });
+  test('a token escrow (under 5 credits) does not earn coalition_reliability', () => {
+    const token = must(must(proposed, 'lab_0', { action_type: 'commit_to_coalition', coalition_id: 'c_1', payment: 0.01 }), 'lab_1', { action_type: 'commit_to_coalition', coalition_id: 'c_1', block_ids: ['b_1_0', 'b_1_1'] }, 'coalition_activated');
+    const s = must(token, 'lab_0', { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_0', 'b_1_0'] });
+    const { report } = closeRound(s, { judge: null });
+    assert.equal(report.rewards.lab_0!.coalition_reliability, 0, 'lab_0 only put in 0.01 credits');
+    assert.equal(report.rewards.lab_1!.coalition_reliability, 1, 'lab_1 committed blocks that served the job');
+  });
   test('a pooled block poured into a job that never gets its hours earns escrow but no reliability', () => {
     const s = must(active, 'lab_0', { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_1_0'] });
     const { state, report } = closeRound(s, { judge: null });
