@@ -2,7 +2,7 @@
  * Job settlement (docs/RULES.md §4.3) and a seat's final settlement (§4.4), used at round close and by
  * `finish`. Value is realised here and only here (Ref §12.3).
  */
-import type { LabId } from './types';
+import type { Job, LabId } from './types';
 import type { SettlementEvent } from './views';
 import type { Draft, RewardSink } from './mut';
 import { IDLE_RESERVATION_COST } from './reward';
@@ -35,13 +35,19 @@ function releaseIdle(d: Draft, lab: LabId, holder: (h: string) => boolean, sink:
  * (unfinished) lab that traded it one of those blocks get negotiation_efficiency 1, once per job.
  * Paid here rather than at the trade, so that trading back and forth earns nothing (Ref §12.4–12.5).
  */
-function rewardTraders(d: Draft, blockIds: readonly string[], owner: LabId, sink: RewardSink): void {
+function rewardTraders(d: Draft, job: Job, sink: RewardSink): void {
+  const owner = job.owner;
   const sellers: LabId[] = [];
-  for (const id of blockIds) {
-    const from = d.s.blocks[id]?.tradedFrom;
-    if (from !== undefined && from !== owner && !sellers.includes(from)) sellers.push(from);
+  let tradedHours = 0;
+  for (const id of job.allocatedBlockIds) {
+    const b = d.s.blocks[id];
+    const from = b?.tradedFrom;
+    if (from === undefined || from === owner) continue;
+    tradedHours += b!.gpuHours;
+    if (!sellers.includes(from)) sellers.push(from);
   }
-  if (sellers.length === 0) return;
+  // Traded blocks that were not needed (padding) realise no trade benefit.
+  if (sellers.length === 0 || job.allocatedHours - tradedHours >= job.gpuHoursRequired) return;
   sink.add(owner, 'negotiation_efficiency', 1);
   for (const lab of sellers) if (!d.s.labs[lab]!.finished) sink.add(lab, 'negotiation_efficiency', 1);
 }
@@ -65,7 +71,7 @@ export function settleJob(d: Draft, jobId: string, sink: RewardSink): Settlement
   const unrealised = (j.tradeCredit ?? 0) - jobValue(j) * credit;
   if (unrealised > 0) sink.add(j.owner, 'deal_quality', -unrealised / DEAL_SCALE);
   if (complete && j.shockAffected) sink.add(j.owner, 'market_adaptation', 1);
-  if (complete) rewardTraders(d, j.allocatedBlockIds, j.owner, sink);
+  if (complete) rewardTraders(d, j, sink);
   releaseIdle(d, j.owner, (h) => h === j.id, sink);
   return { lab: j.owner, jobId: j.id, outcome: j.outcome };
 }

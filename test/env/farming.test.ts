@@ -114,6 +114,24 @@ describe('anti-farming', () => {
       assert.ok(total <= 1e-9, `ping-pong ${JSON.stringify(terms)} earned ${total}`);
     }
   });
+  test('a block traded away and back, or traded but not needed, earns no negotiation_efficiency', () => {
+    let s = fixture();
+    s = must(s, 'lab_0', { action_type: 'send_offer', target_lab_id: 'lab_1', block_ids: ['b_0_0'] });
+    s = must(s, 'lab_1', { action_type: 'accept_offer', offer_id: 'o_1' });
+    s = must(s, 'lab_1', { action_type: 'send_offer', target_lab_id: 'lab_0', block_ids: ['b_0_0'] });
+    s = must(s, 'lab_0', { action_type: 'accept_offer', offer_id: 'o_2' });
+    assert.equal(s.blocks.b_0_0!.tradedFrom, undefined, 'back home: no longer traded capacity');
+    s = must(s, 'lab_0', { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_0', 'b_0_1'] });
+    let earned = 0;
+    while (!s.over) {
+      const r = closeRound(s, { judge: null });
+      earned += r.report.rewards.lab_0!.negotiation_efficiency + r.report.rewards.lab_1!.negotiation_efficiency;
+      s = r.state;
+    }
+    assert.equal(s.jobs.j_0_0!.outcome, 'completed');
+    assert.equal(earned, 0);
+  });
+
   test('malformed spam is penalised every time', () => {
     assert.ok(farm(fixture(), () => '{"action_type":').total < -1);
   });

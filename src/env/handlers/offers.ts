@@ -138,7 +138,8 @@ function executeTrade(ctx: Ctx, o: Offer): void {
 
 function transfer(ctx: Ctx, id: string, owner: LabId): void {
   const b = ctx.d.block(id);
-  b.tradedFrom = b.owner;
+  // A block traded back to the lab it came from is no longer traded capacity (ping-pong earns nothing).
+  b.tradedFrom = b.tradedFrom === owner ? undefined : b.owner;
   b.owner = owner;
   b.status = 'available';
   b.reservedFor = null;
