@@ -9,7 +9,7 @@
 export { createMatch } from './create';
 export { applyAction } from './step';
 export type { StepOutput } from './step';
-export { closeRound } from './round-close';
+export { closeRound, runScripted } from './round-close';
 export type { CloseOptions } from './round-close';
 export { observe, publicView, budgetBand, demandLevel, publicBlocks, publicLabs, publicCoalition } from './observe';
 export { MatchConfigSchema, POLICY_NAMES, DEFAULT_MAX_ACTIONS_PER_ROUND } from './config';

@@ -41,8 +41,12 @@ function report(s: MatchState, round: number, parts: Partial<RoundReport>): Roun
 const actionTypeOf = (a: unknown): string =>
   typeof a === 'object' && a !== null && typeof (a as { action_type?: unknown }).action_type === 'string' ? (a as { action_type: string }).action_type : 'unknown';
 
-/** Step 1: every unfinished scripted seat, in seat order, acts on its own observation. */
-function runScripted(state: MatchState, scripted: Scripted[], trades: TradeEvent[]): MatchState {
+/**
+ * Step 1 of a round close (docs/RULES.md §2): every unfinished scripted seat, in seat order, acts on its
+ * own observation. Returns the state after that turn (what the judge sees); `scripted` and `trades`
+ * collect what happened. Exported for the round host, which asks an async judge about this state.
+ */
+export function runScripted(state: MatchState, scripted: Scripted[] = [], trades: TradeEvent[] = []): MatchState {
   let s = state;
   const { seed, holdout } = s.config;
   for (const lab of s.labIds) {

@@ -8,10 +8,8 @@
  *   `closeRound(state)` gives exactly the decision the engine would make;
  * - async (LLM) judge: {@link stateForJudge} replays step 1 with the engine's exported pieces.
  */
-import { applyAction, closeRound, observe, rng } from '../env';
+import { closeRound, runScripted } from '../env';
 import type { JudgeDecision, MatchState } from '../env/types';
-import { getPolicy } from '../env/policies';
-import { MAX_SCRIPTED_ACTIONS } from '../env/policies/types';
 import type { AsyncJudge } from '../judge/types';
 import { sleep, type Clock } from './timers';
 
@@ -27,24 +25,7 @@ export const ruleDecision = (state: MatchState): JudgeDecision | null => closeRo
  * Pure. A test checks it against the engine (rule judge on it = {@link ruleDecision}).
  */
 export function stateForJudge(state: MatchState): MatchState {
-  let s = state;
-  const { seed, holdout } = s.config;
-  for (const lab of s.labIds) {
-    const name = s.config.scripted[lab];
-    if (name === undefined || s.over || s.labs[lab]?.finished) continue;
-    let actions: unknown[] = [];
-    try {
-      const out: unknown = getPolicy(name)(observe(s, lab), { rng: rng(seed, s.round, `policy:${lab}`), holdout });
-      if (Array.isArray(out)) actions = out.slice(0, MAX_SCRIPTED_ACTIONS);
-    } catch {
-      actions = [];
-    }
-    for (const a of actions) {
-      s = applyAction(s, lab, a).state;
-      if (s.over || s.labs[lab]?.finished) break;
-    }
-  }
-  return s;
+  return runScripted(state);
 }
 
 /**
