@@ -2,24 +2,13 @@
  * Hand-made observations for policy unit tests: a small market where every field a policy reads can be
  * set explicitly. Not a test file itself.
  */
+import { emptyBreakdown } from '../../src/env/reward';
 import type { Block, Coalition, Job, Message, Offer, RewardBreakdown } from '../../src/env/types';
 import type { Observation, PublicBlock, PublicLab } from '../../src/env/views';
 import type { PolicyContext } from '../../src/env/policies/types';
 import seedrandom from 'seedrandom';
 
-export const zero: RewardBreakdown = {
-  job_utility: 0,
-  deal_quality: 0,
-  coalition_reliability: 0,
-  judge_argument: 0,
-  budget_efficiency: 0,
-  negotiation_efficiency: 0,
-  market_adaptation: 0,
-  invalid_action_penalty: 0,
-  spam_penalty: 0,
-  breach_penalty: 0,
-  normalized_reward: 0,
-};
+export const zero: RewardBreakdown = emptyBreakdown();
 
 export function block(id: string, owner: string, gpuHours: number, over: Partial<Block> = {}): Block {
   return {

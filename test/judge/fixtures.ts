@@ -6,21 +6,10 @@
  *   lab_2: j_2_0 (2 h, deadline 4, min rel 0.75)
  * Offers: o_1 lab_0 → lab_1 (active), o_2 lab_1 → lab_2. Coalition c_1: lab_1 + lab_2.
  */
+import { emptyBreakdown } from '../../src/env/reward';
 import type { Block, Job, JobId, LabId, MatchState, Pitch, RewardBreakdown, SeatStats } from '../../src/env/types';
 
-const zero: RewardBreakdown = {
-  job_utility: 0,
-  deal_quality: 0,
-  coalition_reliability: 0,
-  judge_argument: 0,
-  budget_efficiency: 0,
-  negotiation_efficiency: 0,
-  market_adaptation: 0,
-  invalid_action_penalty: 0,
-  spam_penalty: 0,
-  breach_penalty: 0,
-  normalized_reward: 0,
-};
+const zero: RewardBreakdown = emptyBreakdown();
 
 const seat = (): SeatStats => ({
   cumulativeReward: 0,
