@@ -9,6 +9,10 @@ import type { MatchState } from '../../src/env';
 
 const JOB_ID = /\bj_\d+_(?:\d+|surge_\d+)\b/g;
 const POLICIES = new Set<string>(POLICY_NAMES);
+/** Keys that only a job record carries: they may appear only under the seat's own jobs. */
+const JOB_KEYS = new Set(['gpuHoursRequired', 'baseValue', 'urgencyMultiplier', 'minReliability', 'deadlineRound', 'realisedValue']);
+/** Keys of an LLM judge's private working (model text may quote fact sheets): never in an observation. */
+const JUDGE_PRIVATE_KEYS = new Set(['rationale', 'runs', 'llmScores', 'summary']);
 
 /** Job ids that labs themselves wrote somewhere public or direct (texts, pitch job lists, coalition purposes). */
 function disclosed(s: MatchState): Set<string> {
@@ -43,6 +47,8 @@ export function assertPrivate(s: MatchState, lab: string): void {
   walk(obs, 'obs', (path, key, value) => {
     assert.ok(!POLICIES.has(key), `${path}: policy name as key`);
     assert.ok(key !== 'shockSchedule' && key !== 'config', `${path}: private key`);
+    if (JOB_KEYS.has(key)) assert.match(path, /^obs\.self\.jobs\[\d+\]\./, `${path}: job facts outside the seat's own jobs`);
+    assert.ok(!JUDGE_PRIVATE_KEYS.has(key), `${path}: judge's private working`);
     if (key === 'budget') assert.equal(path, 'obs.self.budget', `${path}: another budget`);
     if (key === 'escrow' && path !== 'obs.self.escrow') {
       const mine = new RegExp(`^obs\\.myCoalitions\\[\\d+\\]\\.commitments\\.${lab}\\.escrow$`).test(path);
@@ -56,6 +62,7 @@ export function assertPrivate(s: MatchState, lab: string): void {
   const view = publicView(s);
   walk(view, 'view', (path, key, value) => {
     assert.ok(key !== 'budget' && key !== 'escrow' && key !== 'shockSchedule', `${path}: private key in public view`);
+    assert.ok(!JOB_KEYS.has(key) && !JUDGE_PRIVATE_KEYS.has(key), `${path}: private key in public view`);
     if (typeof value === 'string') {
       assert.ok(!POLICIES.has(value), `${path}: policy name`);
       for (const m of value.matchAll(JOB_ID)) assert.ok(told.has(m[0]), `${path}: undisclosed job id ${m[0]}`);
