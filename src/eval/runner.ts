@@ -10,7 +10,9 @@
  *   round closes. A rejection or a non-list answer makes the seat wait that round.
  */
 import { ArenaEnv } from '../env/gym';
-import { applyAction, rng } from '../env/index';
+import { rng } from '../env/index';
+import type { Observation } from '../env/views';
+import { validatorFor } from '../llm/dry-run';
 import type { LabId, PolicyName, TaskName } from '../env/types';
 import type { Policy } from '../env/policies/types';
 import { MAX_SCRIPTED_ACTIONS } from '../env/policies/types';
@@ -81,6 +83,15 @@ function finish(env: ArenaEnv, o: EpisodeOptions): EpisodeResult {
   };
 }
 
+/** Apply a round's actions in order; close the round unless one of them did. Returns the new observation. */
+function playRound(env: ArenaEnv, actions: readonly unknown[]): Observation {
+  for (const a of actions) {
+    const r = env.step(a);
+    if (r.info.closed || r.done) return r.observation;
+  }
+  return env.done ? env.observation() : env.endRound().observation;
+}
+
 /** Play one episode with a scripted policy on the controlled seat. Synchronous. */
 export function runPolicyEpisode(policy: Policy, o: EpisodeOptions): EpisodeResult {
   const env = start(o, MAX_SCRIPTED_ACTIONS);
@@ -88,16 +99,7 @@ export function runPolicyEpisode(policy: Policy, o: EpisodeOptions): EpisodeResu
   let obs = env.observation();
   while (!env.done) {
     const actions = policy(obs, { rng: rng(seed, obs.round, `policy:${env.seat}`), holdout: o.holdout ?? false }).slice(0, MAX_SCRIPTED_ACTIONS);
-    let closed = false;
-    for (const a of actions) {
-      const r = env.step(a);
-      obs = r.observation;
-      if (r.info.closed || r.done) {
-        closed = true;
-        break;
-      }
-    }
-    if (!closed && !env.done) obs = env.endRound().observation;
+    obs = playRound(env, actions);
   }
   return finish(env, o);
 }
@@ -108,15 +110,8 @@ export async function runAgentEpisode(agent: SeatAgent, o: EpisodeOptions): Prom
   const matchId = `eval:${o.task}:${engineSeed(o)}`;
   let obs = env.observation();
   while (!env.done) {
-    const state = env.state;
-    const validate = (actions: readonly unknown[]) => {
-      let s = state;
-      return actions.map((a) => {
-        const r = applyAction(s, env.seat, a);
-        s = r.state;
-        return { ok: r.result.ok, code: r.result.code, message: r.result.message };
-      });
-    };
+    // The same dry run the round host gives agents, so eval and live play feed back the same codes.
+    const validate = validatorFor(env.state, env.seat);
     const ac = new AbortController();
     let actions: unknown[] = [];
     try {
@@ -125,16 +120,7 @@ export async function runAgentEpisode(agent: SeatAgent, o: EpisodeOptions): Prom
     } catch {
       actions = []; // the seat waits this round, as the host does
     }
-    let closed = false;
-    for (const a of actions) {
-      const r = env.step(a);
-      obs = r.observation;
-      if (r.info.closed || r.done) {
-        closed = true;
-        break;
-      }
-    }
-    if (!closed && !env.done) obs = env.endRound().observation;
+    obs = playRound(env, actions);
   }
   return finish(env, o);
 }
