@@ -148,7 +148,7 @@ async function main(argv: string[]): Promise<number> {
       notes: [llm.summary],
       judgeTimeoutMs: llm.hostJudgeTimeoutMs,
       ...(llm.judge ? { judge: llm.judge } : {}),
-      ...(llm.agentFor ? { agentFor: llm.agentFor } : {}),
+      ...(llm.agentFor ? { agentFor: llm.agentFor, defaultAgentModel: llm.defaultAgentModel } : {}),
     });
   } finally {
     await store.close();

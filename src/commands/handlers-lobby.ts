@@ -74,8 +74,8 @@ export const seat = defineCommand(
       driver = { kind: 'scripted', policy: o.policy ?? 'cooperative' };
     } else {
       if (o.policy !== undefined) return errorReply(ctx.caller.userId, { code: 'invalid_option', option: 'policy', message: '`policy:` is for `agent:scripted`; LLM seats take `model:`.', expected: 'no policy with agent:llm' });
-      if (o.model === undefined) return errorReply(ctx.caller.userId, { code: 'missing_option', option: 'model', message: '`seat agent:llm` needs `model:` — the model name the LLM seat plays with.', expected: 'a model name' });
-      driver = { kind: 'llm', model: o.model };
+      // No model: the host uses the configured default agent model, or says which setting is missing.
+      driver = { kind: 'llm', model: o.model ?? '' };
     }
     const r = await ctx.host.assign(ctx.channelId, ctx.caller, o.lab, driver);
     if (!r.ok) return errorReply(ctx.caller.userId, r.error);

@@ -46,7 +46,7 @@ const REST: readonly CommandSpec[] = [
       opt('lab', 'lab', true, 'Seat to assign (e.g. lab_2)'),
       opt('agent', 'string', true, 'scripted or llm', ['scripted', 'llm']),
       opt('policy', 'string', false, 'Scripted policy (agent:scripted; default cooperative)', POLICY_NAMES),
-      opt('model', 'string', false, 'Model name (required with agent:llm)'),
+      opt('model', 'string', false, 'Model name (agent:llm; default: the configured agent model, ARENA_AGENT_MODEL)'),
     ],
     access: 'host',
   },

@@ -37,6 +37,8 @@ export interface RoundHostOptions {
   judgeTimeoutMs?: number;
   /** Builds the agent of an `llm` seat (null: that seat waits every round). */
   agentFor?: AgentFactory;
+  /** Model of an `llm` seat assigned without one (config `llm.agentModel` / ARENA_AGENT_MODEL). */
+  defaultAgentModel?: string | null;
   /** Default 60 000 per agent turn. */
   agentTimeoutMs?: number;
   /** Users who may start/end/reconfigure any match (besides its host and callers with isAdmin). */
@@ -177,6 +179,11 @@ export class RoundHost {
         const target = resolveLab(m, labs, lab);
         if (!target) return fail('unknown_seat', `No seat "${lab}" in this match.`, { option: 'lab', validValues: labs });
         if (m.drivers[target]?.kind === 'human') return fail('seat_taken', `${labName(m, target)} is held by a person.`);
+        const model = this.opts.defaultAgentModel;
+        if (driver.kind === 'llm' && !driver.model.trim()) {
+          if (!model) return fail('invalid_driver', 'Name a model (`model:`): no default agent model is configured (ARENA_AGENT_MODEL).', { option: 'model' });
+          driver = { kind: 'llm', model };
+        }
         const checked = checkDriver(driver, this.agentFor);
         return checked.ok ? ok({ type: 'seat_assigned', lab: target, driver: checked.value }) : checked;
       }, async (match) => ok(match)),

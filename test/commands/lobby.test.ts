@@ -88,7 +88,9 @@ describe('seat', () => {
     assert.deepEqual(agent.validValues, ['scripted', 'llm']);
     const policy = await rejected(a, alice, 'seat lab:lab_2 agent:scripted policy:genius', 'invalid_option');
     assert.ok(policy.validValues?.includes('deceptive'));
-    assert.equal((await rejected(a, alice, 'seat lab:lab_2 agent:llm', 'missing_option')).option, 'model');
+    const noModel = await rejected(a, alice, 'seat lab:lab_2 agent:llm', 'invalid_driver');
+    assert.equal(noModel.option, 'model');
+    assert.match(noModel.message, /ARENA_AGENT_MODEL/, 'without a default model the error names the setting');
     assert.equal((await rejected(a, alice, 'seat lab:lab_2 agent:llm policy:selfish model:x', 'invalid_option')).option, 'policy');
     assert.equal((await rejected(a, alice, 'seat lab:lab_2 agent:scripted model:x', 'invalid_option')).option, 'model');
     // No LLM agents are wired in this host: the host refuses the model.

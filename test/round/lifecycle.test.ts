@@ -172,3 +172,15 @@ describe('round host permissions', () => {
     await host.stop();
   });
 });
+
+test('an llm seat assigned without a model gets the configured default agent model', async () => {
+  const agentFor = () => ({ act: async () => [] });
+  const { host } = await harness({ agentFor, defaultAgentModel: 'default-m' });
+  const alice = person('alice');
+  unwrap(await host.create('c-llm', 'test', alice, { task: 'market_round', seed: 2, roundSeconds: 0 }));
+  const m = unwrap(await host.assign('c-llm', alice, 'lab_2', { kind: 'llm', model: '' }));
+  assert.deepEqual(m.drivers['lab_2'], { kind: 'llm', model: 'default-m' });
+  const named = unwrap(await host.assign('c-llm', alice, 'lab_1', { kind: 'llm', model: 'mine' }));
+  assert.deepEqual(named.drivers['lab_1'], { kind: 'llm', model: 'mine' });
+  await host.stop();
+});

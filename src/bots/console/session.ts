@@ -40,6 +40,8 @@ export interface ConsoleOptions {
   /** Host's judge deadline (ms) before it falls back to the rule judge. */
   judgeTimeoutMs?: number;
   agentFor?: AgentFactory;
+  /** Model of an `llm` seat assigned without one. */
+  defaultAgentModel?: string | null;
   /** Extra banner lines (e.g. which LLM judge/agents are in use). */
   notes?: string[];
   /** Seats to assign before a new match starts, e.g. `{ lab: 'lab_2', agent: 'llm', model: 'gpt-4o-mini' }`. */
@@ -73,7 +75,7 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
     logger,
     ...(opts.judge ? { judge: opts.judge } : {}),
     ...(opts.judgeTimeoutMs ? { judgeTimeoutMs: opts.judgeTimeoutMs } : {}),
-    ...(opts.agentFor ? { agentFor: opts.agentFor } : {}),
+    ...(opts.agentFor ? { agentFor: opts.agentFor, defaultAgentModel: opts.defaultAgentModel ?? null } : {}),
     publish: async (_channelId, reply) => {
       show(reply);
       if (opts.interactive) rl.prompt(true);

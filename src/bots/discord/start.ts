@@ -129,7 +129,7 @@ export async function start(ctx: PlatformContext): Promise<number> {
         adminUserIds: config.adminUserIds,
         judgeTimeoutMs: llm.hostJudgeTimeoutMs,
         ...(llm.judge ? { judge: llm.judge } : {}),
-        ...(llm.agentFor ? { agentFor: llm.agentFor } : {}),
+        ...(llm.agentFor ? { agentFor: llm.agentFor, defaultAgentModel: llm.defaultAgentModel } : {}),
       },
     });
   } catch (err) {

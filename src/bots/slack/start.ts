@@ -117,7 +117,7 @@ function buildHost(store: EventStore, config: ArenaConfig | undefined, logger: L
     logger,
     ...(config ? { adminUserIds: config.adminUserIds, defaults: { task: config.match.task, roundSeconds: config.match.roundSeconds, holdout: config.match.holdout } } : {}),
     ...(llm?.judge ? { judge: llm.judge, judgeTimeoutMs: llm.hostJudgeTimeoutMs } : {}),
-    ...(llm?.agentFor ? { agentFor: llm.agentFor } : {}),
+    ...(llm?.agentFor ? { agentFor: llm.agentFor, defaultAgentModel: llm.defaultAgentModel } : {}),
   });
 }
 
