@@ -34,6 +34,17 @@ export type BaselineName =
   | 'base_instruct_naive'
   | 'rule_based_expert';
 export type PolicyName = ArchetypeName | BaselineName;
+/** Archetypes in seat order of the single-agent wrapper (docs/RULES.md §7–8). */
+export const ARCHETYPE_NAMES: readonly ArchetypeName[] = ['cooperative', 'selfish', 'deadline_panicked', 'deceptive', 'retaliatory'];
+/** Baselines of the reference (Ref §8), in its table order. */
+export const BASELINE_NAMES: readonly BaselineName[] = [
+  'random_validish',
+  'greedy_hoarder',
+  'always_accept',
+  'no_negotiation_allocator',
+  'base_instruct_naive',
+  'rule_based_expert',
+];
 
 /** What `createMatch` takes (validated by `MatchConfigSchema` in config.ts). */
 export interface MatchConfig {

@@ -3,7 +3,7 @@
  * `getPolicy(name)` is what the engine calls for scripted seats at round close; `POLICIES` lists them
  * for CLIs and the host.
  */
-import type { ArchetypeName, BaselineName, PolicyName } from '../types';
+import { ARCHETYPE_NAMES, BASELINE_NAMES, type ArchetypeName, type BaselineName, type PolicyName } from '../types';
 import type { Policy, PolicyInfo } from './types';
 import { archetype } from './archetypes';
 import { alwaysAccept, baseInstructNaive, greedyHoarder, noNegotiationAllocator } from './baselines';
@@ -15,17 +15,10 @@ export { MAX_SCRIPTED_ACTIONS } from './types';
 export { TRAIN_PARAMS, HOLDOUT_PARAMS, archetypeParams, type ArchetypeParams } from './params';
 
 /** Archetypes in seat order of the single-agent wrapper (§8). */
-export const ARCHETYPES: readonly ArchetypeName[] = ['cooperative', 'selfish', 'deadline_panicked', 'deceptive', 'retaliatory'];
+export const ARCHETYPES: readonly ArchetypeName[] = ARCHETYPE_NAMES;
 
 /** Baselines of the reference (Ref §8), in its table order. */
-export const BASELINES: readonly BaselineName[] = [
-  'random_validish',
-  'greedy_hoarder',
-  'always_accept',
-  'no_negotiation_allocator',
-  'base_instruct_naive',
-  'rule_based_expert',
-];
+export const BASELINES: readonly BaselineName[] = BASELINE_NAMES;
 
 const DESCRIPTIONS: Record<PolicyName, string> = {
   cooperative: 'Accepts offers with gain ≥ −2, offers fair swaps, proposes, joins and honours coalitions.',
