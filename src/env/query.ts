@@ -3,8 +3,8 @@
  * records' insertion order, which is deterministic (creation order), never user input order.
  */
 import type { Block, Coalition, Job, LabId, MatchState } from './types';
-import { positionParts } from './valuation';
-import type { PositionParts } from './valuation';
+import { positionParts, positionTable } from './valuation';
+import type { PositionParts, PositionTable } from './valuation';
 
 export function labBlocks(s: MatchState, lab: LabId): Block[] {
   const out: Block[] = [];
@@ -27,6 +27,28 @@ export function labJobs(s: MatchState, lab: LabId): Job[] {
 /** A lab's position in credits, with each pending job's part (docs/RULES.md §3.2, valuation.ts). */
 export function positionOf(s: MatchState, lab: LabId): PositionParts {
   return positionParts(labJobs(s, lab), labBlocks(s, lab), s.labs[lab]!.budget);
+}
+
+/**
+ * {@link positionOf} of two different labs, with the job parts as lists (valuation.ts PositionTable):
+ * the two parties of a trade, reading each record once.
+ */
+export function positionTablesOf(s: MatchState, a: LabId, b: LabId): [PositionTable, PositionTable] {
+  const jobsA: Job[] = [];
+  const jobsB: Job[] = [];
+  for (const id in s.jobs) {
+    const j = s.jobs[id]!;
+    if (j.owner === a) jobsA.push(j);
+    else if (j.owner === b) jobsB.push(j);
+  }
+  const blocksA: Block[] = [];
+  const blocksB: Block[] = [];
+  for (const id in s.blocks) {
+    const x = s.blocks[id]!;
+    if (x.owner === a) blocksA.push(x);
+    else if (x.owner === b) blocksB.push(x);
+  }
+  return [positionTable(jobsA, blocksA, s.labs[a]!.budget), positionTable(jobsB, blocksB, s.labs[b]!.budget)];
 }
 
 /** Credits this lab holds in coalition escrow. */

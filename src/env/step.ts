@@ -31,13 +31,20 @@ export interface StepOutput {
   result: ActionResult;
 }
 
-/** Routes a step's rewards: the actor's into its step breakdown, other seats' into their pending reward. */
-class StepSink implements RewardSink {
+/**
+ * A step's handler context (Ctx) that is also its reward sink: the actor's rewards go into its step
+ * breakdown, other seats' into their pending reward. One object per step instead of two.
+ */
+class StepCtx implements Ctx, RewardSink {
+  readonly sink: RewardSink;
+  readonly created: NonNullable<ActionResult['created']> = {};
   constructor(
-    private readonly d: Draft,
-    private readonly lab: LabId,
-    private readonly reward: RewardBreakdown,
-  ) {}
+    readonly d: Draft,
+    readonly lab: LabId,
+    readonly reward: RewardBreakdown,
+  ) {
+    this.sink = this;
+  }
   add(lab: LabId, col: RewardColumn, v: number): void {
     if (lab === this.lab) this.reward[col] += v;
     else this.d.addPending(lab, col, v);
@@ -45,7 +52,7 @@ class StepSink implements RewardSink {
 }
 
 /** Actions judged for spam by repeated text instead of by fingerprint. */
-const TEXT_ACTIONS = new Set(['send_message', 'make_pitch', 'counter_pitch']);
+const isTextAction = (type: Action['action_type']): boolean => type === 'send_message' || type === 'make_pitch' || type === 'counter_pitch';
 
 function dispatch(ctx: Ctx, a: Action): Outcome {
   switch (a.action_type) {
@@ -80,21 +87,39 @@ function previousText(s: MatchState, lab: LabId): string | null {
   return null;
 }
 
+/** True when every column of a step's raw reward is 0 (the usual case). */
+function isZero(r: RewardBreakdown): boolean {
+  return (
+    r.job_utility === 0 &&
+    r.deal_quality === 0 &&
+    r.coalition_reliability === 0 &&
+    r.judge_argument === 0 &&
+    r.budget_efficiency === 0 &&
+    r.negotiation_efficiency === 0 &&
+    r.market_adaptation === 0 &&
+    r.invalid_action_penalty === 0 &&
+    r.spam_penalty === 0 &&
+    r.breach_penalty === 0
+  );
+}
+
 /** Write the step's reward and bookkeeping into the seat's stats; returns the final breakdown. */
 function settleStep(d: Draft, lab: LabId, raw: RewardBreakdown, valid: boolean, fingerprint: string | null): RewardBreakdown {
-  const b = normalize(raw);
-  const seat0 = d.s.seats[lab]!;
-  const cumulative = round4(clamp(seat0.cumulativeReward + b.normalized_reward, CUMULATIVE_MIN, CUMULATIVE_MAX));
-  b.normalized_reward = round4(cumulative - seat0.cumulativeReward);
+  // normalize() of an all-zero breakdown rounds nothing and sums to 0: `raw` (this step's own object) is
+  // that breakdown already (normalized_reward, still 0, is set below).
+  const b = isZero(raw) ? raw : normalize(raw);
   const seat = d.seat(lab);
+  const cumulative0 = seat.cumulativeReward;
+  const cumulative = round4(clamp(cumulative0 + b.normalized_reward, CUMULATIVE_MIN, CUMULATIVE_MAX));
+  b.normalized_reward = round4(cumulative - cumulative0);
   seat.cumulativeReward = cumulative;
-  seat.roundReward = addBreakdowns(seat0.roundReward, b);
+  seat.roundReward = addBreakdowns(seat.roundReward, b);
   seat.lastBreakdown = b;
-  seat.actionsThisRound = seat0.actionsThisRound + 1;
-  seat.steps = seat0.steps + 1;
-  if (!valid) seat.invalidActions = seat0.invalidActions + 1;
+  seat.actionsThisRound += 1;
+  seat.steps += 1;
+  if (!valid) seat.invalidActions += 1;
   if (fingerprint !== null) {
-    const prev = seat0.recentFingerprints;
+    const prev = seat.recentFingerprints;
     const n = prev.length;
     seat.recentFingerprints = n >= 2 ? [prev[n - 2]!, prev[n - 1]!, fingerprint] : n === 1 ? [prev[0]!, fingerprint] : [fingerprint];
   }
@@ -113,28 +138,29 @@ function penalised(state: MatchState, lab: LabId, code: ErrorCode, message: stri
   return { state: d.s, result: { ok: false, code, message, reward } };
 }
 
-function parse(raw: unknown): { ok: true; action: Action } | { ok: false; message: string } {
+/** The parsed action, or the malformed_action message (a string). */
+function parse(raw: unknown): Action | string {
   let value = raw;
   if (typeof raw === 'string') {
     try {
       value = JSON.parse(raw);
     } catch {
-      return { ok: false, message: 'not valid JSON' };
+      return 'not valid JSON';
     }
   }
   // Plainly valid input skips zod's machinery with the same result; everything else goes to the schema.
   const fast = parseActionFast(value);
-  if (fast !== undefined) return { ok: true, action: fast };
+  if (fast !== undefined) return fast;
   let r: ReturnType<typeof ActionSchema.safeParse>;
   try {
     r = ActionSchema.safeParse(value);
   } catch {
     // A hostile object (throwing getter, revoked proxy) is malformed input, never an engine crash.
-    return { ok: false, message: 'unreadable action object' };
+    return 'unreadable action object';
   }
-  if (r.success) return { ok: true, action: r.data };
+  if (r.success) return r.data;
   const issue = r.error.issues[0];
-  return { ok: false, message: issue ? `${issue.path.join('.') || 'action'}: ${issue.message}` : 'invalid action' };
+  return issue ? `${issue.path.join('.') || 'action'}: ${issue.message}` : 'invalid action';
 }
 
 /**
@@ -149,28 +175,31 @@ export function applyAction(state: MatchState, lab: LabId, raw: unknown): StepOu
   if (typeof lab !== 'string' || !Object.hasOwn(state.labs, lab)) return refuse(state, 'unknown_lab', `no seat ${String(lab)}`);
   if (state.over) return refuse(state, 'match_over', 'the match is over');
   if (state.labs[lab]!.finished) return refuse(state, 'seat_finished', 'your seat has finished');
-  const parsed = parse(raw);
-  if (!parsed.ok) return penalised(state, lab, 'malformed_action', parsed.message, MALFORMED_PENALTY);
+  const action = parse(raw);
+  if (typeof action === 'string') return penalised(state, lab, 'malformed_action', action, MALFORMED_PENALTY);
   const seat = state.seats[lab]!;
   if (seat.actionsThisRound >= state.config.maxActionsPerRound)
     return penalised(state, lab, 'action_limit', `at most ${state.config.maxActionsPerRound} actions per round`, INVALID_PENALTY);
-  const action = parsed.action;
-  const prevText = TEXT_ACTIONS.has(action.action_type) ? previousText(state, lab) : null;
+  const type = action.action_type;
+  const text = isTextAction(type);
+  const prevText = text ? previousText(state, lab) : null;
 
   let d = new Draft(state);
-  const reward = emptyBreakdown();
-  const ctx: Ctx = { d, lab, reward, sink: new StepSink(d, lab, reward), created: {} };
+  let reward = emptyBreakdown();
+  const ctx = new StepCtx(d, lab, reward);
   const out = dispatch(ctx, action);
   if (!out.ok) {
-    if (!out.keep) d = new Draft(state);
-    for (const c of Object.keys(reward) as (keyof RewardBreakdown)[]) reward[c] = 0;
+    // A failing handler changes nothing unless it says `keep` (handlers/common.ts); a fresh draft is
+    // needed only if it wrote anyway.
+    if (!out.keep && !d.pristine()) d = new Draft(state);
+    reward = emptyBreakdown();
     if (!out.noPenalty) reward.invalid_action_penalty = INVALID_PENALTY;
   }
 
   let fingerprint: string | null = null;
-  if (TEXT_ACTIONS.has(action.action_type)) {
+  if (text) {
     if (out.ok && 'message' in action && action.message === prevText) reward.spam_penalty = SPAM_PENALTY;
-  } else if (action.action_type !== 'wait') {
+  } else if (type !== 'wait') {
     fingerprint = fingerprintOf(action);
     const recent = seat.recentFingerprints;
     const n = recent.length;
@@ -178,6 +207,7 @@ export function applyAction(state: MatchState, lab: LabId, raw: unknown): StepOu
   }
   const b = settleStep(d, lab, reward, out.ok, fingerprint);
   const result: ActionResult = { ok: out.ok, code: out.code, message: out.message, reward: b };
-  if (out.ok && (ctx.created.offerId || ctx.created.coalitionId)) result.created = { ...ctx.created };
+  // ctx.created is this step's own object: it can be handed out as it is.
+  if (out.ok && (ctx.created.offerId || ctx.created.coalitionId)) result.created = ctx.created;
   return { state: d.s, result };
 }

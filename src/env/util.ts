@@ -30,7 +30,17 @@ export function pick<T>(r: () => number, xs: readonly T[]): T {
 
 /** First repeated value of a list, or undefined (docs/RULES.md §3: repeated ids → duplicate_block). */
 export function firstDuplicate(xs: readonly string[]): string | undefined {
-  if (xs.length < 2) return undefined;
+  const n = xs.length;
+  if (n < 2) return undefined;
+  // Short lists (the usual 1–4 ids) are scanned pairwise instead of allocating a Set; same answer: the
+  // first element that repeats an earlier one.
+  if (n <= 16) {
+    for (let i = 1; i < n; i++) {
+      const x = xs[i]!;
+      for (let k = 0; k < i; k++) if (xs[k] === x) return x;
+    }
+    return undefined;
+  }
   const seen = new Set<string>();
   for (const x of xs) {
     if (seen.has(x)) return x;

@@ -39,27 +39,66 @@ function takenBefore(taken: readonly string[], n: number, id: string): boolean {
 }
 
 /**
- * Σ over pending jobs of value × fundable fraction, plus SPARE_HOUR_VALUE × spare hours (without the
- * budget), filling `byJob` when given. See {@link positionParts}.
+ * Sort in place by `cmp` as Array.prototype.sort does, without its per-call setup, which dominates for a
+ * lab's handful of items. V8 sorts a list shorter than 64 by binary insertion, placing each element
+ * after every earlier one it does not precede (cmp ≥ 0); a linear scan finds the same place for these
+ * comparators (ordered keys, ties only between equal ids, which compare 1 both ways). Longer lists go to
+ * Array.prototype.sort itself.
  */
-function positionCore(jobs: readonly Job[], blocks: readonly ValuedBlock[], byJob: Record<string, number> | null): number {
+export function sortShort<T>(xs: T[], cmp: (a: T, b: T) => number): void {
+  if (xs.length >= 64) {
+    xs.sort(cmp);
+    return;
+  }
+  for (let i = 1; i < xs.length; i++) {
+    const x = xs[i]!;
+    let j = i - 1;
+    while (j >= 0 && cmp(x, xs[j]!) < 0) {
+      xs[j + 1] = xs[j]!;
+      j--;
+    }
+    xs[j + 1] = x;
+  }
+}
+
+/**
+ * A position with each pending job's part as two parallel lists in valuation order (deadline asc, value
+ * desc): the form the engine uses internally. A record keyed by job id (PositionParts.byJob) is slow to
+ * build on a hot path — every lab's jobs give it a different set and order of keys.
+ */
+export interface PositionTable {
+  total: number;
+  /** Pending job ids, in valuation order. */
+  jobIds: string[];
+  /** Value × fundable fraction (credits) of each job of `jobIds`. */
+  values: number[];
+}
+
+/**
+ * Σ over pending jobs of value × fundable fraction, plus SPARE_HOUR_VALUE × spare hours (without the
+ * budget), appending each pending job's id and part to `ids`/`values` when given. See {@link positionParts}.
+ */
+function positionCore(jobs: readonly Job[], blocks: readonly ValuedBlock[], ids: string[] | null, values: number[] | null): number {
+  // Indexed loops: the lists may be frozen (observations), which for…of iterates slowly.
   const free: ValuedBlock[] = [];
-  for (const b of blocks) if (usable(b)) free.push(b);
-  free.sort(byHoursDesc);
+  for (let i = 0; i < blocks.length; i++) if (usable(blocks[i]!)) free.push(blocks[i]!);
+  sortShort(free, byHoursDesc);
   const pending: Job[] = [];
-  for (const j of jobs) if (j.outcome === 'pending') pending.push(j);
-  pending.sort(byDeadline);
+  for (let i = 0; i < jobs.length; i++) if (jobs[i]!.outcome === 'pending') pending.push(jobs[i]!);
+  sortShort(pending, byDeadline);
   // Taken block ids: a short list (a lab holds a handful of blocks), cheaper than a Set here.
   const taken: string[] = [];
   let value = 0;
-  for (const job of pending) {
+  for (let p = 0; p < pending.length; p++) {
+    const job = pending[p]!;
     const need = job.gpuHoursRequired - job.allocatedHours;
     let v = 0;
     if (need <= 0) v = jobValue(job);
     else {
       let got = 0;
       const mark = taken.length;
-      for (const b of free) {
+      for (let i = 0; i < free.length; i++) {
+        const b = free[i]!;
         if (got >= need) break;
         if (b.reliability < job.minReliability || takenBefore(taken, mark, b.id)) continue;
         got += b.gpuHours;
@@ -74,11 +113,14 @@ function positionCore(jobs: readonly Job[], blocks: readonly ValuedBlock[], byJo
         if (job.partialCreditAllowed) v = (jobValue(job) * job.allocatedHours) / job.gpuHoursRequired;
       }
     }
-    if (byJob) byJob[job.id] = v;
+    if (ids !== null && values !== null) {
+      ids.push(job.id);
+      values.push(v);
+    }
     value += v;
   }
   let spare = 0;
-  for (const b of free) if (!taken.includes(b.id)) spare += b.gpuHours * b.reliability;
+  for (let i = 0; i < free.length; i++) if (!taken.includes(free[i]!.id)) spare += free[i]!.gpuHours * free[i]!.reliability;
   return value + SPARE_HOUR_VALUE * spare;
 }
 
@@ -93,13 +135,22 @@ function positionCore(jobs: readonly Job[], blocks: readonly ValuedBlock[], byJo
  * @param budget credits
  */
 export function positionParts(jobs: readonly Job[], blocks: readonly ValuedBlock[], budget: number): PositionParts {
+  const t = positionTable(jobs, blocks, budget);
   const byJob: Record<string, number> = {};
-  return { total: positionCore(jobs, blocks, byJob) + budget, byJob };
+  for (let i = 0; i < t.jobIds.length; i++) byJob[t.jobIds[i]!] = t.values[i]!;
+  return { total: t.total, byJob };
+}
+
+/** {@link positionParts} with the job parts as lists: `byJob[jobIds[i]] = values[i]`, in this order. */
+export function positionTable(jobs: readonly Job[], blocks: readonly ValuedBlock[], budget: number): PositionTable {
+  const jobIds: string[] = [];
+  const values: number[] = [];
+  return { total: positionCore(jobs, blocks, jobIds, values) + budget, jobIds, values };
 }
 
 /** Position value in credits: `positionParts(...).total`. */
 export function positionValue(jobs: readonly Job[], blocks: readonly ValuedBlock[], budget: number): number {
-  return positionCore(jobs, blocks, null) + budget;
+  return positionCore(jobs, blocks, null, null) + budget;
 }
 
 /**
@@ -134,8 +185,11 @@ export function tradeGainFrom(
   paymentIn: number,
 ): number {
   const after: ValuedBlock[] = [];
-  for (const b of blocks) if (!give.includes(b.id)) after.push(b);
+  for (let i = 0; i < blocks.length; i++) if (!give.includes(blocks[i]!.id)) after.push(blocks[i]!);
   // Received blocks count as available; valuation reads only these four fields.
-  for (const b of receive) after.push({ id: b.id, gpuHours: b.gpuHours, reliability: b.reliability, status: 'available' });
+  for (let i = 0; i < receive.length; i++) {
+    const b = receive[i]!;
+    after.push({ id: b.id, gpuHours: b.gpuHours, reliability: b.reliability, status: 'available' });
+  }
   return positionValue(jobs, after, budget + paymentIn) - before;
 }

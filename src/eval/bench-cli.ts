@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--episodes N] [--warmup N] [--tasks a,b] [--policies a,b] [--json out.json]`
+ * `npm run bench -- [--episodes N] [--warmup N] [--warmup-seconds S] [--trials N] [--tasks a,b] [--policies a,b] [--json out.json]`
  *
  * Single-threaded gym throughput (bench.ts) for random_validish and rule_based_expert on each task:
  * prints a table and optionally writes rows `[{policy, task, episodes, steps, seconds, stepsPerSecond}]`.
@@ -16,6 +16,8 @@ import { renderTable } from './table';
 const ArgsSchema = z.object({
   episodes: z.coerce.number().int().min(1).max(10_000_000),
   warmup: z.coerce.number().int().min(0).max(1_000_000),
+  warmupSeconds: z.coerce.number().min(0).max(600),
+  trials: z.coerce.number().int().min(1).max(100),
   tasks: z.string(),
   policies: z.string(),
   json: z.string().optional(),
@@ -32,6 +34,8 @@ function main(): void {
     .description('Gym throughput (one step = one action + a round close), single-threaded.')
     .option('--episodes <n>', 'timed episodes per policy and task', '2000')
     .option('--warmup <n>', 'untimed episodes first (JIT warm-up; short tasks need many)', '1000')
+    .option('--warmup-seconds <s>', 'and keep warming up for at least this long per row', '2')
+    .option('--trials <n>', 'timed runs per row; the median run is reported', '3')
     .option('--tasks <list>', 'comma-separated tasks', TASK_NAMES.join(','))
     .option('--policies <list>', 'comma-separated scripted policies', 'random_validish,rule_based_expert')
     .option('--json <file>', 'write the rows as JSON')
@@ -44,7 +48,7 @@ function main(): void {
   const policies = a.policies.split(',').map((p) => p.trim()).filter(Boolean);
   for (const p of policies) if (!isPolicyName(p)) fail(`unknown policy ${p}`);
   const rows: BenchRow[] = [];
-  for (const p of policies as PolicyName[]) for (const t of tasks as TaskName[]) rows.push(bench(p, t, a.episodes, a.warmup));
+  for (const p of policies as PolicyName[]) for (const t of tasks as TaskName[]) rows.push(bench(p, t, a.episodes, { warmup: a.warmup, warmupSeconds: a.warmupSeconds, trials: a.trials }));
   console.log(
     renderTable(
       ['policy', 'task', 'episodes', 'steps', 'seconds', 'steps/s'],

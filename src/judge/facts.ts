@@ -3,7 +3,7 @@
  * against (docs/RULES.md §6). Private values live here; nothing from this file may reach a public
  * reason string except as counts. Pure.
  */
-import type { BlockId, CoalitionId, JobId, LabId, MatchState, OfferId } from '../env/types';
+import type { BlockId, CoalitionId, Job, JobId, LabId, MatchState, OfferId } from '../env/types';
 
 /** A pending job as the judge sees it. Hours in GPU-hours, rounds 0-based. */
 export interface JobFacts {
@@ -44,7 +44,8 @@ export interface SeatFacts {
   capacityReliabilities: number[];
 }
 
-const live = (status: string) => status === 'available' || status === 'reserved' || status === 'committed';
+/** Whether a block of this status is still capacity (not used or failed). */
+export const live = (status: string): boolean => status === 'available' || status === 'reserved' || status === 'committed';
 
 const byDeadlineThenId = (a: JobFacts, b: JobFacts): number => a.deadlineRound - b.deadlineRound || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
@@ -55,29 +56,45 @@ function marketIds(state: MatchState): ReadonlySet<BlockId> {
   return lastMarket.ids;
 }
 
-/** Collect the facts about `lab`. A lab id not in the state gets empty facts. */
-export function seatFacts(state: MatchState, lab: LabId): SeatFacts {
-  const round = state.round;
+/** `job` as the judge sees it in `round`, or null when it is not pending (settled or fully allocated). */
+export function pendingFacts(job: Job, round: number): JobFacts | null {
+  if (job.outcome !== 'pending') return null;
+  const unmet = job.gpuHoursRequired - job.allocatedHours;
+  if (unmet <= 0) return null;
+  return {
+    id: job.id,
+    requiredHours: job.gpuHoursRequired,
+    unmetHours: unmet,
+    deadlineRound: job.deadlineRound,
+    roundsLeft: Math.max(0, job.deadlineRound - round),
+    minReliability: job.minReliability,
+    urgency: job.urgencyMultiplier,
+  };
+}
+
+/** The pending jobs of `lab`, by deadline then id ({@link SeatFacts.pending}). */
+export function pendingJobs(state: MatchState, lab: LabId): JobFacts[] {
   const pending: JobFacts[] = [];
-  const ownJobIds = new Set<JobId>();
   for (const id in state.jobs) {
     const job = state.jobs[id]!;
     if (job.owner !== lab) continue;
-    ownJobIds.add(job.id);
-    if (job.outcome !== 'pending') continue;
-    const unmet = job.gpuHoursRequired - job.allocatedHours;
-    if (unmet <= 0) continue;
-    pending.push({
-      id: job.id,
-      requiredHours: job.gpuHoursRequired,
-      unmetHours: unmet,
-      deadlineRound: job.deadlineRound,
-      roundsLeft: Math.max(0, job.deadlineRound - round),
-      minReliability: job.minReliability,
-      urgency: job.urgencyMultiplier,
-    });
+    const f = pendingFacts(job, state.round);
+    if (f === null) continue;
+    // Insertion sort (a lab has a handful of jobs): cheaper than Array#sort here, same order (both are stable).
+    let i = pending.length;
+    pending.push(f);
+    for (; i > 0 && byDeadlineThenId(pending[i - 1]!, f) > 0; i--) pending[i] = pending[i - 1]!;
+    pending[i] = f;
   }
-  pending.sort(byDeadlineThenId);
+  return pending;
+}
+
+/** Collect the facts about `lab`. A lab id not in the state gets empty facts. */
+export function seatFacts(state: MatchState, lab: LabId): SeatFacts {
+  const round = state.round;
+  const pending = pendingJobs(state, lab);
+  const ownJobIds = new Set<JobId>();
+  for (const id in state.jobs) if (state.jobs[id]!.owner === lab) ownJobIds.add(state.jobs[id]!.id);
 
   const offerIds = new Set<OfferId>();
   const related = new Set<BlockId>();

@@ -7,9 +7,11 @@
  */
 import type { JudgeDecision, JudgeSeatScore, LabId, MatchState, Pitch } from '../env/types';
 import { claimsOf } from './claims';
-import { type JobFacts, seatFacts } from './facts';
+import { countsReason, seatReason } from './reasons';
+import type { JobFacts } from './facts';
+import { StateFacts } from './state-facts';
 import { JUDGE_BONUS_MAX, type SyncJudge } from './types';
-import { verifyClaims } from './verify';
+import { checkClaims } from './verify';
 import { rng } from '../env/rng';
 
 export const RULE_JUDGE_ID = 'rule_judge_v2';
@@ -34,8 +36,6 @@ export const JUDGE_BONUS_MIN = 0.05;
 
 const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
 const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
 /**
  * Need of the argued jobs in [0, 1]: 0.4 × min(1, Σ unmet hours / 12) + 0.4 × deadline pressure
  * (max over jobs of 1 − roundsLeft / (maxRounds − 1), as Ref §6.3's P) + 0.2 × urgency
@@ -57,16 +57,18 @@ export function needOf(jobs: readonly JobFacts[], maxRounds: number): number {
 
 interface Scored {
   seat: JudgeSeatScore;
-  counts: { verified: number; fabricated: number; unsupported: number };
+  /** Distinct verified and fabricated claims (for eligibility and the decision's reason). */
+  verified: number;
+  fabricated: number;
 }
 
 function score(state: MatchState, pitch: Pitch): Scored {
-  const facts = seatFacts(state, pitch.lab);
-  const v = verifyClaims(facts, claimsOf(pitch.text), pitch.jobIds);
+  // Only the facts the pitch's claims ask about are looked up (not a whole seatFacts).
+  const v = checkClaims(new StateFacts(state, pitch.lab), claimsOf(pitch.text), pitch.jobIds);
   const nV = v.verified.length;
   const nF = v.fabricated.length;
   const nU = v.unsupported.length;
-  const need = needOf(v.argued, facts.maxRounds);
+  const need = needOf(v.argued, state.params.maxRounds);
   const parts = {
     need: r4(need),
     // Precision of the checkable claims: fabricated and unsupported ones dilute it.
@@ -88,9 +90,10 @@ function score(state: MatchState, pitch: Pitch): Scored {
       lab: pitch.lab,
       score: r4(clamp(total, 0, 1)),
       parts,
-      reason: `${name}: ${plural(nV, 'verified claim')}, ${nF} fabricated, ${nU} unsupported`,
+      reason: seatReason(name, nV, nF, nU),
     },
-    counts: { verified: nV, fabricated: nF, unsupported: nU },
+    verified: nV,
+    fabricated: nF,
   };
 }
 
@@ -105,49 +108,48 @@ export function scorePitch(state: MatchState, pitch: Pitch): JudgeSeatScore {
   return score(state, pitch).seat;
 }
 
-/** The latest pitch of each unfinished seat for the state's round, in seat order. */
-function judgedPitches(state: MatchState, pitches: readonly Pitch[]): Pitch[] {
-  const out: Pitch[] = [];
-  for (const id of state.labIds) {
-    let latest: Pitch | null = null;
-    for (const p of pitches) if (p.lab === id && p.round === state.round) latest = p;
-    if (latest !== null && !state.labs[id]!.finished) out.push(latest);
-  }
-  return out;
+/** The latest pitch of `lab` for the state's round, or null. */
+function latestPitch(state: MatchState, pitches: readonly Pitch[], lab: LabId): Pitch | null {
+  let latest: Pitch | null = null;
+  for (let i = 0; i < pitches.length; i++) if (pitches[i]!.lab === lab && pitches[i]!.round === state.round) latest = pitches[i]!;
+  return latest;
 }
 
 const nameOf = (state: MatchState, lab: LabId): string => state.labs[lab]?.publicName ?? lab;
-const countsOf = (s: Scored): string => `${plural(s.counts.verified, 'verified claim')}, ${s.counts.fabricated} fabricated`;
+const countsOf = (s: Scored): string => countsReason(s.verified, s.fabricated);
+/**
+ * Only a pitch with at least one verified claim and none fabricated can win: a claim-free plea or a
+ * pitch with any lie earns no bonus, however alone it is (docs/RULES.md §6).
+ */
+const eligible = (s: Scored): boolean => s.seat.score > 0 && s.verified > 0 && s.fabricated === 0;
 
 /**
- * Judge a round's pitches. Winner = highest score (> 0: a pitch whose fabrications zeroed it wins
+ * Judge a round's pitches: the latest pitch of each unfinished seat for the state's round, in seat
+ * order. Winner = highest score among eligible pitches (> 0: a pitch whose fabrications zeroed it wins
  * nothing); exact ties (4 dp) are broken by one draw of `rng(seed, round, 'judge')` among the tied
  * seats in seat order. bonus = clamp(0.05 + (winner − runner-up)/2, 0.05, JUDGE_BONUS_MAX), runner-up
  * 0 when only one seat pitched; 0 when there is no winner. Returns null when nobody pitched.
  */
 export function decide(state: MatchState, pitches: readonly Pitch[]): JudgeDecision | null {
-  const judged = judgedPitches(state, pitches);
-  if (judged.length === 0) return null;
+  if (pitches.length === 0) return null; // most round closes: skip the per-seat search
   const scored: Scored[] = [];
   const scores: JudgeSeatScore[] = [];
-  // Only a pitch with at least one verified claim and none fabricated can win: a claim-free plea or a
-  // pitch with any lie earns no bonus, however alone it is (docs/RULES.md §6).
-  const eligible: Scored[] = [];
   let top = -Infinity;
-  for (const p of judged) {
+  for (let i = 0; i < state.labIds.length; i++) {
+    const lab = state.labIds[i]!;
+    const p = latestPitch(state, pitches, lab);
+    if (p === null || state.labs[lab]!.finished) continue;
     const x = score(state, p);
     scored.push(x);
     scores.push(x.seat);
-    if (x.seat.score > 0 && x.counts.verified > 0 && x.counts.fabricated === 0) {
-      eligible.push(x);
-      top = Math.max(top, x.seat.score);
-    }
+    if (eligible(x)) top = Math.max(top, x.seat.score);
   }
+  if (scored.length === 0) return null;
   // Decisions are written as literals (not spread copies): they are stored in the state.
-  if (eligible.length === 0) {
+  if (top === -Infinity) {
     return { round: state.round, judgeId: RULE_JUDGE_ID, scores, winner: null, bonus: 0, reason: 'No pitch earned the bonus: none made a verified claim without a fabricated one.' };
   }
-  const tied = eligible.filter((s) => s.seat.score === top);
+  const tied = scored.filter((s) => eligible(s) && s.seat.score === top);
   const winner =
     tied.length === 1 ? tied[0]! : tied[Math.floor(rng(state.config.seed, state.round, 'judge')() * tied.length)]!;
   let runnerUp: Scored | null = null;

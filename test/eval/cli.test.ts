@@ -36,7 +36,7 @@ describe('CLIs', () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-'));
     try {
       const out = join(dir, 'bench.json');
-      const r = run('src/eval/bench-cli.ts', ['--episodes', '3', '--warmup', '1', '--tasks', 'single_trade', '--json', out]);
+      const r = run('src/eval/bench-cli.ts', ['--episodes', '3', '--warmup', '1', '--warmup-seconds', '0', '--trials', '2', '--tasks', 'single_trade', '--json', out]);
       assert.equal(r.status, 0, r.stderr);
       const rows = JSON.parse(readFileSync(out, 'utf8')) as { policy: string; steps: number; episodes: number; stepsPerSecond: number }[];
       assert.deepEqual(rows.map((x) => x.policy), ['random_validish', 'rule_based_expert']);

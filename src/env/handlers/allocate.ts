@@ -28,8 +28,10 @@ export function allocateToJob(ctx: Ctx, a: Allocate): Outcome {
   if (a.block_ids.length === 0) return fail('empty_block_list', 'name at least one block');
   const dup = checkDuplicates(a.block_ids);
   if (dup) return dup;
+  const ids = a.block_ids;
   const pools: (string | null)[] = [];
-  for (const id of a.block_ids) {
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
     const b = own(s.blocks, id);
     if (!b) return fail('unknown_block', `no block ${id}`);
     const pool = poolOf(s, lab, b);
@@ -42,8 +44,8 @@ export function allocateToJob(ctx: Ctx, a: Allocate): Outcome {
   }
   let hours = 0;
   let energy = 0;
-  a.block_ids.forEach((id, i) => {
-    const b = d.block(id);
+  for (let i = 0; i < ids.length; i++) {
+    const b = d.block(ids[i]!);
     const pool = pools[i];
     if (pool) {
       const c = d.coalition(pool);
@@ -56,10 +58,10 @@ export function allocateToJob(ctx: Ctx, a: Allocate): Outcome {
     b.committedTo = null;
     hours += b.gpuHours;
     energy += b.energyCost;
-  });
+  }
   const j = d.job(job.id);
   j.allocatedHours += hours;
-  j.allocatedBlockIds = [...j.allocatedBlockIds, ...a.block_ids];
+  j.allocatedBlockIds = j.allocatedBlockIds.concat(a.block_ids);
   j.energyCost = round2(j.energyCost + energy);
   const done = j.allocatedHours >= j.gpuHoursRequired;
   return ok('job_allocated', `${j.id}: ${j.allocatedHours}/${j.gpuHoursRequired} GPU-hours${done ? ' (complete)' : ''}`);

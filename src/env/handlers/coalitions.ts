@@ -77,7 +77,7 @@ export function commitToCoalition(ctx: Ctx, a: Commit): Outcome {
     b.committedTo = c.id;
     b.reservedFor = null;
   }
-  if (a.block_ids.length > 0) cm.blockIds = [...cm.blockIds, ...a.block_ids];
+  if (a.block_ids.length > 0) cm.blockIds = cm.blockIds.concat(a.block_ids);
   if (payment > 0) {
     d.setBudget(lab, s.labs[lab]!.budget - payment);
     cm.escrow = round2(cm.escrow + payment);

@@ -34,13 +34,10 @@ export type Outcome = { ok: true; code: SuccessCode; message: string } | Failure
 export const ok = (code: SuccessCode, message: string): Outcome => ({ ok: true, code, message });
 export const fail = (code: ErrorCode, message: string): Failure => ({ ok: false, code, message });
 
-/** duplicate_block for the first repeated id of any of the lists, else null. */
-export function checkDuplicates(...lists: readonly (readonly string[])[]): Failure | null {
-  for (const xs of lists) {
-    const dup = firstDuplicate(xs);
-    if (dup !== undefined) return fail('duplicate_block', `${dup} is listed twice`);
-  }
-  return null;
+/** duplicate_block for the first repeated id of `xs`, then of `ys` (each list on its own), else null. */
+export function checkDuplicates(xs: readonly string[], ys?: readonly string[]): Failure | null {
+  const dup = firstDuplicate(xs) ?? (ys === undefined ? undefined : firstDuplicate(ys));
+  return dup === undefined ? null : fail('duplicate_block', `${dup} is listed twice`);
 }
 
 /**

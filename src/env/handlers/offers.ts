@@ -1,12 +1,12 @@
 /**
  * Offer actions (docs/RULES.md §3.1–3.4): send, accept (trade execution), reject/withdraw, counter.
  */
-import type { LabId, MatchState, Offer } from '../types';
+import type { Lab, LabId, MatchState, Offer } from '../types';
 import type { Action } from '../actions';
 import { isLive, clamp, own, round2, round4 } from '../util';
-import { holdsLive, labBlocks, labJobs, positionOf } from '../query';
+import { holdsLive, labBlocks, labJobs, positionTablesOf } from '../query';
 import { tradeGain } from '../valuation';
-import type { PositionParts } from '../valuation';
+import type { PositionTable } from '../valuation';
 import { checkBlocks, checkDuplicates, fail, ok } from './common';
 import type { Ctx, Failure, Outcome } from './common';
 
@@ -45,8 +45,8 @@ function createOffer(ctx: Ctx, to: LabId, t: OfferTerms, payment: number, linked
     id,
     from: lab,
     to,
-    offeredBlockIds: [...t.block_ids],
-    requestedBlockIds: [...t.requested_block_ids],
+    offeredBlockIds: t.block_ids.slice(),
+    requestedBlockIds: t.requested_block_ids.slice(),
     payment,
     message: t.message,
     roundCreated: s.round,
@@ -104,10 +104,14 @@ export function acceptOffer(ctx: Ctx, a: Extract<Action, { action_type: 'accept_
 /** Re-check an offer at execution (§3.2): sender can pay, both sides' blocks still theirs and live. */
 function executionError(s: MatchState, o: Offer): Failure | null {
   if (s.labs[o.from]!.budget < o.payment) return fail('budget_overspend', `${o.from} can no longer pay ${o.payment}`);
-  for (const id of o.offeredBlockIds)
+  for (let i = 0; i < o.offeredBlockIds.length; i++) {
+    const id = o.offeredBlockIds[i]!;
     if (!holdsLive(s, id, o.from)) return fail('invalid_offered_block', `${id} is no longer available from ${o.from}`);
-  for (const id of o.requestedBlockIds)
+  }
+  for (let i = 0; i < o.requestedBlockIds.length; i++) {
+    const id = o.requestedBlockIds[i]!;
     if (!holdsLive(s, id, o.to)) return fail('invalid_requested_block', `${id} is no longer yours to give`);
+  }
   return null;
 }
 
@@ -120,20 +124,24 @@ function executionError(s: MatchState, o: Offer): Failure | null {
  */
 function executeTrade(ctx: Ctx, o: Offer): void {
   const { d } = ctx;
-  const before = { from: positionOf(d.s, o.from), to: positionOf(d.s, o.to) };
+  const [beforeFrom, beforeTo] = positionTablesOf(d.s, o.from, o.to);
   if (o.payment > 0) {
     d.setBudget(o.from, d.s.labs[o.from]!.budget - o.payment);
     d.setBudget(o.to, d.s.labs[o.to]!.budget + o.payment);
   }
-  for (const id of o.offeredBlockIds) transfer(ctx, id, o.to);
-  for (const id of o.requestedBlockIds) transfer(ctx, id, o.from);
-  for (const lab of [o.from, o.to]) {
-    const l = d.lab(lab);
-    l.reputation = round4(clamp(l.reputation + TRADE_REPUTATION, 0, 1));
-  }
+  for (let i = 0; i < o.offeredBlockIds.length; i++) transfer(ctx, o.offeredBlockIds[i]!, o.to);
+  for (let i = 0; i < o.requestedBlockIds.length; i++) transfer(ctx, o.requestedBlockIds[i]!, o.from);
+  raiseReputation(d.lab(o.from));
+  raiseReputation(d.lab(o.to));
   d.offer(o.id).status = 'accepted';
-  credit(ctx, o.from, before.from);
-  credit(ctx, o.to, before.to);
+  // Both positions after the trade, read before crediting: a party's credit touches only its own jobs.
+  const [afterFrom, afterTo] = positionTablesOf(d.s, o.from, o.to);
+  credit(ctx, o.from, beforeFrom, afterFrom);
+  credit(ctx, o.to, beforeTo, afterTo);
+}
+
+function raiseReputation(l: Lab): void {
+  l.reputation = round4(clamp(l.reputation + TRADE_REPUTATION, 0, 1));
 }
 
 function transfer(ctx: Ctx, id: string, owner: LabId): void {
@@ -145,17 +153,23 @@ function transfer(ctx: Ctx, id: string, owner: LabId): void {
   b.reservedFor = null;
 }
 
+/** The part of job `id` in a position, 0 if the job is not pending there. */
+function partOf(p: PositionTable, id: string): number {
+  for (let i = 0; i < p.jobIds.length; i++) if (p.jobIds[i] === id) return p.values[i]!;
+  return 0;
+}
+
 /** Credit a party's deal_quality for its gain and record the per-job parts on its jobs. */
-function credit(ctx: Ctx, lab: LabId, before: PositionParts): void {
+function credit(ctx: Ctx, lab: LabId, before: PositionTable, after: PositionTable): void {
   const { d } = ctx;
-  const after = positionOf(d.s, lab);
   const gain = after.total - before.total;
   const scored = clamp(gain / 100, -1, 1);
   ctx.sink.add(lab, 'deal_quality', scored);
   // Job parts are recorded in the units actually credited (a clamped gain scales them down).
   const scale = gain === 0 ? 0 : (scored * 100) / gain;
-  for (const id in after.byJob) {
-    const delta = (after.byJob[id] ?? 0) - (before.byJob[id] ?? 0);
+  for (let i = 0; i < after.jobIds.length; i++) {
+    const id = after.jobIds[i]!;
+    const delta = after.values[i]! - partOf(before, id);
     if (Math.abs(delta) < 1e-9 || scale === 0) continue;
     const j = d.job(id);
     j.tradeCredit = round2((j.tradeCredit ?? 0) + delta * scale);

@@ -25,8 +25,13 @@ function checkJobs(ctx: Ctx, jobIds: readonly string[]): Outcome | null {
 function record(ctx: Ctx, text: string, jobIds: readonly string[], replyTo: string | null): void {
   const { d, lab } = ctx;
   const s = d.s;
-  const pitch: Pitch = { round: s.round, lab, text, jobIds: [...jobIds], replyTo };
-  s.pitches = [...s.pitches.filter((p) => p.lab !== lab), pitch];
+  const pitch: Pitch = { round: s.round, lab, text, jobIds: jobIds.slice(), replyTo };
+  // The seat's earlier pitch of the round (if any) is dropped, the others keep their order.
+  const prev = s.pitches;
+  const pitches: Pitch[] = [];
+  for (let i = 0; i < prev.length; i++) if (prev[i]!.lab !== lab) pitches.push(prev[i]!);
+  pitches.push(pitch);
+  s.pitches = pitches;
   d.addMessage({ round: s.round, from: lab, to: null, text, kind: replyTo === null ? 'pitch' : 'counter_pitch' });
 }
 

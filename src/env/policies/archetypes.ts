@@ -7,11 +7,13 @@
  * → buy → talk.
  */
 import type { ArchetypeName, Block, LabId, Offer } from '../types';
-import type { Observation } from '../views';
+import type { Observation, PublicBlock, PublicLab } from '../views';
 import type { Policy, PolicyContext } from './types';
 import { type ArchetypeParams, archetypeParams } from './params';
-import { type Desk, type JobPlan, allocatePlanned, isOpen, makeDesk, plan, push, room, round2 } from './desk';
-import { accept, alreadyBuying, executable, findSeller, incoming, labInfo, offerGain, offerToBuy, others, overBid, pastBids, spareValue } from './market';
+import { type Desk, hasId, idsOf, isAllocated, isOpen, isSpent, makeDesk, push, room, round2, sortSmall } from './desk';
+import { type JobPlan, allocatePlanned, plan } from './plan';
+import { accept, alreadyBuying, executable, incoming, labInfo, offerGain, others, pastBids, spareValue } from './market';
+import { findSeller, offerToBuy, overBid } from './buying';
 import { coalitionsEnabled, commit, committedOwn, contributed, defectFor, grudges, invitations, liveCoalitions, propose } from './coalition';
 import { grudgeNotice, inflatedPitch, misleadingMessage, quote, truthfulPitch } from './talk';
 
@@ -20,13 +22,13 @@ interface Ctx {
   p: ArchetypeParams;
   rng: () => number;
   /** Labs this seat will not deal with (retaliatory grudges). */
-  refused: Set<LabId>;
+  refused: LabId[];
 }
 
 /** Rounds until the nearest open deadline (Infinity if none). */
 function nearestDeadline(d: Desk): number {
   let best = Infinity;
-  for (const j of d.jobs) if (isOpen(j, d.round)) best = Math.min(best, j.deadlineRound - d.round);
+  for (let i = 0; i < d.jobs.length; i++) if (isOpen(d.jobs[i]!, d.round)) best = Math.min(best, d.jobs[i]!.deadlineRound - d.round);
   return best;
 }
 
@@ -36,7 +38,10 @@ export function threshold(p: ArchetypeParams, roundsToDeadline: number): number 
   return p.acceptThreshold - p.panicSlope * (p.panicWindow + 1 - Math.max(0, roundsToDeadline));
 }
 
-const trusted = (d: Desk, c: Ctx, lab: LabId): boolean => !c.refused.has(lab) && (labInfo(d, lab)?.reputation ?? 0) >= 1 - c.p.trust;
+const trusted = (d: Desk, c: Ctx, lab: LabId): boolean => !hasId(c.refused, lab) && (labInfo(d, lab)?.reputation ?? 0) >= 1 - c.p.trust;
+
+// Ties (and pairs of −Infinity, whose difference is NaN) keep offer order, as Array.prototype.sort does.
+const byGainDesc = (a: { gain: number }, b: { gain: number }): number => b.gain - a.gain;
 
 /** Accept, reject, counter or quote for each incoming offer. */
 function decideOffers(d: Desk, c: Ctx): void {
@@ -45,12 +50,13 @@ function decideOffers(d: Desk, c: Ctx): void {
   const thr = threshold(c.p, nearestDeadline(d));
   let rejections = 0;
   let changed = false;
-  const scored = offers
-    .map((o) => ({ o, gain: executable(d, o) ? offerGain(d, o) : -Infinity }))
-    .sort((a, b) => b.gain - a.gain);
-  for (const { o, gain } of scored) {
+  const scored: { o: Offer; gain: number }[] = [];
+  for (let i = 0; i < offers.length; i++) scored.push({ o: offers[i]!, gain: executable(d, offers[i]!) ? offerGain(d, offers[i]!) : -Infinity });
+  sortSmall(scored, byGainDesc);
+  for (let i = 0; i < scored.length; i++) {
+    const { o, gain } = scored[i]!;
     if (!room(d)) return;
-    if (c.refused.has(o.from)) {
+    if (hasId(c.refused, o.from)) {
       if (rejections++ < 1) push(d, { action_type: 'reject_offer', offer_id: o.id });
       continue;
     }
@@ -67,12 +73,17 @@ function decideOffers(d: Desk, c: Ctx): void {
   }
 }
 
+const byWorthDesc = (a: PublicBlock, b: PublicBlock): number => b.gpuHours * b.reliability - a.gpuHours * a.reliability;
+
 /** Retaliatory: counter an exploitative offer with a fair swap if one exists, else reject; then hold a grudge. */
 function retaliate(d: Desk, c: Ctx, o: Offer): void {
   const mine = o.requestedBlockIds;
-  const theirs = d.obs.blocks
-    .filter((b) => b.owner === o.from && b.status === 'available')
-    .sort((a, b) => b.gpuHours * b.reliability - a.gpuHours * a.reliability);
+  const theirs: PublicBlock[] = [];
+  for (let i = 0; i < d.obs.blocks.length; i++) {
+    const b = d.obs.blocks[i]!;
+    if (b.owner === o.from && b.status === 'available') theirs.push(b);
+  }
+  sortSmall(theirs, byWorthDesc);
   const swap = theirs.find((b) => offerGain(d, { ...o, offeredBlockIds: [b.id], payment: 0 }) >= c.p.acceptThreshold);
   if (swap && mine.length > 0) {
     push(d, { action_type: 'counter_offer', offer_id: o.id, block_ids: [...mine], requested_block_ids: [swap.id], payment: 0, message: 'A fair swap or nothing.' });
@@ -81,7 +92,7 @@ function retaliate(d: Desk, c: Ctx, o: Offer): void {
   }
   const target = labInfo(d, o.from)?.publicName ?? o.from;
   push(d, { action_type: 'send_message', target_lab_id: o.from, message: grudgeNotice(d.obs.self.publicName, target, `offer ${o.id} was exploitative`) });
-  c.refused.add(o.from);
+  c.refused.push(o.from);
 }
 
 /** Selfish: reject an under-paying request for its blocks and quote the price it wants instead. */
@@ -95,43 +106,64 @@ function demandPayment(d: Desk, c: Ctx, o: Offer, shortfall: number): void {
 
 /** Own spare blocks still available and not spent this round. */
 function spareBlocks(d: Desk, spareIds: readonly string[]): Block[] {
-  return d.blocks.filter((b) => spareIds.includes(b.id) && b.status === 'available' && !d.spent.has(b.id));
+  const out: Block[] = [];
+  if (spareIds.length === 0) return out;
+  for (let i = 0; i < d.blocks.length; i++) {
+    const b = d.blocks[i]!;
+    if (hasId(spareIds, b.id) && b.status === 'available' && !isSpent(d, b.id)) out.push(b);
+  }
+  return out;
+}
+
+/** The first own block still available and not spent with the most GPU-hours (as a 0- or 1-element list). */
+function biggestFree(d: Desk): Block[] {
+  let best: Block | null = null;
+  for (let i = 0; i < d.blocks.length; i++) {
+    const b = d.blocks[i]!;
+    if (b.status === 'available' && !isSpent(d, b.id) && (!best || b.gpuHours > best.gpuHours)) best = b;
+  }
+  return best ? [best] : [];
+}
+
+const byReputationDesc = (a: PublicLab, b: PublicLab): number => b.reputation - a.reputation;
+
+/** Up to two trusted labs still playing, most reputable first (ties: seat order). */
+function partnersFor(d: Desk, c: Ctx): LabId[] {
+  const labs = others(d);
+  const ok: PublicLab[] = [];
+  for (let i = 0; i < labs.length; i++) if (trusted(d, c, labs[i]!.id)) ok.push(labs[i]!);
+  sortSmall(ok, byReputationDesc);
+  return idsOf(ok.length > 2 ? ok.slice(0, 2) : ok);
 }
 
 /** Join invitations from trusted labs; cooperative proposes; contributors commit a spare block once. */
 function coalitions(d: Desk, c: Ctx, spareIds: string[]): void {
   if (!coalitionsEnabled(d)) return;
-  for (const co of invitations(d)) {
+  const invited = invitations(d);
+  for (let i = 0; i < invited.length; i++) {
+    const co = invited[i]!;
     if (!room(d) || !c.p.joinsCoalitions) break;
     if (!co.members.every((m) => m === d.me || trusted(d, c, m))) continue;
     // Deceptive commits its biggest block (it plans to take it back); others commit a spare block.
-    const pickBlock =
-      c.name === 'deceptive'
-        ? d.blocks.filter((b) => b.status === 'available' && !d.spent.has(b.id)).sort((a, b) => b.gpuHours - a.gpuHours).slice(0, 1)
-        : c.p.commitsBlocks
-          ? spareBlocks(d, spareIds).slice(0, 1)
-          : [];
+    const pickBlock = c.name === 'deceptive' ? biggestFree(d) : c.p.commitsBlocks ? spareBlocks(d, spareIds).slice(0, 1) : [];
     commit(d, co, pickBlock, pickBlock.length > 0 ? c.p.commitPayment : 0);
   }
   const live = liveCoalitions(d);
   if (c.p.proposesCoalitions && live.length === 0 && d.round <= 1 && room(d)) {
-    const partners = others(d)
-      .filter((l) => trusted(d, c, l.id))
-      .sort((a, b) => b.reputation - a.reputation)
-      .slice(0, 2)
-      .map((l) => l.id);
-    propose(d, partners, 'Pool spare GPU capacity so everyone meets their deadlines.');
+    propose(d, partnersFor(d, c), 'Pool spare GPU capacity so everyone meets their deadlines.');
   }
-  for (const co of live) {
+  for (let i = 0; i < live.length; i++) {
+    const co = live[i]!;
+    if (co.status !== 'active' || !c.p.commitsBlocks || contributed(d, co) || !room(d)) continue;
     const blocks = spareBlocks(d, spareIds).slice(0, 1);
-    if (co.status === 'active' && c.p.commitsBlocks && !contributed(d, co) && blocks.length > 0 && room(d)) commit(d, co, blocks, c.p.commitPayment);
+    if (blocks.length > 0) commit(d, co, blocks, c.p.commitPayment);
   }
 }
 
 /** Buy for the most urgent job with a deficit, within the archetype's risk window. */
 function buy(d: Desk, c: Ctx, jobs: JobPlan[], spareIds: string[]): void {
   if (!c.p.buys) return;
-  let tried: Set<string> | null = null;
+  let tried: string[] | null = null;
   for (const p of jobs) {
     if (!room(d)) return;
     const ahead = p.job.deadlineRound - d.round;
@@ -142,7 +174,7 @@ function buy(d: Desk, c: Ctx, jobs: JobPlan[], spareIds: string[]): void {
     const near = ahead <= c.p.panicWindow;
     let payment = spareValue(block) + c.p.generosity + (near ? c.p.overpay : 0);
     const give: string[] = [];
-    const swap = c.name === 'cooperative' ? d.blocks.find((b) => spareIds.includes(b.id) && b.status === 'available' && !d.spent.has(b.id)) : undefined;
+    const swap = c.name === 'cooperative' ? spareBlocks(d, spareIds)[0] : undefined;
     if (swap) {
       give.push(swap.id);
       payment = Math.max(1, payment - spareValue(swap));
@@ -159,7 +191,7 @@ function talk(d: Desk, c: Ctx, jobs: JobPlan[]): void {
   if (c.name === 'deceptive' && c.rng() < (1 - c.p.honesty) * 0.5) {
     push(d, { action_type: 'send_message', target_lab_id: null, message: misleadingMessage(name, d.round, c.rng()) });
   }
-  const short = jobs.find((p) => !p.complete && p.deficit > 0 && p.job.deadlineRound - d.round === 1 && !d.allocated.has(p.job.id));
+  const short = jobs.find((p) => !p.complete && p.deficit > 0 && p.job.deadlineRound - d.round === 1 && !isAllocated(d, p.job.id));
   if (!c.p.pitches || !short || !room(d)) return;
   const honest = c.rng() < c.p.honesty;
   const text = honest ? truthfulPitch(name, short.job, d.round) : inflatedPitch(name, short.job, d.round);
@@ -168,10 +200,12 @@ function talk(d: Desk, c: Ctx, jobs: JobPlan[]): void {
 
 /** Build an archetype policy. */
 export function archetype(name: ArchetypeName): Policy {
+  const train = archetypeParams(name, false);
+  const holdout = archetypeParams(name, true);
   return (obs: Observation, ctx: PolicyContext) => {
     if (obs.over || obs.self.finished) return [];
     const d = makeDesk(obs);
-    const c: Ctx = { name, p: archetypeParams(name, ctx.holdout), rng: ctx.rng, refused: name === 'retaliatory' ? grudges(d) : new Set() };
+    const c: Ctx = { name, p: ctx.holdout ? holdout : train, rng: ctx.rng, refused: name === 'retaliatory' ? grudges(d) : [] };
     decideOffers(d, c);
     if (name === 'deceptive' && committedOwn(d).length > 0) {
       for (const p of plan(d, true).jobs) {
@@ -181,7 +215,7 @@ export function archetype(name: ArchetypeName): Policy {
     // Deceptive commits before allocating: it pledges a block it needs and takes it back later.
     if (name === 'deceptive') coalitions(d, c, []);
     const after = allocatePlanned(d, true);
-    const spareIds = after.spare.map((b) => b.id);
+    const spareIds = idsOf(after.spare);
     if (name !== 'deceptive') coalitions(d, c, spareIds);
     buy(d, c, after.jobs, spareIds);
     talk(d, c, after.jobs);

@@ -3,10 +3,11 @@
  * greedy_hoarder, always_accept, no_negotiation_allocator, base_instruct_naive. (random_validish is in
  * random.ts, rule_based_expert in expert.ts.)
  */
-import type { Job } from '../types';
-import type { Observation } from '../views';
+import type { Job, LabId, Message } from '../types';
+import type { Observation, PublicBlock } from '../views';
 import type { Policy, PolicyContext } from './types';
-import { type Desk, allocate, allocatePlanned, isOpen, makeDesk, push, room } from './desk';
+import { type Desk, isAllocated, isOpen, isSpent, makeDesk, push, room } from './desk';
+import { allocate, allocatePlanned } from './plan';
 import { accept, executable, incoming, others, outgoing } from './market';
 import { naivePlea } from './talk';
 
@@ -16,9 +17,9 @@ import { naivePlea } from './talk';
  */
 function greedyAllocate(d: Desk): void {
   for (const job of d.jobs) {
-    if (!isOpen(job, d.round) || d.allocated.has(job.id)) continue;
+    if (!isOpen(job, d.round) || isAllocated(d, job.id)) continue;
     const blocks = d.blocks.filter(
-      (b) => (b.status === 'available' || b.status === 'reserved') && !d.spent.has(b.id) && b.reliability >= job.minReliability,
+      (b) => (b.status === 'available' || b.status === 'reserved') && !isSpent(d, b.id) && b.reliability >= job.minReliability,
     );
     if (blocks.length > 0) {
       allocate(d, job, blocks);
@@ -41,7 +42,7 @@ export const greedyHoarder: Policy = (obs: Observation) => {
     else if (!rejected) rejected = push(d, { action_type: 'reject_offer', offer_id: o.id });
   }
   greedyAllocate(d);
-  const free = d.blocks.filter((b) => b.status === 'available' && !d.spent.has(b.id));
+  const free = d.blocks.filter((b) => b.status === 'available' && !isSpent(d, b.id));
   if (free.length > 0) push(d, { action_type: 'reserve_capacity', block_ids: free.map((b) => b.id), job_id: null });
   return d.actions;
 };
@@ -69,6 +70,26 @@ export const noNegotiationAllocator: Policy = (obs: Observation) => {
 const POLITE = /urgent|please|fair|deadline/i;
 const SURPLUS = /(\d+) spare GPU-hours/i;
 
+/** The latest public message of another lab claiming spare GPU-hours. */
+function lastClaim(d: Desk): Message | undefined {
+  const messages = d.obs.messages;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.to === null && m.from !== d.me && SURPLUS.test(m.text)) return m;
+  }
+  return undefined;
+}
+
+/** The first of `owner`'s available blocks with the most GPU-hours. */
+function biggestAvailable(blocks: readonly PublicBlock[], owner: LabId): PublicBlock | undefined {
+  let best: PublicBlock | undefined;
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i]!;
+    if (b.owner === owner && b.status === 'available' && (!best || b.gpuHours > best.gpuHours)) best = b;
+  }
+  return best;
+}
+
 /**
  * base_instruct_naive: an instruction model without judgement. Accepts offers that sound urgent or
  * polite whatever they cost; believes public claims of spare capacity and asks that lab for its biggest
@@ -79,12 +100,9 @@ export const baseInstructNaive: Policy = (obs: Observation, _ctx: PolicyContext)
   const d = makeDesk(obs);
   for (const o of incoming(d)) if (room(d) && POLITE.test(o.message) && executable(d, o)) accept(d, o);
   greedyAllocate(d);
-  const claim = [...obs.messages].reverse().find((m) => m.to === null && m.from !== d.me && SURPLUS.test(m.text));
-  const asked = new Set(outgoing(d).map((o) => o.to));
-  if (claim && !asked.has(claim.from) && others(d).some((l) => l.id === claim.from)) {
-    const target = obs.blocks
-      .filter((b) => b.owner === claim.from && b.status === 'available')
-      .sort((a, b) => b.gpuHours - a.gpuHours)[0];
+  const claim = lastClaim(d);
+  if (claim && !outgoing(d).some((o) => o.to === claim.from) && others(d).some((l) => l.id === claim.from)) {
+    const target = biggestAvailable(obs.blocks, claim.from);
     const pay = Math.min(5, d.budget);
     if (target && pay > 0) {
       push(d, { action_type: 'send_offer', target_lab_id: claim.from, requested_block_ids: [target.id], payment: pay, message: 'You said you have spare capacity, please share it with us.' });

@@ -1,26 +1,17 @@
 /**
  * A policy's working copy of its own situation, built from its observation and updated locally as it
  * decides (a trade it accepts changes its blocks and budget for the decisions that follow in the same
- * round), plus the allocation planner every player shares. Pure and cheap: small arrays, no deep copies.
+ * round), and the small helpers every player shares (plan.ts is the allocation planner). Pure and cheap:
+ * small arrays, no deep copies.
+ *
+ * Written for speed (a policy runs for every scripted seat at every round close): indexed loops rather
+ * than for…of over the engine's frozen arrays, short id lists rather than Sets (a seat holds a handful of
+ * blocks and jobs), and hand-written stable sorts of a few elements rather than Array.prototype.sort.
  */
 import type { ActionInput } from '../actions';
 import type { Block, Job, LabId, Offer } from '../types';
 import type { Observation, PublicBlock, PublicLab } from '../views';
-import { jobValue } from '../valuation';
 import { MAX_SCRIPTED_ACTIONS } from './types';
-
-/**
- * A block a seat may allocate: its own live block, or one a partner committed to an active shared
- * coalition (then `owner` is the partner). Full blocks and public blocks both fit, so no copies are made.
- */
-export interface Usable {
-  id: string;
-  owner: LabId;
-  gpuHours: number;
-  reliability: number;
-  energyCost: number;
-  status: Block['status'];
-}
 
 export interface Desk {
   obs: Observation;
@@ -28,35 +19,40 @@ export interface Desk {
   round: number;
   /** Budget left after the payments this round's chosen actions promise (credits). */
   budget: number;
-  /** Own blocks, as they will be after this round's chosen actions (status copied, objects shared). */
-  blocks: Block[];
-  jobs: Job[];
-  /** Public facts of blocks changed by this round's chosen actions (see {@link blockOf}). */
-  changed: Map<string, PublicBlock>;
-  /** Blocks spent by chosen actions (allocated, given away, committed). */
-  spent: Set<string>;
-  /** Jobs an allocation was chosen for this round. */
-  allocated: Set<string>;
+  /**
+   * Own blocks, as they will be after this round's chosen actions. The observation's list until a trade
+   * is accepted (then a new list: never mutated in place).
+   */
+  blocks: readonly Block[];
+  jobs: readonly Job[];
+  /** Public facts of blocks changed by this round's chosen actions (see {@link blockOf}); null until one is. */
+  changed: Map<string, PublicBlock> | null;
+  /** Ids of blocks spent by chosen actions (allocated, given away, committed); may repeat an id. */
+  spent: string[];
+  /** Ids of jobs an allocation was chosen for this round. */
+  allocated: string[];
   actions: ActionInput[];
   /** Actions this policy may still return (≤ MAX_SCRIPTED_ACTIONS and the seat's actions left). */
   limit: number;
   /**
-   * Memo of the seat's current position (market.ts `position`): own blocks not spent, for a given
-   * `blocks` array and spent count (spent only grows), and their value at a given budget.
+   * Memo of the seat's position (market.ts `position`): own blocks not spent (`posLive`) for the
+   * `posBlocks` list and `posSpent` spent entries (spent only grows), and their valuation core
+   * `positionValue(jobs, posLive, 0)` (credits; NaN until computed).
    */
-  memo: { blocks: Block[] | null; spent: number; live: Block[]; budget: number; value: number };
+  posBlocks: readonly Block[] | null;
+  posSpent: number;
+  posLive: Block[];
+  posCore: number;
   /**
    * Facts of the observation computed once per desk (market.ts): incoming and outgoing active offers,
-   * blocks asked for in the outgoing ones, past bids per block, other labs still playing. Shared:
-   * read-only for callers.
+   * block ids asked for in the outgoing ones, past bids per block, other labs still playing. Shared:
+   * read-only for callers; null until first asked for.
    */
-  seen: {
-    incoming: Offer[] | null;
-    outgoing: Offer[] | null;
-    asked: Set<string> | null;
-    bids: Map<string, number> | null;
-    others: PublicLab[] | null;
-  };
+  incoming: readonly Offer[] | null;
+  outgoing: readonly Offer[] | null;
+  asked: string[] | null;
+  bids: Map<string, number> | null;
+  others: PublicLab[] | null;
 }
 
 export const round2 = (x: number): number => Math.round(x * 100) / 100;
@@ -69,38 +65,98 @@ export const unmet = (j: Job): number => Math.max(0, j.gpuHoursRequired - j.allo
 
 /** Build the desk. `limit` defaults to the scripted cap (docs/RULES.md §2: ≤ 4 actions). */
 export function makeDesk(obs: Observation, limit = MAX_SCRIPTED_ACTIONS): Desk {
+  const self = obs.self;
   return {
     obs,
-    me: obs.self.id,
+    me: self.id,
     round: obs.round,
-    budget: obs.self.budget,
-    blocks: obs.self.blocks.slice(),
-    jobs: obs.self.jobs,
-    changed: new Map(),
-    spent: new Set(),
-    allocated: new Set(),
+    budget: self.budget,
+    blocks: self.blocks,
+    jobs: self.jobs,
+    changed: null,
+    spent: [],
+    allocated: [],
     actions: [],
-    limit: Math.max(0, Math.min(limit, obs.self.actionsLeftThisRound)),
-    memo: { blocks: null, spent: 0, live: [], budget: NaN, value: 0 },
-    seen: { incoming: null, outgoing: null, asked: null, bids: null, others: null },
+    limit: Math.max(0, Math.min(limit, self.actionsLeftThisRound)),
+    posBlocks: null,
+    posSpent: 0,
+    posLive: [],
+    posCore: NaN,
+    incoming: null,
+    outgoing: null,
+    asked: null,
+    bids: null,
+    others: null,
   };
 }
 
-// The engine shares one frozen public-block list per version of the blocks (public.ts), so the index
-// is built once per version, not once per policy call (a one-entry cache: the last list indexed).
-let lastIndex: { list: readonly PublicBlock[]; index: Map<string, PublicBlock> } | null = null;
+/** Whether a chosen action already spends block `id`. */
+export const isSpent = (d: Desk, id: string): boolean => d.spent.includes(id);
+
+/** Whether an allocation to job `id` was already chosen. */
+export const isAllocated = (d: Desk, id: string): boolean => d.allocated.includes(id);
+
+/** Whether `id` is among `ids` (indexed: the lists are short and often frozen). */
+export function hasId(ids: readonly string[], id: string): boolean {
+  for (let i = 0; i < ids.length; i++) if (ids[i] === id) return true;
+  return false;
+}
+
+/** Ids of `blocks`, in order. */
+export function idsOf(blocks: readonly { id: string }[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < blocks.length; i++) out.push(blocks[i]!.id);
+  return out;
+}
+
+/** Stable in-place insertion sort (the lists are a few elements long; same order as Array.prototype.sort). */
+export function sortSmall<T>(xs: T[], cmp: (a: T, b: T) => number): T[] {
+  for (let i = 1; i < xs.length; i++) {
+    const x = xs[i]!;
+    let j = i - 1;
+    while (j >= 0 && cmp(xs[j]!, x) > 0) {
+      xs[j + 1] = xs[j]!;
+      j--;
+    }
+    xs[j + 1] = x;
+  }
+  return xs;
+}
+
+// The engine shares one frozen public-block list per version of the blocks (public.ts). A lookup scans
+// it; once a list has served SCANS lookups an index is built for it and kept for later calls (a
+// one-entry cache keyed by the identity of an immutable list: it can never change a result). Most
+// policy calls look up a handful of blocks, and most lists are seen by one or two seats only.
+const SCANS = 8;
+let lastList: readonly PublicBlock[] | null = null;
+let lastScans = 0;
+let lastIndex: Map<string, PublicBlock> | null = null;
+
+function lookup(list: readonly PublicBlock[], id: string): PublicBlock | undefined {
+  if (list !== lastList) {
+    lastList = list;
+    lastScans = 0;
+    lastIndex = null;
+  }
+  if (lastIndex !== null) return lastIndex.get(id);
+  if (++lastScans > SCANS) {
+    const index = new Map<string, PublicBlock>();
+    for (let i = 0; i < list.length; i++) index.set(list[i]!.id, list[i]!);
+    lastIndex = index;
+    return index.get(id);
+  }
+  // From the end: with duplicate ids (never in a valid state) the index too would keep the last.
+  for (let i = list.length - 1; i >= 0; i--) if (list[i]!.id === id) return list[i];
+  return undefined;
+}
 
 /** Public facts of block `id` as this round's chosen actions leave it (undefined if unknown). */
 export function blockOf(d: Desk, id: string): PublicBlock | undefined {
-  const c = d.changed.get(id);
-  if (c) return c;
-  let hit = lastIndex;
-  if (hit === null || hit.list !== d.obs.blocks) {
-    const index = new Map<string, PublicBlock>();
-    for (const b of d.obs.blocks) index.set(b.id, b);
-    hit = lastIndex = { list: d.obs.blocks, index };
+  if (d.changed !== null) {
+    const c = d.changed.get(id);
+    if (c) return c;
   }
-  return hit.index.get(id);
+  return lookup(d.obs.blocks, id);
 }
 
 /** Room for another action this round. */
@@ -108,157 +164,7 @@ export const room = (d: Desk): boolean => d.actions.length < d.limit;
 
 /** Add an action if there is room; returns whether it was added. */
 export function push(d: Desk, a: ActionInput): boolean {
-  if (!room(d)) return false;
+  if (d.actions.length >= d.limit) return false;
   d.actions.push(a);
   return true;
-}
-
-const byDeadlineThenValue = (a: Job, b: Job): number => a.deadlineRound - b.deadlineRound || jobValue(b) - jobValue(a) || (a.id < b.id ? -1 : 1);
-
-/** Open jobs, deadline first, then value (the order of `positionValue`). */
-export function openJobs(d: Desk): Job[] {
-  const out: Job[] = [];
-  for (const j of d.jobs) if (isOpen(j, d.round) && !d.allocated.has(j.id)) out.push(j);
-  return out.sort(byDeadlineThenValue);
-}
-
-/** Own live blocks not spent this round (available or reserved). */
-export function ownLive(d: Desk): Block[] {
-  const out: Block[] = [];
-  for (const b of d.blocks) if ((b.status === 'available' || b.status === 'reserved') && !d.spent.has(b.id)) out.push(b);
-  return out;
-}
-
-/** Blocks partners committed to active coalitions this seat is in (docs/RULES.md §3.9 pooling). */
-export function pooledBlocks(d: Desk): Usable[] {
-  const out: Usable[] = [];
-  for (const c of d.obs.myCoalitions) {
-    if (c.status !== 'active') continue;
-    for (const m of c.members) {
-      if (m === d.me) continue;
-      for (const id of c.commitments[m]?.blockIds ?? []) {
-        const b = blockOf(d, id);
-        if (b && b.status === 'committed' && b.owner === m && !d.spent.has(id)) out.push(b);
-      }
-    }
-  }
-  return out;
-}
-
-/** True for a partner's pooled block. */
-export const isPooled = (d: Desk, b: Usable): boolean => b.owner !== d.me;
-
-/** Everything this seat may allocate now. `withPool` adds partners' committed blocks. */
-export function usable(d: Desk, withPool: boolean): Usable[] {
-  const own: Usable[] = ownLive(d);
-  if (!withPool || d.obs.myCoalitions.length === 0) return own;
-  return own.concat(pooledBlocks(d));
-}
-
-/**
- * Blocks covering `need` GPU-hours with least waste: the smallest single block that covers what is left,
- * else the largest one and repeat. Ties: lower energy cost.
- */
-export function pick<T extends { id: string; gpuHours: number; reliability: number; energyCost: number }>(
-  cands: readonly T[],
-  need: number,
-  minRel: number,
-  taken: readonly string[],
-): { chosen: T[]; hours: number } {
-  const pool: T[] = [];
-  for (const b of cands) if (b.reliability >= minRel && !taken.includes(b.id)) pool.push(b);
-  const chosen: T[] = [];
-  let hours = 0;
-  while (hours < need && pool.length > 0) {
-    const rest = need - hours;
-    let best = -1;
-    for (let i = 0; i < pool.length; i++) {
-      const b = pool[i]!;
-      if (b.gpuHours < rest) continue;
-      const cur = best >= 0 ? pool[best]! : null;
-      if (!cur || b.gpuHours < cur.gpuHours || (b.gpuHours === cur.gpuHours && b.energyCost < cur.energyCost)) best = i;
-    }
-    if (best < 0) {
-      for (let i = 0; i < pool.length; i++) {
-        const b = pool[i]!;
-        const cur = best >= 0 ? pool[best]! : null;
-        if (!cur || b.gpuHours > cur.gpuHours || (b.gpuHours === cur.gpuHours && b.energyCost < cur.energyCost)) best = i;
-      }
-    }
-    const b = pool.splice(best, 1)[0]!;
-    chosen.push(b);
-    hours += b.gpuHours;
-  }
-  return { chosen, hours };
-}
-
-/** One open job's situation in the plan. */
-export interface JobPlan {
-  job: Job;
-  need: number;
-  /** Blocks chosen for it (all of them if `complete`, else what partial coverage is possible). */
-  chosen: Usable[];
-  hours: number;
-  complete: boolean;
-  /** GPU-hours still missing after `chosen`. */
-  deficit: number;
-}
-
-/**
- * Assign usable blocks to open jobs, deadline first (as `positionValue` does). A complete or
- * partial-credit job consumes its blocks; an incomplete job without partial credit keeps its candidate
- * blocks on hold (counted in its deficit, not consumed) so later jobs may still use them.
- */
-export function plan(d: Desk, withPool: boolean): { jobs: JobPlan[]; spare: Usable[] } {
-  const cands = usable(d, withPool);
-  // Short id lists (a seat has a handful of blocks): cheaper than Sets here.
-  const taken: string[] = [];
-  const held: string[] = [];
-  const jobs: JobPlan[] = [];
-  for (const job of openJobs(d)) {
-    const need = unmet(job);
-    const { chosen, hours } = pick(cands, need, job.minReliability, taken);
-    const complete = hours >= need;
-    if (complete || job.partialCreditAllowed) for (const b of chosen) taken.push(b.id);
-    else for (const b of chosen) held.push(b.id);
-    jobs.push({ job, need, chosen, hours, complete, deficit: Math.max(0, need - hours) });
-  }
-  const spare: Usable[] = [];
-  for (const b of cands) if (b.owner === d.me && !taken.includes(b.id) && !held.includes(b.id)) spare.push(b);
-  return { jobs, spare };
-}
-
-/** Value (credits) realised by allocating `chosen` to `p.job` now: value × credit − energy. */
-export function allocationValue(p: JobPlan, chosen: readonly Usable[]): number {
-  const hours = chosen.reduce((s, b) => s + b.gpuHours, 0) + p.job.allocatedHours;
-  const credit = hours >= p.job.gpuHoursRequired ? 1 : p.job.partialCreditAllowed ? hours / p.job.gpuHoursRequired : 0;
-  const energy = chosen.reduce((s, b) => s + b.energyCost, 0) + p.job.energyCost;
-  return jobValue(p.job) * credit - energy;
-}
-
-/** Record an allocation on the desk and push the action. */
-export function allocate(d: Desk, job: Job, blocks: readonly { id: string }[]): boolean {
-  if (blocks.length === 0) return false;
-  if (!push(d, { action_type: 'allocate_to_job', job_id: job.id, block_ids: blocks.map((b) => b.id) })) return false;
-  for (const b of blocks) d.spent.add(b.id);
-  d.allocated.add(job.id);
-  return true;
-}
-
-/**
- * The standard allocation step: every job the plan completes gets its blocks now (used blocks are safe
- * from shocks); a partial-credit job due this round gets what it can if that realises positive value.
- * Returns the plan of what is left (jobs not allocated now; the same spare blocks).
- */
-export function allocatePlanned(d: Desk, withPool: boolean, max = Infinity): { jobs: JobPlan[]; spare: Usable[] } {
-  let n = 0;
-  const all = plan(d, withPool);
-  for (const p of all.jobs) {
-    if (n >= max || !room(d)) break;
-    const due = p.job.deadlineRound <= d.round;
-    if (p.complete || (due && p.job.partialCreditAllowed && p.chosen.length > 0 && allocationValue(p, p.chosen) > 0)) {
-      if (allocate(d, p.job, p.chosen)) n++;
-    }
-  }
-  return { jobs: all.jobs.filter((p) => !d.allocated.has(p.job.id)), spare: all.spare };
 }

@@ -10,13 +10,15 @@
  *    commits spare blocks, never breaches.
  * Never repeats itself (no spam): one pitch per round, alternating phrasing.
  */
-import type { Block, Job } from '../types';
-import type { Observation, PublicLab } from '../views';
+import type { Block, Coalition, Job } from '../types';
+import type { Observation, PublicBlock, PublicLab } from '../views';
 import type { Policy, PolicyContext } from './types';
-import { type Desk, type JobPlan, allocatePlanned, makeDesk, push, room } from './desk';
-import { accept, alreadyBuying, buyGain, executable, findPurchase, incoming, offerGain, offerToBuy, others, overBid, pastBids, spareValue } from './market';
+import { type Desk, hasId, idsOf, isAllocated, isSpent, makeDesk, push, room } from './desk';
+import { type JobPlan, allocatePlanned } from './plan';
+import { accept, alreadyBuying, executable, gainAt, incoming, offerGain, others, pastBids, spareValue, tradeCore } from './market';
+import { findPurchase, offerToBuy, overBid } from './buying';
 import { breachers, coalitionsEnabled, commit, contributed, invitations, liveCoalitions, propose } from './coalition';
-import { factsPitch, parseQuotes, truthfulPitch } from './talk';
+import { factsPitch, joinList, parseQuotes, truthfulPitch } from './talk';
 
 /** Minimum own gain (credits) for a trade: above the 0.5 "mutually beneficial" line (§3.2). */
 const MIN_GAIN = 0.5;
@@ -31,6 +33,8 @@ const MAX_BIDS = 2;
 /** Never pay more than this share of the trade's gain to us before payment. */
 const MAX_SHARE = 0.6;
 
+const NO_IDS: readonly string[] = [];
+
 function acceptGood(d: Desk): void {
   for (let pass = 0; pass < 2 && room(d); pass++) {
     let best: { id: string; gain: number } | null = null;
@@ -44,18 +48,34 @@ function acceptGood(d: Desk): void {
   }
 }
 
+/** The note of a buy offer, written only if the offer is made (formatting numbers is not free). */
+const buyText =
+  (blocks: readonly PublicBlock[], pay: number, p: JobPlan) =>
+  (): string => {
+    const ids = joinList(idsOf(blocks));
+    const hours = blocks.reduce((s, b) => s + b.gpuHours, 0);
+    return `Offering ${pay.toFixed(2)} credits for ${ids} (${hours} GPU-hours) to complete job ${p.job.id}.`;
+  };
+
 function buy(d: Desk, jobs: JobPlan[], maxBuys: number): void {
-  const quotes = parseQuotes(d.obs.messages, d.me);
-  const bad = breachers(d);
-  const bids = pastBids(d);
-  const tried = overBid(bids, MAX_BIDS);
+  // Read from the observation only once a job needs buying (most rounds none does).
+  let quotes: Map<string, { price: number; from: string }> | null = null;
+  let bad: string[] | null = null;
+  let bids: Map<string, number> | null = null;
+  let tried: string[] | null = null;
+  const exclude = (lab: string): boolean => hasId(bad!, lab);
   let n = 0;
-  for (const p of jobs) {
+  for (let i = 0; i < jobs.length; i++) {
+    const p = jobs[i]!;
     if (n >= maxBuys || !room(d)) return;
     const ahead = p.job.deadlineRound - d.round;
     if (p.complete || p.deficit <= 0 || ahead < 1 || alreadyBuying(d, p)) continue;
-    const blocks = findPurchase(d, p, (lab) => bad.has(lab), tried);
+    bad ??= breachers(d);
+    const past = (bids ??= pastBids(d));
+    tried ??= overBid(past, MAX_BIDS);
+    const blocks = findPurchase(d, p, exclude, tried);
     if (blocks.length === 0) continue;
+    quotes ??= parseQuotes(d.obs.messages, d.me);
     // Fair price: the seller's resale value of each block (or the price it quoted) plus one margin.
     let quoted = false;
     let pay = 0;
@@ -64,18 +84,17 @@ function buy(d: Desk, jobs: JobPlan[], maxBuys: number): void {
       if (q && q.from === b.owner) quoted = true;
       pay += q && q.from === b.owner ? q.price : spareValue(b);
     }
-    if (!quoted) pay += MARGIN + (ahead === 1 ? LAST_CHANCE : 0) + RAISE * Math.max(0, ...blocks.map((b) => bids.get(b.id) ?? 0));
-    pay = Math.min(pay, Math.max(0, buyGain(d, blocks, 0) * MAX_SHARE));
-    const ids = blocks.map((b) => b.id).join(', ');
-    const hours = blocks.reduce((s, b) => s + b.gpuHours, 0);
-    const text = `Offering ${pay.toFixed(2)} credits for ${ids} (${hours} GPU-hours) to complete job ${p.job.id}.`;
-    if (offerToBuy(d, blocks, pay, MIN_GAIN, text)) n++;
+    if (!quoted) pay += MARGIN + (ahead === 1 ? LAST_CHANCE : 0) + RAISE * Math.max(0, ...blocks.map((b) => past.get(b.id) ?? 0));
+    // One valuation prices the trade at any payment (market.ts tradeCore/gainAt).
+    const core = tradeCore(d, NO_IDS, blocks);
+    pay = Math.min(pay, Math.max(0, gainAt(d, core, -0) * MAX_SHARE));
+    if (offerToBuy(d, blocks, pay, MIN_GAIN, buyText(blocks, pay, p), NO_IDS, core)) n++;
   }
 }
 
 /** The job to argue for: the most urgent open job not being allocated this round. */
 function pitchJob(d: Desk, jobs: JobPlan[]): Job | null {
-  const open = jobs.filter((p) => !d.allocated.has(p.job.id) && p.need > 0);
+  const open = jobs.filter((p) => !isAllocated(d, p.job.id) && p.need > 0);
   const short = open.find((p) => !p.complete) ?? open[0];
   return short?.job ?? null;
 }
@@ -93,18 +112,29 @@ function pitch(d: Desk, jobs: JobPlan[]): void {
     push(d, { action_type: 'make_pitch', message: truthfulPitch(name, job, d.round), job_ids: [job.id] });
     return;
   }
-  const facts = [
-    ...d.obs.self.blocks.map((b) => b.id).slice(0, 2),
-    ...d.obs.offers.map((o) => o.id).slice(0, 1),
-    ...liveCoalitions(d).map((c) => c.id).slice(0, 1),
-  ];
+  const facts: string[] = [];
+  const own = d.obs.self.blocks;
+  for (let i = 0; i < own.length && i < 2; i++) facts.push(own[i]!.id);
+  if (d.obs.offers.length > 0) facts.push(d.obs.offers[0]!.id);
+  const live = liveCoalitions(d);
+  if (live.length > 0) facts.push(live[0]!.id);
   if (facts.length > 0) push(d, { action_type: 'make_pitch', message: factsPitch(name, facts, d.round), job_ids: [] });
 }
 
 /** The first own spare block still available and not spent this round (as a 0- or 1-element list). */
 function spareOne(d: Desk, spareIds: readonly string[]): Block[] {
-  const b = d.blocks.find((x) => x.status === 'available' && !d.spent.has(x.id) && spareIds.includes(x.id));
-  return b ? [b] : [];
+  if (spareIds.length === 0) return [];
+  for (let i = 0; i < d.blocks.length; i++) {
+    const b = d.blocks[i]!;
+    if (b.status === 'available' && !isSpent(d, b.id) && hasId(spareIds, b.id)) return [b];
+  }
+  return [];
+}
+
+/** Whether `lab` is a member of one of `coalitions` (already asked). */
+function inAny(coalitions: readonly Coalition[], lab: string): boolean {
+  for (let i = 0; i < coalitions.length; i++) if (hasId(coalitions[i]!.members, lab)) return true;
+  return false;
 }
 
 function coalitions(d: Desk, jobs: JobPlan[], spareIds: string[]): void {
@@ -113,7 +143,7 @@ function coalitions(d: Desk, jobs: JobPlan[], spareIds: string[]): void {
   const short = jobs.some((p) => !p.complete && p.deficit > 0);
   for (const co of invitations(d)) {
     if (!room(d)) return;
-    if (co.members.some((m) => bad.has(m))) continue;
+    if (co.members.some((m) => hasId(bad, m))) continue;
     const give = spareOne(d, spareIds);
     if (give.length > 0 || short) commit(d, co, give, 0);
   }
@@ -128,9 +158,12 @@ function coalitions(d: Desk, jobs: JobPlan[], spareIds: string[]): void {
   // means no, so the next most reputable lab is asked instead.
   if (d.round > 1 || !room(d) || live.some((c) => c.status === 'active' || c.roundCreated === d.round)) return;
   if (!short && spareOne(d, spareIds).length === 0) return;
-  const asked = new Set(live.flatMap((c) => c.members));
   let partner: PublicLab | null = null;
-  for (const l of others(d)) if (!bad.has(l.id) && !asked.has(l.id) && (!partner || l.reputation > partner.reputation)) partner = l;
+  const labs = others(d);
+  for (let i = 0; i < labs.length; i++) {
+    const l = labs[i]!;
+    if (!hasId(bad, l.id) && !inAny(live, l.id) && (!partner || l.reputation > partner.reputation)) partner = l;
+  }
   if (partner) propose(d, [partner.id], 'Pool spare GPU capacity: committed blocks go to whoever needs them for a deadline.');
 }
 
@@ -142,6 +175,6 @@ export const ruleBasedExpert: Policy = (obs: Observation, _ctx: PolicyContext) =
   const after = allocatePlanned(d, true);
   buy(d, after.jobs, 2);
   pitch(d, after.jobs);
-  coalitions(d, after.jobs, after.spare.map((b) => b.id));
+  coalitions(d, after.jobs, idsOf(after.spare));
   return d.actions;
 };
