@@ -44,6 +44,10 @@ function misplaced(action: string, given: Record<string, unknown>): CommandError
   return null;
 }
 
+/**
+ * `coalition action:propose|accept|commit`: propose → form_coalition (`with`, `msg`, `rounds` 1–9); accept/commit →
+ * commit_to_coalition (`id`, `blocks`, `pay` in credits) (docs/RULES.md §3.9). Wrong option for the action: `invalid_option`.
+ */
 export const coalition = defineCommand(
   'coalition',
   z.object({

@@ -18,10 +18,15 @@ import { renderLobby } from './views';
 
 const commandNames = COMMAND_SPECS.map((s) => s.name) as [string, ...string[]];
 
+/** `help [command]`: the catalogue, or one command's usage, privately to the caller. */
 export const help = defineCommand('help', z.object({ command: choiceValue(commandNames).optional() }), [], async (ctx, o) =>
   privateReply(ctx.caller.userId, o.command ? renderCommandHelp(o.command) : renderHelp()),
 );
 
+/**
+ * `new [task] [seed] [round_seconds] [holdout]`: open a match in the channel's lobby; the caller hosts it.
+ * Errors: `match_exists`, `invalid_settings` (host, src/round/results.ts).
+ */
 export const newMatch = defineCommand(
   'new',
   z.object({
@@ -50,6 +55,7 @@ export const newMatch = defineCommand(
   },
 );
 
+/** `join [lab]`: take a seat (the first free one if none is named). Errors: preconditions, `seat_taken`, `already_seated`, `unknown_seat`. */
 export const join = defineCommand('join', z.object({ lab: idValue('lab').optional() }), [matchExists, inLobby], async (ctx, o) => {
   const r = await ctx.host.join(ctx.channelId, ctx.caller, o.lab);
   if (!r.ok) return errorReply(ctx.caller.userId, r.error);
@@ -58,6 +64,10 @@ export const join = defineCommand('join', z.object({ lab: idValue('lab').optiona
   return publicReply({ ...post, title: `${labName(match, lab)} (${lab}) is taken by ${ctx.caller.displayName}`, text: post.title ?? '' });
 });
 
+/**
+ * `seat lab agent:scripted|llm [policy] [model]` (host only, lobby): give a seat to a scripted policy (default
+ * cooperative) or an LLM agent (default: the configured agent model). Errors: `invalid_option`, `invalid_driver`, host codes.
+ */
 export const seat = defineCommand(
   'seat',
   z.object({
@@ -87,12 +97,14 @@ export const seat = defineCommand(
   },
 );
 
+/** `start` (host only, lobby): empty seats get scripted archetypes, the engine state is created and round 0 opens. */
 export const start = defineCommand('start', z.object({}), [matchExists, isHost, inLobby], async (ctx) => {
   const r = await ctx.host.start(ctx.channelId, ctx.caller);
   if (!r.ok) return errorReply(ctx.caller.userId, r.error);
   return r.value.reply;
 });
 
+/** `end` (host only): end the lobby or running match now. Errors: preconditions, `not_host`, `match_over`. */
 export const end = defineCommand('end', z.object({}), [matchExists, isHost], async (ctx) => {
   const r = await ctx.host.end(ctx.channelId, ctx.caller);
   if (!r.ok) return errorReply(ctx.caller.userId, r.error);

@@ -18,6 +18,7 @@ import { checkAllocatable, checkLab, checkOwnBlocks, checkOwnJobs, firstError } 
 
 const SEAT = [matchExists, running, hasSeat];
 
+/** `pitch text [job] [reply_to]`: make_pitch, or counter_pitch with `reply_to` (docs/RULES.md §3.5–3.6); public. */
 export const pitch = defineCommand(
   'pitch',
   z.object({ text: textValue(PITCH_MAX, PITCH_MIN), job: idListValue('job').optional(), reply_to: idValue('lab').optional() }),
@@ -42,6 +43,7 @@ export const pitch = defineCommand(
   },
 );
 
+/** `reserve blocks [job]`: reserve_capacity (docs/RULES.md §3.7); answered privately. */
 export const reserve = defineCommand('reserve', z.object({ blocks: idListValue('block'), job: idValue('job').optional() }), SEAT, async (ctx, o) => {
   const obs = observationOf(ctx);
   const bad = firstError(checkOwnBlocks('blocks', o.blocks, obs, ['available']), o.job ? checkOwnJobs('job', [o.job], obs) : null);
@@ -52,6 +54,7 @@ export const reserve = defineCommand('reserve', z.object({ blocks: idListValue('
   );
 });
 
+/** `release blocks`: release_capacity (docs/RULES.md §3.8); private, unless it breaches a coalition (public). */
 export const release = defineCommand('release', z.object({ blocks: idListValue('block') }), SEAT, async (ctx, o) => {
   const obs = observationOf(ctx);
   const bad = checkOwnBlocks('blocks', o.blocks, obs, ['reserved', 'committed'], 'reserved or committed');
@@ -65,6 +68,7 @@ export const release = defineCommand('release', z.object({ blocks: idListValue('
   });
 });
 
+/** `allocate job blocks`: allocate_to_job (docs/RULES.md §3.10); private reply with the job's GPU-hours so far. */
 export const allocate = defineCommand('allocate', z.object({ job: idValue('job'), blocks: idListValue('block') }), SEAT, async (ctx, o) => {
   const obs = observationOf(ctx);
   const bad = firstError(checkOwnJobs('job', [o.job], obs), checkAllocatable('blocks', o.blocks, obs));
@@ -88,6 +92,7 @@ export const allocate = defineCommand('allocate', z.object({ job: idValue('job')
   });
 });
 
+/** `message text [to]`: send_message (docs/RULES.md §3.11); public, or direct (also DM'd to a human recipient). */
 export const message = defineCommand('message', z.object({ text: textValue(MESSAGE_MAX), to: idValue('lab').optional() }), SEAT, async (ctx, o) => {
   const obs = observationOf(ctx);
   const bad = o.to ? checkLab('to', o.to, obs, true) : null;
@@ -102,6 +107,7 @@ export const message = defineCommand('message', z.object({ text: textValue(MESSA
   });
 });
 
+/** `finish`: settle the caller's seat now (docs/RULES.md §3.13, §4.4); public. */
 export const finish = defineCommand('finish', z.object({}), SEAT, async (ctx) =>
   submit(ctx, { action_type: 'finish' }, {}, (_r, m) =>
     mergeReplies(publicReply({ text: `${labName(m, ctx.lab ?? '')} finished: its jobs settled and it takes no further part.` })),

@@ -73,6 +73,7 @@ function createdOffer(result: ActionResult, m: HostedMatch): Offer | undefined {
   return id ? m.state?.offers[id] : undefined;
 }
 
+/** `offer to [give] [want] [pay] [msg] [expires]`: send_offer (docs/RULES.md §3.1; pay in credits, expires in rounds, default 2). */
 export const offer = defineCommand('offer', z.object({ to: idValue('lab'), ...terms }), SEAT, async (ctx, o) => {
   const obs = observationOf(ctx);
   const give = o.give ?? [];
@@ -91,6 +92,7 @@ export const offer = defineCommand('offer', z.object({ to: idValue('lab'), ...te
   });
 });
 
+/** `accept offer`: accept_offer as its recipient (docs/RULES.md §3.2); public trade post plus a private reward note. */
 export const accept = defineCommand('accept', z.object({ offer: idValue('offer') }), SEAT, async (ctx, o) => {
   const obs = observationOf(ctx);
   const bad = checkOffer('offer', o.offer, obs, 'recipient');
@@ -103,6 +105,7 @@ export const accept = defineCommand('accept', z.object({ offer: idValue('offer')
   });
 });
 
+/** `reject offer`: reject (recipient) or withdraw (sender) an active offer (docs/RULES.md §3.3). */
 export const reject = defineCommand('reject', z.object({ offer: idValue('offer') }), SEAT, async (ctx, o) => {
   const obs = observationOf(ctx);
   const bad = checkOffer('offer', o.offer, obs, 'party');
@@ -113,6 +116,7 @@ export const reject = defineCommand('reject', z.object({ offer: idValue('offer')
   });
 });
 
+/** `counter offer [give] [want] [pay] [msg] [expires]`: counter_offer to the original sender (docs/RULES.md §3.4). */
 export const counter = defineCommand('counter', z.object({ offer: idValue('offer'), ...terms }), SEAT, async (ctx, o) => {
   const obs = observationOf(ctx);
   const give = o.give ?? [];

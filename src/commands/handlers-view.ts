@@ -10,10 +10,13 @@ import { hasSeat, matchExists, running } from './preconditions';
 import { errorReply, mergeReplies, privateReply, publicReply } from './reply';
 import { renderMe, renderStatus } from './views';
 
+/** `status`: the match's public view, posted to the channel. */
 export const status = defineCommand('status', z.object({}), [matchExists], async (ctx) => publicReply(renderStatus(ctx.match!)));
 
+/** `me`: the caller's own seat view (budget, blocks, jobs, offers, coalitions), privately, with action buttons. */
 export const me = defineCommand('me', z.object({}), [matchExists, hasSeat], async (ctx) => privateReply(ctx.caller.userId, renderMe(ctx.match!, ctx.lab!)));
 
+/** `done`: the caller's seat is done for this round; the host closes the round when every person/agent seat is done. */
 export const done = defineCommand('done', z.object({}), [matchExists, running, hasSeat], async (ctx) => {
   const lab = ctx.lab!;
   const before = ctx.match!;

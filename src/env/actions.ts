@@ -20,6 +20,7 @@ export const PITCH_MAX = 1200;
 /** Min length of a pitch after trimming (reference §2.11: 12). */
 export const PITCH_MIN = 12;
 
+/** send_offer: propose a trade to another seat (docs/RULES.md §3.1; payment in credits, expires_in in rounds). */
 export const SendOfferSchema = z.object({
   action_type: z.literal('send_offer'),
   target_lab_id: id,
@@ -33,9 +34,12 @@ export const SendOfferSchema = z.object({
   expires_in: z.number().int().min(0).max(3).default(2),
 });
 
+/** accept_offer: the recipient executes an active offer (docs/RULES.md §3.2). */
 export const AcceptOfferSchema = z.object({ action_type: z.literal('accept_offer'), offer_id: id });
+/** reject_offer: the recipient rejects, or the sender withdraws, an active offer (docs/RULES.md §3.3). */
 export const RejectOfferSchema = z.object({ action_type: z.literal('reject_offer'), offer_id: id });
 
+/** counter_offer: replace an offer addressed to the actor with a new one to its sender (docs/RULES.md §3.4); fields as send_offer. */
 export const CounterOfferSchema = z.object({
   action_type: z.literal('counter_offer'),
   offer_id: id,
@@ -46,12 +50,14 @@ export const CounterOfferSchema = z.object({
   expires_in: z.number().int().min(0).max(3).default(2),
 });
 
+/** make_pitch: the seat's public argument to the judge this round, 12–1200 characters (docs/RULES.md §3.5, §6). */
 export const MakePitchSchema = z.object({
   action_type: z.literal('make_pitch'),
   message: text(PITCH_MAX),
   job_ids: ids.default([]),
 });
 
+/** counter_pitch: a pitch that answers another seat's pitch of this round (docs/RULES.md §3.6). */
 export const CounterPitchSchema = z.object({
   action_type: z.literal('counter_pitch'),
   /** Whose pitch this one answers. */
@@ -60,6 +66,7 @@ export const CounterPitchSchema = z.object({
   job_ids: ids.default([]),
 });
 
+/** reserve_capacity: earmark own available blocks, optionally for an own pending job (docs/RULES.md §3.7). */
 export const ReserveCapacitySchema = z.object({
   action_type: z.literal('reserve_capacity'),
   block_ids: ids,
@@ -67,8 +74,10 @@ export const ReserveCapacitySchema = z.object({
   job_id: id.nullable().default(null),
 });
 
+/** release_capacity: return own reserved or committed blocks to available; may breach a coalition (docs/RULES.md §3.8). */
 export const ReleaseCapacitySchema = z.object({ action_type: z.literal('release_capacity'), block_ids: ids });
 
+/** form_coalition: propose a capacity pool with 1–4 other seats (docs/RULES.md §3.9; disabled in single_trade). */
 export const FormCoalitionSchema = z.object({
   action_type: z.literal('form_coalition'),
   /** Labs invited; each must consent with commit_to_coalition. */
@@ -78,6 +87,7 @@ export const FormCoalitionSchema = z.object({
   duration: z.number().int().min(1).max(9).nullable().default(null),
 });
 
+/** commit_to_coalition: consent to a coalition and commit blocks and/or escrow credits to it (docs/RULES.md §3.9). */
 export const CommitToCoalitionSchema = z.object({
   action_type: z.literal('commit_to_coalition'),
   coalition_id: id,
@@ -85,12 +95,14 @@ export const CommitToCoalitionSchema = z.object({
   payment: money.default(0),
 });
 
+/** allocate_to_job: use own (or partner-committed) blocks for an own pending job; hours accumulate (docs/RULES.md §3.10). */
 export const AllocateToJobSchema = z.object({
   action_type: z.literal('allocate_to_job'),
   job_id: id,
   block_ids: ids,
 });
 
+/** send_message: a public or direct message, up to 500 characters (docs/RULES.md §3.11). */
 export const SendMessageSchema = z.object({
   action_type: z.literal('send_message'),
   /** null/absent = public message to the channel. */
@@ -98,9 +110,12 @@ export const SendMessageSchema = z.object({
   message: text(MESSAGE_MAX),
 });
 
+/** wait: do nothing (`waited`); never counted as spam (docs/RULES.md §3.12, §4.1). */
 export const WaitSchema = z.object({ action_type: z.literal('wait') });
+/** finish: settle the seat now and stop acting (docs/RULES.md §3.13, §4.4). */
 export const FinishSchema = z.object({ action_type: z.literal('finish') });
 
+/** Any of the 14 actions, discriminated by `action_type`; a parse failure is `malformed_action`. */
 export const ActionSchema = z.discriminatedUnion('action_type', [
   SendOfferSchema,
   AcceptOfferSchema,
@@ -122,8 +137,10 @@ export const ActionSchema = z.discriminatedUnion('action_type', [
 export type Action = z.output<typeof ActionSchema>;
 /** What a caller may write (defaults omitted). */
 export type ActionInput = z.input<typeof ActionSchema>;
+/** The 14 `action_type` values. */
 export type ActionType = Action['action_type'];
 
+/** All 14 action types in the reference's order (Ref §2). */
 export const ACTION_TYPES: readonly ActionType[] = [
   'send_offer',
   'accept_offer',

@@ -3,6 +3,7 @@
  * there; error codes too, plus the ones our stricter rules need.
  */
 
+/** Codes of a successful action (`ActionResult.ok` true), one per outcome (docs/RULES.md §3). */
 export const SUCCESS_CODES = [
   'offer_created',
   'offer_accepted',
@@ -23,6 +24,7 @@ export const SUCCESS_CODES = [
   'finished',
 ] as const;
 
+/** Codes of a refused action (`ActionResult.ok` false); which action returns which: docs/RULES.md §0, §3. */
 export const ERROR_CODES = [
   /** Not JSON, or not a valid action shape (unknown action_type, NaN, negative, wrong types, too long). */
   'malformed_action',
@@ -68,6 +70,9 @@ export const ERROR_CODES = [
   'empty_message',
 ] as const;
 
+/** One of {@link SUCCESS_CODES}. */
 export type SuccessCode = (typeof SUCCESS_CODES)[number];
+/** One of {@link ERROR_CODES}. */
 export type ErrorCode = (typeof ERROR_CODES)[number];
+/** Any code an action can return. */
 export type ResultCode = SuccessCode | ErrorCode;

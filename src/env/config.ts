@@ -60,10 +60,18 @@ function parseConfigFast(input: unknown): MatchConfig | undefined {
   if (scripted !== undefined) {
     if (typeof scripted !== 'object' || scripted === null || Object.getPrototypeOf(scripted) !== Object.prototype) return undefined;
     if (Object.getOwnPropertySymbols(scripted).length > 0) return undefined;
-    const given = new Map<string, unknown>();
-    for (const k of Object.keys(scripted)) given.set(k, (scripted as Record<string, unknown>)[k]);
-    for (const [k, v] of given) if (!labs.includes(k) || typeof v !== 'string' || !POLICY_SET.has(v)) return undefined;
-    for (const lab of labs) if (given.has(lab)) out[lab] = given.get(lab) as PolicyName;
+    // Each value read once, in key order; arrays rather than a Map: a match has at most five seats.
+    const keys = Object.keys(scripted);
+    const values: unknown[] = [];
+    for (let i = 0; i < keys.length; i++) values.push((scripted as Record<string, unknown>)[keys[i]!]);
+    for (let i = 0; i < keys.length; i++) {
+      const v = values[i];
+      if (!labs.includes(keys[i]!) || typeof v !== 'string' || !POLICY_SET.has(v)) return undefined;
+    }
+    for (let i = 0; i < labs.length; i++) {
+      const k = keys.indexOf(labs[i]!);
+      if (k >= 0) out[labs[i]!] = values[k] as PolicyName;
+    }
   }
   return { task: task as MatchConfig['task'], seed, holdout: holdout ?? false, scripted: out, maxActionsPerRound: maxActions };
 }

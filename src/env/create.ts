@@ -2,11 +2,11 @@
  * createMatch (docs/RULES.md §0–§1): parse the config, generate the world, make every job feasible,
  * schedule shocks, and set up the seats' bookkeeping.
  */
-import type { Job, LabId, MatchState, SeatStats } from './types';
+import type { LabId, MatchState, SeatStats } from './types';
 import type { MatchConfigInput } from './config';
 import { parseConfig } from './config';
 import { generateWorld, shockScheduleFor, worldParams } from './world';
-import { makeFeasible, servableByReliability } from './feasibility';
+import { makeFeasible, marketHours, servableByReliability } from './feasibility';
 import { ZERO_BREAKDOWN } from './reward';
 import { round2 } from './util';
 
@@ -33,8 +33,10 @@ export function createMatch(input: MatchConfigInput): MatchState {
   const params = worldParams(config.task, config.seed);
   const world = generateWorld(config.task, params, config.seed);
   const market = servableByReliability(Object.values(world.blocks));
-  const jobs: Record<string, Job> = {};
-  for (const id in world.jobs) jobs[id] = makeFeasible(world.jobs[id]!, market);
+  const hours = marketHours(market);
+  // The generated record is this call's own: fix its jobs in place (same keys, same order).
+  const jobs = world.jobs;
+  for (const id in jobs) jobs[id] = makeFeasible(jobs[id]!, market, hours);
   const labIds: LabId[] = Object.keys(world.labs);
   const seats: Record<LabId, SeatStats> = {};
   let money = 0;

@@ -28,8 +28,17 @@ export interface CloseOptions {
 
 type Scripted = RoundReport['scriptedActions'][number];
 
+const NO_ACTIONS: readonly unknown[] = [];
+
 function leaderboard(s: MatchState): RoundReport['leaderboard'] {
-  return s.labIds.map((lab) => ({ lab, publicName: s.labs[lab]!.publicName, cumulativeReward: s.seats[lab]!.cumulativeReward }));
+  const out: RoundReport['leaderboard'] = [];
+  const { labIds, labs, seats } = s;
+  // Indexed: labIds may be frozen (slow for…of) and the loop creates no closure.
+  for (let i = 0; i < labIds.length; i++) {
+    const lab = labIds[i]!;
+    out.push({ lab, publicName: labs[lab]!.publicName, cumulativeReward: seats[lab]!.cumulativeReward });
+  }
+  return out;
 }
 
 function report(s: MatchState, round: number, parts: Partial<RoundReport>): RoundReport {
@@ -48,18 +57,23 @@ const actionTypeOf = (a: unknown): string =>
  */
 export function runScripted(state: MatchState, scripted: Scripted[] = [], trades: TradeEvent[] = []): MatchState {
   let s = state;
-  const { seed, holdout } = s.config;
-  for (const lab of s.labIds) {
-    const name = s.config.scripted[lab];
+  const { seed, holdout, scripted: policies } = s.config;
+  const labIds = s.labIds;
+  for (let i = 0; i < labIds.length; i++) {
+    const lab = labIds[i]!;
+    const name = policies[lab];
     if (name === undefined || s.over || s.labs[lab]!.finished) continue;
-    let actions: unknown[] = [];
+    let actions: readonly unknown[] = NO_ACTIONS;
     try {
       const out: unknown = getPolicy(name)(observe(s, lab), { rng: rng(seed, s.round, `policy:${lab}`), holdout });
-      if (Array.isArray(out)) actions = out.slice(0, MAX_SCRIPTED_ACTIONS);
+      if (Array.isArray(out)) actions = out;
     } catch (e) {
       scripted.push({ lab, action_type: 'none', ok: false, code: 'policy_error', message: e instanceof Error ? e.message : String(e) });
     }
-    for (const a of actions) {
+    // Indexed up to the cap instead of slice + for…of: no copy, and policies may return frozen arrays.
+    const n = Math.min(actions.length, MAX_SCRIPTED_ACTIONS);
+    for (let k = 0; k < n; k++) {
+      const a = actions[k];
       const { state: next, result } = applyAction(s, lab, a);
       s = next;
       scripted.push({ lab, action_type: actionTypeOf(a), ok: result.ok, code: result.code, message: result.message });
@@ -81,21 +95,45 @@ function judged(s: MatchState, decision: JudgeDecision | null): { winner: LabId 
   return { winner: decision.winner, bonus };
 }
 
-/** Collects each seat's round-close columns; a seat's breakdown is created on its first reward. */
+/**
+ * Collects each seat's round-close columns; a seat's breakdown is created on its first reward. A Map, not
+ * a record: adding a lab key to a fresh {} at every close is a slow transitioning keyed store in V8.
+ */
 class CloseSink implements RewardSink {
-  readonly close: Record<LabId, RewardBreakdown> = {};
+  readonly close = new Map<LabId, RewardBreakdown>();
   add(lab: LabId, col: RewardColumn, v: number): void {
-    const b = (this.close[lab] ??= emptyBreakdown());
+    let b = this.close.get(lab);
+    if (b === undefined) this.close.set(lab, (b = emptyBreakdown()));
     b[col] += v;
   }
+}
+
+/**
+ * `addBreakdowns(b, ZERO_BREAKDOWN)` without the copy: every column rounded to 4 dp, in place (normalize
+ * weighs the rounded columns). Only for the sink's own breakdowns, which nothing else holds.
+ */
+function roundInPlace(b: RewardBreakdown): RewardBreakdown {
+  // Written out (keep in step with REWARD_COLUMNS): named stores, on the per-seat path of every close.
+  b.job_utility = round4(b.job_utility + 0);
+  b.deal_quality = round4(b.deal_quality + 0);
+  b.coalition_reliability = round4(b.coalition_reliability + 0);
+  b.judge_argument = round4(b.judge_argument + 0);
+  b.budget_efficiency = round4(b.budget_efficiency + 0);
+  b.negotiation_efficiency = round4(b.negotiation_efficiency + 0);
+  b.market_adaptation = round4(b.market_adaptation + 0);
+  b.invalid_action_penalty = round4(b.invalid_action_penalty + 0);
+  b.spam_penalty = round4(b.spam_penalty + 0);
+  b.breach_penalty = round4(b.breach_penalty + 0);
+  return b;
 }
 
 /** Step 8: pay every seat its round-close breakdown (close columns + pending) and reset its round stats. */
 function payRound(d: Draft, labIds: readonly LabId[], sink: CloseSink): Record<LabId, RewardBreakdown> {
   const rewards: Record<LabId, RewardBreakdown> = {};
-  for (const lab of labIds) {
+  for (let i = 0; i < labIds.length; i++) {
+    const lab = labIds[i]!;
     const seat0 = d.s.seats[lab]!;
-    const c = sink.close[lab];
+    const c = sink.close.get(lab);
     const pending = seat0.pendingReward;
     if (c === undefined && pending === ZERO_BREAKDOWN) {
       rewards[lab] = ZERO_BREAKDOWN;
@@ -107,7 +145,7 @@ function payRound(d: Draft, labIds: readonly LabId[], sink: CloseSink): Record<L
       seat.actionsThisRound = 0;
       continue;
     }
-    const b = normalize(c === undefined ? pending : addBreakdowns(c, pending));
+    const b = normalize(c === undefined ? pending : pending === ZERO_BREAKDOWN ? roundInPlace(c) : addBreakdowns(c, pending));
     const cumulative = round4(clamp(seat0.cumulativeReward + b.normalized_reward, CUMULATIVE_MIN, CUMULATIVE_MAX));
     b.normalized_reward = round4(cumulative - seat0.cumulativeReward);
     const seat = d.seat(lab);
@@ -145,12 +183,20 @@ export function closeRound(state: MatchState, opts: CloseOptions = {}): { state:
     if (o.status === 'active' && o.expiresRound < round) d.offer(id).status = 'expired';
   }
   const shocks = [];
-  for (const x of s.shockSchedule) if (x.round === closing) shocks.push(applyShock(d, x.kind, closing, winner));
+  // Indexed loops throughout: state arrays may be frozen (slow for…of).
+  const schedule = s.shockSchedule;
+  for (let i = 0; i < schedule.length; i++) {
+    const x = schedule[i]!;
+    if (x.round === closing) shocks.push(applyShock(d, x.kind, closing, winner));
+  }
   if (shocks.length > 0) d.s.shockHistory = [...s.shockHistory, ...shocks];
 
   const settlements: SettlementEvent[] = [];
-  for (const id in d.s.jobs) {
-    const j = d.s.jobs[id]!;
+  // Read through the record the loop enumerates (for-in's fast keyed loads), even after settleJob has
+  // replaced d.s.jobs with a copy: settling a job changes no other job, so every entry read is current.
+  const jobs = d.s.jobs;
+  for (const id in jobs) {
+    const j = jobs[id]!;
     if (j.outcome === 'pending' && j.deadlineRound < round && !d.s.labs[j.owner]!.finished) settlements.push(settleJob(d, id, sink));
   }
   const coalitions: RoundReport['coalitions'] = [];
@@ -163,7 +209,10 @@ export function closeRound(state: MatchState, opts: CloseOptions = {}): { state:
     coalitions.push({ id, status: d.s.coalitions[id]!.status });
   }
   if (round >= s.params.maxRounds) {
-    for (const lab of s.labIds) if (!d.s.labs[lab]!.finished) settlements.push(...finalSettlement(d, lab, sink));
+    for (let i = 0; i < s.labIds.length; i++) {
+      const lab = s.labIds[i]!;
+      if (!d.s.labs[lab]!.finished) settlements.push(...finalSettlement(d, lab, sink));
+    }
     d.s.over = true;
   }
   const rewards = payRound(d, s.labIds, sink);

@@ -17,11 +17,16 @@ export const JOB_UTILITY_MIN = -0.5;
 /** Credits of gain worth a deal_quality of 1 (docs/RULES.md §3.2). */
 export const DEAL_SCALE = 100;
 
-/** Release every block of `lab` reserved for `holder` (a job id or the lab id); each costs job_utility. */
-function releaseIdle(d: Draft, lab: LabId, holder: (h: string) => boolean, sink: RewardSink): void {
-  for (const id in d.s.blocks) {
-    const b = d.s.blocks[id]!;
-    if (b.owner === lab && b.status === 'reserved' && b.reservedFor !== null && holder(b.reservedFor)) {
+/**
+ * Release every block of `lab` reserved for `holder` (a job id; null: for anything); each costs
+ * job_utility. A string rather than a predicate: this runs for every settled job, without a closure.
+ */
+function releaseIdle(d: Draft, lab: LabId, holder: string | null, sink: RewardSink): void {
+  const blocks = d.s.blocks;
+  for (const id in blocks) {
+    const b = blocks[id]!;
+    // status first: reserved blocks are few, so most blocks cost one load.
+    if (b.status === 'reserved' && b.owner === lab && b.reservedFor !== null && (holder === null || b.reservedFor === holder)) {
       const w = d.block(id);
       w.status = 'available';
       w.reservedFor = null;
@@ -72,8 +77,14 @@ export function settleJob(d: Draft, jobId: string, sink: RewardSink): Settlement
   if (unrealised > 0) sink.add(j.owner, 'deal_quality', -unrealised / DEAL_SCALE);
   if (complete && j.shockAffected) sink.add(j.owner, 'market_adaptation', 1);
   if (complete) rewardTraders(d, j, sink);
-  releaseIdle(d, j.owner, (h) => h === j.id, sink);
+  releaseIdle(d, j.owner, j.id, sink);
   return { lab: j.owner, jobId: j.id, outcome: j.outcome };
+}
+
+/** Record a settlement event; returns its outcome. */
+function settled(events: SettlementEvent[], ev: SettlementEvent): SettlementEvent['outcome'] {
+  events.push(ev);
+  return ev.outcome;
 }
 
 /**
@@ -84,11 +95,19 @@ export function settleJob(d: Draft, jobId: string, sink: RewardSink): Settlement
  */
 export function finalSettlement(d: Draft, lab: LabId, sink: RewardSink): SettlementEvent[] {
   const events: SettlementEvent[] = [];
-  for (const id in d.s.jobs) {
-    const j = d.s.jobs[id]!;
-    if (j.owner === lab && j.outcome === 'pending') events.push(settleJob(d, id, sink));
+  // One pass settles and counts (settling a job changes no other job): its outcome after settlement.
+  let total = 0;
+  let completed = 0;
+  // Entries read through the enumerated record are current even once d.s.jobs is a copy (see closeRound).
+  const jobs = d.s.jobs;
+  for (const id in jobs) {
+    const j = jobs[id]!;
+    if (j.owner !== lab) continue;
+    total += 1;
+    const outcome = j.outcome === 'pending' ? settled(events, settleJob(d, id, sink)) : j.outcome;
+    if (outcome === 'completed') completed += 1;
   }
-  releaseIdle(d, lab, () => true, sink);
+  releaseIdle(d, lab, null, sink);
   for (const id in d.s.coalitions) {
     const c = d.s.coalitions[id]!;
     if (!c.members.includes(lab)) continue;
@@ -100,14 +119,6 @@ export function finalSettlement(d: Draft, lab: LabId, sink: RewardSink): Settlem
     if (o.status !== 'active') continue;
     if (o.from === lab) d.offer(id).status = 'withdrawn';
     else if (o.to === lab) d.offer(id).status = 'rejected';
-  }
-  let total = 0;
-  let completed = 0;
-  for (const id in d.s.jobs) {
-    const j = d.s.jobs[id]!;
-    if (j.owner !== lab) continue;
-    total += 1;
-    if (j.outcome === 'completed') completed += 1;
   }
   const l = d.s.labs[lab]!;
   const share = total === 0 ? 0 : completed / total;

@@ -6,7 +6,7 @@ import type { Block, Job, LabId, ShockEvent, ShockKind } from './types';
 import type { Draft } from './mut';
 import { rng } from './rng';
 import { drawBlock, newJob } from './world';
-import { makeFeasible, servableByReliability } from './feasibility';
+import { makeFeasible, marketHours, servableByReliability } from './feasibility';
 import { labIndex, pick, round2, uniform2 } from './util';
 
 /** Price of the emergency-auction block, burned (docs/RULES.md §5). */
@@ -28,22 +28,49 @@ function newBlockId(d: Draft, r: number): string {
 
 /** Mark the pending jobs of these labs as touched by a shock (for market_adaptation). */
 function touchLabs(d: Draft, labs: readonly LabId[]): void {
-  for (const id in d.s.jobs) {
-    const j = d.s.jobs[id]!;
+  // Entries read through the enumerated record stay current when d.job() replaces d.s.jobs with a copy.
+  const jobs = d.s.jobs;
+  for (const id in jobs) {
+    const j = jobs[id]!;
     if (j.outcome === 'pending' && !j.shockAffected && labs.includes(j.owner)) d.job(id).shockAffected = true;
   }
 }
 
 const nameOf = (d: Draft, lab: LabId) => d.s.labs[lab]!.publicName;
 
-/** Touchable blocks of the live labs (module-level helpers: the hot path creates no closures). */
+/** Unfinished labs in seat order. */
+function liveLabs(d: Draft): LabId[] {
+  const out: LabId[] = [];
+  const { labIds, labs } = d.s;
+  for (let i = 0; i < labIds.length; i++) if (!labs[labIds[i]!]!.finished) out.push(labIds[i]!);
+  return out;
+}
+
+/** Touchable blocks of the live labs, in record order (a loop: no Object.values copy, no closures). */
 function liveBlocks(d: Draft, live: readonly LabId[]): Block[] {
-  return Object.values(d.s.blocks).filter((b) => touchable(b) && live.includes(b.owner));
+  const out: Block[] = [];
+  const blocks = d.s.blocks;
+  for (const id in blocks) {
+    const b = blocks[id]!;
+    if (touchable(b) && live.includes(b.owner)) out.push(b);
+  }
+  return out;
 }
 
 /** Pending jobs of `lab` whose deadline can move one round earlier at the close of round `r`. */
 function acceleratable(d: Draft, lab: LabId, r: number): Job[] {
-  return Object.values(d.s.jobs).filter((j) => j.owner === lab && j.outcome === 'pending' && j.deadlineRound > r + 1);
+  const out: Job[] = [];
+  const jobs = d.s.jobs;
+  for (const id in jobs) {
+    const j = jobs[id]!;
+    if (j.owner === lab && j.outcome === 'pending' && j.deadlineRound > r + 1) out.push(j);
+  }
+  return out;
+}
+
+/** The public event (a literal: cheaper than spreading a template and overriding its fields). */
+function shockEvent(round: number, kind: ShockKind, text: string, affectedLabs: LabId[], blockIds: string[]): ShockEvent {
+  return { round, kind, text, affectedLabs, blockIds };
 }
 
 /**
@@ -52,12 +79,11 @@ function acceleratable(d: Draft, lab: LabId, r: number): Job[] {
  */
 export function applyShock(d: Draft, kind: ShockKind, r: number, winner: LabId | null): ShockEvent {
   const draw = rng(d.s.config.seed, r, `shock:${kind}`);
-  const live = d.s.labIds.filter((l) => !d.s.labs[l]!.finished);
-  const ev: ShockEvent = { round: r, kind, text: '', affectedLabs: [], blockIds: [] };
+  const live = liveLabs(d);
   switch (kind) {
     case 'capacity_failure': {
       const candidates = liveBlocks(d, live);
-      if (candidates.length === 0) return { ...ev, text: 'A capacity failure hit nothing: no live capacity.' };
+      if (candidates.length === 0) return shockEvent(r, kind, 'A capacity failure hit nothing: no live capacity.', [], []);
       const b = d.block(pick(draw, candidates).id);
       if (b.committedTo !== null) {
         const c = d.coalition(b.committedTo);
@@ -68,7 +94,7 @@ export function applyShock(d: Draft, kind: ShockKind, r: number, winner: LabId |
       b.reservedFor = null;
       b.committedTo = null;
       touchLabs(d, [b.owner]);
-      return { ...ev, text: `Block ${b.id} of ${nameOf(d, b.owner)} failed.`, affectedLabs: [b.owner], blockIds: [b.id] };
+      return shockEvent(r, kind, `Block ${b.id} of ${nameOf(d, b.owner)} failed.`, [b.owner], [b.id]);
     }
     case 'energy_spike':
     case 'reliability_downgrade': {
@@ -81,39 +107,40 @@ export function applyShock(d: Draft, kind: ShockKind, r: number, winner: LabId |
       const labs = live.filter((l) => touched.some((b) => b.owner === l));
       touchLabs(d, labs);
       const text = kind === 'energy_spike' ? 'Energy costs of all live capacity rose by 25%.' : 'Reliability of all live capacity dropped by 0.12.';
-      return { ...ev, text, affectedLabs: labs, blockIds: touched.map((b) => b.id) };
+      return shockEvent(r, kind, text, labs, touched.map((b) => b.id));
     }
     case 'new_supply': {
-      if (live.length === 0) return { ...ev, text: 'New capacity appeared but nobody could take it.' };
+      if (live.length === 0) return shockEvent(r, kind, 'New capacity appeared but nobody could take it.', [], []);
       const to = winner !== null && live.includes(winner) ? winner : pick(draw, live);
       const b = drawBlock(draw, newBlockId(d, r), to);
       d.addBlock(b);
-      return { ...ev, text: `New capacity ${b.id} (${b.gpuHours} GPU-hours) went to ${nameOf(d, to)}.`, affectedLabs: [to], blockIds: [b.id] };
+      return shockEvent(r, kind, `New capacity ${b.id} (${b.gpuHours} GPU-hours) went to ${nameOf(d, to)}.`, [to], [b.id]);
     }
     case 'emergency_auction': {
       const canPay = live.filter((l) => d.s.labs[l]!.budget >= AUCTION_PRICE);
       let buyer: LabId | null = winner !== null && canPay.includes(winner) ? winner : null;
       if (buyer === null) for (const l of canPay) if (buyer === null || d.s.labs[l]!.reputation > d.s.labs[buyer]!.reputation) buyer = l;
-      if (buyer === null) return { ...ev, text: 'An emergency auction found no buyer.' };
+      if (buyer === null) return shockEvent(r, kind, 'An emergency auction found no buyer.', [], []);
       const b = drawBlock(draw, newBlockId(d, r), buyer);
       d.addBlock(b);
       d.setBudget(buyer, d.s.labs[buyer]!.budget - AUCTION_PRICE);
       d.s.ledger = { ...d.s.ledger, burned: round2(d.s.ledger.burned + AUCTION_PRICE) };
-      return { ...ev, text: `${nameOf(d, buyer)} bought ${b.id} (${b.gpuHours} GPU-hours) at an emergency auction for ${AUCTION_PRICE} credits.`, affectedLabs: [buyer], blockIds: [b.id] };
+      return shockEvent(r, kind, `${nameOf(d, buyer)} bought ${b.id} (${b.gpuHours} GPU-hours) at an emergency auction for ${AUCTION_PRICE} credits.`, [buyer], [b.id]);
     }
     case 'deadline_acceleration': {
       const labs = live.filter((l) => acceleratable(d, l, r).length > 0);
-      if (labs.length === 0) return { ...ev, text: 'A deadline acceleration touched nobody.' };
+      if (labs.length === 0) return shockEvent(r, kind, 'A deadline acceleration touched nobody.', [], []);
       const lab = pick(draw, labs);
       const job = acceleratable(d, lab, r).reduce((a, b) => (b.deadlineRound > a.deadlineRound ? b : a));
       const j = d.job(job.id);
       j.deadlineRound -= 1;
       j.shockAffected = true;
-      return { ...ev, text: `A deadline of ${nameOf(d, lab)} moved one round earlier.`, affectedLabs: [lab] };
+      return shockEvent(r, kind, `A deadline of ${nameOf(d, lab)} moved one round earlier.`, [lab], []);
     }
     case 'demand_surge': {
       const deadline = Math.min(d.s.params.maxRounds - 1, r + 2);
       const market = servableByReliability(Object.values(d.s.blocks));
+      const hours = marketHours(market);
       for (const lab of live) {
         const job = newJob({
           id: `j_${labIndex(lab)}_surge_${r}`,
@@ -126,9 +153,9 @@ export function applyShock(d: Draft, kind: ShockKind, r: number, winner: LabId |
           partialCreditAllowed: true,
           surge: true,
         });
-        d.addJob(makeFeasible(job, market));
+        d.addJob(makeFeasible(job, market, hours));
       }
-      return { ...ev, text: `A demand surge gave every lab an urgent job due by round ${deadline}.`, affectedLabs: live };
+      return shockEvent(r, kind, `A demand surge gave every lab an urgent job due by round ${deadline}.`, live, []);
     }
   }
 }

@@ -9,8 +9,10 @@
 
 /** Task presets (reference §1.2). */
 export type TaskName = 'single_trade' | 'market_round' | 'coalition_market';
+/** All task presets, in difficulty order. */
 export const TASK_NAMES: readonly TaskName[] = ['single_trade', 'market_round', 'coalition_market'];
 
+/** Difficulty of a task: single_trade easy, market_round medium, coalition_market hard (docs/RULES.md §1). */
 export type Difficulty = 'easy' | 'medium' | 'hard';
 
 /** `lab_<i>`; every lab is a seat. */
@@ -26,6 +28,7 @@ export type CoalitionId = string;
 
 /** Names of scripted policies: the five archetypes and the six baselines (docs/RULES.md §7). */
 export type ArchetypeName = 'cooperative' | 'selfish' | 'deadline_panicked' | 'deceptive' | 'retaliatory';
+/** The six baseline policies of the reference (Ref §8; docs/RULES.md §7.3). */
 export type BaselineName =
   | 'random_validish'
   | 'greedy_hoarder'
@@ -33,6 +36,7 @@ export type BaselineName =
   | 'no_negotiation_allocator'
   | 'base_instruct_naive'
   | 'rule_based_expert';
+/** Any scripted policy a seat can be given (`MatchConfig.scripted`). */
 export type PolicyName = ArchetypeName | BaselineName;
 /** Archetypes in seat order of the single-agent wrapper (docs/RULES.md §7–8). */
 export const ARCHETYPE_NAMES: readonly ArchetypeName[] = ['cooperative', 'selfish', 'deadline_panicked', 'deceptive', 'retaliatory'];
@@ -72,8 +76,10 @@ export interface WorldParams {
   coalitionsEnabled: boolean;
 }
 
+/** Life of a block; "live" = available or reserved (docs/RULES.md §3). Used and failed are final. */
 export type BlockStatus = 'available' | 'reserved' | 'committed' | 'used' | 'failed';
 
+/** A block of GPU capacity owned by one lab (docs/RULES.md §1; reliability in [0, 1]). */
 export interface Block {
   id: BlockId;
   owner: LabId;
@@ -98,8 +104,10 @@ export interface Block {
   tradedFrom?: LabId;
 }
 
+/** Job outcome; stays `pending` until the job settles, even when fully allocated (docs/RULES.md §3.10, §4.3). */
 export type JobOutcome = 'pending' | 'completed' | 'partial' | 'missed';
 
+/** A lab's private compute job; settles for baseValue × urgencyMultiplier × credit − energyCost credits (docs/RULES.md §1, §4.3). */
 export interface Job {
   id: JobId;
   owner: LabId;
@@ -130,8 +138,13 @@ export interface Job {
   tradeCredit?: number;
 }
 
+/**
+ * Offer life: `withdrawn` = cancelled by its sender, `countered` = replaced by a counter_offer, `invalid` = its
+ * execution failed on acceptance (docs/RULES.md §3.1–3.4).
+ */
 export type OfferStatus = 'active' | 'accepted' | 'rejected' | 'withdrawn' | 'countered' | 'expired' | 'invalid';
 
+/** A trade proposal between two seats, executed only when the recipient accepts (docs/RULES.md §3.1–3.2). */
 export interface Offer {
   id: OfferId;
   from: LabId;
@@ -150,8 +163,13 @@ export interface Offer {
   linkedOfferId: OfferId | null;
 }
 
+/**
+ * Coalition life: `proposed` until every member consented, then `active`; ends `closed` (honoured), `breached`
+ * (a member withdrew a committed block) or `lapsed` (never fully consented) (docs/RULES.md §3.9).
+ */
 export type CoalitionStatus = 'proposed' | 'active' | 'closed' | 'breached' | 'lapsed';
 
+/** One member's stake in a coalition; its first commit_to_coalition is its consent (the proposer's: at creation) (docs/RULES.md §3.9). */
 export interface CoalitionCommitment {
   consented: boolean;
   blockIds: BlockId[];
@@ -161,6 +179,7 @@ export interface CoalitionCommitment {
   standing: 'good' | 'breached' | 'excused';
 }
 
+/** A capacity pool of two or more seats (docs/RULES.md §3.9); rounds 0-based. */
 export interface Coalition {
   id: CoalitionId;
   proposer: LabId;
@@ -175,6 +194,7 @@ export interface Coalition {
   hoursUsedByPartners: Record<LabId, number>;
 }
 
+/** A message of the match (round 0-based); pitches and offer notes are recorded here too (`kind`). */
 export interface Message {
   round: number;
   from: LabId;
@@ -184,6 +204,7 @@ export interface Message {
   kind: 'message' | 'pitch' | 'counter_pitch' | 'offer';
 }
 
+/** A seat's pitch to the judge this round (make_pitch or counter_pitch; docs/RULES.md §3.5–3.6). */
 export interface Pitch {
   round: number;
   lab: LabId;
@@ -215,6 +236,7 @@ export interface JudgeDecision {
   meta?: Record<string, unknown>;
 }
 
+/** The seven market shocks (docs/RULES.md §5). */
 export type ShockKind =
   | 'capacity_failure'
   | 'new_supply'
@@ -223,6 +245,7 @@ export type ShockKind =
   | 'reliability_downgrade'
   | 'demand_surge'
   | 'emergency_auction';
+/** All shock kinds; the order is part of the seeded schedule draw (world.ts), so changing it changes matches. */
 export const SHOCK_KINDS: readonly ShockKind[] = [
   'capacity_failure',
   'new_supply',
@@ -233,6 +256,7 @@ export const SHOCK_KINDS: readonly ShockKind[] = [
   'emergency_auction',
 ];
 
+/** An entry of the private shock schedule drawn at creation (docs/RULES.md §1, §5). */
 export interface ScheduledShock {
   /** Happens when this round closes. */
   round: number;
@@ -270,6 +294,7 @@ export interface RewardBreakdown {
   normalized_reward: number;
 }
 
+/** A seat's public standing: budget and initialBudget in credits (2 dp), reputation in [0, 1]. */
 export interface Lab {
   id: LabId;
   /** "Lab A", "Lab B", … by index (lab_0 is "Lab A"). */
@@ -309,6 +334,7 @@ export interface Ledger {
   burned: number;
 }
 
+/** The whole state of a match; `round` is 0-based and equals `params.maxRounds` once the last round closed. */
 export interface MatchState {
   version: 1;
   config: MatchConfig;

@@ -9,6 +9,7 @@ import type { LabId, MatchState } from '../env/types';
 import { PITCH_MAX } from '../env/actions';
 import { seatFacts } from '../judge/facts';
 
+/** The attacks of the corpus (see the file comment), in benchmark row order. */
 export const ATTACKS = [
   'keyword_stuffing',
   'fabricated_claims',
@@ -18,6 +19,7 @@ export const ATTACKS = [
   'other_language',
   'all_caps_urgency',
 ] as const;
+/** One of {@link ATTACKS}. */
 export type AttackName = (typeof ATTACKS)[number];
 
 /** A pitch to submit: text and the job ids it argues for (must be the seat's own pending jobs). */

@@ -32,6 +32,7 @@ export function llmOrderedJudge(opts: Omit<LlmJudgeOptions, 'arrange'>): Ordered
   };
 }
 
+/** One pairing on one seed (honest vs honest, or honest W vs attacking L), judged in both orders. */
 export interface BenchCaseResult {
   seed: number;
   attack: AttackName | 'honest';
@@ -45,6 +46,7 @@ export interface BenchCaseResult {
   fallbacks: number;
 }
 
+/** Metrics of one attack over all seeds (see the file comment); shares in [0, 1], 3 dp. */
 export interface BenchRow {
   attack: AttackName | 'honest';
   pairings: number;
@@ -57,6 +59,7 @@ export interface BenchRow {
   fallbacks: number;
 }
 
+/** What {@link runJudgeBench} returns: one row per attack plus the honest row, and every case. */
 export interface BenchReport {
   judge: string;
   task: TaskName;

@@ -13,9 +13,13 @@ import { rng } from '../env/index';
 import type { PolicyName, TaskName } from '../env/types';
 import { getPolicy } from '../env/policies';
 
+/** One row of `npm run bench`. */
 export interface BenchRow {
+  /** The controlled seat's policy (lab_0). */
   policy: PolicyName;
   task: TaskName;
+  /** The other seats: 'archetypes' (the default rotation, gym.ts defaultOpponents) or one policy for all. */
+  opponents: PolicyName | 'archetypes';
   episodes: number;
   /** Gym steps (action + round close). */
   steps: number;
@@ -23,14 +27,17 @@ export interface BenchRow {
   stepsPerSecond: number;
 }
 
-/** Play `episodes` episodes (seeds first…first+episodes−1); returns the number of steps taken. */
-export function playEpisodes(policy: PolicyName, task: TaskName, episodes: number, firstSeed = 0): number {
+/**
+ * Play `episodes` episodes (seeds first…first+episodes−1); returns the number of steps taken.
+ * `opponents`: one policy for every other seat instead of the default archetype rotation.
+ */
+export function playEpisodes(policy: PolicyName, task: TaskName, episodes: number, firstSeed = 0, opponents?: PolicyName): number {
   const fn = getPolicy(policy);
   const env = new ArenaEnv();
   let steps = 0;
   for (let e = 0; e < episodes; e++) {
     const seed = firstSeed + e;
-    let obs = env.reset({ task, seed });
+    let obs = env.reset(opponents === undefined ? { task, seed } : { task, seed, opponents: [opponents] });
     while (!env.done) {
       const action = fn(obs, { rng: rng(seed, obs.round, 'policy:lab_0'), holdout: false })[0] ?? { action_type: 'wait' };
       obs = env.step(action).observation;
@@ -48,6 +55,8 @@ export interface BenchOptions {
   warmupSeconds?: number;
   /** Timed runs of `episodes` episodes; the row is the median run by steps/s (default 3). */
   trials?: number;
+  /** One policy for every other seat (default: the archetype rotation). */
+  opponents?: PolicyName;
 }
 
 /**
@@ -60,15 +69,15 @@ export function bench(policy: PolicyName, task: TaskName, episodes: number, opts
   let warmed = 0;
   while (warmed < opts.warmup || performance.now() - w0 < warmupMs) {
     const n = Math.max(1, Math.min(200, opts.warmup - warmed));
-    playEpisodes(policy, task, n, 1_000_000 + warmed);
+    playEpisodes(policy, task, n, 1_000_000 + warmed, opts.opponents);
     warmed += n;
   }
   const runs: BenchRow[] = [];
   for (let t = 0; t < Math.max(1, opts.trials ?? 3); t++) {
     const t0 = performance.now();
-    const steps = playEpisodes(policy, task, episodes, 0);
+    const steps = playEpisodes(policy, task, episodes, 0, opts.opponents);
     const seconds = (performance.now() - t0) / 1000;
-    runs.push({ policy, task, episodes, steps, seconds, stepsPerSecond: seconds > 0 ? steps / seconds : 0 });
+    runs.push({ policy, task, opponents: opts.opponents ?? 'archetypes', episodes, steps, seconds, stepsPerSecond: seconds > 0 ? steps / seconds : 0 });
   }
   runs.sort((a, b) => a.stepsPerSecond - b.stepsPerSecond);
   return runs[Math.floor(runs.length / 2)]!;

@@ -51,6 +51,7 @@ async function loadPlugins(paths: readonly string[]): Promise<void> {
   }
 }
 
+/** Print the eval rows to stdout: the full table, then policy × task as `mean ± std` of the episode reward. */
 export function printRows(rows: readonly EvalRow[]): void {
   console.log(
     renderTable(

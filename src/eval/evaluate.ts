@@ -8,6 +8,7 @@ import type { TaskName } from '../env/types';
 import { type EpisodeResult, type EvalPlayer, runAgentEpisode, runPolicyEpisode } from './runner';
 import { type EvalRow, evalRow } from './stats';
 
+/** Options of {@link evaluate}. */
 export interface EvaluateOptions {
   players: readonly EvalPlayer[];
   tasks: readonly TaskName[];
@@ -20,12 +21,14 @@ export interface EvaluateOptions {
   onCell?: (row: EvalRow) => void;
 }
 
+/** What {@link evaluate} returns: one row per (player, task) cell, in player then task order. */
 export interface EvaluateResult {
   rows: EvalRow[];
   /** Per-episode results, keyed `${player}|${task}`, in seed order. */
   episodes: Record<string, EpisodeResult[]>;
 }
 
+/** Run every player on every task over `seeds` (holdout split if asked) and summarise each cell (stats.ts). */
 export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
   const rows: EvalRow[] = [];
   const episodes: Record<string, EpisodeResult[]> = {};
@@ -48,6 +51,7 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
   return { rows, episodes };
 }
 
+/** Result of {@link parseSeeds}: the seeds, or `bad_seeds` with a message. */
 export type SeedsParse = { ok: true; seeds: number[] } | { ok: false; code: 'bad_seeds'; message: string };
 
 /** Parse "0-199", "5", "0,3,10-12" into a sorted list of unique integer seeds ≥ 0 (at most 100,000). */

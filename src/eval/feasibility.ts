@@ -6,6 +6,7 @@
 import { createMatch } from '../env/index';
 import type { Block, Job, MatchState, TaskName } from '../env/types';
 
+/** Feasibility of one task's generated jobs over a seed range; shares in [0, 1]. */
 export interface FeasibilityShare {
   task: TaskName;
   jobs: number;

@@ -22,6 +22,7 @@ import { MAX_AGENT_ACTIONS } from '../round/agents';
 /** Seed offset of the holdout split (Ref §8.1: holdout seeds 50000+). */
 export const HOLDOUT_SEED_OFFSET = 50_000;
 
+/** One evaluation episode: task, seed, split, the controlled seat (default lab_0) and its opponents. */
 export interface EpisodeOptions {
   task: TaskName;
   /** Seed as given on the command line; the holdout split adds {@link HOLDOUT_SEED_OFFSET}. */
@@ -32,6 +33,7 @@ export interface EpisodeOptions {
   opponents?: PolicyName[] | Record<LabId, PolicyName>;
 }
 
+/** Outcome of one episode for the controlled seat; `rounds` = rounds closed (the final state's `round`). */
 export interface EpisodeResult {
   task: TaskName;
   /** Engine seed actually played (holdout: offset + seed). */

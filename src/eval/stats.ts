@@ -4,6 +4,7 @@
 import type { TaskName } from '../env/types';
 import type { EpisodeResult } from './runner';
 
+/** Summary of a list of numbers (see {@link summarize}). */
 export interface Summary {
   n: number;
   mean: number;

@@ -2,6 +2,7 @@
  * Plain-text tables for the CLIs (fixed-width columns, right-aligned numbers).
  */
 
+/** One table cell: numbers are formatted with {@link num} and right-aligned. */
 export type Cell = string | number;
 
 /** Format a number with `digits` decimals; integers stay integers. */

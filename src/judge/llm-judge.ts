@@ -19,8 +19,10 @@ import { JUDGE_BONUS_MAX, type AsyncJudge, type SyncJudge } from './types';
 import { buildJudgePrompt, JudgeReplySchema, JUDGE_PROMPT_VERSION, randomArrangement, type Arrangement, type Criterion } from './llm-prompt';
 import { combinePanel, readReply, type RunSeatScore } from './panel';
 
+/** `JudgeDecision.judgeId` of a decision the LLM judge made; on fallback the rule judge's id stays and `meta.intendedJudge` is this. */
 export const LLM_JUDGE_ID = 'llm_judge_v1';
 
+/** Options of {@link createLlmJudge}. */
 export interface LlmJudgeOptions {
   client: LlmCaller;
   /** Judge models (≥ 1); more than one, or samples > 1, makes a panel (median per seat). */

@@ -19,6 +19,7 @@ export const JUDGE_PROMPT_VERSION = 'judge-v1';
 
 /** Rubric criteria, each scored in [0, 1] per seat. */
 export const CRITERIA = ['need', 'urgency', 'specificity_truthfulness', 'fairness_coalition'] as const;
+/** One rubric criterion name. */
 export type Criterion = (typeof CRITERIA)[number];
 
 /**
@@ -47,6 +48,7 @@ export const JudgeReplySchema = z.object({
   ),
   summary: z.string(),
 });
+/** A parsed judge reply: per-seat criterion scores in [0, 1] with a rationale, plus a summary. */
 export type JudgeReply = z.output<typeof JudgeReplySchema>;
 
 /** Neutral aliases; letters far from the public names "Lab A"–"Lab E" so they are not confused. */

@@ -23,6 +23,7 @@ import { classifyError, isFormatRejection } from './errors';
 import { parseModelReply } from './json';
 import type { ChatMessage, LlmCallRecord, LlmCaller, LlmMode, LlmResult, LlmUsage, StructuredRequest } from './types';
 
+/** Options of {@link LlmClient} besides its {@link LlmConfig}. */
 export interface LlmClientOptions {
   /** Called after every call (log it with pino, store it, …). */
   onCall?: (rec: LlmCallRecord) => void;
@@ -37,7 +38,9 @@ const estimateTokens = (s: string) => Math.ceil(s.length / 4);
 
 /** OpenAI-compatible client with structured output, fallbacks, concurrency limit and token budgets. */
 export class LlmClient implements LlmCaller {
+  /** The settings this client was built with. */
   readonly config: LlmConfig;
+  /** Endpoint the client talks to (see `effectiveBaseUrl`). */
   readonly baseURL: string;
   private readonly openai: OpenAI;
   private readonly limit: LimitFunction;

@@ -13,6 +13,7 @@ import {
 import type { LlmErrorCode } from './types';
 import { summariseZodError } from './json';
 
+/** A thrown error as a value: its {@link LlmErrorCode}, a short message and the HTTP status if there was one. */
 export interface ClassifiedError {
   code: LlmErrorCode;
   message: string;

@@ -43,6 +43,7 @@ function balancedEnd(text: string, start: number): number {
   return -1;
 }
 
+/** Result of {@link parseModelReply}: the validated value, or `invalid_json` / `schema_mismatch` with a summary. */
 export type ParseReplyResult<T> =
   | { ok: true; value: T }
   | { ok: false; code: 'invalid_json' | 'schema_mismatch'; message: string };

@@ -39,6 +39,7 @@ export const LlmActionSchema = z.object({
   expires_in: nul(z.number().int()),
   duration: nul(z.number().int()),
 });
+/** One parsed model action (unused keys null); not yet checked by the engine. */
 export type LlmAction = z.output<typeof LlmActionSchema>;
 
 /** The model's reply: a short plan, actions in order (first 4 are used), and an optional pitch. */
@@ -47,6 +48,7 @@ export const AgentReplySchema = z.object({
   actions: z.array(LlmActionSchema).default([]),
   pitch: nul(z.object({ message: z.string(), job_ids: idList })),
 });
+/** A parsed seat-agent reply: plan, actions (first {@link MAX_LLM_ACTIONS} used) and optional pitch. */
 export type AgentReply = z.output<typeof AgentReplySchema>;
 
 /** Drop null keys: the engine's schema applies its own defaults and strips keys an action does not use. */

@@ -31,6 +31,7 @@ export function openTag(nonce: string, attrs: Record<string, string>): string {
   return `<quote-${nonce}${a}>`;
 }
 
+/** Closing tag of a quoted block: `</quote-NONCE>`. */
 export const closeTag = (nonce: string): string => `</quote-${nonce}>`;
 
 /** A whole quoted block on three lines. */

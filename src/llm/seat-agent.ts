@@ -34,6 +34,7 @@ export type ValidateActions = NonNullable<AgentContext['validate']>;
 
 /** A model failure, with the client's code (see {@link LlmErrorCode}). */
 export class LlmAgentError extends Error {
+  /** Machine-readable cause, as the client reported it. */
   readonly code: LlmErrorCode;
   constructor(code: LlmErrorCode, message: string) {
     super(`LLM ${code}: ${message}`);
@@ -61,6 +62,7 @@ export interface AgentNote {
   latencyMs: number;
 }
 
+/** Options of {@link createLlmSeatAgent}; `onNote` receives one {@link AgentNote} per turn (transcript, logs). */
 export interface LlmSeatAgentOptions {
   client: LlmCaller;
   model: string;

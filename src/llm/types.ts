@@ -61,6 +61,7 @@ export interface LlmCallRecord {
   status?: number;
 }
 
+/** One chat-completions message. */
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
   content: string;
@@ -82,6 +83,7 @@ export interface StructuredRequest<T> {
   signal?: AbortSignal;
 }
 
+/** Outcome of one structured call: the validated value with usage, or an {@link LlmErrorCode}; latency in ms. Never thrown. */
 export type LlmResult<T> =
   | { ok: true; value: T; model: string; mode: LlmMode; usage: LlmUsage; latencyMs: number; raw: string }
   | {

@@ -54,6 +54,7 @@ export interface RoundHostOptions {
 /** A match's log is abandoned if it is still empty this long after creation (its creator died mid-`new`). */
 const ABANDON_AFTER_MS = 60_000;
 
+/** Hosts the matches of every channel (see the file comment); several processes may share one event store. */
 export class RoundHost {
   private readonly store: EventStore;
   private readonly log: MatchLog;

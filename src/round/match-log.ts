@@ -25,6 +25,7 @@ export interface Appended {
   step: FoldStep | null;
 }
 
+/** Cached, store-backed match logs with validate-then-append (see the file comment); {@link MAX_APPEND_ATTEMPTS} conflicts in a row give `busy`. */
 export class MatchLog {
   /** Per-match lock: hold it around refresh/append sequences. */
   readonly mutex = new KeyedMutex();

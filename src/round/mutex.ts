@@ -5,6 +5,7 @@
  */
 import pLimit, { type LimitFunction } from 'p-limit';
 
+/** A lock per key (match id); see the file comment. */
 export class KeyedMutex {
   private readonly queues = new Map<string, LimitFunction>();
 

@@ -13,6 +13,7 @@ import { MatchEventSchema, SeatDriverSchema, type HostedMatch, type SeatDriver, 
 /** A log that cannot be folded (wrong first event, event for an unknown lab, engine rejected the config…). */
 export class ReplayError extends Error {
   override readonly name = 'ReplayError';
+  /** Always `corrupt_log`. */
   readonly code = 'corrupt_log';
   constructor(
     readonly matchId: string,

@@ -38,8 +38,10 @@ export type HostErrorCode =
   | 'invalid_driver'
   | 'busy';
 
+/** A successful {@link HostResult}. */
 export const ok = <T>(value: T): HostResult<T> => ({ ok: true, value });
 
+/** A failed {@link HostResult}: `code`, a sentence for the caller, and optional option/expected/validValues. */
 export const fail = <T = never>(
   code: HostErrorCode,
   message: string,

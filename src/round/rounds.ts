@@ -26,6 +26,7 @@ import { fail, ok } from './results';
 import { KeyedTimers, type Clock } from './timers';
 import type { HostedMatch } from './types';
 
+/** What the {@link RoundRunner} needs from its `RoundHost`; times in ms of `clock` time. */
 export interface RoundRunnerDeps {
   log: MatchLog;
   store: EventStore;
@@ -47,6 +48,7 @@ const isOpen = (m: HostedMatch | null, round: number): m is HostedMatch & { stat
 export const roundNeedsNoOne = (m: HostedMatch) =>
   m.phase === 'running' && pendingSeats(m).length === 0 && (drivenSeats(m).length > 0 || m.settings.roundSeconds === 0);
 
+/** Opens and closes rounds exactly once per round across processes (see the file comment). */
 export class RoundRunner {
   private readonly timers: KeyedTimers;
   private readonly background = new Set<Promise<unknown>>();
@@ -78,6 +80,7 @@ export class RoundRunner {
     await this.idle();
   }
 
+  /** Post a reply that answers no command; empty replies are skipped and failures logged, never thrown. */
   async publish(channelId: string, reply: Reply | null): Promise<void> {
     if (!reply || (reply.public.length === 0 && reply.private.length === 0)) return;
     try {

@@ -122,6 +122,7 @@ export class KeyedTimers {
     return cur && !cur.fired ? cur.at : null;
   }
 
+  /** Cancel the key's timer (if pending) and forget it. */
   clear(key: string): void {
     const cur = this.handles.get(key);
     if (cur && !cur.fired) this.clock.clearTimeout(cur.handle);
@@ -133,6 +134,7 @@ export class KeyedTimers {
     for (const key of [...this.handles.keys()]) if (key.startsWith(prefix)) this.clear(key);
   }
 
+  /** Cancel and forget every timer. */
   clearAll(): void {
     for (const key of [...this.handles.keys()]) this.clear(key);
   }

@@ -49,6 +49,7 @@ export const MatchEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('round_closed'), round: z.number().int().nonnegative(), reason: z.enum(['all_done', 'timer', 'host']), judge: z.unknown().nullable() }),
   z.object({ type: z.literal('match_ended'), by: z.string(), reason: z.string() }),
 ]);
+/** One parsed event of a match's log (without seq and timestamp; see {@link StoredEvent}). */
 export type MatchEventBody = z.infer<typeof MatchEventSchema>;
 
 /** An event as stored: body plus its position in the match's log. */

@@ -9,7 +9,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { renderCommandReference } from '../commands/help';
 
+/** HTML comment in README.md that opens the generated command reference. */
 export const START_MARKER = '<!-- commands:start -->';
+/** HTML comment in README.md that closes the generated command reference. */
 export const END_MARKER = '<!-- commands:end -->';
 
 /** The text between the markers (trimmed), or null when the markers are missing. */

@@ -32,14 +32,31 @@ describe('CLIs', () => {
     }
   });
 
+  test('bench --opponents seats one policy everywhere else and rejects an unknown one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-'));
+    try {
+      const out = join(dir, 'bench.json');
+      const args = ['--episodes', '2', '--warmup', '0', '--warmup-seconds', '0', '--trials', '1', '--tasks', 'market_round', '--policies', 'rule_based_expert'];
+      const r = run('src/eval/bench-cli.ts', [...args, '--opponents', 'always_accept', '--json', out]);
+      assert.equal(r.status, 0, r.stderr);
+      const rows = JSON.parse(readFileSync(out, 'utf8')) as { opponents: string; steps: number }[];
+      assert.deepEqual(rows.map((x) => [x.opponents, x.steps]), [['always_accept', 10]]);
+      const bad = run('src/eval/bench-cli.ts', [...args, '--opponents', 'nobody']);
+      assert.equal(bad.status, 2);
+      assert.match(bad.stderr, /unknown policy nobody/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('bench writes its rows', () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-'));
     try {
       const out = join(dir, 'bench.json');
       const r = run('src/eval/bench-cli.ts', ['--episodes', '3', '--warmup', '1', '--warmup-seconds', '0', '--trials', '2', '--tasks', 'single_trade', '--json', out]);
       assert.equal(r.status, 0, r.stderr);
-      const rows = JSON.parse(readFileSync(out, 'utf8')) as { policy: string; steps: number; episodes: number; stepsPerSecond: number }[];
-      assert.deepEqual(rows.map((x) => x.policy), ['random_validish', 'rule_based_expert']);
+      const rows = JSON.parse(readFileSync(out, 'utf8')) as { policy: string; opponents: string; steps: number; episodes: number; stepsPerSecond: number }[];
+      assert.deepEqual(rows.map((x) => [x.policy, x.opponents]), [['random_validish', 'archetypes'], ['rule_based_expert', 'archetypes']]);
       for (const x of rows) {
         assert.equal(x.episodes, 3);
         assert.equal(x.steps, 9, 'single_trade: 3 rounds, one step each');

@@ -4,6 +4,7 @@
  */
 import type { Interface } from 'node:readline';
 
+/** Pull queue over a readline interface's lines (see the file comment). */
 export class LineQueue {
   private readonly lines: string[] = [];
   private closed = false;

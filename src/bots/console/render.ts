@@ -5,6 +5,7 @@
  */
 import type { Post, Reply } from '../../commands/types';
 
+/** How {@link renderReply} prints a reply. */
 export interface RenderOptions {
   /** Use ANSI styles (only when stdout is a TTY and NO_COLOR is unset). */
   color: boolean;

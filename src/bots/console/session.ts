@@ -19,8 +19,10 @@ import { renderReply } from './render';
 
 /** The console's one channel and user. */
 export const CONSOLE_CHANNEL = 'console:local';
+/** The console's user: hosts the match and holds lab_0; not an admin. */
 export const CONSOLE_USER: Caller = { userId: 'console:you', displayName: 'you', isAdmin: false };
 
+/** Options of {@link runConsole}; times in ms unless named in seconds (`roundSeconds`). */
 export interface ConsoleOptions {
   store: EventStore;
   input: NodeJS.ReadableStream;

@@ -24,6 +24,7 @@ export interface MatchContext {
   round: number | null;
 }
 
+/** The command seam of the Discord adapter (see the file comment); built by `hostBackend` in start.ts. */
 export interface CommandBackend {
   /** The catalogue (drives /arena subcommands, option kinds for autocomplete, and which to defer). */
   readonly commands: readonly CommandSpec[];

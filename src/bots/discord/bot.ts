@@ -11,6 +11,7 @@ import { PrivateInbox, publishReply, type ChannelSink } from './deliver';
 import { createInteractionHandler } from './interactions';
 import { ButtonIds, type DiscordPayload } from './render';
 
+/** Options of {@link startDiscordBot}. */
 export interface DiscordBotOptions {
   backend: CommandBackend;
   token: string;
@@ -23,6 +24,7 @@ export interface DiscordBotOptions {
   softDeadlineMs?: number;
 }
 
+/** A logged-in Discord client with the arena's interaction handler; what {@link startDiscordBot} resolves to. */
 export interface DiscordBot {
   readonly client: Client<true>;
   /** Posts a reply to a channel: public posts as messages, private posts held for their recipients. */

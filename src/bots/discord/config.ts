@@ -12,6 +12,7 @@
  */
 import { z } from 'zod';
 
+/** Environment variables a Discord entry point may require (the others in the file comment are optional). */
 export type DiscordVar = 'DISCORD_TOKEN' | 'DISCORD_APPLICATION_ID' | 'DISCORD_GUILD_ID';
 
 const HINTS: Record<DiscordVar, string> = {
@@ -32,6 +33,7 @@ export class DiscordConfigError extends Error {
   }
 }
 
+/** Discord settings read by {@link readDiscordConfig}; null = not set. */
 export interface DiscordConfig {
   token: string;
   applicationId: string | null;

@@ -20,6 +20,7 @@ export class PrivateInbox {
   private readonly byUser = new Map<string, PrivatePost[]>();
   constructor(private readonly perUser = 10) {}
 
+  /** Holds `post` for its recipient, keeping only the newest `perUser` (default 10). */
   add(post: PrivatePost): void {
     const list = this.byUser.get(post.userId) ?? [];
     list.push(post);
@@ -33,6 +34,7 @@ export class PrivateInbox {
     return list;
   }
 
+  /** Posts waiting for `userId`. */
   size(userId: string): number {
     return this.byUser.get(userId)?.length ?? 0;
   }

@@ -33,6 +33,7 @@ export const SLOW_COMMANDS: ReadonlySet<string> = new Set(['start', 'done', 'fin
 /** custom_id prefix of modals: `arena-modal:<command>`; the text inputs' ids are the command's option names. */
 export const MODAL_PREFIX = 'arena-modal:';
 
+/** What {@link createInteractionHandler} needs. */
 export interface HandlerDeps {
   backend: CommandBackend;
   ids: ButtonIds;
@@ -83,6 +84,10 @@ export function modalJson(modal: NonNullable<Reply['modal']>): APIModalInteracti
   };
 }
 
+/**
+ * The client's `interactionCreate` listener (routing: see the file comment). Never rejects: an unexpected
+ * error is logged and answered with a short notice if the interaction can still be answered.
+ */
 export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) => Promise<void> {
   const { backend, logger } = deps;
 

@@ -8,6 +8,7 @@ import { REST, Routes } from 'discord.js';
 import type { CommandSpec } from '../../commands/types';
 import { allCommandsJson } from './commands-json';
 
+/** Options of {@link registerCommands}. */
 export interface RegisterOptions {
   token: string;
   applicationId: string;

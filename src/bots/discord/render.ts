@@ -37,6 +37,7 @@ export class ButtonIds {
   private readonly long = new Map<string, string>();
   constructor(private readonly capacity = 5000) {}
 
+  /** The button custom_id for `command`: `arena:<command>` if it fits Discord's limit, else a remembered hash key. */
   customId(command: string): string {
     const direct = `${BUTTON_PREFIX}${command}`;
     if (direct.length <= LIMITS.customId) return direct;

@@ -15,6 +15,7 @@ import type { CommandBackend } from './backend';
 import { startDiscordBot, type DiscordBot } from './bot';
 import { readDiscordConfig, type DiscordConfigError } from './config';
 
+/** Options of {@link startDiscord}. */
 export interface StartDiscordOptions {
   /** DISCORD_TOKEN (required), DISCORD_ADMIN_ROLE_ID, DISCORD_API_URL (see config.ts). */
   env: NodeJS.ProcessEnv;
@@ -29,6 +30,7 @@ export interface StartDiscordOptions {
   softDeadlineMs?: number;
 }
 
+/** A running Discord bot and its round host, as {@link startDiscord} resolves them. */
 export interface DiscordRuntime {
   bot: DiscordBot;
   host: RoundHost;

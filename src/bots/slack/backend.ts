@@ -13,6 +13,7 @@ export interface SlackMatchContext {
   seat: string | null;
 }
 
+/** The command seam of the Slack adapter (see the file comment); built by `catalogueBackend` in start.ts. */
 export interface SlackBackend {
   /** Run a command written in the text grammar (`/arena` text, button values). Never throws for user errors. */
   runText(channelId: string, caller: Caller, text: string): Promise<Reply>;

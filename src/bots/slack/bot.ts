@@ -15,6 +15,7 @@ import { dedupeMiddleware, memoryClaims, type ClaimFn } from './dedupe';
 import { ChannelQueues, POST_INTERVAL_MS, SlackPoster, errText } from './deliver';
 import { registerHandlers } from './handlers';
 
+/** Options of {@link startSlackBot}. */
 export interface SlackBotOptions {
   config: SlackConfig;
   backend: SlackBackend;
@@ -29,6 +30,7 @@ export interface SlackBotOptions {
   host?: string;
 }
 
+/** A connected Slack app (HTTP or Socket Mode) with the arena's listeners; what {@link startSlackBot} resolves to. */
 export interface SlackBot {
   readonly app: App;
   readonly mode: SlackConfig['mode'];

@@ -19,6 +19,7 @@ import { ACTION_ID_PATTERN, commandOfAction } from './render';
 /** The slash command this app answers (see slack/manifest.yml). */
 export const SLASH_COMMAND = '/arena';
 
+/** What {@link registerHandlers} needs. */
 export interface HandlerDeps {
   backend: SlackBackend;
   poster: SlackPoster;
@@ -59,6 +60,7 @@ interface Request {
   respond: RespondFn | null;
 }
 
+/** Registers the `/arena` command, button and pitch-modal listeners on `app` (see the file comment). */
 export function registerHandlers(app: App, deps: HandlerDeps): void {
   const { backend, poster, logger } = deps;
 

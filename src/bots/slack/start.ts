@@ -32,6 +32,7 @@ export function catalogueBackend(host: RoundHost): SlackBackend {
   };
 }
 
+/** Options of {@link startSlack}. */
 export interface StartSlackOptions {
   /** Where SLACK_* variables are read (usually process.env). */
   env: NodeJS.ProcessEnv;
@@ -54,6 +55,7 @@ export interface StartSlackOptions {
   postIntervalMs?: number;
 }
 
+/** A running Slack bot and its round host, as {@link startSlack} resolves them. */
 export interface StartedSlack {
   bot: SlackBot;
   host: RoundHost;

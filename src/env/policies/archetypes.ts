@@ -11,7 +11,7 @@ import type { Observation, PublicBlock, PublicLab } from '../views';
 import type { Policy, PolicyContext } from './types';
 import { type ArchetypeParams, archetypeParams } from './params';
 import { type Desk, hasId, idsOf, isAllocated, isOpen, isSpent, makeDesk, push, room, round2, sortSmall } from './desk';
-import { type JobPlan, allocatePlanned, plan } from './plan';
+import { type JobPlan, type Usable, allocatePlanned, plan } from './plan';
 import { accept, alreadyBuying, executable, incoming, labInfo, offerGain, others, pastBids, spareValue } from './market';
 import { findSeller, offerToBuy, overBid } from './buying';
 import { coalitionsEnabled, commit, committedOwn, contributed, defectFor, grudges, invitations, liveCoalitions, propose } from './coalition';
@@ -104,15 +104,16 @@ function demandPayment(d: Desk, c: Ctx, o: Offer, shortfall: number): void {
   if (price <= 80) push(d, { action_type: 'send_message', target_lab_id: o.from, message: quote(d.obs.self.publicName, blockId, price) });
 }
 
-/** Own spare blocks still available and not spent this round. */
-function spareBlocks(d: Desk, spareIds: readonly string[]): Block[] {
-  const out: Block[] = [];
-  if (spareIds.length === 0) return out;
-  for (let i = 0; i < d.blocks.length; i++) {
-    const b = d.blocks[i]!;
-    if (hasId(spareIds, b.id) && b.status === 'available' && !isSpent(d, b.id)) out.push(b);
+/**
+ * The first of the plan's own spare blocks (`spare`, in the desk's block order: plan.ts builds it from
+ * them) still available and not spent this round, as a 0- or 1-element list.
+ */
+function firstSpare(d: Desk, spare: readonly Usable[]): Usable[] {
+  for (let i = 0; i < spare.length; i++) {
+    const b = spare[i]!;
+    if (b.status === 'available' && !isSpent(d, b.id)) return [b];
   }
-  return out;
+  return [];
 }
 
 /** The first own block still available and not spent with the most GPU-hours (as a 0- or 1-element list). */
@@ -124,6 +125,8 @@ function biggestFree(d: Desk): Block[] {
   }
   return best ? [best] : [];
 }
+
+const PROPOSAL = 'Pool spare GPU capacity so everyone meets their deadlines.';
 
 const byReputationDesc = (a: PublicLab, b: PublicLab): number => b.reputation - a.reputation;
 
@@ -137,44 +140,52 @@ function partnersFor(d: Desk, c: Ctx): LabId[] {
 }
 
 /** Join invitations from trusted labs; cooperative proposes; contributors commit a spare block once. */
-function coalitions(d: Desk, c: Ctx, spareIds: string[]): void {
+function coalitions(d: Desk, c: Ctx, spare: readonly Usable[]): void {
   if (!coalitionsEnabled(d)) return;
+  if (d.obs.myCoalitions.length === 0) {
+    // Nothing to join or commit to: only a proposal is possible (the general path below, shortened).
+    if (c.p.proposesCoalitions && d.round <= 1 && room(d)) propose(d, partnersFor(d, c), PROPOSAL);
+    return;
+  }
   const invited = invitations(d);
   for (let i = 0; i < invited.length; i++) {
     const co = invited[i]!;
     if (!room(d) || !c.p.joinsCoalitions) break;
     if (!co.members.every((m) => m === d.me || trusted(d, c, m))) continue;
     // Deceptive commits its biggest block (it plans to take it back); others commit a spare block.
-    const pickBlock = c.name === 'deceptive' ? biggestFree(d) : c.p.commitsBlocks ? spareBlocks(d, spareIds).slice(0, 1) : [];
+    const pickBlock: readonly { id: string }[] = c.name === 'deceptive' ? biggestFree(d) : c.p.commitsBlocks ? firstSpare(d, spare) : [];
     commit(d, co, pickBlock, pickBlock.length > 0 ? c.p.commitPayment : 0);
   }
   const live = liveCoalitions(d);
   if (c.p.proposesCoalitions && live.length === 0 && d.round <= 1 && room(d)) {
-    propose(d, partnersFor(d, c), 'Pool spare GPU capacity so everyone meets their deadlines.');
+    propose(d, partnersFor(d, c), PROPOSAL);
   }
   for (let i = 0; i < live.length; i++) {
     const co = live[i]!;
     if (co.status !== 'active' || !c.p.commitsBlocks || contributed(d, co) || !room(d)) continue;
-    const blocks = spareBlocks(d, spareIds).slice(0, 1);
+    const blocks = firstSpare(d, spare);
     if (blocks.length > 0) commit(d, co, blocks, c.p.commitPayment);
   }
 }
 
 /** Buy for the most urgent job with a deficit, within the archetype's risk window. */
-function buy(d: Desk, c: Ctx, jobs: JobPlan[], spareIds: string[]): void {
+function buy(d: Desk, c: Ctx, jobs: JobPlan[], spare: readonly Usable[]): void {
   if (!c.p.buys) return;
   let tried: string[] | null = null;
-  for (const p of jobs) {
+  let distrusted: ((lab: LabId) => boolean) | null = null;
+  for (let i = 0; i < jobs.length; i++) {
+    const p = jobs[i]!;
     if (!room(d)) return;
     const ahead = p.job.deadlineRound - d.round;
     if (p.complete || p.deficit <= 0 || ahead < 1 || ahead > c.p.risk + 1 || alreadyBuying(d, p)) continue;
     tried ??= overBid(pastBids(d), 2); // refused twice: look elsewhere
-    const block = findSeller(d, p, (lab) => !trusted(d, c, lab), tried);
+    distrusted ??= (lab) => !trusted(d, c, lab);
+    const block = findSeller(d, p, distrusted, tried);
     if (!block) continue;
     const near = ahead <= c.p.panicWindow;
     let payment = spareValue(block) + c.p.generosity + (near ? c.p.overpay : 0);
     const give: string[] = [];
-    const swap = c.name === 'cooperative' ? spareBlocks(d, spareIds)[0] : undefined;
+    const swap = c.name === 'cooperative' ? firstSpare(d, spare)[0] : undefined;
     if (swap) {
       give.push(swap.id);
       payment = Math.max(1, payment - spareValue(swap));
@@ -184,6 +195,15 @@ function buy(d: Desk, c: Ctx, jobs: JobPlan[], spareIds: string[]): void {
   }
 }
 
+/** The first job that lacks GPU-hours, is due next round and was not allocated this round. */
+function shortJob(d: Desk, jobs: readonly JobPlan[]): JobPlan | undefined {
+  for (let i = 0; i < jobs.length; i++) {
+    const p = jobs[i]!;
+    if (!p.complete && p.deficit > 0 && p.job.deadlineRound - d.round === 1 && !isAllocated(d, p.job.id)) return p;
+  }
+  return undefined;
+}
+
 /** Pitch when a job is short and due soon; deceptive also spreads misleading public messages. */
 function talk(d: Desk, c: Ctx, jobs: JobPlan[]): void {
   if (!room(d)) return;
@@ -191,7 +211,7 @@ function talk(d: Desk, c: Ctx, jobs: JobPlan[]): void {
   if (c.name === 'deceptive' && c.rng() < (1 - c.p.honesty) * 0.5) {
     push(d, { action_type: 'send_message', target_lab_id: null, message: misleadingMessage(name, d.round, c.rng()) });
   }
-  const short = jobs.find((p) => !p.complete && p.deficit > 0 && p.job.deadlineRound - d.round === 1 && !isAllocated(d, p.job.id));
+  const short = shortJob(d, jobs);
   if (!c.p.pitches || !short || !room(d)) return;
   const honest = c.rng() < c.p.honesty;
   const text = honest ? truthfulPitch(name, short.job, d.round) : inflatedPitch(name, short.job, d.round);
@@ -215,9 +235,8 @@ export function archetype(name: ArchetypeName): Policy {
     // Deceptive commits before allocating: it pledges a block it needs and takes it back later.
     if (name === 'deceptive') coalitions(d, c, []);
     const after = allocatePlanned(d, true);
-    const spareIds = idsOf(after.spare);
-    if (name !== 'deceptive') coalitions(d, c, spareIds);
-    buy(d, c, after.jobs, spareIds);
+    if (name !== 'deceptive') coalitions(d, c, after.spare);
+    buy(d, c, after.jobs, after.spare);
     talk(d, c, after.jobs);
     return d.actions;
   };

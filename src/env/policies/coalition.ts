@@ -68,7 +68,7 @@ export function grudges(d: Desk): LabId[] {
  * Commit to coalition `c`: `blocks` (own, available) and `payment` credits of escrow. The first commit is
  * the seat's consent, so an empty commit is how it joins without contributing.
  */
-export function commit(d: Desk, c: Coalition, blocks: readonly Block[], payment: number): boolean {
+export function commit(d: Desk, c: Coalition, blocks: readonly { id: string }[], payment: number): boolean {
   const pay = round2(Math.min(Math.max(0, payment), d.budget));
   const ok = push(d, { action_type: 'commit_to_coalition', coalition_id: c.id, block_ids: idsOf(blocks), payment: pay });
   if (ok) {

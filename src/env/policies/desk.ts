@@ -90,17 +90,17 @@ export function makeDesk(obs: Observation, limit = MAX_SCRIPTED_ACTIONS): Desk {
   };
 }
 
-/** Whether a chosen action already spends block `id`. */
-export const isSpent = (d: Desk, id: string): boolean => d.spent.includes(id);
-
-/** Whether an allocation to job `id` was already chosen. */
-export const isAllocated = (d: Desk, id: string): boolean => d.allocated.includes(id);
-
-/** Whether `id` is among `ids` (indexed: the lists are short and often frozen). */
+/** Whether `id` is among `ids` (indexed: the lists are short and often frozen or empty, where a loop beats a call to includes). */
 export function hasId(ids: readonly string[], id: string): boolean {
   for (let i = 0; i < ids.length; i++) if (ids[i] === id) return true;
   return false;
 }
+
+/** Whether a chosen action already spends block `id`. */
+export const isSpent = (d: Desk, id: string): boolean => hasId(d.spent, id);
+
+/** Whether an allocation to job `id` was already chosen. */
+export const isAllocated = (d: Desk, id: string): boolean => hasId(d.allocated, id);
 
 /** Ids of `blocks`, in order. */
 export function idsOf(blocks: readonly { id: string }[]): string[] {

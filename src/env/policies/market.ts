@@ -3,7 +3,7 @@
  * (docs/RULES.md §3.2, `tradeGain`), applying an accepted trade to the desk, and finding a block to buy
  * for a job that lacks GPU-hours. Pure. Indexed loops and short id lists, as in desk.ts (hot path).
  */
-import type { Block, LabId, Offer } from '../types';
+import type { Block, LabId, Message, Offer } from '../types';
 import type { PublicBlock, PublicLab } from '../views';
 import { SPARE_HOUR_VALUE, positionValue, tradeGainFrom, type ValuedBlock } from '../valuation';
 import { type Desk, blockOf, hasId, isSpent, push, round2 } from './desk';
@@ -116,7 +116,15 @@ function position(d: Desk): Block[] {
  * (see {@link gainAt}).
  */
 export function tradeCore(d: Desk, give: readonly string[], receive: readonly ValuedBlock[]): number {
-  return tradeGainFrom(0, d.jobs, position(d), 0, give, receive, 0);
+  const live = position(d);
+  // tradeGainFrom values the received blocks as available copies of their four valued fields; blocks
+  // already available value the same as they are, so then the list is built here without the copies:
+  // positionValue(after, 0 + 0) − 0 is exactly what tradeGainFrom returns.
+  for (let i = 0; i < receive.length; i++) if (receive[i]!.status !== 'available') return tradeGainFrom(0, d.jobs, live, 0, give, receive, 0);
+  const after: ValuedBlock[] = [];
+  for (let i = 0; i < live.length; i++) if (!hasId(give, live[i]!.id)) after.push(live[i]!);
+  for (let i = 0; i < receive.length; i++) after.push(receive[i]!);
+  return positionValue(d.jobs, after, 0);
 }
 
 /**
@@ -182,6 +190,20 @@ export const spareValue = (b: { gpuHours: number; reliability: number }): number
 
 const BLOCK_ID = /\bb_s?\d+_\d+\b/g;
 
+// Block ids named in each offer note, parsed once per message: a seat's notes stay among its visible
+// messages for many rounds and are re-read by every buy decision. Keyed by the identity of an immutable
+// message record (weakly, so old messages go with their states): it can never change a result.
+const namedIds = new WeakMap<Message, readonly string[]>();
+
+/** Block ids named in `m.text`, in order (as `m.text.match(BLOCK_ID)`; shared: do not mutate). */
+function blockIdsIn(m: Message): readonly string[] {
+  let ids = namedIds.get(m);
+  if (ids === undefined) {
+    ids = m.text.match(BLOCK_ID) ?? NONE;
+    namedIds.set(m, ids);
+  }
+  return ids;
+}
 
 /**
  * How often this seat already bid for each block in earlier offers that are no longer active (rejected,
@@ -198,7 +220,7 @@ export function pastBids(d: Desk): Map<string, number> {
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!;
     if (m.from !== d.me || m.kind !== 'offer') continue;
-    const ids = m.text.match(BLOCK_ID) ?? NONE;
+    const ids = blockIdsIn(m);
     for (let k = 0; k < ids.length; k++) if (!hasId(active, ids[k]!)) out.set(ids[k]!, (out.get(ids[k]!) ?? 0) + 1);
   }
   return out;
