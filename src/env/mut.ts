@@ -34,16 +34,9 @@ function canonicalKeys(s: MatchState): boolean {
   return i === STATE_KEYS.length;
 }
 
-/**
- * The last state this module built as a literal. It has the canonical keys (engine code only assigns a
- * draft's existing fields), so a draft of it — the next action's or the round close's — skips the key
- * check. One state is held; a miss only costs the check.
- */
-let lastLiteral: MatchState | null = null;
-
 /** A shallow copy of a state, keys in the same order (`{ ...b }`). */
 function copyState(b: MatchState): MatchState {
-  if (b !== lastLiteral && !canonicalKeys(b)) return { ...b };
+  if (!canonicalKeys(b)) return { ...b };
   // Written out (keep in step with STATE_KEYS and MatchState: the compiler flags a missing key).
   const s: MatchState = {
     version: b.version,
@@ -67,7 +60,6 @@ function copyState(b: MatchState): MatchState {
     ledger: b.ledger,
     seats: b.seats,
   };
-  lastLiteral = s;
   return s;
 }
 
@@ -162,30 +154,11 @@ export class Draft {
 
   /** True while nothing has been written: every field of the draft's state is still the base's. */
   pristine(): boolean {
-    const s = this.s;
-    const b = this.base;
-    return (
-      s.labs === b.labs &&
-      s.blocks === b.blocks &&
-      s.jobs === b.jobs &&
-      s.offers === b.offers &&
-      s.coalitions === b.coalitions &&
-      s.seats === b.seats &&
-      s.messages === b.messages &&
-      s.pitches === b.pitches &&
-      s.nextOfferSeq === b.nextOfferSeq &&
-      s.nextCoalitionSeq === b.nextCoalitionSeq &&
-      s.round === b.round &&
-      s.over === b.over &&
-      s.version === b.version &&
-      s.config === b.config &&
-      s.params === b.params &&
-      s.labIds === b.labIds &&
-      s.judgeHistory === b.judgeHistory &&
-      s.shockSchedule === b.shockSchedule &&
-      s.shockHistory === b.shockHistory &&
-      s.ledger === b.ledger
-    );
+    // Every key, whatever the state carries: a hand-written list would miss a field added later.
+    const s = this.s as unknown as Record<string, unknown>;
+    const b = this.base as unknown as Record<string, unknown>;
+    for (const k in s) if (s[k] !== b[k]) return false;
+    return true;
   }
 
   private labsW(): Rec<Lab> {

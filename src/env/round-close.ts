@@ -13,7 +13,7 @@ import { rng } from './rng';
 import { applyShock } from './shocks';
 import { finalSettlement, settleJob } from './settlement';
 import { closeCoalition, lapseCoalition } from './coalition-ops';
-import { addBreakdowns, CUMULATIVE_MAX, CUMULATIVE_MIN, emptyBreakdown, normalize, ZERO_BREAKDOWN } from './reward';
+import { addBreakdowns, CUMULATIVE_MAX, CUMULATIVE_MIN, emptyBreakdown, normalize, REWARD_COLUMNS, ZERO_BREAKDOWN } from './reward';
 import type { RewardColumn } from './reward';
 import { clamp, round4 } from './util';
 import { getPolicy } from './policies';
@@ -64,14 +64,17 @@ export function runScripted(state: MatchState, scripted: Scripted[] = [], trades
     const name = policies[lab];
     if (name === undefined || s.over || s.labs[lab]!.finished) continue;
     let actions: readonly unknown[] = NO_ACTIONS;
+    let n = 0;
     try {
       const out: unknown = getPolicy(name)(observe(s, lab), { rng: rng(seed, s.round, `policy:${lab}`), holdout });
-      if (Array.isArray(out)) actions = out;
+      // Indexed up to the cap instead of slice + for…of: no copy, and policies may return frozen arrays.
+      if (Array.isArray(out)) {
+        actions = out;
+        n = Math.min(out.length, MAX_SCRIPTED_ACTIONS);
+      }
     } catch (e) {
       scripted.push({ lab, action_type: 'none', ok: false, code: 'policy_error', message: e instanceof Error ? e.message : String(e) });
     }
-    // Indexed up to the cap instead of slice + for…of: no copy, and policies may return frozen arrays.
-    const n = Math.min(actions.length, MAX_SCRIPTED_ACTIONS);
     for (let k = 0; k < n; k++) {
       const a = actions[k];
       const { state: next, result } = applyAction(s, lab, a);
@@ -113,17 +116,10 @@ class CloseSink implements RewardSink {
  * weighs the rounded columns). Only for the sink's own breakdowns, which nothing else holds.
  */
 function roundInPlace(b: RewardBreakdown): RewardBreakdown {
-  // Written out (keep in step with REWARD_COLUMNS): named stores, on the per-seat path of every close.
-  b.job_utility = round4(b.job_utility + 0);
-  b.deal_quality = round4(b.deal_quality + 0);
-  b.coalition_reliability = round4(b.coalition_reliability + 0);
-  b.judge_argument = round4(b.judge_argument + 0);
-  b.budget_efficiency = round4(b.budget_efficiency + 0);
-  b.negotiation_efficiency = round4(b.negotiation_efficiency + 0);
-  b.market_adaptation = round4(b.market_adaptation + 0);
-  b.invalid_action_penalty = round4(b.invalid_action_penalty + 0);
-  b.spam_penalty = round4(b.spam_penalty + 0);
-  b.breach_penalty = round4(b.breach_penalty + 0);
+  for (let i = 0; i < REWARD_COLUMNS.length; i++) {
+    const c = REWARD_COLUMNS[i]!;
+    b[c] = round4(b[c] + 0);
+  }
   return b;
 }
 

@@ -10,7 +10,7 @@ import { fingerprintOf } from './fingerprint';
 import type { ErrorCode } from './codes';
 import { Draft } from './mut';
 import type { RewardSink } from './mut';
-import { addBreakdowns, CUMULATIVE_MAX, CUMULATIVE_MIN, emptyBreakdown, INVALID_PENALTY, MALFORMED_PENALTY, normalize, SPAM_PENALTY } from './reward';
+import { addBreakdowns, CUMULATIVE_MAX, CUMULATIVE_MIN, emptyBreakdown, INVALID_PENALTY, isZeroBreakdown, MALFORMED_PENALTY, normalize, SPAM_PENALTY } from './reward';
 import type { RewardColumn } from './reward';
 import { clamp, round4 } from './util';
 import type { Ctx, Outcome } from './handlers/common';
@@ -87,27 +87,11 @@ function previousText(s: MatchState, lab: LabId): string | null {
   return null;
 }
 
-/** True when every column of a step's raw reward is 0 (the usual case). */
-function isZero(r: RewardBreakdown): boolean {
-  return (
-    r.job_utility === 0 &&
-    r.deal_quality === 0 &&
-    r.coalition_reliability === 0 &&
-    r.judge_argument === 0 &&
-    r.budget_efficiency === 0 &&
-    r.negotiation_efficiency === 0 &&
-    r.market_adaptation === 0 &&
-    r.invalid_action_penalty === 0 &&
-    r.spam_penalty === 0 &&
-    r.breach_penalty === 0
-  );
-}
-
 /** Write the step's reward and bookkeeping into the seat's stats; returns the final breakdown. */
 function settleStep(d: Draft, lab: LabId, raw: RewardBreakdown, valid: boolean, fingerprint: string | null): RewardBreakdown {
   // normalize() of an all-zero breakdown rounds nothing and sums to 0: `raw` (this step's own object) is
   // that breakdown already (normalized_reward, still 0, is set below).
-  const b = isZero(raw) ? raw : normalize(raw);
+  const b = isZeroBreakdown(raw) ? raw : normalize(raw);
   const seat = d.seat(lab);
   const cumulative0 = seat.cumulativeReward;
   const cumulative = round4(clamp(cumulative0 + b.normalized_reward, CUMULATIVE_MIN, CUMULATIVE_MAX));

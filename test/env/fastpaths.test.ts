@@ -9,6 +9,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Draft } from '../../src/env/mut';
+import { applyAction } from '../../src/env/index';
 import { positionParts, positionTable, sortShort } from '../../src/env/valuation';
 import { firstDuplicate } from '../../src/env/util';
 import { labBlocks, labJobs, positionOf, positionTablesOf } from '../../src/env/query';
@@ -78,6 +79,19 @@ describe('Draft copies', () => {
     // The draft's state (built as a literal) drafted again keeps its keys too.
     const again = new Draft(new Draft(s).s);
     sameShallow(again.s, s);
+  });
+
+  test('a key a caller added to a state it got back is kept by the next action, as a spread keeps it', () => {
+    const s = match('single_trade', 1);
+    const first = applyAction(s, s.labIds[0]!, { action_type: 'send_message', target_lab_id: null, message: 'hello there' }).state;
+    const tagged = { ...first, hostNote: 'kept' } as MatchState;
+    const next = applyAction(tagged, s.labIds[1]!, { action_type: 'send_message', target_lab_id: null, message: 'hi to you' }).state;
+    assert.equal((next as unknown as { hostNote?: string }).hostNote, 'kept');
+    assert.deepEqual(Object.keys(next), Object.keys(tagged));
+    // In place, on a state the engine just built (the case a remembered literal could skip).
+    (first as unknown as { hostNote: string }).hostNote = 'in place';
+    const again = applyAction(first, s.labIds[1]!, { action_type: 'wait' }).state;
+    assert.equal((again as unknown as { hostNote?: string }).hostNote, 'in place');
   });
 
   test('pristine until something is written', () => {

@@ -66,6 +66,27 @@ describe('policy caches never change a decision', () => {
     }
   });
 
+  test("a caller's own copy edited in place decides like a fresh copy (nothing cached for unfrozen data)", () => {
+    // Another lab's available blocks become used, and offer notes name other blocks: a cache keyed by
+    // the identity of the (unfrozen) list or message would answer for the market before the edit.
+    const sample = cases.filter((_, k) => k % 3 === 0);
+    let changed = 0;
+    for (const info of POLICIES) {
+      for (let k = 0; k < sample.length; k++) {
+        const c = sample[k]!;
+        const run = (o: Observation) => info.policy(o, { rng: rng(c.seed, o.round, `policy:${c.lab}`), holdout: false });
+        const own = structuredClone(c.obs);
+        const before = run(own);
+        for (const b of own.blocks) if (b.owner !== c.lab && b.status === 'available') (b as { status: string }).status = 'used';
+        for (const m of own.messages) if (m.kind === 'offer') (m as { text: string }).text = m.text.replace(/\bb_(\d+)_(\d+)\b/g, 'b_$2_$1');
+        const after = run(own);
+        assert.deepEqual(after, run(structuredClone(own)), `${info.name} #${k}`);
+        if (JSON.stringify(after) !== JSON.stringify(before)) changed += 1;
+      }
+    }
+    assert.ok(changed > 0, 'the edits change some decisions (else this test proves nothing)');
+  });
+
   test('a market seen before does not leak into the next decision', () => {
     // Two markets that differ only in which block lab_1 has for sale: the expert buys that block.
     const market = (id: string) => deepFreeze(observation({ jobs: [job('j_0_0', 'lab_0', 4, 2)], blocks: [block(id, 'lab_1', 4)] }));

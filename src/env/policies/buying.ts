@@ -29,13 +29,14 @@ const NO_BLOCKS: readonly PublicBlock[] = [];
 // Available blocks of each owner, in market order, for the last public-block list seen. The engine
 // shares one frozen list per version of the blocks (public.ts) between the observations of that
 // version, so seats and jobs that look at the same market reuse it (a one-entry cache keyed by the
-// identity of an immutable list: it can never change a result).
+// identity of a frozen list, whose entries are frozen too: it can never change a result). A list that is
+// not frozen (a caller's own copy, which it may edit) is never cached.
 let marketList: readonly PublicBlock[] | null = null;
 let marketByOwner = new Map<LabId, PublicBlock[]>();
 
 /** `owner`'s available blocks in the market `list`, in list order (do not mutate). */
 function availableOf(list: readonly PublicBlock[], owner: LabId): readonly PublicBlock[] {
-  if (list !== marketList) {
+  if (list !== marketList || !Object.isFrozen(list)) {
     const byOwner = new Map<LabId, PublicBlock[]>();
     for (let i = 0; i < list.length; i++) {
       const b = list[i]!;

@@ -125,7 +125,8 @@ export function sortSmall<T>(xs: T[], cmp: (a: T, b: T) => number): T[] {
 
 // The engine shares one frozen public-block list per version of the blocks (public.ts). A lookup scans
 // it; once a list has served SCANS lookups an index is built for it and kept for later calls (a
-// one-entry cache keyed by the identity of an immutable list: it can never change a result). Most
+// one-entry cache keyed by the identity of a frozen list: it can never change a result; a list that is not
+// frozen, a caller's own copy, is only scanned). Most
 // policy calls look up a handful of blocks, and most lists are seen by one or two seats only.
 const SCANS = 8;
 let lastList: readonly PublicBlock[] | null = null;
@@ -139,7 +140,7 @@ function lookup(list: readonly PublicBlock[], id: string): PublicBlock | undefin
     lastIndex = null;
   }
   if (lastIndex !== null) return lastIndex.get(id);
-  if (++lastScans > SCANS) {
+  if (++lastScans > SCANS && Object.isFrozen(list)) {
     const index = new Map<string, PublicBlock>();
     for (let i = 0; i < list.length; i++) index.set(list[i]!.id, list[i]!);
     lastIndex = index;

@@ -191,17 +191,17 @@ export const spareValue = (b: { gpuHours: number; reliability: number }): number
 const BLOCK_ID = /\bb_s?\d+_\d+\b/g;
 
 // Block ids named in each offer note, parsed once per message: a seat's notes stay among its visible
-// messages for many rounds and are re-read by every buy decision. Keyed by the identity of an immutable
-// message record (weakly, so old messages go with their states): it can never change a result.
-const namedIds = new WeakMap<Message, readonly string[]>();
+// messages for many rounds and are re-read by every buy decision. Keyed weakly by the message record (old
+// messages go with their states) and used only while the text is the one parsed, so a caller that edits
+// its copy of a message gets a fresh parse: it can never change a result.
+const namedIds = new WeakMap<Message, { text: string; ids: readonly string[] }>();
 
 /** Block ids named in `m.text`, in order (as `m.text.match(BLOCK_ID)`; shared: do not mutate). */
 function blockIdsIn(m: Message): readonly string[] {
-  let ids = namedIds.get(m);
-  if (ids === undefined) {
-    ids = m.text.match(BLOCK_ID) ?? NONE;
-    namedIds.set(m, ids);
-  }
+  const hit = namedIds.get(m);
+  if (hit !== undefined && hit.text === m.text) return hit.ids;
+  const ids = m.text.match(BLOCK_ID) ?? NONE;
+  namedIds.set(m, { text: m.text, ids });
   return ids;
 }
 
