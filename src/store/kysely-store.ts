@@ -8,6 +8,7 @@
  *   The primary key (match_id, seq) lets only one writer store a given seq; the EXISTS guard stops a
  *   writer that is ahead of the log from leaving a gap. Zero rows inserted = conflict.
  * - tryClaim / recordVote: `INSERT … ON CONFLICT DO NOTHING` on a unique key; one row inserted = first.
+ * - pruneClaims: one `DELETE … WHERE` on key prefix and age; a claim racing with it is either kept or gone.
  * - createMatch: a partial unique index keeps one lobby/running match per channel.
  * On SQLite, single statements also never hold a write lock across an `await`, which matters because
  * better-sqlite3 blocks the thread while it waits on busy_timeout.
@@ -38,6 +39,9 @@ const ALLOWED_FROM: Record<MatchStatus, MatchStatus[]> = {
 };
 
 const ACTIVE: MatchStatus[] = ['lobby', 'running'];
+
+/** A claim namespace {@link KyselyEventStore.pruneClaims} accepts, e.g. `slack:`. */
+const CLAIM_PREFIX = /^[a-z][a-z0-9_]*:$/;
 
 /** EventStore over Kysely; see the file comment for why each write is safe under concurrency. */
 export class KyselyEventStore implements EventStore {
@@ -173,6 +177,18 @@ export class KyselyEventStore implements EventStore {
       .onConflict((oc) => oc.column('key').doNothing())
       .executeTakeFirst();
     return Number(r.numInsertedOrUpdatedRows ?? 0n) > 0;
+  }
+
+  async pruneClaims(prefix: string, before: Date): Promise<number> {
+    if (!CLAIM_PREFIX.test(prefix)) throw new TypeError(`pruneClaims: prefix must look like "slack:", got ${JSON.stringify(prefix)}`);
+    if (!(before instanceof Date) || Number.isNaN(before.getTime())) throw new TypeError('pruneClaims: before must be a valid Date');
+    // substr, not LIKE: exact on both dialects (SQLite's LIKE ignores case; `_` would be a wildcard).
+    const r = await this.db
+      .deleteFrom('claims')
+      .where(sql<string>`substr(${sql.ref('key')}, 1, ${sql.lit(prefix.length)})`, '=', prefix)
+      .where('claimed_at', '<', before.toISOString())
+      .executeTakeFirst();
+    return Number(r.numDeletedRows);
   }
 
   async recordVote(vote: VoteRecord): Promise<RecordVoteResult> {

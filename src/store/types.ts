@@ -126,6 +126,16 @@ export interface EventStore {
    */
   tryClaim(key: string): Promise<boolean>;
 
+  /**
+   * Forget the claims whose key starts with `prefix` and that were made strictly before `before`; returns
+   * how many were removed. For keys that only need to hold for a while (Slack request dedup, `slack:`);
+   * a forgotten key can be claimed again.
+   * @param prefix a key namespace such as `slack:`: lowercase letters, digits and `_`, ending in `:`
+   *   (so no call can clear every claim, e.g. the host's `round_close:` guards, by accident).
+   * @throws {TypeError} when `prefix` is not such a namespace or `before` is not a valid date.
+   */
+  pruneClaims(prefix: string, before: Date): Promise<number>;
+
   /** Record a vote; one per (match, round, voter): a second one is `duplicate_vote` and changes nothing. */
   recordVote(vote: VoteRecord): Promise<RecordVoteResult>;
 

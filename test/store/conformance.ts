@@ -198,6 +198,23 @@ export function runConformance(name: string, backend: ConformanceBackend): void 
         assert.deepEqual((await b.load('m')).map((e) => e.body.type), ['round_closed']);
       }));
 
+    test('pruneClaims: forgets only old claims in its namespace; a forgotten key can be claimed again', () =>
+      withStores(2, async (a, b) => {
+        for (const k of ['slack:trigger:1', 'slack:event:2', 'slackx:3', 'round_close:m:0', 'SLACK:4']) assert.equal(await a.tryClaim(k), true);
+        const hourAgo = new Date(Date.now() - 3_600_000);
+        assert.equal(await b.pruneClaims('slack:', hourAgo), 0, 'claims made just now are younger than the cutoff');
+        assert.equal(await a.tryClaim('slack:trigger:1'), false, 'still claimed');
+        const later = new Date(Date.now() + 60_000);
+        assert.equal(await b.pruneClaims('slack:', later), 2);
+        assert.equal(await b.pruneClaims('slack:', later), 0, 'nothing left to prune');
+        assert.equal(await a.tryClaim('slack:trigger:1'), true, 'claimable again');
+        assert.equal(await a.tryClaim('slack:event:2'), true);
+        for (const k of ['slackx:3', 'round_close:m:0', 'SLACK:4']) assert.equal(await b.tryClaim(k), false, `${k} is another namespace and stays`);
+        for (const bad of ['', 'slack', 'slack%:', '%:', 'a_%:']) await assert.rejects(a.pruneClaims(bad, later), TypeError, JSON.stringify(bad));
+        await assert.rejects(a.pruneClaims('slack:', new Date(Number.NaN)), TypeError);
+        assert.equal(await a.tryClaim('round_close:m:0'), false, 'a refused call removed nothing');
+      }));
+
     test('close and reopen: everything reads back; migrations are not applied twice', async () => {
       const key = await backend.create();
       try {

@@ -16,14 +16,17 @@ import { z } from 'zod';
 /** Exactly-once claim: true for the first caller with `key` (EventStore.tryClaim). */
 export type ClaimFn = (key: string) => Promise<boolean>;
 
+/** Key namespace of every request claim (see {@link requestKey}); the one {@link storeClaims} prunes. */
+export const REQUEST_CLAIM_PREFIX = 'slack:';
+
 const KeyFields = z.object({ trigger_id: z.string().min(1).optional(), event_id: z.string().min(1).optional() }).loose();
 
 /** The dedup key of a request body (see the module comment). */
 export function requestKey(body: unknown): string {
   const f = KeyFields.safeParse(body);
-  if (f.success && f.data.trigger_id) return `slack:trigger:${f.data.trigger_id}`;
-  if (f.success && f.data.event_id) return `slack:event:${f.data.event_id}`;
-  return `slack:body:${createHash('sha256').update(JSON.stringify(body) ?? '').digest('hex')}`;
+  if (f.success && f.data.trigger_id) return `${REQUEST_CLAIM_PREFIX}trigger:${f.data.trigger_id}`;
+  if (f.success && f.data.event_id) return `${REQUEST_CLAIM_PREFIX}event:${f.data.event_id}`;
+  return `${REQUEST_CLAIM_PREFIX}body:${createHash('sha256').update(JSON.stringify(body) ?? '').digest('hex')}`;
 }
 
 /**
@@ -37,6 +40,64 @@ export function memoryClaims(capacity = 10_000): ClaimFn {
     seen.add(key);
     if (seen.size > capacity) seen.delete(seen.values().next().value as string);
     return true;
+  };
+}
+
+/**
+ * How long a request claim is kept: a day. Slack retries a request at most 3 times, the last about 5
+ * minutes after the first (Events API and interactivity retry policy), so a day is ample.
+ */
+export const REQUEST_CLAIM_RETENTION_MS = 24 * 3_600_000;
+
+/** How often {@link storeClaims} prunes: at most once an hour, on a claim. */
+export const REQUEST_CLAIM_PRUNE_EVERY_MS = 3_600_000;
+
+/** The part of the EventStore that {@link storeClaims} uses. */
+export interface ClaimStore {
+  tryClaim(key: string): Promise<boolean>;
+  pruneClaims(prefix: string, before: Date): Promise<number>;
+}
+
+/** Options of {@link storeClaims}. */
+export interface StoreClaimsOptions {
+  logger: Logger;
+  /** Keep claims this long (ms; default {@link REQUEST_CLAIM_RETENTION_MS}). */
+  retentionMs?: number;
+  /** Prune at most this often (ms; default {@link REQUEST_CLAIM_PRUNE_EVERY_MS}). */
+  pruneEveryMs?: number;
+  /** Clock in epoch ms (tests). */
+  now?: () => number;
+}
+
+/**
+ * Claims through the event store (so they hold across processes) and keeps its `claims` table bounded:
+ * the first claim, and then one claim an hour at most, also deletes `slack:` claims older than the
+ * retention. Every request claims a key, so without this the table would grow by one row per request
+ * forever. The prune runs after the claim and is awaited (one DELETE an hour over a day's claims;
+ * nothing is left running when the bot stops); a failed prune is logged and the claim still counts.
+ */
+export function storeClaims(store: ClaimStore, opts: StoreClaimsOptions): ClaimFn {
+  const retention = opts.retentionMs ?? REQUEST_CLAIM_RETENTION_MS;
+  const every = opts.pruneEveryMs ?? REQUEST_CLAIM_PRUNE_EVERY_MS;
+  const now = opts.now ?? Date.now;
+  let lastPrune = Number.NEGATIVE_INFINITY;
+  let pruning = false;
+  return async (key) => {
+    const first = await store.tryClaim(key);
+    const t = now();
+    if (!pruning && t - lastPrune >= every) {
+      pruning = true;
+      lastPrune = t;
+      try {
+        const removed = await store.pruneClaims(REQUEST_CLAIM_PREFIX, new Date(t - retention));
+        if (removed > 0) opts.logger.info({ removed }, 'slack: old request claims pruned');
+      } catch (err) {
+        opts.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'slack: pruning request claims failed');
+      } finally {
+        pruning = false;
+      }
+    }
+    return first;
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * Starting the Slack bot for real: settings from the environment (config.ts), the round host on the
- * event store, the catalogue as the backend, retries deduplicated through `store.tryClaim` (so several
- * bot processes sharing one PostgreSQL database never apply a retried request twice), then
+ * event store, the catalogue as the backend, retries deduplicated through the store's claims (so several
+ * bot processes sharing one PostgreSQL database never apply a retried request twice; claims older than a
+ * day are pruned, dedupe.ts storeClaims), then
  * `host.restore()` so unfinished matches resume and overdue rounds close.
  *
  * - {@link startSlack}: programmatic (tests, other entry points); resolves once connected.
@@ -18,6 +19,7 @@ import type { EventStore } from '../../store/types';
 import type { SlackClientOptions } from './app';
 import type { SlackBackend } from './backend';
 import { startSlackBot, type SlackBot } from './bot';
+import { storeClaims } from './dedupe';
 import { readSlackConfig, SlackConfigError } from './config';
 
 /** The catalogue (src/commands) over a round host, as the Slack adapter's backend. */
@@ -84,7 +86,7 @@ export async function startSlack(opts: StartSlackOptions): Promise<StartedSlack>
       config: cfg,
       backend: catalogueBackend(host),
       logger,
-      claim: (key) => store.tryClaim(key),
+      claim: storeClaims(store, { logger }),
       ...(opts.clientOptions ? { clientOptions: opts.clientOptions } : {}),
       ...(opts.postIntervalMs !== undefined ? { postIntervalMs: opts.postIntervalMs } : {}),
       ...(opts.port !== undefined ? { port: opts.port } : {}),
