@@ -63,6 +63,12 @@ export interface OpenAiEmulator {
   script(...replies: ScriptedReply[]): void;
   /** Replace the responder used when the queue is empty. */
   setResponder(r: Responder): void;
+  /**
+   * Most chat requests open at once (arrived, not yet answered or dropped) since the start or the last
+   * {@link resetInFlightPeak}: a count, not a time, so concurrency limits are checked without a clock.
+   */
+  inFlightPeak(): number;
+  resetInFlightPeak(): void;
   close(): Promise<void>;
 }
 
@@ -82,8 +88,12 @@ export async function startOpenAiEmulator(opts: { replies?: ScriptedReply[]; res
   const requests: RecordedRequest[] = [];
   const t0 = performance.now();
   const timers = new Set<NodeJS.Timeout>();
+  let inFlight = 0;
+  let peak = 0;
 
-  const send = (res: ServerResponse, req: RecordedRequest, r: ScriptedReply) => {
+  const send = (res: ServerResponse, req: RecordedRequest, r: ScriptedReply, answered: () => void) => {
+    // Counted as answered before the reply goes out, so the client's next request never overlaps it.
+    answered();
     if (res.destroyed) return;
     const status = r.status ?? 200;
     const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -133,15 +143,24 @@ export async function startOpenAiEmulator(opts: { replies?: ScriptedReply[]; res
       res.end(JSON.stringify({ error: { message: 'not found' } }));
       return;
     }
+    inFlight++;
+    peak = Math.max(peak, inFlight);
+    let open = true;
+    const answered = () => {
+      if (!open) return;
+      open = false;
+      inFlight--;
+    };
+    res.on('close', answered); // a hung request ends when the client gives up
     const reply = queue.shift() ?? responder(rec);
     if (reply.hang) return;
     if (reply.delayMs && reply.delayMs > 0) {
       const t = setTimeout(() => {
         timers.delete(t);
-        send(res, rec, reply);
+        send(res, rec, reply, answered);
       }, reply.delayMs);
       timers.add(t);
-    } else send(res, rec, reply);
+    } else send(res, rec, reply, answered);
   };
 
   const server = createServer((req, res) => {
@@ -159,6 +178,10 @@ export async function startOpenAiEmulator(opts: { replies?: ScriptedReply[]; res
     script: (...r) => queue.push(...r),
     setResponder: (r) => {
       responder = r;
+    },
+    inFlightPeak: () => peak,
+    resetInFlightPeak: () => {
+      peak = inFlight;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -146,8 +146,11 @@ export class SlackEmulator {
     return this.requests.filter((r) => r.path === `/response/${responseId}`);
   }
 
-  /** Resolves with the first recorded request (already or later) matching `pred`; rejects after `timeoutMs`. */
-  waitFor(pred: (r: RecordedRequest) => boolean, timeoutMs = 5000): Promise<RecordedRequest> {
+  /**
+   * Resolves with the first recorded request (already or later) matching `pred`; rejects after
+   * `timeoutMs` (default 10 s: only a request that never comes should reach it, even on a loaded machine).
+   */
+  waitFor(pred: (r: RecordedRequest) => boolean, timeoutMs = 10_000): Promise<RecordedRequest> {
     const found = this.requests.find(pred);
     if (found) return Promise.resolve(found);
     return new Promise((resolve, reject) => {
@@ -236,6 +239,11 @@ export class SlackEmulator {
     return this.interactive(payload, triggerId, null);
   }
 
+  /** Socket Mode connections still open (0 once a stopped client has finished its close handshake). */
+  get openSockets(): number {
+    return this.sockets.size;
+  }
+
   /** Resolves once a Socket Mode client has connected and been sent `hello`. */
   socketConnected(): Promise<void> {
     return this.connected;
@@ -243,7 +251,8 @@ export class SlackEmulator {
 
   /**
    * Pushes a built request as a Socket Mode envelope and resolves with the app's ack payload.
-   * `retryAttempt` marks it as Slack's retry (a new envelope_id, as Slack sends).
+   * `retryAttempt` marks it as Slack's retry (a new envelope_id, as Slack sends). Rejects when no ack
+   * comes within `timeoutMs` (default 10 s, ample on a loaded machine).
    */
   sendEnvelope(req: BuiltRequest, opts: { retryAttempt?: number; timeoutMs?: number } = {}): Promise<Json> {
     const ws = [...this.sockets][0];
@@ -252,7 +261,7 @@ export class SlackEmulator {
     const envelope: Json = { envelope_id, type: req.kind, payload: req.payload, accepts_response_payload: true };
     if (opts.retryAttempt !== undefined) Object.assign(envelope, { retry_attempt: opts.retryAttempt, retry_reason: 'timeout' });
     return new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`slack emulator: envelope ${envelope_id} not acked`)), opts.timeoutMs ?? 5000);
+      const t = setTimeout(() => reject(new Error(`slack emulator: envelope ${envelope_id} not acked`)), opts.timeoutMs ?? 10_000);
       this.ackWaiters.set(envelope_id, (p) => (clearTimeout(t), resolve(p)));
       ws.send(JSON.stringify(envelope));
     });

@@ -8,9 +8,13 @@ import { LlmConfigSchema, type LlmConfigInput } from '../../src/llm/config';
 import { unescapeQuoted } from '../../src/llm/quote';
 import type { OpenAiEmulator, RecordedRequest } from '../emulators/openai';
 
-/** A client on the emulator with short timeouts. */
+/**
+ * A client on the emulator. Its 10 s timeout is for replies the test expects to arrive (the emulator
+ * answers at once, but a loaded CI machine can be slow); a test that wants a timeout to fire passes
+ * a short `timeoutMs` and has the emulator hang.
+ */
 export function emuClient(emu: OpenAiEmulator, over: LlmConfigInput = {}): LlmClient {
-  return new LlmClient(LlmConfigSchema.parse({ baseUrl: emu.baseURL, timeoutMs: 3000, maxRetries: 1, ...over }));
+  return new LlmClient(LlmConfigSchema.parse({ baseUrl: emu.baseURL, timeoutMs: 10_000, maxRetries: 1, ...over }));
 }
 
 /** A fresh market_round match at round 0 (3 labs, 2 jobs each). Tests read its facts, never hard-code them. */

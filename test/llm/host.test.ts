@@ -5,28 +5,20 @@
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { labIdsFor, observe } from '../../src/env';
+import { createMatch, labIdsFor, observe } from '../../src/env';
 import { createLlmJudge, LLM_JUDGE_ID } from '../../src/judge/llm-judge';
 import { RULE_JUDGE_ID } from '../../src/judge/rule-judge';
-import { llmAgentFactory } from '../../src/llm/seat-agent';
+import { createLlmSeatAgent, llmAgentFactory } from '../../src/llm/seat-agent';
 import { RoundHost, replay } from '../../src/round';
 import type { EventStore } from '../../src/store';
 import { startOpenAiEmulator, type OpenAiEmulator, type RecordedRequest } from '../emulators/openai';
 import { harness, person, publicText, publishedText, unwrap } from '../round/helpers';
+import { waitUntil } from '../support/wait';
 import { emuClient, honest, market, v, verdictFor } from './helpers';
 
 const HOST = person('host');
 const ALICE = person('alice');
 const WAIT_REPLY = JSON.stringify({ plan: null, actions: [{ action_type: 'wait' }], pitch: null });
-
-async function waitFor(what: string, pred: () => Promise<boolean>, ms = 8000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await pred()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  assert.fail(`timed out waiting for ${what}`);
-}
 
 const closedRounds = async (store: EventStore, id: string) =>
   (await store.load(id)).flatMap((e) => (e.body.type === 'round_closed' ? [e.body] : []));
@@ -38,27 +30,33 @@ describe('LLM seats and judge through the round host', () => {
   });
   after(() => emu.close());
 
-  test('five LLM seats whose replies take 300 ms each all act within ~0.5 s of the round opening (parallel)', async () => {
+  test('five LLM seats whose replies take 300 ms each are asked in parallel (arrival spread < 250 ms)', async () => {
     const seed = Array.from({ length: 50 }, (_, i) => i).find((s) => labIdsFor('coalition_market', s).length === 5) ?? -1;
     const labs = labIdsFor('coalition_market', seed);
     assert.equal(labs.length, 5);
+    const client = emuClient(emu, { maxConcurrent: 8 });
+    // Warm-up outside the measured window: the first request of the process pays for loading fetch,
+    // the openai client and the prompt code, which must not land between the five timed arrivals.
+    emu.script({ content: WAIT_REPLY });
+    const warm = createMatch({ task: 'coalition_market', seed, scripted: {} });
+    await createLlmSeatAgent({ client, model: 'warm-up' }).act(observe(warm, labs[0]!), { matchId: 'warm-up', lab: labs[0]!, round: 0, signal: new AbortController().signal });
     emu.setResponder(() => ({ delayMs: 300, content: WAIT_REPLY }));
-    const h = await harness({ agentFor: llmAgentFactory(emuClient(emu, { maxConcurrent: 8 })) });
+    const h = await harness({ agentFor: llmAgentFactory(client) });
     const m = unwrap(await h.host.create('c-par', 'test', HOST, { task: 'coalition_market', seed, roundSeconds: 0 }));
     for (const lab of labs) unwrap(await h.host.assign('c-par', HOST, lab, { kind: 'llm', model: 'agent-m' }));
     const n0 = emu.chatRequests().length;
-    const t0 = performance.now();
     unwrap(await h.host.start('c-par', HOST));
-    await waitFor('round 0 to close', async () => (await closedRounds(h.store, m.id)).length > 0);
-    const elapsed = performance.now() - t0;
+    await waitUntil('round 0 to close', async () => (await closedRounds(h.store, m.id)).length > 0);
     unwrap(await h.host.end('c-par', HOST));
     await h.host.stop();
     const first = emu.chatRequests().slice(n0, n0 + 5);
     assert.equal(first.length, 5);
     assert.deepEqual(new Set(first.map((r) => r.body?.model)), new Set(['agent-m']));
-    // all five requests were in flight together, and the round closed after ~one reply time, not five
+    // All five requests were in flight together: the last arrived before the first could be answered
+    // (300 ms), where serial turns would space them ≥ 300 ms apart (≥ 1200 ms in all). The spread is
+    // the one wall-clock bound kept here (an acceptance criterion); how long the whole round took is
+    // not asserted, as that only measures the machine.
     assert.ok(first[4]!.at - first[0]!.at < 250, `arrivals spread ${(first[4]!.at - first[0]!.at).toFixed(0)} ms`);
-    assert.ok(elapsed < 1200, `round 0 closed ${elapsed.toFixed(0)} ms after start (serial would be ≥ 1500)`);
     const acted = (await h.store.load(m.id)).filter((e) => e.body.type === 'action' && e.seq < 40).map((e) => (e.body as { lab: string }).lab);
     assert.deepEqual(new Set(acted), new Set(labs));
   });

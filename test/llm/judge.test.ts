@@ -88,15 +88,17 @@ describe('LLM judge against the emulator', () => {
   test('timeout, HTTP errors and bad replies fall back to the rule judge with meta.fallback', async () => {
     const s = attackState();
     const rule = ruleJudge.judge(s)!;
-    const cases: { name: string; reply: Parameters<OpenAiEmulator['script']>[0]; code: RegExp }[] = [
-      { name: 'hang', reply: { hang: true }, code: /timeout/ },
-      { name: '500', reply: { status: 500 }, code: /http_error/ },
-      { name: 'garbage', reply: { content: 'I think Seat K wins!' }, code: /invalid_json/ },
-      { name: 'schema', reply: { content: '{"seats":[{"seat":"Seat K","need":3}],"summary":"x"}' }, code: /schema_mismatch/ },
+    // Only the hang gets a short judge deadline (the emulator never answers it); the answered cases get
+    // ample time, so a slow machine cannot turn their error into a timeout.
+    const cases: { name: string; reply: Parameters<OpenAiEmulator['script']>[0]; code: RegExp; timeoutMs: number }[] = [
+      { name: 'hang', reply: { hang: true }, code: /timeout/, timeoutMs: 300 },
+      { name: '500', reply: { status: 500 }, code: /http_error/, timeoutMs: 10_000 },
+      { name: 'garbage', reply: { content: 'I think Seat K wins!' }, code: /invalid_json/, timeoutMs: 10_000 },
+      { name: 'schema', reply: { content: '{"seats":[{"seat":"Seat K","need":3}],"summary":"x"}' }, code: /schema_mismatch/, timeoutMs: 10_000 },
     ];
     for (const c of cases) {
       emu.setResponder(() => c.reply);
-      const judge = createLlmJudge({ client: emuClient(emu, { maxRetries: 0 }), models: ['m'], timeoutMs: 300 });
+      const judge = createLlmJudge({ client: emuClient(emu, { maxRetries: 0 }), models: ['m'], timeoutMs: c.timeoutMs });
       const d = await judge.judge(s);
       assert.equal(d?.judgeId, RULE_JUDGE_ID, c.name);
       assert.equal(d?.winner, rule.winner, c.name);

@@ -111,15 +111,17 @@ describe('LLM seat agent', () => {
   test('model failures reject with a coded LlmAgentError (timeout, 500, garbage)', async () => {
     const s = market();
     const obs = observe(s, 'lab_0');
+    // Only the hang gets a short timeout (the emulator never answers it); the answered cases get ample
+    // time, so a slow machine cannot turn their error into a timeout.
     const cases = [
-      { r: { hang: true }, code: 'timeout' },
-      { r: { status: 500 }, code: 'http_error' },
-      { r: { content: 'I will wait.' }, code: 'invalid_json' },
-      { r: { content: '{"actions":[{"action_type":"teleport"}]}' }, code: 'schema_mismatch' },
+      { r: { hang: true }, code: 'timeout', timeoutMs: 150 },
+      { r: { status: 500 }, code: 'http_error', timeoutMs: 10_000 },
+      { r: { content: 'I will wait.' }, code: 'invalid_json', timeoutMs: 10_000 },
+      { r: { content: '{"actions":[{"action_type":"teleport"}]}' }, code: 'schema_mismatch', timeoutMs: 10_000 },
     ] as const;
     for (const c of cases) {
       emu.script(c.r);
-      const agent = createLlmSeatAgent({ client: emuClient(emu, { timeoutMs: 150, maxRetries: 0 }), model: 'agent-m' });
+      const agent = createLlmSeatAgent({ client: emuClient(emu, { timeoutMs: c.timeoutMs, maxRetries: 0 }), model: 'agent-m' });
       await assert.rejects(agent.act(obs, ctxFor('lab_0')), (e: unknown) => e instanceof LlmAgentError && e.code === c.code && e.message.includes(c.code));
     }
   });

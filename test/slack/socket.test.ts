@@ -10,6 +10,7 @@ import { startSlack, type StartedSlack } from '../../src/bots/slack/start';
 import { openStore, type EventStore } from '../../src/store';
 import { SlackEmulator } from '../emulators/slack';
 import { alice, APP_TOKEN, BOT_TOKEN, captureLogger, FakeBackend, startTestBot } from './helpers';
+import { waitUntil } from '../support/wait';
 
 const CHANNEL = 'C0SOCK';
 
@@ -27,8 +28,9 @@ describe('slack bot in Socket Mode (fake backend)', () => {
 
   after(async () => {
     await bot.stop();
-    // Let the SocketModeClient finish closing before the server goes (see the testing notes).
-    await new Promise((r) => setTimeout(r, 100));
+    // Let the SocketModeClient finish its close handshake before the server goes, or it reports an
+    // SMWebsocketError (testing notes): wait for the socket to close rather than for a fixed time.
+    await waitUntil('the Socket Mode client to disconnect', () => emu.openSockets === 0);
     await emu.close();
   });
 
@@ -98,7 +100,7 @@ describe('startSlack in Socket Mode (real catalogue and host)', () => {
 
   after(async () => {
     await slack.stop();
-    await new Promise((r) => setTimeout(r, 100));
+    await waitUntil('the Socket Mode client to disconnect', () => emu.openSockets === 0);
     await store.close();
     await emu.close();
   });
