@@ -12,7 +12,7 @@ import { idList } from './format';
 import { formatCommand } from './grammar';
 import { choiceValue, idListValue, idValue, intValue, moneyValue, textValue } from './options';
 import { hasSeat, matchExists, running } from './preconditions';
-import { button, errorReply, publicReply } from './reply';
+import { button, errorReply, publicReply } from '../chat/reply';
 import { submit } from './submit';
 import type { CommandError } from './types';
 import { LIVE, checkCoalition, checkLab, checkOwnBlocks, firstError } from './validate';

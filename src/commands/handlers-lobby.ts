@@ -12,7 +12,7 @@ import { defineCommand, type CommandDefinition } from './definition';
 import { renderCommandHelp, renderHelp } from './help';
 import { boolValue, choiceValue, idValue, intValue } from './options';
 import { inLobby, isHost, matchExists } from './preconditions';
-import { errorReply, mergeReplies, privateReply, publicReply } from './reply';
+import { errorReply, mergeReplies, privateReply, publicReply } from '../chat/reply';
 import { COMMAND_SPECS } from './specs';
 import { renderLobby } from './views';
 

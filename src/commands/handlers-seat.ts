@@ -11,7 +11,7 @@ import { defineCommand, type CommandDefinition } from './definition';
 import { idList } from './format';
 import { idListValue, idValue, textValue } from './options';
 import { hasSeat, matchExists, running } from './preconditions';
-import { errorReply, mergeReplies, privatePost, privateReply, publicReply } from './reply';
+import { errorReply, mergeReplies, privatePost, privateReply, publicReply } from '../chat/reply';
 import { submit } from './submit';
 import type { Reply } from './types';
 import { checkAllocatable, checkLab, checkOwnBlocks, checkOwnJobs, firstError } from './validate';

@@ -14,7 +14,7 @@ import { idList, offerLine } from './format';
 import { formatCommand } from './grammar';
 import { idListValue, idValue, intValue, moneyValue, textValue } from './options';
 import { hasSeat, matchExists, running } from './preconditions';
-import { button, errorReply, mergeReplies, privatePost, publicReply } from './reply';
+import { button, errorReply, mergeReplies, privatePost, publicReply } from '../chat/reply';
 import { submit, type CodeOptions } from './submit';
 import type { Post, Reply } from './types';
 import { LIVE, checkLab, checkOffer, checkOwnBlocks, checkTargetBlocks, firstError } from './validate';

@@ -7,7 +7,7 @@ import { labName, roundLabel, seatLabel } from '../round/render-common';
 import { pendingSeats } from '../round/replay';
 import { defineCommand, type CommandDefinition } from './definition';
 import { hasSeat, matchExists, running } from './preconditions';
-import { errorReply, mergeReplies, privateReply, publicReply } from './reply';
+import { errorReply, mergeReplies, privateReply, publicReply } from '../chat/reply';
 import { renderMe, renderStatus } from './views';
 
 /** `status`: the match's public view, posted to the channel. */

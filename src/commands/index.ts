@@ -14,5 +14,5 @@ export { completions, MAX_COMPLETIONS, type CompletionContext } from './completi
 export { renderHelp, renderCommandHelp, renderCommandReference, usage } from './help';
 export { type ArenaHost, type CommandContext } from './context';
 export { type CommandDefinition } from './definition';
-export { button, errorReply, mergeReplies, emptyReply, privateReply, publicReply } from './reply';
+export { button, errorReply, mergeReplies, emptyReply, privateReply, publicReply } from '../chat/reply';
 export * from './types';

@@ -10,7 +10,7 @@ import type { CommandDefinition } from './definition';
 import { isCommandError, parseCommandText } from './grammar';
 import { optionsError } from './options';
 import { checkAll } from './preconditions';
-import { errorReply } from './reply';
+import { errorReply } from '../chat/reply';
 import type { Caller, CommandError, Reply } from './types';
 
 /** Called when a handler throws (a bug, or the store is unreachable); the user gets `internal_error`. */

@@ -9,7 +9,7 @@ import type { ActionInput } from '../env/actions';
 import type { ActionResult } from '../env/types';
 import type { HostedMatch } from '../round/types';
 import type { CommandContext } from './context';
-import { errorReply, mergeReplies } from './reply';
+import { errorReply, mergeReplies } from '../chat/reply';
 import type { CommandError, Reply } from './types';
 
 /** Which command option an engine error code is about (for the error's `option`). */

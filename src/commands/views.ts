@@ -10,7 +10,7 @@ import { pendingSeats } from '../round/replay';
 import type { HostedMatch } from '../round/types';
 import { blockLine, coalitionLine, fieldValue, idList, jobLine, offerLine } from './format';
 import { formatCommand } from './grammar';
-import { button } from './reply';
+import { button } from '../chat/reply';
 import type { Button, Post } from './types';
 
 /** The caller's private view: budget, jobs, blocks, offers (accept/reject buttons per incoming one), coalitions, direct messages. */

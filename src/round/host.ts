@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { pino, type Logger } from 'pino';
-import type { Caller, Reply } from '../commands/types';
+import type { Caller, Reply } from '../chat/types';
 import { labIdsFor } from '../env';
 import type { ActionResult, LabId } from '../env/types';
 import type { AsyncJudge } from '../judge/types';

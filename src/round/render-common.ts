@@ -1,7 +1,7 @@
 /** Small formatting helpers shared by the round host's renderers. */
 import { REWARD_COLUMNS as ENGINE_REWARD_COLUMNS } from '../env/reward';
 import type { LabId, RewardBreakdown } from '../env/types';
-import type { Post } from '../commands/types';
+import type { Post } from '../chat/types';
 import type { HostedMatch } from './types';
 
 /** Name of the field that carries a round's deadline as an ISO 8601 timestamp (adapters may render it

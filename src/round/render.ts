@@ -4,7 +4,7 @@
  * private value (budgets, job values and deadlines, reward breakdowns) goes only to its own seat's
  * person as a private post.
  */
-import type { Post, PrivatePost, Reply } from '../commands/types';
+import type { Post, PrivatePost, Reply } from '../chat/types';
 import type { JudgeDecision, LabId, ShockKind } from '../env/types';
 import type { RoundReport } from '../env/views';
 import {
@@ -19,7 +19,7 @@ import {
 } from './render-common';
 import { drivenSeats } from './replay';
 import type { HostedMatch } from './types';
-import { emptyReply, mergeReplies } from '../commands/reply';
+import { emptyReply, mergeReplies } from '../chat/reply';
 
 export { DEADLINE_FIELD, labName, seatLabel } from './render-common';
 

@@ -2,7 +2,7 @@
  * Result values of the round host: every user error is a {@link CommandError} with a machine-readable
  * code, never an exception.
  */
-import type { CommandError } from '../commands/types';
+import type { CommandError } from '../chat/types';
 
 /** `{ ok: true, value }` or `{ ok: false, error }` (error.code is one of {@link HostErrorCode}). */
 export type HostResult<T> = { ok: true; value: T } | { ok: false; error: CommandError };

@@ -10,7 +10,7 @@
  * before recording it.
  */
 import type { Logger } from 'pino';
-import type { Reply } from '../commands/types';
+import type { Reply } from '../chat/types';
 import { observe } from '../env';
 import { ACTION_TYPES } from '../env/actions';
 import type { JudgeDecision, LabId } from '../env/types';

@@ -15,7 +15,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
-import { MatchEventSchema, type MatchEventBody, type StoredEvent } from '../round/types';
+import { MatchEventSchema, type MatchEventBody, type StoredEvent } from '../events/schema';
 import type { Database } from './schema';
 import { IsoTimestamp, toEvent, toMatch, toVote } from './rows';
 import type {

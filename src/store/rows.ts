@@ -3,7 +3,7 @@
  * checked with zod and turned into the public shape, or into a StoreError with a code.
  */
 import { z } from 'zod';
-import { MatchEventSchema, type StoredEvent } from '../round/types';
+import { MatchEventSchema, type StoredEvent } from '../events/schema';
 import { StoreError, type MatchRecord, type VoteRecord } from './types';
 
 /** ISO 8601 timestamp with a zone (what `Date.prototype.toISOString` gives). */

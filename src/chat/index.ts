@@ -1,0 +1,3 @@
+/** Platform-neutral replies and their builders. */
+export * from './types';
+export * from './reply';
