@@ -27,6 +27,8 @@ export interface MatchSettings {
   /** Round timer in seconds; 0 = no timer (rounds close when every human/agent seat is done). */
   roundSeconds: number;
   holdout: boolean;
+  /** Ballots on pitches for preference data (issue #10); undefined = off (logs from before votes). */
+  votes?: boolean;
 }
 
 /**
@@ -39,7 +41,14 @@ export const MatchEventSchema = z.discriminatedUnion('type', [
     channelId: z.string(),
     platform: z.string(),
     hostUserId: z.string(),
-    settings: z.object({ task: z.enum(['single_trade', 'market_round', 'coalition_market']), seed: z.number().int().nonnegative(), roundSeconds: z.number().int().nonnegative(), holdout: z.boolean() }),
+    settings: z.object({
+      task: z.enum(['single_trade', 'market_round', 'coalition_market']),
+      seed: z.number().int().nonnegative(),
+      roundSeconds: z.number().int().nonnegative(),
+      holdout: z.boolean(),
+      /** Ballots on pitches (preference data, issue #10); absent in logs written before votes existed = off. */
+      votes: z.boolean().optional(),
+    }),
   }),
   z.object({ type: z.literal('seat_claimed'), lab: z.string(), userId: z.string(), displayName: z.string() }),
   z.object({ type: z.literal('seat_assigned'), lab: z.string(), driver: z.union([z.object({ kind: z.literal('scripted'), policy: z.string() }), z.object({ kind: z.literal('llm'), model: z.string() })]) }),
@@ -49,6 +58,21 @@ export const MatchEventSchema = z.discriminatedUnion('type', [
   /** `judge` is the decision used (null = nobody pitched); stored so replay never calls a model. */
   z.object({ type: z.literal('round_closed'), round: z.number().int().nonnegative(), reason: z.enum(['all_done', 'timer', 'host']), judge: z.unknown().nullable() }),
   z.object({ type: z.literal('match_ended'), by: z.string(), reason: z.string() }),
+  /**
+   * A ballot on the pitches of a closed round (issue #10): pairwise battles, authors hidden. Pitch texts are
+   * public already; they are copied here so exports and restarts need no engine replay to show them.
+   * `closesAt` (ISO) when the ballot closes on a clock; null = when the next round closes.
+   */
+  z.object({
+    type: z.literal('ballot_opened'),
+    ballotId: z.string(),
+    round: z.number().int().nonnegative(),
+    pitches: z.array(z.object({ id: z.string(), lab: z.string(), kind: z.enum(['pitch', 'counter_pitch']), text: z.string(), jobIds: z.array(z.string()), replyTo: z.string().nullable() })),
+    /** Canonical pairs [pitchA, pitchB] with pitchA < pitchB; pair n (1-based) is pairs[n - 1]. */
+    pairs: z.array(z.tuple([z.string(), z.string()])),
+    closesAt: z.string().nullable(),
+  }),
+  z.object({ type: z.literal('ballot_closed'), ballotId: z.string(), reason: z.enum(['next_round', 'timer', 'match_ended', 'host']) }),
 ]);
 /** One parsed event of a match's log (without seq and timestamp; see {@link StoredEvent}). */
 export type MatchEventBody = z.infer<typeof MatchEventSchema>;

@@ -20,14 +20,54 @@ export interface MatchRecord {
   createdAt: string;
 }
 
-/** A preference record: `voterId` preferred `lab`'s pitch in `round` of `matchId`. */
+/** A voter's choice on one pair of pitches, shown as "Pitch A" and "Pitch B". */
+export type VoteChoice = 'a' | 'b' | 'tie' | 'both_bad';
+
+/**
+ * A human preference vote on one pair of a round's pitches (issue #10). The pair is stored in a canonical
+ * order (`pitchA` < `pitchB` as strings, pitch ids `p<round>_<lab>`, e.g. `p2_lab_1`); `choice` is relative
+ * to that canonical order (`a` = `pitchA` is better), whatever the voter was shown; `shownFirst` records
+ * which pitch the voter saw as "Pitch A" (for position bias). Unique per (match, pitchA, pitchB, voter).
+ * `voterId` is the platform-qualified user id (e.g. `discord:123`): it never leaves the store except as a
+ * pseudonym in exports.
+ */
 export interface VoteRecord {
   matchId: string;
+  /** Round (0-based) whose pitches the pair holds. */
   round: number;
+  /** Ballot id within the match, e.g. `v_3`. */
+  ballotId: string;
+  /** 1-based index of the pair in its ballot. */
+  pair: number;
+  pitchA: string;
+  pitchB: string;
+  choice: VoteChoice;
+  /** `pitchA` or `pitchB`: the pitch the voter saw as "Pitch A". */
+  shownFirst: string;
   voterId: string;
-  lab: string;
+  /** True when the voter held a seat in the match (an interested party); counted apart in stats. */
+  seated: boolean;
   /** ISO 8601 timestamp. */
   createdAt: string;
+}
+
+/** Filter of {@link EventStore.listVotes}; every field optional (all votes when empty). */
+export interface VoteFilter {
+  matchId?: string;
+  round?: number;
+  ballotId?: string;
+  voterId?: string;
+  /** Only votes created at or after this ISO timestamp. */
+  since?: string;
+}
+
+/** Filter of {@link EventStore.listMatches}; every field optional. */
+export interface MatchFilter {
+  status?: MatchStatus;
+  channelId?: string;
+  platform?: string;
+  /** Only matches created at or after this ISO timestamp. */
+  since?: string;
 }
 
 /** Outcome of {@link EventStore.createMatch}. */
@@ -49,7 +89,7 @@ export type AppendResult =
   | { ok: false; code: 'invalid_event'; message: string };
 
 /** Outcome of {@link EventStore.recordVote}. */
-export type RecordVoteResult = { ok: true; vote: VoteRecord } | { ok: false; code: 'duplicate_vote' | 'unknown_match' };
+export type RecordVoteResult = { ok: true; vote: VoteRecord } | { ok: false; code: 'duplicate_vote' | 'unknown_match' | 'invalid_vote'; message?: string };
 
 /**
  * Machine-readable codes of {@link StoreError}:
@@ -136,11 +176,19 @@ export interface EventStore {
    */
   pruneClaims(prefix: string, before: Date): Promise<number>;
 
-  /** Record a vote; one per (match, round, voter): a second one is `duplicate_vote` and changes nothing. */
+  /**
+   * Record a vote, atomically: one per (match, pitchA, pitchB, voter), enforced by a unique key (so two
+   * processes racing on the same vote store one row); a second one is `duplicate_vote` and changes nothing.
+   * A vote whose pair is not canonical (`pitchA` < `pitchB`) or whose `shownFirst` is neither pitch is
+   * `invalid_vote`.
+   */
   recordVote(vote: VoteRecord): Promise<RecordVoteResult>;
 
-  /** Votes of a match (of one round when `round` is given), ordered by round, then time, then voter. */
-  listVotes(matchId: string, round?: number): Promise<VoteRecord[]>;
+  /** Votes matching `filter`, ordered by match, round, time, then voter. */
+  listVotes(filter?: VoteFilter): Promise<VoteRecord[]>;
+
+  /** Matches matching `filter`, oldest first (e.g. a channel's finished matches for stats and ratings). */
+  listMatches(filter?: MatchFilter): Promise<MatchRecord[]>;
 
   /** Release the connection(s). The store must not be used afterwards. */
   close(): Promise<void>;
