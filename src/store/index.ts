@@ -7,7 +7,11 @@ export type {
   MatchStatus,
   RecordVoteResult,
   StoreErrorCode,
+  VoteChoice,
+  VoteFilter,
   VoteRecord,
+  LegacyVoteRecord,
+  MatchFilter,
 } from './types';
 export { StoreError } from './types';
 export { openStore, type OpenStoreOptions } from './open';

@@ -7,7 +7,8 @@
  * - append: `INSERT … SELECT … WHERE <previous seq exists> ON CONFLICT (match_id, seq) DO NOTHING`.
  *   The primary key (match_id, seq) lets only one writer store a given seq; the EXISTS guard stops a
  *   writer that is ahead of the log from leaving a gap. Zero rows inserted = conflict.
- * - tryClaim / recordVote: `INSERT … ON CONFLICT DO NOTHING` on a unique key; one row inserted = first.
+ * - tryClaim / recordVote / secret: `INSERT … ON CONFLICT DO NOTHING` on a unique key; one row inserted = first
+ *   (votes.ts).
  * - pruneClaims: one `DELETE … WHERE` on key prefix and age; a claim racing with it is either kept or gone.
  * - createMatch: a partial unique index keeps one lobby/running match per channel.
  * On SQLite, single statements also never hold a write lock across an `await`, which matters because
@@ -17,14 +18,18 @@ import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import { MatchEventSchema, type MatchEventBody, type StoredEvent } from '../events/schema';
 import type { Database } from './schema';
-import { IsoTimestamp, toEvent, toMatch, toVote } from './rows';
+import { IsoTimestamp, toEvent, toMatch } from './rows';
+import * as votes from './votes';
 import type {
   AppendResult,
   CreateMatchResult,
   EventStore,
   MatchRecord,
   MatchStatus,
+  LegacyVoteRecord,
+  MatchFilter,
   RecordVoteResult,
+  VoteFilter,
   VoteRecord,
 } from './types';
 
@@ -191,26 +196,24 @@ export class KyselyEventStore implements EventStore {
     return Number(r.numDeletedRows);
   }
 
-  async recordVote(vote: VoteRecord): Promise<RecordVoteResult> {
-    try {
-      const r = await this.db
-        .insertInto('votes')
-        .values({ match_id: vote.matchId, round: vote.round, voter_id: vote.voterId, lab: vote.lab, created_at: vote.createdAt })
-        .onConflict((oc) => oc.columns(['match_id', 'round', 'voter_id']).doNothing())
-        .executeTakeFirst();
-      if (Number(r.numInsertedOrUpdatedRows ?? 0n) === 0) return { ok: false, code: 'duplicate_vote' };
-      return { ok: true, vote: { ...vote } };
-    } catch (err) {
-      if (this.classify(err) === 'foreign_key') return { ok: false, code: 'unknown_match' };
-      throw err;
-    }
+  recordVote(vote: VoteRecord): Promise<RecordVoteResult> {
+    return votes.recordVote(this.db, this.classify, vote);
   }
 
-  async listVotes(matchId: string, round?: number): Promise<VoteRecord[]> {
-    let q = this.db.selectFrom('votes').selectAll().where('match_id', '=', matchId);
-    if (round !== undefined) q = q.where('round', '=', round);
-    const rows = await q.orderBy('round').orderBy('created_at').orderBy('voter_id').execute();
-    return rows.map(toVote);
+  listVotes(filter?: VoteFilter): Promise<VoteRecord[]> {
+    return votes.listVotes(this.db, filter);
+  }
+
+  listLegacyVotes(matchId: string): Promise<LegacyVoteRecord[]> {
+    return votes.listLegacyVotes(this.db, matchId);
+  }
+
+  listMatches(filter?: MatchFilter): Promise<MatchRecord[]> {
+    return votes.listMatches(this.db, filter);
+  }
+
+  secret(name: string, generate: () => string): Promise<string> {
+    return votes.secret(this.db, name, generate);
   }
 
   async close(): Promise<void> {

@@ -63,10 +63,47 @@ const m0002: Migration = {
   },
 };
 
+/**
+ * 0003: pairwise preference votes (issue #10) and deployment secrets.
+ * The per-round key of 0002 (one vote per voter and round) cannot hold pairwise battles, and SQLite cannot
+ * drop a constraint in place, so the old table is renamed `votes_v1` (its rows stay readable through
+ * `listLegacyVotes`) and `votes` is created anew with one vote per (match, pair, voter).
+ */
+const m0003: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('votes').renameTo('votes_v1').execute();
+    await db.schema
+      .createTable('votes')
+      .addColumn('match_id', 'text', (c) => c.notNull().references('matches.id'))
+      .addColumn('round', 'integer', (c) => c.notNull())
+      .addColumn('ballot_id', 'text', (c) => c.notNull())
+      .addColumn('pair', 'integer', (c) => c.notNull())
+      .addColumn('pitch_a', 'text', (c) => c.notNull())
+      .addColumn('pitch_b', 'text', (c) => c.notNull())
+      .addColumn('choice', 'text', (c) => c.notNull())
+      .addColumn('shown_first', 'text', (c) => c.notNull())
+      .addColumn('voter_id', 'text', (c) => c.notNull())
+      .addColumn('seated', 'integer', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addCheckConstraint('votes_choice_check', sql`choice in ('a', 'b', 'tie', 'both_bad')`)
+      .addCheckConstraint('votes_pair_order_check', sql`pitch_a < pitch_b`)
+      .addUniqueConstraint('votes_one_per_pair_voter', ['match_id', 'pitch_a', 'pitch_b', 'voter_id'])
+      .execute();
+    await db.schema.createIndex('votes_by_match').on('votes').columns(['match_id', 'round']).execute();
+    await db.schema
+      .createTable('secrets')
+      .addColumn('name', 'text', (c) => c.primaryKey())
+      .addColumn('value', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+  },
+};
+
 /** Every migration by name, in order. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_matches_events_claims': m0001,
   '0002_votes': m0002,
+  '0003_pairwise_votes_secrets': m0003,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };

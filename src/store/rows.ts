@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { MatchEventSchema, type StoredEvent } from '../events/schema';
-import { StoreError, type MatchRecord, type VoteRecord } from './types';
+import { StoreError, type LegacyVoteRecord, type MatchRecord, type VoteRecord } from './types';
 
 /** ISO 8601 timestamp with a zone (what `Date.prototype.toISOString` gives). */
 export const IsoTimestamp = z.iso.datetime({ offset: true });
@@ -27,6 +27,20 @@ const EventRow = z.object({
 const VoteRow = z.object({
   match_id: z.string(),
   round: z.number().int().nonnegative(),
+  ballot_id: z.string(),
+  pair: z.number().int().positive(),
+  pitch_a: z.string(),
+  pitch_b: z.string(),
+  choice: z.enum(['a', 'b', 'tie', 'both_bad']),
+  shown_first: z.string(),
+  voter_id: z.string(),
+  seated: z.union([z.literal(0), z.literal(1)]),
+  created_at: z.string(),
+});
+
+const LegacyVoteRow = z.object({
+  match_id: z.string(),
+  round: z.number().int().nonnegative(),
   voter_id: z.string(),
   lab: z.string(),
   created_at: z.string(),
@@ -44,6 +58,26 @@ export function toMatch(row: unknown): MatchRecord {
 export function toVote(row: unknown): VoteRecord {
   const r = VoteRow.safeParse(row);
   if (!r.success) throw new StoreError('corrupt_row', `bad votes row: ${z.prettifyError(r.error)}`);
+  const v = r.data;
+  return {
+    matchId: v.match_id,
+    round: v.round,
+    ballotId: v.ballot_id,
+    pair: v.pair,
+    pitchA: v.pitch_a,
+    pitchB: v.pitch_b,
+    choice: v.choice,
+    shownFirst: v.shown_first,
+    voterId: v.voter_id,
+    seated: v.seated === 1,
+    createdAt: v.created_at,
+  };
+}
+
+/** A `votes_v1` row (schema 0002) → LegacyVoteRecord; StoreError `corrupt_row` if it has an unexpected shape. */
+export function toLegacyVote(row: unknown): LegacyVoteRecord {
+  const r = LegacyVoteRow.safeParse(row);
+  if (!r.success) throw new StoreError('corrupt_row', `bad votes_v1 row: ${z.prettifyError(r.error)}`);
   const v = r.data;
   return { matchId: v.match_id, round: v.round, voterId: v.voter_id, lab: v.lab, createdAt: v.created_at };
 }

@@ -30,12 +30,36 @@ export interface ClaimsTable {
   claimed_at: string;
 }
 
-/** `votes`: preference records; unique (match_id, round, voter_id). */
-export interface VotesTable {
+/** `votes_v1`: preference records of schema 0002 (one per match, round and voter); read-only since 0003. */
+export interface LegacyVotesTable {
   match_id: string;
   round: number;
   voter_id: string;
   lab: string;
+  created_at: string;
+}
+
+/** `votes`: pairwise preference votes; unique (match_id, pitch_a, pitch_b, voter_id); pitch_a < pitch_b. */
+export interface VotesTable {
+  match_id: string;
+  round: number;
+  ballot_id: string;
+  pair: number;
+  pitch_a: string;
+  pitch_b: string;
+  /** 'a' | 'b' | 'tie' | 'both_bad' (checked by the database and when read back). */
+  choice: string;
+  shown_first: string;
+  voter_id: string;
+  /** 1 when the voter held a seat in the match, else 0 (SQLite has no boolean). */
+  seated: number;
+  created_at: string;
+}
+
+/** `secrets`: deployment secrets generated on first use (e.g. the pseudonym key). */
+export interface SecretsTable {
+  name: string;
+  value: string;
   created_at: string;
 }
 
@@ -45,4 +69,6 @@ export interface Database {
   events: EventsTable;
   claims: ClaimsTable;
   votes: VotesTable;
+  votes_v1: LegacyVotesTable;
+  secrets: SecretsTable;
 }

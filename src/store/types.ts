@@ -51,6 +51,16 @@ export interface VoteRecord {
   createdAt: string;
 }
 
+/** A vote of schema 0002 (before pairwise ballots): `voterId` preferred `lab`'s pitch in `round`. Read-only. */
+export interface LegacyVoteRecord {
+  matchId: string;
+  round: number;
+  voterId: string;
+  lab: string;
+  /** ISO 8601 timestamp. */
+  createdAt: string;
+}
+
 /** Filter of {@link EventStore.listVotes}; every field optional (all votes when empty). */
 export interface VoteFilter {
   matchId?: string;
@@ -186,6 +196,17 @@ export interface EventStore {
 
   /** Votes matching `filter`, ordered by match, round, time, then voter. */
   listVotes(filter?: VoteFilter): Promise<VoteRecord[]>;
+
+  /** Votes recorded under schema 0002 (per round, before pairwise ballots), ordered by round, time, voter. */
+  listLegacyVotes(matchId: string): Promise<LegacyVoteRecord[]>;
+
+  /**
+   * The deployment secret called `name`, created from `generate()` on first use. Atomic across processes
+   * (insert-if-absent on a primary key, then read): every caller gets the same value. `name` is 1–64
+   * characters of lowercase letters, digits, `_` and `-`.
+   * @throws {TypeError} when `name` is not such a name.
+   */
+  secret(name: string, generate: () => string): Promise<string>;
 
   /** Matches matching `filter`, oldest first (e.g. a channel's finished matches for stats and ratings). */
   listMatches(filter?: MatchFilter): Promise<MatchRecord[]>;

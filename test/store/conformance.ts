@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import type { MatchEventBody } from '../../src/round/types';
 import { KyselyEventStore, MIGRATIONS, StoreError, type EventStore } from '../../src/store';
+import { runVoteConformance } from './conformance-votes';
 
 /** What a backend gives the suite. */
 export interface ConformanceBackend {
@@ -223,7 +224,7 @@ export function runConformance(name: string, backend: ConformanceBackend): void 
         await s1.setMatchStatus('m', 'running');
         for (let i = 0; i < 3; i++) await s1.append('m', i, done(`l${i}`), at(i));
         await s1.tryClaim('k');
-        await s1.recordVote({ matchId: 'm', round: 0, voterId: 'u1', lab: 'l0', createdAt: at(5) });
+        await s1.recordVote({ matchId: 'm', round: 0, ballotId: 'v_1', pair: 1, pitchA: 'p0_lab_0', pitchB: 'p0_lab_1', choice: 'a', shownFirst: 'p0_lab_1', voterId: 'u1', seated: false, createdAt: at(5) });
         const before = await s1.load('m');
         await s1.close();
 
@@ -233,7 +234,7 @@ export function runConformance(name: string, backend: ConformanceBackend): void 
           assert.deepEqual(await s2.load('m'), before);
           assert.equal(before.length, 3);
           assert.equal(await s2.tryClaim('k'), false);
-          assert.equal((await s2.listVotes('m')).length, 1);
+          assert.equal((await s2.listVotes({ matchId: 'm' })).length, 1);
           assert.ok((await s2.append('m', 3, done('after'), at(9))).ok, 'appending carries on');
           const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(s2.db);
           assert.deepEqual(applied.rows.map((r) => r.name), Object.keys(MIGRATIONS));
@@ -259,18 +260,6 @@ export function runConformance(name: string, backend: ConformanceBackend): void 
         assert.ok((await s.append('m', 3, done('next'), at(4))).ok, 'and the log goes on');
       }));
 
-    test('votes: one per (match, round, voter)', () =>
-      withStores(1, async (s) => {
-        await newMatch(s, 'm');
-        const vote = (voterId: string, round: number, lab: string, i: number) => ({ matchId: 'm', round, voterId, lab, createdAt: at(i) });
-        assert.deepEqual(await s.recordVote(vote('u1', 0, 'alpha', 1)), { ok: true, vote: vote('u1', 0, 'alpha', 1) });
-        assert.deepEqual(await s.recordVote(vote('u1', 0, 'beta', 2)), { ok: false, code: 'duplicate_vote' });
-        assert.ok((await s.recordVote(vote('u2', 0, 'beta', 3))).ok);
-        assert.ok((await s.recordVote(vote('u1', 1, 'beta', 4))).ok, 'next round is a new vote');
-        assert.deepEqual(await s.recordVote({ ...vote('u1', 0, 'alpha', 1), matchId: 'nope' }), { ok: false, code: 'unknown_match' });
-        assert.deepEqual((await s.listVotes('m', 0)).map((v) => [v.voterId, v.lab]), [['u1', 'alpha'], ['u2', 'beta']]);
-        assert.deepEqual((await s.listVotes('m')).map((v) => [v.round, v.voterId]), [[0, 'u1'], [0, 'u2'], [1, 'u1']]);
-        assert.deepEqual(await s.listVotes('nope'), []);
-      }));
+    runVoteConformance(withStores);
   });
 }
