@@ -8,10 +8,11 @@ import { LOBBY_COMMANDS } from './handlers-lobby';
 import { SEAT_COMMANDS } from './handlers-seat';
 import { TRADE_COMMANDS } from './handlers-trade';
 import { VIEW_COMMANDS } from './handlers-view';
+import { VOTE_COMMANDS } from './handlers-votes';
 import { COMMAND_SPECS } from './specs';
 
 const byName = new Map<string, CommandDefinition>(
-  [...LOBBY_COMMANDS, ...VIEW_COMMANDS, ...TRADE_COMMANDS, ...SEAT_COMMANDS, coalition].map((d) => [d.name, d]),
+  [...LOBBY_COMMANDS, ...VIEW_COMMANDS, ...TRADE_COMMANDS, ...SEAT_COMMANDS, coalition, ...VOTE_COMMANDS].map((d) => [d.name, d]),
 );
 
 /** Every command, in spec order. Throws at import if a spec has no definition (a programming error). */

@@ -10,7 +10,7 @@ import type { HostedMatch } from '../round/types';
 import type { Caller } from './types';
 
 /** The part of the round host (src/round) the catalogue uses. */
-export type ArenaHost = Pick<RoundHost, 'create' | 'join' | 'assign' | 'start' | 'act' | 'done' | 'end' | 'current' | 'seatOf'>;
+export type ArenaHost = Pick<RoundHost, 'create' | 'join' | 'assign' | 'start' | 'act' | 'done' | 'end' | 'current' | 'seatOf' | 'vote' | 'eventStore'>;
 
 /** What a command handler gets (see the file comment); `match` and `lab` are snapshots taken on arrival. */
 export interface CommandContext {

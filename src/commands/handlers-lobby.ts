@@ -24,7 +24,7 @@ export const help = defineCommand('help', z.object({ command: choiceValue(comman
 );
 
 /**
- * `new [task] [seed] [round_seconds] [holdout]`: open a match in the channel's lobby; the caller hosts it.
+ * `new [task] [seed] [round_seconds] [holdout] [votes]`: open a match in the channel's lobby; the caller hosts it.
  * Errors: `match_exists`, `invalid_settings` (host, src/round/results.ts).
  */
 export const newMatch = defineCommand(
@@ -34,6 +34,7 @@ export const newMatch = defineCommand(
     seed: intValue(0, 2 ** 31 - 1).optional(),
     round_seconds: intValue(0, MAX_ROUND_SECONDS).optional(),
     holdout: boolValue().optional(),
+    votes: choiceValue(['on', 'off']).optional(),
   }),
   [
     (ctx) =>
@@ -47,11 +48,16 @@ export const newMatch = defineCommand(
       ...(o.seed !== undefined ? { seed: o.seed } : {}),
       ...(o.round_seconds !== undefined ? { roundSeconds: o.round_seconds } : {}),
       ...(o.holdout !== undefined ? { holdout: o.holdout } : {}),
+      ...(o.votes !== undefined ? { votes: o.votes === 'on' } : {}),
     };
     const r = await ctx.host.create(ctx.channelId, ctx.platform, ctx.caller, settings);
     if (!r.ok) return errorReply(ctx.caller.userId, r.error);
     const post = renderLobby(r.value);
-    return publicReply({ ...post, text: `Host: ${ctx.caller.displayName}. ${post.text}` });
+    // Said plainly up front: with votes on, what people write and vote is kept for research exports.
+    const research = r.value.settings.votes
+      ? '\nVotes are on: after each round anyone here can compare the pitches blind (`vote`). Pitches and votes are collected for research exports (voters appear only as pseudonyms).'
+      : '';
+    return publicReply({ ...post, text: `Host: ${ctx.caller.displayName}. ${post.text}${research}` });
   },
 );
 

@@ -28,6 +28,7 @@ const REST: readonly CommandSpec[] = [
       opt('seed', 'integer', false, 'Seed of the world; same seed, same match (default: random)'),
       opt('round_seconds', 'integer', false, 'Round timer in seconds; 0 = a round closes when every seat is done'),
       opt('holdout', 'boolean', false, 'Use the holdout parameters for scripted seats (default false)'),
+      opt('votes', 'string', false, 'Blind votes on pitches after each round, collected for research exports (default: the bot\'s config)', ['on', 'off']),
     ],
     access: 'anyone',
   },
@@ -173,6 +174,24 @@ const REST: readonly CommandSpec[] = [
     help: 'Host only. Stops the match without further settlement. Example: `end`.',
     options: [],
     access: 'host',
+  },
+  {
+    name: 'vote',
+    description: 'Compare two pitches blind: which argues better for priority?',
+    help: "Anyone in the channel, seated or not (never on a pair with your own seat's pitch). Without options it shows your next pair privately with A / B / tie / both-bad buttons; the authors and the judge's scores are shown after you vote. One vote per person per pair. Example: `vote` or `vote ballot:v_3 pair:2 choice:a`.",
+    options: [
+      opt('ballot', 'string', false, "Ballot id (e.g. v_3, the ballot on round 3's pitches); default: the open one"),
+      opt('pair', 'integer', false, 'Pair number on the ballot (default: your next pair)'),
+      opt('choice', 'string', false, 'a (Pitch A is better), b, tie or both_bad; without it the pair is shown', ['a', 'b', 'tie', 'both_bad']),
+    ],
+    access: 'anyone',
+  },
+  {
+    name: 'stats',
+    description: "People's votes vs the judge in this channel's finished matches",
+    help: 'Public. Votes, pairs and voters; judge–human agreement with a 95% bootstrap interval and Cohen\'s kappa; human–human agreement; position bias. Example: `stats`.',
+    options: [],
+    access: 'anyone',
   },
 ];
 

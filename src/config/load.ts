@@ -39,6 +39,15 @@ const ENV_OF: Record<string, string> = {
   'match.holdout': 'ARENA_HOLDOUT',
   'console.roundSeconds': 'ARENA_CONSOLE_ROUND_SECONDS',
   'log.level': 'LOG_LEVEL',
+  'votes.enabled': 'ARENA_VOTES',
+  'votes.ballotSeconds': 'ARENA_BALLOT_SECONDS',
+  'votes.perMinute': 'ARENA_VOTES_PER_MINUTE',
+  'server.host': 'ARENA_SERVER_HOST',
+  'server.port': 'ARENA_SERVER_PORT',
+  'server.maxSessions': 'ARENA_SERVER_MAX_SESSIONS',
+  'server.idleTtlSeconds': 'ARENA_SERVER_IDLE_TTL_SECONDS',
+  'server.bodyLimitBytes': 'ARENA_SERVER_BODY_LIMIT_BYTES',
+  'server.debugState': 'ARENA_SERVER_DEBUG_STATE',
 };
 
 function section(raw: Record<string, unknown>, key: string): Record<string, unknown> {
@@ -62,6 +71,21 @@ export function applyEnv(raw: Record<string, unknown>, env: Env): Record<string,
   const admins = set(env.ARENA_ADMIN_USER_IDS);
   if (admins) out.adminUserIds = admins.split(',').map((s) => s.trim()).filter((s) => s !== '');
   out.log = { ...section(raw, 'log'), ...defined({ level: set(env.LOG_LEVEL) }) };
+  out.votes = {
+    ...section(raw, 'votes'),
+    ...defined({ enabled: bool(env.ARENA_VOTES), ballotSeconds: num(env.ARENA_BALLOT_SECONDS), perMinute: num(env.ARENA_VOTES_PER_MINUTE) }),
+  };
+  out.server = {
+    ...section(raw, 'server'),
+    ...defined({
+      host: set(env.ARENA_SERVER_HOST),
+      port: num(env.ARENA_SERVER_PORT),
+      maxSessions: num(env.ARENA_SERVER_MAX_SESSIONS),
+      idleTtlSeconds: num(env.ARENA_SERVER_IDLE_TTL_SECONDS),
+      bodyLimitBytes: num(env.ARENA_SERVER_BODY_LIMIT_BYTES),
+      debugState: bool(env.ARENA_SERVER_DEBUG_STATE ?? env.GPU_ARENA_DEBUG_STATE),
+    }),
+  };
   return out;
 }
 

@@ -14,6 +14,15 @@
  * | `adminUserIds` | [] | platform-qualified user ids (`discord:123`, `slack:U1`) who may host any match | `ARENA_ADMIN_USER_IDS` (comma-separated) |
  * | `log.level` | `info` | pino level: fatal, error, warn, info, debug, trace, silent | `LOG_LEVEL` |
  * | `llm.*` | see src/llm/config.ts | LLM endpoint, models, judge, limits | `ARENA_LLM_*`, `OPENAI_*` (src/llm/config.ts) |
+ * | `server.host` | `127.0.0.1` | address `npm run serve` listens on (the trainer HTTP API, src/server) | `ARENA_SERVER_HOST` |
+ * | `server.port` | 8080 | its port (0 = any free port) | `ARENA_SERVER_PORT` |
+ * | `server.maxSessions` | 256 | sessions open at once; one more gets 503 `too_many_sessions` | `ARENA_SERVER_MAX_SESSIONS` |
+ * | `server.idleTtlSeconds` | 900 | a session idle this long is dropped (then 404 `unknown_session`) | `ARENA_SERVER_IDLE_TTL_SECONDS` |
+ * | `server.bodyLimitBytes` | 65536 | largest request body; larger gets 413 `body_too_large` | `ARENA_SERVER_BODY_LIMIT_BYTES` |
+ * | `votes.enabled` | true | matches opened without `votes:` collect blind votes on pitches (ballots, issue #10) | `ARENA_VOTES` |
+ * | `votes.ballotSeconds` | 300 | how long a ballot stays open after the match ends (earlier ballots close with the next round) | `ARENA_BALLOT_SECONDS` |
+ * | `votes.perMinute` | 30 | votes one person may cast per minute (per bot process) | `ARENA_VOTES_PER_MINUTE` |
+ * | `server.debugState` | false | allow `GET /state?include_private=true` (the full state, every seat's secrets) | `ARENA_SERVER_DEBUG_STATE` (`GPU_ARENA_DEBUG_STATE` too, as the original) |
  *
  * Platform credentials are read from the environment by each adapter: Discord `DISCORD_TOKEN`,
  * `DISCORD_APPLICATION_ID`, `DISCORD_GUILD_ID`, `DISCORD_ADMIN_ROLE_ID` (src/bots/discord/config.ts);
@@ -52,6 +61,25 @@ export const ArenaConfigSchema = z
       .strict()
       .default({ level: 'info' }),
     llm: LlmConfigSchema.default(LlmConfigSchema.parse({})),
+    votes: z
+      .object({
+        enabled: z.boolean().default(true),
+        ballotSeconds: seconds.default(300),
+        perMinute: z.number().int().min(1).max(10_000).default(30),
+      })
+      .strict()
+      .default({ enabled: true, ballotSeconds: 300, perMinute: 30 }),
+    server: z
+      .object({
+        host: z.string().trim().min(1).default('127.0.0.1'),
+        port: z.number().int().min(0).max(65535).default(8080),
+        maxSessions: z.number().int().min(1).max(100_000).default(256),
+        idleTtlSeconds: z.number().int().min(1).max(7 * 24 * 3600).default(900),
+        bodyLimitBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(65_536),
+        debugState: z.boolean().default(false),
+      })
+      .strict()
+      .default({ host: '127.0.0.1', port: 8080, maxSessions: 256, idleTtlSeconds: 900, bodyLimitBytes: 65_536, debugState: false }),
   })
   .strict();
 

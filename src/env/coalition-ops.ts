@@ -38,27 +38,40 @@ function clearEscrow(c: Coalition): void {
   }
 }
 
-/** True when a partner used one of the pooled blocks in a job that has all its hours (realised use). */
-function poolCompletedAJob(d: Draft, c: Coalition): boolean {
+/** Credits a member must have put in escrow (if it committed no block) to earn coalition_reliability as a user of the pool (docs/RULES.md §3.9). */
+export const MIN_ESCROW_FOR_CREDIT = 5;
+
+/**
+ * Members whose pooling realised value: a member whose committed block a partner used in a job that got
+ * all its hours (it supplied the work), and the owner of that job if it committed something itself (a
+ * block, or ≥ 5 credits of escrow, which pays the suppliers). Escrow alone with nothing used, a bare
+ * consent, or blocks poured into a hopeless job earn nothing (docs/RULES.md §3.9).
+ */
+function servingMembers(d: Draft, c: Coalition): Set<LabId> {
+  const out = new Set<LabId>();
+  const paidIn = (m: LabId): boolean => {
+    const cm = c.commitments[m];
+    return cm !== undefined && (cm.blockIds.length > 0 || cm.escrow >= MIN_ESCROW_FOR_CREDIT);
+  };
   for (const m of c.members) {
     for (const id of c.commitments[m]?.blockIds ?? []) {
       const b = d.s.blocks[id];
       if (!b || b.status !== 'used' || b.owner === m || b.usedFor === null) continue;
       const j = d.s.jobs[b.usedFor];
-      if (j && j.allocatedHours >= j.gpuHoursRequired) return true;
+      if (!j || j.allocatedHours < j.gpuHoursRequired) continue;
+      out.add(m);
+      if (paidIn(j.owner)) out.add(j.owner);
     }
   }
-  return false;
+  return out;
 }
-
-/** Credits a member must have in escrow (if it committed no block) to earn coalition_reliability (docs/RULES.md §3.9). */
-export const MIN_ESCROW_FOR_CREDIT = 5;
 
 /**
  * Close an active coalition honoured: unused committed blocks return; escrow is paid to members in
- * proportion to their hoursUsedByPartners (refunded to payers when nobody's capacity was used); every
- * member that committed blocks or money gets coalition_reliability 1 if a partner used a pooled block in
- * a job that got all its hours (so sacrificing blocks to a hopeless job earns nothing).
+ * proportion to their hoursUsedByPartners (refunded to payers when nobody's capacity was used);
+ * coalition_reliability 1 goes to each member whose committed block a partner used in a job that got all
+ * its hours, and to the owner of that job if it committed a block or ≥ 5 credits (so neither an escrow
+ * nobody used, a consent, nor sacrificing blocks to a hopeless job earns it).
  */
 export function closeCoalition(d: Draft, id: string, sink: RewardSink): void {
   const c = d.coalition(id);
@@ -66,16 +79,14 @@ export function closeCoalition(d: Draft, id: string, sink: RewardSink): void {
   const used = c.members.map((m) => c.hoursUsedByPartners[m] ?? 0);
   const anyUsed = used.some((h) => h > 0);
   const total = c.members.reduce((acc, m) => acc + escrowCents(c, m), 0);
+  if (anyUsed) {
+    // Before the escrow is paid out: a user's escrow is part of what it committed.
+    const serving = servingMembers(d, c);
+    for (const m of c.members) if (serving.has(m)) sink.add(m, 'coalition_reliability', 1);
+  }
   if (total > 0) {
     if (anyUsed) splitCents(total, used).forEach((cents, i) => credit(d, c.members[i]!, cents));
     else for (const m of c.members) credit(d, m, escrowCents(c, m));
-  }
-  if (anyUsed && poolCompletedAJob(d, c)) {
-    for (const m of c.members) {
-      const cm = c.commitments[m];
-      // A token payment does not buy the coalition reward: a block or a real escrow does.
-      if (cm && (cm.blockIds.length > 0 || cm.escrow >= MIN_ESCROW_FOR_CREDIT)) sink.add(m, 'coalition_reliability', 1);
-    }
   }
   clearEscrow(c);
   c.status = 'closed';

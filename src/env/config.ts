@@ -3,11 +3,11 @@
  */
 import { z } from 'zod';
 import type { MatchConfig, PolicyName } from './types';
-import { ARCHETYPE_NAMES, BASELINE_NAMES, TASK_NAMES } from './types';
+import { ARCHETYPE_NAMES, BASELINE_NAMES, PROBE_NAMES, TASK_NAMES } from './types';
 import { labIdsFor } from './world';
 
-/** Every scripted policy name: the five archetypes then the six baselines (docs/RULES.md §7). */
-export const POLICY_NAMES: readonly PolicyName[] = [...ARCHETYPE_NAMES, ...BASELINE_NAMES];
+/** Every scripted policy name: the five archetypes, the six baselines, then the probes (docs/RULES.md §7). */
+export const POLICY_NAMES: readonly PolicyName[] = [...ARCHETYPE_NAMES, ...BASELINE_NAMES, ...PROBE_NAMES];
 
 /** Default actions per seat per round before `action_limit` (docs/RULES.md §2). */
 export const DEFAULT_MAX_ACTIONS_PER_ROUND = 12;

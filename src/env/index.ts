@@ -6,6 +6,20 @@
  * - closeRound(state, { judge? }) → { state, report }
  * - observe(state, lab) → Observation; publicView(state) → PublicView
  */
+/**
+ * Version of the game rules this engine implements (docs/RULES.md). A match replays identically only
+ * under the rules it was recorded with, so the host stores this number with every new match and refuses
+ * to replay a log recorded under another version.
+ *
+ * - 1: the first engine (implicit; matches stored without a version are v1). The judge's bonus was paid
+ *   at round close whatever happened next.
+ * - 2: a judge bonus is held on the jobs the pitch argued for and paid only when they settle, × their
+ *   credit (§6.5); blocks reserved for a pending job are shielded from capacity_failure (§5);
+ *   coalition_reliability goes only to members whose pooling completed a job (§3.9). The same inputs
+ *   give different rewards (and, through shocks, states) than under v1.
+ */
+export const RULES_VERSION = 2;
+
 export { createMatch } from './create';
 export { applyAction } from './step';
 export type { StepOutput } from './step';
@@ -21,6 +35,7 @@ export { emptyBreakdown, normalize, normalizedReward, addBreakdowns, isZeroBreak
 export type { RewardColumn } from './reward';
 export { isLive, round2 } from './util';
 export { positionParts, positionValue, tradeGain, jobValue } from './valuation';
+export { HELD_BONUS_CAP } from './pitch-bonus';
 export type { PositionParts, ValuedBlock } from './valuation';
 export * from './types';
 export * from './views';

@@ -4,7 +4,8 @@
  * round's final settlement runs, and every seat gets its round-close reward.
  */
 import type { JudgeDecision, LabId, MatchState, RewardBreakdown } from './types';
-import type { RoundReport, SettlementEvent, TradeEvent } from './views';
+import type { PitchBonusEvent, RoundReport, SettlementEvent, TradeEvent } from './views';
+import { holdBonus } from './pitch-bonus';
 import { Draft } from './mut';
 import type { RewardSink } from './mut';
 import { applyAction } from './step';
@@ -90,7 +91,7 @@ export function runScripted(state: MatchState, scripted: Scripted[] = [], trades
   return s;
 }
 
-/** The winner and bonus a decision grants: an unfinished seat, bonus clamped to [0, 0.15]. */
+/** The winner and bonus a decision grants (held on its argued jobs, §6.5): an unfinished seat, bonus clamped to [0, 0.15]. */
 function judged(s: MatchState, decision: JudgeDecision | null): { winner: LabId | null; bonus: number } {
   if (!decision || typeof decision.winner !== 'string' || !Object.hasOwn(s.labs, decision.winner)) return { winner: null, bonus: 0 };
   if (s.labs[decision.winner]!.finished) return { winner: null, bonus: 0 };
@@ -169,7 +170,9 @@ export function closeRound(state: MatchState, opts: CloseOptions = {}): { state:
   const d = new Draft(s);
   const sink = new CloseSink();
   if (decision) d.s.judgeHistory = [...s.judgeHistory, decision];
-  if (winner !== null && bonus > 0) sink.add(winner, 'judge_argument', bonus);
+  // The bonus is held on the jobs the winning pitch argued for, paid when they settle (§6.5).
+  const pitchBonus: PitchBonusEvent[] = [];
+  if (winner !== null && bonus > 0) holdBonus(d, winner, bonus, pitchBonus);
   const round = closing + 1;
   d.s.round = round;
   if (s.pitches.length > 0) d.s.pitches = [];
@@ -193,7 +196,7 @@ export function closeRound(state: MatchState, opts: CloseOptions = {}): { state:
   const jobs = d.s.jobs;
   for (const id in jobs) {
     const j = jobs[id]!;
-    if (j.outcome === 'pending' && j.deadlineRound < round && !d.s.labs[j.owner]!.finished) settlements.push(settleJob(d, id, sink));
+    if (j.outcome === 'pending' && j.deadlineRound < round && !d.s.labs[j.owner]!.finished) settlements.push(settleJob(d, id, sink, pitchBonus, closing));
   }
   const coalitions: RoundReport['coalitions'] = [];
   for (const id in d.s.coalitions) {
@@ -207,11 +210,11 @@ export function closeRound(state: MatchState, opts: CloseOptions = {}): { state:
   if (round >= s.params.maxRounds) {
     for (let i = 0; i < s.labIds.length; i++) {
       const lab = s.labIds[i]!;
-      if (!d.s.labs[lab]!.finished) settlements.push(...finalSettlement(d, lab, sink));
+      if (!d.s.labs[lab]!.finished) settlements.push(...finalSettlement(d, lab, sink, pitchBonus, closing));
     }
     d.s.over = true;
   }
   const rewards = payRound(d, s.labIds, sink);
   const out = d.s;
-  return { state: out, report: { round: closing, scriptedActions, trades, judge: decision, shocks, settlements, coalitions, rewards, leaderboard: leaderboard(out), final: out.over } };
+  return { state: out, report: { round: closing, scriptedActions, trades, judge: decision, shocks, settlements, coalitions, rewards, leaderboard: leaderboard(out), final: out.over, pitchBonus } };
 }

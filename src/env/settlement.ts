@@ -3,7 +3,8 @@
  * `finish`. Value is realised here and only here (Ref §12.3).
  */
 import type { Job, LabId } from './types';
-import type { SettlementEvent } from './views';
+import type { PitchBonusEvent, SettlementEvent } from './views';
+import { settleHeld } from './pitch-bonus';
 import type { Draft, RewardSink } from './mut';
 import { IDLE_RESERVATION_COST } from './reward';
 import { closeCoalition, lapseCoalition } from './coalition-ops';
@@ -62,10 +63,11 @@ function rewardTraders(d: Draft, job: Job, sink: RewardSink): void {
  * realisedValue = base × urgency × credit − energy (0 without allocation). job_utility +=
  * clamp(value / 150, −0.5, 1); market_adaptation += 1 if complete and a shock touched it; if complete
  * with traded blocks, negotiation_efficiency 1 for the owner and the sellers; deal_quality −=
- * (tradeCredit − value × credit) / 100 when trades credited more of the job than it realised; blocks
- * still reserved for it are released at −0.05 each.
+ * (tradeCredit − value × credit) / 100 when trades credited more of the job than it realised; its held
+ * judge bonus pays × credit into judge_argument (the rest is forfeited; events to `log`, dated `round`);
+ * blocks still reserved for it are released at −0.05 each.
  */
-export function settleJob(d: Draft, jobId: string, sink: RewardSink): SettlementEvent {
+export function settleJob(d: Draft, jobId: string, sink: RewardSink, log?: PitchBonusEvent[], round = d.s.round): SettlementEvent {
   const j = d.job(jobId);
   const complete = j.allocatedHours >= j.gpuHoursRequired;
   const credit = complete ? 1 : j.partialCreditAllowed ? j.allocatedHours / j.gpuHoursRequired : 0;
@@ -77,6 +79,7 @@ export function settleJob(d: Draft, jobId: string, sink: RewardSink): Settlement
   if (unrealised > 0) sink.add(j.owner, 'deal_quality', -unrealised / DEAL_SCALE);
   if (complete && j.shockAffected) sink.add(j.owner, 'market_adaptation', 1);
   if (complete) rewardTraders(d, j, sink);
+  if (j.heldBonus !== undefined) settleHeld(j, credit, round, sink, log);
   releaseIdle(d, j.owner, j.id, sink);
   return { lab: j.owner, jobId: j.id, outcome: j.outcome };
 }
@@ -93,7 +96,7 @@ function settled(events: SettlementEvent[], ev: SettlementEvent): SettlementEven
  * its active offers are withdrawn (sent) or rejected (received), and budget_efficiency =
  * completed-job share × clamp(budget / initialBudget, 0, 1).
  */
-export function finalSettlement(d: Draft, lab: LabId, sink: RewardSink): SettlementEvent[] {
+export function finalSettlement(d: Draft, lab: LabId, sink: RewardSink, log?: PitchBonusEvent[], round = d.s.round): SettlementEvent[] {
   const events: SettlementEvent[] = [];
   // One pass settles and counts (settling a job changes no other job): its outcome after settlement.
   let total = 0;
@@ -104,7 +107,7 @@ export function finalSettlement(d: Draft, lab: LabId, sink: RewardSink): Settlem
     const j = jobs[id]!;
     if (j.owner !== lab) continue;
     total += 1;
-    const outcome = j.outcome === 'pending' ? settled(events, settleJob(d, id, sink)) : j.outcome;
+    const outcome = j.outcome === 'pending' ? settled(events, settleJob(d, id, sink, log, round)) : j.outcome;
     if (outcome === 'completed') completed += 1;
   }
   releaseIdle(d, lab, null, sink);

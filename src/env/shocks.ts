@@ -46,6 +46,16 @@ function liveLabs(d: Draft): LabId[] {
   return out;
 }
 
+/**
+ * A block reserved for one of its owner's pending jobs is shielded from capacity failures: a reservation
+ * protects the capacity a job is counting on (docs/RULES.md §3.7, §5).
+ */
+function shielded(d: Draft, b: Block): boolean {
+  if (b.status !== 'reserved' || b.reservedFor === null || !Object.hasOwn(d.s.jobs, b.reservedFor)) return false;
+  const j = d.s.jobs[b.reservedFor]!;
+  return j.owner === b.owner && j.outcome === 'pending';
+}
+
 /** Touchable blocks of the live labs, in record order (a loop: no Object.values copy, no closures). */
 function liveBlocks(d: Draft, live: readonly LabId[]): Block[] {
   const out: Block[] = [];
@@ -82,8 +92,12 @@ export function applyShock(d: Draft, kind: ShockKind, r: number, winner: LabId |
   const live = liveLabs(d);
   switch (kind) {
     case 'capacity_failure': {
-      const candidates = liveBlocks(d, live);
-      if (candidates.length === 0) return shockEvent(r, kind, 'A capacity failure hit nothing: no live capacity.', [], []);
+      const all = liveBlocks(d, live);
+      const candidates = all.filter((b) => !shielded(d, b));
+      if (candidates.length === 0) {
+        const why = all.length === 0 ? 'no live capacity' : 'all live capacity was reserved for jobs';
+        return shockEvent(r, kind, `A capacity failure hit nothing: ${why}.`, [], []);
+      }
       const b = d.block(pick(draw, candidates).id);
       if (b.committedTo !== null) {
         const c = d.coalition(b.committedTo);

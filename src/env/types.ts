@@ -26,7 +26,7 @@ export type OfferId = string;
 /** `c_<k>`, k = 1, 2, … in creation order. */
 export type CoalitionId = string;
 
-/** Names of scripted policies: the five archetypes and the six baselines (docs/RULES.md §7). */
+/** Names of scripted policies: the five archetypes, the six baselines and the probes (docs/RULES.md §7). */
 export type ArchetypeName = 'cooperative' | 'selfish' | 'deadline_panicked' | 'deceptive' | 'retaliatory';
 /** The six baseline policies of the reference (Ref §8; docs/RULES.md §7.3). */
 export type BaselineName =
@@ -36,8 +36,13 @@ export type BaselineName =
   | 'no_negotiation_allocator'
   | 'base_instruct_naive'
   | 'rule_based_expert';
+/**
+ * Do-nothing probes (docs/RULES.md §7.4): non-negotiating policies that each exercise one reward column;
+ * none may beat random_validish.
+ */
+export type ProbeName = 'pitch_only' | 'message_only' | 'reserve_only' | 'coalition_only' | 'accept_only_gifts' | 'finish_at_once';
 /** Any scripted policy a seat can be given (`MatchConfig.scripted`). */
-export type PolicyName = ArchetypeName | BaselineName;
+export type PolicyName = ArchetypeName | BaselineName | ProbeName;
 /** Archetypes in seat order of the single-agent wrapper (docs/RULES.md §7–8). */
 export const ARCHETYPE_NAMES: readonly ArchetypeName[] = ['cooperative', 'selfish', 'deadline_panicked', 'deceptive', 'retaliatory'];
 /** Baselines of the reference (Ref §8), in its table order. */
@@ -49,6 +54,9 @@ export const BASELINE_NAMES: readonly BaselineName[] = [
   'base_instruct_naive',
   'rule_based_expert',
 ];
+
+/** The probes, in table order (docs/RULES.md §7.4). */
+export const PROBE_NAMES: readonly ProbeName[] = ['pitch_only', 'message_only', 'reserve_only', 'coalition_only', 'accept_only_gifts', 'finish_at_once'];
 
 /** What `createMatch` takes (validated by `MatchConfigSchema` in config.ts). */
 export interface MatchConfig {
@@ -136,6 +144,11 @@ export interface Job {
    * realise is taken back from deal_quality (docs/RULES.md §4.3). Absent until a trade touches the job.
    */
   tradeCredit?: number;
+  /**
+   * Judge bonus held on this job by winning pitches that argued for it (≤ 0.15 over the match), paid into
+   * judge_argument × credit when it settles, else forfeited (docs/RULES.md §6.5). Absent until held.
+   */
+  heldBonus?: number;
 }
 
 /**
@@ -229,7 +242,10 @@ export interface JudgeDecision {
   judgeId: string;
   winner: LabId | null;
   scores: JudgeSeatScore[];
-  /** Bonus (judge_argument column, in [0, 0.15]) the winner receives. */
+  /**
+   * Bonus in [0, 0.15] the winner's pitch earns: held on the jobs it argued for and paid into
+   * judge_argument only when they settle, × their credit (docs/RULES.md §6.5).
+   */
   bonus: number;
   reason: string;
   /** Free-form details from an LLM judge (model, prompt version, raw scores, fallback note). */

@@ -137,6 +137,31 @@ export interface SettlementEvent {
 }
 
 /**
+ * What happened to a judge bonus at a round close (docs/RULES.md §6.5). `held`: a winning pitch's bonus
+ * (share) now waits on one of its argued-for jobs; `paid`: a settling job paid its held bonus × credit
+ * into judge_argument; `forfeited`: bonus lost. Reasons: held `won`; paid `completed` | `partial`;
+ * forfeited `missed` (the job settled without hours), `partial` (the unpaid rest), `covered` (every job
+ * the pitch named was already fully allocated), `no_job` (no open job argued for), `cap` (the job already
+ * holds 0.15). Public except `amount` of a `partial` payment, which reveals the job's allocated share.
+ */
+export interface PitchBonusEvent {
+  /** The round whose close this happened at. */
+  round: number;
+  lab: LabId;
+  /** The job concerned (an id the pitch named, or one it argued for); null for `no_job`. */
+  jobId: string | null;
+  kind: 'held' | 'paid' | 'forfeited';
+  /** Bonus held, paid or forfeited (judge_argument units, 4 dp). */
+  amount: number;
+  reason: 'won' | 'completed' | 'partial' | 'missed' | 'covered' | 'no_job' | 'cap';
+  /**
+   * At the judging close only: whether the winning pitch named this job (structured job_ids or its
+   * public text). A job it argued for without naming it is private to its seat until the job settles.
+   */
+  named?: boolean;
+}
+
+/**
  * What happened when a round closed. Private parts: `rewards` (per seat) and `scriptedActions[].message`
  * (result sentences may name the actor's own values); show others only types and codes (gym: seatReport).
  */
@@ -156,4 +181,6 @@ export interface RoundReport {
   leaderboard: { lab: LabId; publicName: string; cumulativeReward: number }[];
   /** True when this close ended the match (final settlement done). */
   final: boolean;
+  /** Judge bonuses held, paid and forfeited at this close (docs/RULES.md §6.5); absent in reports before rules v2. */
+  pitchBonus?: PitchBonusEvent[];
 }

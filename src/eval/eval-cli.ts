@@ -6,6 +6,7 @@
  * prints a table (policy × task: n, mean, std, min, max, mean steps, invalid actions per episode), a
  * mean ± std pivot, and the feasibility shares of the generated jobs. `--json` writes the rows
  * `[{policy, task, split, n, mean, std, min, max, meanSteps, invalidPerEpisode}]`.
+ * `--breakdown` adds, per (policy, task), the mean of each reward column and its share of the reward.
  * `--plugin` modules may export `registerEvalAgents(register)` to add `llm:<model>` players.
  * Exit codes: 0 ok, 2 bad arguments.
  */
@@ -24,6 +25,7 @@ import { registerEvalAgents as registerLlmEvalAgents } from '../llm/setup';
 import { HOLDOUT_SEED_OFFSET, type EvalPlayer } from './runner';
 import type { EvalRow } from './stats';
 import { num, renderTable } from './table';
+import { printBreakdown } from './breakdown';
 
 const ArgsSchema = z.object({
   tasks: z.string(),
@@ -33,6 +35,7 @@ const ArgsSchema = z.object({
   json: z.string().optional(),
   plugin: z.array(z.string()).default([]),
   concurrency: z.coerce.number().int().min(1).max(64).default(1),
+  breakdown: z.boolean().default(false),
 });
 
 const PluginSchema = z.object({ registerEvalAgents: z.custom<(register: (f: AgentFactory) => void) => unknown>((v) => typeof v === 'function') });
@@ -81,6 +84,7 @@ async function main(): Promise<void> {
     .option('--json <file>', 'write the rows as JSON')
     .option('--plugin <module...>', 'modules exporting registerEvalAgents(register)')
     .option('--concurrency <n>', 'episodes at once for agent players', '1')
+    .option('--breakdown', 'also print each policy\'s mean reward columns and their shares of its reward', false)
     .parse(process.argv);
   const args = ArgsSchema.safeParse(program.opts());
   if (!args.success) fail(args.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
@@ -108,6 +112,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   const { rows } = await evaluate({ players, tasks: tasks as TaskName[], seeds: seeds.seeds, holdout: a.holdout, concurrency: a.concurrency });
   printRows(rows);
+  if (a.breakdown) printBreakdown(rows);
   console.log('');
   console.log(
     renderTable(

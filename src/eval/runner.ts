@@ -13,7 +13,8 @@ import { ArenaEnv } from '../env/gym';
 import { rng } from '../env/index';
 import type { Observation } from '../env/views';
 import { validatorFor } from '../llm/dry-run';
-import type { LabId, PolicyName, TaskName } from '../env/types';
+import type { LabId, PolicyName, RewardBreakdown, TaskName } from '../env/types';
+import { addBreakdowns, emptyBreakdown } from '../env/reward';
 import type { Policy } from '../env/policies/types';
 import { MAX_SCRIPTED_ACTIONS } from '../env/policies/types';
 import type { SeatAgent } from '../round/agents';
@@ -48,6 +49,11 @@ export interface EpisodeResult {
   /** Jobs of the controlled seat completed / total at the end. */
   jobsCompleted: number;
   jobsTotal: number;
+  /**
+   * Column-wise sum of the controlled seat's step and round-close breakdowns over the episode (its
+   * normalized_reward sums to `reward`); which reward columns the episode reward came from.
+   */
+  breakdown: RewardBreakdown;
 }
 
 /** A player the runner can evaluate. */
@@ -61,7 +67,7 @@ function start(o: EpisodeOptions, actionsPerRound: number): ArenaEnv {
   return env;
 }
 
-function finish(env: ArenaEnv, o: EpisodeOptions): EpisodeResult {
+function finish(env: ArenaEnv, o: EpisodeOptions, breakdown: RewardBreakdown): EpisodeResult {
   const s = env.state;
   const seat = s.seats[env.seat]!;
   let done = 0;
@@ -82,34 +88,52 @@ function finish(env: ArenaEnv, o: EpisodeOptions): EpisodeResult {
     rounds: s.round,
     jobsCompleted: done,
     jobsTotal: total,
+    breakdown,
   };
 }
 
-/** Apply a round's actions in order; close the round unless one of them did. Returns the new observation. */
-function playRound(env: ArenaEnv, actions: readonly unknown[]): Observation {
+/** Sums the controlled seat's breakdowns over an episode. */
+class Tally {
+  total: RewardBreakdown = emptyBreakdown();
+  add(b: RewardBreakdown): void {
+    this.total = addBreakdowns(this.total, b);
+  }
+}
+
+/**
+ * Apply a round's actions in order; close the round unless one of them did. Returns the new
+ * observation; every step's breakdown goes to `tally`.
+ */
+function playRound(env: ArenaEnv, actions: readonly unknown[], tally: Tally): Observation {
   for (const a of actions) {
     const r = env.step(a);
+    tally.add(r.breakdown);
     if (r.info.closed || r.done) return r.observation;
   }
-  return env.done ? env.observation() : env.endRound().observation;
+  if (env.done) return env.observation();
+  const r = env.endRound();
+  tally.add(r.breakdown);
+  return r.observation;
 }
 
 /** Play one episode with a scripted policy on the controlled seat. Synchronous. */
 export function runPolicyEpisode(policy: Policy, o: EpisodeOptions): EpisodeResult {
   const env = start(o, MAX_SCRIPTED_ACTIONS);
   const seed = engineSeed(o);
+  const tally = new Tally();
   let obs = env.observation();
   while (!env.done) {
     const actions = policy(obs, { rng: rng(seed, obs.round, `policy:${env.seat}`), holdout: o.holdout ?? false }).slice(0, MAX_SCRIPTED_ACTIONS);
-    obs = playRound(env, actions);
+    obs = playRound(env, actions, tally);
   }
-  return finish(env, o);
+  return finish(env, o, tally.total);
 }
 
 /** Play one episode with an async agent on the controlled seat. */
 export async function runAgentEpisode(agent: SeatAgent, o: EpisodeOptions): Promise<EpisodeResult> {
   const env = start(o, MAX_AGENT_ACTIONS);
   const matchId = `eval:${o.task}:${engineSeed(o)}`;
+  const tally = new Tally();
   let obs = env.observation();
   while (!env.done) {
     // The same dry run the round host gives agents, so eval and live play feed back the same codes.
@@ -122,9 +146,9 @@ export async function runAgentEpisode(agent: SeatAgent, o: EpisodeOptions): Prom
     } catch {
       actions = []; // the seat waits this round, as the host does
     }
-    obs = playRound(env, actions);
+    obs = playRound(env, actions, tally);
   }
-  return finish(env, o);
+  return finish(env, o, tally.total);
 }
 
 /** Play one episode with either kind of player. Scripted players never await. */

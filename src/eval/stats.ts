@@ -1,7 +1,8 @@
 /**
  * Summary statistics of per-episode results (Ref §8.1: std is the population std).
  */
-import type { TaskName } from '../env/types';
+import type { RewardBreakdown, TaskName } from '../env/types';
+import { REWARD_COLUMNS, type RewardColumn } from '../env/reward';
 import type { EpisodeResult } from './runner';
 
 /** Summary of a list of numbers (see {@link summarize}). */
@@ -41,6 +42,37 @@ export interface EvalRow extends Summary {
   meanSteps: number;
   /** Mean invalid actions of the controlled seat per episode. */
   invalidPerEpisode: number;
+  /**
+   * Mean per episode of each reward column (raw column values, before the §4 weights) and of
+   * normalized_reward (= mean). `shares` below says how much of the mean each column contributed.
+   */
+  breakdown: RewardBreakdown;
+}
+
+/**
+ * Each column's weighted contribution (weight × mean column, docs/RULES.md §4) as a share of the sum of
+ * the absolute contributions, so positive and negative columns are both visible; 0s when all are 0.
+ */
+export function columnShares(b: RewardBreakdown, weights: Readonly<Record<RewardColumn, number>>): Record<RewardColumn, number> {
+  const out = {} as Record<RewardColumn, number>;
+  let total = 0;
+  for (const c of REWARD_COLUMNS) total += Math.abs(weights[c] * b[c]);
+  for (const c of REWARD_COLUMNS) out[c] = total === 0 ? 0 : (weights[c] * b[c]) / total;
+  return out;
+}
+
+/** Column-wise mean of episode breakdowns (all 0 for none). */
+export function meanBreakdown(episodes: readonly { breakdown: RewardBreakdown }[]): RewardBreakdown {
+  const n = Math.max(1, episodes.length);
+  const out = { normalized_reward: 0 } as RewardBreakdown;
+  for (const c of REWARD_COLUMNS) out[c] = 0;
+  for (const e of episodes) {
+    for (const c of REWARD_COLUMNS) out[c] += e.breakdown[c];
+    out.normalized_reward += e.breakdown.normalized_reward;
+  }
+  for (const c of REWARD_COLUMNS) out[c] /= n;
+  out.normalized_reward /= n;
+  return out;
 }
 
 /** Aggregate one (policy, task, split) cell. */
@@ -54,5 +86,6 @@ export function evalRow(policy: string, task: TaskName, split: 'train' | 'holdou
     ...s,
     meanSteps: episodes.reduce((a, e) => a + e.steps, 0) / n,
     invalidPerEpisode: episodes.reduce((a, e) => a + e.invalidActions, 0) / n,
+    breakdown: meanBreakdown(episodes),
   };
 }

@@ -73,6 +73,11 @@ export const MatchEventSchema = z.discriminatedUnion('type', [
     closesAt: z.string().nullable(),
   }),
   z.object({ type: z.literal('ballot_closed'), ballotId: z.string(), reason: z.enum(['next_round', 'timer', 'match_ended', 'host']) }),
+  /**
+   * A ballot that was to close with the next round gets a clock deadline (ISO) because the match ended
+   * without that round closing (host `end`, every seat finished). Only ballot events follow a match's end.
+   */
+  z.object({ type: z.literal('ballot_deadline'), ballotId: z.string(), closesAt: z.string() }),
 ]);
 /** One parsed event of a match's log (without seq and timestamp; see {@link StoredEvent}). */
 export type MatchEventBody = z.infer<typeof MatchEventSchema>;

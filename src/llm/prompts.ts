@@ -64,8 +64,8 @@ const RULES_BRIEF = `GPU Arena rules in brief:
 - Rounds are numbered from 0. A job settles when its deadline round closes: completed = value − energy cost; some jobs give partial credit; otherwise nothing.
 - Trading: send_offer gives your blocks and/or a payment for the target's blocks; the target accepts, rejects or counters. Offers expire. Trades are valued from each party's own point of view: do not give away blocks your jobs need.
 - Coalitions (not in the easy task): form_coalition, then every member commit_to_coalition (blocks and/or payment; the first commit is consent). While active, members may allocate each other's committed blocks. Releasing a committed block is a breach (−0.20, reputation −0.12).
-- Pitches (make_pitch, counter_pitch): argue why your lab needs capacity. A judge rewards true, specific need (real job ids, hours, deadlines) and punishes false claims. The round's best pitch earns a bonus of up to 0.15.
-- Reward: completed jobs matter most; good trades and honoured coalitions help. An invalid action costs −0.10; repeating the same action three times in a row or the same text costs −0.05.
+- Pitches (make_pitch, counter_pitch): argue why your lab needs capacity for a job that is still short of hours. A judge rewards true, specific need (real job ids, hours, deadlines) and punishes false claims. The round's best pitch wins a bonus of up to 0.15, but it is only held on the jobs the pitch argued for (name them in job_ids): it is paid when such a job settles completed (a share if partly done) and lost if the job is missed or was already fully allocated. At most 0.15 can be held per job. Winning also gets you new capacity first when a new_supply or emergency_auction shock happens. Pitch for jobs you will actually complete.
+- Reward: completed jobs matter most; good trades and coalitions whose pooled blocks complete jobs help; talking alone earns nothing. An invalid action costs −0.10; repeating the same action three times in a row or the same text costs −0.05.
 - Shocks can happen when a round closes (block failures, new supply, energy spikes, earlier deadlines, reliability downgrades, demand surges, emergency auctions).`;
 
 const ACTION_GUIDE = `Actions (fields not listed must be null):
@@ -74,7 +74,7 @@ const ACTION_GUIDE = `Actions (fields not listed must be null):
 - counter_offer: offer_id (addressed to you), block_ids, requested_block_ids, payment, message, expires_in
 - make_pitch: message (12–${PITCH_MAX} chars), job_ids (your own pending jobs)
 - counter_pitch: target_lab_id (a lab that pitched this round), message, job_ids
-- reserve_capacity: block_ids (your available blocks), job_id (your job or null)
+- reserve_capacity: block_ids (your available blocks), job_id (your job or null); blocks reserved for a pending job are shielded from capacity failures, but each one still reserved and unused when its job settles costs −0.05
 - release_capacity: block_ids (your reserved blocks)
 - form_coalition: target_lab_ids, message, duration (rounds or null)
 - commit_to_coalition: coalition_id, block_ids, payment

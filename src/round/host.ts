@@ -14,7 +14,9 @@ import { labIdsFor } from '../env';
 import type { ActionResult, LabId } from '../env/types';
 import type { AsyncJudge } from '../judge/types';
 import type { EventStore, MatchRecord } from '../store/types';
+import type { BallotCloseReason } from '../ballots';
 import { DEFAULT_AGENT_TIMEOUT_MS, type AgentFactory } from './agents';
+import { BallotKeeper, DEFAULT_BALLOT_SECONDS, DEFAULT_VOTES_PER_MINUTE } from './ballot-host';
 import { archetypeAt, boundedAction, checkDriver, resolveLab } from './inputs';
 import { DEFAULT_JUDGE_TIMEOUT_MS } from './judging';
 import { MatchLog, type Plan } from './match-log';
@@ -24,6 +26,7 @@ import { fail, ok, type HostResult } from './results';
 import { RoundRunner } from './rounds';
 import { resolveSettings } from './settings';
 import { systemClock, type Clock } from './timers';
+import { VoteDesk, type VoteInput } from './voting';
 import type { HostedMatch, MatchSettings, SeatDriver } from './types';
 
 /** Options of {@link RoundHost}. Times are in ms of `clock` time. */
@@ -49,6 +52,12 @@ export interface RoundHostOptions {
   defaults?: Partial<MatchSettings>;
   /** How long a process that lost a round-close claim waits before closing it itself. Default judge timeout + 10 s. */
   claimGraceMs?: number;
+  /**
+   * Ballots (issue #10; config `votes`): seconds a ballot stays open after its match ended (default
+   * DEFAULT_BALLOT_SECONDS) and votes per person per minute in this process (default DEFAULT_VOTES_PER_MINUTE).
+   * Whether a match has ballots is its `votes` setting (`new votes:on|off`, default `defaults.votes`, else off).
+   */
+  votes?: { ballotSeconds?: number; perMinute?: number };
 }
 
 /** A match's log is abandoned if it is still empty this long after creation (its creator died mid-`new`). */
@@ -63,6 +72,8 @@ export class RoundHost {
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly agentFor: AgentFactory | undefined;
+  private readonly ballots: BallotKeeper;
+  private readonly desk: VoteDesk;
 
   constructor(private readonly opts: RoundHostOptions) {
     this.store = opts.store;
@@ -72,7 +83,18 @@ export class RoundHost {
     this.agentFor = opts.agentFor;
     this.log = new MatchLog(opts.store, this.clock);
     const judgeTimeoutMs = opts.judgeTimeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS;
+    this.ballots = new BallotKeeper({
+      log: this.log,
+      store: opts.store,
+      clock: this.clock,
+      logger: this.logger,
+      publish: (channelId, reply) => this.runner.publish(channelId, reply),
+      track: (p) => this.runner.track(p),
+      ballotSeconds: opts.votes?.ballotSeconds ?? DEFAULT_BALLOT_SECONDS,
+    });
+    this.desk = new VoteDesk({ log: this.log, store: opts.store, clock: this.clock, keeper: this.ballots, perMinute: opts.votes?.perMinute ?? DEFAULT_VOTES_PER_MINUTE });
     this.runner = new RoundRunner({
+      ballots: this.ballots,
       log: this.log,
       store: opts.store,
       publish: opts.publish,
@@ -111,7 +133,9 @@ export class RoundHost {
       return this.runner.resume(m);
     };
     await Promise.all((await this.store.listUnfinished()).map(restoreOne));
-    this.logger.info({ count }, 'round host restored matches');
+    // Finished matches whose last ballot is still open: re-arm its clock (an overdue one closes now).
+    const ballots = await this.ballots.restoreFinished();
+    this.logger.info({ count, ballots }, 'round host restored matches');
     return count;
   }
 
@@ -256,7 +280,8 @@ export class RoundHost {
       }, async (match) => {
         await this.store.setMatchStatus(match.id, 'over');
         this.runner.matchOver(match.id);
-        return ok({ match, reply: renderEnded(match, caller.displayName, wasRunning) });
+        const closed = await this.ballots.afterMatchEnd(match);
+        return ok({ match: this.log.cached(match.id) ?? match, reply: mergeReplies(renderEnded(match, caller.displayName, wasRunning), closed) });
       }),
     );
   }
@@ -264,6 +289,29 @@ export class RoundHost {
   /** Close the match's current round now (timers, admin tools), exactly once across processes; publishes and returns the posts (null if nothing closed). */
   async closeRoundNow(matchId: string, reason: CloseReason, round?: number): Promise<Reply | null> {
     return this.runner.closeNow(matchId, reason, round);
+  }
+
+  /**
+   * `vote`: the caller's next pair of the channel's open ballot (blind), or record a vote on a pair
+   * (issue #10). Private reply. Errors: see {@link VoteDesk.vote}.
+   */
+  async vote(channelId: string, caller: Caller, input: VoteInput): Promise<HostResult<Reply>> {
+    return this.desk.vote(channelId, caller, input);
+  }
+
+  /** Close a ballot now (host tools, tests); publishes and returns its post, null if it was not open. */
+  async closeBallotNow(matchId: string, ballotId: string, reason: BallotCloseReason = 'host'): Promise<Reply | null> {
+    return this.ballots.closeNow(matchId, ballotId, reason);
+  }
+
+  /** Due time (ms) of a ballot's clock in this process, or null (no clock, closed, or not armed here). */
+  ballotDueAt(matchId: string, ballotId: string): number | null {
+    return this.ballots.dueAt(matchId, ballotId);
+  }
+
+  /** The store matches and votes live in (read-only uses: `stats`). */
+  get eventStore(): EventStore {
+    return this.store;
   }
 
   /** The lab a person holds in `match`, or null. */

@@ -4,7 +4,7 @@
  * private value (budgets, job values and deadlines, reward breakdowns) goes only to its own seat's
  * person as a private post.
  */
-import type { Post, PrivatePost, Reply } from '../chat/types';
+import type { Button, Post, PrivatePost, Reply } from '../chat/types';
 import type { JudgeDecision, LabId, ShockKind } from '../env/types';
 import type { RoundReport } from '../env/views';
 import {
@@ -18,6 +18,7 @@ import {
   seatLabel,
 } from './render-common';
 import { drivenSeats } from './replay';
+import { breakdownChart, standingsChart } from '../charts/requests';
 import type { HostedMatch } from './types';
 import { emptyReply, mergeReplies } from '../chat/reply';
 
@@ -96,7 +97,8 @@ function briefings(m: HostedMatch): PrivatePost[] {
   return out;
 }
 
-function judgeText(m: HostedMatch, d: JudgeDecision | null): string | null {
+/** The judge's per-pitch scores, winner and bonus as post lines (null when nothing was judged). */
+export function judgeText(m: HostedMatch, d: JudgeDecision | null): string | null {
   if (!d || d.scores.length === 0) return null;
   const lines = [...d.scores]
     .sort((a, b) => b.score - a.score)
@@ -117,7 +119,7 @@ function judgeText(m: HostedMatch, d: JudgeDecision | null): string | null {
 }
 
 /** Public results of a round close (trades, pitches, shocks, deadlines, leaderboard). */
-function closeSummary(m: HostedMatch, r: RoundReport, reason: CloseReason, maxRounds: number): Post {
+function closeSummary(m: HostedMatch, r: RoundReport, reason: CloseReason, maxRounds: number, ballot?: BallotView): Post {
   const fields: { name: string; value: string }[] = [];
   if (r.trades.length > 0)
     fields.push({
@@ -131,7 +133,8 @@ function closeSummary(m: HostedMatch, r: RoundReport, reason: CloseReason, maxRo
         .join('\n'),
     });
   const judged = judgeText(m, r.judge);
-  fields.push({ name: 'Pitches', value: judged ?? 'No pitches were judged this round.' });
+  // With a ballot open on this round's pitches the judge's scores stay hidden (render-ballot.ts).
+  fields.push(ballot?.pitchesField ?? { name: 'Pitches', value: judged ?? 'No pitches were judged this round.' });
   if (r.shocks.length > 0)
     fields.push({
       name: 'Shocks',
@@ -154,7 +157,14 @@ function closeSummary(m: HostedMatch, r: RoundReport, reason: CloseReason, maxRo
     fields.push({ name: 'Scripted seats', value: [...byLab].map(([lab, acts]) => `${labName(m, lab)}: ${acts.join(', ')}`).join('\n') });
   }
   fields.push({ name: 'Leaderboard', value: leaderboardText(m, r.leaderboard) });
-  return { title: `Round ${roundLabel(r.round, maxRounds)} closed: ${REASON_TEXT[reason]}`, text: '', fields };
+  const post: Post = { title: `Round ${roundLabel(r.round, maxRounds)} closed: ${REASON_TEXT[reason]}`, text: '', fields };
+  return ballot?.buttons.length ? { ...post, buttons: ballot.buttons } : post;
+}
+
+/** A ballot opened on the closing round's pitches: replaces the judge's scores in the round-close post. */
+export interface BallotView {
+  pitchesField: { name: string; value: string };
+  buttons: Button[];
 }
 
 /** Each person's private round-close reward breakdown (the 11 columns) and own settled jobs. */
@@ -180,11 +190,12 @@ function breakdowns(m: HostedMatch, r: RoundReport): PrivatePost[] {
 
 /**
  * Round close as posted: the public results, then the final leaderboard (last round) or the next
- * round's open post; privately each person's breakdown. `m` is the match after the close.
+ * round's open post; privately each person's breakdown. `m` is the match after the close; `ballot` set
+ * when a ballot opened on the round's pitches (the judge's scores are then not shown).
  */
-export function renderRoundClose(m: HostedMatch, r: RoundReport, reason: CloseReason): Reply {
+export function renderRoundClose(m: HostedMatch, r: RoundReport, reason: CloseReason, ballot?: BallotView): Reply {
   const maxRounds = m.state?.params.maxRounds ?? r.round + 1;
-  const pub: Post[] = [closeSummary(m, r, reason, maxRounds)];
+  const pub: Post[] = [closeSummary(m, r, reason, maxRounds, ballot)];
   pub.push(r.final ? renderFinalPost(m, r.leaderboard) : renderRoundOpen(m));
   return { public: pub, private: breakdowns(m, r) };
 }
@@ -196,6 +207,8 @@ export function renderFinalPost(m: HostedMatch, rows: readonly { lab: LabId; cum
     title: 'Match over: final leaderboard',
     text: `${best ? `Winner: ${seatLabel(m, best.lab)} with ${fmtReward(best.cumulativeReward)}.` : 'No seats.'} Seed ${m.settings.seed} (${m.settings.task}).`,
     fields: [{ name: 'Leaderboard', value: leaderboardText(m, rows) }],
+    // The breakdown per seat is public only now: the match is over and its seed (which determines every private value) is revealed.
+    charts: [standingsChart(m), breakdownChart(m)],
   };
 }
 

@@ -8,7 +8,8 @@ import { applyAction, closeRound, createMatch } from '../env';
 import { JudgeDecisionSchema, publicDecision } from '../judge/decision';
 import type { ActionResult, JudgeDecision, LabId, PolicyName } from '../env/types';
 import type { RoundReport } from '../env/views';
-import { MatchEventSchema, SeatDriverSchema, type HostedMatch, type SeatDriver, type StoredEvent } from './types';
+import type { Ballot } from '../ballots/types';
+import { MatchEventSchema, SeatDriverSchema, type HostedMatch, type MatchEventBody, type SeatDriver, type StoredEvent } from './types';
 
 /** A log that cannot be folded (wrong first event, event for an unknown lab, engine rejected the config…). */
 export class ReplayError extends Error {
@@ -60,11 +61,15 @@ export function applyEvent(m: HostedMatch | null, ev: StoredEvent): FoldStep {
         roundDeadline: null,
         lastSeq: ev.seq,
         lastJudge: null,
+        ballots: [],
+        endedAt: null,
       },
     };
   }
   if (ev.seq !== m.lastSeq + 1) throw bad(`expected seq ${m.lastSeq + 1}`);
   const base = { ...m, lastSeq: ev.seq };
+  if (body.type === 'ballot_opened' || body.type === 'ballot_closed' || body.type === 'ballot_deadline') return { match: foldBallot(m, base, body, ev.at, bad) };
+  // Only ballot events follow a match's end (a ballot stays open for votes after it).
   if (m.phase === 'over') throw bad('event after the match ended');
   switch (body.type) {
     case 'match_created':
@@ -108,7 +113,7 @@ export function applyEvent(m: HostedMatch | null, ev: StoredEvent): FoldStep {
       if (!state.labs[body.lab]) throw bad(`unknown lab ${body.lab}`);
       const out = applyAction(state, body.lab, body.action);
       return {
-        match: { ...base, state: out.state, ...(out.state.over ? { phase: 'over' as const, roundDeadline: null } : {}) },
+        match: { ...base, state: out.state, ...(out.state.over ? { phase: 'over' as const, roundDeadline: null, endedAt: Date.parse(ev.at) } : {}) },
         result: out.result,
       };
     }
@@ -137,13 +142,47 @@ export function applyEvent(m: HostedMatch | null, ev: StoredEvent): FoldStep {
           lastJudge: judge,
           phase: over ? 'over' : 'running',
           roundDeadline: over ? null : deadlineAfter(ev.at, m.settings.roundSeconds),
+          endedAt: over ? Date.parse(ev.at) : null,
+          standings: [...(m.standings ?? []), { round: body.round + 1, rows: out.report.leaderboard.map((x) => ({ lab: x.lab, cumulativeReward: x.cumulativeReward, breakdown: out.report.rewards[x.lab] })) }],
         },
         report: out.report,
       };
     }
     case 'match_ended':
-      return { match: { ...base, phase: 'over', roundDeadline: null } };
+      return { match: { ...base, phase: 'over', roundDeadline: null, endedAt: Date.parse(ev.at) } };
   }
+}
+
+type BallotEvent = Extract<MatchEventBody, { type: 'ballot_opened' | 'ballot_closed' | 'ballot_deadline' }>;
+
+/** Fold a ballot event (allowed while running and after the match ended). */
+function foldBallot(m: HostedMatch, base: HostedMatch, body: BallotEvent, at: string, bad: (msg: string) => ReplayError): HostedMatch {
+  const ballots = m.ballots;
+  if (body.type === 'ballot_opened') {
+    if (m.phase === 'lobby' || !m.state) throw bad('ballot_opened before the match started');
+    if (ballots.some((b) => b.id === body.ballotId || b.round === body.round)) throw bad(`ballot ${body.ballotId} opened twice`);
+    const ids = new Set(body.pitches.map((p) => p.id));
+    if (body.pairs.some(([a, b]) => !ids.has(a) || !ids.has(b) || !(a < b))) throw bad(`ballot ${body.ballotId} has a pair of unknown or unordered pitches`);
+    const closesAt = body.closesAt === null ? null : Date.parse(body.closesAt);
+    const judge = m.lastJudge?.round === body.round ? m.lastJudge : null;
+    const ballot: Ballot = {
+      id: body.ballotId,
+      round: body.round,
+      pitches: body.pitches.map((p) => ({ ...p, jobIds: [...p.jobIds] })),
+      pairs: body.pairs.map(([a, b]) => [a, b] as [string, string]),
+      openedAt: Date.parse(at),
+      closesAt,
+      closed: null,
+      judge,
+    };
+    return { ...base, ballots: [...ballots, ballot] };
+  }
+  const i = ballots.findIndex((b) => b.id === body.ballotId);
+  const cur = ballots[i];
+  if (!cur) throw bad(`${body.type} for unknown ballot ${body.ballotId}`);
+  if (cur.closed) throw bad(`${body.type} for closed ballot ${body.ballotId}`);
+  const next: Ballot = body.type === 'ballot_closed' ? { ...cur, closed: { reason: body.reason, at: Date.parse(at) } } : { ...cur, closesAt: Date.parse(body.closesAt) };
+  return { ...base, ballots: ballots.map((b, j) => (j === i ? next : b)) };
 }
 
 function running(m: HostedMatch, bad: (msg: string) => ReplayError) {

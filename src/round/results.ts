@@ -21,7 +21,10 @@ export type HostResult<T> = { ok: true; value: T } | { ok: false; error: Command
  * - `not_host`: only the match's host or an admin may do this;
  * - `invalid_settings`: `new` settings fail validation (option, expected, validValues set);
  * - `invalid_driver`: an unknown scripted policy, a human driver, or an LLM model without an agent;
- * - `busy`: the store kept reporting concurrent writes (retry).
+ * - `busy`: the store kept reporting concurrent writes (retry);
+ * - ballots (issue #10): `no_ballot` (none open in the channel), `unknown_ballot`, `ballot_closed`,
+ *   `unknown_pair`, `own_pitch` (the pair holds the voter's own seat's pitch), `duplicate_vote` (one vote per
+ *   person per pair), `rate_limited` (too many votes a minute).
  */
 export type HostErrorCode =
   | 'no_match'
@@ -36,7 +39,14 @@ export type HostErrorCode =
   | 'not_host'
   | 'invalid_settings'
   | 'invalid_driver'
-  | 'busy';
+  | 'busy'
+  | 'no_ballot'
+  | 'unknown_ballot'
+  | 'ballot_closed'
+  | 'unknown_pair'
+  | 'own_pitch'
+  | 'duplicate_vote'
+  | 'rate_limited';
 
 /** A successful {@link HostResult}. */
 export const ok = <T>(value: T): HostResult<T> => ({ ok: true, value });

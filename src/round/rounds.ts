@@ -18,9 +18,11 @@ import type { AsyncJudge } from '../judge/types';
 import type { EventStore } from '../store/types';
 import { validatorFor } from '../llm/dry-run';
 import { askAgent, type AgentFactory, type AgentOutcome, type SeatAgent } from './agents';
-import { decideRound } from './judging';
+import { ballotToOpen, type BallotKeeper, type BuiltBallot } from './ballot-host';
+import { decideRound, stateForJudge } from './judging';
 import type { MatchLog } from './match-log';
 import { mergeReplies, renderAgentActivity, renderOverByFinish, renderRoundClose, type CloseReason } from './render';
+import { ballotOpenField, voteButton } from './render-ballot';
 import { drivenSeats, pendingSeats } from './replay';
 import { fail, ok } from './results';
 import { KeyedTimers, type Clock } from './timers';
@@ -39,6 +41,8 @@ export interface RoundRunnerDeps {
   claimGraceMs: number;
   clock: Clock;
   logger: Logger;
+  /** Ballots on closed rounds' pitches (issue #10). */
+  ballots: BallotKeeper;
 }
 
 const isOpen = (m: HostedMatch | null, round: number): m is HostedMatch & { state: NonNullable<HostedMatch['state']> } =>
@@ -75,6 +79,7 @@ export class RoundRunner {
   async stop(): Promise<void> {
     this.stopped = true;
     this.timers.clearAll();
+    this.d.ballots.stop();
     for (const c of this.rounds.values()) c.abort(new Error('host stopped'));
     this.rounds.clear();
     await this.idle();
@@ -93,6 +98,7 @@ export class RoundRunner {
   /** Arm the round timer of a running match if not armed yet (e.g. a round another process opened). */
   ensureTimer(m: HostedMatch): void {
     if (this.stopped) return;
+    this.d.ballots.arm(m);
     if (m.phase !== 'running' || !m.state) return this.timers.clearPrefix(`${m.id}:`);
     if (m.roundDeadline === null) return this.timers.clear(`${m.id}:round`);
     const round = m.state.round;
@@ -147,7 +153,7 @@ export class RoundRunner {
     if (m.phase === 'over') {
       await this.d.store.setMatchStatus(m.id, 'over');
       this.matchOver(m.id);
-      return renderOverByFinish(m);
+      return mergeReplies(renderOverByFinish(m), await this.d.ballots.afterMatchEnd(m));
     }
     return this.closeIfNoOne(m);
   }
@@ -180,6 +186,8 @@ export class RoundRunner {
     }
     this.timers.clear(`${id}:fallback:${round}`);
     let memo: { key: string; decision: JudgeDecision | null } | null = null;
+    // The ballot holds the pitches the judge judged (after the scripted seats' close-of-round turn).
+    const built: { ballot: BuiltBallot | null } = { ballot: null };
     // We hold the claim now: if appending fails (store error), retry later with force, or nobody would
     // ever close this round in this process.
     const appended = this.d.log.append(id, async (x) => {
@@ -190,6 +198,7 @@ export class RoundRunner {
       if (memo?.key !== key) {
         memo = { key, decision: await decideRound(x.state, this.d.judge, { clock: this.d.clock, timeoutMs: this.d.judgeTimeoutMs }) };
       }
+      built.ballot = ballotToOpen(x, () => stateForJudge(x.state));
       return ok({ type: 'round_closed' as const, round, reason, judge: memo.decision });
     });
     const res = await appended.catch((err: unknown) => {
@@ -203,10 +212,14 @@ export class RoundRunner {
     const key = `${id}:${round}`;
     this.rounds.get(key)?.abort(new Error('round closed'));
     this.rounds.delete(key);
-    const after = res.value.match;
     const report = res.value.step?.report;
     if (!report) return null;
-    const reply = renderRoundClose(after, report, reason);
+    const ballots = await this.d.ballots.afterRoundClose(res.value.match, built.ballot);
+    const after = ballots.match;
+    const view = ballots.opened ? { pitchesField: ballotOpenField(ballots.opened), buttons: [voteButton(ballots.opened)] } : undefined;
+    const reply = renderRoundClose(after, report, reason, view);
+    // The verdict of the ballots that closed with this round comes right after the round's results.
+    reply.public.splice(1, 0, ...ballots.posts.public);
     if (after.phase === 'over') {
       await this.d.store.setMatchStatus(id, 'over');
       this.matchOver(id);

@@ -16,6 +16,8 @@ const SettingsSchema = z.object({
   seed: z.number().int().min(0).max(2 ** 31 - 1),
   roundSeconds: z.number().int().min(0).max(MAX_ROUND_SECONDS),
   holdout: z.boolean(),
+  /** Ballots on pitches (issue #10); left out = off. */
+  votes: z.boolean().optional(),
 });
 
 /**
@@ -34,6 +36,7 @@ export function resolveSettings(given: Partial<MatchSettings>, defaults: Partial
     seed: 'an integer from 0 to 2147483647',
     roundSeconds: `an integer number of seconds from 0 (no timer) to ${MAX_ROUND_SECONDS}`,
     holdout: 'true or false',
+    votes: 'on or off',
   };
   return fail('invalid_settings', `Invalid ${option}: ${issue?.message ?? 'bad value'}.`, {
     option,

@@ -2,7 +2,8 @@
  * Contracts of the round host: the event log of a match and the host's API that the command catalogue
  * calls. Terms: a *match* is one hosted game in one channel; a *round* is the engine's round_index.
  */
-import type { JudgeDecision, LabId, MatchState } from '../env/types';
+import type { Ballot } from '../ballots/types';
+import type { JudgeDecision, LabId, MatchState, RewardBreakdown } from '../env/types';
 import type { Caller, Reply } from '../chat/types';
 import type { MatchSettings, SeatDriver } from '../events/schema';
 
@@ -26,6 +27,15 @@ export interface HostedMatch {
   roundDeadline: number | null;
   lastSeq: number;
   lastJudge: JudgeDecision | null;
+  /** Ballots on closed rounds' pitches (issue #10), in the order they opened; empty when votes are off. */
+  ballots: Ballot[];
+  /** When the match ended (ms since epoch, from the ending event's time), or null while it runs. */
+  endedAt: number | null;
+  /**
+   * Standings after each closed round (issue #12 charts): round (1-based), each seat's cumulative reward and
+   * that round's reward breakdown. Undefined = no round closed yet.
+   */
+  standings?: { round: number; rows: { lab: LabId; cumulativeReward: number; breakdown?: RewardBreakdown }[] }[];
 }
 
 /** What the host gives the command catalogue. All methods serialise per match and never throw for user errors. */

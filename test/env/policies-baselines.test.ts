@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { getPolicy, POLICIES, BASELINES, ARCHETYPES } from '../../src/env/policies';
+import { getPolicy, POLICIES, BASELINES, ARCHETYPES, PROBES } from '../../src/env/policies';
 import type { ActionInput } from '../../src/env/actions';
 import { ActionSchema } from '../../src/env/actions';
 import { tradeGain } from '../../src/env/valuation';
@@ -22,10 +22,12 @@ const threeBlocks = (over: Parameters<typeof observation>[0] = {}) =>
   });
 
 describe('registry', () => {
-  test('lists the five archetypes and six baselines, each resolvable', () => {
+  test('lists the five archetypes, six baselines and six probes, each resolvable', () => {
     assert.equal(ARCHETYPES.length, 5);
     assert.equal(BASELINES.length, 6);
-    assert.equal(POLICIES.length, 11);
+    assert.equal(PROBES.length, 6);
+    assert.equal(POLICIES.length, 17);
+    assert.deepEqual(POLICIES.filter((p) => p.kind === 'probe').map((p) => p.name), [...PROBES]);
     for (const p of POLICIES) assert.equal(getPolicy(p.name), p.policy);
   });
 });

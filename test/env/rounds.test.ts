@@ -209,16 +209,21 @@ describe('coalitions over rounds', () => {
 });
 
 describe('judge at close', () => {
-  const s = must(fixture(), 'lab_1', { action_type: 'make_pitch', message: 'We need four GPU-hours soon.' });
-  test('winner gets judge_argument (clamped to 0.15); decision stored; pitches cleared', () => {
+  const s = must(fixture(), 'lab_1', { action_type: 'make_pitch', message: 'We need four GPU-hours soon.', job_ids: ['j_1_0'] });
+  test('the winner\'s bonus (clamped to 0.15) is held on its job, not paid; decision stored; pitches cleared', () => {
     const { state, report } = closeRound(s, { judge: decision('lab_1', 0.4) });
-    assert.equal(report.rewards.lab_1!.judge_argument, 0.15);
+    assert.equal(report.rewards.lab_1!.judge_argument, 0);
+    assert.equal(state.jobs.j_1_0!.heldBonus, 0.15);
     assert.equal(state.judgeHistory.length, 1);
     assert.deepEqual(state.pitches, []);
   });
-  test('null decision or unknown winner: no bonus', () => {
-    assert.equal(closeRound(s, { judge: null }).report.rewards.lab_1!.judge_argument, 0);
-    assert.equal(closeRound(s, { judge: decision('lab_9') }).report.rewards.lab_1!.judge_argument, 0);
+  test('null decision or unknown winner: nothing held', () => {
+    for (const judge of [null, decision('lab_9')]) {
+      const { state, report } = closeRound(s, { judge });
+      assert.equal(report.rewards.lab_1!.judge_argument, 0);
+      assert.equal(state.jobs.j_1_0!.heldBonus, undefined);
+      assert.deepEqual(report.pitchBonus, []);
+    }
   });
 });
 

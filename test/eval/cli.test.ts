@@ -16,13 +16,17 @@ describe('CLIs', () => {
       const plugin = join(dir, 'plugin.mjs');
       // A plugin agent that always waits (stands in for the LLM helper's factory).
       writeFileSync(plugin, "export function registerEvalAgents(register) { register((d) => d.model === 'fake' ? { act: async () => [{ action_type: 'wait' }] } : null); }\n");
-      const r = run('src/eval/eval-cli.ts', ['--tasks', 'single_trade', '--seeds', '0-2', '--policies', 'rule_based_expert,llm:fake', '--plugin', plugin, '--json', out]);
+      const r = run('src/eval/eval-cli.ts', ['--tasks', 'single_trade', '--seeds', '0-2', '--policies', 'rule_based_expert,llm:fake', '--plugin', plugin, '--json', out, '--breakdown']);
       assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stdout, /mean reward columns per episode/);
+      assert.match(r.stdout, /share of \|weighted reward\| per column/);
       assert.match(r.stdout, /rule_based_expert\s+single_trade\s+train\s+3/);
       assert.match(r.stdout, /through trades/);
       const rows = JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>[];
       assert.equal(rows.length, 2);
-      assert.deepEqual(Object.keys(rows[0]!).sort(), ['invalidPerEpisode', 'max', 'mean', 'meanSteps', 'min', 'n', 'policy', 'split', 'std', 'task'].sort());
+      assert.deepEqual(Object.keys(rows[0]!).sort(), ['breakdown', 'invalidPerEpisode', 'max', 'mean', 'meanSteps', 'min', 'n', 'policy', 'split', 'std', 'task'].sort());
+      const b = rows[0]!.breakdown as Record<string, number>;
+      assert.ok(Math.abs(b.normalized_reward! - (rows[0]!.mean as number)) < 1e-9, 'the columns add up to the mean reward');
       assert.equal(rows[1]!.policy, 'llm:fake');
       const bad = run('src/eval/eval-cli.ts', ['--tasks', 'nope']);
       assert.equal(bad.status, 2);

@@ -12,8 +12,9 @@ const manifest = readFileSync(new URL('../../slack/manifest.yml', import.meta.ur
 test('the manifest declares /arena, the bot scopes and interactivity', () => {
   assert.match(manifest, new RegExp(`^\\s+- command: ${SLASH_COMMAND}$`, 'm'));
   const scopes = [...(manifest.match(/bot:\n((?:\s+(?:-|#).*\n)+)/)?.[1] ?? '').matchAll(/^\s+- (\S+)$/gm)].map((m) => m[1]);
-  // commands: the slash command; chat:write: chat.postMessage / chat.postEphemeral; chat:write.public: public channels.
-  assert.deepEqual(scopes, ['commands', 'chat:write', 'chat:write.public']);
+  // commands: the slash command; chat:write: chat.postMessage / chat.postEphemeral; chat:write.public: public channels;
+  // files:write: files.uploadV2 of charts.
+  assert.deepEqual(scopes, ['commands', 'chat:write', 'chat:write.public', 'files:write']);
   assert.match(manifest, /interactivity:\n(?:\s+#.*\n)?\s+is_enabled: true/);
   const urls = [...manifest.matchAll(/^\s+(?:url|request_url): (\S+)$/gm)].map((m) => m[1]);
   assert.equal(urls.length, 2);

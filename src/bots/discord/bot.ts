@@ -109,7 +109,7 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
       // Matches of other platforms (a shared database) are restored here too; their channels are not ours.
       if (!/^\d{5,25}$/.test(channelId)) return void logger.debug({ channelId }, 'discord: not a Discord channel, post skipped');
       try {
-        await publishReply(sink, channelId, reply, inbox, ids);
+        await publishReply(sink, channelId, reply, inbox, ids, logger);
       } catch (err) {
         logger.error({ channelId, err: (err as Error).message }, 'discord: channel post failed');
       }

@@ -8,7 +8,8 @@
  * then carries a "My private update" button that shows them (ephemeral) at once. The inbox is in
  * memory: after a restart, held posts are gone (`/arena me` still shows the seat's current state).
  */
-import { ButtonStyle, ComponentType, type ButtonInteraction, type ChatInputCommandInteraction, type ModalSubmitInteraction } from 'discord.js';
+import { AttachmentBuilder, ButtonStyle, ComponentType, type ButtonInteraction, type ChatInputCommandInteraction, type ModalSubmitInteraction } from 'discord.js';
+import { renderPostCharts, type ChartLogger } from '../../charts/attach';
 import type { Post, PrivatePost, Reply } from '../../commands/types';
 import { renderPost, notice, type ButtonIds, type DiscordPayload } from './render';
 
@@ -75,12 +76,35 @@ export function planMessages(reply: Reply, callerUserId: string, inbox: PrivateI
   return { pub, mine };
 }
 
+/** Discord shows at most 10 embeds per message: the post's embed plus one image embed per further chart. */
+const MAX_EMBEDS = 10;
+
+/**
+ * Render a payload's charts to PNG attachments: the first chart is the post embed's image
+ * (`attachment://<name>`), each further one an embed of its own. A chart that fails is logged and left out;
+ * the payload is sent either way.
+ */
+export async function withCharts(p: DiscordPayload, logger?: ChartLogger): Promise<DiscordPayload> {
+  const { charts, ...rest } = p;
+  if (!charts?.length) return rest;
+  const files = (await renderPostCharts({ charts }, logger)).slice(0, MAX_EMBEDS);
+  if (files.length === 0) return rest;
+  const [first, ...more] = rest.embeds;
+  const embeds = [
+    { ...(first ?? {}), image: { url: `attachment://${files[0]!.name}` } },
+    ...more,
+    ...files.slice(1).map((f) => ({ color: first?.color, title: f.title, image: { url: `attachment://${f.name}` } })),
+  ].slice(0, MAX_EMBEDS);
+  return { ...rest, embeds, files: files.map((f) => new AttachmentBuilder(f.png, { name: f.name, description: f.title })) };
+}
+
 /**
  * Answers an interaction. If it was deferred (a public "thinking…" reply), the first public post edits
  * it (PATCH @original); with no public post the placeholder is deleted and only ephemeral follow-ups
  * are sent. Otherwise the first post is the reply itself.
  */
-export async function answer(i: Repliable, plan: { pub: DiscordPayload[]; mine: DiscordPayload[] }): Promise<void> {
+export async function answer(i: Repliable, planned: { pub: DiscordPayload[]; mine: DiscordPayload[] }, logger?: ChartLogger): Promise<void> {
+  const plan = { pub: await Promise.all(planned.pub.map((p) => withCharts(p, logger))), mine: planned.mine };
   const all = [...plan.pub, ...plan.mine];
   if (i.deferred) {
     const [first, ...rest] = plan.pub;
@@ -108,7 +132,7 @@ export interface ChannelSink {
 }
 
 /** Posts a reply that answers no interaction (e.g. a timer round close): public posts to the channel, private ones to the inbox. */
-export async function publishReply(sink: ChannelSink, channelId: string, reply: Reply, inbox: PrivateInbox, ids: ButtonIds): Promise<void> {
+export async function publishReply(sink: ChannelSink, channelId: string, reply: Reply, inbox: PrivateInbox, ids: ButtonIds, logger?: ChartLogger): Promise<void> {
   for (const p of reply.private) inbox.add(p);
-  for (const payload of renderPublic(reply.public, ids, reply.private.length > 0)) await sink.send(channelId, payload);
+  for (const payload of renderPublic(reply.public, ids, reply.private.length > 0)) await sink.send(channelId, await withCharts(payload, logger));
 }

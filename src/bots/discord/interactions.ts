@@ -26,9 +26,10 @@ import { notice, type ButtonIds } from './render';
 
 /**
  * Commands deferred at once: they start a match or can close a round (the host then runs scripted and
- * LLM seats and the judge: RoundHost.start/done, `finish` of the last pending seat), or end a match.
+ * LLM seats and the judge: RoundHost.start/done, `finish` of the last pending seat), or end a match; and
+ * the ones that render a chart (`leaderboard` also reads every finished match).
  */
-export const SLOW_COMMANDS: ReadonlySet<string> = new Set(['start', 'done', 'finish', 'end']);
+export const SLOW_COMMANDS: ReadonlySet<string> = new Set(['start', 'done', 'finish', 'end', 'leaderboard', 'chart']);
 
 /** custom_id prefix of modals: `arena-modal:<command>`; the text inputs' ids are the command's option names. */
 export const MODAL_PREFIX = 'arena-modal:';
@@ -128,7 +129,7 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
     const plan = planMessages(reply, caller.userId, deps.inbox, deps.ids);
     // A form asked for too late to show (the reply was deferred): say how to open it.
     if (reply.modal && plan.pub.length + plan.mine.length === 0) plan.mine.push(notice(`Open the form with \`/arena ${reply.modal.command}\`.`));
-    await answer(i, plan);
+    await answer(i, plan, log);
     log.info({ interaction: i.id, deferred: i.deferred, public: reply.public.length, private: reply.private.length, ms: Date.now() - started }, 'discord: command answered');
   }
 

@@ -5,7 +5,8 @@
  * (pitches, messages) cannot ping anyone.
  */
 import { createHash } from 'node:crypto';
-import { ButtonStyle, ComponentType, MessageFlags, type APIActionRowComponent, type APIButtonComponent, type APIEmbed } from 'discord.js';
+import { ButtonStyle, ComponentType, MessageFlags, type APIActionRowComponent, type APIButtonComponent, type APIEmbed, type AttachmentBuilder } from 'discord.js';
+import type { ChartRequest } from '../../chat/types';
 import type { Button, Post } from '../../commands/types';
 import { DEADLINE_FIELD } from '../../round/render-common';
 
@@ -26,6 +27,10 @@ export interface DiscordPayload {
   /** 64 (MessageFlags.Ephemeral) for private posts. */
   flags?: number;
   allowedMentions: { parse: [] };
+  /** PNG attachments (charts), added at delivery by deliver.ts {@link withCharts}. */
+  files?: AttachmentBuilder[];
+  /** Charts of a public post, still to render (plain data; removed when delivered). */
+  charts?: ChartRequest[];
 }
 
 /**
@@ -116,6 +121,8 @@ export function renderPost(post: Post, ids: ButtonIds, opts: { ephemeral?: boole
     components: buttonRows(post.buttons ?? [], ids),
     ...(opts.ephemeral ? { flags: MessageFlags.Ephemeral } : {}),
     allowedMentions: { parse: [] },
+    // Charts are public only (a private post never carries one).
+    ...(!opts.ephemeral && post.charts?.length ? { charts: post.charts } : {}),
   };
 }
 

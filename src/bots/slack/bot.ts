@@ -70,6 +70,7 @@ export async function startSlackBot(opts: SlackBotOptions): Promise<SlackBot> {
     },
     queues,
     logger,
+    { uploadV2: (a) => app.client.files.uploadV2(a) },
   );
   const tracker = new Tracker();
   app.use(dedupeMiddleware(opts.claim ?? memoryClaims(), logger));

@@ -15,6 +15,7 @@
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
 import type { types } from '@slack/bolt';
+import { renderPostCharts } from '../../charts/attach';
 import type { Post, PrivatePost, Reply } from '../../commands/types';
 import { LIMITS, notice, renderPost, type SlackMessage } from './render';
 
@@ -22,6 +23,14 @@ import { LIMITS, notice, renderPost, type SlackMessage } from './render';
 export interface ChatApi {
   postMessage(args: { channel: string; text: string; blocks: types.KnownBlock[]; unfurl_links: boolean; unfurl_media: boolean }): Promise<unknown>;
   postEphemeral(args: { channel: string; user: string; text: string; blocks: types.KnownBlock[] }): Promise<unknown>;
+}
+
+/**
+ * File uploads (WebClient `files.uploadV2`: files.getUploadURLExternal, a POST of the bytes to the
+ * returned upload URL, files.completeUploadExternal; needs the `files:write` scope).
+ */
+export interface FilesApi {
+  uploadV2(args: { channel_id: string; file: Buffer; filename: string; title: string; alt_text: string }): Promise<unknown>;
 }
 
 /** Posts to a response_url (Bolt's `respond`). */
@@ -106,17 +115,34 @@ export class SlackPoster {
     private readonly chat: ChatApi,
     private readonly queues: ChannelQueues,
     private readonly logger: Logger,
+    private readonly files?: FilesApi,
   ) {}
 
-  /** Queue the public posts of a reply in order; resolves when all are posted (failures are logged). */
+  /**
+   * Queue the public posts of a reply in order; resolves when all are posted (failures are logged). A post's
+   * charts are rendered meanwhile and uploaded to the channel right after it; a chart that fails to render
+   * or upload is logged and skipped.
+   */
   async publicPosts(channelId: string, posts: readonly Post[]): Promise<void> {
-    await Promise.all(
-      posts.map((p) =>
+    const tasks: Promise<unknown>[] = [];
+    for (const p of posts) {
+      tasks.push(
         this.queues
           .run(channelId, () => this.chat.postMessage({ channel: channelId, ...renderPost(p), unfurl_links: false, unfurl_media: false }))
           .catch((err: unknown) => this.logger.error({ channelId, err: errText(err) }, 'slack: chat.postMessage failed')),
-      ),
-    );
+      );
+      const files = this.files;
+      if (!files || !p.charts?.length) continue;
+      const rendered = renderPostCharts(p, this.logger);
+      tasks.push(
+        this.queues
+          .run(channelId, async () => {
+            for (const f of await rendered) await files.uploadV2({ channel_id: channelId, file: f.png, filename: f.name, title: f.title, alt_text: f.title });
+          })
+          .catch((err: unknown) => this.logger.error({ channelId, err: errText(err) }, 'slack: chart upload failed')),
+      );
+    }
+    await Promise.all(tasks);
   }
 
   /** Ephemeral messages for one user (chat.postEphemeral). Users of other platforms are skipped. */

@@ -1,14 +1,16 @@
 /**
- * Registry of the scripted policies (docs/RULES.md §7): the five archetypes and the six baselines.
+ * Registry of the scripted policies (docs/RULES.md §7): the five archetypes, the six baselines and the
+ * do-nothing probes (§7.4).
  * `getPolicy(name)` is what the engine calls for scripted seats at round close; `POLICIES` lists them
  * for CLIs and the host.
  */
-import { ARCHETYPE_NAMES, BASELINE_NAMES, type ArchetypeName, type BaselineName, type PolicyName } from '../types';
+import { ARCHETYPE_NAMES, BASELINE_NAMES, PROBE_NAMES, type ArchetypeName, type BaselineName, type PolicyName, type ProbeName } from '../types';
 import type { Policy, PolicyInfo } from './types';
 import { archetype } from './archetypes';
 import { alwaysAccept, baseInstructNaive, greedyHoarder, noNegotiationAllocator } from './baselines';
 import { ruleBasedExpert } from './expert';
 import { randomValidish } from './random';
+import { PROBE_DESCRIPTIONS, PROBES as PROBE_POLICIES } from './probes';
 
 export type { Policy, PolicyContext, PolicyInfo } from './types';
 export { MAX_SCRIPTED_ACTIONS } from './types';
@@ -19,6 +21,9 @@ export const ARCHETYPES: readonly ArchetypeName[] = ARCHETYPE_NAMES;
 
 /** Baselines of the reference (Ref §8), in its table order. */
 export const BASELINES: readonly BaselineName[] = BASELINE_NAMES;
+
+/** Do-nothing probes (§7.4), in table order. */
+export const PROBES: readonly ProbeName[] = PROBE_NAMES;
 
 const DESCRIPTIONS: Record<PolicyName, string> = {
   cooperative: 'Accepts offers with gain ≥ −2, offers fair swaps, proposes, joins and honours coalitions.',
@@ -32,6 +37,7 @@ const DESCRIPTIONS: Record<PolicyName, string> = {
   no_negotiation_allocator: 'Never trades or talks; allocates just enough blocks to complete jobs, earliest deadline first.',
   base_instruct_naive: 'Accepts polite-sounding offers, believes surplus claims, pitches a vague plea every round.',
   rule_based_expert: 'Positive-gain trades only, buys missing hours fairly, exact allocations, truthful pitches, useful coalitions.',
+  ...PROBE_DESCRIPTIONS,
 };
 
 const IMPLEMENTATIONS: Record<PolicyName, Policy> = {
@@ -46,12 +52,14 @@ const IMPLEMENTATIONS: Record<PolicyName, Policy> = {
   no_negotiation_allocator: noNegotiationAllocator,
   base_instruct_naive: baseInstructNaive,
   rule_based_expert: ruleBasedExpert,
+  ...PROBE_POLICIES,
 };
 
 /** Every scripted policy with its kind and a one-line description. */
 export const POLICIES: readonly PolicyInfo[] = [
   ...ARCHETYPES.map((name): PolicyInfo => ({ name, kind: 'archetype', description: DESCRIPTIONS[name], policy: IMPLEMENTATIONS[name] })),
   ...BASELINES.map((name): PolicyInfo => ({ name, kind: 'baseline', description: DESCRIPTIONS[name], policy: IMPLEMENTATIONS[name] })),
+  ...PROBES.map((name): PolicyInfo => ({ name, kind: 'probe', description: DESCRIPTIONS[name], policy: IMPLEMENTATIONS[name] })),
 ];
 
 const NAMES = new Set<string>(Object.keys(IMPLEMENTATIONS));

@@ -19,7 +19,7 @@ export type Policy = (obs: Observation, ctx: PolicyContext) => ActionInput[];
 
 export interface PolicyInfo {
   name: PolicyName;
-  kind: 'archetype' | 'baseline';
+  kind: 'archetype' | 'baseline' | 'probe';
   description: string;
   policy: Policy;
 }

@@ -1,0 +1,69 @@
+/**
+ * Preference commands (issue #10): `vote` (blind pairwise votes on a round's pitches, private) and `stats`
+ * (people vs the judge over the channel's finished matches, public). The ballot rules live in src/ballots
+ * and the round host (src/round/voting.ts); these handlers only parse and render.
+ */
+import { z } from 'zod';
+import { VOTE_CHOICES, type VoteChoice } from '../ballots';
+import { errorReply, publicReply } from '../chat/reply';
+import type { EventStore } from '../store/types';
+import { defineCommand, type CommandDefinition } from './definition';
+import { choiceValue, intValue } from './options';
+
+/** Ballot ids are `v_<n>`. */
+const ballotValue = () => {
+  const expected = 'a ballot id like v_3';
+  return z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.string({ error: expected }).regex(/^v_\d{1,3}$/, { error: expected }));
+};
+
+/**
+ * `vote [ballot] [pair] [choice]`: without a choice, show the caller's next (or the named) pair privately
+ * with A / B / tie / both-bad buttons; with one, record the vote and show the authors, the judge's scores
+ * of the two pitches and the next pair. Errors (private, nothing recorded): `no_ballot`, `unknown_ballot`,
+ * `ballot_closed`, `unknown_pair`, `own_pitch`, `duplicate_vote`, `rate_limited`, option errors.
+ */
+export const vote = defineCommand(
+  'vote',
+  z.object({
+    ballot: ballotValue().optional(),
+    pair: intValue(1, 1000).optional(),
+    choice: choiceValue(VOTE_CHOICES as unknown as [VoteChoice, ...VoteChoice[]]).optional(),
+  }),
+  [],
+  async (ctx, o) => {
+    const r = await ctx.host.vote(ctx.channelId, ctx.caller, {
+      ...(o.ballot !== undefined ? { ballot: o.ballot } : {}),
+      ...(o.pair !== undefined ? { pair: o.pair } : {}),
+      ...(o.choice !== undefined ? { choice: o.choice } : {}),
+    });
+    return r.ok ? r.value : errorReply(ctx.caller.userId, r.error);
+  },
+);
+
+/** The part of src/preference (issue #10, exports and statistics) `stats` uses. */
+interface PreferenceModule {
+  statsForMatches(store: EventStore, filter: { matchId?: string; channelId?: string }): Promise<unknown>;
+  formatStats(stats: unknown): string;
+}
+
+/**
+ * src/preference is loaded on first use (it is the exports' and statistics' module, heavier than a chat
+ * command needs at start-up); a missing or incomplete module is an error for the caller, not a crash.
+ */
+async function loadPreference(): Promise<PreferenceModule | null> {
+  const specifier = '../preference/index';
+  const mod: unknown = await import(specifier).catch(() => null);
+  const m = mod as Partial<PreferenceModule> | null;
+  return m && typeof m.statsForMatches === 'function' && typeof m.formatStats === 'function' ? (m as PreferenceModule) : null;
+}
+
+/** `stats`: votes and judge–human agreement over the channel's finished matches, posted to the channel. */
+export const stats = defineCommand('stats', z.object({}), [], async (ctx) => {
+  const pref = await loadPreference();
+  if (!pref) return errorReply(ctx.caller.userId, { code: 'stats_unavailable', message: 'Statistics are not available in this build.' });
+  const computed = await pref.statsForMatches(ctx.host.eventStore, { channelId: ctx.channelId });
+  return publicReply({ title: 'Preference data in this channel (finished matches)', text: pref.formatStats(computed) });
+});
+
+/** The preference commands, in catalogue order. */
+export const VOTE_COMMANDS: readonly CommandDefinition[] = [vote, stats];

@@ -1,0 +1,60 @@
+/**
+ * `npm run stats -- [--match id] [--json] [--db file] [--config file]`
+ *
+ * Preference statistics (src/preference/stats.ts) of one match, or of every match in the database:
+ * chat-style text, or the full {@link PreferenceStats} as JSON. The store is the bot's: `--db` (SQLite),
+ * else DATABASE_URL / the config file, else ./data/arena.db.
+ * Exit codes: 0 written, 1 unknown match or store failure, 2 bad options or configuration.
+ */
+import { Command } from 'commander';
+import { z } from 'zod';
+import { loadConfig } from '../config';
+import { openStore } from '../store';
+import { formatStats, statsForMatches } from './index';
+
+const ArgsSchema = z.object({
+  match: z.string().trim().min(1).optional(),
+  json: z.boolean().optional(),
+  db: z.string().min(1).optional(),
+  config: z.string().min(1).optional(),
+});
+
+async function main(): Promise<number> {
+  const program = new Command()
+    .name('stats')
+    .description('Judge–human agreement, human–human agreement and position bias of the collected votes.')
+    .option('--match <id>', 'one match (default: every match)')
+    .option('--json', 'print the full statistics as JSON')
+    .option('--db <file>', 'SQLite file (default: the configured database)')
+    .option('--config <file>', 'config file (default config/arena.json if present)')
+    .parse(process.argv);
+  const parsed = ArgsSchema.safeParse(program.opts());
+  if (!parsed.success) return program.error(`error: --${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`, { exitCode: 2 });
+  const args = parsed.data;
+  const loaded = loadConfig(args.config);
+  if (!loaded.ok) {
+    process.stderr.write(`${loaded.error.message}\n`);
+    return 2;
+  }
+  const db = loaded.config.database;
+  const store = await openStore(args.db ? { sqlitePath: args.db } : { ...(db.url ? { databaseUrl: db.url } : {}), sqlitePath: db.sqlitePath });
+  try {
+    if (args.match && !(await store.getMatch(args.match))) {
+      process.stderr.write(`No match ${args.match} in this database.\n`);
+      return 1;
+    }
+    const stats = await statsForMatches(store, args.match ? { matchId: args.match } : {});
+    process.stdout.write(args.json ? `${JSON.stringify(stats, null, 2)}\n` : `${formatStats(stats)}\n`);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`stats: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);

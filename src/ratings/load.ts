@@ -1,0 +1,45 @@
+/**
+ * Reading finished matches from the event store (the thin I/O shell around the pure ratings): every match
+ * with status `over`, its log folded into a {@link MatchResult} (or left out, with the reason). A finished
+ * log never changes, so results are cached per match id.
+ */
+import type { EventStore, MatchFilter } from '../store/types';
+import { isCounted, matchResult } from './results';
+import type { ExclusionReason, MatchResult } from './types';
+
+/** The part of the event store the ratings read. */
+export type ResultsSource = Pick<EventStore, 'listMatches' | 'load'>;
+
+/** What {@link ResultsLoader.load} returns: counted results oldest first, and how many were left out and why. */
+export interface LoadedResults {
+  results: MatchResult[];
+  excluded: Partial<Record<ExclusionReason | 'corrupt_log', number>>;
+}
+
+/** Loads and caches match results from a store. */
+export class ResultsLoader {
+  private readonly cache = new Map<string, MatchResult | { excluded: ExclusionReason | 'corrupt_log' }>();
+  constructor(private readonly store: ResultsSource) {}
+
+  /** Counted results of finished matches matching `filter` (status is always `over`), oldest first. */
+  async load(filter: Omit<MatchFilter, 'status'> = {}): Promise<LoadedResults> {
+    const records = await this.store.listMatches({ ...filter, status: 'over' });
+    const results: MatchResult[] = [];
+    const excluded: LoadedResults['excluded'] = {};
+    for (const rec of records) {
+      let r = this.cache.get(rec.id);
+      if (!r) {
+        try {
+          r = matchResult(await this.store.load(rec.id));
+        } catch {
+          // A log that cannot be folded is left out of the ratings rather than breaking every table.
+          r = { excluded: 'corrupt_log' };
+        }
+        this.cache.set(rec.id, r);
+      }
+      if ('excluded' in r) excluded[r.excluded] = (excluded[r.excluded] ?? 0) + 1;
+      else if (isCounted(r)) results.push(r);
+    }
+    return { results, excluded };
+  }
+}
