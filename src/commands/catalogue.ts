@@ -8,11 +8,12 @@ import { LOBBY_COMMANDS } from './handlers-lobby';
 import { SEAT_COMMANDS } from './handlers-seat';
 import { TRADE_COMMANDS } from './handlers-trade';
 import { VIEW_COMMANDS } from './handlers-view';
+import { RATING_COMMANDS } from './handlers-ratings';
 import { VOTE_COMMANDS } from './handlers-votes';
 import { COMMAND_SPECS } from './specs';
 
 const byName = new Map<string, CommandDefinition>(
-  [...LOBBY_COMMANDS, ...VIEW_COMMANDS, ...TRADE_COMMANDS, ...SEAT_COMMANDS, coalition, ...VOTE_COMMANDS].map((d) => [d.name, d]),
+  [...LOBBY_COMMANDS, ...VIEW_COMMANDS, ...TRADE_COMMANDS, ...SEAT_COMMANDS, coalition, ...VOTE_COMMANDS, ...RATING_COMMANDS].map((d) => [d.name, d]),
 );
 
 /** Every command, in spec order. Throws at import if a spec has no definition (a programming error). */

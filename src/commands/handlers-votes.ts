@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { VOTE_CHOICES, type VoteChoice } from '../ballots';
 import { errorReply, publicReply } from '../chat/reply';
-import type { EventStore } from '../store/types';
+import { formatStats, statsForMatches } from '../preference';
 import { defineCommand, type CommandDefinition } from './definition';
 import { choiceValue, intValue } from './options';
 
@@ -40,29 +40,10 @@ export const vote = defineCommand(
   },
 );
 
-/** The part of src/preference (issue #10, exports and statistics) `stats` uses. */
-interface PreferenceModule {
-  statsForMatches(store: EventStore, filter: { matchId?: string; channelId?: string }): Promise<unknown>;
-  formatStats(stats: unknown): string;
-}
-
-/**
- * src/preference is loaded on first use (it is the exports' and statistics' module, heavier than a chat
- * command needs at start-up); a missing or incomplete module is an error for the caller, not a crash.
- */
-async function loadPreference(): Promise<PreferenceModule | null> {
-  const specifier = '../preference/index';
-  const mod: unknown = await import(specifier).catch(() => null);
-  const m = mod as Partial<PreferenceModule> | null;
-  return m && typeof m.statsForMatches === 'function' && typeof m.formatStats === 'function' ? (m as PreferenceModule) : null;
-}
-
 /** `stats`: votes and judge–human agreement over the channel's finished matches, posted to the channel. */
 export const stats = defineCommand('stats', z.object({}), [], async (ctx) => {
-  const pref = await loadPreference();
-  if (!pref) return errorReply(ctx.caller.userId, { code: 'stats_unavailable', message: 'Statistics are not available in this build.' });
-  const computed = await pref.statsForMatches(ctx.host.eventStore, { channelId: ctx.channelId });
-  return publicReply({ title: 'Preference data in this channel (finished matches)', text: pref.formatStats(computed) });
+  const computed = await statsForMatches(ctx.host.eventStore, { channelId: ctx.channelId });
+  return publicReply({ title: 'Preference data in this channel (finished matches)', text: formatStats(computed) });
 });
 
 /** The preference commands, in catalogue order. */

@@ -193,6 +193,23 @@ const REST: readonly CommandSpec[] = [
     options: [],
     access: 'anyone',
   },
+  {
+    name: 'leaderboard',
+    description: 'Ratings across finished matches: people, models and scripted policies',
+    help: 'Public. The top 10 by Bradley–Terry rating with its 95% interval and matches played, a chart, and people\'s win rate against each model. Matches ended early by the host, or where a person left before round 1 closed, do not count. Example: `leaderboard task:market_round kind:people`.',
+    options: [
+      opt('task', 'string', false, 'Only matches of this task (default: every task)', TASK_NAMES),
+      opt('kind', 'string', false, 'people, models (LLM models and scripted policies) or all (default)', ['people', 'models', 'all']),
+    ],
+    access: 'anyone',
+  },
+  {
+    name: 'chart',
+    description: "The match's standings over the rounds as a chart",
+    help: 'Public view only: cumulative reward per seat after each closed round. Example: `chart`.',
+    options: [],
+    access: 'anyone',
+  },
 ];
 
 const HELP: CommandSpec = {

@@ -1,20 +1,24 @@
 /**
- * `npm run stats -- [--match id] [--json] [--db file] [--config file]`
+ * `npm run stats -- [--match id] [--json] [--chart out.png] [--db file] [--config file]`
  *
  * Preference statistics (src/preference/stats.ts) of one match, or of every match in the database:
  * chat-style text, or the full {@link PreferenceStats} as JSON. The store is the bot's: `--db` (SQLite),
  * else DATABASE_URL / the config file, else ./data/arena.db.
  * Exit codes: 0 written, 1 unknown match or store failure, 2 bad options or configuration.
  */
+import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { z } from 'zod';
 import { loadConfig } from '../config';
 import { openStore } from '../store';
+import { renderSpec } from '../charts/render';
+import { preferenceChartSpec } from './chart';
 import { formatStats, statsForMatches } from './index';
 
 const ArgsSchema = z.object({
   match: z.string().trim().min(1).optional(),
   json: z.boolean().optional(),
+  chart: z.string().min(1).optional(),
   db: z.string().min(1).optional(),
   config: z.string().min(1).optional(),
 });
@@ -25,6 +29,7 @@ async function main(): Promise<number> {
     .description('Judge–human agreement, human–human agreement and position bias of the collected votes.')
     .option('--match <id>', 'one match (default: every match)')
     .option('--json', 'print the full statistics as JSON')
+    .option('--chart <file>', 'also write a PNG chart of the rates with their 95% intervals')
     .option('--db <file>', 'SQLite file (default: the configured database)')
     .option('--config <file>', 'config file (default config/arena.json if present)')
     .parse(process.argv);
@@ -44,6 +49,7 @@ async function main(): Promise<number> {
       return 1;
     }
     const stats = await statsForMatches(store, args.match ? { matchId: args.match } : {});
+    if (args.chart) writeFileSync(args.chart, (await renderSpec(preferenceChartSpec(stats))).png);
     process.stdout.write(args.json ? `${JSON.stringify(stats, null, 2)}\n` : `${formatStats(stats)}\n`);
     return 0;
   } finally {

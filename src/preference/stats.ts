@@ -108,7 +108,9 @@ function groupStats(matches: readonly MatchData[], keep: (v: VoteRecord) => bool
     }
   }
   const items: (Rated & { judge: string })[] = [];
-  for (const p of pairs.values()) {
+  // Pairs in key order, so the bootstrap does not depend on the order the store lists votes in.
+  for (const key of [...pairs.keys()].sort()) {
+    const p = pairs.get(key)!;
     const human = majority(p.labels);
     if (human !== null && p.judgeOrder !== null && p.judge) items.push({ x: human, y: p.judgeOrder, judge: judgeLabel(p.judge) });
   }

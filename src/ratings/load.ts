@@ -43,3 +43,12 @@ export class ResultsLoader {
     return { results, excluded };
   }
 }
+
+const loaders = new WeakMap<ResultsSource, ResultsLoader>();
+
+/** The shared loader of a store (one cache per store object, for every command and hook of a process). */
+export function loaderFor(store: ResultsSource): ResultsLoader {
+  let l = loaders.get(store);
+  if (!l) loaders.set(store, (l = new ResultsLoader(store)));
+  return l;
+}

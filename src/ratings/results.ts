@@ -33,7 +33,8 @@ export function resultOf(m: HostedMatch | null, cut: ExclusionReason | null, end
     if (!d) continue;
     seats.push({ lab, player: playerOf(d), reward: s.seats[lab]?.cumulativeReward ?? 0 });
   }
-  return { matchId: m.id, task: m.settings.task, platform: m.platform, endedAt, seats: rankSeats(seats) };
+  const at = m.endedAt != null ? new Date(m.endedAt).toISOString() : endedAt;
+  return { matchId: m.id, task: m.settings.task, platform: m.platform, endedAt: at, seats: rankSeats(seats) };
 }
 
 /**

@@ -58,6 +58,12 @@ export interface RoundHostOptions {
    * Whether a match has ballots is its `votes` setting (`new votes:on|off`, default `defaults.votes`, else off).
    */
   votes?: { ballotSeconds?: number; perMinute?: number };
+  /**
+   * Called once when a match is over by its last round closing or every seat finishing (not when the host
+   * ends it), after its status is `over` in the store; the reply is appended to the final post (e.g. each
+   * player's rating change, src/ratings/match-over.ts). Errors are logged and the final post goes out without it.
+   */
+  onMatchOver?: (m: HostedMatch) => Promise<Reply | null>;
 }
 
 /** A match's log is abandoned if it is still empty this long after creation (its creator died mid-`new`). */
@@ -103,6 +109,7 @@ export class RoundHost {
       agentFor: opts.agentFor,
       agentTimeoutMs: opts.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS,
       claimGraceMs: opts.claimGraceMs ?? judgeTimeoutMs + 10_000,
+      onMatchOver: opts.onMatchOver,
       clock: this.clock,
       logger: this.logger,
     });

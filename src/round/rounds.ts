@@ -39,6 +39,8 @@ export interface RoundRunnerDeps {
   agentTimeoutMs: number;
   /** How long a process that lost a close claim waits before closing the round itself. */
   claimGraceMs: number;
+  /** RoundHostOptions.onMatchOver. */
+  onMatchOver?: ((m: HostedMatch) => Promise<Reply | null>) | undefined;
   clock: Clock;
   logger: Logger;
   /** Ballots on closed rounds' pitches (issue #10). */
@@ -153,7 +155,7 @@ export class RoundRunner {
     if (m.phase === 'over') {
       await this.d.store.setMatchStatus(m.id, 'over');
       this.matchOver(m.id);
-      return mergeReplies(renderOverByFinish(m), await this.d.ballots.afterMatchEnd(m));
+      return mergeReplies(renderOverByFinish(m), await this.overHook(m), await this.d.ballots.afterMatchEnd(m));
     }
     return this.closeIfNoOne(m);
   }
@@ -223,7 +225,7 @@ export class RoundRunner {
     if (after.phase === 'over') {
       await this.d.store.setMatchStatus(id, 'over');
       this.matchOver(id);
-      return reply;
+      return mergeReplies(reply, await this.overHook(after));
     }
     return mergeReplies(reply, await this.opened(after));
   }
@@ -233,6 +235,16 @@ export class RoundRunner {
     if (m.phase !== 'running' || !m.state) return null;
     if (m.roundDeadline !== null && m.roundDeadline <= this.d.clock.now()) return this.closeLocked(m.id, 'timer', m.state.round);
     return this.opened(m);
+  }
+
+  /** The onMatchOver hook's reply; its failure is logged and never holds back the final post. */
+  private async overHook(m: HostedMatch): Promise<Reply | null> {
+    try {
+      return (await this.d.onMatchOver?.(m)) ?? null;
+    } catch (err) {
+      this.d.logger.error({ err, matchId: m.id }, 'onMatchOver hook failed');
+      return null;
+    }
   }
 
   private armFallback(id: string, reason: CloseReason, round: number): void {

@@ -31,6 +31,17 @@ export async function buildApp(opts: AppOptions): Promise<ServerApp> {
   const app = Fastify({ bodyLimit: opts.server.bodyLimitBytes, logger: opts.logger ?? false, keepAliveTimeout: 72_000 });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // An empty JSON body counts as no body (`POST /reset` with the defaults, as some clients send it).
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    json(req, text, done);
+  });
   const store = new SessionStore({ maxSessions: opts.server.maxSessions, idleTtlMs: opts.server.idleTtlSeconds * 1000, now: opts.now });
 
   await app.register(fastifySwagger, {

@@ -7,7 +7,7 @@
  * would use it) unless `--in-process-server`. Exit codes: 0 ok, 2 bad arguments, 1 the server failed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { z } from 'zod';
@@ -68,6 +68,7 @@ async function main(): Promise<void> {
   const a = parsed.data;
   const opts: ServerBenchOptions = { task: a.task, policy: a.policy, seconds: a.seconds, warmupSeconds: a.warmupSeconds };
 
+  const load0 = loadavg()[0]!;
   const local = benchInProcess(opts);
   const max = Math.max(...a.sessions) + 8;
   let url: string;
@@ -93,7 +94,8 @@ async function main(): Promise<void> {
   rows.push(local);
   console.log(
     `task ${a.task}, policy ${a.policy} (client side), ${a.seconds} s per row after ${a.warmupSeconds} s warm-up; ` +
-      `server ${a.inProcessServer ? 'in this process' : 'in a child process'}; Node ${process.version}, ${cpus().length} cores`,
+      `server ${a.inProcessServer ? 'in this process' : 'in a child process'}; Node ${process.version}, ${cpus().length} cores, ` +
+      `load average ${load0.toFixed(1)} → ${loadavg()[0]!.toFixed(1)} (other processes share the cores)`,
   );
   console.log(
     renderTable(

@@ -59,10 +59,10 @@ export class ArenaClient {
   }
 
   /**
-   * Any request: `body` is JSON-encoded unless it is a string (sent as it is, with a JSON content type:
-   * how the tests send malformed JSON).
+   * Any request: `body` is JSON-encoded unless it is a string (sent as it is, with `contentType`, JSON by
+   * default: how the tests send malformed JSON).
    */
-  request<T>(method: string, path: string, body?: unknown): Promise<ApiResult<T>> {
+  request<T>(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<ApiResult<T>> {
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
     const url = new URL(path, this.base);
     return new Promise((resolve, reject) => {
@@ -71,7 +71,7 @@ export class ArenaClient {
         {
           method,
           agent: this.agent,
-          headers: payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+          headers: payload === undefined ? {} : { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) },
         },
         (res) => {
           const chunks: Buffer[] = [];

@@ -122,6 +122,11 @@ describe('console: a collection session with two people and an LLM seat', () => 
       assert.equal(votes.length, 10);
       assert.ok(votes.every((v) => v.seated));
       assert.deepEqual(new Set(votes.map((v) => v.ballotId)), new Set(['v_1', 'v_2', 'v_3', 'v_4', 'v_5']));
+      // `stats` (public) covers the channel's finished match.
+      const st = await say(bob, 'stats');
+      assert.equal(st.error, undefined);
+      assert.equal(st.public.length, 1);
+      assert.match(renderReply(st, { color: false, userId: bob.userId }), /\b10 votes\b/);
     } finally {
       await host.stop();
       await store.close();

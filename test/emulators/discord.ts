@@ -2,7 +2,8 @@
  * A local Discord emulator for end-to-end tests: one `http` server (REST under `/api/v10`) and a `ws`
  * gateway in `noServer` mode on the same port, so a real discord.js Client can log in with
  * `rest: { api: emulator.restApi }`. Routes and payloads follow
- * ../shared/notes/testing-without-the-internet.md. Every REST request is recorded for assertions, and
+ * ../shared/notes/testing-without-the-internet.md. Every REST request is recorded for assertions (messages
+ * with attachments arrive as multipart/form-data: their `payload_json` and files are recorded), and
  * helpers dispatch INTERACTION_CREATE for slash commands, buttons, modal submits and autocomplete.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -16,7 +17,18 @@ export interface RecordedRequest {
   path: string;
   query: Record<string, string>;
   authorization: string | undefined;
+  /** JSON body; for multipart/form-data messages (with attachments) the parsed `payload_json`. */
   body: unknown;
+  /** Files of a multipart/form-data message (`files[n]` parts), in order. */
+  files?: RecordedFile[];
+}
+
+/** One file part of a multipart message. */
+export interface RecordedFile {
+  field: string;
+  name: string;
+  contentType: string;
+  data: Buffer;
 }
 
 export interface EmulatorUser {
@@ -45,6 +57,25 @@ export interface Dispatched {
 }
 
 type Json = Record<string, unknown>;
+
+/**
+ * A multipart/form-data message as discord.js sends messages with attachments: the JSON payload in
+ * `payload_json` (or, for interaction callbacks, the same) and each file as a `files[n]` part. Parsed with
+ * the platform's own multipart parser (undici's Response.formData).
+ */
+async function parseMultipart(bytes: Buffer, contentType: string): Promise<{ body: unknown; files: RecordedFile[] }> {
+  const form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData();
+  let body: unknown = {};
+  const files: RecordedFile[] = [];
+  for (const [field, value] of form.entries()) {
+    if (typeof value === 'string') {
+      if (field === 'payload_json') body = JSON.parse(value) as unknown;
+    } else {
+      files.push({ field, name: value.name, contentType: value.type, data: Buffer.from(await value.arrayBuffer()) });
+    }
+  }
+  return { body, files };
+}
 
 let snowflake = 1_200_000_000_000_000_000n;
 /** Unique, increasing snowflake-like ids. */
@@ -209,9 +240,13 @@ export class DiscordEmulator {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
+    const bytes = Buffer.concat(chunks);
+    const raw = bytes.toString('utf8');
+    const contentType = req.headers['content-type'] ?? '';
     let body: unknown = raw;
-    if (raw && (req.headers['content-type'] ?? '').includes('application/json')) body = JSON.parse(raw) as unknown;
+    let files: RecordedFile[] | undefined;
+    if (raw && contentType.includes('application/json')) body = JSON.parse(raw) as unknown;
+    if (contentType.includes('multipart/form-data')) ({ body, files } = await parseMultipart(bytes, contentType));
     const rec: RecordedRequest = {
       seq: ++this.reqSeq,
       method: req.method ?? 'GET',
@@ -219,6 +254,7 @@ export class DiscordEmulator {
       query: Object.fromEntries(url.searchParams),
       authorization: req.headers.authorization,
       body,
+      ...(files ? { files } : {}),
     };
     this.requests.push(rec);
     const [status, out] = this.route(rec);
@@ -230,6 +266,10 @@ export class DiscordEmulator {
   private route(r: RecordedRequest): [number, unknown] {
     const p = r.path.replace(/^\/api\/v\d+/, '');
     const m = (re: RegExp) => re.exec(p);
+    // A message with files: its attachments as Discord returns them (ids, sizes, CDN-like urls on this emulator).
+    const msgBody = (r.files
+      ? { ...(r.body as Json), attachments: r.files.map((f) => ({ id: nextId(), filename: f.name, size: f.data.length, content_type: f.contentType, url: `http://127.0.0.1:${this.port}/attachments/${f.name}`, proxy_url: `http://127.0.0.1:${this.port}/attachments/${f.name}` })) }
+      : r.body) as Json;
     let g: RegExpExecArray | null;
     if (r.method === 'GET' && (p === '/gateway/bot' || p === '/gateway')) {
       return [200, { url: `ws://127.0.0.1:${this.port}`, shards: 1, session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: 1 } }];
@@ -245,19 +285,19 @@ export class DiscordEmulator {
       if (r.method === 'GET') return this.messages.has(key) ? [200, this.messages.get(key)] : [404, { message: 'Unknown Message', code: 10008 }];
       if (r.method === 'DELETE') return [204, null];
       const prev = this.messages.get(key);
-      const msg = this.messageObject({ ...(prev ?? {}), ...(r.body as Json) }, this.channelId, (prev?.id as string | undefined) ?? nextId());
+      const msg = this.messageObject({ ...(prev ?? {}), ...msgBody }, this.channelId, (prev?.id as string | undefined) ?? nextId());
       this.messages.set(key, msg);
       this.messages.set(msg.id as string, msg);
       return [200, msg];
     }
     if (r.method === 'POST' && (g = m(/^\/webhooks\/\d+\/([^/]+)$/))) {
-      const msg = this.messageObject(r.body as Json, this.channelId);
+      const msg = this.messageObject(msgBody, this.channelId);
       this.messages.set(msg.id as string, msg);
       this.messages.set(`${g[1]}/${msg.id as string}`, msg);
       return [200, msg];
     }
     if (r.method === 'POST' && (g = m(/^\/channels\/(\d+)\/messages$/))) {
-      const msg = this.messageObject(r.body as Json, g[1]!);
+      const msg = this.messageObject(msgBody, g[1]!);
       this.messages.set(msg.id as string, msg);
       return [200, msg];
     }

@@ -2,8 +2,10 @@
  * A local Slack emulator for end-to-end tests of the real Bolt App (routes and payloads follow
  * ../shared/notes/testing-without-the-internet.md):
  * - Web API under `/api/<method>` (WebClient `slackApiUrl: emulator.apiUrl`): auth.test, chat.postMessage,
- *   chat.postEphemeral, views.open, apps.connections.open (form-encoded bodies; `blocks` / `view` JSON strings
- *   are parsed for assertions);
+ *   chat.postEphemeral, views.open, apps.connections.open, files.getUploadURLExternal and
+ *   files.completeUploadExternal (form-encoded bodies; `blocks` / `view` / `files` JSON strings are parsed for
+ *   assertions);
+ * - the upload URLs it hands out (`/upload/<file id>`, recorded as method `upload` with the raw bytes);
  * - response_url endpoints `/response/<id>`;
  * - a Socket Mode link (`ws://…/link`) that says hello and pushes envelopes.
  * Every request is recorded with its arrival time (ms, `Date.now()`). Builders make signed slash commands,
@@ -24,8 +26,10 @@ export interface RecordedRequest {
   method: string;
   path: string;
   authorization: string | undefined;
-  /** Parsed body; `blocks`, `view` and `attachments` form fields are parsed from JSON. */
+  /** Parsed body; `blocks`, `view`, `attachments` and `files` form fields are parsed from JSON. */
   body: Json;
+  /** The raw bytes of a file upload (method `upload`, the URL files.getUploadURLExternal returned). */
+  raw?: Buffer;
 }
 
 export interface SlackUser {
@@ -76,7 +80,7 @@ export async function sendSigned(target: AppTarget, req: BuiltRequest, opts: { r
   return { status: res.status, body: await res.text(), ms: Date.now() - started };
 }
 
-const JSON_FIELDS = ['blocks', 'view', 'attachments'];
+const JSON_FIELDS = ['blocks', 'view', 'attachments', 'files'];
 
 function parseBody(raw: string, contentType: string | undefined): Json {
   if (raw === '') return {};
@@ -294,20 +298,25 @@ export class SlackEmulator {
     for await (const c of req) chunks.push(c as Buffer);
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const isResponse = url.pathname.startsWith('/response/');
-    const method = isResponse ? 'response_url' : url.pathname.replace(/^\/api\//, '');
+    const isUpload = url.pathname.startsWith('/upload/');
+    const method = isResponse ? 'response_url' : isUpload ? 'upload' : url.pathname.replace(/^\/api\//, '');
     let body: Json;
     try {
-      body = parseBody(Buffer.concat(chunks).toString('utf8'), req.headers['content-type']);
+      body = isUpload ? { fileId: url.pathname.slice('/upload/'.length), contentType: req.headers['content-type'] ?? null } : parseBody(Buffer.concat(chunks).toString('utf8'), req.headers['content-type']);
     } catch (_e) {
       body = { unparsed: true };
     }
-    const rec: RecordedRequest = { seq: ++this.seq, at: Date.now(), method, path: url.pathname, authorization: req.headers.authorization, body };
+    const rec: RecordedRequest = { seq: ++this.seq, at: Date.now(), method, path: url.pathname, authorization: req.headers.authorization, body, ...(isUpload ? { raw: Buffer.concat(chunks) } : {}) };
     this.requests.push(rec);
     for (const w of [...this.waiters]) {
       if (w.pred(rec)) {
         this.waiters = this.waiters.filter((x) => x !== w);
         w.resolve(rec);
       }
+    }
+    if (isUpload) {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      return void res.end(`OK - ${rec.raw?.length ?? 0}`);
     }
     if (isResponse) {
       res.writeHead(this.responseStatus, { 'content-type': 'text/plain' });
@@ -328,6 +337,13 @@ export class SlackEmulator {
         return { ok: true, message_ts: ts };
       case 'views.open':
         return { ok: true, view: { id: nextId('V'), ...(body['view'] as Json) } };
+      // File uploads (files.uploadV2): an upload URL on this emulator, then the completion of the upload.
+      case 'files.getUploadURLExternal': {
+        const fileId = nextId('F');
+        return { ok: true, upload_url: `http://127.0.0.1:${this.port}/upload/${fileId}`, file_id: fileId };
+      }
+      case 'files.completeUploadExternal':
+        return { ok: true, files: ((body['files'] ?? []) as Json[]).map((f) => ({ id: f['id'], title: f['title'] ?? null, name: f['title'] ?? null })) };
       case 'apps.connections.open':
         return { ok: true, url: `ws://127.0.0.1:${this.port}/link` };
       default:

@@ -143,12 +143,24 @@ describe('rule_based_expert', () => {
   });
 
   test('allocates exactly what completes a job, accumulating on a partial allocation and respecting min reliability', () => {
-    assert.deepEqual(find(run('rule_based_expert', threeBlocks()), 'allocate_to_job'), { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_1'] });
+    // heldBonus: a won pitch already waits on the job, so nothing is gained by holding it back (§6.5).
+    const held = threeBlocks({ jobs: [job('j_0_0', 'lab_0', 4, 2, { heldBonus: 0.15 })] });
+    assert.deepEqual(find(run('rule_based_expert', held), 'allocate_to_job'), { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_1'] });
     const partial = observation({
-      jobs: [job('j_0_0', 'lab_0', 6, 2, { allocatedHours: 2, allocatedBlockIds: ['b_0_9'] })],
+      jobs: [job('j_0_0', 'lab_0', 6, 2, { allocatedHours: 2, allocatedBlockIds: ['b_0_9'], heldBonus: 0.1 })],
       blocks: [block('b_0_0', 'lab_0', 4, { reliability: 0.7 }), block('b_0_1', 'lab_0', 4), block('b_0_2', 'lab_0', 8)],
     });
     assert.deepEqual(find(run('rule_based_expert', partial), 'allocate_to_job'), { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_1'] });
+  });
+
+  test('holds a completable job back one round to pitch for it: reserves its exact blocks (shielded) and names it', () => {
+    const acts = run('rule_based_expert', threeBlocks());
+    assert.equal(find(acts, 'allocate_to_job'), undefined);
+    assert.deepEqual(find(acts, 'reserve_capacity'), { action_type: 'reserve_capacity', block_ids: ['b_0_1'], job_id: 'j_0_0' });
+    assert.deepEqual(find(acts, 'make_pitch')!.job_ids, ['j_0_0']);
+    // Due this round: no round left to hold it back, it is allocated at once.
+    const due = threeBlocks({ round: 2 });
+    assert.deepEqual(find(run('rule_based_expert', due), 'allocate_to_job'), { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_1'] });
   });
 
   test('pitches truthfully and privately: only its own job id, argued for in job_ids; consecutive pitches differ', () => {

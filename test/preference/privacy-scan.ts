@@ -27,13 +27,19 @@ function embeddedJson(content: string): unknown[] {
   return out;
 }
 
-/** Job ids of `state`'s seats other than `own` that no lab wrote in a public text or pitch job list. */
+/** Job ids of seats other than `own` that no lab ever wrote in a text (message, pitch, coalition purpose, offer note). */
 export function secretJobIds(states: readonly MatchState[], own: string | null): Set<string> {
   const told = new Set<string>();
   const all = new Set<string>();
   for (const s of states) {
-    for (const m of s.messages) if (m.to === null) for (const j of m.text.matchAll(JOB_ID)) told.add(j[0]);
+    // What labs wrote themselves: messages (public or to a seat), pitches, coalition purposes, offer notes.
+    const scan = (t: string) => {
+      for (const j of t.matchAll(JOB_ID)) told.add(j[0]);
+    };
+    for (const m of s.messages) scan(m.text);
     for (const p of s.pitches) p.jobIds.forEach((j) => told.add(j));
+    for (const c of Object.values(s.coalitions)) scan(c.purpose);
+    for (const o of Object.values(s.offers)) scan(o.message);
     for (const j of Object.values(s.jobs)) if (j.owner !== own) all.add(j.id);
   }
   return new Set([...all].filter((j) => !told.has(j)));
@@ -49,8 +55,11 @@ export function assertNoLeak(row: unknown, forbidden: { strings: readonly string
     if (key === 'content' && typeof value === 'string') messages.push(...embeddedJson(value));
   });
   for (const doc of messages)
-    walk(doc, 'doc', (path, key) => {
+    walk(doc, 'doc', (path, key, value) => {
       if (!PRIVATE_KEYS.has(key)) return;
+      // A coalition member sees its own commitment's escrow; the other members' show as 0.
+      const commitment = /^doc\.myCoalitions\[\d+\]\.commitments\.(\w+)\.escrow$/.exec(path);
+      if (commitment && forbidden.ownLab !== null && (commitment[1] === forbidden.ownLab || value === 0)) return;
       // An SFT row's own observation: its seat's budget, escrow and jobs are its author's view.
       const own = forbidden.ownLab !== null && /^doc\.self\.(budget|escrow|jobs(\[\d+\]\.\w+)?)$/.test(path);
       assert.ok(own, `${where}: private key ${path}`);

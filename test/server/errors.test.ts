@@ -49,6 +49,10 @@ describe('bad input', () => {
       assert.equal(e.code, code, `${what}: ${e.message}`);
       assert.ok(e.message.length > 10, `${what}: a readable message`);
     }
+    const form = refused(await h.client.request('POST', '/step', `session_id=${session_id}&action_type=wait`, 'application/x-www-form-urlencoded'));
+    assert.deepEqual([form.status, form.code], [415, 'unsupported_media_type']);
+    const empty = refused(await h.client.request('POST', '/step', ''));
+    assert.deepEqual([empty.status, empty.code], [400, 'invalid_body']);
     assert.deepEqual(ok(await h.client.state({ session_id })), before, 'nothing changed');
     // The same session still plays.
     const w = ok(await h.client.step(session_id, { action_type: 'wait' }));

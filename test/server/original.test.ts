@@ -53,6 +53,8 @@ describe("the original's contract", () => {
     // And the same with the session named, plus an empty reset as `requests.post(url)` sends it.
     const defaults = ok(await h.client.request<{ session_id: string; observation: Record<string, unknown> }>('POST', '/reset'));
     assert.equal(defaults.observation.task_id, 'single_trade-42', 'the original defaults: single_trade, seed 42');
+    const emptyJson = ok(await h.client.request<{ observation: Record<string, unknown> }>('POST', '/reset', ''));
+    assert.equal(emptyJson.observation.task_id, 'single_trade-42', 'an empty JSON body is no body');
   });
 
   test('its reset options: difficulty picks the task, judge_mode is accepted and echoed, unknown keys are ignored', async () => {

@@ -11,9 +11,11 @@ import { pino, type Logger } from 'pino';
 import { formatCommand, runText, setCommandErrorSink, type Caller, type Reply } from '../../commands';
 import type { TaskName } from '../../env/types';
 import type { AsyncJudge } from '../../judge/types';
-import { RoundHost, type AgentFactory } from '../../round';
+import { RoundHost, type AgentFactory, type RoundHostOptions } from '../../round';
 import { roundLabel } from '../../round/render-common';
 import type { EventStore } from '../../store/types';
+import { ratingChangeHook } from '../../ratings/match-over';
+import { DEFAULT_CHARTS_DIR, writeReplyCharts } from './charts';
 import { LineQueue } from './lines';
 import { renderReply } from './render';
 
@@ -48,6 +50,10 @@ export interface ConsoleOptions {
   notes?: string[];
   /** Seats to assign before a new match starts, e.g. `{ lab: 'lab_2', agent: 'llm', model: 'gpt-4o-mini' }`. */
   seats?: ConsoleSeat[];
+  /** Where chart PNGs are written (default ./data/charts); their paths are printed. */
+  chartsDir?: string;
+  /** Round host hook run when a match is over (e.g. the rating change post); see RoundHostOptions. */
+  onMatchOver?: RoundHostOptions['onMatchOver'];
 }
 
 /** A seat the console assigns in the lobby (`--seat lab_2=llm:<model>` or `--seat lab_1=scripted:<policy>`). */
@@ -71,15 +77,21 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
     if (opts.interactive) opts.output.write('\r\x1b[K');
     opts.output.write(text);
   };
-  const show = (reply: Reply) => write(renderReply(reply, { color: opts.color, userId: CONSOLE_USER.userId }));
+  const chartsDir = opts.chartsDir ?? DEFAULT_CHARTS_DIR;
+  const show = async (reply: Reply) => {
+    write(renderReply(reply, { color: opts.color, userId: CONSOLE_USER.userId }));
+    for (const path of await writeReplyCharts(reply, chartsDir, logger)) write(`[#arena] chart: ${path}\n`);
+  };
   const host = new RoundHost({
     store: opts.store,
     logger,
     ...(opts.judge ? { judge: opts.judge } : {}),
     ...(opts.judgeTimeoutMs ? { judgeTimeoutMs: opts.judgeTimeoutMs } : {}),
     ...(opts.agentFor ? { agentFor: opts.agentFor, defaultAgentModel: opts.defaultAgentModel ?? null } : {}),
+    // Each player's rating change follows a match's final post (src/ratings).
+    onMatchOver: opts.onMatchOver ?? ratingChangeHook(opts.store),
     publish: async (_channelId, reply) => {
-      show(reply);
+      await show(reply);
       if (opts.interactive) rl.prompt(true);
       queue.poke();
     },

@@ -14,6 +14,7 @@ import type { EventStore } from '../../store/types';
 import type { CommandBackend } from './backend';
 import { startDiscordBot, type DiscordBot } from './bot';
 import { readDiscordConfig, type DiscordConfigError } from './config';
+import { ratingChangeHook } from '../../ratings/match-over';
 
 /** Options of {@link startDiscord}. */
 export interface StartDiscordOptions {
@@ -66,6 +67,8 @@ export async function startDiscord(opts: StartDiscordOptions): Promise<DiscordRu
   // The host publishes through the bot, which needs the host's backend: bind late.
   let bot: DiscordBot | null = null;
   const host = new RoundHost({
+    // Each player's rating change follows a match's final post (src/ratings).
+    onMatchOver: ratingChangeHook(opts.store),
     ...opts.hostOptions,
     store: opts.store,
     logger: logger.child({ component: 'round-host' }),

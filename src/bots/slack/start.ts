@@ -21,6 +21,7 @@ import type { SlackBackend } from './backend';
 import { startSlackBot, type SlackBot } from './bot';
 import { storeClaims } from './dedupe';
 import { readSlackConfig, SlackConfigError } from './config';
+import { ratingChangeHook } from '../../ratings/match-over';
 
 /** The catalogue (src/commands) over a round host, as the Slack adapter's backend. */
 export function catalogueBackend(host: RoundHost): SlackBackend {
@@ -119,6 +120,8 @@ function buildHost(store: EventStore, config: ArenaConfig | undefined, logger: L
     store,
     publish,
     logger,
+    // Each player's rating change follows a match's final post (src/ratings).
+    onMatchOver: ratingChangeHook(store),
     ...(config ? { adminUserIds: config.adminUserIds, defaults: { task: config.match.task, roundSeconds: config.match.roundSeconds, holdout: config.match.holdout } } : {}),
     ...(llm?.judge ? { judge: llm.judge, judgeTimeoutMs: llm.hostJudgeTimeoutMs } : {}),
     ...(llm?.agentFor ? { agentFor: llm.agentFor, defaultAgentModel: llm.defaultAgentModel } : {}),

@@ -13,7 +13,7 @@
 import type { Block, Coalition, Job } from '../types';
 import type { Observation, PublicBlock, PublicLab } from '../views';
 import type { Policy, PolicyContext } from './types';
-import { type Desk, hasId, idsOf, isAllocated, isSpent, makeDesk, push, room } from './desk';
+import { type Desk, blockOf, hasId, idsOf, isAllocated, isSpent, makeDesk, push, room } from './desk';
 import { type JobPlan, allocatePlanned } from './plan';
 import { accept, alreadyBuying, executable, gainAt, incoming, offerGain, others, pastBids, spareValue, tradeCore } from './market';
 import { findPurchase, offerToBuy, overBid } from './buying';
@@ -90,6 +90,33 @@ function buy(d: Desk, jobs: JobPlan[], maxBuys: number): void {
     pay = Math.min(pay, Math.max(0, gainAt(d, core, -0) * MAX_SHARE));
     if (offerToBuy(d, blocks, pay, MIN_GAIN, buyText(blocks, pay, p), NO_IDS, core)) n++;
   }
+}
+
+/**
+ * A completable job worth holding back one round to pitch for it (docs/RULES.md §6.5: a won bonus is
+ * held on an argued job that is still short of hours, and paid when it completes): the earliest such job
+ * that its own blocks complete, is due after this round, holds no bonus yet, and whose blocks can all be
+ * reserved for it (reserved for a job, they are shielded from capacity failures, §5).
+ */
+function deferTarget(d: Desk, all: { jobs: JobPlan[] }): string | null {
+  if (d.actions.length + 2 > d.limit) return null;
+  for (let i = 0; i < all.jobs.length; i++) {
+    const p = all.jobs[i]!;
+    if (!p.complete || p.chosen.length === 0 || p.job.deadlineRound <= d.round || (p.job.heldBonus ?? 0) > 0) continue;
+    if (p.chosen.every((b) => b.owner === d.me && (b.status === 'available' || b.status === 'reserved'))) return p.job.id;
+  }
+  return null;
+}
+
+/** Reserve the held-back job's blocks for it (those not already reserved for it) and pitch for it. */
+function pitchDeferred(d: Desk, p: JobPlan): void {
+  const free: string[] = [];
+  for (let i = 0; i < p.chosen.length; i++) {
+    const b = blockOf(d, p.chosen[i]!.id);
+    if (b && b.status === 'available') free.push(b.id);
+  }
+  if (free.length > 0) push(d, { action_type: 'reserve_capacity', block_ids: free, job_id: p.job.id });
+  push(d, { action_type: 'make_pitch', message: truthfulPitch(d.obs.self.publicName, p.job, d.round), job_ids: [p.job.id] });
 }
 
 /** The job to argue for: the most urgent open job not being allocated this round. */
@@ -172,9 +199,12 @@ export const ruleBasedExpert: Policy = (obs: Observation, _ctx: PolicyContext) =
   if (obs.over || obs.self.finished) return [];
   const d = makeDesk(obs);
   acceptGood(d);
-  const after = allocatePlanned(d, true);
+  const deferred = { id: null as string | null };
+  const after = allocatePlanned(d, true, Infinity, (all) => (deferred.id = deferTarget(d, all)));
+  const held = deferred.id === null ? undefined : after.jobs.find((p) => p.job.id === deferred.id);
+  if (held) pitchDeferred(d, held);
   buy(d, after.jobs, 2);
-  pitch(d, after.jobs);
+  if (!held) pitch(d, after.jobs);
   coalitions(d, after.jobs, idsOf(after.spare));
   return d.actions;
 };

@@ -197,14 +197,22 @@ export function allocate(d: Desk, job: Job, blocks: readonly { id: string }[]): 
 /**
  * The standard allocation step: every job the plan completes gets its blocks now (used blocks are safe
  * from shocks); a partial-credit job due this round gets what it can if that realises positive value.
- * Returns the plan of what is left (jobs not allocated now; the same spare blocks).
+ * Returns the plan of what is left (jobs not allocated now; the same spare blocks). `defer(plan)` may
+ * pick one completable job to hold back this round (its blocks stay reserved in the plan).
  */
-export function allocatePlanned(d: Desk, withPool: boolean, max = Infinity): { jobs: JobPlan[]; spare: Usable[] } {
+export function allocatePlanned(
+  d: Desk,
+  withPool: boolean,
+  max = Infinity,
+  defer?: (all: { jobs: JobPlan[]; spare: Usable[] }) => string | null,
+): { jobs: JobPlan[]; spare: Usable[] } {
   let n = 0;
   const all = plan(d, withPool);
+  const skip = defer ? defer(all) : null;
   for (let i = 0; i < all.jobs.length; i++) {
     const p = all.jobs[i]!;
     if (n >= max || !room(d)) break;
+    if (p.job.id === skip) continue;
     const due = p.job.deadlineRound <= d.round;
     if (p.complete || (due && p.job.partialCreditAllowed && p.chosen.length > 0 && allocationValue(p, p.chosen) > 0)) {
       if (allocate(d, p.job, p.chosen)) n++;

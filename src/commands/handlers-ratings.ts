@@ -1,0 +1,58 @@
+/**
+ * Ratings and charts (issue #12): `leaderboard` (ratings across finished matches, public) and `chart` (the
+ * running match's standings over the rounds, public view only).
+ */
+import { z } from 'zod';
+import { ratingsChart, standingsChart } from '../charts/requests';
+import { publicReply } from '../chat/reply';
+import { TASK_NAMES, type TaskName } from '../env/types';
+import { buildLeaderboard } from '../ratings/leaderboard';
+import { loaderFor } from '../ratings/load';
+import { peopleVsModelsText, ratingLine } from '../ratings/text';
+import { defineCommand, type CommandDefinition } from './definition';
+import { matchExists, running } from './preconditions';
+
+/** Rows `leaderboard` shows. */
+export const LEADERBOARD_TOP = 10;
+
+const KIND_TEXT = { people: 'people', models: 'models and scripted policies', all: 'everyone' } as const;
+
+/** `leaderboard [task:] [kind:]`: the top 10 with intervals and matches played, a ratings chart and the people-vs-models line. */
+export const leaderboard = defineCommand(
+  'leaderboard',
+  z.object({ task: z.enum(TASK_NAMES as [TaskName, ...TaskName[]]).optional(), kind: z.enum(['people', 'models', 'all']).optional() }),
+  [],
+  async (ctx, o) => {
+    const { results, excluded } = await loaderFor(ctx.host.eventStore).load();
+    const kind = o.kind ?? 'all';
+    const table = buildLeaderboard(results, { ...(o.task ? { task: o.task } : {}), kind, top: LEADERBOARD_TOP });
+    const scope = `${o.task ?? 'all tasks'}, ${KIND_TEXT[kind]}`;
+    const left = Object.values(excluded).reduce((a, b) => a + (b ?? 0), 0);
+    if (table.rows.length === 0) {
+      return publicReply({ title: `Leaderboard (${scope})`, text: `No counted match yet${left ? ` (${left} finished match${left === 1 ? '' : 'es'} did not count: ended early by the host or a person left before round 1 closed)` : ''}. Finish a match to get rated.` });
+    }
+    const name = (p: { name: string }) => p.name;
+    return publicReply({
+      title: `Leaderboard (${scope}): ${table.matches} match${table.matches === 1 ? '' : 'es'}`,
+      text: [
+        ...table.rows.map((r, i) => ratingLine(r, i, name)),
+        '',
+        'Rating: Bradley–Terry on every pair of seats of a match (1000 + 400·log10 strength), [95% bootstrap interval]; μ−3σ: the live openskill rating.',
+        ...(left ? [`${left} finished match${left === 1 ? '' : 'es'} did not count (ended early by the host, or a person left before round 1 closed).`] : []),
+      ].join('\n'),
+      fields: [{ name: 'People vs models (people\'s win rate per pair of seats, ties ½)', value: peopleVsModelsText(table, name) }],
+      charts: [ratingsChart(table.rows, `Ratings (${scope}, ${table.matches} matches)`)],
+    });
+  },
+);
+
+/** `chart`: the running match's standings over its closed rounds (public values only). */
+export const chart = defineCommand('chart', z.object({}), [matchExists, running], async (ctx) => {
+  const m = ctx.match!;
+  const req = standingsChart(m);
+  if (req.rows.length === 0) return publicReply({ title: 'Standings chart', text: 'No round has closed yet: the chart starts after round 1.' });
+  return publicReply({ title: 'Standings over the rounds', text: `Cumulative reward per seat after each closed round (${m.standings?.length ?? 0} so far).`, charts: [req] });
+});
+
+/** The ratings commands, in catalogue order. */
+export const RATING_COMMANDS: readonly CommandDefinition[] = [leaderboard, chart];
