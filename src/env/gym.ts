@@ -12,6 +12,7 @@ import { TASK_NAMES } from './types';
 import type { Observation, RoundReport } from './views';
 import { ARCHETYPES } from './policies';
 import { POLICY_NAMES } from './config';
+import { visiblePitchBonus } from './pitch-bonus';
 
 const PolicyNameSchema = z.enum(POLICY_NAMES as [PolicyName, ...PolicyName[]]);
 
@@ -183,7 +184,8 @@ export class ArenaEnv {
 
 /**
  * The round report as the controlled seat may see it: other seats' actions by type and code only (their
- * result messages name private values), and only its own reward breakdown.
+ * result messages name private values), only its own reward breakdown, and of other seats' pitch
+ * bonuses only what the channel may see (visiblePitchBonus).
  */
 export function seatReport(report: RoundReport, lab: LabId): RoundReport {
   const own = report.rewards[lab];
@@ -191,5 +193,6 @@ export function seatReport(report: RoundReport, lab: LabId): RoundReport {
     ...report,
     scriptedActions: report.scriptedActions.map((a) => (a.lab === lab ? a : { lab: a.lab, action_type: a.action_type, ok: a.ok, code: a.code, message: '' })),
     rewards: own ? { [lab]: own } : {},
+    ...(report.pitchBonus ? { pitchBonus: visiblePitchBonus(report.pitchBonus, lab) } : {}),
   };
 }

@@ -72,3 +72,16 @@ export function settleHeld(j: Job, credit: number, round: number, sink: RewardSi
   const lost = round4(held - paid);
   if (lost > 0) log.push({ round, lab: j.owner, jobId: j.id, kind: 'forfeited', amount: lost, reason: paid > 0 ? 'partial' : 'missed' });
 }
+
+/**
+ * The events `lab` may see: all of its own; of others, those the channel may see (§6.5): held or
+ * forfeited-at-judging on jobs the pitch named, and payments or forfeits of settled jobs except partial
+ * ones (their amounts reveal the job's allocated share).
+ */
+export function visiblePitchBonus(events: readonly PitchBonusEvent[], lab: LabId): PitchBonusEvent[] {
+  return events.filter((e) => {
+    if (e.lab === lab) return true;
+    if (e.named !== undefined) return e.named && e.reason !== 'no_job';
+    return e.reason !== 'partial';
+  });
+}

@@ -1,11 +1,12 @@
 /**
  * `npm run eval -- --tasks single_trade,market_round,coalition_market --seeds 0-199 [--holdout]
- *   [--policies a,b] [--json out.json] [--plugin ./module.ts] [--concurrency 4]`
+ *   [--policies a,b] [--json out.json] [--plugin ./module.ts] [--concurrency 4] [--breakdown]`
  *
  * Plays each policy on lab_0 against the scripted archetype seats (docs/RULES.md §8) on every seed and
  * prints a table (policy × task: n, mean, std, min, max, mean steps, invalid actions per episode), a
  * mean ± std pivot, and the feasibility shares of the generated jobs. `--json` writes the rows
- * `[{policy, task, split, n, mean, std, min, max, meanSteps, invalidPerEpisode}]`.
+ * `[{policy, task, split, n, mean, std, min, max, meanSteps, invalidPerEpisode, breakdown}]` (breakdown:
+ * mean reward columns per episode).
  * `--breakdown` adds, per (policy, task), the mean of each reward column and its share of the reward.
  * `--plugin` modules may export `registerEvalAgents(register)` to add `llm:<model>` players.
  * Exit codes: 0 ok, 2 bad arguments.
@@ -26,6 +27,8 @@ import { HOLDOUT_SEED_OFFSET, type EvalPlayer } from './runner';
 import type { EvalRow } from './stats';
 import { num, renderTable } from './table';
 import { printBreakdown } from './breakdown';
+import { renderChart } from '../charts/request';
+import { evalChart } from '../charts/requests';
 
 const ArgsSchema = z.object({
   tasks: z.string(),
@@ -33,6 +36,7 @@ const ArgsSchema = z.object({
   holdout: z.boolean().default(false),
   policies: z.string(),
   json: z.string().optional(),
+  chart: z.string().optional(),
   plugin: z.array(z.string()).default([]),
   concurrency: z.coerce.number().int().min(1).max(64).default(1),
   breakdown: z.boolean().default(false),
@@ -82,6 +86,7 @@ async function main(): Promise<void> {
     .option('--holdout', 'holdout split: seeds + 50000 and holdout archetype parameters', false)
     .option('--policies <list>', 'comma-separated policies (scripted names or llm:<model>)', BASELINES.join(','))
     .option('--json <file>', 'write the rows as JSON')
+    .option('--chart <file>', 'write a PNG of mean ± standard error per policy and task')
     .option('--plugin <module...>', 'modules exporting registerEvalAgents(register)')
     .option('--concurrency <n>', 'episodes at once for agent players', '1')
     .option('--breakdown', 'also print each policy\'s mean reward columns and their shares of its reward', false)
@@ -125,6 +130,8 @@ async function main(): Promise<void> {
   );
   console.log(`\n${((performance.now() - started) / 1000).toFixed(1)} s`);
   if (a.json) writeFileSync(a.json, `${JSON.stringify(rows, null, 2)}\n`);
+  // Standard error of the mean: population std / √n (the table's std is the population std).
+  if (a.chart) writeFileSync(a.chart, (await renderChart(evalChart(rows.map((r) => ({ policy: r.policy, task: r.task, mean: r.mean, se: r.n > 0 ? r.std / Math.sqrt(r.n) : 0 }))))).png);
 }
 
 await main();

@@ -15,3 +15,4 @@ export {
   SPECIFICITY_SATURATION,
   FABRICATION_SATURATION,
 } from './rule-judge';
+export { type ArguedJobs, arguedJobs } from './argued';

@@ -57,8 +57,17 @@ export interface StepResponse {
   info: StepInfo;
 }
 
-const httpObservation = (s: MatchState, lab: LabId, last: StepInfo | null, reward: number, breakdown: RewardBreakdown, done: boolean): HttpObservation =>
-  withOriginalFields(observe(s, lab), s.config.seed, last ? { ok: last.ok, code: last.code, message: last.message } : null, { reward, breakdown, done });
+/** An action's result as the original's `last_action_result` (Ref §7). */
+type LastResult = { ok: boolean; code: string; message: string } | null;
+
+const httpObservation = (s: MatchState, lab: LabId, last: LastResult, reward: number, breakdown: RewardBreakdown, done: boolean): HttpObservation =>
+  withOriginalFields(observe(s, lab), s.config.seed, last, { reward, breakdown, done });
+
+/** The seat's view between steps (reset, GET /state): its last breakdown and result. */
+function viewOf(s: MatchState, lab: LabId, last: LastResult, done: boolean): HttpObservation {
+  const b = s.seats[lab]!.lastBreakdown;
+  return httpObservation(s, lab, last, b.normalized_reward, b, done);
+}
 
 /** Refuse an unknown seat with the seats of the world. */
 function checkSeat(task: TaskName, seed: number, seat: LabId): void {
@@ -70,6 +79,7 @@ function checkSeat(task: TaskName, seed: number, seat: LabId): void {
 export class SingleSeatPlay {
   readonly kind = 'single';
   private readonly env = new ArenaEnv();
+  private last: LastResult = null;
 
   constructor(
     readonly settings: PlaySettings,
@@ -84,8 +94,7 @@ export class SingleSeatPlay {
   }
 
   observation(): HttpObservation {
-    const s = this.env.state;
-    return httpObservation(s, this.seat, null, 0, s.seats[this.seat]!.lastBreakdown, this.env.done);
+    return viewOf(this.env.state, this.seat, this.last, this.env.done);
   }
 
   /** One action (throws ApiError for a refused action in reject mode; the session is then unchanged). */
@@ -105,7 +114,8 @@ export class SingleSeatPlay {
       invalid_actions: r.info.invalidActions,
       ignored_fields: ignored,
     };
-    return { observation: httpObservation(this.env.state, this.seat, info, r.reward, r.breakdown, r.done), reward: r.reward, done: r.done, info };
+    this.last = { ok: info.ok, code: info.code, message: info.message };
+    return { observation: httpObservation(this.env.state, this.seat, this.last, r.reward, r.breakdown, r.done), reward: r.reward, done: r.done, info };
   }
 }
 
@@ -116,6 +126,7 @@ export class SelfPlay {
   private readonly doneThisRound = new Set<LabId>();
   /** Per seat: round-close rewards and reports not yet delivered. */
   private readonly pending = new Map<LabId, { breakdown: RewardBreakdown; reports: RoundReport[] }>();
+  private readonly last = new Map<LabId, LastResult>();
 
   constructor(
     readonly settings: PlaySettings,
@@ -150,7 +161,7 @@ export class SelfPlay {
   }
 
   observation(seat: LabId): HttpObservation {
-    return httpObservation(this.s, seat, null, 0, this.s.seats[seat]!.lastBreakdown, this.isDone(seat));
+    return viewOf(this.s, seat, this.last.get(seat) ?? null, this.isDone(seat));
   }
 
   /** One action of `seat` (a 409 `seat_waiting` if it is done for this round and others are not). */
@@ -183,7 +194,9 @@ export class SelfPlay {
       ignored_fields: ignored,
       waiting_for: this.waitingFor(),
     };
-    return { observation: httpObservation(this.s, seat, info, breakdown.normalized_reward, breakdown, done), reward: breakdown.normalized_reward, done, info };
+    const last = { ok: info.ok, code: info.code, message: info.message };
+    this.last.set(seat, last);
+    return { observation: httpObservation(this.s, seat, last, breakdown.normalized_reward, breakdown, done), reward: breakdown.normalized_reward, done, info };
   }
 
   private close(): void {

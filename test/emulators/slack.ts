@@ -92,6 +92,14 @@ function parseBody(raw: string, contentType: string | undefined): Json {
   return out;
 }
 
+/** The file bytes of an upload: the body itself, or the file part of a multipart/form-data body (as WebClient sends it). */
+async function uploadedBytes(bytes: Buffer, contentType: string | undefined): Promise<Buffer> {
+  if (!contentType?.includes('multipart/form-data')) return bytes;
+  const form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData();
+  for (const value of form.values()) if (typeof value !== 'string') return Buffer.from(await value.arrayBuffer());
+  return Buffer.alloc(0);
+}
+
 let counter = 0;
 const nextId = (prefix: string) => `${prefix}${Date.now().toString(36)}${(++counter).toString(36)}${randomBytes(3).toString('hex')}`.toUpperCase();
 
@@ -306,7 +314,7 @@ export class SlackEmulator {
     } catch (_e) {
       body = { unparsed: true };
     }
-    const rec: RecordedRequest = { seq: ++this.seq, at: Date.now(), method, path: url.pathname, authorization: req.headers.authorization, body, ...(isUpload ? { raw: Buffer.concat(chunks) } : {}) };
+    const rec: RecordedRequest = { seq: ++this.seq, at: Date.now(), method, path: url.pathname, authorization: req.headers.authorization, body, ...(isUpload ? { raw: await uploadedBytes(Buffer.concat(chunks), req.headers['content-type']) } : {}) };
     this.requests.push(rec);
     for (const w of [...this.waiters]) {
       if (w.pred(rec)) {

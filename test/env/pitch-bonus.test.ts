@@ -117,3 +117,14 @@ describe('what a winning pitch can hold', () => {
     assert.equal(s.jobs.j_0_0!.heldBonus, undefined);
   });
 });
+
+describe('what other seats see of a pitch bonus (gym seatReport)', () => {
+  test('an unnamed argued job stays private to its seat; a named one is public', async () => {
+    const { seatReport } = await import('../../src/env/gym');
+    const unnamed = closeRound(pitch(fixture(), 'lab_1', []), { judge: win('lab_1', 0.1) }).report;
+    assert.deepEqual(seatReport(unnamed, 'lab_0').pitchBonus, []);
+    assert.equal(seatReport(unnamed, 'lab_1').pitchBonus!.length, 2);
+    const named = closeRound(pitch(fixture(), 'lab_1', ['j_1_0']), { judge: win('lab_1', 0.1) }).report;
+    assert.deepEqual(seatReport(named, 'lab_0').pitchBonus!.map((e) => e.jobId), ['j_1_0']);
+  });
+});

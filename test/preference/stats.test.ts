@@ -10,6 +10,7 @@
  * Models: model-x in rounds 0–2, model-y in rounds 3–4.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { bootstrapInterval, cohensKappa, orderAgreement, type Rated } from '../../src/preference/agreement';
@@ -26,6 +27,7 @@ let matchId = '';
 let events: StoredEvent[] = [];
 let votes: VoteRecord[] = [];
 let cli: PreferenceStats;
+let chart = '';
 
 const close = (actual: number | null, expected: number, what: string) => {
   assert.ok(actual !== null && Math.abs(actual - expected) < 1e-9, `${what}: ${actual} ≠ ${expected}`);
@@ -61,7 +63,8 @@ describe('preference stats', () => {
     const dir = tempDir();
     const db = join(dir, 'arena.db');
     await (await storeWith(matchId, events, votes, db)).close();
-    const p = spawnScript('src/preference/stats-cli.ts', ['--db', db, '--match', matchId, '--json']);
+    chart = join(dir, 'stats.png');
+    const p = spawnScript('src/preference/stats-cli.ts', ['--db', db, '--match', matchId, '--json', '--chart', chart]);
     const { code } = await p.exited;
     assert.equal(code, 0, p.err());
     cli = JSON.parse(p.out()) as PreferenceStats;
@@ -154,6 +157,12 @@ describe('preference stats', () => {
     assert.match(text, /order agreement 80%/);
     assert.match(text, /58% of 12 decisive votes went to the pitch shown first/);
     assert.match(text, /Spectators: 11 votes/);
+  });
+
+  test('--chart writes a PNG of the rates', () => {
+    const png = readFileSync(chart);
+    assert.deepEqual([...png.subarray(1, 4)].map((c) => String.fromCharCode(c)).join(''), 'PNG');
+    assert.ok(png.length > 2000);
   });
 });
 

@@ -60,6 +60,18 @@ describe('episodes over HTTP', () => {
     });
   }
 
+  test('POST /reset with a session_id restarts that session in place', async () => {
+    const first = ok(await h.client.reset({ task: 'market_round', seed: 1 }));
+    ok(await h.client.step(first.session_id, { action_type: 'wait' }));
+    const size = h.store.size;
+    const again = ok(await h.client.reset({ task: 'coalition_market', seed: 2, session_id: first.session_id }));
+    assert.equal(again.session_id, first.session_id);
+    assert.equal(h.store.size, size);
+    const env = new ArenaEnv();
+    assert.deepEqual(ours(again.observation as unknown as Record<string, unknown>), json(env.reset({ task: 'coalition_market', seed: 2 })));
+    ok(await h.client.deleteSession(first.session_id));
+  });
+
   test('property: any seeds, policies and stray actions (malformed ones included, penalize mode) give the gym’s rewards', async () => {
     const labs = ['lab_0', 'lab_1', 'lab_2', 'lab_9'];
     const blocks = ['b_0_0', 'b_0_1', 'b_1_0', 'b_2_1', 'b_9_9'];

@@ -48,6 +48,8 @@ describe("the original's contract", () => {
     const state = ok(await h.client.request<{ state: Record<string, unknown> }>('GET', '/state'));
     assert.equal(state.state.task_id, 'single_trade-99');
     assert.equal(state.state.round_index, 1);
+    assert.equal((state.state.last_action_result as { code: string }).code, 'waited');
+    assert.ok(!('labs' in state.state && (state.state.labs as Record<string, unknown>[]).some((l) => 'budget' in l)), 'no other lab’s budget');
     const e = refused(await h.client.request('GET', '/state?include_private=true'));
     assert.equal(e.status, 403);
     // And the same with the session named, plus an empty reset as `requests.post(url)` sends it.
