@@ -27,6 +27,10 @@ export interface ServerApp {
   store: SessionStore;
 }
 
+/**
+ * The app with every route registered and ready (not listening), and its session store. Starts the idle
+ * sweep (an unref'd interval, cleared by `app.close()`).
+ */
 export async function buildApp(opts: AppOptions): Promise<ServerApp> {
   const app = Fastify({ bodyLimit: opts.server.bodyLimitBytes, logger: opts.logger ?? false, keepAliveTimeout: 72_000 });
   app.setValidatorCompiler(validatorCompiler);

@@ -23,6 +23,7 @@ export interface ServerBenchRow {
   p99Ms: number;
 }
 
+/** What both benches play: the task of every episode, the client-side policy, timed and warm-up seconds. */
 export interface ServerBenchOptions {
   task: TaskName;
   policy: PolicyName;

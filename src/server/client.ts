@@ -30,12 +30,14 @@ export interface ResetRequest {
   session_id?: string;
 }
 
+/** `POST /reset` answer of a single-seat session. */
 export interface ResetResponse {
   session_id: string;
   observation: HttpObservation;
   info: Record<string, unknown>;
 }
 
+/** `POST /reset` answer of a self-play session: a token and the first observation per listed seat. */
 export interface SelfPlayResetResponse {
   session_id: string;
   seats: Record<LabId, { token: string; observation: HttpObservation }>;
@@ -48,6 +50,7 @@ export interface ClientOptions {
   maxSockets?: number;
 }
 
+/** A client of one server; {@link ArenaClient.close} frees its keep-alive sockets. */
 export class ArenaClient {
   private readonly base: URL;
   readonly agent: http.Agent;
@@ -100,18 +103,22 @@ export class ArenaClient {
     });
   }
 
+  /** `GET /health`. */
   health(): Promise<ApiResult<{ status: string; benchmark_id: string; sessions: number }>> {
     return this.request('GET', '/health');
   }
 
+  /** `GET /tasks`. */
   tasks(): Promise<ApiResult<{ benchmark_id: string; tasks: { task_type: string; difficulty: string }[]; action_types: string[]; features: string[] }>> {
     return this.request('GET', '/tasks');
   }
 
+  /** `POST /reset` of a single-seat session (or, with `session_id`, that session restarted in place). */
   reset(body: ResetRequest = {}): Promise<ApiResult<ResetResponse>> {
     return this.request('POST', '/reset', body);
   }
 
+  /** `POST /reset` with `seats`: a self-play session. */
   resetSelfPlay(body: ResetRequest & { seats: LabId[] }): Promise<ApiResult<SelfPlayResetResponse>> {
     return this.request('POST', '/reset', body);
   }
@@ -135,6 +142,7 @@ export class ArenaClient {
     return this.request('GET', `/state?${q.toString()}`);
   }
 
+  /** `DELETE /session/:id`. */
   deleteSession(id: string): Promise<ApiResult<{ deleted: string }>> {
     return this.request('DELETE', `/session/${encodeURIComponent(id)}`);
   }

@@ -11,47 +11,43 @@
  * - Actions: the original's action object (`action_type`, `target_lab_id`, `offer_id`, `coalition_id`,
  *   `block_ids`, `requested_block_ids`, `job_id`, `payment`, `message`, `conditions`) maps field by field
  *   ({@link fromOriginalAction}). Differences: form_coalition's single `target_lab_id` becomes
- *   `target_lab_ids: [id]`; make_pitch/counter_pitch's `job_id` becomes `job_ids: [id]`; make_pitch's
- *   `target_lab_id` makes it a counter_pitch (ours answers a pitch of that lab this round); a numeric
- *   string payment ("5") is read as a number as pydantic did, but "nan"/"inf" are refused (Ref §12.8).
+ *   `target_lab_ids: [id]`; make_pitch/counter_pitch's `job_id` becomes `job_ids: [id]`. The original's
+ *   two pitch actions were one and the same (Ref §2.11; the target was only checked to be a lab), ours
+ *   differ: a counter_pitch answers the target's pitch of this round (docs/RULES.md §3.6). So make_pitch's
+ *   `target_lab_id` is dropped (it stays a pitch: scripted seats pitch at the round close, so as a
+ *   counter_pitch it would always fail in a single-seat session), and a counter_pitch without a target is
+ *   a make_pitch. A numeric string payment ("5") is read as a number as pydantic did, but "nan"/"inf" are
+ *   refused (Ref §12.8).
  *   `conditions` cannot map: the original stored them and never enforced them (Ref §2.1, §12), our
  *   offers have no conditions, so they are dropped and the response says so in `info.ignored_fields`.
  * - Observation: ours (camelCase, docs/RULES.md §0) plus the original's top-level names where they
  *   overlap ({@link originalFields}); nested objects keep our field names.
  */
-import type { Action } from '../env/actions';
-import type { Difficulty, TaskName } from '../env/types';
+import { PRESETS } from '../env/world';
+import { TASK_NAMES, type Difficulty, type TaskName } from '../env/types';
 import type { Observation } from '../env/views';
 
-/** The original's task → difficulty pairs (Ref §1.2), which are ours too (docs/RULES.md §1). */
-export const TASK_DIFFICULTY: Readonly<Record<TaskName, Difficulty>> = {
-  single_trade: 'easy',
-  market_round: 'medium',
-  coalition_market: 'hard',
-};
+/** A task's difficulty: the engine's presets (docs/RULES.md §1), the same pairs as the original's (Ref §1.2). */
+const difficultyOf = (task: TaskName): Difficulty => PRESETS[task].difficulty;
 
-/** The original's default reset (Ref §1.1): single_trade, seed 42. */
+/** The original's default task of a reset (Ref §1.1; its default seed, 42, is in schemas.ts). */
 export const ORIGINAL_DEFAULT_TASK: TaskName = 'single_trade';
-export const ORIGINAL_DEFAULT_SEED = 42;
 
 /** A task from `task`/`task_type` and `difficulty`, or an error sentence (code `difficulty_conflict`). */
 export function resolveTask(task: TaskName | undefined, taskType: TaskName | undefined, difficulty: Difficulty | null | undefined): TaskName | { conflict: string } {
   if (task !== undefined && taskType !== undefined && task !== taskType) return { conflict: `task ${task} and task_type ${taskType} disagree; send one of them` };
   const named = task ?? taskType;
   if (difficulty === undefined || difficulty === null) return named ?? ORIGINAL_DEFAULT_TASK;
-  const byDifficulty = (Object.keys(TASK_DIFFICULTY) as TaskName[]).find((t) => TASK_DIFFICULTY[t] === difficulty)!;
+  const byDifficulty = TASK_NAMES.find((t) => difficultyOf(t) === difficulty)!;
   if (named === undefined) return byDifficulty;
-  if (TASK_DIFFICULTY[named] === difficulty) return named;
+  if (difficultyOf(named) === difficulty) return named;
   return {
-    conflict: `difficulty ${difficulty} does not fit task ${named} (${TASK_DIFFICULTY[named]}): worlds are defined per task here; use task ${byDifficulty} for ${difficulty}`,
+    conflict: `difficulty ${difficulty} does not fit task ${named} (${difficultyOf(named)}): worlds are defined per task here; use task ${byDifficulty} for ${difficulty}`,
   };
 }
 
 /** Keys of a step body that address the session rather than belong to the action. */
 const ENVELOPE_KEYS = new Set(['session_id', 'token', 'action']);
-
-/** The original's action fields this server reads (Ref §2); anything else is passed through untouched. */
-export const ORIGINAL_ACTION_FIELDS = ['action_type', 'target_lab_id', 'offer_id', 'coalition_id', 'block_ids', 'requested_block_ids', 'job_id', 'payment', 'message', 'conditions'] as const;
 
 /** A step body with the action's fields at the top level (the original's `/step`): the action part. */
 export function actionFromTopLevel(body: Record<string, unknown>): Record<string, unknown> {
@@ -95,7 +91,11 @@ export function fromOriginalAction(input: Record<string, unknown>): MappedAction
     a.job_ids = [a.job_id];
     delete a.job_id;
   }
-  if (type === 'make_pitch' && typeof a.target_lab_id === 'string') a.action_type = 'counter_pitch';
+  if (type === 'make_pitch' && 'target_lab_id' in a) {
+    delete a.target_lab_id;
+    ignored.push('target_lab_id');
+  }
+  if (type === 'counter_pitch' && !('target_lab_id' in a)) a.action_type = 'make_pitch';
   return { action: a, ignored };
 }
 
@@ -109,7 +109,11 @@ export interface OriginalFields {
   controlled_lab_reputation: number;
   private_jobs: Observation['self']['jobs'];
   owned_blocks: Observation['self']['blocks'];
+  /** The other labs' public facts (ours: `labs`). */
+  visible_labs: Observation['labs'];
   active_offers: Observation['offers'];
+  /** The seat's coalitions in full, then the others' public facts (ours: `myCoalitions`, `coalitions`). */
+  active_coalitions: (Observation['myCoalitions'][number] | Observation['coalitions'][number])[];
   message_history: Observation['messages'];
   last_action_result: { ok: boolean; code: string; message: string } | null;
   reward: number;
@@ -142,7 +146,9 @@ export function withOriginalFields(
     controlled_lab_reputation: obs.self.reputation,
     private_jobs: obs.self.jobs,
     owned_blocks: obs.self.blocks,
+    visible_labs: obs.labs,
     active_offers: obs.offers,
+    active_coalitions: [...obs.myCoalitions, ...obs.coalitions],
     message_history: obs.messages,
     last_action_result: last,
     reward: step.reward,
@@ -151,6 +157,3 @@ export function withOriginalFields(
     done: step.done,
   };
 }
-
-/** Our action type names, to tell an unknown `action_type` from a malformed known one. */
-export type KnownAction = Action['action_type'];

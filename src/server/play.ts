@@ -89,10 +89,12 @@ export class SingleSeatPlay {
     this.env.reset({ task: settings.task, seed: settings.seed, seat, holdout: settings.holdout, actionsPerRound: settings.actionsPerRound, opponents: settings.opponents });
   }
 
+  /** The full engine state (debug `GET /state?include_private=true` only: every seat's secrets). */
   get state(): MatchState {
     return this.env.state;
   }
 
+  /** The controlled seat's view with its last result and breakdown (reset, `GET /state`). */
   observation(): HttpObservation {
     return viewOf(this.env.state, this.seat, this.last, this.env.done);
   }
@@ -146,6 +148,7 @@ export class SelfPlay {
     for (const seat of seats) this.pending.set(seat, { breakdown: emptyBreakdown(), reports: [] });
   }
 
+  /** The full engine state (debug `GET /state?include_private=true` only: every seat's secrets). */
   get state(): MatchState {
     return this.s;
   }
@@ -160,6 +163,7 @@ export class SelfPlay {
     return this.seats.filter((l) => !this.s.labs[l]!.finished && !this.doneThisRound.has(l));
   }
 
+  /** `seat`'s view with its last result and breakdown (reset, `GET /state?token=…`). */
   observation(seat: LabId): HttpObservation {
     return viewOf(this.s, seat, this.last.get(seat) ?? null, this.isDone(seat));
   }

@@ -49,6 +49,15 @@ function selfPlayOf(s: Session): SelfPlay {
   return s.play;
 }
 
+function singleOf(s: Session): SingleSeatPlay {
+  if (s.play.kind !== 'single') throw new ApiError(400, 'token_required', `session ${s.id} is a self-play session: step with a seat's token ({token, action})`);
+  return s.play;
+}
+
+/**
+ * Register /health, /tasks, /reset, /step, /state and DELETE /session/:id on `app` (zod-validated; a
+ * refusal is thrown as an {@link ApiError} and rendered by the app's error handler).
+ */
 export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const { store } = deps;
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -90,6 +99,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
       };
       if (body.seats) {
         if (body.seat !== undefined) throw new ApiError(400, 'invalid_request', 'send seat (one controlled seat) or seats (self-play), not both');
+        if (body.session_id !== undefined) throw new ApiError(400, 'invalid_request', 'a self-play reset opens a new session: send seats without session_id');
         const play = build(() => new SelfPlay(settings, body.seats!));
         const s = store.add(play, body.seats);
         const seats: Record<LabId, { token: string; observation: unknown }> = {};
@@ -121,13 +131,11 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     if (body.token !== undefined) {
       const { session, seat } = store.byToken(body.token);
       if (body.session_id !== undefined && body.session_id !== session.id) throw new ApiError(400, 'invalid_request', 'the token belongs to another session');
-      const play = selfPlayOf(session);
-      return store.run(session, () => play.step(seat, raw));
+      return store.run(session, () => selfPlayOf(session).step(seat, raw));
     }
     const session = store.get(body.session_id);
-    const play = session.play;
-    if (play.kind !== 'single') throw new ApiError(400, 'token_required', `session ${session.id} is a self-play session: step with a seat's token ({token, action})`);
-    return store.run(session, () => play.step(raw));
+    // The play is read when the call's turn comes: an in-place reset queued before it replaces it.
+    return store.run(session, () => singleOf(session).step(raw));
   });
 
   r.get('/state', { schema: { description: "The seat's own view (observation); a self-play session without a token: the public view. include_private=true: the full state, only with server.debugState", querystring: StateQuerySchema } }, (req) => {
@@ -137,12 +145,15 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     }
     if (q.token !== undefined) {
       const { session, seat } = store.byToken(q.token);
-      const play = selfPlayOf(session);
-      return store.run(session, () => (q.include_private ? { [SESSION_ID]: session.id, state: play.state } : { [SESSION_ID]: session.id, seat, state: play.observation(seat), waiting_for: play.waitingFor() }));
+      if (q.session_id !== undefined && q.session_id !== session.id) throw new ApiError(400, 'invalid_request', 'the token belongs to another session');
+      return store.run(session, () => {
+        const play = selfPlayOf(session);
+        return q.include_private ? { [SESSION_ID]: session.id, state: play.state } : { [SESSION_ID]: session.id, seat, state: play.observation(seat), waiting_for: play.waitingFor() };
+      });
     }
     const session = store.get(q.session_id);
-    const play = session.play;
     return store.run(session, () => {
+      const play = session.play;
       if (q.include_private) return { [SESSION_ID]: session.id, state: play.state };
       if (play.kind === 'single') return { [SESSION_ID]: session.id, seat: play.seat, state: play.observation() };
       return { [SESSION_ID]: session.id, seats: play.seats, state: publicView(play.state), waiting_for: play.waitingFor() };
@@ -155,13 +166,17 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   });
 }
 
-/** Construct a session; a config the engine refuses (e.g. an opponent for a seat that does not exist) is a 422. */
+/**
+ * Construct a session; a config the engine refuses (its zod error, e.g. an opponent for a seat that does
+ * not exist, or its plain Error refusal) is a 422. A TypeError and the like is a bug of ours: it stays a 500.
+ */
 function build<T>(make: () => T): T {
   try {
     return make();
   } catch (e) {
     if (e instanceof ApiError) throw e;
     if (e instanceof z.ZodError) throw new ApiError(422, 'invalid_request', e.issues.map((i) => `${i.path.join('.') || 'reset'}: ${i.message}`).join('; '));
-    throw new ApiError(422, 'invalid_request', e instanceof Error ? e.message : String(e));
+    if (e instanceof Error && e.constructor === Error) throw new ApiError(422, 'invalid_request', e.message);
+    throw e;
   }
 }

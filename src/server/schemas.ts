@@ -32,6 +32,7 @@ export const ResetBodySchema = z
       .describe('reject: a malformed action is a 4xx and changes nothing; penalize: it is an engine step with the malformed_action penalty (−0.15)'),
   })
   .describe('Start a session');
+/** A parsed `POST /reset` body (defaults filled in). */
 export type ResetBody = z.output<typeof ResetBodySchema>;
 
 /**
@@ -46,6 +47,7 @@ export const StepBodySchema = z
     action_type: z.unknown().optional().describe("The original's shape: the action's fields at the top level"),
   })
   .describe('One action of one seat');
+/** A parsed `POST /step` body. */
 export type StepBody = z.output<typeof StepBodySchema>;
 
 /** `GET /state`. */

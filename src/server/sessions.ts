@@ -33,23 +33,31 @@ export interface Session {
 /** How many expired ids are remembered for a clearer 404 message. */
 const EXPIRED_MEMORY = 4096;
 
+/**
+ * The open sessions, their self-play tokens and the default session of sessionless (original-style)
+ * calls. Every refusal is an {@link ApiError}: 404 `unknown_session` / `unknown_token`, 503 `too_many_sessions`.
+ */
 export class SessionStore {
   private readonly sessions = new Map<string, Session>();
   private readonly tokens = new Map<string, { sessionId: string; seat: LabId }>();
   private readonly expired = new Map<string, number>();
   private readonly now: () => number;
-  /** The session of the latest reset: what sessionless (original-style) calls address. */
+  /** The latest single-seat session: what sessionless (original-style) calls address. */
   private defaultId: string | null = null;
 
   constructor(private readonly opts: SessionStoreOptions) {
     this.now = opts.now ?? Date.now;
   }
 
+  /** Sessions open now (expired ones not yet swept included). */
   get size(): number {
     return this.sessions.size;
   }
 
-  /** Store a new session; 503 `too_many_sessions` when full after dropping expired ones. */
+  /**
+   * Store a new session with a token per listed seat (self-play); 503 `too_many_sessions` when full after
+   * dropping expired ones. A session without seats becomes the default of sessionless calls.
+   */
   add(play: Play, seats: LabId[] = []): Session {
     if (this.sessions.size >= this.opts.maxSessions) this.sweep();
     if (this.sessions.size >= this.opts.maxSessions) {
@@ -63,7 +71,7 @@ export class SessionStore {
       this.tokens.set(token, { sessionId: s.id, seat });
     }
     this.sessions.set(s.id, s);
-    this.defaultId = s.id;
+    if (seats.length === 0) this.defaultId = s.id;
     return s;
   }
 
@@ -118,10 +126,12 @@ export class SessionStore {
 
   /**
    * Run `fn` after every earlier call on this session has finished (its own failure does not break the
-   * chain). The session counts as used when `fn` starts, too.
+   * chain). The session counts as used when `fn` starts, too. A session deleted or swept while the call
+   * waited answers 404 `unknown_session` instead of running it.
    */
   run<T>(s: Session, fn: () => T | Promise<T>): Promise<T> {
     const next = s.chain.then(() => {
+      if (this.sessions.get(s.id) !== s) throw new ApiError(404, 'unknown_session', `session ${s.id} ended while this call waited for the one before it`);
       s.lastUsed = Math.max(s.lastUsed, this.now());
       return fn();
     });

@@ -49,6 +49,6 @@ export function refused<T>(r: ApiResult<T>): { status: number; code: string; mes
 /** The observation without the original-name aliases (what the gym's observe returns). */
 export function ours(obs: Record<string, unknown>): Record<string, unknown> {
   const o = { ...obs };
-  for (const k of ['task_id', 'round_index', 'max_rounds', 'controlled_lab_id', 'controlled_lab_budget', 'controlled_lab_reputation', 'private_jobs', 'owned_blocks', 'active_offers', 'message_history', 'last_action_result', 'reward', 'cumulative_reward', 'reward_breakdown', 'done']) delete o[k];
+  for (const k of ['task_id', 'round_index', 'max_rounds', 'controlled_lab_id', 'controlled_lab_budget', 'controlled_lab_reputation', 'private_jobs', 'owned_blocks', 'visible_labs', 'active_offers', 'active_coalitions', 'message_history', 'last_action_result', 'reward', 'cumulative_reward', 'reward_breakdown', 'done']) delete o[k];
   return o;
 }

@@ -112,6 +112,26 @@ describe("the original's contract", () => {
     assert.equal(codes.at(-1), 'finished');
   });
 
+  test('its pitches: make_pitch with a target and counter_pitch without one are recorded pitches, as there', async () => {
+    const { session_id } = ok(await h.client.reset({ task: 'market_round', seed: 12, actions_per_round: 3 }));
+    const sid = JSON.stringify(session_id);
+    const aimed = ok(await post('/step', `{"session_id":${sid},"action_type":"make_pitch","target_lab_id":"lab_1","message":"j_0_0 is due soon and needs capacity"}`));
+    assert.equal((aimed.info as { code: string }).code, 'pitch_recorded');
+    assert.deepEqual((aimed.info as { ignored_fields: string[] }).ignored_fields, ['target_lab_id']);
+    const bare = ok(await post('/step', `{"session_id":${sid},"action_type":"counter_pitch","message":"our need is concrete and verifiable"}`));
+    assert.equal((bare.info as { code: string }).code, 'pitch_recorded');
+    const obs = bare.observation as { pitches: { lab: string; replyTo: string | null }[] };
+    assert.deepEqual(obs.pitches.filter((p) => p.lab === 'lab_0').map((p) => p.replyTo), [null], 'one pitch of lab_0, answering nobody');
+  });
+
+  test('its observation names where ours has the same facts: visible_labs, active_coalitions', async () => {
+    const { observation } = ok(await h.client.reset({ task: 'coalition_market', seed: 5 }));
+    const o = observation as unknown as Record<string, unknown> & { labs: unknown[]; myCoalitions: unknown[]; coalitions: unknown[] };
+    assert.deepEqual(o.visible_labs, o.labs);
+    assert.ok(!(o.visible_labs as { id: string }[]).some((l) => l.id === 'lab_0'), 'the other labs only');
+    assert.deepEqual(o.active_coalitions, [...o.myCoalitions, ...o.coalitions]);
+  });
+
   test('its edge-case tests over HTTP: a negative payment and an unknown action type are refused before the engine', async () => {
     ok(await post('/reset', '{"task_type":"single_trade","seed":3}'));
     const neg = refused(await post('/step', '{"action_type":"send_offer","target_lab_id":"lab_1","payment":-1}'));

@@ -32,7 +32,10 @@ function play(args: string[]): Promise<{ code: number | null; stdout: string; st
 describe('the Python example', () => {
   test('python3 examples/python/play.py --url … plays an episode and prints its total reward', async (t) => {
     if (!hasPython) {
-      t.diagnostic('python3 is not installed here: the Python example was not run (CI has python3)');
+      // CI's machine has python3: a missing one there is a broken setup, not a skip.
+      if (process.env.CI) assert.fail('python3 is missing under CI: the Python example must run there');
+      console.log('python3 is not installed: the Python example test is SKIPPED.');
+      t.skip('python3 is not installed here: examples/python/play.py was not run (CI has python3)');
       return;
     }
     const r = await play(['--url', h.url, '--task', 'market_round', '--seed', '7']);

@@ -99,6 +99,15 @@ describe('self-play seats', () => {
     assert.equal(last.info.closed, true);
     assert.equal(last.info.round, 1);
     assert.deepEqual(last.info.waiting_for, ['lab_1', 'lab_3']);
+    // A token acts for its own seat only: lab_3's token cannot allocate lab_1's job.
+    const before1 = ok(await h.client.state({ token: a }));
+    const foreign = ok(await h.client.stepSeat(c, { action_type: 'allocate_to_job', job_id: 'j_1_0', block_ids: ['b_1_0'] }));
+    assert.equal(foreign.info.seat, 'lab_3');
+    assert.equal(foreign.info.ok, false);
+    const self1 = (v: { state: Record<string, unknown> }) => v.state.self;
+    assert.deepEqual(self1(ok(await h.client.state({ token: a }))), self1(before1), "lab_1's own state is unchanged");
+    const mismatch = refused(await h.client.request('GET', `/state?token=${c}&session_id=other`));
+    assert.deepEqual([mismatch.status, mismatch.code], [400, 'invalid_request']);
     const gone = ok(await h.client.stepSeat(b, { action_type: 'wait' }));
     assert.equal(gone.info.code, 'seat_finished');
     ok(await h.client.deleteSession(r.session_id));

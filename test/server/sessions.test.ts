@@ -34,6 +34,38 @@ describe('SessionStore', () => {
     assert.equal(await store.run(s, () => 'next'), 'next');
   });
 
+  test('a call queued behind another on a session deleted meanwhile is a 404, not a call on a dead session', async () => {
+    const store = new SessionStore({ maxSessions: 4, idleTtlMs: 1000 });
+    const s = store.add(play());
+    let ran = false;
+    const first = store.run(s, async () => {
+      await tick();
+      store.delete(s.id);
+    });
+    const second = store.run(s, () => {
+      ran = true;
+    });
+    await first;
+    await assert.rejects(second, (e: { code?: string; status?: number }) => e.code === 'unknown_session' && e.status === 404);
+    assert.equal(ran, false);
+    assert.equal(store.size, 0);
+  });
+
+  test('deleted and expired sessions are gone with their tokens; a self-play session is never the default one', () => {
+    let now = 0;
+    const store = new SessionStore({ maxSessions: 4, idleTtlMs: 1000, now: () => now });
+    const single = store.add(play());
+    const self = store.add(play(), ['lab_0', 'lab_1']);
+    assert.equal(store.get(undefined).id, single.id);
+    const token = self.tokens.get('lab_1')!;
+    assert.equal(store.byToken(token).seat, 'lab_1');
+    now = 2000;
+    assert.equal(store.sweep(), 2);
+    assert.equal(store.size, 0);
+    assert.throws(() => store.byToken(token), (e: { code?: string }) => e.code === 'unknown_token');
+    assert.throws(() => store.get(undefined), (e: { code?: string }) => e.code === 'unknown_session');
+  });
+
   test('cap, idle expiry on the injected clock, and the default (latest) session', () => {
     let now = 0;
     const store = new SessionStore({ maxSessions: 2, idleTtlMs: 1000, now: () => now });
