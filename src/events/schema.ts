@@ -52,7 +52,11 @@ export const MatchEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('seat_claimed'), lab: z.string(), userId: z.string(), displayName: z.string() }),
   z.object({ type: z.literal('seat_assigned'), lab: z.string(), driver: z.union([z.object({ kind: z.literal('scripted'), policy: z.string() }), z.object({ kind: z.literal('llm'), model: z.string() })]) }),
-  z.object({ type: z.literal('match_started'), drivers: z.record(z.string(), z.unknown()) }),
+  /**
+   * `rulesVersion`: the engine rules the match is played under (src/env RULES_VERSION); absent in logs
+   * written under rules v1. Replay refuses a log whose rules differ from the engine's (its rewards would).
+   */
+  z.object({ type: z.literal('match_started'), drivers: z.record(z.string(), z.unknown()), rulesVersion: z.number().int().positive().optional() }),
   z.object({ type: z.literal('action'), lab: z.string(), userId: z.string(), action: z.unknown() }),
   z.object({ type: z.literal('seat_done'), lab: z.string() }),
   /** `judge` is the decision used (null = nobody pitched); stored so replay never calls a model. */

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { pino, type Logger } from 'pino';
 import type { Caller, Reply } from '../chat/types';
-import { labIdsFor } from '../env';
+import { RULES_VERSION, labIdsFor } from '../env';
 import type { ActionResult, LabId } from '../env/types';
 import type { AsyncJudge } from '../judge/types';
 import type { EventStore, MatchRecord } from '../store/types';
@@ -21,7 +21,7 @@ import { archetypeAt, boundedAction, checkDriver, resolveLab } from './inputs';
 import { DEFAULT_JUDGE_TIMEOUT_MS } from './judging';
 import { MatchLog, type Plan } from './match-log';
 import { labName, mergeReplies, renderEnded, renderStart, type CloseReason } from './render';
-import { seatOfUser } from './replay';
+import { ReplayError, seatOfUser } from './replay';
 import { fail, ok, type HostResult } from './results';
 import { RoundRunner } from './rounds';
 import { resolveSettings } from './settings';
@@ -233,7 +233,7 @@ export class RoundHost {
         labIdsFor(m.settings.task, m.settings.seed).forEach((lab, i) => {
           drivers[lab] = m.drivers[lab] ?? { kind: 'scripted', policy: archetypeAt(i, m.settings.seed) };
         });
-        return ok({ type: 'match_started', drivers });
+        return ok({ type: 'match_started', drivers, rulesVersion: RULES_VERSION });
       }, async (match) => {
         await this.store.setMatchStatus(match.id, 'running');
         const more = await this.runner.opened(match);
@@ -378,7 +378,18 @@ export class RoundHost {
 
   /** Under the lock: fold a record's log; fix a stale status; drop abandoned empty logs. Null if not live. */
   private async loadRecord(rec: MatchRecord): Promise<HostedMatch | null> {
-    const m = await this.log.refresh(rec.id);
+    let m: HostedMatch | null;
+    try {
+      m = await this.log.refresh(rec.id);
+    } catch (err) {
+      // A match played under older engine rules cannot be resumed (its rewards would differ): retire it so
+      // its channel is free again, and say why in the log.
+      if (!(err instanceof ReplayError) || err.code !== 'old_rules') throw err;
+      this.logger.warn({ matchId: rec.id, reason: err.message }, 'match from older engine rules retired');
+      await this.store.setMatchStatus(rec.id, 'over');
+      this.runner.matchOver(rec.id);
+      return null;
+    }
     if (!m) {
       if (this.clock.now() - Date.parse(rec.createdAt) > ABANDON_AFTER_MS) await this.store.setMatchStatus(rec.id, 'over');
       return null;

@@ -67,21 +67,32 @@ function settledLines(m: HostedMatch, e: PitchBonusEvent, rest: readonly PitchBo
 }
 
 /**
- * The public and private lines explaining this close's pitch bonuses (empty when none). Example public
+ * The public and private lines explaining this close's pitch bonuses (empty when none). With
+ * `verdictHidden` (a ballot on this round's pitches is open) the public lines about who won are left out. Example public
  * lines: "Lab A won the pitch: +0.100 held until j_0_1 settles.", "Held pitch bonus for j_0_1 paid to
  * Lab A: +0.100 (job completed).", "Held pitch bonus for j_0_1 forfeited by Lab A: j_0_1 missed
  * (+0.100 lost)."
  */
-export function pitchPayLines(m: HostedMatch, r: RoundReport): PitchPayLines {
+export function pitchPayLines(m: HostedMatch, r: RoundReport, opts: { verdictHidden?: boolean } = {}): PitchPayLines {
   const out: PitchPayLines = { public: [], private: {} };
   const evs = r.pitchBonus ?? [];
   if (evs.length === 0) return out;
   // Events of the judging step come first (held, or forfeited as covered / no_job / cap).
   const atJudge = evs.filter((e) => e.kind === 'held' || e.reason === 'covered' || e.reason === 'no_job' || e.reason === 'cap');
+  // While a ballot on this round's pitches is open, naming the winner would reveal the judge's verdict to
+  // voters (issue #10): the public lines of the judging step wait for the ballot's close; the winner's own
+  // private lines stay (they say nothing about pairs the winner may vote on).
   const winners = [...new Set(atJudge.map((e) => e.lab))];
-  for (const lab of winners) wonLines(m, lab, atJudge.filter((e) => e.lab === lab), out);
-  if (atJudge.some((e) => e.kind === 'held')) out.public.push(PITCH_PAY_RULE);
-  const atSettle = evs.filter((e) => !atJudge.includes(e));
+  const publicSink: string[] = [];
+  for (const lab of winners) wonLines(m, lab, atJudge.filter((e) => e.lab === lab), { public: publicSink, private: out.private });
+  if (!opts.verdictHidden) {
+    out.public.push(...publicSink);
+    if (atJudge.some((e) => e.kind === 'held')) out.public.push(PITCH_PAY_RULE);
+  }
+  // A job held in this very close can also settle in it (due this round): under a hidden verdict its
+  // settlement line would name the winner too, so it waits as well.
+  const heldNow = new Set(atJudge.filter((e) => e.kind === 'held').map((e) => `${e.lab}:${e.jobId}`));
+  const atSettle = evs.filter((e) => !atJudge.includes(e) && !(opts.verdictHidden && heldNow.has(`${e.lab}:${e.jobId}`)));
   for (const e of atSettle) settledLines(m, e, atSettle, out);
   return out;
 }

@@ -18,6 +18,7 @@ import {
   seatLabel,
 } from './render-common';
 import { drivenSeats } from './replay';
+import { pitchPayLines } from './render-pitch-pay';
 import { breakdownChart, standingsChart } from '../charts/requests';
 import type { HostedMatch } from './types';
 import { emptyReply, mergeReplies } from '../chat/reply';
@@ -108,7 +109,7 @@ export function judgeText(m: HostedMatch, d: JudgeDecision | null): string | nul
         `(need ${x.parts.need.toFixed(2)} · verified ${x.parts.verifiedClaims.toFixed(2)} · ` +
         `fabricated ${x.parts.fabricatedClaims.toFixed(2)} · specificity ${x.parts.specificity.toFixed(2)})`,
     );
-  if (d.winner) lines.push(`Winner: ${labName(m, d.winner)} (+${d.bonus.toFixed(3)} judge_argument).`);
+  if (d.winner) lines.push(`Winner: ${labName(m, d.winner)} (bonus +${d.bonus.toFixed(3)}, held until the jobs its pitch argued for settle; paid only for work done).`);
   const fallback = d.meta?.['fallback'];
   lines.push(
     typeof fallback === 'string'
@@ -135,6 +136,8 @@ function closeSummary(m: HostedMatch, r: RoundReport, reason: CloseReason, maxRo
   const judged = judgeText(m, r.judge);
   // With a ballot open on this round's pitches the judge's scores stay hidden (render-ballot.ts).
   fields.push(ballot?.pitchesField ?? { name: 'Pitches', value: judged ?? 'No pitches were judged this round.' });
+  const pay = pitchPayLines(m, r, { verdictHidden: ballot !== undefined }).public;
+  if (pay.length > 0) fields.push({ name: 'Pitch bonuses', value: pay.join('\n') });
   if (r.shocks.length > 0)
     fields.push({
       name: 'Shocks',
@@ -171,6 +174,7 @@ export interface BallotView {
 function breakdowns(m: HostedMatch, r: RoundReport): PrivatePost[] {
   const s = m.state;
   const out: PrivatePost[] = [];
+  const pay = pitchPayLines(m, r).private;
   for (const [lab, d] of Object.entries(m.drivers)) {
     const b = r.rewards[lab];
     if (d.kind !== 'human' || !b) continue;
@@ -181,6 +185,7 @@ function breakdowns(m: HostedMatch, r: RoundReport): PrivatePost[] {
       text: [
         `Cumulative reward ${fmtReward(s?.seats[lab]?.cumulativeReward ?? 0)}; budget ${(s?.labs[lab]?.budget ?? 0).toFixed(2)} credits.`,
         ...(own.length ? [`Settled: ${own.join('; ')}.`] : []),
+        ...(pay[lab] ?? []),
       ].join('\n'),
       fields: REWARD_COLUMNS.map((c) => ({ name: c, value: fmtReward(b[c]) })),
     });

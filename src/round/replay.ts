@@ -4,7 +4,7 @@
  * {@link applyEvent} for the events it appends (to get the action result or round report) and
  * {@link replay} to load a log.
  */
-import { applyAction, closeRound, createMatch } from '../env';
+import { RULES_VERSION, applyAction, closeRound, createMatch } from '../env';
 import { JudgeDecisionSchema, publicDecision } from '../judge/decision';
 import type { ActionResult, JudgeDecision, LabId, PolicyName } from '../env/types';
 import type { RoundReport } from '../env/views';
@@ -14,12 +14,12 @@ import { MatchEventSchema, SeatDriverSchema, type HostedMatch, type MatchEventBo
 /** A log that cannot be folded (wrong first event, event for an unknown lab, engine rejected the config…). */
 export class ReplayError extends Error {
   override readonly name = 'ReplayError';
-  /** Always `corrupt_log`. */
-  readonly code = 'corrupt_log';
   constructor(
     readonly matchId: string,
     readonly seq: number,
     message: string,
+    /** `corrupt_log`: an event does not fit the log; `old_rules`: the match was played under other engine rules. */
+    readonly code: 'corrupt_log' | 'old_rules' = 'corrupt_log',
   ) {
     super(`match ${matchId} event ${seq}: ${message}`);
   }
@@ -87,6 +87,11 @@ export function applyEvent(m: HostedMatch | null, ev: StoredEvent): FoldStep {
     }
     case 'match_started': {
       if (m.phase !== 'lobby') throw bad('match_started twice');
+      const rules = body.rulesVersion ?? 1;
+      if (rules !== RULES_VERSION) {
+        const why = `played under engine rules v${rules}; this engine plays v${RULES_VERSION} (docs/RULES.md §0), so its rewards would not replay`;
+        throw new ReplayError(ev.matchId, ev.seq, why, 'old_rules');
+      }
       const drivers: Record<LabId, SeatDriver> = {};
       for (const [lab, raw] of Object.entries(body.drivers)) {
         const d = SeatDriverSchema.safeParse(raw);

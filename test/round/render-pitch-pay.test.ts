@@ -68,3 +68,14 @@ describe('pitch pay lines', () => {
     assert.deepEqual(pitchPayLines(hosted(state), report), { public: [], private: {} });
   });
 });
+
+describe('pitch pay lines under an open ballot (issue #10: no verdict before the vote)', () => {
+  const pitched = must(fixture(), 'lab_0', { action_type: 'make_pitch', message: 'Job j_0_1 still needs four GPU-hours by round 2.', job_ids: ['j_0_1'] });
+  const held = closeRound(pitched, { judge: win('lab_0', 0.1) });
+
+  test('the public win line waits for the ballot; earlier wins settling now are still shown', () => {
+    assert.deepEqual(pitchPayLines(hosted(held.state), held.report, { verdictHidden: true }).public, []);
+    const missed = closeTo(held.state, 3);
+    assert.deepEqual(pitchPayLines(hosted(missed.state), missed.report, { verdictHidden: true }).public, ['Held pitch bonus for j_0_1 forfeited by Lab A: j_0_1 missed (+0.100 lost).']);
+  });
+});
