@@ -144,6 +144,8 @@ async function main(argv: string[]): Promise<number> {
       ...(args.seed !== undefined ? { seed: args.seed } : {}),
       roundSeconds: args.roundSeconds ?? config.console.roundSeconds,
       holdout: config.match.holdout,
+      votes: config.votes.enabled,
+      ballots: { ballotSeconds: config.votes.ballotSeconds, perMinute: config.votes.perMinute },
       seats,
       notes: [llm.summary],
       judgeTimeoutMs: llm.hostJudgeTimeoutMs,

@@ -38,6 +38,10 @@ export interface ConsoleOptions {
   seed?: number;
   roundSeconds: number;
   holdout?: boolean;
+  /** Ballots on pitches in a new match (`new votes:on|off`; issue #10); undefined = off. */
+  votes?: boolean;
+  /** Ballot time after the match ends and votes per person per minute (config `votes`). */
+  ballots?: RoundHostOptions['votes'];
   logger?: Logger;
   /** Passed to the round host (the LLM wiring adds these when an endpoint is configured). */
   judge?: AsyncJudge;
@@ -87,6 +91,7 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
     logger,
     ...(opts.judge ? { judge: opts.judge } : {}),
     ...(opts.judgeTimeoutMs ? { judgeTimeoutMs: opts.judgeTimeoutMs } : {}),
+    ...(opts.ballots ? { votes: opts.ballots } : {}),
     ...(opts.agentFor ? { agentFor: opts.agentFor, defaultAgentModel: opts.defaultAgentModel ?? null } : {}),
     // Each player's rating change follows a match's final post (src/ratings).
     onMatchOver: opts.onMatchOver ?? ratingChangeHook(opts.store),
@@ -153,7 +158,7 @@ async function openMatch(opts: ConsoleOptions, host: RoundHost, say: (text: stri
   if (!existing) {
     const seed = opts.seed ?? Math.floor(Math.random() * 1_000_000);
     write(`New match: ${opts.task}, seed ${seed} (replay it with: npm start -- --task ${opts.task} --seed ${seed}).\n`);
-    await say(formatCommand('new', { task: opts.task, seed, round_seconds: opts.roundSeconds, holdout: opts.holdout ? 'true' : undefined }));
+    await say(formatCommand('new', { task: opts.task, seed, round_seconds: opts.roundSeconds, holdout: opts.holdout ? 'true' : undefined, votes: opts.votes === undefined ? undefined : opts.votes ? 'on' : 'off' }));
   } else {
     write(`Resumed the lobby of match ${existing.id}; starting it.\n`);
   }

@@ -8,6 +8,7 @@
 import { pino, type Logger } from 'pino';
 import { COMMANDS, completions, runCommand, runText, setCommandErrorSink } from '../../commands';
 import type { PlatformContext } from '../../main';
+import { hostOptionsFromConfig } from '../../round/from-config';
 import { createLlmRuntime } from '../../llm/setup';
 import { RoundHost, type RoundHostOptions } from '../../round';
 import type { EventStore } from '../../store/types';
@@ -130,8 +131,7 @@ export async function start(ctx: PlatformContext): Promise<number> {
       store,
       logger,
       hostOptions: {
-        defaults: { task: config.match.task, roundSeconds: config.match.roundSeconds, holdout: config.match.holdout },
-        adminUserIds: config.adminUserIds,
+        ...hostOptionsFromConfig(config),
         judgeTimeoutMs: llm.hostJudgeTimeoutMs,
         ...(llm.judge ? { judge: llm.judge } : {}),
         ...(llm.agentFor ? { agentFor: llm.agentFor, defaultAgentModel: llm.defaultAgentModel } : {}),

@@ -13,6 +13,7 @@ import { runCommand, runText, setCommandErrorSink } from '../../commands';
 import type { ArenaConfig } from '../../config';
 import { createLlmRuntime } from '../../llm/setup';
 import type { PlatformContext } from '../../main';
+import { hostOptionsFromConfig } from '../../round/from-config';
 import { RoundHost } from '../../round';
 import { openStore } from '../../store';
 import type { EventStore } from '../../store/types';
@@ -122,7 +123,7 @@ function buildHost(store: EventStore, config: ArenaConfig | undefined, logger: L
     logger,
     // Each player's rating change follows a match's final post (src/ratings).
     onMatchOver: ratingChangeHook(store),
-    ...(config ? { adminUserIds: config.adminUserIds, defaults: { task: config.match.task, roundSeconds: config.match.roundSeconds, holdout: config.match.holdout } } : {}),
+    ...(config ? hostOptionsFromConfig(config) : {}),
     ...(llm?.judge ? { judge: llm.judge, judgeTimeoutMs: llm.hostJudgeTimeoutMs } : {}),
     ...(llm?.agentFor ? { agentFor: llm.agentFor, defaultAgentModel: llm.defaultAgentModel } : {}),
   });
