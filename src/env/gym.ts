@@ -47,6 +47,27 @@ export function defaultOpponents(task: TaskName, seed: number, seat: LabId): Rec
 type ParsedReset = z.output<typeof ResetOptionsSchema>;
 
 /**
+ * Policies of the scripted seats when `controlled` seats are played from outside (the gym's one seat, or
+ * several in self-play): {@link defaultOpponents} of the first controlled seat, overridden by `opponents`
+ * (a list in order of the other seats, repeated, or a map by lab id); controlled seats are never scripted.
+ */
+export function scriptedSeats(
+  task: TaskName,
+  seed: number,
+  controlled: readonly LabId[],
+  opponents?: readonly PolicyName[] | Record<LabId, PolicyName>,
+): Record<LabId, PolicyName> {
+  const others = labIdsFor(task, seed).filter((l) => !controlled.includes(l));
+  let scripted: Record<LabId, PolicyName> = defaultOpponents(task, seed, controlled[0] ?? 'lab_0');
+  if (Array.isArray(opponents)) {
+    const list = opponents as readonly PolicyName[];
+    if (list.length > 0) scripted = Object.fromEntries(others.map((l, k) => [l, list[k % list.length]!]));
+  } else if (opponents) scripted = { ...scripted, ...(opponents as Record<LabId, PolicyName>) };
+  for (const seat of controlled) delete scripted[seat];
+  return scripted;
+}
+
+/**
  * The parsed options when they are plainly valid and name no opponents (the common call), else
  * undefined and the schema decides. Same fields and defaults as the schema.
  */
@@ -100,13 +121,7 @@ export class ArenaEnv {
     const o = parseResetFast(options) ?? ResetOptionsSchema.parse(options);
     const labs = labIdsFor(o.task, o.seed);
     if (!labs.includes(o.seat)) throw new Error(`reset: no seat ${o.seat} in ${o.task} seed ${o.seed} (seats: ${labs.join(', ')})`);
-    const others = labs.filter((l) => l !== o.seat);
-    let scripted: Record<LabId, PolicyName> = defaultOpponents(o.task, o.seed, o.seat);
-    const opp = o.opponents;
-    if (Array.isArray(opp)) {
-      if (opp.length > 0) scripted = Object.fromEntries(others.map((l, k) => [l, opp[k % opp.length]!]));
-    } else if (opp) scripted = { ...scripted, ...opp };
-    delete scripted[o.seat];
+    const scripted = scriptedSeats(o.task, o.seed, [o.seat], o.opponents);
     this.s = createMatch({ task: o.task, seed: o.seed, holdout: o.holdout, scripted, maxActionsPerRound: Math.max(12, o.actionsPerRound) });
     this.lab = o.seat;
     this.perRound = o.actionsPerRound;

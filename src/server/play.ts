@@ -8,7 +8,7 @@
  *   reaches it with its next response, so the sum of the rewards a seat receives is its cumulative reward.
  * Both are synchronous; the session store serialises calls per session.
  */
-import { ArenaEnv, defaultOpponents, seatReport } from '../env/gym';
+import { ArenaEnv, scriptedSeats, seatReport } from '../env/gym';
 import { addBreakdowns, applyAction, closeRound, createMatch, emptyBreakdown, labIdsFor, observe } from '../env/index';
 import type { LabId, MatchState, PolicyName, RewardBreakdown, TaskName } from '../env/types';
 import type { RoundReport } from '../env/views';
@@ -136,14 +136,7 @@ export class SelfPlay {
   ) {
     if (new Set(seats).size !== seats.length) throw new ApiError(422, 'unknown_seat', `seats lists a seat twice: ${seats.join(', ')}`);
     for (const seat of seats) checkSeat(settings.task, settings.seed, seat);
-    const labs = labIdsFor(settings.task, settings.seed);
-    const others = labs.filter((l) => !seats.includes(l));
-    let scripted: Record<LabId, PolicyName> = defaultOpponents(settings.task, settings.seed, seats[0]!);
-    const opp = settings.opponents;
-    if (Array.isArray(opp)) {
-      if (opp.length > 0) scripted = Object.fromEntries(others.map((l, k) => [l, opp[k % opp.length]!]));
-    } else if (opp) scripted = { ...scripted, ...opp };
-    for (const seat of seats) delete scripted[seat];
+    const scripted = scriptedSeats(settings.task, settings.seed, seats, settings.opponents);
     this.s = createMatch({ task: settings.task, seed: settings.seed, holdout: settings.holdout, scripted, maxActionsPerRound: Math.max(12, settings.actionsPerRound) });
     for (const seat of seats) this.pending.set(seat, { breakdown: emptyBreakdown(), reports: [] });
   }
