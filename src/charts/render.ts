@@ -5,7 +5,8 @@
  */
 import { Resvg } from '@resvg/resvg-js';
 import * as vega from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
+import { compileVegaLite } from './vega-lite';
 import { CHART_FONT, chartFontFiles } from './font';
 
 /** A rendered chart: the SVG source, the PNG bytes and the PNG's size in pixels. */
@@ -30,7 +31,7 @@ export async function renderSpec(spec: TopLevelSpec, opts: RenderOptions = {}): 
 
 /** Vega-Lite → Vega → SVG text. */
 export async function specToSvg(spec: TopLevelSpec): Promise<string> {
-  const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
+  const view = new vega.View(vega.parse((await compileVegaLite(spec)) as vega.Spec), { renderer: 'none' });
   try {
     return await view.toSVG();
   } finally {

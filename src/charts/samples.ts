@@ -5,7 +5,7 @@
  */
 import seedrandom from 'seedrandom';
 import type { ChartRequest } from '../chat/types';
-import { labIdsFor } from '../env';
+import { RULES_VERSION, labIdsFor } from '../env';
 import type { PolicyName, TaskName } from '../env/types';
 import { buildLeaderboard } from '../ratings/leaderboard';
 import { rankSeats } from '../ratings/results';
@@ -23,7 +23,7 @@ export function sampleMatch(task: TaskName = 'coalition_market', seed = 7): Host
   labs.forEach((lab, i) => (drivers[lab] = { kind: 'scripted', policy: POLICIES[i % POLICIES.length]! }));
   const bodies: MatchEventBody[] = [
     { type: 'match_created', channelId: 'sample', platform: 'sample', hostUserId: 'sample:host', settings: { task, seed, roundSeconds: 0, holdout: false } },
-    { type: 'match_started', drivers },
+    { type: 'match_started', drivers, rulesVersion: RULES_VERSION },
   ];
   const events: StoredEvent[] = bodies.map((body, i) => ({ matchId: 'm_sample', seq: i + 1, at: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(), body }));
   let m = replay(events)!;

@@ -13,12 +13,12 @@ export type ResultsSource = Pick<EventStore, 'listMatches' | 'load'>;
 /** What {@link ResultsLoader.load} returns: counted results oldest first, and how many were left out and why. */
 export interface LoadedResults {
   results: MatchResult[];
-  excluded: Partial<Record<ExclusionReason | 'corrupt_log', number>>;
+  excluded: Partial<Record<ExclusionReason | 'corrupt_log' | 'old_rules', number>>;
 }
 
 /** Loads and caches match results from a store. */
 export class ResultsLoader {
-  private readonly cache = new Map<string, MatchResult | { excluded: ExclusionReason | 'corrupt_log' }>();
+  private readonly cache = new Map<string, MatchResult | { excluded: ExclusionReason | 'corrupt_log' | 'old_rules' }>();
   constructor(private readonly store: ResultsSource) {}
 
   /** Counted results of finished matches matching `filter` (status is always `over`), oldest first. */
@@ -31,9 +31,9 @@ export class ResultsLoader {
       if (!r) {
         try {
           r = matchResult(await this.store.load(rec.id));
-        } catch {
-          // A log that cannot be folded is left out of the ratings rather than breaking every table.
-          r = { excluded: 'corrupt_log' };
+        } catch (err) {
+          // A log that cannot be folded (or was played under older engine rules) is left out of the ratings rather than breaking every table.
+          r = { excluded: (err as { code?: unknown }).code === 'old_rules' ? 'old_rules' : 'corrupt_log' };
         }
         this.cache.set(rec.id, r);
       }
