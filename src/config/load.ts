@@ -42,6 +42,7 @@ const ENV_OF: Record<string, string> = {
   'votes.enabled': 'ARENA_VOTES',
   'votes.ballotSeconds': 'ARENA_BALLOT_SECONDS',
   'votes.perMinute': 'ARENA_VOTES_PER_MINUTE',
+  'votes.pseudonymSecret': 'ARENA_PSEUDONYM_SECRET',
   'server.host': 'ARENA_SERVER_HOST',
   'server.port': 'ARENA_SERVER_PORT',
   'server.maxSessions': 'ARENA_SERVER_MAX_SESSIONS',
@@ -73,7 +74,7 @@ export function applyEnv(raw: Record<string, unknown>, env: Env): Record<string,
   out.log = { ...section(raw, 'log'), ...defined({ level: set(env.LOG_LEVEL) }) };
   out.votes = {
     ...section(raw, 'votes'),
-    ...defined({ enabled: bool(env.ARENA_VOTES), ballotSeconds: num(env.ARENA_BALLOT_SECONDS), perMinute: num(env.ARENA_VOTES_PER_MINUTE) }),
+    ...defined({ enabled: bool(env.ARENA_VOTES), ballotSeconds: num(env.ARENA_BALLOT_SECONDS), perMinute: num(env.ARENA_VOTES_PER_MINUTE), pseudonymSecret: set(env.ARENA_PSEUDONYM_SECRET) }),
   };
   out.server = {
     ...section(raw, 'server'),

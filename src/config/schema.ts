@@ -22,6 +22,7 @@
  * | `votes.enabled` | true | matches opened without `votes:` collect blind votes on pitches (ballots, issue #10) | `ARENA_VOTES` |
  * | `votes.ballotSeconds` | 300 | how long a ballot stays open after the match ends (earlier ballots close with the next round) | `ARENA_BALLOT_SECONDS` |
  * | `votes.perMinute` | 30 | votes one person may cast per minute (per bot process) | `ARENA_VOTES_PER_MINUTE` |
+ * | `votes.pseudonymSecret` | null | key of people's pseudonyms in exports; null = generated on first use and kept in the database | `ARENA_PSEUDONYM_SECRET` |
  * | `server.debugState` | false | allow `GET /state?include_private=true` (the full state, every seat's secrets) | `ARENA_SERVER_DEBUG_STATE` (`GPU_ARENA_DEBUG_STATE` too, as the original) |
  *
  * Platform credentials are read from the environment by each adapter: Discord `DISCORD_TOKEN`,
@@ -66,9 +67,11 @@ export const ArenaConfigSchema = z
         enabled: z.boolean().default(true),
         ballotSeconds: seconds.default(300),
         perMinute: z.number().int().min(1).max(10_000).default(30),
+        /** Key of the people's pseudonyms in exports (src/preference/pseudonym.ts); null = generated once and kept in the database. */
+        pseudonymSecret: z.string().trim().min(16, 'at least 16 characters').nullable().default(null),
       })
       .strict()
-      .default({ enabled: true, ballotSeconds: 300, perMinute: 30 }),
+      .default({ enabled: true, ballotSeconds: 300, perMinute: 30, pseudonymSecret: null }),
     server: z
       .object({
         host: z.string().trim().min(1).default('127.0.0.1'),

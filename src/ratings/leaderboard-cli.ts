@@ -59,7 +59,7 @@ async function main(): Promise<number> {
   const db = loaded.config.database;
   const store = await openStore(args.db ? { sqlitePath: args.db } : { ...(db.url ? { databaseUrl: db.url } : {}), sqlitePath: db.sqlitePath });
   try {
-    const pseudo = await pseudonymizer(store);
+    const pseudo = await pseudonymizer(store, loaded.config.votes.pseudonymSecret);
     const { results, excluded } = await new ResultsLoader(store).load();
     const all = args.task ? results.filter((r) => r.task === args.task) : results;
     let text: string;

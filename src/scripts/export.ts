@@ -78,7 +78,7 @@ async function main(): Promise<number> {
       const events = await store.load(args.match);
       text = args.format === 'jsonl' ? events.map((e) => JSON.stringify(e)).join('\n') + (events.length ? '\n' : '') : renderTranscript(events);
     } else {
-      const configured = (loaded.config.votes as { pseudonymSecret?: string | null }).pseudonymSecret ?? null;
+      const configured = loaded.config.votes.pseudonymSecret;
       const pseudonymize = await pseudonymizer(store, configured);
       // Human labels: every match, votes since `since`; judge labels and demonstrations: matches created since.
       const byVotes = args.kind === 'votes' && args.source === 'human';
