@@ -77,7 +77,7 @@ describe('round host judge', () => {
     assert.equal(calls, 1);
     assert.equal(closed.match.lastJudge?.judgeId, 'fake-llm');
     assert.equal(closed.match.state?.judgeHistory.at(-1)?.winner, 'lab_1');
-    assert.match(publicText(closed.closed), /Winner: Lab B \(\+0\.150 judge_argument\)/);
+    assert.match(publicText(closed.closed), /Winner: Lab B \(bonus \+0\.150, held until the jobs its pitch argued for settle/);
     const fromLog = await replayed(h.store, match.id);
     assert.equal(calls, 1, 'replay did not call the judge');
     assert.equal(JSON.stringify(fromLog), JSON.stringify(closed.match));
