@@ -9,11 +9,10 @@
 import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { z } from 'zod';
-import { loadConfig } from '../config';
-import { openStore } from '../store';
 import { renderSpec } from '../charts/render';
 import { preferenceChartSpec } from './chart';
 import { formatStats, statsForMatches } from './index';
+import { withConfiguredStore } from '../cli/store';
 
 const ArgsSchema = z.object({
   match: z.string().trim().min(1).optional(),
@@ -36,14 +35,7 @@ async function main(): Promise<number> {
   const parsed = ArgsSchema.safeParse(program.opts());
   if (!parsed.success) return program.error(`error: --${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`, { exitCode: 2 });
   const args = parsed.data;
-  const loaded = loadConfig(args.config);
-  if (!loaded.ok) {
-    process.stderr.write(`${loaded.error.message}\n`);
-    return 2;
-  }
-  const db = loaded.config.database;
-  const store = await openStore(args.db ? { sqlitePath: args.db } : { ...(db.url ? { databaseUrl: db.url } : {}), sqlitePath: db.sqlitePath });
-  try {
+  return withConfiguredStore(args, async (store) => {
     if (args.match && !(await store.getMatch(args.match))) {
       process.stderr.write(`No match ${args.match} in this database.\n`);
       return 1;
@@ -52,9 +44,7 @@ async function main(): Promise<number> {
     if (args.chart) writeFileSync(args.chart, (await renderSpec(preferenceChartSpec(stats))).png);
     process.stdout.write(args.json ? `${JSON.stringify(stats, null, 2)}\n` : `${formatStats(stats)}\n`);
     return 0;
-  } finally {
-    await store.close();
-  }
+  });
 }
 
 main().then(

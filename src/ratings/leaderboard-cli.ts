@@ -9,14 +9,13 @@ import { Command, Option } from 'commander';
 import { z } from 'zod';
 import { renderChart } from '../charts/request';
 import { ratingsChart } from '../charts/requests';
-import { loadConfig } from '../config';
 import { TASK_NAMES, type TaskName } from '../env/types';
 import { pseudonymizer } from '../preference/pseudonym';
-import { openStore } from '../store';
 import { formatHistory, formatLeaderboard, exportName } from './format';
 import { buildLeaderboard } from './leaderboard';
 import { ResultsLoader } from './load';
 import { liveRatings } from './openskill';
+import { withConfiguredStore } from '../cli/store';
 
 const ArgsSchema = z
   .object({
@@ -51,15 +50,8 @@ async function main(): Promise<number> {
   const parsed = ArgsSchema.safeParse(program.opts());
   if (!parsed.success) return program.error(`error: --${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`, { exitCode: 2 });
   const args = parsed.data;
-  const loaded = loadConfig(args.config);
-  if (!loaded.ok) {
-    process.stderr.write(`${loaded.error.message}\n`);
-    return 2;
-  }
-  const db = loaded.config.database;
-  const store = await openStore(args.db ? { sqlitePath: args.db } : { ...(db.url ? { databaseUrl: db.url } : {}), sqlitePath: db.sqlitePath });
-  try {
-    const pseudo = await pseudonymizer(store, loaded.config.votes.pseudonymSecret);
+  return withConfiguredStore(args, async (store, config) => {
+    const pseudo = await pseudonymizer(store, config.votes.pseudonymSecret);
     const { results, excluded } = await new ResultsLoader(store).load();
     const all = args.task ? results.filter((r) => r.task === args.task) : results;
     let text: string;
@@ -74,9 +66,7 @@ async function main(): Promise<number> {
     const left = Object.entries(excluded).map(([k, n]) => `${n} ${k}`);
     process.stderr.write(`${results.length} counted match(es)${left.length ? `; not counted: ${left.join(', ')}` : ''}.\n`);
     return 0;
-  } finally {
-    await store.close();
-  }
+  });
 }
 
 main().then(

@@ -13,8 +13,6 @@
 import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { z } from 'zod';
-import { loadConfig } from '../config';
-import { openStore } from '../store';
 import type { EventStore } from '../store/types';
 import { sftRows, type AuthorFilter } from '../preference/export-sft';
 import { preferenceRows } from '../preference/export-votes';
@@ -23,6 +21,7 @@ import { loadMatchData, selectMatches } from '../preference/index';
 import type { MatchData } from '../preference/dataset';
 import { pseudonymizer } from '../preference/pseudonym';
 import { renderTranscript } from './transcript';
+import { withConfiguredStore } from '../cli/store';
 
 const since = z
   .string()
@@ -61,14 +60,7 @@ async function main(): Promise<number> {
   if (!parsed.success) return program.error(`error: --${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`, { exitCode: 2 });
   if (!common.success) return program.error(`error: --${common.error.issues[0]?.path.join('.')}: ${common.error.issues[0]?.message}`, { exitCode: 2 });
   const args = parsed.data;
-  const loaded = loadConfig(common.data.config);
-  if (!loaded.ok) {
-    process.stderr.write(`${loaded.error.message}\n`);
-    return 2;
-  }
-  const db = loaded.config.database;
-  const store = await openStore(common.data.db ? { sqlitePath: common.data.db } : { ...(db.url ? { databaseUrl: db.url } : {}), sqlitePath: db.sqlitePath });
-  try {
+  return withConfiguredStore(common.data, async (store, config) => {
     if (args.match && !(await store.getMatch(args.match))) {
       process.stderr.write(`No match ${args.match} in this database.\n`);
       return 1;
@@ -78,7 +70,7 @@ async function main(): Promise<number> {
       const events = await store.load(args.match);
       text = args.format === 'jsonl' ? events.map((e) => JSON.stringify(e)).join('\n') + (events.length ? '\n' : '') : renderTranscript(events);
     } else {
-      const configured = loaded.config.votes.pseudonymSecret;
+      const configured = config.votes.pseudonymSecret;
       const pseudonymize = await pseudonymizer(store, configured);
       // Human labels: every match, votes since `since`; judge labels and demonstrations: matches created since.
       const byVotes = args.kind === 'votes' && args.source === 'human';
@@ -93,9 +85,7 @@ async function main(): Promise<number> {
     if (common.data.out) writeFileSync(common.data.out, text);
     else process.stdout.write(text);
     return 0;
-  } finally {
-    await store.close();
-  }
+  });
 }
 
 async function loadAll(store: EventStore, filter: { matchId?: string; since?: string }): Promise<MatchData[]> {
