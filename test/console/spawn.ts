@@ -20,9 +20,9 @@ export interface Spawned {
 /** A fresh temp directory for databases and output files. */
 export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'arena-console-'));
 
-/** Spawn `script` (relative to the repo root) with args. NO_COLOR and no LOG_LEVEL, so output is plain. */
-export function spawnScript(script: string, args: string[]): Spawned {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+/** Spawn `script` (relative to the repo root) with args (and `extraEnv` over ours). NO_COLOR and no LOG_LEVEL, so output is plain. */
+export function spawnScript(script: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): Spawned {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...extraEnv };
   delete env.LOG_LEVEL;
   delete env.DATABASE_URL;
   delete env.ARENA_CONFIG;
