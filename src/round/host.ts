@@ -382,8 +382,7 @@ export class RoundHost {
     try {
       m = await this.log.refresh(rec.id);
     } catch (err) {
-      // A match played under older engine rules cannot be resumed (its rewards would differ): retire it so
-      // its channel is free again, and say why in the log.
+      // Older engine rules cannot be resumed (rewards would differ): retire the match, free its channel.
       if (!(err instanceof ReplayError) || err.code !== 'old_rules') throw err;
       this.logger.warn({ matchId: rec.id, reason: err.message }, 'match from older engine rules retired');
       await this.store.setMatchStatus(rec.id, 'over');
