@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { renderSpec } from '../charts/render';
 import { preferenceChartSpec } from './chart';
 import { formatStats, statsForMatches } from './index';
+import { parseOptions } from '../cli/options';
 import { withConfiguredStore } from '../cli/store';
 
 const ArgsSchema = z.object({
@@ -32,9 +33,7 @@ async function main(): Promise<number> {
     .option('--db <file>', 'SQLite file (default: the configured database)')
     .option('--config <file>', 'config file (default config/arena.json if present)')
     .parse(process.argv);
-  const parsed = ArgsSchema.safeParse(program.opts());
-  if (!parsed.success) return program.error(`error: --${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`, { exitCode: 2 });
-  const args = parsed.data;
+  const args = parseOptions(program, ArgsSchema);
   return withConfiguredStore(args, async (store) => {
     if (args.match && !(await store.getMatch(args.match))) {
       process.stderr.write(`No match ${args.match} in this database.\n`);

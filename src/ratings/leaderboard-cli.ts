@@ -15,6 +15,7 @@ import { formatHistory, formatLeaderboard, exportName } from './format';
 import { buildLeaderboard } from './leaderboard';
 import { ResultsLoader } from './load';
 import { liveRatings } from './openskill';
+import { parseOptions } from '../cli/options';
 import { withConfiguredStore } from '../cli/store';
 
 const ArgsSchema = z
@@ -47,9 +48,7 @@ async function main(): Promise<number> {
     .option('--db <file>', 'SQLite file (default: the configured database)')
     .option('--config <file>', 'config file (default config/arena.json if present)')
     .parse(process.argv);
-  const parsed = ArgsSchema.safeParse(program.opts());
-  if (!parsed.success) return program.error(`error: --${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`, { exitCode: 2 });
-  const args = parsed.data;
+  const args = parseOptions(program, ArgsSchema);
   return withConfiguredStore(args, async (store, config) => {
     const pseudo = await pseudonymizer(store, config.votes.pseudonymSecret);
     const { results, excluded } = await new ResultsLoader(store).load();

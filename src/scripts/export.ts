@@ -21,6 +21,7 @@ import { loadMatchData, selectMatches } from '../preference/index';
 import type { MatchData } from '../preference/dataset';
 import { pseudonymizer } from '../preference/pseudonym';
 import { renderTranscript } from './transcript';
+import { parseOptions } from '../cli/options';
 import { withConfiguredStore } from '../cli/store';
 
 const since = z
@@ -55,12 +56,9 @@ async function main(): Promise<number> {
   if (o.match && o.since) return program.error('error: --match and --since are exclusive', { exitCode: 2 });
   const kind = o.votes ? 'votes' : o.sft ? 'sft' : 'match';
   const picked = Object.fromEntries(Object.entries({ kind, match: o.match, format: o.format, source: o.source, author: o.author, since: o.since }).filter(([, v]) => v !== undefined));
-  const parsed = ArgsSchema.safeParse(picked);
-  const common = CommonSchema.safeParse(o);
-  if (!parsed.success) return program.error(`error: --${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`, { exitCode: 2 });
-  if (!common.success) return program.error(`error: --${common.error.issues[0]?.path.join('.')}: ${common.error.issues[0]?.message}`, { exitCode: 2 });
-  const args = parsed.data;
-  return withConfiguredStore(common.data, async (store, config) => {
+  const args = parseOptions(program, ArgsSchema, picked);
+  const common = parseOptions(program, CommonSchema, o);
+  return withConfiguredStore(common, async (store, config) => {
     if (args.match && !(await store.getMatch(args.match))) {
       process.stderr.write(`No match ${args.match} in this database.\n`);
       return 1;
@@ -82,7 +80,7 @@ async function main(): Promise<number> {
       text = rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : '');
       process.stderr.write(`${rows.length} rows from ${matches.length} match${matches.length === 1 ? '' : 'es'}\n`);
     }
-    if (common.data.out) writeFileSync(common.data.out, text);
+    if (common.out) writeFileSync(common.out, text);
     else process.stdout.write(text);
     return 0;
   });
