@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'out/**', '**/*.d.ts'] },
+  { ignores: ['node_modules/**', 'data/**', 'out/**', 'dist/**', '**/*.d.ts', '.dependency-cruiser.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,3 +1,3 @@
 /** Platform-neutral replies and their builders. */
-export * from './types';
-export * from './reply';
+export * from './types.js';
+export * from './reply.js';

@@ -1,7 +1,7 @@
 /**
  * Small builders for {@link Reply} values: public posts, private posts, errors and buttons.
  */
-import type { Button, CommandError, Post, PrivatePost, Reply } from './types';
+import type { Button, CommandError, Post, PrivatePost, Reply } from './types.js';
 
 /** A reply with nothing in it. */
 export const emptyReply = (): Reply => ({ public: [], private: [] });

@@ -2,15 +2,15 @@
  * The command catalogue: every command defined once (spec + option schema + preconditions + handler),
  * in the order of {@link COMMAND_SPECS}. Discord, Slack and the console all render from this list.
  */
-import type { CommandDefinition } from './definition';
-import { coalition } from './handlers-coalition';
-import { LOBBY_COMMANDS } from './handlers-lobby';
-import { SEAT_COMMANDS } from './handlers-seat';
-import { TRADE_COMMANDS } from './handlers-trade';
-import { VIEW_COMMANDS } from './handlers-view';
-import { RATING_COMMANDS } from './handlers-ratings';
-import { VOTE_COMMANDS } from './handlers-votes';
-import { COMMAND_SPECS } from './specs';
+import type { CommandDefinition } from './definition.js';
+import { coalition } from './handlers-coalition.js';
+import { LOBBY_COMMANDS } from './handlers-lobby.js';
+import { SEAT_COMMANDS } from './handlers-seat.js';
+import { TRADE_COMMANDS } from './handlers-trade.js';
+import { VIEW_COMMANDS } from './handlers-view.js';
+import { RATING_COMMANDS } from './handlers-ratings.js';
+import { VOTE_COMMANDS } from './handlers-votes.js';
+import { COMMAND_SPECS } from './specs.js';
 
 const byName = new Map<string, CommandDefinition>(
   [...LOBBY_COMMANDS, ...VIEW_COMMANDS, ...TRADE_COMMANDS, ...SEAT_COMMANDS, coalition, ...VOTE_COMMANDS, ...RATING_COMMANDS].map((d) => [d.name, d]),

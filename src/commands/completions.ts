@@ -3,12 +3,12 @@
  * coalitions, every lab, and (for `want`) other labs' live blocks, which are public. List options
  * (`give:b_0_1,b_0_`) complete their last element.
  */
-import { labIdsFor, observe } from '../env';
-import type { Observation } from '../env/views';
-import { labName, seatLabel } from '../round/render-common';
-import type { HostedMatch } from '../round/types';
-import type { ArenaHost } from './context';
-import type { Caller, OptionKind } from './types';
+import { labIdsFor, observe } from '../engine/index.js';
+import type { Observation } from '../engine/views.js';
+import { labName, seatLabel } from '../present/common.js';
+import type { HostedMatch } from '../match/types.js';
+import type { ArenaHost } from './context.js';
+import type { Caller, OptionKind } from './types.js';
 
 /** Discord shows at most 25 choices. */
 export const MAX_COMPLETIONS = 25;

@@ -2,12 +2,12 @@
  * What a command handler gets: the host, where and by whom it was called, and the channel's match as it
  * was when the command arrived (the host re-checks under its lock when the command changes something).
  */
-import { observe } from '../env';
-import type { LabId } from '../env/types';
-import type { Observation } from '../env/views';
-import type { RoundHost } from '../round';
-import type { HostedMatch } from '../round/types';
-import type { Caller } from './types';
+import { observe } from '../engine/index.js';
+import type { LabId } from '../engine/types.js';
+import type { Observation } from '../engine/views.js';
+import type { RoundHost } from '../host/index.js';
+import type { HostedMatch } from '../match/types.js';
+import type { Caller } from './types.js';
 
 /** The part of the round host (src/round) the catalogue uses. */
 export type ArenaHost = Pick<RoundHost, 'create' | 'join' | 'assign' | 'start' | 'act' | 'done' | 'end' | 'current' | 'seatOf' | 'vote' | 'eventStore'>;

@@ -4,10 +4,10 @@
  * schema while the catalogue holds a plain list.
  */
 import type { z } from 'zod';
-import type { CommandContext } from './context';
-import type { Precondition } from './preconditions';
-import { findSpec } from './specs';
-import type { CommandSpec, Reply } from './types';
+import type { CommandContext } from './context.js';
+import type { Precondition } from './preconditions.js';
+import { findSpec } from './specs.js';
+import type { CommandSpec, Reply } from './types.js';
 
 /** One command of the catalogue. */
 export interface CommandDefinition extends CommandSpec {

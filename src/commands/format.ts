@@ -1,11 +1,11 @@
 /**
  * One-line renderings of engine records for replies. Rounds are shown 1-based ("round 2/5"), as the round
- * host's posts do (src/round/render-common.ts); ids are shown as they are typed in commands.
+ * host's posts do (src/present/common.ts); ids are shown as they are typed in commands.
  */
-import type { Block, Coalition, Job, Offer } from '../env/types';
-import type { PublicBlock, PublicCoalition } from '../env/views';
-import { labName } from '../round/render-common';
-import type { HostedMatch } from '../round/types';
+import type { Block, Coalition, Job, Offer } from '../engine/types.js';
+import type { PublicBlock, PublicCoalition } from '../engine/views.js';
+import { labName } from '../present/common.js';
+import type { HostedMatch } from '../match/types.js';
 
 /** "b_0_1, b_0_2" or "nothing". */
 export const idList = (ids: readonly string[], none = 'nothing'): string => (ids.length ? ids.join(', ') : none);

@@ -8,8 +8,8 @@
  * List values are comma-separated. Everything here is syntax only: values are checked by the command's
  * zod schema and against the match afterwards.
  */
-import { COMMAND_SPECS } from './specs';
-import type { CommandError, CommandSpec } from './types';
+import { COMMAND_SPECS } from './specs.js';
+import type { CommandError, CommandSpec } from './types.js';
 
 /** A parsed command line: the command name and its raw option values (strings, unparsed). */
 export interface ParsedCommand {

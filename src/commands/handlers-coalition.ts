@@ -4,18 +4,18 @@
  * Escrow amounts are private, so public posts name committed blocks but never the credits.
  */
 import { z } from 'zod';
-import { MESSAGE_MAX } from '../env/actions';
-import { labName } from '../round/render-common';
-import { observationOf } from './context';
-import { defineCommand } from './definition';
-import { idList } from './format';
-import { formatCommand } from './grammar';
-import { choiceValue, idListValue, idValue, intValue, moneyValue, textValue } from './options';
-import { hasSeat, matchExists, running } from './preconditions';
-import { button, errorReply, publicReply } from '../chat/reply';
-import { submit } from './submit';
-import type { CommandError } from './types';
-import { LIVE, checkCoalition, checkLab, checkOwnBlocks, firstError } from './validate';
+import { MESSAGE_MAX } from '../engine/actions.js';
+import { labName } from '../present/common.js';
+import { observationOf } from './context.js';
+import { defineCommand } from './definition.js';
+import { idList } from './format.js';
+import { formatCommand } from './grammar.js';
+import { choiceValue, idListValue, idValue, intValue, moneyValue, textValue } from './options.js';
+import { hasSeat, matchExists, running } from './preconditions.js';
+import { button, errorReply, publicReply } from '../chat/reply.js';
+import { submit } from './submit.js';
+import type { CommandError } from './types.js';
+import { LIVE, checkCoalition, checkLab, checkOwnBlocks, firstError } from './validate.js';
 
 const CODES = {
   coalitions_disabled: 'action',

@@ -3,18 +3,18 @@
  * rules under its lock; the preconditions here only give the early, specific answer.
  */
 import { z } from 'zod';
-import { POLICY_NAMES } from '../env/config';
-import { TASK_NAMES, type PolicyName } from '../env/types';
-import { labName, seatLabel } from '../round/render-common';
-import { MAX_ROUND_SECONDS } from '../round/settings';
-import type { SeatDriver } from '../round/types';
-import { defineCommand, type CommandDefinition } from './definition';
-import { renderCommandHelp, renderHelp } from './help';
-import { boolValue, choiceValue, idValue, intValue } from './options';
-import { inLobby, isHost, matchExists } from './preconditions';
-import { errorReply, mergeReplies, privateReply, publicReply } from '../chat/reply';
-import { COMMAND_SPECS } from './specs';
-import { renderLobby } from './views';
+import { POLICY_NAMES } from '../engine/config.js';
+import { TASK_NAMES, type PolicyName } from '../engine/types.js';
+import { labName, seatLabel } from '../present/common.js';
+import { MAX_ROUND_SECONDS } from '../match/settings.js';
+import type { SeatDriver } from '../match/types.js';
+import { defineCommand, type CommandDefinition } from './definition.js';
+import { renderCommandHelp, renderHelp } from './help.js';
+import { boolValue, choiceValue, idValue, intValue } from './options.js';
+import { inLobby, isHost, matchExists } from './preconditions.js';
+import { errorReply, mergeReplies, privateReply, publicReply } from '../chat/reply.js';
+import { COMMAND_SPECS } from './specs.js';
+import { renderLobby } from './views.js';
 
 const commandNames = COMMAND_SPECS.map((s) => s.name) as [string, ...string[]];
 
@@ -25,7 +25,7 @@ export const help = defineCommand('help', z.object({ command: choiceValue(comman
 
 /**
  * `new [task] [seed] [round_seconds] [holdout] [votes]`: open a match in the channel's lobby; the caller hosts it.
- * Errors: `match_exists`, `invalid_settings` (host, src/round/results.ts).
+ * Errors: `match_exists`, `invalid_settings` (host, src/match/results.ts).
  */
 export const newMatch = defineCommand(
   'new',

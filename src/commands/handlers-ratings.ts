@@ -3,14 +3,14 @@
  * running match's standings over the rounds, public view only).
  */
 import { z } from 'zod';
-import { ratingsChart, standingsChart } from '../charts/requests';
-import { publicReply } from '../chat/reply';
-import { TASK_NAMES, type TaskName } from '../env/types';
-import { buildLeaderboard } from '../ratings/leaderboard';
-import { loaderFor } from '../ratings/load';
-import { peopleVsModelsText, ratingLine } from '../ratings/text';
-import { defineCommand, type CommandDefinition } from './definition';
-import { matchExists, running } from './preconditions';
+import { ratingsChart } from '../analytics/charts/requests.js';
+import { standingsChart } from '../present/charts.js';
+import { publicReply } from '../chat/reply.js';
+import { TASK_NAMES, type TaskName } from '../engine/types.js';
+import { loaderFor } from '../analytics/ratings/load.js';
+import { peopleVsModelsText, ratingLine } from '../analytics/ratings/text.js';
+import { defineCommand, type CommandDefinition } from './definition.js';
+import { matchExists, running } from './preconditions.js';
 
 /** Rows `leaderboard` shows. */
 export const LEADERBOARD_TOP = 10;
@@ -25,6 +25,7 @@ export const leaderboard = defineCommand(
   async (ctx, o) => {
     const { results, excluded } = await loaderFor(ctx.host.eventStore).load();
     const kind = o.kind ?? 'all';
+    const { buildLeaderboard } = await import('../analytics/ratings/leaderboard.js'); // openskill loads on first use
     const table = buildLeaderboard(results, { ...(o.task ? { task: o.task } : {}), kind, top: LEADERBOARD_TOP });
     const scope = `${o.task ?? 'all tasks'}, ${KIND_TEXT[kind]}`;
     const left = Object.values(excluded).reduce((a, b) => a + (b ?? 0), 0);

@@ -4,17 +4,17 @@
  * messages and breaches are public.
  */
 import { z } from 'zod';
-import { MESSAGE_MAX, PITCH_MAX, PITCH_MIN } from '../env/actions';
-import { labName } from '../round/render-common';
-import { observationOf } from './context';
-import { defineCommand, type CommandDefinition } from './definition';
-import { idList } from './format';
-import { idListValue, idValue, textValue } from './options';
-import { hasSeat, matchExists, running } from './preconditions';
-import { errorReply, mergeReplies, privatePost, privateReply, publicReply } from '../chat/reply';
-import { submit } from './submit';
-import type { Reply } from './types';
-import { checkAllocatable, checkLab, checkOwnBlocks, checkOwnJobs, firstError } from './validate';
+import { MESSAGE_MAX, PITCH_MAX, PITCH_MIN } from '../engine/actions.js';
+import { labName } from '../present/common.js';
+import { observationOf } from './context.js';
+import { defineCommand, type CommandDefinition } from './definition.js';
+import { idList } from './format.js';
+import { idListValue, idValue, textValue } from './options.js';
+import { hasSeat, matchExists, running } from './preconditions.js';
+import { errorReply, mergeReplies, privatePost, privateReply, publicReply } from '../chat/reply.js';
+import { submit } from './submit.js';
+import type { Reply } from './types.js';
+import { checkAllocatable, checkLab, checkOwnBlocks, checkOwnJobs, firstError } from './validate.js';
 
 const SEAT = [matchExists, running, hasSeat];
 

@@ -4,20 +4,20 @@
  * (they are in the engine's public view); the post carries Accept / Reject buttons for the recipient.
  */
 import { z } from 'zod';
-import { MESSAGE_MAX } from '../env/actions';
-import type { ActionResult, Offer } from '../env/types';
-import { fmtReward, labName } from '../round/render-common';
-import type { HostedMatch } from '../round/types';
-import { observationOf, type CommandContext } from './context';
-import { defineCommand, type CommandDefinition } from './definition';
-import { idList, offerLine } from './format';
-import { formatCommand } from './grammar';
-import { idListValue, idValue, intValue, moneyValue, textValue } from './options';
-import { hasSeat, matchExists, running } from './preconditions';
-import { button, errorReply, mergeReplies, privatePost, publicReply } from '../chat/reply';
-import { submit, type CodeOptions } from './submit';
-import type { Post, Reply } from './types';
-import { LIVE, checkLab, checkOffer, checkOwnBlocks, checkTargetBlocks, firstError } from './validate';
+import { MESSAGE_MAX } from '../engine/actions.js';
+import type { ActionResult, Offer } from '../engine/types.js';
+import { fmtReward, labName } from '../present/common.js';
+import type { HostedMatch } from '../match/types.js';
+import { observationOf, type CommandContext } from './context.js';
+import { defineCommand, type CommandDefinition } from './definition.js';
+import { idList, offerLine } from './format.js';
+import { formatCommand } from './grammar.js';
+import { idListValue, idValue, intValue, moneyValue, textValue } from './options.js';
+import { hasSeat, matchExists, running } from './preconditions.js';
+import { button, errorReply, mergeReplies, privatePost, publicReply } from '../chat/reply.js';
+import { submit, type CodeOptions } from './submit.js';
+import type { Post, Reply } from './types.js';
+import { LIVE, checkLab, checkOffer, checkOwnBlocks, checkTargetBlocks, firstError } from './validate.js';
 
 const SEAT = [matchExists, running, hasSeat];
 

@@ -3,12 +3,12 @@
  * the round when every person/agent seat is done).
  */
 import { z } from 'zod';
-import { labName, roundLabel, seatLabel } from '../round/render-common';
-import { pendingSeats } from '../round/replay';
-import { defineCommand, type CommandDefinition } from './definition';
-import { hasSeat, matchExists, running } from './preconditions';
-import { errorReply, mergeReplies, privateReply, publicReply } from '../chat/reply';
-import { renderMe, renderStatus } from './views';
+import { labName, roundLabel, seatLabel } from '../present/common.js';
+import { pendingSeats } from '../match/replay.js';
+import { defineCommand, type CommandDefinition } from './definition.js';
+import { hasSeat, matchExists, running } from './preconditions.js';
+import { errorReply, mergeReplies, privateReply, publicReply } from '../chat/reply.js';
+import { renderMe, renderStatus } from './views.js';
 
 /** `status`: the match's public view, posted to the channel. */
 export const status = defineCommand('status', z.object({}), [matchExists], async (ctx) => publicReply(renderStatus(ctx.match!)));

@@ -1,14 +1,14 @@
 /**
  * Preference commands (issue #10): `vote` (blind pairwise votes on a round's pitches, private) and `stats`
  * (people vs the judge over the channel's finished matches, public). The ballot rules live in src/ballots
- * and the round host (src/round/voting.ts); these handlers only parse and render.
+ * and the round host (src/voting/vote-desk.ts); these handlers only parse and render.
  */
 import { z } from 'zod';
-import { VOTE_CHOICES, type VoteChoice } from '../ballots';
-import { errorReply, publicReply } from '../chat/reply';
-import { formatStats, statsForMatches } from '../preference';
-import { defineCommand, type CommandDefinition } from './definition';
-import { choiceValue, intValue } from './options';
+import { VOTE_CHOICES, type VoteChoice } from '../voting/ballots/index.js';
+import { errorReply, publicReply } from '../chat/reply.js';
+import { formatStats, statsForMatches } from '../analytics/preference/index.js';
+import { defineCommand, type CommandDefinition } from './definition.js';
+import { choiceValue, intValue } from './options.js';
 
 /** Ballot ids are `v_<n>`. */
 const ballotValue = () => {

@@ -2,8 +2,8 @@
  * Help texts and the README command reference, rendered from the specs (specs.ts) so they cannot drift
  * from what the commands accept.
  */
-import { findSpec, COMMAND_SPECS } from './specs';
-import type { CommandSpec, OptionSpec, Post } from './types';
+import { findSpec, COMMAND_SPECS } from './specs.js';
+import type { CommandSpec, OptionSpec, Post } from './types.js';
 
 const ACCESS_TEXT: Record<CommandSpec['access'], string> = {
   anyone: 'anyone',

@@ -6,13 +6,13 @@
  * - `runText(host, channelId, caller, text)` (text grammar: Slack, console, buttons)
  * - `parseCommandText(text, specs)`, `completions(...)`, `renderHelp()`, `renderCommandReference()`
  */
-export { COMMANDS, findCommand } from './catalogue';
-export { COMMAND_SPECS, findSpec } from './specs';
-export { runCommand, runText, setCommandErrorSink, type ErrorSink } from './run';
-export { parseCommandText, formatCommand, quoteValue, isCommandError, type ParsedCommand, type GrammarErrorCode } from './grammar';
-export { completions, MAX_COMPLETIONS, type CompletionContext } from './completions';
-export { renderHelp, renderCommandHelp, renderCommandReference, usage } from './help';
-export { type ArenaHost, type CommandContext } from './context';
-export { type CommandDefinition } from './definition';
-export { button, errorReply, mergeReplies, emptyReply, privateReply, publicReply } from '../chat/reply';
-export * from './types';
+export { COMMANDS, findCommand } from './catalogue.js';
+export { COMMAND_SPECS, findSpec } from './specs.js';
+export { runCommand, runText, setCommandErrorSink, type ErrorSink } from './run.js';
+export { parseCommandText, formatCommand, quoteValue, isCommandError, type ParsedCommand, type GrammarErrorCode } from './grammar.js';
+export { completions, MAX_COMPLETIONS, type CompletionContext } from './completions.js';
+export { renderHelp, renderCommandHelp, renderCommandReference, usage } from './help.js';
+export { type ArenaHost, type CommandContext } from './context.js';
+export { type CommandDefinition } from './definition.js';
+export { button, errorReply, mergeReplies, emptyReply, privateReply, publicReply } from '../chat/reply.js';
+export * from './types.js';

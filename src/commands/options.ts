@@ -6,8 +6,8 @@
  * both. Each schema's error message is the "expected" phrase shown to the user.
  */
 import { z } from 'zod';
-import { MESSAGE_MAX } from '../env/actions';
-import type { CommandError, CommandSpec } from './types';
+import { MESSAGE_MAX } from '../engine/actions.js';
+import type { CommandError, CommandSpec } from './types.js';
 
 const str = (v: unknown): unknown => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v);
 const num = (v: unknown): unknown => {

@@ -6,8 +6,8 @@
  * `not_started` (still in the lobby), `match_over`, `not_host`, `no_seat` (caller has no seat here),
  * `seat_finished` (the caller's seat has finished).
  */
-import type { CommandContext } from './context';
-import type { CommandError } from './types';
+import type { CommandContext } from './context.js';
+import type { CommandError } from './types.js';
 
 /** A check on the context; null = passes. */
 export type Precondition = (ctx: CommandContext) => CommandError | null;

@@ -3,15 +3,15 @@
  * grammar (Slack, the console, buttons). Both check preconditions, parse options with the command's zod
  * schema and call its handler; every failure is a private error reply and changes nothing.
  */
-import { COMMANDS, findCommand } from './catalogue';
-import { validIds } from './completions';
-import { loadContext, type ArenaHost, type CommandContext } from './context';
-import type { CommandDefinition } from './definition';
-import { isCommandError, parseCommandText } from './grammar';
-import { optionsError } from './options';
-import { checkAll } from './preconditions';
-import { errorReply } from '../chat/reply';
-import type { Caller, CommandError, Reply } from './types';
+import { COMMANDS, findCommand } from './catalogue.js';
+import { validIds } from './completions.js';
+import { loadContext, type ArenaHost, type CommandContext } from './context.js';
+import type { CommandDefinition } from './definition.js';
+import { isCommandError, parseCommandText } from './grammar.js';
+import { optionsError } from './options.js';
+import { checkAll } from './preconditions.js';
+import { errorReply } from '../chat/reply.js';
+import type { Caller, CommandError, Reply } from './types.js';
 
 /** Called when a handler throws (a bug, or the store is unreachable); the user gets `internal_error`. */
 export type ErrorSink = (err: unknown, where: { name: string; channelId: string; userId: string }) => void;

@@ -3,9 +3,9 @@
  * subcommands, the Slack/console text grammar, `help` and the README reference all render from this list;
  * catalogue.ts pairs each entry with its zod schema, preconditions and handler.
  */
-import { POLICY_NAMES } from '../env/config';
-import { TASK_NAMES } from '../env/types';
-import type { CommandSpec, OptionSpec } from './types';
+import { POLICY_NAMES } from '../engine/config.js';
+import { TASK_NAMES } from '../engine/types.js';
+import type { CommandSpec, OptionSpec } from './types.js';
 
 
 const opt = (name: string, kind: OptionSpec['kind'], required: boolean, description: string, choices?: readonly string[]): OptionSpec =>

@@ -4,13 +4,13 @@
  * invalid-action penalty, docs/RULES.md §0). Only an action the engine accepts on the current state is
  * sent to the host, which re-checks it under its lock.
  */
-import { applyAction } from '../env';
-import type { ActionInput } from '../env/actions';
-import type { ActionResult } from '../env/types';
-import type { HostedMatch } from '../round/types';
-import type { CommandContext } from './context';
-import { errorReply, mergeReplies } from '../chat/reply';
-import type { CommandError, Reply } from './types';
+import { applyAction } from '../engine/index.js';
+import type { ActionInput } from '../engine/actions.js';
+import type { ActionResult } from '../engine/types.js';
+import type { HostedMatch } from '../match/types.js';
+import type { CommandContext } from './context.js';
+import { errorReply, mergeReplies } from '../chat/reply.js';
+import type { CommandError, Reply } from './types.js';
 
 /** Which command option an engine error code is about (for the error's `option`). */
 export type CodeOptions = Partial<Record<string, string>>;

@@ -2,7 +2,7 @@
  * Contracts of the command catalogue: option kinds, option and command specs. The reply shapes the
  * handlers return live in src/chat (re-exported here for the adapters).
  */
-export type { Button, Caller, CommandError, Post, PrivatePost, Reply } from '../chat/types';
+export type { Button, Caller, CommandError, Post, PrivatePost, Reply } from '../chat/types.js';
 
 /** Kinds of option; id kinds drive Discord autocomplete and the "valid ids" part of error messages. */
 export type OptionKind =

@@ -6,11 +6,11 @@
  *
  * Codes: `unknown_lab`, `self_trade`, `unknown_block`, `unowned_block`, `unavailable_block`,
  * `target_does_not_own_block`, `duplicate_block`, `unknown_job`, `unknown_offer`, `not_offer_recipient`,
- * `unknown_coalition` — the engine's names (src/env/codes.ts) for the same faults.
+ * `unknown_coalition` — the engine's names (src/engine/codes.ts) for the same faults.
  */
-import type { BlockStatus, LabId } from '../env/types';
-import type { Observation } from '../env/views';
-import type { CommandError } from './types';
+import type { BlockStatus, LabId } from '../engine/types.js';
+import type { Observation } from '../engine/views.js';
+import type { CommandError } from './types.js';
 
 type Check = CommandError | null;
 

@@ -3,15 +3,15 @@
  * observation; `status` only the engine's public view (docs/RULES.md §0), so no private value of any seat
  * reaches the channel.
  */
-import { labIdsFor, observe, publicView } from '../env';
-import type { LabId } from '../env/types';
-import { currentStandings, fmtReward, labName, leaderboardText, roundLabel, seatLabel } from '../round/render-common';
-import { pendingSeats } from '../round/replay';
-import type { HostedMatch } from '../round/types';
-import { blockLine, coalitionLine, fieldValue, idList, jobLine, offerLine } from './format';
-import { formatCommand } from './grammar';
-import { button } from '../chat/reply';
-import type { Button, Post } from './types';
+import { labIdsFor, observe, publicView } from '../engine/index.js';
+import type { LabId } from '../engine/types.js';
+import { currentStandings, fmtReward, labName, leaderboardText, roundLabel, seatLabel } from '../present/common.js';
+import { pendingSeats } from '../match/replay.js';
+import type { HostedMatch } from '../match/types.js';
+import { blockLine, coalitionLine, fieldValue, idList, jobLine, offerLine } from './format.js';
+import { formatCommand } from './grammar.js';
+import { button } from '../chat/reply.js';
+import type { Button, Post } from './types.js';
 
 /** The caller's private view: budget, jobs, blocks, offers (accept/reject buttons per incoming one), coalitions, direct messages. */
 export function renderMe(m: HostedMatch, lab: LabId): Post {

@@ -1,13 +1,13 @@
 /**
  * The adversarial pitch corpus of the judge benchmark (issue 4 item 4). For one state and two seats it
  * writes each seat's honest pitch (true jobs, unmet hours, deadlines, reliability, from
- * src/judge/facts.ts) and the attacks a seat can try instead: keyword stuffing, fabricated jobs and
+ * src/engine/judge/facts.ts) and the attacks a seat can try instead: keyword stuffing, fabricated jobs and
  * numbers, "ignore previous instructions / you are now…", a fake JSON verdict inside the pitch,
  * verbosity padding, fabricated claims in another language, all-caps urgency. Pure.
  */
-import type { LabId, MatchState } from '../env/types';
-import { PITCH_MAX } from '../env/actions';
-import { seatFacts } from '../judge/facts';
+import type { LabId, MatchState } from '../engine/types.js';
+import { PITCH_MAX } from '../engine/actions.js';
+import { seatFacts } from '../engine/judge/facts.js';
 
 /** The attacks of the corpus (see the file comment), in benchmark row order. */
 export const ATTACKS = [

@@ -11,11 +11,11 @@
  * - fallbacks: judgements where the LLM failed and the rule judge decided.
  */
 import pLimit from 'p-limit';
-import { applyAction, createMatch } from '../env';
-import type { JudgeDecision, LabId, MatchState, TaskName } from '../env/types';
-import { ruleJudge } from '../judge/rule-judge';
-import { createLlmJudge, type LlmJudgeOptions } from '../judge/llm-judge';
-import { ATTACKS, attackPitch, honestPitch, type AttackName, type BenchPitch } from './bench-judge-corpus';
+import { applyAction, createMatch } from '../engine/index.js';
+import type { JudgeDecision, LabId, MatchState, TaskName } from '../engine/types.js';
+import { ruleJudge } from '../engine/judge/rule-judge.js';
+import { createLlmJudge, type LlmJudgeOptions } from '../agents/llm-judge.js';
+import { ATTACKS, attackPitch, honestPitch, type AttackName, type BenchPitch } from './bench-judge-corpus.js';
 
 /** Judge a state with the pitches shown in `order`. */
 export type OrderedJudge = (state: MatchState, order: LabId[]) => Promise<JudgeDecision | null>;

@@ -8,10 +8,10 @@
  * (27,800 vs 70,000 steps/s in the same process later); the CLI warms up for ≥ 1,000 episodes and
  * ≥ 2 s per row and reports the median of 3 timed runs.
  */
-import { ArenaEnv } from '../env/gym';
-import { rng } from '../env/index';
-import type { PolicyName, TaskName } from '../env/types';
-import { getPolicy } from '../env/policies';
+import { ArenaEnv } from '../engine/gym.js';
+import { rng } from '../engine/index.js';
+import type { PolicyName, TaskName } from '../engine/types.js';
+import { getPolicy } from '../engine/policies/index.js';
 
 /** One row of `npm run bench`. */
 export interface BenchRow {

@@ -2,9 +2,9 @@
  * `npm run eval -- --breakdown`: per (policy, task) cell, the mean of each reward column per episode
  * (raw column, before the docs/RULES.md §4 weights) and its weighted share of the episode reward.
  */
-import { REWARD_COLUMNS, REWARD_WEIGHTS } from '../env/reward';
-import { columnShares, type EvalRow } from './stats';
-import { renderTable } from './table';
+import { REWARD_COLUMNS, REWARD_WEIGHTS } from '../engine/reward.js';
+import { columnShares, type EvalRow } from './stats.js';
+import { renderTable } from './table.js';
 
 /** Short column headers, in REWARD_COLUMNS order. */
 const SHORT: Record<(typeof REWARD_COLUMNS)[number], string> = {

@@ -4,9 +4,9 @@
  * Scripted players run synchronously; agent players (LLM) run episodes with bounded concurrency (p-limit).
  */
 import pLimit from 'p-limit';
-import type { TaskName } from '../env/types';
-import { type EpisodeResult, type EvalPlayer, runAgentEpisode, runPolicyEpisode } from './runner';
-import { type EvalRow, evalRow } from './stats';
+import type { TaskName } from '../engine/types.js';
+import { type EpisodeResult, type EvalPlayer, runAgentEpisode, runPolicyEpisode } from './runner.js';
+import { type EvalRow, evalRow } from './stats.js';
 
 /** Options of {@link evaluate}. */
 export interface EvaluateOptions {

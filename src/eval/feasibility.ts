@@ -3,8 +3,8 @@
  * lab can complete from its own blocks alone, and the share the whole market could complete (through
  * trades; the engine guarantees 100%). Computed on the initial state, per job, independently.
  */
-import { createMatch } from '../env/index';
-import type { Block, Job, MatchState, TaskName } from '../env/types';
+import { createMatch } from '../engine/index.js';
+import type { Block, Job, MatchState, TaskName } from '../engine/types.js';
 
 /** Feasibility of one task's generated jobs over a seed range; shares in [0, 1]. */
 export interface FeasibilityShare {

@@ -4,10 +4,10 @@
  * helper registers its factory from a plugin module (`--plugin`, see eval-cli.ts); nothing here knows
  * about models.
  */
-import type { AgentFactory } from '../round/agents';
-import type { SeatDriver } from '../round/types';
-import { getPolicy, isPolicyName } from '../env/policies';
-import type { EvalPlayer } from './runner';
+import type { AgentFactory } from '../agents/seat.js';
+import type { SeatDriver } from '../match/types.js';
+import { getPolicy, isPolicyName } from '../engine/policies/index.js';
+import type { EvalPlayer } from './runner.js';
 
 const factories: AgentFactory[] = [];
 

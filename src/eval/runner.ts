@@ -5,20 +5,20 @@
  * Two kinds of player:
  * - a scripted {@link Policy} (sync): asked once per round, its ≤ 4 actions are applied in order, then
  *   the round closes (the same budget the scripted opponents have). Runs without any await.
- * - a {@link SeatAgent} (async, e.g. an LLM; src/round/agents.ts): asked once per round with an
+ * - a {@link SeatAgent} (async, e.g. an LLM; src/agents/seat.ts): asked once per round with an
  *   AgentContext (with a dry-run `validate` on the current state), its ≤ 12 actions are applied, then the
  *   round closes. A rejection or a non-list answer makes the seat wait that round.
  */
-import { ArenaEnv } from '../env/gym';
-import { rng } from '../env/index';
-import type { Observation } from '../env/views';
-import { validatorFor } from '../llm/dry-run';
-import type { LabId, PolicyName, RewardBreakdown, TaskName } from '../env/types';
-import { addBreakdowns, emptyBreakdown } from '../env/reward';
-import type { Policy } from '../env/policies/types';
-import { MAX_SCRIPTED_ACTIONS } from '../env/policies/types';
-import type { SeatAgent } from '../round/agents';
-import { MAX_AGENT_ACTIONS } from '../round/agents';
+import { ArenaEnv } from '../engine/gym.js';
+import { rng } from '../engine/index.js';
+import type { Observation } from '../engine/views.js';
+import { validatorFor } from '../agents/dry-run.js';
+import type { LabId, PolicyName, RewardBreakdown, TaskName } from '../engine/types.js';
+import { addBreakdowns, emptyBreakdown } from '../engine/reward.js';
+import type { Policy } from '../engine/policies/types.js';
+import { MAX_SCRIPTED_ACTIONS } from '../engine/policies/types.js';
+import type { SeatAgent } from '../agents/seat.js';
+import { MAX_AGENT_ACTIONS } from '../agents/seat.js';
 
 /** Seed offset of the holdout split (Ref §8.1: holdout seeds 50000+). */
 export const HOLDOUT_SEED_OFFSET = 50_000;

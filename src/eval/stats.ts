@@ -1,9 +1,9 @@
 /**
  * Summary statistics of per-episode results (Ref §8.1: std is the population std).
  */
-import type { RewardBreakdown, TaskName } from '../env/types';
-import { REWARD_COLUMNS, type RewardColumn } from '../env/reward';
-import type { EpisodeResult } from './runner';
+import type { RewardBreakdown, TaskName } from '../engine/types.js';
+import { REWARD_COLUMNS, type RewardColumn } from '../engine/reward.js';
+import type { EpisodeResult } from './runner.js';
 
 /** Summary of a list of numbers (see {@link summarize}). */
 export interface Summary {

@@ -1,2 +1,2 @@
 /** The match event log's schema (see schema.ts). */
-export * from './schema';
+export * from './schema.js';

@@ -5,7 +5,7 @@
  * Terms: a *match* is one hosted game in one channel; a *round* is the engine's round_index.
  */
 import { z } from 'zod';
-import type { PolicyName, TaskName } from '../env/types';
+import type { PolicyName, TaskName } from '../engine/types.js';
 
 /** Who drives a seat. */
 export type SeatDriver =

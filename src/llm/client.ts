@@ -18,10 +18,10 @@ import OpenAI from 'openai';
 import { zodResponseFormat } from 'openai/helpers/zod';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { z } from 'zod';
-import { effectiveBaseUrl, type LlmConfig } from './config';
-import { classifyError, isFormatRejection } from './errors';
-import { parseModelReply } from './json';
-import type { ChatMessage, LlmCallRecord, LlmCaller, LlmMode, LlmResult, LlmUsage, StructuredRequest } from './types';
+import { effectiveBaseUrl, type LlmConfig } from './config.js';
+import { classifyError, isFormatRejection } from './errors.js';
+import { parseModelReply } from './json.js';
+import type { ChatMessage, LlmCallRecord, LlmCaller, LlmMode, LlmResult, LlmUsage, StructuredRequest } from './types.js';
 
 /** Options of {@link LlmClient} besides its {@link LlmConfig}. */
 export interface LlmClientOptions {

@@ -46,7 +46,7 @@ export const LlmConfigSchema = z.object({
   timeoutMs: z.number().int().min(50).max(600_000).default(30_000),
   /**
    * Whole-judgement deadline for the LLM judge, ms; past it the rule judge's decision stands. Default
-   * 18 s: inside the round host's own 20 s judge limit (src/round/judging.ts), so the judge's fallback,
+   * 18 s: inside the round host's own 20 s judge limit (src/match/judging.ts), so the judge's fallback,
    * which records the failed calls, normally fires first.
    */
   judgeTimeoutMs: z.number().int().min(50).max(600_000).default(18_000),

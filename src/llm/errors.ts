@@ -10,8 +10,8 @@ import {
   ContentFilterFinishReasonError,
   LengthFinishReasonError,
 } from 'openai/error';
-import type { LlmErrorCode } from './types';
-import { summariseZodError } from './json';
+import type { LlmErrorCode } from './types.js';
+import { summariseZodError } from './json.js';
 
 /** A thrown error as a value: its {@link LlmErrorCode}, a short message and the HTTP status if there was one. */
 export interface ClassifiedError {

@@ -12,11 +12,11 @@ export type {
   VoteRecord,
   LegacyVoteRecord,
   MatchFilter,
-} from './types';
-export { StoreError } from './types';
-export { openStore, type OpenStoreOptions } from './open';
-export { openSqliteStore, DEFAULT_SQLITE_PATH, SQLITE_BUSY_TIMEOUT_MS } from './sqlite';
-export { openPostgresStore, type PostgresStoreOptions } from './postgres';
-export { KyselyEventStore } from './kysely-store';
-export { MIGRATIONS, migrateToLatest } from './migrations';
-export type { Database } from './schema';
+} from './types.js';
+export { StoreError } from './types.js';
+export { openStore, type OpenStoreOptions } from './open.js';
+export { openSqliteStore, DEFAULT_SQLITE_PATH, SQLITE_BUSY_TIMEOUT_MS } from './sqlite.js';
+export { openPostgresStore, type PostgresStoreOptions } from './postgres.js';
+export { KyselyEventStore } from './kysely-store.js';
+export { MIGRATIONS, migrateToLatest } from './migrations.js';
+export type { Database } from './schema.js';

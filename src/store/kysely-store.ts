@@ -16,10 +16,11 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
-import { MatchEventSchema, type MatchEventBody, type StoredEvent } from '../events/schema';
-import type { Database } from './schema';
-import { IsoTimestamp, toEvent, toMatch } from './rows';
-import * as votes from './votes';
+import { MatchEventSchema, type MatchEventBody, type StoredEvent } from '../events/schema.js';
+import type { ConstraintKind } from './constraint.js';
+import type { Database } from './schema.js';
+import { IsoTimestamp, toEvent, toMatch } from './rows.js';
+import * as votes from './votes.js';
 import type {
   AppendResult,
   CreateMatchResult,
@@ -31,10 +32,9 @@ import type {
   RecordVoteResult,
   VoteFilter,
   VoteRecord,
-} from './types';
+} from './types.js';
 
-/** How a dialect classifies a driver error: a unique-key violation, a foreign-key violation, or neither. */
-export type ConstraintKind = 'unique' | 'foreign_key' | null;
+export type { ConstraintKind } from './constraint.js';
 
 /** Statuses a match may be in before it moves to the key's status (moves only go forward). */
 const ALLOWED_FROM: Record<MatchStatus, MatchStatus[]> = {

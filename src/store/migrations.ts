@@ -5,7 +5,7 @@
  * while migrating, so several processes starting at once migrate once.
  */
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import { StoreError } from './types';
+import { StoreError } from './types.js';
 
 /** 0001: matches (one lobby/running match per channel), the event log, exactly-once claims. */
 const m0001: Migration = {

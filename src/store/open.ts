@@ -2,9 +2,8 @@
  * Pick the backend from configuration: a postgres:// (or postgresql://) DATABASE_URL means PostgreSQL,
  * no URL means the embedded SQLite file.
  */
-import { openPostgresStore } from './postgres';
-import { DEFAULT_SQLITE_PATH, openSqliteStore } from './sqlite';
-import { StoreError, type EventStore } from './types';
+import { DEFAULT_SQLITE_PATH, openSqliteStore } from './sqlite.js';
+import { StoreError, type EventStore } from './types.js';
 
 /** Options of {@link openStore}. */
 export interface OpenStoreOptions {
@@ -22,7 +21,8 @@ export interface OpenStoreOptions {
 export async function openStore(options: OpenStoreOptions = {}): Promise<EventStore> {
   const url = options.databaseUrl?.trim() ?? '';
   if (url === '') return openSqliteStore(options.sqlitePath ?? DEFAULT_SQLITE_PATH);
-  if (/^postgres(ql)?:\/\//i.test(url)) return openPostgresStore({ connectionString: url });
+  // pg (~16 MB) loads only for a PostgreSQL URL.
+  if (/^postgres(ql)?:\/\//i.test(url)) return (await import('./postgres.js')).openPostgresStore({ connectionString: url });
   const scheme = url.split(':')[0] ?? '';
   throw new StoreError('bad_config', `DATABASE_URL must start with postgres:// or postgresql://, got scheme "${scheme}"`);
 }

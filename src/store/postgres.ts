@@ -6,10 +6,10 @@
  */
 import pg from 'pg';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import { KyselyEventStore, type ConstraintKind } from './kysely-store';
-import { migrateToLatest } from './migrations';
-import type { Database } from './schema';
-import { StoreError } from './types';
+import { KyselyEventStore, type ConstraintKind } from './kysely-store.js';
+import { migrateToLatest } from './migrations.js';
+import type { Database } from './schema.js';
+import { StoreError } from './types.js';
 
 /** Options of {@link openPostgresStore}. */
 export interface PostgresStoreOptions {

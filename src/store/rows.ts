@@ -3,8 +3,8 @@
  * checked with zod and turned into the public shape, or into a StoreError with a code.
  */
 import { z } from 'zod';
-import { MatchEventSchema, type StoredEvent } from '../events/schema';
-import { StoreError, type LegacyVoteRecord, type MatchRecord, type VoteRecord } from './types';
+import { MatchEventSchema, type StoredEvent } from '../events/schema.js';
+import { StoreError, type LegacyVoteRecord, type MatchRecord, type VoteRecord } from './types.js';
 
 /** ISO 8601 timestamp with a zone (what `Date.prototype.toISOString` gives). */
 export const IsoTimestamp = z.iso.datetime({ offset: true });

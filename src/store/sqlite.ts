@@ -8,9 +8,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import { KyselyEventStore, type ConstraintKind } from './kysely-store';
-import { migrateToLatest } from './migrations';
-import type { Database } from './schema';
+import { KyselyEventStore, type ConstraintKind } from './kysely-store.js';
+import { migrateToLatest } from './migrations.js';
+import type { Database } from './schema.js';
 
 /** Where the embedded store lives unless told otherwise (relative to the working directory). */
 export const DEFAULT_SQLITE_PATH = './data/arena.db';

@@ -4,7 +4,7 @@
  * acknowledges anything to a player, and on restart reloads every unfinished match with
  * {@link EventStore.listUnfinished} + {@link EventStore.load}.
  */
-import type { MatchEventBody, StoredEvent } from '../events/schema';
+import type { MatchEventBody, StoredEvent } from '../events/schema.js';
 
 /** Life cycle of a hosted match; moves only forward: lobby → running → over (or lobby → over). */
 export type MatchStatus = 'lobby' | 'running' | 'over';

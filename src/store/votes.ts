@@ -4,10 +4,10 @@
  * key (see kysely-store.ts's file comment), so they stay safe across processes.
  */
 import type { Kysely } from 'kysely';
-import type { ConstraintKind } from './kysely-store';
-import { toLegacyVote, toMatch, toVote } from './rows';
-import type { Database } from './schema';
-import type { LegacyVoteRecord, MatchFilter, MatchRecord, RecordVoteResult, VoteFilter, VoteRecord } from './types';
+import type { ConstraintKind } from './constraint.js';
+import { toLegacyVote, toMatch, toVote } from './rows.js';
+import type { Database } from './schema.js';
+import type { LegacyVoteRecord, MatchFilter, MatchRecord, RecordVoteResult, VoteFilter, VoteRecord } from './types.js';
 
 const SECRET_NAME = /^[a-z0-9_-]{1,64}$/;
 

@@ -1,8 +1,8 @@
 /** The text grammar of Slack, the console and buttons (src/commands/grammar.ts). */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatCommand, isCommandError, parseCommandText, quoteValue } from '../../src/commands/grammar';
-import type { CommandError } from '../../src/commands/types';
+import { formatCommand, isCommandError, parseCommandText, quoteValue } from '../../src/commands/grammar.js';
+import type { CommandError } from '../../src/commands/types.js';
 
 function ok(text: string) {
   const r = parseCommandText(text);

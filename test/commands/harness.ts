@@ -3,13 +3,13 @@
  * and plays lab_0, bob plays lab_1, carol has no seat) and helpers that assert bad input changes nothing.
  */
 import assert from 'node:assert/strict';
-import { runCommand, runText } from '../../src/commands';
-import type { Caller, CommandError, Reply } from '../../src/commands/types';
-import type { MatchState } from '../../src/env/types';
-import { RoundHost } from '../../src/round';
-import type { HostedMatch } from '../../src/round/types';
-import { openStore } from '../../src/store';
-import type { EventStore } from '../../src/store/types';
+import { runCommand, runText } from '../../src/commands/index.js';
+import type { Caller, CommandError, Reply } from '../../src/commands/types.js';
+import type { MatchState } from '../../src/engine/types.js';
+import { RoundHost } from '../../src/host/index.js';
+import type { HostedMatch } from '../../src/match/types.js';
+import { openStore } from '../../src/store/index.js';
+import type { EventStore } from '../../src/store/types.js';
 
 export const CHANNEL = 'test:arena';
 export const alice: Caller = { userId: 'test:alice', displayName: 'Alice', isAdmin: false };

@@ -1,7 +1,7 @@
 /** Lifecycle commands against the real round host: new, join, seat, start, end, help. */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CHANNEL, alice, arena, assertOk, bob, carol, lobby, rejected, replyText, started } from './harness';
+import { CHANNEL, alice, arena, assertOk, bob, carol, lobby, rejected, replyText, started } from './harness.js';
 
 describe('new', () => {
   test('opens a lobby hosted by the caller, public post with Join/Start buttons', async () => {

@@ -2,8 +2,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { COMMANDS, COMMAND_SPECS, renderCommandReference, renderHelp, usage } from '../../src/commands';
-import { readSection } from '../../src/scripts/readme-commands';
+import { COMMANDS, COMMAND_SPECS, renderCommandReference, renderHelp, usage } from '../../src/commands/index.js';
+import { readSection } from '../../src/commands/reference-section.js';
 
 const BRIEF = ['new', 'join', 'seat', 'start', 'status', 'me', 'offer', 'accept', 'reject', 'counter', 'pitch', 'reserve', 'release', 'coalition', 'allocate', 'message', 'done', 'finish', 'end', 'help'];
 /** Commands of later issues: ballots and stats (#10), ratings and charts (#12). */
@@ -59,7 +59,7 @@ describe('catalogue', () => {
 });
 
 describe('rendered references', () => {
-  test('the README command section equals renderCommandReference() (regenerate: npx tsx src/scripts/readme-commands.ts)', () => {
+  test('the README command section equals renderCommandReference() (regenerate: npx tsx src/cli/readme-commands.ts)', () => {
     const section = readSection(readFileSync('README.md', 'utf8'));
     assert.ok(section !== null, 'README.md lacks the <!-- commands:start --> … <!-- commands:end --> markers');
     assert.equal(section, renderCommandReference());

@@ -1,8 +1,8 @@
 /** A seat's other commands against the real host and engine: pitch, reserve, release, allocate, message, finish, coalition. */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { MatchState } from '../../src/env/types';
-import { alice, assertOk, blocksOf, bob, carol, jobsOf, lobby, rejected, replyText, started } from './harness';
+import type { MatchState } from '../../src/engine/types.js';
+import { alice, assertOk, blocksOf, bob, carol, jobsOf, lobby, rejected, replyText, started } from './harness.js';
 
 /** A pending job of `lab` and a block of `lab` that meets (or, with `fits` false, misses) its minimum reliability. */
 function pair(s: MatchState, lab: string, fits: boolean): { job: string; block: string } {

@@ -1,7 +1,7 @@
 /** Trading commands against the real host and engine: offer, accept, reject, counter. */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { alice, assertOk, blocksOf, bob, carol, jobsOf, lobby, rejected, replyText, started } from './harness';
+import { alice, assertOk, blocksOf, bob, carol, jobsOf, lobby, rejected, replyText, started } from './harness.js';
 
 describe('offer', () => {
   test('creates a public offer with accept/reject buttons; nothing private to others', async () => {

@@ -1,9 +1,9 @@
 /** status, me, done, autocomplete, and the match-over / unexpected-error paths. */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { completions, runText, setCommandErrorSink } from '../../src/commands';
-import type { ArenaHost } from '../../src/commands/context';
-import { CHANNEL, alice, arena, assertOk, blocksOf, bob, carol, jobsOf, lobby, rejected, replyText, started } from './harness';
+import { completions, runText, setCommandErrorSink } from '../../src/commands/index.js';
+import type { ArenaHost } from '../../src/commands/context.js';
+import { CHANNEL, alice, arena, assertOk, blocksOf, bob, carol, jobsOf, lobby, rejected, replyText, started } from './harness.js';
 
 describe('status', () => {
   test('lobby: seats and buttons; running: a public view without any private value', async () => {

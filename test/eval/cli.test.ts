@@ -16,7 +16,7 @@ describe('CLIs', () => {
       const plugin = join(dir, 'plugin.mjs');
       // A plugin agent that always waits (stands in for the LLM helper's factory).
       writeFileSync(plugin, "export function registerEvalAgents(register) { register((d) => d.model === 'fake' ? { act: async () => [{ action_type: 'wait' }] } : null); }\n");
-      const r = run('src/eval/eval-cli.ts', ['--tasks', 'single_trade', '--seeds', '0-2', '--policies', 'rule_based_expert,llm:fake', '--plugin', plugin, '--json', out, '--breakdown']);
+      const r = run('src/cli/eval.ts', ['--tasks', 'single_trade', '--seeds', '0-2', '--policies', 'rule_based_expert,llm:fake', '--plugin', plugin, '--json', out, '--breakdown']);
       assert.equal(r.status, 0, r.stderr);
       assert.match(r.stdout, /mean reward columns per episode/);
       assert.match(r.stdout, /share of \|weighted reward\| per column/);
@@ -28,7 +28,7 @@ describe('CLIs', () => {
       const b = rows[0]!.breakdown as Record<string, number>;
       assert.ok(Math.abs(b.normalized_reward! - (rows[0]!.mean as number)) < 1e-9, 'the columns add up to the mean reward');
       assert.equal(rows[1]!.policy, 'llm:fake');
-      const bad = run('src/eval/eval-cli.ts', ['--tasks', 'nope']);
+      const bad = run('src/cli/eval.ts', ['--tasks', 'nope']);
       assert.equal(bad.status, 2);
       assert.match(bad.stderr, /unknown task nope/);
     } finally {
@@ -41,11 +41,11 @@ describe('CLIs', () => {
     try {
       const out = join(dir, 'bench.json');
       const args = ['--episodes', '2', '--warmup', '0', '--warmup-seconds', '0', '--trials', '1', '--tasks', 'market_round', '--policies', 'rule_based_expert'];
-      const r = run('src/eval/bench-cli.ts', [...args, '--opponents', 'always_accept', '--json', out]);
+      const r = run('src/cli/bench.ts', [...args, '--opponents', 'always_accept', '--json', out]);
       assert.equal(r.status, 0, r.stderr);
       const rows = JSON.parse(readFileSync(out, 'utf8')) as { opponents: string; steps: number }[];
       assert.deepEqual(rows.map((x) => [x.opponents, x.steps]), [['always_accept', 10]]);
-      const bad = run('src/eval/bench-cli.ts', [...args, '--opponents', 'nobody']);
+      const bad = run('src/cli/bench.ts', [...args, '--opponents', 'nobody']);
       assert.equal(bad.status, 2);
       assert.match(bad.stderr, /unknown policy nobody/);
     } finally {
@@ -57,7 +57,7 @@ describe('CLIs', () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-'));
     try {
       const out = join(dir, 'bench.json');
-      const r = run('src/eval/bench-cli.ts', ['--episodes', '3', '--warmup', '1', '--warmup-seconds', '0', '--trials', '2', '--tasks', 'single_trade', '--json', out]);
+      const r = run('src/cli/bench.ts', ['--episodes', '3', '--warmup', '1', '--warmup-seconds', '0', '--trials', '2', '--tasks', 'single_trade', '--json', out]);
       assert.equal(r.status, 0, r.stderr);
       const rows = JSON.parse(readFileSync(out, 'utf8')) as { policy: string; opponents: string; steps: number; episodes: number; stepsPerSecond: number }[];
       assert.deepEqual(rows.map((x) => [x.policy, x.opponents]), [['random_validish', 'archetypes'], ['rule_based_expert', 'archetypes']]);

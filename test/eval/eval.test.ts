@@ -1,14 +1,14 @@
 import { describe, test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { evaluate, parseSeeds } from '../../src/eval/evaluate';
-import { runAgentEpisode, runPolicyEpisode, HOLDOUT_SEED_OFFSET } from '../../src/eval/runner';
-import { summarize } from '../../src/eval/stats';
-import { clearAgentFactories, registerAgentFactory, resolvePlayer } from '../../src/eval/players';
-import { feasibility } from '../../src/eval/feasibility';
-import { renderTable } from '../../src/eval/table';
-import { getPolicy } from '../../src/env/policies';
-import { rng } from '../../src/env/index';
-import type { SeatAgent } from '../../src/round/agents';
+import { evaluate, parseSeeds } from '../../src/eval/evaluate.js';
+import { runAgentEpisode, runPolicyEpisode, HOLDOUT_SEED_OFFSET } from '../../src/eval/runner.js';
+import { summarize } from '../../src/eval/stats.js';
+import { clearAgentFactories, registerAgentFactory, resolvePlayer } from '../../src/eval/players.js';
+import { feasibility } from '../../src/eval/feasibility.js';
+import { renderTable } from '../../src/eval/table.js';
+import { getPolicy } from '../../src/engine/policies/index.js';
+import { rng } from '../../src/engine/index.js';
+import type { SeatAgent } from '../../src/agents/seat.js';
 
 describe('evaluate', () => {
   test('row statistics match a hand computation from the per-episode rewards', async () => {

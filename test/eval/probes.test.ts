@@ -5,11 +5,11 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { evaluate } from '../../src/eval/evaluate';
-import { resolvePlayer } from '../../src/eval/players';
-import type { EvalRow } from '../../src/eval/stats';
-import { BASELINES, PROBES } from '../../src/env/policies';
-import { TASK_NAMES } from '../../src/env/types';
+import { evaluate } from '../../src/eval/evaluate.js';
+import { resolvePlayer } from '../../src/eval/players.js';
+import type { EvalRow } from '../../src/eval/stats.js';
+import { BASELINES, PROBES } from '../../src/engine/policies/index.js';
+import { TASK_NAMES } from '../../src/engine/types.js';
 
 const SEEDS = Array.from({ length: 100 }, (_, i) => i);
 const se = (r: EvalRow): number => r.std / Math.sqrt(r.n);

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KyselyEventStore, VoteRecord } from '../../src/store';
+import type { KyselyEventStore, VoteRecord } from '../../src/store/index.js';
 
 type WithStores = (n: number, fn: (...stores: KyselyEventStore[]) => Promise<void>) => Promise<void>;
 

@@ -6,9 +6,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import type { MatchEventBody } from '../../src/round/types';
-import { KyselyEventStore, MIGRATIONS, StoreError, type EventStore } from '../../src/store';
-import { runVoteConformance } from './conformance-votes';
+import type { MatchEventBody } from '../../src/match/types.js';
+import { KyselyEventStore, MIGRATIONS, StoreError, type EventStore } from '../../src/store/index.js';
+import { runVoteConformance } from './conformance-votes.js';
 
 /** What a backend gives the suite. */
 export interface ConformanceBackend {

@@ -7,8 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openPostgresStore, openStore, StoreError } from '../../src/store';
-import { runConformance } from './conformance';
+import { openPostgresStore, openStore, StoreError } from '../../src/store/index.js';
+import { runConformance } from './conformance.js';
 
 const url = process.env.TEST_DATABASE_URL?.trim() ?? '';
 const runId = `${process.pid}_${randomBytes(3).toString('hex')}`;

@@ -4,7 +4,7 @@
  * argv[4] events labelled argv[3]<i> with retry on conflict, tries the claim 'round_close:m:0', and prints
  * one JSON line: { conflicts, claimed }.
  */
-import { openSqliteStore } from '../../src/store';
+import { openSqliteStore } from '../../src/store/index.js';
 
 async function main(): Promise<void> {
   const [path = '', prefix = '', count = '0'] = process.argv.slice(2);

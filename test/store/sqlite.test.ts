@@ -11,8 +11,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
-import { openSqliteStore, openStore, StoreError } from '../../src/store';
-import { runConformance } from './conformance';
+import { openSqliteStore, openStore, StoreError } from '../../src/store/index.js';
+import { runConformance } from './conformance.js';
 
 const root = mkdtempSync(join(tmpdir(), 'arena-store-'));
 after(() => rmSync(root, { recursive: true, force: true }));

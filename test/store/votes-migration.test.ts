@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from 'kysely';
-import { MIGRATIONS, openPostgresStore, openSqliteStore, type EventStore } from '../../src/store';
+import { MIGRATIONS, openPostgresStore, openSqliteStore, type EventStore } from '../../src/store/index.js';
 
 const until0002: Record<string, Migration> = { '0001_matches_events_claims': MIGRATIONS['0001_matches_events_claims']!, '0002_votes': MIGRATIONS['0002_votes']! };
 

@@ -1,0 +1,125 @@
+/**
+ * The Discord client: logs in with only the Guilds intent (slash commands, buttons and modals arrive as
+ * interactions, which need no privileged intent), answers interactions through {@link createInteractionHandler},
+ * and posts replies that answer nobody (timer round closes) to their channel.
+ */
+import { Client, Events, GatewayIntentBits, type Interaction } from 'discord.js';
+import type { Logger } from 'pino';
+import type { Reply } from '../../commands/types.js';
+import type { CommandBackend } from './backend.js';
+import { PrivateInbox, publishReply, type ChannelSink } from './deliver.js';
+import { createInteractionHandler } from './interactions.js';
+import { ButtonIds, type DiscordPayload } from './render.js';
+
+/** Options of {@link startDiscordBot}. */
+export interface DiscordBotOptions {
+  backend: CommandBackend;
+  token: string;
+  logger: Logger;
+  /** DISCORD_ADMIN_ROLE_ID: members with it count as admins (Caller.isAdmin). */
+  adminRoleId?: string | null;
+  /** REST base (discord.js `rest.api`), e.g. `http://127.0.0.1:PORT/api` for an emulator. */
+  restApi?: string;
+  /** See HandlerDeps.softDeadlineMs (default 2000 ms). */
+  softDeadlineMs?: number;
+}
+
+/** A logged-in Discord client with the arena's interaction handler; what {@link startDiscordBot} resolves to. */
+export interface DiscordBot {
+  readonly client: Client<true>;
+  /** Posts a reply to a channel: public posts as messages, private posts held for their recipients. */
+  publish(channelId: string, reply: Reply): Promise<void>;
+  /** Resolves when the handler of interaction `id` has finished (whether it arrived yet or not). */
+  handled(id: string): Promise<void>;
+  /** Resolves when no interaction handler is running. */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Tracks running handlers so callers (tests, shutdown) can wait for them without timing guesses. */
+class Tracker {
+  private readonly waits = new Map<string, { promise: Promise<void>; resolve: () => void }>();
+  private readonly running = new Set<Promise<void>>();
+  /** Recently finished ids (bounded), so a late `wait` still resolves. */
+  private readonly finished = new Set<string>();
+
+  run(id: string, work: Promise<void>): void {
+    const done = work.finally(() => {
+      this.running.delete(done);
+      this.finished.add(id);
+      if (this.finished.size > 1000) this.finished.delete(this.finished.values().next().value as string);
+      this.waits.get(id)?.resolve();
+      this.waits.delete(id);
+    });
+    this.running.add(done);
+  }
+
+  wait(id: string): Promise<void> {
+    if (this.finished.has(id)) return Promise.resolve();
+    let e = this.waits.get(id);
+    if (!e) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      e = { promise, resolve };
+      this.waits.set(id, e);
+    }
+    return e.promise;
+  }
+
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+}
+
+/** Logs in and resolves once the client is ready. Rejects if login fails (e.g. an invalid token). */
+export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordBot> {
+  const logger = opts.logger.child({ platform: 'discord' });
+  const ids = new ButtonIds();
+  const inbox = new PrivateInbox();
+  const client = new Client({ intents: [GatewayIntentBits.Guilds], ...(opts.restApi ? { rest: { api: opts.restApi } } : {}) });
+  const tracker = new Tracker();
+  const handler = createInteractionHandler({
+    backend: opts.backend,
+    ids,
+    inbox,
+    logger,
+    adminRoleId: opts.adminRoleId ?? null,
+    softDeadlineMs: opts.softDeadlineMs ?? 2000,
+  });
+  client.on(Events.InteractionCreate, (i: Interaction) => tracker.run(i.id, handler(i)));
+  client.on(Events.Error, (err) => logger.error({ err: err.message }, 'discord: client error'));
+  client.on(Events.Warn, (msg) => logger.warn({ msg }, 'discord: client warning'));
+
+  const sink: ChannelSink = {
+    async send(channelId: string, payload: DiscordPayload) {
+      const channel = await client.channels.fetch(channelId);
+      if (!channel || !channel.isSendable()) throw new Error(`channel ${channelId} is not a text channel the bot can post in`);
+      await channel.send(payload);
+    },
+  };
+
+  const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+  await client.login(opts.token);
+  await ready;
+  logger.info({ user: client.user?.id ?? null }, 'discord: ready');
+
+  return {
+    client: client as Client<true>,
+    async publish(channelId, reply) {
+      // Matches of other platforms (a shared database) are restored here too; their channels are not ours.
+      if (!/^\d{5,25}$/.test(channelId)) return void logger.debug({ channelId }, 'discord: not a Discord channel, post skipped');
+      try {
+        await publishReply(sink, channelId, reply, inbox, ids, logger);
+      } catch (err) {
+        logger.error({ channelId, err: (err as Error).message }, 'discord: channel post failed');
+      }
+    },
+    handled: (id) => tracker.wait(id),
+    idle: () => tracker.idle(),
+    async stop() {
+      await tracker.idle();
+      await client.destroy();
+      logger.info('discord: stopped');
+    },
+  };
+}

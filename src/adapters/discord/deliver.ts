@@ -1,0 +1,138 @@
+/**
+ * Delivering a {@link Reply} to Discord: as the answer to an interaction (reply / editReply of a
+ * deferred reply / followUp) or, for posts that answer nobody (timer round closes), to the channel.
+ *
+ * Privacy: public posts are visible to the channel; the caller's private posts are ephemeral
+ * (flag 64); private posts for *other* people cannot be ephemeral in this interaction, so they wait in
+ * the {@link PrivateInbox} and are shown (ephemeral) with that person's next interaction; the public post
+ * then carries a "My private update" button that shows them (ephemeral) at once. The inbox is in
+ * memory: after a restart, held posts are gone (`/arena me` still shows the seat's current state).
+ */
+import { AttachmentBuilder, ButtonStyle, ComponentType, type ButtonInteraction, type ChatInputCommandInteraction, type ModalSubmitInteraction } from 'discord.js';
+import { renderPostCharts, type ChartLogger } from '../../analytics/charts/attach.js';
+import type { Post, PrivatePost, Reply } from '../../commands/types.js';
+import { renderPost, notice, type ButtonIds, type DiscordPayload } from './render.js';
+
+/** Interactions the adapter answers with messages. */
+export type Repliable = ChatInputCommandInteraction | ButtonInteraction | ModalSubmitInteraction;
+
+/** Private posts waiting for their recipient's next interaction; bounded per user (oldest dropped). */
+export class PrivateInbox {
+  private readonly byUser = new Map<string, PrivatePost[]>();
+  constructor(private readonly perUser = 10) {}
+
+  /** Holds `post` for its recipient, keeping only the newest `perUser` (default 10). */
+  add(post: PrivatePost): void {
+    const list = this.byUser.get(post.userId) ?? [];
+    list.push(post);
+    this.byUser.set(post.userId, list.slice(-this.perUser));
+  }
+
+  /** Removes and returns the posts waiting for `userId`. */
+  take(userId: string): PrivatePost[] {
+    const list = this.byUser.get(userId) ?? [];
+    this.byUser.delete(userId);
+    return list;
+  }
+
+  /** Posts waiting for `userId`. */
+  size(userId: string): number {
+    return this.byUser.get(userId)?.length ?? 0;
+  }
+}
+
+/** custom_id of the "My private update" button: answered by the adapter from the inbox, without the host. */
+export const INBOX_BUTTON_ID = 'arena-inbox';
+
+/** Appends the inbox button to a payload's last row (or a new row), within Discord's 5×5 limit. */
+function withInboxButton(p: DiscordPayload): DiscordPayload {
+  const button = { type: ComponentType.Button as const, style: ButtonStyle.Secondary as const, label: 'My private update', custom_id: INBOX_BUTTON_ID };
+  const rows = p.components.map((r) => ({ ...r, components: [...r.components] }));
+  const last = rows.at(-1);
+  if (last && last.components.length < 5) last.components.push(button);
+  else if (rows.length < 5) rows.push({ type: ComponentType.ActionRow, components: [button] });
+  return { ...p, components: rows };
+}
+
+/** Public posts; if someone has private posts waiting, the last one gets a button to read them. */
+function renderPublic(posts: readonly Post[], ids: ButtonIds, held: boolean): DiscordPayload[] {
+  const last = posts.length - 1;
+  return posts.map((p, i) => (held && i === last ? withInboxButton(renderPost(p, ids)) : renderPost(p, ids)));
+}
+
+/** The caller's waiting private posts as ephemeral payloads (a notice if there are none). */
+export function inboxMessages(inbox: PrivateInbox, userId: string, ids: ButtonIds): DiscordPayload[] {
+  const posts = inbox.take(userId);
+  return posts.length > 0 ? posts.map((p) => renderPost(p, ids, { ephemeral: true })) : [notice('Nothing new for you right now. `/arena me` shows your seat.')];
+}
+
+/** The payloads of a reply for one caller: public first, then the caller's private ones (ephemeral). */
+export function planMessages(reply: Reply, callerUserId: string, inbox: PrivateInbox, ids: ButtonIds): { pub: DiscordPayload[]; mine: DiscordPayload[] } {
+  const others = reply.private.filter((p) => p.userId !== callerUserId);
+  for (const p of others) inbox.add(p);
+  const own: Post[] = [...inbox.take(callerUserId), ...reply.private.filter((p) => p.userId === callerUserId)];
+  const pub = renderPublic(reply.public, ids, others.length > 0);
+  const mine = own.map((p) => renderPost(p, ids, { ephemeral: true }));
+  return { pub, mine };
+}
+
+/** Discord shows at most 10 embeds per message: the post's embed plus one image embed per further chart. */
+const MAX_EMBEDS = 10;
+
+/**
+ * Render a payload's charts to PNG attachments: the first chart is the post embed's image
+ * (`attachment://<name>`), each further one an embed of its own. A chart that fails is logged and left out;
+ * the payload is sent either way.
+ */
+export async function withCharts(p: DiscordPayload, logger?: ChartLogger): Promise<DiscordPayload> {
+  const { charts, ...rest } = p;
+  if (!charts?.length) return rest;
+  const files = (await renderPostCharts({ charts }, logger)).slice(0, MAX_EMBEDS);
+  if (files.length === 0) return rest;
+  const [first, ...more] = rest.embeds;
+  const embeds = [
+    { ...(first ?? {}), image: { url: `attachment://${files[0]!.name}` } },
+    ...more,
+    ...files.slice(1).map((f) => ({ color: first?.color, title: f.title, image: { url: `attachment://${f.name}` } })),
+  ].slice(0, MAX_EMBEDS);
+  return { ...rest, embeds, files: files.map((f) => new AttachmentBuilder(f.png, { name: f.name, description: f.title })) };
+}
+
+/**
+ * Answers an interaction. If it was deferred (a public "thinking…" reply), the first public post edits
+ * it (PATCH @original); with no public post the placeholder is deleted and only ephemeral follow-ups
+ * are sent. Otherwise the first post is the reply itself.
+ */
+export async function answer(i: Repliable, planned: { pub: DiscordPayload[]; mine: DiscordPayload[] }, logger?: ChartLogger): Promise<void> {
+  const plan = { pub: await Promise.all(planned.pub.map((p) => withCharts(p, logger))), mine: planned.mine };
+  const all = [...plan.pub, ...plan.mine];
+  if (i.deferred) {
+    const [first, ...rest] = plan.pub;
+    if (first) await i.editReply(editable(first));
+    else await i.deleteReply();
+    for (const p of [...rest, ...plan.mine]) await i.followUp(p);
+    if (all.length === 0) await i.followUp(notice('Done.'));
+    return;
+  }
+  const [first, ...rest] = all.length > 0 ? all : [notice('Done.')];
+  if (i.replied) await i.followUp(first!);
+  else await i.reply(first!);
+  for (const p of rest) await i.followUp(p);
+}
+
+/** editReply cannot change flags; drop them (a deferred public reply stays public). */
+function editable(p: DiscordPayload): Omit<DiscordPayload, 'flags'> {
+  const { flags: _flags, ...rest } = p;
+  return rest;
+}
+
+/** Where channel posts go: discord.js resolves the channel from cache or REST. */
+export interface ChannelSink {
+  send(channelId: string, payload: DiscordPayload): Promise<void>;
+}
+
+/** Posts a reply that answers no interaction (e.g. a timer round close): public posts to the channel, private ones to the inbox. */
+export async function publishReply(sink: ChannelSink, channelId: string, reply: Reply, inbox: PrivateInbox, ids: ButtonIds, logger?: ChartLogger): Promise<void> {
+  for (const p of reply.private) inbox.add(p);
+  for (const payload of renderPublic(reply.public, ids, reply.private.length > 0)) await sink.send(channelId, await withCharts(payload, logger));
+}

@@ -1,0 +1,182 @@
+/**
+ * The routes of the trainer HTTP API (the original's /health, /tasks, /reset, /step, /state, Ref §10, plus
+ * DELETE /session/:id). Handlers only translate: the rules are the engine's (src/env), sessions are
+ * sessions.ts, the original's names original-compat.ts.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ACTION_TYPES } from '../../engine/actions.js';
+import { publicView } from '../../engine/index.js';
+import { PRESETS } from '../../engine/world.js';
+import { TASK_NAMES, type LabId } from '../../engine/types.js';
+import { ApiError } from './errors.js';
+import { actionFromTopLevel, resolveTask } from './original-compat.js';
+import { SelfPlay, SingleSeatPlay, type PlaySettings } from './play.js';
+import { ResetBodySchema, SessionParamsSchema, StateQuerySchema, StepBodySchema } from './schemas.js';
+import type { Session, SessionStore } from './sessions.js';
+
+/** What the routes need from the app. */
+export interface RouteDeps {
+  store: SessionStore;
+  /** Allow `GET /state?include_private=true` (config server.debugState). */
+  debugState: boolean;
+}
+
+/** Identifies this environment in /health and /tasks (the original said gpu_budget_negotiation). */
+export const BENCHMARK_ID = 'gpu_arena';
+
+/** Features listed by /tasks (the original's list, Ref §10, where they hold here, plus ours). */
+const FEATURES = [
+  'coalitions',
+  'rule_judge',
+  'holdout_seed_evaluation',
+  'redacted_public_state',
+  'dynamic_market_shocks',
+  'sessions',
+  'self_play_seats',
+];
+
+const TASKS = TASK_NAMES.map((t) => {
+  const p = PRESETS[t];
+  return { task_type: t, difficulty: p.difficulty, labs: p.labCounts, max_rounds: p.roundCounts, coalitions: p.coalitionsEnabled, shocks: p.shockCount };
+});
+
+const SESSION_ID = 'session_id';
+
+function selfPlayOf(s: Session): SelfPlay {
+  if (s.play.kind !== 'self_play') throw new ApiError(400, 'invalid_request', `session ${s.id} has one seat: step with session_id, not a token`);
+  return s.play;
+}
+
+function singleOf(s: Session): SingleSeatPlay {
+  if (s.play.kind !== 'single') throw new ApiError(400, 'token_required', `session ${s.id} is a self-play session: step with a seat's token ({token, action})`);
+  return s.play;
+}
+
+/**
+ * Register /health, /tasks, /reset, /step, /state and DELETE /session/:id on `app` (zod-validated; a
+ * refusal is thrown as an {@link ApiError} and rendered by the app's error handler).
+ */
+export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
+  const { store } = deps;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/health', { schema: { description: 'Liveness, as the original: {status, benchmark_id}' } }, () => ({ status: 'ok', benchmark_id: BENCHMARK_ID, sessions: store.size }));
+
+  r.get('/tasks', { schema: { description: 'The three tasks, the 14 action types and the features' } }, () => ({
+    benchmark_id: BENCHMARK_ID,
+    tasks: TASKS,
+    action_types: ACTION_TYPES,
+    features: FEATURES,
+  }));
+
+  r.post(
+    '/reset',
+    { schema: { description: 'Start a session: one controlled seat (→ session_id, observation) or, with `seats`, self-play (→ a token per seat)', body: ResetBodySchema.nullish() } },
+    (req) => {
+      const body = req.body ?? ResetBodySchema.parse({});
+      const task = resolveTask(body.task, body.task_type, body.difficulty);
+      if (typeof task !== 'string') throw new ApiError(422, 'difficulty_conflict', task.conflict);
+      const settings: PlaySettings = {
+        task,
+        seed: body.seed,
+        holdout: body.holdout,
+        actionsPerRound: body.actions_per_round,
+        invalidActions: body.invalid_actions,
+        judgeMode: body.judge_mode ?? null,
+        opponents: body.opponents,
+      };
+      const info = {
+        task,
+        task_id: `${task}-${body.seed}`,
+        seed: body.seed,
+        difficulty: PRESETS[task].difficulty,
+        judge_mode: settings.judgeMode,
+        judge: 'rule_judge',
+        actions_per_round: settings.actionsPerRound,
+        invalid_actions: settings.invalidActions,
+      };
+      if (body.seats) {
+        if (body.seat !== undefined) throw new ApiError(400, 'invalid_request', 'send seat (one controlled seat) or seats (self-play), not both');
+        if (body.session_id !== undefined) throw new ApiError(400, 'invalid_request', 'a self-play reset opens a new session: send seats without session_id');
+        const play = build(() => new SelfPlay(settings, body.seats!));
+        const s = store.add(play, body.seats);
+        const seats: Record<LabId, { token: string; observation: unknown }> = {};
+        for (const seat of body.seats) seats[seat] = { token: s.tokens.get(seat)!, observation: play.observation(seat) };
+        return { [SESSION_ID]: s.id, seats, info: { ...info, seats: body.seats } };
+      }
+      const seat = body.seat ?? 'lab_0';
+      if (body.session_id !== undefined) {
+        const s = store.get(body.session_id);
+        if (s.play.kind !== 'single') throw new ApiError(400, 'invalid_request', `session ${s.id} is a self-play session: reset without session_id for a new one`);
+        return store.run(s, () => {
+          const play = build(() => new SingleSeatPlay(settings, seat));
+          s.play = play;
+          return { [SESSION_ID]: s.id, observation: play.observation(), info: { ...info, seat } };
+        });
+      }
+      const play = build(() => new SingleSeatPlay(settings, seat));
+      const s = store.add(play);
+      return { [SESSION_ID]: s.id, observation: play.observation(), info: { ...info, seat } };
+    },
+  );
+
+  r.post('/step', { schema: { description: 'One action: {session_id, action} or {token, action} (self-play), or the original action object at the top level → {observation, reward, done, info}', body: StepBodySchema } }, (req) => {
+    const body = req.body;
+    let raw: unknown;
+    if (body.action !== undefined) raw = body.action;
+    else if (body.action_type !== undefined) raw = actionFromTopLevel(body);
+    else throw new ApiError(400, 'invalid_body', 'no action: send {session_id, action: {action_type, …}}, or the action fields at the top level as the original did');
+    if (body.token !== undefined) {
+      const { session, seat } = store.byToken(body.token);
+      if (body.session_id !== undefined && body.session_id !== session.id) throw new ApiError(400, 'invalid_request', 'the token belongs to another session');
+      return store.run(session, () => selfPlayOf(session).step(seat, raw));
+    }
+    const session = store.get(body.session_id);
+    // The play is read when the call's turn comes: an in-place reset queued before it replaces it.
+    return store.run(session, () => singleOf(session).step(raw));
+  });
+
+  r.get('/state', { schema: { description: "The seat's own view (observation); a self-play session without a token: the public view. include_private=true: the full state, only with server.debugState", querystring: StateQuerySchema } }, (req) => {
+    const q = req.query;
+    if (q.include_private && !deps.debugState) {
+      throw new ApiError(403, 'debug_state_disabled', 'the full state holds every seat’s private values; the server must run with server.debugState (ARENA_SERVER_DEBUG_STATE=1) to show it');
+    }
+    if (q.token !== undefined) {
+      const { session, seat } = store.byToken(q.token);
+      if (q.session_id !== undefined && q.session_id !== session.id) throw new ApiError(400, 'invalid_request', 'the token belongs to another session');
+      return store.run(session, () => {
+        const play = selfPlayOf(session);
+        return q.include_private ? { [SESSION_ID]: session.id, state: play.state } : { [SESSION_ID]: session.id, seat, state: play.observation(seat), waiting_for: play.waitingFor() };
+      });
+    }
+    const session = store.get(q.session_id);
+    return store.run(session, () => {
+      const play = session.play;
+      if (q.include_private) return { [SESSION_ID]: session.id, state: play.state };
+      if (play.kind === 'single') return { [SESSION_ID]: session.id, seat: play.seat, state: play.observation() };
+      return { [SESSION_ID]: session.id, seats: play.seats, state: publicView(play.state), waiting_for: play.waitingFor() };
+    });
+  });
+
+  r.delete('/session/:id', { schema: { description: 'End a session (its tokens end with it)', params: SessionParamsSchema } }, (req) => {
+    if (!store.delete(req.params.id)) throw new ApiError(404, 'unknown_session', `no session ${req.params.id}`);
+    return { deleted: req.params.id };
+  });
+}
+
+/**
+ * Construct a session; a config the engine refuses (its zod error, e.g. an opponent for a seat that does
+ * not exist, or its plain Error refusal) is a 422. A TypeError and the like is a bug of ours: it stays a 500.
+ */
+function build<T>(make: () => T): T {
+  try {
+    return make();
+  } catch (e) {
+    if (e instanceof ApiError) throw e;
+    if (e instanceof z.ZodError) throw new ApiError(422, 'invalid_request', e.issues.map((i) => `${i.path.join('.') || 'reset'}: ${i.message}`).join('; '));
+    if (e instanceof Error && e.constructor === Error) throw new ApiError(422, 'invalid_request', e.message);
+    throw e;
+  }
+}

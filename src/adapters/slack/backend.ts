@@ -1,0 +1,24 @@
+/**
+ * What the Slack adapter needs from the rest of the app: run a command line (text grammar) or a named
+ * command with raw options against the round host, and the caller's match and seat for log context.
+ * start.ts builds it from the command catalogue and the round host; tests may pass their own. Keeping
+ * this seam small keeps the adapter a thin rendering of the catalogue.
+ */
+import type { Caller, Reply } from '../../commands/types.js';
+
+/** Match facts used only for log context (never rendered, never private values). */
+export interface SlackMatchContext {
+  matchId: string;
+  /** Lab id of the caller's seat, or null. */
+  seat: string | null;
+}
+
+/** The command seam of the Slack adapter (see the file comment); built by `catalogueBackend` in start.ts. */
+export interface SlackBackend {
+  /** Run a command written in the text grammar (`/arena` text, button values). Never throws for user errors. */
+  runText(channelId: string, caller: Caller, text: string): Promise<Reply>;
+  /** Run command `name` with raw string options (the pitch modal). Never throws for user errors. */
+  runCommand(channelId: string, caller: Caller, name: string, options: Record<string, string>): Promise<Reply>;
+  /** The channel's live match seen from `userId`, or null. */
+  context(channelId: string, userId: string): Promise<SlackMatchContext | null>;
+}

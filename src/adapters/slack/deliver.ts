@@ -1,0 +1,201 @@
+/**
+ * Delivering a {@link Reply} to Slack.
+ *
+ * - Public posts → `chat.postMessage`, one message per post, through a per-channel queue that starts at
+ *   most one post per second per channel (Slack's chat.postMessage limit: "1 message per second per
+ *   channel", api.slack.com/methods/chat.postMessage#rate_limiting). A sliding window (p-queue `strict`)
+ *   so two posts are never closer than the interval, across commands and timer closes.
+ * - The caller's private posts → `respond({response_type:'ephemeral'})` on the request's response_url
+ *   when there is one (slash commands, buttons), else `chat.postEphemeral`.
+ * - Other people's private posts → `chat.postEphemeral` to that user in the channel.
+ *
+ * Private posts of one user in one reply are merged into one message (a response_url takes at most
+ * 5 messages), split only at Slack's 50-block limit.
+ */
+import PQueue from 'p-queue';
+import type { Logger } from 'pino';
+import type { types } from '@slack/bolt';
+import { renderPostCharts } from '../../analytics/charts/attach.js';
+import type { Post, PrivatePost, Reply } from '../../commands/types.js';
+import { LIMITS, notice, renderPost, type SlackMessage } from './render.js';
+
+/** The two Web API methods used for posting (a subset of WebClient.chat). */
+export interface ChatApi {
+  postMessage(args: { channel: string; text: string; blocks: types.KnownBlock[]; unfurl_links: boolean; unfurl_media: boolean }): Promise<unknown>;
+  postEphemeral(args: { channel: string; user: string; text: string; blocks: types.KnownBlock[] }): Promise<unknown>;
+}
+
+/**
+ * File uploads (WebClient `files.uploadV2`: files.getUploadURLExternal, a POST of the bytes to the
+ * returned upload URL, files.completeUploadExternal; needs the `files:write` scope).
+ */
+export interface FilesApi {
+  uploadV2(args: { channel_id: string; file: Buffer; filename: string; title: string; alt_text: string }): Promise<unknown>;
+}
+
+/** Posts to a response_url (Bolt's `respond`). */
+export type RespondFn = (message: { response_type: 'ephemeral'; replace_original: false; text: string; blocks: types.KnownBlock[] }) => Promise<unknown>;
+
+/** Platform prefix of user ids in Caller.userId. */
+export const USER_PREFIX = 'slack:';
+
+/** `slack:U123` → `U123`; null for ids of other platforms. */
+export function slackUserId(userId: string): string | null {
+  return userId.startsWith(USER_PREFIX) ? userId.slice(USER_PREFIX.length) : null;
+}
+
+/** Default spacing of posts in one channel, in ms (Slack: 1 message/s per channel). */
+export const POST_INTERVAL_MS = 1000;
+
+/** One rate-limited queue per channel; idle queues are dropped once their window has passed. */
+export class ChannelQueues {
+  private readonly queues = new Map<string, { queue: PQueue; lastStart: number }>();
+  constructor(readonly intervalMs: number = POST_INTERVAL_MS) {}
+
+  /** Runs `task` in the channel's queue: in order, at most one start per interval. */
+  run<T>(channelId: string, task: () => Promise<T>): Promise<T> {
+    this.prune();
+    let entry = this.queues.get(channelId);
+    if (!entry) {
+      const queue = new PQueue({ concurrency: 1, ...(this.intervalMs > 0 ? { interval: this.intervalMs, intervalCap: 1, strict: true } : {}) });
+      entry = { queue, lastStart: 0 };
+      this.queues.set(channelId, entry);
+    }
+    const e = entry;
+    return e.queue.add(async () => {
+      e.lastStart = Date.now();
+      return task();
+    }) as Promise<T>;
+  }
+
+  /** Resolves when every queue is empty and nothing is running. */
+  async idle(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((e) => e.queue.onIdle()));
+  }
+
+  /** Number of channels with a queue (for tests). */
+  get size(): number {
+    return this.queues.size;
+  }
+
+  private prune(): void {
+    const now = Date.now();
+    for (const [id, e] of this.queues) {
+      if (e.queue.size === 0 && e.queue.pending === 0 && now - e.lastStart > this.intervalMs) this.queues.delete(id);
+    }
+  }
+}
+
+/** Merge posts into as few messages as Slack allows (≤ 50 blocks each), a divider between posts. */
+export function mergePosts(posts: readonly Post[]): SlackMessage[] {
+  const out: SlackMessage[] = [];
+  let cur: SlackMessage | null = null;
+  for (const p of posts) {
+    const m = renderPost(p);
+    if (cur && cur.blocks.length + 1 + m.blocks.length <= LIMITS.blocks) {
+      cur.blocks.push({ type: 'divider' }, ...m.blocks);
+      cur.text = `${cur.text}\n${m.text}`.slice(0, LIMITS.fallback);
+    } else {
+      cur = { text: m.text, blocks: [...m.blocks] };
+      out.push(cur);
+    }
+  }
+  return out;
+}
+
+function byUser(posts: readonly PrivatePost[]): Map<string, PrivatePost[]> {
+  const m = new Map<string, PrivatePost[]>();
+  for (const p of posts) m.set(p.userId, [...(m.get(p.userId) ?? []), p]);
+  return m;
+}
+
+/** Posts replies: public through the channel queues, private as ephemeral messages. */
+export class SlackPoster {
+  constructor(
+    private readonly chat: ChatApi,
+    private readonly queues: ChannelQueues,
+    private readonly logger: Logger,
+    private readonly files?: FilesApi,
+  ) {}
+
+  /**
+   * Queue the public posts of a reply in order; resolves when all are posted (failures are logged). A post's
+   * charts are rendered meanwhile and uploaded to the channel right after it; a chart that fails to render
+   * or upload is logged and skipped.
+   */
+  async publicPosts(channelId: string, posts: readonly Post[]): Promise<void> {
+    const tasks: Promise<unknown>[] = [];
+    for (const p of posts) {
+      tasks.push(
+        this.queues
+          .run(channelId, () => this.chat.postMessage({ channel: channelId, ...renderPost(p), unfurl_links: false, unfurl_media: false }))
+          .catch((err: unknown) => this.logger.error({ channelId, err: errText(err) }, 'slack: chat.postMessage failed')),
+      );
+      const files = this.files;
+      if (!files || !p.charts?.length) continue;
+      const rendered = renderPostCharts(p, this.logger);
+      tasks.push(
+        this.queues
+          .run(channelId, async () => {
+            for (const f of await rendered) await files.uploadV2({ channel_id: channelId, file: f.png, filename: f.name, title: f.title, alt_text: f.title });
+          })
+          .catch((err: unknown) => this.logger.error({ channelId, err: errText(err) }, 'slack: chart upload failed')),
+      );
+    }
+    await Promise.all(tasks);
+  }
+
+  /** Ephemeral messages for one user (chat.postEphemeral). Users of other platforms are skipped. */
+  async ephemeral(channelId: string, userId: string, posts: readonly Post[]): Promise<void> {
+    const user = slackUserId(userId);
+    if (!user) return;
+    for (const m of mergePosts(posts)) await this.postEphemeral(channelId, userId, m);
+  }
+
+  private async postEphemeral(channelId: string, userId: string, m: SlackMessage): Promise<void> {
+    const user = slackUserId(userId);
+    if (!user) return;
+    try {
+      await this.chat.postEphemeral({ channel: channelId, user, ...m });
+    } catch (err) {
+      this.logger.error({ channelId, user, err: errText(err) }, 'slack: chat.postEphemeral failed');
+    }
+  }
+
+  /** A reply that answers nobody (timer round closes, agent turns): public posts and everyone's ephemerals. */
+  async publish(channelId: string, reply: Reply): Promise<void> {
+    const pub = this.publicPosts(channelId, reply.public);
+    for (const [user, posts] of byUser(reply.private)) await this.ephemeral(channelId, user, posts);
+    await pub;
+  }
+
+  /**
+   * The answer to a caller's request: the caller's private posts first (via `respond` when given),
+   * then the public posts (queued) and other people's private posts. An empty reply gets a "Done." notice.
+   */
+  async answer(channelId: string, callerUserId: string, reply: Reply, respond: RespondFn | null): Promise<void> {
+    const groups = byUser(reply.private);
+    const mine = groups.get(callerUserId) ?? [];
+    groups.delete(callerUserId);
+    const own = mine.length > 0 ? mergePosts(mine) : reply.public.length === 0 && groups.size === 0 ? [notice('Done.')] : [];
+    for (const m of own) {
+      if (respond) {
+        try {
+          await respond({ response_type: 'ephemeral', replace_original: false, ...m });
+          continue;
+        } catch (err) {
+          this.logger.warn({ channelId, err: errText(err) }, 'slack: response_url failed; using chat.postEphemeral');
+        }
+      }
+      await this.postEphemeral(channelId, callerUserId, m);
+    }
+    const pub = this.publicPosts(channelId, reply.public);
+    for (const [user, posts] of groups) await this.ephemeral(channelId, user, posts);
+    await pub;
+  }
+}
+
+/** An error's message (Web API errors carry a code like `channel_not_found`, never the token). */
+export function errText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,125 @@
+/**
+ * Reply → Slack Block Kit. A {@link Post} becomes one message: a header block (title), a mrkdwn
+ * section (text), sections of fields (≤ 10 per section) and action blocks of buttons. A button's
+ * `value` carries its catalogue command text (e.g. `accept offer:o_3`) and its `action_id` is
+ * `arena:<command text>` (or `arena#<hash>` when that is too long), so a click runs without any state
+ * in this process and survives restarts.
+ *
+ * Everything a player wrote is escaped (`&`, `<`, `>`), so pitches and messages cannot ping
+ * `<!channel>` or fake links. Limits are Slack's Block Kit limits (api.slack.com/reference/block-kit).
+ */
+import { createHash } from 'node:crypto';
+import type { types } from '@slack/bolt';
+import type { Button, Post } from '../../commands/types.js';
+
+type KnownBlock = types.KnownBlock;
+
+/** Slack Block Kit limits used here. */
+export const LIMITS = {
+  header: 150,
+  section: 3000,
+  fieldsPerSection: 10,
+  field: 2000,
+  buttonsPerActions: 25,
+  buttonText: 75,
+  buttonValue: 2000,
+  actionId: 255,
+  blocks: 50,
+  fallback: 3000,
+} as const;
+
+/** Prefix of button action_ids: `arena:<command text>`, or `arena#<hash>` for long texts (the value is authoritative). */
+export const ACTION_PREFIX = 'arena:';
+const HASH_PREFIX = 'arena#';
+/** Matches every action_id this adapter renders (for `app.action`). */
+export const ACTION_ID_PATTERN = /^arena[:#]/;
+
+/** A message body for chat.postMessage / chat.postEphemeral / respond(). `text` is the notification fallback. */
+export interface SlackMessage {
+  text: string;
+  blocks: KnownBlock[];
+}
+
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** Escape Slack's control characters so user text is shown, never interpreted (mentions, links). */
+export function escapeText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** The catalogue's markdown-ish text (bold with **, code with backticks) as Slack mrkdwn, escaped. */
+export function toMrkdwn(text: string): string {
+  return escapeText(text).replace(/\*\*(.+?)\*\*/gs, '*$1*');
+}
+
+/** action_id of a button: the command text itself when it fits in 255 characters, else a stable hash. */
+export function actionIdFor(command: string): string {
+  const direct = `${ACTION_PREFIX}${command}`;
+  if (direct.length <= LIMITS.actionId) return direct;
+  return `${HASH_PREFIX}${createHash('sha256').update(command).digest('base64url').slice(0, 22)}`;
+}
+
+/** The command text of a clicked button (its `value`), or null if the action is not one of ours. */
+export function commandOfAction(action: { action_id?: string; value?: string }): string | null {
+  if (!action.action_id || !ACTION_ID_PATTERN.test(action.action_id)) return null;
+  const v = action.value?.trim();
+  return v ? v : null;
+}
+
+function buttonElement(b: Button): types.Button {
+  const el: types.Button = {
+    type: 'button',
+    text: { type: 'plain_text', text: cut(b.label, LIMITS.buttonText), emoji: true },
+    action_id: actionIdFor(b.command),
+    value: b.command,
+  };
+  // Slack has two styles; secondary is the default look.
+  if (b.style === 'primary' || b.style === 'success') el.style = 'primary';
+  if (b.style === 'danger') el.style = 'danger';
+  return el;
+}
+
+/** Buttons as action blocks (25 per block). Duplicate commands and commands over 2000 characters are dropped. */
+export function actionBlocks(buttons: readonly Button[]): KnownBlock[] {
+  const seen = new Set<string>();
+  const elements: types.Button[] = [];
+  for (const b of buttons) {
+    if (seen.has(b.command) || b.command.length > LIMITS.buttonValue) continue;
+    seen.add(b.command);
+    elements.push(buttonElement(b));
+  }
+  const out: KnownBlock[] = [];
+  for (let i = 0; i < elements.length; i += LIMITS.buttonsPerActions) {
+    out.push({ type: 'actions', elements: elements.slice(i, i + LIMITS.buttonsPerActions) });
+  }
+  return out;
+}
+
+/** The plain fallback text of a post (notifications, screen readers). */
+export function fallbackText(post: Post): string {
+  const parts = [post.title ? `*${escapeText(post.title)}*` : '', toMrkdwn(post.text)].filter((s) => s !== '');
+  return cut(parts.join('\n') || ' ', LIMITS.fallback);
+}
+
+/** One post as a Slack message. `extraFields` are appended after the post's own fields. */
+export function renderPost(post: Post, extraFields: readonly { name: string; value: string }[] = []): SlackMessage {
+  const blocks: KnownBlock[] = [];
+  if (post.title) blocks.push({ type: 'header', text: { type: 'plain_text', text: cut(post.title, LIMITS.header), emoji: true } });
+  if (post.text.trim() !== '') blocks.push({ type: 'section', text: { type: 'mrkdwn', text: cut(toMrkdwn(post.text), LIMITS.section) } });
+  const fields = [...(post.fields ?? []), ...extraFields].map((f) => ({
+    type: 'mrkdwn' as const,
+    text: cut(`*${escapeText(f.name || '—')}*\n${toMrkdwn(f.value || '—')}`, LIMITS.field),
+  }));
+  for (let i = 0; i < fields.length; i += LIMITS.fieldsPerSection) {
+    blocks.push({ type: 'section', fields: fields.slice(i, i + LIMITS.fieldsPerSection) });
+  }
+  blocks.push(...actionBlocks(post.buttons ?? []));
+  return { text: fallbackText(post), blocks: blocks.slice(0, LIMITS.blocks) };
+}
+
+/** A short plain notice (errors of the adapter itself, not of commands). */
+export function notice(text: string): SlackMessage {
+  return { text: escapeText(text), blocks: [{ type: 'section', text: { type: 'mrkdwn', text: escapeText(text) } }] };
+}

@@ -1,0 +1,212 @@
+/**
+ * The LLM judge (issue 4 item 3), an {@link AsyncJudge} built for adversarial pitches:
+ * - the prompt quotes pitches inside escaped, nonce-tagged delimiters, anonymises seats with shuffled
+ *   aliases, randomises their order and gives a true fact sheet (src/agents/llm-prompt.ts);
+ * - the reply is a zod-validated rubric (need, urgency, specificity_truthfulness, fairness_coalition in
+ *   [0, 1] per seat + rationale); a reply that does not score every seat exactly once is a failure;
+ * - hybrid: the grounded rule judge runs alongside; a pitch with fabricated claims (rule part
+ *   fabricatedClaims > 0) is capped at min(rule score, 1 − fabricatedClaims) whatever the model says;
+ * - panel: several models and/or samples, median per seat;
+ * - on timeout or error of every call the rule judge's decision stands, with `meta.fallback` saying why.
+ * The returned decision carries model, prompt version and raw scores in `meta`; the host stores it in
+ * the round_closed event, so replay never calls the model. Never throws.
+ */
+import type { JudgeDecision, JudgeSeatScore, LabId, MatchState, Pitch } from '../engine/types.js';
+import type { LlmCaller, LlmUsage } from '../llm/types.js';
+import { rng as seededRng } from '../engine/rng.js';
+import { JUDGE_BONUS_MIN, ruleJudge } from '../engine/judge/rule-judge.js';
+import { JUDGE_BONUS_MAX, type AsyncJudge, type SyncJudge } from '../engine/judge/types.js';
+import { buildJudgePrompt, JudgeReplySchema, JUDGE_PROMPT_VERSION, randomArrangement, type Arrangement, type Criterion } from './llm-prompt.js';
+import { combinePanel, readReply, type RunSeatScore } from './panel.js';
+
+/** `JudgeDecision.judgeId` of a decision the LLM judge made; on fallback the rule judge's id stays and `meta.intendedJudge` is this. */
+export const LLM_JUDGE_ID = 'llm_judge_v1';
+
+/** Options of {@link createLlmJudge}. */
+export interface LlmJudgeOptions {
+  client: LlmCaller;
+  /** Judge models (≥ 1); more than one, or samples > 1, makes a panel (median per seat). */
+  models: string[];
+  /** Calls per model (default 1). */
+  samples?: number;
+  /** Default 0. */
+  temperature?: number;
+  /** Deadline for the whole judgement, ms (default 18 000, inside the host's 20 s); past it the fallback decides. */
+  timeoutMs?: number;
+  /** Grounded judge run alongside and used on failure (default: the rule judge). */
+  fallback?: SyncJudge;
+  /** Randomness for aliases, order, nonces and tie-breaks (default Math.random: the decision is stored, not replayed). */
+  rng?: () => number;
+  /** Fix order and aliases (the benchmark swaps orders with it); default random per call. */
+  arrange?: (labs: LabId[], rng: () => number) => Arrangement;
+  /** Match whose token budget pays (string, or derived from the state); default none. */
+  matchId?: string | ((state: MatchState) => string | null);
+}
+
+/** One call of the panel as stored in `meta.runs` (rationales are private: never post them). */
+export interface JudgeRunMeta {
+  model: string;
+  ok: boolean;
+  code?: string;
+  message?: string;
+  latencyMs: number;
+  usage: LlmUsage | null;
+  order: LabId[];
+  alias: Record<LabId, string>;
+  scores?: Record<LabId, RunSeatScore>;
+  summary?: string;
+}
+
+const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
+const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
+
+/** Latest pitch of each judged seat (the rule decision lists the judged seats, RULES §6). */
+function judgedPitches(state: MatchState, labs: readonly LabId[]): Pitch[] {
+  return labs.flatMap((lab) => state.pitches.filter((p) => p.lab === lab && p.round === state.round).slice(-1));
+}
+
+/** Cap for a seat from the grounded judge: min(rule score, 1 − fabricated) when any claim is fabricated, else none. */
+export function fabricationCap(rule: JudgeSeatScore | undefined): number | null {
+  if (!rule || rule.parts.fabricatedClaims <= 0) return null;
+  return r4(Math.min(rule.score, 1 - rule.parts.fabricatedClaims));
+}
+
+/** Build the LLM judge. */
+export function createLlmJudge(opts: LlmJudgeOptions): AsyncJudge {
+  const grounded = opts.fallback ?? ruleJudge;
+  const draw = opts.rng ?? Math.random;
+  const runs = opts.models.flatMap((m) => Array.from({ length: Math.max(1, opts.samples ?? 1) }, () => m));
+
+  async function callOnce(state: MatchState, model: string, pitches: Pitch[], rule: JudgeDecision, signal: AbortSignal, matchId: string | null): Promise<JudgeRunMeta> {
+    const labs = pitches.map((p) => p.lab);
+    const arrangement = opts.arrange ? opts.arrange(labs, draw) : randomArrangement(labs, draw);
+    const prompt = buildJudgePrompt(state, pitches, rule, arrangement, draw);
+    const base = { model, order: arrangement.order, alias: arrangement.alias };
+    const res = await opts.client.structured({
+      role: 'judge',
+      model,
+      messages: prompt.messages,
+      schema: JudgeReplySchema,
+      name: 'arena_verdict',
+      temperature: opts.temperature ?? 0,
+      matchId,
+      signal,
+    });
+    if (!res.ok) return { ...base, ok: false, code: res.code, message: res.message, latencyMs: res.latencyMs, usage: null };
+    const read = readReply(res.value, arrangement);
+    if (!read.ok) return { ...base, ok: false, code: read.code, message: read.message, latencyMs: res.latencyMs, usage: res.usage };
+    return { ...base, ok: true, latencyMs: res.latencyMs, usage: res.usage, scores: read.seats, summary: res.value.summary.slice(0, 400) };
+  }
+
+  function decideFrom(state: MatchState, rule: JudgeDecision, done: JudgeRunMeta[]): JudgeDecision {
+    const labs = rule.scores.map((s) => s.lab);
+    const combined = combinePanel(labs, done.filter((r) => r.ok && r.scores).map((r) => r.scores!));
+    const caps: Record<LabId, number | null> = {};
+    const name = (lab: LabId) => state.labs[lab]?.publicName ?? lab;
+    const scores: JudgeSeatScore[] = labs.map((lab) => {
+      const ruleSeat = rule.scores.find((s) => s.lab === lab);
+      const c = combined[lab]!;
+      const cap = fabricationCap(ruleSeat);
+      caps[lab] = cap;
+      const score = r4(cap === null ? c.score : Math.min(c.score, cap));
+      const k = (x: Criterion) => c.criteria[x].toFixed(2);
+      return {
+        lab,
+        score,
+        parts: {
+          need: c.criteria.need,
+          verifiedClaims: ruleSeat?.parts.verifiedClaims ?? 0,
+          fabricatedClaims: ruleSeat?.parts.fabricatedClaims ?? 0,
+          specificity: c.criteria.specificity_truthfulness,
+        },
+        reason:
+          `${name(lab)}: LLM ${c.score.toFixed(2)} (need ${k('need')}, urgency ${k('urgency')}, specificity ${k('specificity_truthfulness')}, fairness ${k('fairness_coalition')})` +
+          (cap !== null && c.score > cap ? `, capped at ${cap.toFixed(2)}: fabricated claims` : ''),
+      };
+    });
+    const top = Math.max(...scores.map((s) => s.score));
+    const tied = scores.filter((s) => s.score === top);
+    const winner = top > 0 ? tied[Math.floor(draw() * tied.length) % tied.length]! : null;
+    const others = scores.filter((s) => s !== winner);
+    const runnerUp = others.length ? Math.max(...others.map((s) => s.score)) : 0;
+    const bonus = winner ? r4(clamp(JUDGE_BONUS_MIN + (winner.score - runnerUp) / 2, JUDGE_BONUS_MIN, JUDGE_BONUS_MAX)) : 0;
+    const okRuns = done.filter((r) => r.ok).length;
+    const panel = runs.length > 1 ? ` (median of ${okRuns} of ${runs.length} judge calls)` : '';
+    const reason = winner
+      ? `${name(winner.lab)} wins the pitch: LLM judge score ${winner.score.toFixed(2)}${others.length ? ` vs ${runnerUp.toFixed(2)}` : ', the only pitch'}${panel}.`
+      : `No pitch earned the bonus${panel}.`;
+    return {
+      round: state.round,
+      judgeId: LLM_JUDGE_ID,
+      winner: winner?.lab ?? null,
+      scores,
+      bonus,
+      reason,
+      meta: {
+        promptVersion: JUDGE_PROMPT_VERSION,
+        models: opts.models,
+        samples: opts.samples ?? 1,
+        temperature: opts.temperature ?? 0,
+        llmScores: Object.fromEntries(labs.map((l) => [l, combined[l]!])),
+        caps,
+        rule: { judgeId: rule.judgeId, winner: rule.winner, scores: Object.fromEntries(rule.scores.map((s) => [s.lab, s.score])) },
+        runs: done,
+        fallback: null,
+      },
+    };
+  }
+
+  return {
+    id: LLM_JUDGE_ID,
+    async judge(state: MatchState, signal?: AbortSignal): Promise<JudgeDecision | null> {
+      let rule: JudgeDecision | null = null;
+      try {
+        rule = grounded.judge(state);
+        if (!rule || rule.scores.length === 0) return rule;
+        const pitches = judgedPitches(state, rule.scores.map((s) => s.lab));
+        const deadline = AbortSignal.timeout(opts.timeoutMs ?? 18_000);
+        const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
+        const matchId = typeof opts.matchId === 'function' ? opts.matchId(state) : (opts.matchId ?? null);
+        const r = rule;
+        const done = await Promise.all(runs.map((m) => callOnce(state, m, pitches, r, combined, matchId)));
+        if (done.some((d) => d.ok)) return decideFrom(state, rule, done);
+        const first = done[0];
+        // Only the code goes public: a model's raw reply may quote the fact sheet (kept in `runs`, not posted).
+        return withFallback(rule, first?.code ?? 'no judge model configured', first?.code ?? 'error', done);
+      } catch (e) {
+        // A bug here must not stall the round: the grounded decision stands.
+        const message = e instanceof Error ? e.message : String(e);
+        return rule ? withFallback(rule, 'error', 'error', [], message.slice(0, 200)) : safeRule(grounded, state);
+      }
+    },
+  };
+}
+
+/** `meta.fallback` is public (posted to the channel): a code only, never model text. */
+function withFallback(rule: JudgeDecision, why: string, code: string, runs: JudgeRunMeta[], detail?: string): JudgeDecision {
+  return {
+    ...rule,
+    meta: { ...rule.meta, fallback: `LLM judge ${why}`.slice(0, 240), fallbackCode: code, ...(detail ? { fallbackDetail: detail } : {}), intendedJudge: LLM_JUDGE_ID, promptVersion: JUDGE_PROMPT_VERSION, runs },
+  };
+}
+
+function safeRule(judge: SyncJudge, state: MatchState): JudgeDecision | null {
+  try {
+    return judge.judge(state);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * One line for the round post when the intended judge did not decide (this judge's or the host's
+ * fallback: `meta.fallback` is a string), else null. E.g. "LLM judge unavailable (LLM judge timeout:
+ * …); the rule judge's decision stands."
+ */
+export function judgeFallbackNotice(decision: JudgeDecision | null): string | null {
+  const why = decision?.meta?.fallback;
+  return typeof why === 'string' ? `LLM judge unavailable (${why}); the rule judge's decision stands.` : null;
+}
+
+/** Deterministic rng for tests and the benchmark: `rng(seed, round, 'llm-judge')` (src/engine/rng.ts). */
+export const seededJudgeRng = (seed: number, round: number): (() => number) => seededRng(seed, round, 'llm-judge');

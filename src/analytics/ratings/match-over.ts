@@ -1,0 +1,32 @@
+/**
+ * The rating change shown with a match's final post (RoundHostOptions.onMatchOver): each player's live
+ * openskill ordinal (μ − 3σ, overall table) before and after this match. Matches that do not count get no post.
+ */
+import type { Post, Reply } from '../../chat/types.js';
+import { seatLabel } from '../../present/common.js';
+import type { HostedMatch } from '../../match/types.js';
+import { loaderFor, type ResultsSource } from './load.js';
+
+/** The post of `m`'s rating changes, from every counted finished match in `store` (null when `m` does not count). */
+export async function ratingChangePost(store: ResultsSource, m: HostedMatch): Promise<Post | null> {
+  const { results } = await loaderFor(store).load();
+  if (!results.some((r) => r.matchId === m.id)) return null;
+  const { liveRatings } = await import('./openskill.js'); // openskill + ramda (~24 MB) only when a match ends
+  const rows = liveRatings(results).history.filter((h) => h.matchId === m.id);
+  if (rows.length === 0) return null;
+  const labOf = new Map(results.find((r) => r.matchId === m.id)!.seats.map((s) => [s.player.id, s.lab]));
+  const lines = rows.map((h) => {
+    const d = h.after.ordinal - h.before.ordinal;
+    const who = labOf.get(h.player.id);
+    return `${who ? seatLabel(m, who) : h.player.name}: ${h.before.ordinal.toFixed(1)} → ${h.after.ordinal.toFixed(1)} (${d >= 0 ? '+' : ''}${d.toFixed(1)})`;
+  });
+  return { title: 'Rating changes', text: `${lines.join('\n')}\nRating = openskill μ − 3σ over every counted match (\`leaderboard\` shows the table).` };
+}
+
+/** A RoundHostOptions.onMatchOver that posts the rating changes. */
+export function ratingChangeHook(store: ResultsSource): (m: HostedMatch) => Promise<Reply | null> {
+  return async (m) => {
+    const post = await ratingChangePost(store, m);
+    return post ? { public: [post], private: [] } : null;
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * The app's configuration file (`config/arena.json`, see config/arena.example.json), parsed with zod.
+ * Every key is optional; environment variables override the file (load.ts), command-line options override
+ * both (src/cli/main.ts). Secrets (bot tokens, API keys) belong in environment variables, not in the file.
+ *
+ * | key | default | meaning | env override |
+ * |---|---|---|---|
+ * | `database.url` | null | PostgreSQL URL (`postgres://…`) shared by several bot processes; null = SQLite | `DATABASE_URL` |
+ * | `database.sqlitePath` | `./data/arena.db` | SQLite file when no URL is set (`:memory:` = not persisted) | `ARENA_DB` |
+ * | `match.task` | `market_round` | task of matches opened without `task:` | `ARENA_TASK` |
+ * | `match.roundSeconds` | 300 | round timer (s) of chat matches opened without `round_seconds:`; 0 = no timer | `ARENA_ROUND_SECONDS` |
+ * | `match.holdout` | false | holdout parameters for scripted seats by default | `ARENA_HOLDOUT` |
+ * | `console.roundSeconds` | 0 | round timer of `npm start` matches (0: a round closes when you say `done`) | `ARENA_CONSOLE_ROUND_SECONDS` |
+ * | `adminUserIds` | [] | platform-qualified user ids (`discord:123`, `slack:U1`) who may host any match | `ARENA_ADMIN_USER_IDS` (comma-separated) |
+ * | `log.level` | `info` | pino level: fatal, error, warn, info, debug, trace, silent | `LOG_LEVEL` |
+ * | `llm.*` | see src/llm/config.ts | LLM endpoint, models, judge, limits | `ARENA_LLM_*`, `OPENAI_*` (src/llm/config.ts) |
+ * | `server.host` | `127.0.0.1` | address `npm run serve` listens on (the trainer HTTP API, src/server) | `ARENA_SERVER_HOST` |
+ * | `server.port` | 8080 | its port (0 = any free port) | `ARENA_SERVER_PORT` |
+ * | `server.maxSessions` | 256 | sessions open at once; one more gets 503 `too_many_sessions` | `ARENA_SERVER_MAX_SESSIONS` |
+ * | `server.idleTtlSeconds` | 900 | a session idle this long is dropped (then 404 `unknown_session`) | `ARENA_SERVER_IDLE_TTL_SECONDS` |
+ * | `server.bodyLimitBytes` | 65536 | largest request body; larger gets 413 `body_too_large` | `ARENA_SERVER_BODY_LIMIT_BYTES` |
+ * | `votes.enabled` | true | matches opened without `votes:` collect blind votes on pitches (ballots, issue #10) | `ARENA_VOTES` |
+ * | `votes.ballotSeconds` | 300 | how long a ballot stays open after the match ends (earlier ballots close with the next round) | `ARENA_BALLOT_SECONDS` |
+ * | `votes.perMinute` | 30 | votes one person may cast per minute (per bot process) | `ARENA_VOTES_PER_MINUTE` |
+ * | `votes.pseudonymSecret` | null | key of people's pseudonyms in exports; null = generated on first use and kept in the database | `ARENA_PSEUDONYM_SECRET` |
+ * | `server.debugState` | false | allow `GET /state?include_private=true` (the full state, every seat's secrets) | `ARENA_SERVER_DEBUG_STATE` (`GPU_ARENA_DEBUG_STATE` too, as the original) |
+ *
+ * Platform credentials are read from the environment by each adapter: Discord `DISCORD_TOKEN`,
+ * `DISCORD_APPLICATION_ID`, `DISCORD_GUILD_ID`, `DISCORD_ADMIN_ROLE_ID` (src/adapters/discord/config.ts);
+ * Slack `SLACK_BOT_TOKEN`, `SLACK_SIGNING_SECRET`, `SLACK_APP_TOKEN`, `SLACK_MODE`, … (src/adapters/slack/config.ts).
+ */
+import { z } from 'zod';
+import { TASK_NAMES, type TaskName } from '../../engine/types.js';
+import { LlmConfigSchema } from '../../llm/config.js';
+import { MAX_ROUND_SECONDS } from '../../match/settings.js';
+
+const seconds = z.number().int().min(0).max(MAX_ROUND_SECONDS);
+
+export const ArenaConfigSchema = z
+  .object({
+    /** Optional JSON-schema pointer for editors; ignored. */
+    $schema: z.string().optional(),
+    database: z
+      .object({
+        url: z.string().trim().min(1).nullable().default(null),
+        sqlitePath: z.string().trim().min(1).default('./data/arena.db'),
+      })
+      .strict()
+      .default({ url: null, sqlitePath: './data/arena.db' }),
+    match: z
+      .object({
+        task: z.enum(TASK_NAMES as [TaskName, ...TaskName[]]).default('market_round'),
+        roundSeconds: seconds.default(300),
+        holdout: z.boolean().default(false),
+      })
+      .strict()
+      .default({ task: 'market_round', roundSeconds: 300, holdout: false }),
+    console: z.object({ roundSeconds: seconds.default(0) }).strict().default({ roundSeconds: 0 }),
+    adminUserIds: z.array(z.string().trim().regex(/^[a-z]+:.+$/, 'a platform-qualified user id like discord:123')).default([]),
+    log: z
+      .object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') })
+      .strict()
+      .default({ level: 'info' }),
+    llm: LlmConfigSchema.default(LlmConfigSchema.parse({})),
+    votes: z
+      .object({
+        enabled: z.boolean().default(true),
+        ballotSeconds: seconds.default(300),
+        perMinute: z.number().int().min(1).max(10_000).default(30),
+        /** Key of the people's pseudonyms in exports (src/analytics/preference/pseudonym.ts); null = generated once and kept in the database. */
+        pseudonymSecret: z.string().trim().min(16, 'at least 16 characters').nullable().default(null),
+      })
+      .strict()
+      .default({ enabled: true, ballotSeconds: 300, perMinute: 30, pseudonymSecret: null }),
+    server: z
+      .object({
+        host: z.string().trim().min(1).default('127.0.0.1'),
+        port: z.number().int().min(0).max(65535).default(8080),
+        maxSessions: z.number().int().min(1).max(100_000).default(256),
+        idleTtlSeconds: z.number().int().min(1).max(7 * 24 * 3600).default(900),
+        bodyLimitBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(65_536),
+        debugState: z.boolean().default(false),
+      })
+      .strict()
+      .default({ host: '127.0.0.1', port: 8080, maxSessions: 256, idleTtlSeconds: 900, bodyLimitBytes: 65_536, debugState: false }),
+  })
+  .strict();
+
+/** The validated configuration. */
+export type ArenaConfig = z.output<typeof ArenaConfigSchema>;
+/** What the file may contain. */
+export type ArenaConfigInput = z.input<typeof ArenaConfigSchema>;

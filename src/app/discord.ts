@@ -1,0 +1,153 @@
+/**
+ * Starting the Discord bot: `npm start -- --platform discord` (src/cli/main.ts calls {@link start}), or
+ * {@link startDiscord} from code and tests. Wires the command catalogue and a {@link RoundHost} whose
+ * out-of-command posts (timer round closes, agent turns, restore) go to the Discord channel.
+ *
+ * Needs DISCORD_TOKEN (see config.ts); commands are registered separately with `npm run discord:register`.
+ */
+import { pino, type Logger } from 'pino';
+import { COMMANDS, completions, runCommand, runText, setCommandErrorSink } from '../commands/index.js';
+import type { PlatformContext } from './platform-context.js';
+import { hostOptionsFromConfig } from './host-options.js';
+import { createLlmRuntime } from './llm.js';
+import { RoundHost, type RoundHostOptions } from '../host/index.js';
+import type { EventStore } from '../store/types.js';
+import type { CommandBackend } from '../adapters/discord/backend.js';
+import { startDiscordBot, type DiscordBot } from '../adapters/discord/bot.js';
+import { readDiscordConfig, type DiscordConfigError } from '../adapters/discord/config.js';
+import { ratingChangeHook } from '../analytics/ratings/match-over.js';
+
+/** Options of {@link startDiscord}. */
+export interface StartDiscordOptions {
+  /** DISCORD_TOKEN (required), DISCORD_ADMIN_ROLE_ID, DISCORD_API_URL (see config.ts). */
+  env: NodeJS.ProcessEnv;
+  /** The event store (the caller owns it and closes it after `stop`). */
+  store: EventStore;
+  logger?: Logger;
+  /** REST base for discord.js (overrides DISCORD_API_URL), e.g. a local emulator's `http://127.0.0.1:P/api`. */
+  restApi?: string;
+  /** Round host options besides store, publish and logger: judge, agentFor, clock, defaults, adminUserIds, … */
+  hostOptions?: Omit<RoundHostOptions, 'store' | 'publish' | 'logger'>;
+  /** A command still running after this many ms is deferred (default 2000). */
+  softDeadlineMs?: number;
+}
+
+/** A running Discord bot and its round host, as {@link startDiscord} resolves them. */
+export interface DiscordRuntime {
+  bot: DiscordBot;
+  host: RoundHost;
+  /** Stops the host's timers and agent turns, then the client. The store stays open. */
+  stop(): Promise<void>;
+}
+
+/** The catalogue run against `host`, as the Discord adapter's backend. */
+export function hostBackend(host: RoundHost): CommandBackend {
+  return {
+    commands: COMMANDS,
+    run: (channelId, caller, name, options) => runCommand(host, channelId, caller, name, options),
+    runText: (channelId, caller, text) => runText(host, channelId, caller, text),
+    complete: (channelId, caller, kind, typed, where) => completions(host, channelId, caller, kind, typed, where),
+    async context(channelId, userId) {
+      const m = await host.current(channelId);
+      if (!m) return null;
+      return { matchId: m.id, seat: userId ? host.seatOf(m, userId) : null, phase: m.phase, round: m.state?.round ?? null };
+    },
+  };
+}
+
+/**
+ * Logs in, then restores unfinished matches (their overdue closes are posted to their channels).
+ * Rejects with a {@link DiscordConfigError} (`missing_env` naming DISCORD_TOKEN, or `invalid_env`), or
+ * with discord.js's error when login fails (e.g. TokenInvalid).
+ */
+export async function startDiscord(opts: StartDiscordOptions): Promise<DiscordRuntime> {
+  const config = readDiscordConfig(opts.env, ['DISCORD_TOKEN']);
+  if (config instanceof Error) throw config;
+  const logger = opts.logger ?? pino({ level: 'info' });
+  setCommandErrorSink((err, where) => logger.error({ command: where.name, err: err instanceof Error ? err.message : String(err) }, 'command failed'));
+  // The host publishes through the bot, which needs the host's backend: bind late.
+  let bot: DiscordBot | null = null;
+  const host = new RoundHost({
+    // Each player's rating change follows a match's final post (src/ratings).
+    onMatchOver: ratingChangeHook(opts.store),
+    ...opts.hostOptions,
+    store: opts.store,
+    logger: logger.child({ component: 'round-host' }),
+    publish: async (channelId, reply) => {
+      if (bot) await bot.publish(channelId, reply);
+      else logger.warn({ channelId }, 'discord: post before the client was ready was dropped');
+    },
+  });
+  const restApi = opts.restApi ?? config.apiUrl ?? undefined;
+  try {
+    bot = await startDiscordBot({
+      backend: hostBackend(host),
+      token: config.token,
+      logger,
+      adminRoleId: config.adminRoleId,
+      ...(restApi ? { restApi } : {}),
+      ...(opts.softDeadlineMs !== undefined ? { softDeadlineMs: opts.softDeadlineMs } : {}),
+    });
+  } catch (err) {
+    await host.stop();
+    throw err;
+  }
+  await host.restore();
+  const started = bot;
+  return {
+    bot: started,
+    host,
+    async stop() {
+      await host.stop();
+      await started.stop();
+    },
+  };
+}
+
+/** Resolves on SIGINT or SIGTERM. */
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const on = (s: NodeJS.Signals) => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+      resolve(s);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
+}
+
+/**
+ * Entry point for `npm start -- --platform discord`: runs until SIGINT/SIGTERM.
+ * Exit codes: 0 stopped by a signal, 1 login or runtime failure, 2 missing/invalid configuration.
+ */
+export async function start(ctx: PlatformContext): Promise<number> {
+  const { config, store, logger } = ctx;
+  const llm = await createLlmRuntime(config.llm, logger);
+  let rt: DiscordRuntime;
+  try {
+    rt = await startDiscord({
+      env: process.env,
+      store,
+      logger,
+      hostOptions: {
+        ...hostOptionsFromConfig(config),
+        judgeTimeoutMs: llm.hostJudgeTimeoutMs,
+        ...(llm.judge ? { judge: llm.judge } : {}),
+        ...(llm.agentFor ? { agentFor: llm.agentFor, defaultAgentModel: llm.defaultAgentModel } : {}),
+      },
+    });
+  } catch (err) {
+    if ((err as DiscordConfigError).name === 'DiscordConfigError') {
+      process.stderr.write(`${(err as Error).message}\n`);
+      return 2;
+    }
+    logger.error({ err: (err as Error).message }, 'discord: could not start');
+    return 1;
+  }
+  logger.info({ llm: llm.summary }, 'discord: running; press Ctrl+C to stop');
+  const signal = await untilSignal();
+  logger.info({ signal }, 'discord: stopping');
+  await rt.stop();
+  return 0;
+}

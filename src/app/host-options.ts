@@ -1,0 +1,15 @@
+/**
+ * The round host's options that come from the app configuration (src/config): lobby defaults of chat
+ * matches, admins, and ballots (issue #10). One place, so every platform starts its host the same way.
+ */
+import type { ArenaConfig } from './config/schema.js';
+import type { RoundHostOptions } from '../host/host.js';
+
+/** `defaults` (task, round timer, holdout, votes), `adminUserIds` and `votes` (ballot time, rate limit) of `config`. */
+export function hostOptionsFromConfig(config: ArenaConfig): Pick<RoundHostOptions, 'defaults' | 'adminUserIds' | 'votes'> {
+  return {
+    defaults: { task: config.match.task, roundSeconds: config.match.roundSeconds, holdout: config.match.holdout, votes: config.votes.enabled },
+    adminUserIds: config.adminUserIds,
+    votes: { ballotSeconds: config.votes.ballotSeconds, perMinute: config.votes.perMinute },
+  };
+}

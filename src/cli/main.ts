@@ -1,0 +1,139 @@
+/**
+ * `npm start`: GPU Arena's entry point.
+ *
+ *     npm start                                   # console match in this terminal (SQLite ./data/arena.db)
+ *     npm start -- --task coalition_market --seed 7 --round-seconds 0 --db :memory:
+ *     npm start -- --platform discord|slack       # the chat bots (when their adapters are installed)
+ *
+ * Options override the config file and environment variables (src/app/config/schema.ts lists them all).
+ * `--db <file>` forces SQLite at that path even when DATABASE_URL is set.
+ *
+ * Chat platforms are loaded from the registry in src/app/platforms.ts only when chosen.
+ * Exit codes: 0 done, 1 runtime failure, 2 bad options or configuration.
+ */
+import { Command, Option } from 'commander';
+import { pino } from 'pino';
+import { PLATFORMS, PLATFORM_NAMES } from '../app/platforms.js';
+import { z } from 'zod';
+import { runConsole, type ConsoleSeat } from '../adapters/console/session.js';
+import { createLlmRuntime } from '../app/llm.js';
+import { loadConfig } from '../app/config/index.js';
+import { TASK_NAMES, type TaskName } from '../engine/types.js';
+import { MAX_ROUND_SECONDS } from '../match/settings.js';
+import { openStore } from '../store/open.js';
+
+
+/** A command-line integer in [min, max], with one message for every way it can be wrong. */
+const wholeNumber = (min: number, max: number) => {
+  const error = `expected a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+};
+
+const OptionsSchema = z.object({
+  platform: z.enum(PLATFORM_NAMES),
+  task: z.enum(TASK_NAMES as [TaskName, ...TaskName[]]).optional(),
+  seed: wholeNumber(0, 2 ** 31 - 1).optional(),
+  roundSeconds: wholeNumber(0, MAX_ROUND_SECONDS).optional(),
+  db: z.string().min(1).optional(),
+  config: z.string().min(1).optional(),
+  seat: z.array(z.string()).default([]),
+});
+
+/**
+ * `--seat lab_2=llm:<model>` / `--seat lab_2=llm` (the configured agent model) / `--seat lab_1=scripted:<policy>`.
+ * Returns the seats or a message naming what is wrong.
+ */
+function parseSeats(specs: readonly string[], defaultModel: string | null): ConsoleSeat[] | string {
+  const seats: ConsoleSeat[] = [];
+  for (const spec of specs) {
+    const m = /^(lab_\d+)=(llm|scripted)(?::(.+))?$/.exec(spec.trim());
+    if (!m) return `--seat ${spec}: expected lab_N=llm:<model> or lab_N=scripted:<policy>`;
+    const [, lab, agent, name] = m as unknown as [string, string, 'llm' | 'scripted', string | undefined];
+    if (agent === 'llm') {
+      const model = name ?? defaultModel;
+      if (!model) return `--seat ${spec}: no model named and ARENA_AGENT_MODEL is not set`;
+      seats.push({ lab, agent, name: model });
+    } else seats.push({ lab, agent, name: name ?? 'cooperative' });
+  }
+  return seats;
+}
+
+function parseArgs(argv: string[]): z.output<typeof OptionsSchema> {
+  const program = new Command()
+    .name('gpu-arena')
+    .description('Judged negotiation matches over scarce GPU capacity: console, Discord or Slack.')
+    .addOption(new Option('--platform <name>', 'where to play').choices([...PLATFORM_NAMES]).default('console'))
+    .addOption(new Option('--task <task>', 'task of a new match').choices([...TASK_NAMES]))
+    .option('--seed <n>', 'seed of a new match (default: random, printed)')
+    .option('--round-seconds <n>', 'round timer of a new match in seconds; 0 = rounds close on `done`')
+    .option('--db <file>', 'SQLite file (default ./data/arena.db; `:memory:` keeps nothing)')
+    .option('--config <file>', 'config file (default config/arena.json if present)')
+    .option('--seat <lab=driver>', 'console: seat an agent before the match starts, e.g. lab_2=llm:gpt-4o-mini or lab_1=scripted:selfish (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .showHelpAfterError()
+    // Usage errors exit 2 (the documented code); --help exits 0.
+    .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2))
+    .parse(argv);
+  const parsed = OptionsSchema.safeParse(program.opts());
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const flag = `--${String(issue?.path[0] ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  return program.error(`error: option ${flag}: ${issue?.message ?? 'invalid'}`, { exitCode: 2 });
+}
+
+async function main(argv: string[]): Promise<number> {
+  const args = parseArgs(argv);
+  const loaded = loadConfig(args.config);
+  if (!loaded.ok) {
+    process.stderr.write(`${loaded.error.message}\n`);
+    return 2;
+  }
+  const config = loaded.config;
+  const consoleMode = args.platform === 'console';
+  // In the terminal, only warnings go to stderr unless LOG_LEVEL asks for more.
+  const level = consoleMode && !process.env.LOG_LEVEL ? 'warn' : config.log.level;
+  const logger = pino({ level }, pino.destination(2));
+  const store = await openStore(args.db ? { sqlitePath: args.db } : { ...(config.database.url ? { databaseUrl: config.database.url } : {}), sqlitePath: config.database.sqlitePath });
+  try {
+    if (!consoleMode) return await (await PLATFORMS[args.platform as keyof typeof PLATFORMS]())({ config, store, logger });
+    const llm = await createLlmRuntime(config.llm, logger);
+    const seats = parseSeats(args.seat, llm.defaultAgentModel);
+    if (typeof seats === 'string') {
+      process.stderr.write(`${seats}\n`);
+      return 2;
+    }
+    if (seats.some((s) => s.agent === 'llm') && !llm.agentFor) {
+      process.stderr.write(`--seat …=llm needs an LLM endpoint. ${llm.summary}\n`);
+      return 2;
+    }
+    const interactive = Boolean(process.stdin.isTTY);
+    return await runConsole({
+      store,
+      logger,
+      input: process.stdin,
+      output: process.stdout,
+      interactive,
+      color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+      task: args.task ?? config.match.task,
+      ...(args.seed !== undefined ? { seed: args.seed } : {}),
+      roundSeconds: args.roundSeconds ?? config.console.roundSeconds,
+      holdout: config.match.holdout,
+      votes: config.votes.enabled,
+      ballots: { ballotSeconds: config.votes.ballotSeconds, perMinute: config.votes.perMinute },
+      seats,
+      notes: [llm.summary],
+      judgeTimeoutMs: llm.hostJudgeTimeoutMs,
+      ...(llm.judge ? { judge: llm.judge } : {}),
+      ...(llm.agentFor ? { agentFor: llm.agentFor, defaultAgentModel: llm.defaultAgentModel } : {}),
+    });
+  } finally {
+    await store.close();
+  }
+}
+
+main(process.argv).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`gpu-arena: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);

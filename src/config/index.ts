@@ -1,3 +1,0 @@
-/** Configuration: config/arena.json + environment variables, validated with zod (keys documented in schema.ts). */
-export { ArenaConfigSchema, type ArenaConfig, type ArenaConfigInput } from './schema';
-export { loadConfig, applyEnv, DEFAULT_CONFIG_PATH, type ConfigError } from './load';

@@ -1,0 +1,90 @@
+/**
+ * Match configuration: what `createMatch` accepts, validated with zod (docs/RULES.md §0–§1).
+ */
+import { z } from 'zod';
+import type { MatchConfig, PolicyName } from './types.js';
+import { ARCHETYPE_NAMES, BASELINE_NAMES, PROBE_NAMES, TASK_NAMES } from './types.js';
+import { labIdsFor } from './world.js';
+
+/** Every scripted policy name: the five archetypes, the six baselines, then the probes (docs/RULES.md §7). */
+export const POLICY_NAMES: readonly PolicyName[] = [...ARCHETYPE_NAMES, ...BASELINE_NAMES, ...PROBE_NAMES];
+
+/** Default actions per seat per round before `action_limit` (docs/RULES.md §2). */
+export const DEFAULT_MAX_ACTIONS_PER_ROUND = 12;
+
+const TaskSchema = z.enum(TASK_NAMES as [MatchConfig['task'], ...MatchConfig['task'][]]);
+const PolicySchema = z.enum(POLICY_NAMES as [PolicyName, ...PolicyName[]]);
+
+/**
+ * Config of a match. `scripted` keys must be lab ids of the match's world (`labIdsFor(task, seed)`).
+ * - task: 'single_trade' | 'market_round' | 'coalition_market'
+ * - seed: integer ≥ 0 (≤ 2^53 − 1); all randomness derives from it
+ * - holdout: default false (holdout policy parameters, §7.2)
+ * - scripted: seat → policy name, default {}
+ * - maxActionsPerRound: integer 1–100, default 12
+ */
+export const MatchConfigSchema = z
+  .object({
+    task: TaskSchema,
+    seed: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+    holdout: z.boolean().default(false),
+    scripted: z.record(z.string(), PolicySchema).default({}),
+    maxActionsPerRound: z.number().int().min(1).max(100).default(DEFAULT_MAX_ACTIONS_PER_ROUND),
+  })
+  .superRefine((cfg, ctx) => {
+    const labs = new Set(labIdsFor(cfg.task, cfg.seed));
+    for (const lab of Object.keys(cfg.scripted)) {
+      if (!labs.has(lab)) ctx.addIssue({ code: 'custom', path: ['scripted', lab], message: `no seat ${lab} in this match` });
+    }
+  });
+
+/** What a caller may pass to `createMatch` (defaults omitted). */
+export type MatchConfigInput = z.input<typeof MatchConfigSchema>;
+
+const POLICY_SET = new Set<string>(POLICY_NAMES);
+
+/**
+ * The parsed config when `input` is plainly valid (own plain-data fields, every value in range), else
+ * undefined and the schema decides (it also produces the error). Same output as the schema path.
+ */
+function parseConfigFast(input: unknown): MatchConfig | undefined {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+  const { task, seed, holdout, scripted, maxActionsPerRound } = input as Record<string, unknown>;
+  if (typeof task !== 'string' || !(TASK_NAMES as readonly string[]).includes(task)) return undefined;
+  if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0) return undefined;
+  if (holdout !== undefined && typeof holdout !== 'boolean') return undefined;
+  const maxActions = maxActionsPerRound ?? DEFAULT_MAX_ACTIONS_PER_ROUND;
+  if (typeof maxActions !== 'number' || !Number.isSafeInteger(maxActions) || maxActions < 1 || maxActions > 100) return undefined;
+  const labs = labIdsFor(task as MatchConfig['task'], seed);
+  const out: MatchConfig['scripted'] = {};
+  if (scripted !== undefined) {
+    if (typeof scripted !== 'object' || scripted === null || Object.getPrototypeOf(scripted) !== Object.prototype) return undefined;
+    if (Object.getOwnPropertySymbols(scripted).length > 0) return undefined;
+    // Each value read once, in key order; arrays rather than a Map: a match has at most five seats.
+    const keys = Object.keys(scripted);
+    const values: unknown[] = [];
+    for (let i = 0; i < keys.length; i++) values.push((scripted as Record<string, unknown>)[keys[i]!]);
+    for (let i = 0; i < keys.length; i++) {
+      const v = values[i];
+      if (!labs.includes(keys[i]!) || typeof v !== 'string' || !POLICY_SET.has(v)) return undefined;
+    }
+    for (let i = 0; i < labs.length; i++) {
+      const k = keys.indexOf(labs[i]!);
+      if (k >= 0) out[labs[i]!] = values[k] as PolicyName;
+    }
+  }
+  return { task: task as MatchConfig['task'], seed, holdout: holdout ?? false, scripted: out, maxActionsPerRound: maxActions };
+}
+
+/** Parse a config; throws a ZodError when invalid. Scripted seats are stored in seat order. */
+export function parseConfig(input: MatchConfigInput): MatchConfig {
+  const fast = parseConfigFast(input);
+  if (fast) return fast;
+  const cfg = MatchConfigSchema.parse(input);
+  const scripted: MatchConfig['scripted'] = {};
+  for (const lab of labIdsFor(cfg.task, cfg.seed)) {
+    const p = cfg.scripted[lab];
+    if (p !== undefined) scripted[lab] = p;
+  }
+  return { task: cfg.task, seed: cfg.seed, holdout: cfg.holdout, scripted, maxActionsPerRound: cfg.maxActionsPerRound };
+}

@@ -1,0 +1,43 @@
+/**
+ * The arena engine (docs/RULES.md): pure, deterministic, JSON-serialisable state.
+ *
+ * - createMatch(config) → MatchState (throws only on an invalid config)
+ * - applyAction(state, lab, raw) → { state, result } (never throws)
+ * - closeRound(state, { judge? }) → { state, report }
+ * - observe(state, lab) → Observation; publicView(state) → PublicView
+ */
+/**
+ * Version of the game rules this engine implements (docs/RULES.md). A match replays identically only
+ * under the rules it was recorded with, so the host stores this number with every new match and refuses
+ * to replay a log recorded under another version.
+ *
+ * - 1: the first engine (implicit; matches stored without a version are v1). The judge's bonus was paid
+ *   at round close whatever happened next.
+ * - 2: a judge bonus is held on the jobs the pitch argued for and paid only when they settle, × their
+ *   credit (§6.5); blocks reserved for a pending job are shielded from capacity_failure (§5);
+ *   coalition_reliability goes only to members whose pooling completed a job (§3.9). The same inputs
+ *   give different rewards (and, through shocks, states) than under v1.
+ */
+export const RULES_VERSION = 2;
+
+export { createMatch } from './create.js';
+export { applyAction } from './step.js';
+export type { StepOutput } from './step.js';
+export { closeRound, runScripted } from './round-close.js';
+export type { CloseOptions } from './round-close.js';
+export { observe, publicView, budgetBand, demandLevel, publicBlocks, publicLabs, publicCoalition } from './observe.js';
+export { MatchConfigSchema, POLICY_NAMES, DEFAULT_MAX_ACTIONS_PER_ROUND } from './config.js';
+export type { MatchConfigInput } from './config.js';
+export { worldParams, labIdsFor, PRESETS } from './world.js';
+export type { TaskPreset } from './world.js';
+export { rng } from './rng.js';
+export { emptyBreakdown, normalize, normalizedReward, addBreakdowns, isZeroBreakdown, REWARD_COLUMNS, REWARD_WEIGHTS, ZERO_BREAKDOWN } from './reward.js';
+export type { RewardColumn } from './reward.js';
+export { isLive, round2 } from './util.js';
+export { positionParts, positionValue, tradeGain, jobValue } from './valuation.js';
+export { HELD_BONUS_CAP } from './pitch-bonus.js';
+export type { PositionParts, ValuedBlock } from './valuation.js';
+export * from './types.js';
+export * from './views.js';
+export * from './actions.js';
+export * from './codes.js';

@@ -1,0 +1,41 @@
+/**
+ * Which jobs a winning pitch argued for, so its judge bonus can be held on them (docs/RULES.md §6.5).
+ * Pure; reads the state only.
+ */
+import type { JobId, MatchState, Pitch } from '../types.js';
+import { claimsOf } from './claims.js';
+import { StateFacts } from './state-facts.js';
+import { checkClaims } from './verify.js';
+
+/** The jobs a pitch argued for: `named` = its own job ids it named; `open` = those (or, naming none, the argued jobs of §6.2) still short of hours. */
+export interface ArguedJobs {
+  /** Own job ids named by the pitch (structured `jobIds`, then ids in the text), in that order, once each. */
+  named: JobId[];
+  /** Argued jobs that are pending and not fully allocated when the round closes (each can hold a share of the bonus). */
+  open: JobId[];
+}
+
+const isOpen = (s: MatchState, id: JobId): boolean => {
+  const j = s.jobs[id];
+  return j !== undefined && j.outcome === 'pending' && j.allocatedHours < j.gpuHoursRequired;
+};
+
+/**
+ * The jobs `pitch` argued for, against `state` (the state the judge saw). A pitch that names its own jobs
+ * argues for exactly those (the open ones among them; none open: the work it argued for was already
+ * covered). A pitch that names none argues for the jobs its verified claims matched, else all of its
+ * seat's open jobs (as the rule judge's need, §6.2).
+ */
+export function arguedJobs(state: MatchState, pitch: Pitch): ArguedJobs {
+  const claims = claimsOf(pitch.text);
+  const named: JobId[] = [];
+  const add = (id: JobId): void => {
+    const j = Object.hasOwn(state.jobs, id) ? state.jobs[id] : undefined;
+    if (j !== undefined && j.owner === pitch.lab && !named.includes(id)) named.push(id);
+  };
+  for (const id of pitch.jobIds) add(id);
+  for (const c of claims) if (c.kind === 'job') add(c.id);
+  if (named.length > 0) return { named, open: named.filter((id) => isOpen(state, id)) };
+  const v = checkClaims(new StateFacts(state, pitch.lab), claims, []);
+  return { named, open: v.argued.map((j) => j.id).filter((id) => isOpen(state, id)) };
+}

@@ -1,0 +1,18 @@
+/** The judge package: the interface (types.ts) and the grounded rule judge (docs/RULES.md §6). */
+export * from './types.js';
+export { type Claim, extractClaims, normalizePitch, MAX_PITCH_SCAN } from './claims.js';
+export { type JobFacts, type SeatFacts, seatFacts } from './facts.js';
+export { type Verification, verifyClaims, MATCH_TOLERANCE } from './verify.js';
+export {
+  ruleJudge,
+  scorePitch,
+  decide,
+  needOf,
+  RULE_JUDGE_ID,
+  JUDGE_WEIGHTS,
+  JUDGE_BONUS_MIN,
+  NEED_HOURS_SCALE,
+  SPECIFICITY_SATURATION,
+  FABRICATION_SATURATION,
+} from './rule-judge.js';
+export { type ArguedJobs, arguedJobs } from './argued.js';

@@ -1,0 +1,279 @@
+/**
+ * Copy-on-write editing of a MatchState (docs/RULES.md §0: the input state is never mutated, and no
+ * step deep-copies the whole state). A Draft shallow-copies a record map the first time one of its
+ * entries is written and clones only the entities it touches; everything else is shared with the base.
+ *
+ * Convention for callers: an entity returned by a write accessor (`lab()`, `block()`, …) is the
+ * draft's own shallow clone and may be assigned to; its nested arrays/objects are still shared, so
+ * replace them (`job.allocatedBlockIds = [...old, id]`) instead of mutating them in place.
+ * `coalition()` is the exception: its commitments and hoursUsedByPartners are cloned too.
+ *
+ * Speed (every action and every round close goes through here): a copy is `{ ...x }` in effect — the
+ * same own keys in the same order — but the state and the common entities are copied as object
+ * literals where their keys are the engine's usual ones, because a spread's call site in V8 becomes slow
+ * for good once it has seen more than four object shapes. (A literal copies string keys only; states
+ * are JSON data, which has no symbol keys.)
+ */
+import type { Block, Coalition, Job, Lab, LabId, MatchState, Message, Offer, SeatStats } from './types.js';
+import type { RewardColumn } from './reward.js';
+import { round4 } from './util.js';
+
+type Rec<T> = Record<string, T>;
+
+/**
+ * The state's keys in the order createMatch writes them (types.ts). {@link copyState} copies a state with
+ * these keys in this order as an object literal, which is several times cheaper than a spread once the
+ * spread's call site has seen more than a few object shapes; any other state is spread (same result).
+ */
+const STATE_KEYS: readonly string[] = ['version', 'config', 'params', 'round', 'over', 'labIds', 'labs', 'blocks', 'jobs', 'offers', 'coalitions', 'nextOfferSeq', 'nextCoalitionSeq', 'messages', 'pitches', 'judgeHistory', 'shockSchedule', 'shockHistory', 'ledger', 'seats'];
+
+/** True when `s` has exactly the keys of STATE_KEYS, in that order. */
+function canonicalKeys(s: MatchState): boolean {
+  let i = 0;
+  for (const k in s) if (k !== STATE_KEYS[i++]) return false;
+  return i === STATE_KEYS.length;
+}
+
+/** A shallow copy of a state, keys in the same order (`{ ...b }`). */
+function copyState(b: MatchState): MatchState {
+  if (!canonicalKeys(b)) return { ...b };
+  // Written out (keep in step with STATE_KEYS and MatchState: the compiler flags a missing key).
+  const s: MatchState = {
+    version: b.version,
+    config: b.config,
+    params: b.params,
+    round: b.round,
+    over: b.over,
+    labIds: b.labIds,
+    labs: b.labs,
+    blocks: b.blocks,
+    jobs: b.jobs,
+    offers: b.offers,
+    coalitions: b.coalitions,
+    nextOfferSeq: b.nextOfferSeq,
+    nextCoalitionSeq: b.nextCoalitionSeq,
+    messages: b.messages,
+    pitches: b.pitches,
+    judgeHistory: b.judgeHistory,
+    shockSchedule: b.shockSchedule,
+    shockHistory: b.shockHistory,
+    ledger: b.ledger,
+    seats: b.seats,
+  };
+  return s;
+}
+
+/**
+ * Entity copies (`{ ...x }`) written out as object literals. Entities come in several object shapes (the
+ * first matches of a process leave transient ones, a traded block gains tradedFrom, …), too many for a
+ * fast spread; a literal costs the same whatever the source's shape. A literal is used only when the
+ * source has exactly the keys listed here in this order (the order the engine creates them in:
+ * world.ts, create.ts, handlers/offers.ts), optionally followed by the optional key; any other object is
+ * spread, so a copy always has its source's keys in its source's order.
+ */
+const LAB_KEYS = ['id', 'publicName', 'budget', 'initialBudget', 'reputation', 'finished'];
+const BLOCK_KEYS = ['id', 'owner', 'gpuCount', 'duration', 'gpuHours', 'reliability', 'energyCost', 'status', 'reservedFor', 'committedTo', 'usedFor'];
+const JOB_KEYS = ['id', 'owner', 'gpuHoursRequired', 'deadlineRound', 'baseValue', 'urgencyMultiplier', 'minReliability', 'partialCreditAllowed', 'allocatedHours', 'allocatedBlockIds', 'energyCost', 'outcome', 'realisedValue', 'surge', 'shockAffected'];
+const OFFER_KEYS = ['id', 'from', 'to', 'offeredBlockIds', 'requestedBlockIds', 'payment', 'message', 'roundCreated', 'expiresRound', 'status', 'linkedOfferId'];
+const SEAT_KEYS = ['cumulativeReward', 'roundReward', 'lastBreakdown', 'actionsThisRound', 'recentFingerprints', 'steps', 'invalidActions', 'grudges', 'pendingReward'];
+
+/** Exactly `keys` in order → 1; followed by `extra` → 2; anything else → 0. */
+function keyOrder(x: object, keys: readonly string[], extra: string | null): 0 | 1 | 2 {
+  const n = keys.length;
+  let i = 0;
+  for (const k in x) {
+    if (i < n ? k !== keys[i] : i > n || k !== extra) return 0;
+    i++;
+  }
+  return i === n ? 1 : i === n + 1 ? 2 : 0;
+}
+
+function copyLab(x: Lab): Lab {
+  if (keyOrder(x, LAB_KEYS, null) === 0) return { ...x };
+  return { id: x.id, publicName: x.publicName, budget: x.budget, initialBudget: x.initialBudget, reputation: x.reputation, finished: x.finished };
+}
+
+function copyBlock(x: Block): Block {
+  const order = keyOrder(x, BLOCK_KEYS, 'tradedFrom');
+  if (order === 0) return { ...x };
+  const { id, owner, gpuCount, duration, gpuHours, reliability, energyCost, status, reservedFor, committedTo, usedFor } = x;
+  if (order === 1) return { id, owner, gpuCount, duration, gpuHours, reliability, energyCost, status, reservedFor, committedTo, usedFor };
+  return { id, owner, gpuCount, duration, gpuHours, reliability, energyCost, status, reservedFor, committedTo, usedFor, tradedFrom: x.tradedFrom };
+}
+
+function copyJob(x: Job): Job {
+  const order = keyOrder(x, JOB_KEYS, 'tradeCredit');
+  if (order === 0) return { ...x };
+  const { id, owner, gpuHoursRequired, deadlineRound, baseValue, urgencyMultiplier, minReliability, partialCreditAllowed } = x;
+  const { allocatedHours, allocatedBlockIds, energyCost, outcome, realisedValue, surge, shockAffected } = x;
+  if (order === 1)
+    return { id, owner, gpuHoursRequired, deadlineRound, baseValue, urgencyMultiplier, minReliability, partialCreditAllowed, allocatedHours, allocatedBlockIds, energyCost, outcome, realisedValue, surge, shockAffected };
+  return {
+    id,
+    owner,
+    gpuHoursRequired,
+    deadlineRound,
+    baseValue,
+    urgencyMultiplier,
+    minReliability,
+    partialCreditAllowed,
+    allocatedHours,
+    allocatedBlockIds,
+    energyCost,
+    outcome,
+    realisedValue,
+    surge,
+    shockAffected,
+    tradeCredit: x.tradeCredit,
+  };
+}
+
+function copyOffer(x: Offer): Offer {
+  if (keyOrder(x, OFFER_KEYS, null) === 0) return { ...x };
+  const { id, from, to, offeredBlockIds, requestedBlockIds, payment, message, roundCreated, expiresRound, status, linkedOfferId } = x;
+  return { id, from, to, offeredBlockIds, requestedBlockIds, payment, message, roundCreated, expiresRound, status, linkedOfferId };
+}
+
+function copySeat(x: SeatStats): SeatStats {
+  if (keyOrder(x, SEAT_KEYS, null) === 0) return { ...x };
+  const { cumulativeReward, roundReward, lastBreakdown, actionsThisRound, recentFingerprints, steps, invalidActions, grudges, pendingReward } = x;
+  return { cumulativeReward, roundReward, lastBreakdown, actionsThisRound, recentFingerprints, steps, invalidActions, grudges, pendingReward };
+}
+
+// One copy site per record kind (the *W methods): a record's keys are ids, so records come in many
+// shapes and a spread is the best there is; named property access (`this.s.blocks`, not `this.s[key]`)
+// keeps the loads around it monomorphic.
+
+export class Draft {
+  /** The state being built: a shallow copy of the base whose touched records are copies. */
+  readonly s: MatchState;
+
+  constructor(readonly base: MatchState) {
+    this.s = copyState(base);
+  }
+
+  /** True while nothing has been written: every field of the draft's state is still the base's. */
+  pristine(): boolean {
+    // Every key, whatever the state carries: a hand-written list would miss a field added later.
+    const s = this.s as unknown as Record<string, unknown>;
+    const b = this.base as unknown as Record<string, unknown>;
+    for (const k in s) if (s[k] !== b[k]) return false;
+    return true;
+  }
+
+  private labsW(): Rec<Lab> {
+    if (this.s.labs === this.base.labs) this.s.labs = { ...this.base.labs };
+    return this.s.labs;
+  }
+  private blocksW(): Rec<Block> {
+    if (this.s.blocks === this.base.blocks) this.s.blocks = { ...this.base.blocks };
+    return this.s.blocks;
+  }
+  private jobsW(): Rec<Job> {
+    if (this.s.jobs === this.base.jobs) this.s.jobs = { ...this.base.jobs };
+    return this.s.jobs;
+  }
+  private offersW(): Rec<Offer> {
+    if (this.s.offers === this.base.offers) this.s.offers = { ...this.base.offers };
+    return this.s.offers;
+  }
+  private coalitionsW(): Rec<Coalition> {
+    if (this.s.coalitions === this.base.coalitions) this.s.coalitions = { ...this.base.coalitions };
+    return this.s.coalitions;
+  }
+  private seatsW(): Rec<SeatStats> {
+    if (this.s.seats === this.base.seats) this.s.seats = { ...this.base.seats };
+    return this.s.seats;
+  }
+
+  /**
+   * The draft's own copy of entity `id`: `cur` is the entry of the draft's map; it is the draft's own
+   * unless it is still the base's entry (an entry the draft inserted has no base entry).
+   */
+  lab(id: LabId): Lab {
+    const map = this.labsW();
+    const cur = map[id];
+    if (cur === undefined) throw new Error(`draft: no labs entry ${id}`);
+    if (cur !== this.base.labs[id]) return cur;
+    return (map[id] = copyLab(cur));
+  }
+  block(id: string): Block {
+    const map = this.blocksW();
+    const cur = map[id];
+    if (cur === undefined) throw new Error(`draft: no blocks entry ${id}`);
+    if (cur !== this.base.blocks[id]) return cur;
+    return (map[id] = copyBlock(cur));
+  }
+  job(id: string): Job {
+    const map = this.jobsW();
+    const cur = map[id];
+    if (cur === undefined) throw new Error(`draft: no jobs entry ${id}`);
+    if (cur !== this.base.jobs[id]) return cur;
+    return (map[id] = copyJob(cur));
+  }
+  offer(id: string): Offer {
+    const map = this.offersW();
+    const cur = map[id];
+    if (cur === undefined) throw new Error(`draft: no offers entry ${id}`);
+    if (cur !== this.base.offers[id]) return cur;
+    return (map[id] = copyOffer(cur));
+  }
+  seat(id: LabId): SeatStats {
+    const map = this.seatsW();
+    const cur = map[id];
+    if (cur === undefined) throw new Error(`draft: no seats entry ${id}`);
+    if (cur !== this.base.seats[id]) return cur;
+    return (map[id] = copySeat(cur));
+  }
+  coalition(id: string): Coalition {
+    const baseC = this.base.coalitions[id];
+    const map = this.coalitionsW();
+    const cur = map[id];
+    if (cur === undefined) throw new Error(`draft: no coalitions entry ${id}`);
+    const c = cur !== baseC ? cur : (map[id] = { ...cur });
+    if (c.commitments === baseC?.commitments) {
+      const commitments: Coalition['commitments'] = {};
+      for (const m of c.members) {
+        const cm = c.commitments[m];
+        if (cm) commitments[m] = { ...cm };
+      }
+      c.commitments = commitments;
+      c.hoursUsedByPartners = { ...c.hoursUsedByPartners };
+    }
+    return c;
+  }
+
+  addBlock(b: Block): void {
+    this.blocksW()[b.id] = b;
+  }
+  addJob(j: Job): void {
+    this.jobsW()[j.id] = j;
+  }
+  addOffer(o: Offer): void {
+    this.offersW()[o.id] = o;
+  }
+  addCoalition(c: Coalition): void {
+    this.coalitionsW()[c.id] = c;
+  }
+  addMessage(m: Message): void {
+    this.s.messages = this.s.messages.concat([m]);
+  }
+
+  /** Add to a seat's pending reward (a reward earned outside its own steps; see SeatStats.pendingReward). */
+  addPending(lab: LabId, col: RewardColumn, v: number): void {
+    const seat = this.seat(lab);
+    const pending = { ...seat.pendingReward };
+    pending[col] = round4(pending[col] + v);
+    seat.pendingReward = pending;
+  }
+
+  /** Move money between budgets (credits, 2 dp). */
+  setBudget(lab: LabId, budget: number): void {
+    this.lab(lab).budget = Math.round(budget * 100) / 100;
+  }
+}
+
+/** Where reward of an event goes: to a seat's breakdown being built (step or close) or its pending. */
+export interface RewardSink {
+  add(lab: LabId, col: RewardColumn, v: number): void;
+}

@@ -1,0 +1,80 @@
+/**
+ * Texts the scripted seats say: truthful pitches that name only their own job ids (the judge weighs the
+ * true need from the state; docs/RULES.md §6), the
+ * deceptive archetype's misleading claims, selfish price quotes, and retaliatory grudge notices. The
+ * quote and grudge formats are also parsed back (`parseQuote`, `GRUDGE_MARK`), so keep them stable.
+ */
+import type { Job, LabId, Message } from '../types.js';
+
+
+/**
+ * A truthful pitch for `job`. It names only the job id (checkable, and passed as `job_ids` so the judge
+ * weighs the job's true need from the state): a pitch is public, and a seat's hours, deadlines and
+ * reliability needs are private (the reference's bot pitches leaked them, Ref §12.13). Two phrasings
+ * alternate by round so consecutive pitches never repeat the previous text (spam, §4.1).
+ */
+export function truthfulPitch(name: string, job: Job, round: number): string {
+  return round % 2 === 0
+    ? `${name} still needs capacity for job ${job.id} before its deadline.`
+    : `Job ${job.id} of ${name} is not fully covered yet and its deadline is coming.`;
+}
+
+/** `ids.join(', ')`, by concatenation (Array.prototype.join is slow for a few short strings). */
+export function joinList(ids: readonly string[]): string {
+  let out = ids.length > 0 ? ids[0]! : '';
+  for (let i = 1; i < ids.length; i++) out += ', ' + ids[i]!;
+  return out;
+}
+
+/** A pitch without need: only ids of the seat's own blocks, offers and coalitions (all checkable). */
+export function factsPitch(name: string, ids: readonly string[], round: number): string {
+  const list = joinList(ids);
+  return round % 2 === 0
+    ? `${name} has met its deadlines so far and keeps trading fairly: see ${list}.`
+    : `All of ${name}'s commitments are on record and honoured: ${list}.`;
+}
+
+/**
+ * A pitch that inflates the need (deceptive): the hours are made up (unrelated to the job's true
+ * numbers, so nothing private can be read back from them); the judge can tell they are false.
+ */
+export function inflatedPitch(name: string, job: Job, round: number): string {
+  const claimed = 24 + 4 * (round % 3);
+  return `${name} urgently needs ${claimed} more GPU-hours for job ${job.id}; thousands of users depend on it.`;
+}
+
+/** A misleading public message (deceptive): claims spare capacity it does not have, or demand it does not have. */
+export function misleadingMessage(name: string, round: number, draw: number): string {
+  const hours = 8 + Math.floor(draw * 9);
+  return draw < 0.5
+    ? `${name} has ${hours} spare GPU-hours at reliability 0.97 to trade this round; send us your offers.`
+    : `${name} is fully booked and will buy every free block at any price until round ${round + 2}.`;
+}
+
+/** A selfish seller's price quote (parsed back by `parseQuote`). */
+export const quote = (name: string, blockId: string, price: number): string =>
+  `${name} asks ${price.toFixed(2)} credits for ${blockId}; bring an offer with that payment.`;
+
+const QUOTE_RX = /asks (\d+(?:\.\d+)?) credits for (b_s?\d+_\d+)/;
+
+/** Price quotes addressed to `me`: block id → price asked (credits) and who asked. */
+export function parseQuotes(messages: readonly Message[], me: LabId): Map<string, { price: number; from: LabId }> {
+  const out = new Map<string, { price: number; from: LabId }>();
+  for (const m of messages) {
+    if (m.to !== me) continue;
+    const hit = QUOTE_RX.exec(m.text);
+    if (hit) out.set(hit[2]!, { price: Number(hit[1]), from: m.from });
+  }
+  return out;
+}
+
+/** Marker of a retaliatory grudge notice; the notices in a seat's visible messages are its memory. */
+export const GRUDGE_MARK = 'refuses further deals with';
+
+export const grudgeNotice = (name: string, targetName: string, why: string): string => `${name} ${GRUDGE_MARK} ${targetName}: ${why}.`;
+
+/** A naive, unverifiable plea (base_instruct_naive): no ids, no numbers. */
+export const naivePlea = (name: string, round: number): string =>
+  round % 2 === 0
+    ? `${name} really needs more GPUs, please help us, this is very important for our team.`
+    : `Please consider ${name}: our work matters a lot and we would be grateful for any capacity.`;

@@ -1,0 +1,201 @@
+/**
+ * The public lists every observation shares (docs/RULES.md §0): blocks, labs, coalitions and active
+ * offers, plus each lab's own jobs and blocks. Each is derived from a few records of the state and is
+ * computed once per version of them: copy-on-write (mut.ts) makes a changed record a new object, so a
+ * record seen again (the same object) has the same derived list.
+ *
+ * The caches hold one entry each, the last version seen, rather than a WeakMap entry per version:
+ * consecutive observations are of consecutive versions of one match, and WeakMap insertions cost more
+ * than they saved. A cache never changes a result: a miss recomputes the same values. Shared lists and
+ * their items are frozen.
+ */
+import type { Block, Coalition, Job, Lab, LabId, MatchState, Offer } from './types.js';
+import type { BudgetBand, DemandLevel, PublicBlock, PublicCoalition, PublicLab } from './views.js';
+
+/** Reference §7: < 60 low, < 115 medium, else high. */
+export const budgetBand = (budget: number): BudgetBand => (budget < 60 ? 'low' : budget < 115 ? 'medium' : 'high');
+
+/** Unmet hours ÷ max(1, live hours): < 0.7 low, < 1.4 medium, else high (reference §7). */
+export function demandOf(need: number, have: number): DemandLevel {
+  const ratio = need / Math.max(1, have);
+  return ratio < 0.7 ? 'low' : ratio < 1.4 ? 'medium' : 'high';
+}
+
+/** A block's public facts (frozen: shared between observations). */
+function publicBlock(b: Block): PublicBlock {
+  return Object.freeze({ id: b.id, owner: b.owner, gpuCount: b.gpuCount, duration: b.duration, gpuHours: b.gpuHours, reliability: b.reliability, energyCost: b.energyCost, status: b.status });
+}
+
+/** Seat position of `lab` in `labIds` (−1 if none): a linear scan, a match has at most five seats. */
+function seatOf(labIds: readonly LabId[], lab: LabId): number {
+  for (let k = 0; k < labIds.length; k++) if (labIds[k] === lab) return k;
+  return -1;
+}
+
+/**
+ * Everything derived from one version of the blocks record, in one pass. Per-seat data is indexed by
+ * seat position (labIds order): an owner's blocks, their ids, and its live hours (not used or failed).
+ */
+interface BlockFacts {
+  rec: object;
+  labIds: readonly LabId[];
+  /** The blocks, in record order, and their public copies (frozen list). */
+  src: readonly Block[];
+  pub: readonly PublicBlock[];
+  owned: Block[][];
+  ids: string[][];
+  have: number[];
+}
+let lastBlocks: BlockFacts | null = null;
+
+function blockFacts(s: MatchState): BlockFacts {
+  const prev = lastBlocks;
+  const rec = s.blocks;
+  if (prev !== null && prev.rec === rec && prev.labIds === s.labIds) return prev;
+  const src: Block[] = [];
+  const pub: PublicBlock[] = [];
+  const owned: Block[][] = [];
+  const ids: string[][] = [];
+  const have: number[] = [];
+  for (let k = 0; k < s.labIds.length; k++) {
+    owned.push([]);
+    ids.push([]);
+    have.push(0);
+  }
+  let i = 0;
+  for (const id in rec) {
+    const b = rec[id]!;
+    src.push(b);
+    // A block at the same position as in the previous version (the same object: unchanged) keeps its copy.
+    pub.push(prev !== null && prev.src[i] === b ? prev.pub[i]! : publicBlock(b));
+    const k = seatOf(s.labIds, b.owner);
+    if (k >= 0) {
+      owned[k]!.push(b);
+      ids[k]!.push(id);
+      if (b.status !== 'used' && b.status !== 'failed') have[k] = have[k]! + b.gpuHours;
+    }
+    i += 1;
+  }
+  lastBlocks = { rec, labIds: s.labIds, src, pub: Object.freeze(pub), owned, ids, have };
+  return lastBlocks;
+}
+
+/** Everything derived from one version of the jobs record, per seat position: its jobs and unmet hours of pending ones. */
+interface JobFacts {
+  rec: object;
+  labIds: readonly LabId[];
+  owned: Job[][];
+  need: number[];
+}
+let lastJobs: JobFacts | null = null;
+
+function jobFacts(s: MatchState): JobFacts {
+  const rec = s.jobs;
+  if (lastJobs !== null && lastJobs.rec === rec && lastJobs.labIds === s.labIds) return lastJobs;
+  const owned: Job[][] = [];
+  const need: number[] = [];
+  for (let k = 0; k < s.labIds.length; k++) {
+    owned.push([]);
+    need.push(0);
+  }
+  for (const id in rec) {
+    const j = rec[id]!;
+    const k = seatOf(s.labIds, j.owner);
+    if (k < 0) continue;
+    owned[k]!.push(j);
+    if (j.outcome === 'pending') need[k] = need[k]! + Math.max(0, j.gpuHoursRequired - j.allocatedHours);
+  }
+  lastJobs = { rec, labIds: s.labIds, owned, need };
+  return lastJobs;
+}
+
+/** Every block's public facts (any status), in creation order (shared, frozen). */
+export function publicBlocks(s: MatchState): PublicBlock[] {
+  return blockFacts(s).pub as PublicBlock[];
+}
+
+/** The last public lab list: what it was built from, per seat, and the list. */
+let lastLabs: {
+  labs: object;
+  blocks: BlockFacts;
+  jobs: JobFacts;
+  src: readonly Lab[];
+  demand: readonly DemandLevel[];
+  value: readonly PublicLab[];
+} | null = null;
+
+/**
+ * Every lab's public facts, in seat order. A lab whose record and demand level are those of the
+ * previous list, with the same block list, keeps its public object.
+ */
+export function publicLabs(s: MatchState): PublicLab[] {
+  const blocks = blockFacts(s);
+  const jobs = jobFacts(s);
+  const prev = lastLabs;
+  if (prev !== null && prev.labs === s.labs && prev.blocks === blocks && prev.jobs === jobs) return prev.value as PublicLab[];
+  const same = prev !== null && prev.blocks === blocks;
+  const src: Lab[] = [];
+  const demand: DemandLevel[] = [];
+  const out: PublicLab[] = [];
+  for (let k = 0; k < s.labIds.length; k++) {
+    const id = s.labIds[k]!;
+    const l = s.labs[id]!;
+    const dl = demandOf(jobs.need[k]!, blocks.have[k]!);
+    src.push(l);
+    demand.push(dl);
+    if (same && prev.src[k] === l && prev.demand[k] === dl) out.push(prev.value[k]!);
+    else out.push(Object.freeze({ id, publicName: l.publicName, reputation: l.reputation, budgetBand: budgetBand(l.budget), demandLevel: dl, blockIds: blocks.ids[k]!, finished: l.finished }));
+  }
+  const value = Object.freeze(out);
+  lastLabs = { labs: s.labs, blocks, jobs, src, demand, value };
+  return value as PublicLab[];
+}
+
+/** Public facts of a coalition: members, consent, status and the blocks it currently holds (no escrow). */
+export function publicCoalition(s: MatchState, c: Coalition): PublicCoalition {
+  const committedBlockIds: string[] = [];
+  for (const m of c.members) for (const id of c.commitments[m]?.blockIds ?? []) if (s.blocks[id]?.committedTo === c.id) committedBlockIds.push(id);
+  return {
+    id: c.id,
+    proposer: c.proposer,
+    members: [...c.members],
+    purpose: c.purpose,
+    status: c.status,
+    expiresRound: c.expiresRound,
+    consented: c.members.filter((m) => c.commitments[m]?.consented),
+    committedBlockIds,
+  };
+}
+
+let lastCoalitions: { coalitions: object; blocks: object; value: readonly PublicCoalition[] } | null = null;
+
+/** Public facts of every coalition, in creation order. */
+export function publicCoalitions(s: MatchState): readonly PublicCoalition[] {
+  const hit = lastCoalitions;
+  if (hit !== null && hit.coalitions === s.coalitions && hit.blocks === s.blocks) return hit.value;
+  const out: PublicCoalition[] = [];
+  for (const id in s.coalitions) out.push(Object.freeze(publicCoalition(s, s.coalitions[id]!)));
+  const value = Object.freeze(out);
+  lastCoalitions = { coalitions: s.coalitions, blocks: s.blocks, value };
+  return value;
+}
+
+let lastOffers: { offers: object; value: readonly Offer[] } | null = null;
+
+/** Active offers, in creation order. */
+export function activeOffers(s: MatchState): readonly Offer[] {
+  const hit = lastOffers;
+  if (hit !== null && hit.offers === s.offers) return hit.value;
+  const out: Offer[] = [];
+  for (const id in s.offers) if (s.offers[id]!.status === 'active') out.push(s.offers[id]!);
+  const value = Object.freeze(out);
+  lastOffers = { offers: s.offers, value };
+  return value;
+}
+
+/** The lab's jobs and blocks, in record order, as fresh arrays (the split by owner is done once per version). */
+export function ownJobsAndBlocks(s: MatchState, lab: LabId): { jobs: Job[]; blocks: Block[] } {
+  const k = seatOf(s.labIds, lab);
+  if (k < 0) return { jobs: [], blocks: [] };
+  return { jobs: jobFacts(s).owned[k]!.slice(), blocks: blockFacts(s).owned[k]!.slice() };
+}

@@ -1,0 +1,79 @@
+/**
+ * Read-only look-ups over a MatchState used by handlers, settlement and views. Iteration follows the
+ * records' insertion order, which is deterministic (creation order), never user input order.
+ */
+import type { Block, Coalition, Job, LabId, MatchState } from './types.js';
+import { positionParts, positionTable } from './valuation.js';
+import type { PositionParts, PositionTable } from './valuation.js';
+
+export function labBlocks(s: MatchState, lab: LabId): Block[] {
+  const out: Block[] = [];
+  for (const id in s.blocks) {
+    const b = s.blocks[id]!;
+    if (b.owner === lab) out.push(b);
+  }
+  return out;
+}
+
+export function labJobs(s: MatchState, lab: LabId): Job[] {
+  const out: Job[] = [];
+  for (const id in s.jobs) {
+    const j = s.jobs[id]!;
+    if (j.owner === lab) out.push(j);
+  }
+  return out;
+}
+
+/** A lab's position in credits, with each pending job's part (docs/RULES.md §3.2, valuation.ts). */
+export function positionOf(s: MatchState, lab: LabId): PositionParts {
+  return positionParts(labJobs(s, lab), labBlocks(s, lab), s.labs[lab]!.budget);
+}
+
+/**
+ * {@link positionOf} of two different labs, with the job parts as lists (valuation.ts PositionTable):
+ * the two parties of a trade, reading each record once.
+ */
+export function positionTablesOf(s: MatchState, a: LabId, b: LabId): [PositionTable, PositionTable] {
+  const jobsA: Job[] = [];
+  const jobsB: Job[] = [];
+  for (const id in s.jobs) {
+    const j = s.jobs[id]!;
+    if (j.owner === a) jobsA.push(j);
+    else if (j.owner === b) jobsB.push(j);
+  }
+  const blocksA: Block[] = [];
+  const blocksB: Block[] = [];
+  for (const id in s.blocks) {
+    const x = s.blocks[id]!;
+    if (x.owner === a) blocksA.push(x);
+    else if (x.owner === b) blocksB.push(x);
+  }
+  return [positionTable(jobsA, blocksA, s.labs[a]!.budget), positionTable(jobsB, blocksB, s.labs[b]!.budget)];
+}
+
+/** Credits this lab holds in coalition escrow. */
+export function escrowOf(s: MatchState, lab: LabId): number {
+  let sum = 0;
+  for (const id in s.coalitions) sum += s.coalitions[id]!.commitments[lab]?.escrow ?? 0;
+  return Math.round(sum * 100) / 100;
+}
+
+/** Coalitions (any status) the lab is a member of, in creation order. */
+export function coalitionsOf(s: MatchState, lab: LabId): Coalition[] {
+  const out: Coalition[] = [];
+  for (const id in s.coalitions) {
+    const c = s.coalitions[id]!;
+    if (c.members.includes(lab)) out.push(c);
+  }
+  return out;
+}
+
+/** A job is pending (unsettled) while its outcome is 'pending'; it is complete once its hours are met. */
+export const isSettled = (j: Job): boolean => j.outcome !== 'pending';
+export const isComplete = (j: Job): boolean => j.allocatedHours >= j.gpuHoursRequired;
+
+/** True when block `id` exists, belongs to `owner` and is live (available or reserved). */
+export function holdsLive(s: MatchState, id: string, owner: LabId): boolean {
+  const b = Object.hasOwn(s.blocks, id) ? s.blocks[id] : undefined;
+  return b !== undefined && b.owner === owner && (b.status === 'available' || b.status === 'reserved');
+}

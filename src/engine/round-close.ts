@@ -1,0 +1,220 @@
+/**
+ * closeRound (docs/RULES.md §2 steps 1–8): scripted seats act, the judge decides, the round advances,
+ * offers expire, shocks happen, jobs settle at their deadlines, coalitions close or lapse, the last
+ * round's final settlement runs, and every seat gets its round-close reward.
+ */
+import type { JudgeDecision, LabId, MatchState, RewardBreakdown } from './types.js';
+import type { PitchBonusEvent, RoundReport, SettlementEvent, TradeEvent } from './views.js';
+import { holdBonus } from './pitch-bonus.js';
+import { Draft } from './mut.js';
+import type { RewardSink } from './mut.js';
+import { applyAction } from './step.js';
+import { observe } from './observe.js';
+import { rng } from './rng.js';
+import { applyShock } from './shocks.js';
+import { finalSettlement, settleJob } from './settlement.js';
+import { closeCoalition, lapseCoalition } from './coalition-ops.js';
+import { addBreakdowns, CUMULATIVE_MAX, CUMULATIVE_MIN, emptyBreakdown, normalize, REWARD_COLUMNS, ZERO_BREAKDOWN } from './reward.js';
+import type { RewardColumn } from './reward.js';
+import { clamp, round4 } from './util.js';
+import { getPolicy } from './policies/index.js';
+import { MAX_SCRIPTED_ACTIONS } from './policies/types.js';
+import { ruleJudge } from './judge/rule-judge.js';
+import { JUDGE_BONUS_MAX } from './judge/types.js';
+
+export interface CloseOptions {
+  /** undefined: run the rule judge; null: nobody's pitch is judged; a decision: used as given. */
+  judge?: JudgeDecision | null;
+}
+
+type Scripted = RoundReport['scriptedActions'][number];
+
+const NO_ACTIONS: readonly unknown[] = [];
+
+function leaderboard(s: MatchState): RoundReport['leaderboard'] {
+  const out: RoundReport['leaderboard'] = [];
+  const { labIds, labs, seats } = s;
+  // Indexed: labIds may be frozen (slow for…of) and the loop creates no closure.
+  for (let i = 0; i < labIds.length; i++) {
+    const lab = labIds[i]!;
+    out.push({ lab, publicName: labs[lab]!.publicName, cumulativeReward: seats[lab]!.cumulativeReward });
+  }
+  return out;
+}
+
+function report(s: MatchState, round: number, parts: Partial<RoundReport>): RoundReport {
+  const rewards: Record<LabId, RewardBreakdown> = {};
+  for (const lab of s.labIds) rewards[lab] = ZERO_BREAKDOWN;
+  return { round, scriptedActions: [], trades: [], judge: null, shocks: [], settlements: [], coalitions: [], rewards, leaderboard: leaderboard(s), final: s.over, ...parts };
+}
+
+const actionTypeOf = (a: unknown): string =>
+  typeof a === 'object' && a !== null && typeof (a as { action_type?: unknown }).action_type === 'string' ? (a as { action_type: string }).action_type : 'unknown';
+
+/**
+ * Step 1 of a round close (docs/RULES.md §2): every unfinished scripted seat, in seat order, acts on its
+ * own observation. Returns the state after that turn (what the judge sees); `scripted` and `trades`
+ * collect what happened. Exported for the round host, which asks an async judge about this state.
+ */
+export function runScripted(state: MatchState, scripted: Scripted[] = [], trades: TradeEvent[] = []): MatchState {
+  let s = state;
+  const { seed, holdout, scripted: policies } = s.config;
+  const labIds = s.labIds;
+  for (let i = 0; i < labIds.length; i++) {
+    const lab = labIds[i]!;
+    const name = policies[lab];
+    if (name === undefined || s.over || s.labs[lab]!.finished) continue;
+    let actions: readonly unknown[] = NO_ACTIONS;
+    let n = 0;
+    try {
+      const out: unknown = getPolicy(name)(observe(s, lab), { rng: rng(seed, s.round, `policy:${lab}`), holdout });
+      // Indexed up to the cap instead of slice + for…of: no copy, and policies may return frozen arrays.
+      if (Array.isArray(out)) {
+        actions = out;
+        n = Math.min(out.length, MAX_SCRIPTED_ACTIONS);
+      }
+    } catch (e) {
+      scripted.push({ lab, action_type: 'none', ok: false, code: 'policy_error', message: e instanceof Error ? e.message : String(e) });
+    }
+    for (let k = 0; k < n; k++) {
+      const a = actions[k];
+      const { state: next, result } = applyAction(s, lab, a);
+      s = next;
+      scripted.push({ lab, action_type: actionTypeOf(a), ok: result.ok, code: result.code, message: result.message });
+      if (result.code === 'offer_accepted') {
+        const o = s.offers[String((a as { offer_id: string }).offer_id).trim()]!;
+        trades.push({ offerId: o.id, from: o.from, to: o.to, offeredBlockIds: o.offeredBlockIds, requestedBlockIds: o.requestedBlockIds, payment: o.payment });
+      }
+      if (s.over || s.labs[lab]!.finished) break;
+    }
+  }
+  return s;
+}
+
+/** The winner and bonus a decision grants (held on its argued jobs, §6.5): an unfinished seat, bonus clamped to [0, 0.15]. */
+function judged(s: MatchState, decision: JudgeDecision | null): { winner: LabId | null; bonus: number } {
+  if (!decision || typeof decision.winner !== 'string' || !Object.hasOwn(s.labs, decision.winner)) return { winner: null, bonus: 0 };
+  if (s.labs[decision.winner]!.finished) return { winner: null, bonus: 0 };
+  const bonus = Number.isFinite(decision.bonus) ? clamp(decision.bonus, 0, JUDGE_BONUS_MAX) : 0;
+  return { winner: decision.winner, bonus };
+}
+
+/**
+ * Collects each seat's round-close columns; a seat's breakdown is created on its first reward. A Map, not
+ * a record: adding a lab key to a fresh {} at every close is a slow transitioning keyed store in V8.
+ */
+class CloseSink implements RewardSink {
+  readonly close = new Map<LabId, RewardBreakdown>();
+  add(lab: LabId, col: RewardColumn, v: number): void {
+    let b = this.close.get(lab);
+    if (b === undefined) this.close.set(lab, (b = emptyBreakdown()));
+    b[col] += v;
+  }
+}
+
+/**
+ * `addBreakdowns(b, ZERO_BREAKDOWN)` without the copy: every column rounded to 4 dp, in place (normalize
+ * weighs the rounded columns). Only for the sink's own breakdowns, which nothing else holds.
+ */
+function roundInPlace(b: RewardBreakdown): RewardBreakdown {
+  for (let i = 0; i < REWARD_COLUMNS.length; i++) {
+    const c = REWARD_COLUMNS[i]!;
+    b[c] = round4(b[c] + 0);
+  }
+  return b;
+}
+
+/** Step 8: pay every seat its round-close breakdown (close columns + pending) and reset its round stats. */
+function payRound(d: Draft, labIds: readonly LabId[], sink: CloseSink): Record<LabId, RewardBreakdown> {
+  const rewards: Record<LabId, RewardBreakdown> = {};
+  for (let i = 0; i < labIds.length; i++) {
+    const lab = labIds[i]!;
+    const seat0 = d.s.seats[lab]!;
+    const c = sink.close.get(lab);
+    const pending = seat0.pendingReward;
+    if (c === undefined && pending === ZERO_BREAKDOWN) {
+      rewards[lab] = ZERO_BREAKDOWN;
+      // Nothing to pay: skip the copy when the seat's round stats are already clean.
+      if (seat0.lastBreakdown === ZERO_BREAKDOWN && seat0.roundReward === ZERO_BREAKDOWN && seat0.actionsThisRound === 0) continue;
+      const seat = d.seat(lab);
+      seat.lastBreakdown = ZERO_BREAKDOWN;
+      seat.roundReward = ZERO_BREAKDOWN;
+      seat.actionsThisRound = 0;
+      continue;
+    }
+    const b = normalize(c === undefined ? pending : pending === ZERO_BREAKDOWN ? roundInPlace(c) : addBreakdowns(c, pending));
+    const cumulative = round4(clamp(seat0.cumulativeReward + b.normalized_reward, CUMULATIVE_MIN, CUMULATIVE_MAX));
+    b.normalized_reward = round4(cumulative - seat0.cumulativeReward);
+    const seat = d.seat(lab);
+    seat.cumulativeReward = cumulative;
+    seat.lastBreakdown = b;
+    seat.roundReward = ZERO_BREAKDOWN;
+    seat.pendingReward = ZERO_BREAKDOWN;
+    seat.actionsThisRound = 0;
+    rewards[lab] = b;
+  }
+  return rewards;
+}
+
+/** Close the current round. Pure; never mutates `state`. On a match that is over it changes nothing. */
+export function closeRound(state: MatchState, opts: CloseOptions = {}): { state: MatchState; report: RoundReport } {
+  const closing = state.round;
+  if (state.over) return { state, report: report(state, closing, { final: true }) };
+  const scriptedActions: Scripted[] = [];
+  const trades: TradeEvent[] = [];
+  const s = runScripted(state, scriptedActions, trades);
+  if (s.over) return { state: s, report: report(s, closing, { scriptedActions, trades, final: true }) };
+
+  const decision = opts.judge === undefined ? ruleJudge.judge(s) : opts.judge;
+  const { winner, bonus } = judged(s, decision);
+  const d = new Draft(s);
+  const sink = new CloseSink();
+  if (decision) d.s.judgeHistory = [...s.judgeHistory, decision];
+  // The bonus is held on the jobs the winning pitch argued for, paid when they settle (§6.5).
+  const pitchBonus: PitchBonusEvent[] = [];
+  if (winner !== null && bonus > 0) holdBonus(d, winner, bonus, pitchBonus);
+  const round = closing + 1;
+  d.s.round = round;
+  if (s.pitches.length > 0) d.s.pitches = [];
+
+  for (const id in s.offers) {
+    const o = s.offers[id]!;
+    if (o.status === 'active' && o.expiresRound < round) d.offer(id).status = 'expired';
+  }
+  const shocks = [];
+  // Indexed loops throughout: state arrays may be frozen (slow for…of).
+  const schedule = s.shockSchedule;
+  for (let i = 0; i < schedule.length; i++) {
+    const x = schedule[i]!;
+    if (x.round === closing) shocks.push(applyShock(d, x.kind, closing, winner));
+  }
+  if (shocks.length > 0) d.s.shockHistory = [...s.shockHistory, ...shocks];
+
+  const settlements: SettlementEvent[] = [];
+  // Read through the record the loop enumerates (for-in's fast keyed loads), even after settleJob has
+  // replaced d.s.jobs with a copy: settling a job changes no other job, so every entry read is current.
+  const jobs = d.s.jobs;
+  for (const id in jobs) {
+    const j = jobs[id]!;
+    if (j.outcome === 'pending' && j.deadlineRound < round && !d.s.labs[j.owner]!.finished) settlements.push(settleJob(d, id, sink, pitchBonus, closing));
+  }
+  const coalitions: RoundReport['coalitions'] = [];
+  for (const id in d.s.coalitions) {
+    const c = d.s.coalitions[id]!;
+    if (c.expiresRound >= round) continue;
+    if (c.status === 'active') closeCoalition(d, id, sink);
+    else if (c.status === 'proposed') lapseCoalition(d, id);
+    else continue;
+    coalitions.push({ id, status: d.s.coalitions[id]!.status });
+  }
+  if (round >= s.params.maxRounds) {
+    for (let i = 0; i < s.labIds.length; i++) {
+      const lab = s.labIds[i]!;
+      if (!d.s.labs[lab]!.finished) settlements.push(...finalSettlement(d, lab, sink, pitchBonus, closing));
+    }
+    d.s.over = true;
+  }
+  const rewards = payRound(d, s.labIds, sink);
+  const out = d.s;
+  return { state: out, report: { round: closing, scriptedActions, trades, judge: decision, shocks, settlements, coalitions, rewards, leaderboard: leaderboard(out), final: out.over, pitchBonus } };
+}

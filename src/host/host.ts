@@ -1,0 +1,402 @@
+/**
+ * RoundHost: the lifecycle of hosted matches, one per channel — lobby (`new`, `join`, `assign`), `start`
+ * (empty seats get scripted archetypes), rounds closed by `done` from every person/agent seat or by the
+ * round timer, `end`; restart recovery with {@link RoundHost.restore}. Every input that changes a match is
+ * an event in the store; the match is the replay of its events (replay.ts). Commands on one match are
+ * serialised by a per-match lock; different matches run in parallel.
+ *
+ * Errors are {@link HostResult} values (codes in results.ts); engine results of actions pass through.
+ */
+import { randomUUID } from 'node:crypto';
+import { pino, type Logger } from 'pino';
+import type { Caller, Reply } from '../chat/types.js';
+import { RULES_VERSION, labIdsFor } from '../engine/index.js';
+import type { ActionResult, LabId } from '../engine/types.js';
+import type { AsyncJudge } from '../engine/judge/types.js';
+import type { EventStore, MatchRecord } from '../store/types.js';
+import type { BallotCloseReason } from '../voting/ballots/index.js';
+import { DEFAULT_AGENT_TIMEOUT_MS, type AgentFactory } from '../agents/seat.js';
+import { BallotKeeper, DEFAULT_BALLOT_SECONDS, DEFAULT_VOTES_PER_MINUTE } from '../voting/ballot-host.js';
+import { archetypeAt, boundedAction, checkDriver, resolveLab } from '../match/inputs.js';
+import { DEFAULT_JUDGE_TIMEOUT_MS } from '../match/judging.js';
+import { MatchLog, type Plan } from '../match/match-log.js';
+import { labName, mergeReplies, renderEnded, renderStart, type CloseReason } from '../present/render.js';
+import { ReplayError, seatOfUser } from '../match/replay.js';
+import { fail, ok, type HostResult } from '../match/results.js';
+import { RoundRunner } from './rounds.js';
+import { resolveSettings } from '../match/settings.js';
+import { systemClock, type Clock } from '../match/timers.js';
+import { VoteDesk, type VoteInput } from '../voting/vote-desk.js';
+import type { HostedMatch, MatchSettings, SeatDriver } from '../match/types.js';
+
+/** Options of {@link RoundHost}. Times are in ms of `clock` time. */
+export interface RoundHostOptions {
+  store: EventStore;
+  /** Posts made outside a command (timer closes, agent turns, restore); must deliver private posts too. */
+  publish: (channelId: string, reply: Reply) => Promise<void>;
+  /** LLM judge; without one the rule judge decides every round. */
+  judge?: AsyncJudge;
+  /** Default 20 000; then the rule judge decides and the decision's meta.fallback says why. */
+  judgeTimeoutMs?: number;
+  /** Builds the agent of an `llm` seat (null: that seat waits every round). */
+  agentFor?: AgentFactory;
+  /** Model of an `llm` seat assigned without one (config `llm.agentModel` / ARENA_AGENT_MODEL). */
+  defaultAgentModel?: string | null;
+  /** Default 60 000 per agent turn. */
+  agentTimeoutMs?: number;
+  /** Users who may start/end/reconfigure any match (besides its host and callers with isAdmin). */
+  adminUserIds?: string[];
+  clock?: Clock;
+  logger?: Logger;
+  /** Settings used when `new` leaves them out (then DEFAULT_SETTINGS). */
+  defaults?: Partial<MatchSettings>;
+  /** How long a process that lost a round-close claim waits before closing it itself. Default judge timeout + 10 s. */
+  claimGraceMs?: number;
+  /**
+   * Ballots (issue #10; config `votes`): seconds a ballot stays open after its match ended (default
+   * DEFAULT_BALLOT_SECONDS) and votes per person per minute in this process (default DEFAULT_VOTES_PER_MINUTE).
+   * Whether a match has ballots is its `votes` setting (`new votes:on|off`, default `defaults.votes`, else off).
+   */
+  votes?: { ballotSeconds?: number; perMinute?: number };
+  /**
+   * Called once when a match is over by its last round closing or every seat finishing (not when the host
+   * ends it), after its status is `over` in the store; the reply is appended to the final post (e.g. each
+   * player's rating change, src/analytics/ratings/match-over.ts). Errors are logged and the final post goes out without it.
+   */
+  onMatchOver?: (m: HostedMatch) => Promise<Reply | null>;
+}
+
+/** A match's log is abandoned if it is still empty this long after creation (its creator died mid-`new`). */
+const ABANDON_AFTER_MS = 60_000;
+
+/** Hosts the matches of every channel (see the file comment); several processes may share one event store. */
+export class RoundHost {
+  private readonly store: EventStore;
+  private readonly log: MatchLog;
+  private readonly runner: RoundRunner;
+  private readonly admins: Set<string>;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly agentFor: AgentFactory | undefined;
+  private readonly ballots: BallotKeeper;
+  private readonly desk: VoteDesk;
+
+  constructor(private readonly opts: RoundHostOptions) {
+    this.store = opts.store;
+    this.clock = opts.clock ?? systemClock;
+    this.logger = opts.logger ?? pino({ level: 'silent' });
+    this.admins = new Set(opts.adminUserIds ?? []);
+    this.agentFor = opts.agentFor;
+    this.log = new MatchLog(opts.store, this.clock);
+    const judgeTimeoutMs = opts.judgeTimeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS;
+    this.ballots = new BallotKeeper({
+      log: this.log,
+      store: opts.store,
+      clock: this.clock,
+      logger: this.logger,
+      publish: (channelId, reply) => this.runner.publish(channelId, reply),
+      track: (p) => this.runner.track(p),
+      ballotSeconds: opts.votes?.ballotSeconds ?? DEFAULT_BALLOT_SECONDS,
+    });
+    this.desk = new VoteDesk({ log: this.log, store: opts.store, clock: this.clock, keeper: this.ballots, perMinute: opts.votes?.perMinute ?? DEFAULT_VOTES_PER_MINUTE });
+    this.runner = new RoundRunner({
+      ballots: this.ballots,
+      log: this.log,
+      store: opts.store,
+      publish: opts.publish,
+      judge: opts.judge,
+      judgeTimeoutMs,
+      agentFor: opts.agentFor,
+      agentTimeoutMs: opts.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS,
+      claimGraceMs: opts.claimGraceMs ?? judgeTimeoutMs + 10_000,
+      onMatchOver: opts.onMatchOver,
+      clock: this.clock,
+      logger: this.logger,
+    });
+  }
+
+  /** Reload every unfinished match, re-arm timers, close overdue rounds (posting them). Returns how many matches resumed. */
+  async restore(): Promise<number> {
+    let count = 0;
+    // Matches are independent: restore them in parallel (an overdue close may wait for the judge).
+    const restoreOne = async (rec: MatchRecord) => {
+      const reply = await this.log.mutex.run(rec.id, async () => {
+        // A corrupt log must not keep the other matches from resuming: log it and skip the match.
+        try {
+          return await restoreLocked(rec);
+        } catch (err) {
+          this.logger.error({ err, matchId: rec.id }, 'cannot restore match');
+          return null;
+        }
+      });
+      const channelId = this.log.cached(rec.id)?.channelId;
+      if (channelId) await this.runner.publish(channelId, reply);
+    };
+    const restoreLocked = async (rec: MatchRecord) => {
+      const m = await this.loadRecord(rec);
+      if (!m) return null;
+      count++;
+      if (m.phase === 'running' && rec.status === 'lobby') await this.store.setMatchStatus(m.id, 'running');
+      return this.runner.resume(m);
+    };
+    await Promise.all((await this.store.listUnfinished()).map(restoreOne));
+    // Finished matches whose last ballot is still open: re-arm its clock (an overdue one closes now).
+    const ballots = await this.ballots.restoreFinished();
+    this.logger.info({ count, ballots }, 'round host restored matches');
+    return count;
+  }
+
+  /** The lobby/running match of the channel, or null. */
+  async current(channelId: string): Promise<HostedMatch | null> {
+    const r = await this.inChannel(channelId, async (m) => ok(m));
+    return r.ok ? r.value : null;
+  }
+
+  /** Open a lobby; the caller becomes its host. Errors: match_exists, invalid_settings. */
+  async create(channelId: string, platform: string, caller: Caller, settings: Partial<MatchSettings>): Promise<HostResult<HostedMatch>> {
+    const s = resolveSettings(settings, this.opts.defaults);
+    if (!s.ok) return s;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const id = `m_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+      const rec = await this.store.createMatch({ id, channelId, platform, createdAt: this.log.nowIso() });
+      if (rec.ok) {
+        const m = await this.log.mutex.run(id, () =>
+          this.log.init(id, { type: 'match_created', channelId, platform, hostUserId: caller.userId, settings: s.value }),
+        );
+        return ok(m);
+      }
+      if (rec.code === 'channel_busy') {
+        const busy = await this.store.activeMatchInChannel(channelId);
+        // Retry only when the busy match turned out to be an abandoned empty log (now marked over).
+        if (busy) await this.log.mutex.run(busy.id, () => this.loadRecord(busy));
+        const still = await this.store.activeMatchInChannel(channelId);
+        if (still) return fail('match_exists', 'This channel already has a match; `end` it first.');
+      }
+    }
+    return fail('busy', 'Could not create the match; please try again.');
+  }
+
+  /** Claim a seat (the given lab id/name, else the first free one). Errors: no_match, not_in_lobby, already_seated, unknown_seat, seat_taken. */
+  async join(channelId: string, caller: Caller, lab?: string): Promise<HostResult<{ lab: string; match: HostedMatch }>> {
+    let chosen = '';
+    return this.inChannel(channelId, async (m0) =>
+      this.appendThen(m0.id, (m) => {
+        const lobby = this.lobbyCheck(m);
+        if (lobby) return lobby;
+        if (seatOfUser(m, caller.userId)) return fail('already_seated', `You already hold ${labName(m, seatOfUser(m, caller.userId) ?? '')}.`);
+        const labs = labIdsFor(m.settings.task, m.settings.seed);
+        if (lab !== undefined) {
+          const target = resolveLab(m, labs, lab);
+          if (!target) return fail('unknown_seat', `No seat "${lab}" in this match.`, { option: 'lab', validValues: labs });
+          if (m.drivers[target]) return fail('seat_taken', `${labName(m, target)} is taken.`, { option: 'lab', validValues: labs.filter((l) => !m.drivers[l]) });
+          chosen = target;
+        } else {
+          const free = labs.find((l) => !m.drivers[l]);
+          if (!free) return fail('seat_taken', 'Every seat is taken.');
+          chosen = free;
+        }
+        return ok({ type: 'seat_claimed', lab: chosen, userId: caller.userId, displayName: caller.displayName });
+      }, async (match) => ok({ lab: chosen, match })),
+    );
+  }
+
+  /** Host/admin: drive a free seat by a scripted policy or an LLM model. Errors: not_host, not_in_lobby, unknown_seat, seat_taken, invalid_driver. */
+  async assign(channelId: string, caller: Caller, lab: string, driver: SeatDriver): Promise<HostResult<HostedMatch>> {
+    return this.inChannel(channelId, async (m0) =>
+      this.appendThen(m0.id, (m) => {
+        if (!this.mayHost(m, caller)) return fail('not_host', 'Only the match host or an admin can assign seats.');
+        const lobby = this.lobbyCheck(m);
+        if (lobby) return lobby;
+        const labs = labIdsFor(m.settings.task, m.settings.seed);
+        const target = resolveLab(m, labs, lab);
+        if (!target) return fail('unknown_seat', `No seat "${lab}" in this match.`, { option: 'lab', validValues: labs });
+        if (m.drivers[target]?.kind === 'human') return fail('seat_taken', `${labName(m, target)} is held by a person.`);
+        const model = this.opts.defaultAgentModel;
+        if (driver.kind === 'llm' && !driver.model.trim()) {
+          if (!model) return fail('invalid_driver', 'Name a model (`model:`): no default agent model is configured (ARENA_AGENT_MODEL).', { option: 'model' });
+          driver = { kind: 'llm', model };
+        }
+        const checked = checkDriver(driver, this.agentFor);
+        return checked.ok ? ok({ type: 'seat_assigned', lab: target, driver: checked.value }) : checked;
+      }, async (match) => ok(match)),
+    );
+  }
+
+  /** Host/admin: start; empty seats get archetypes by seat index (RULES §8 order). Reply: the start and round-open posts. */
+  async start(channelId: string, caller: Caller): Promise<HostResult<{ match: HostedMatch; reply: Reply }>> {
+    return this.inChannel(channelId, async (m0) =>
+      this.appendThen(m0.id, (m) => {
+        if (!this.mayHost(m, caller)) return fail('not_host', 'Only the match host or an admin can start the match.');
+        const lobby = this.lobbyCheck(m);
+        if (lobby) return lobby;
+        const drivers: Record<LabId, SeatDriver> = {};
+        labIdsFor(m.settings.task, m.settings.seed).forEach((lab, i) => {
+          drivers[lab] = m.drivers[lab] ?? { kind: 'scripted', policy: archetypeAt(i, m.settings.seed) };
+        });
+        return ok({ type: 'match_started', drivers, rulesVersion: RULES_VERSION });
+      }, async (match) => {
+        await this.store.setMatchStatus(match.id, 'running');
+        const more = await this.runner.opened(match);
+        return ok({ match: this.log.cached(match.id) ?? match, reply: mergeReplies(renderStart(match), more) });
+      }),
+    );
+  }
+
+  /** A seat owner's action (raw object or JSON text, parsed by the engine). The engine's result is returned even when it is an error (its penalty is part of the game). */
+  async act(channelId: string, caller: Caller, action: unknown): Promise<HostResult<{ result: ActionResult; match: HostedMatch; reply?: Reply }>> {
+    const raw = boundedAction(action);
+    return this.inChannel(channelId, async (m0) => {
+      const r = await this.log.append(m0.id, (m) => {
+        const bad = this.runningSeat(m, caller);
+        if (!bad.ok) return bad;
+        return ok({ type: 'action', lab: bad.value, userId: caller.userId, action: raw });
+      });
+      if (!r.ok) return r;
+      const result = r.value.step?.result;
+      if (!result) throw new Error('action event without result');
+      const reply = await this.runner.afterAction(r.value.match);
+      const match = this.log.cached(m0.id) ?? r.value.match;
+      return ok(reply ? { result, match, reply } : { result, match });
+    });
+  }
+
+  /** The caller's seat is done for the round; `closed` holds the round-close posts when this closed the round (not published: the caller renders them). */
+  async done(channelId: string, caller: Caller): Promise<HostResult<{ match: HostedMatch; closed: Reply | null }>> {
+    return this.inChannel(channelId, async (m0) =>
+      this.appendThen(m0.id, (m) => {
+        const seat = this.runningSeat(m, caller);
+        if (!seat.ok) return seat;
+        if (m.done.includes(seat.value) || m.state?.labs[seat.value]?.finished) return ok(null);
+        return ok({ type: 'seat_done', lab: seat.value });
+      }, async (match) => {
+        const closed = await this.runner.closeIfNoOne(match);
+        return ok({ match: this.log.cached(match.id) ?? match, closed });
+      }),
+    );
+  }
+
+  /** Host/admin: end the match now (lobby: cancel; running: standings so far). Reply: the end post. */
+  async end(channelId: string, caller: Caller): Promise<HostResult<{ match: HostedMatch; reply: Reply }>> {
+    let wasRunning = false;
+    return this.inChannel(channelId, async (m0) =>
+      this.appendThen(m0.id, (m) => {
+        if (!this.mayHost(m, caller)) return fail('not_host', 'Only the match host or an admin can end the match.');
+        if (m.phase === 'over') return fail('match_over', 'The match is already over.');
+        wasRunning = m.phase === 'running';
+        return ok({ type: 'match_ended', by: caller.userId, reason: 'host' });
+      }, async (match) => {
+        await this.store.setMatchStatus(match.id, 'over');
+        this.runner.matchOver(match.id);
+        const closed = await this.ballots.afterMatchEnd(match);
+        return ok({ match: this.log.cached(match.id) ?? match, reply: mergeReplies(renderEnded(match, caller.displayName, wasRunning), closed) });
+      }),
+    );
+  }
+
+  /** Close the match's current round now (timers, admin tools), exactly once across processes; publishes and returns the posts (null if nothing closed). */
+  async closeRoundNow(matchId: string, reason: CloseReason, round?: number): Promise<Reply | null> {
+    return this.runner.closeNow(matchId, reason, round);
+  }
+
+  /**
+   * `vote`: the caller's next pair of the channel's open ballot (blind), or record a vote on a pair
+   * (issue #10). Private reply. Errors: see {@link VoteDesk.vote}.
+   */
+  async vote(channelId: string, caller: Caller, input: VoteInput): Promise<HostResult<Reply>> {
+    return this.desk.vote(channelId, caller, input);
+  }
+
+  /** Close a ballot now (host tools, tests); publishes and returns its post, null if it was not open. */
+  async closeBallotNow(matchId: string, ballotId: string, reason: BallotCloseReason = 'host'): Promise<Reply | null> {
+    return this.ballots.closeNow(matchId, ballotId, reason);
+  }
+
+  /** Due time (ms) of a ballot's clock in this process, or null (no clock, closed, or not armed here). */
+  ballotDueAt(matchId: string, ballotId: string): number | null {
+    return this.ballots.dueAt(matchId, ballotId);
+  }
+
+  /** The store matches and votes live in (read-only uses: `stats`). */
+  get eventStore(): EventStore {
+    return this.store;
+  }
+
+  /** The lab a person holds in `match`, or null. */
+  seatOf(match: HostedMatch, userId: string): string | null {
+    return seatOfUser(match, userId);
+  }
+
+  /**
+   * Wait until background work (timer closes, agent turns, posts) has finished; for tests and shutdown.
+   * Agent turns wait for their agent or its timeout: with a fake clock, advance it (or stop()) first.
+   */
+  idle(): Promise<void> {
+    return this.runner.idle();
+  }
+
+  /** Clear timers, abort agent turns, wait for running work. The store stays open (the caller owns it). */
+  stop(): Promise<void> {
+    return this.runner.stop();
+  }
+
+  private mayHost(m: HostedMatch, caller: Caller): boolean {
+    return caller.isAdmin || caller.userId === m.hostUserId || this.admins.has(caller.userId);
+  }
+
+  private lobbyCheck(m: HostedMatch): HostResult<never> | null {
+    if (m.phase === 'over') return fail('match_over', 'The match is over.');
+    if (m.phase !== 'lobby') return fail('not_in_lobby', 'The match has already started.');
+    return null;
+  }
+
+  /** The caller's seat in a running match, or not_running / match_over / not_your_seat. */
+  private runningSeat(m: HostedMatch, caller: Caller): HostResult<LabId> {
+    if (m.phase === 'lobby') return fail('not_running', 'The match has not started yet.');
+    if (m.phase === 'over') return fail('match_over', 'The match is over.');
+    const lab = seatOfUser(m, caller.userId);
+    return lab ? ok(lab) : fail('not_your_seat', 'You hold no seat in this match.');
+  }
+
+  /** Append the planned event, then (still under the lock) run `then` with the match after it. */
+  private async appendThen<T>(id: string, plan: Plan, then: (m: HostedMatch) => Promise<HostResult<T>>): Promise<HostResult<T>> {
+    const r = await this.log.append(id, plan);
+    return r.ok ? then(r.value.match) : r;
+  }
+
+  /** Run `fn` under the lock of the channel's lobby/running match (refreshed from the store). */
+  private async inChannel<T>(channelId: string, fn: (m: HostedMatch) => Promise<HostResult<T>>): Promise<HostResult<T>> {
+    const rec = await this.store.activeMatchInChannel(channelId);
+    const none = fail<T>('no_match', 'There is no match in this channel. Open one with `new`.');
+    if (!rec) return none;
+    return this.log.mutex.run(rec.id, async () => {
+      const m = await this.loadRecord(rec);
+      if (!m) return none;
+      this.runner.ensureTimer(m);
+      return fn(m);
+    });
+  }
+
+  /** Under the lock: fold a record's log; fix a stale status; drop abandoned empty logs. Null if not live. */
+  private async loadRecord(rec: MatchRecord): Promise<HostedMatch | null> {
+    let m: HostedMatch | null;
+    try {
+      m = await this.log.refresh(rec.id);
+    } catch (err) {
+      // Older engine rules cannot be resumed (rewards would differ): retire the match, free its channel.
+      if (!(err instanceof ReplayError) || err.code !== 'old_rules') throw err;
+      this.logger.warn({ matchId: rec.id, reason: err.message }, 'match from older engine rules retired');
+      await this.store.setMatchStatus(rec.id, 'over');
+      this.runner.matchOver(rec.id);
+      return null;
+    }
+    if (!m) {
+      if (this.clock.now() - Date.parse(rec.createdAt) > ABANDON_AFTER_MS) await this.store.setMatchStatus(rec.id, 'over');
+      return null;
+    }
+    if (m.phase === 'over') {
+      await this.store.setMatchStatus(rec.id, 'over');
+      this.runner.matchOver(rec.id);
+    }
+    return m.phase === 'over' ? null : m;
+  }
+}

@@ -1,0 +1,308 @@
+/**
+ * Round orchestration of the host: opening a round (timer, agent seats), closing it exactly once (judge
+ * decision → `round_closed` event → posts), and the background work this starts. All game rules stay in
+ * the engine; this only decides *when* things happen.
+ *
+ * Exactly once: a close first takes the store claim `round_close:<match>:<round>`, so of several
+ * processes (or timers) only one calls the judge and posts. The log is the final guard: `round_closed`
+ * is appended with expectedSeq, and a closer that finds the round already closed does nothing. A process
+ * that loses the claim re-checks after a grace period and closes the round itself if the claimant died
+ * before recording it.
+ */
+import type { Logger } from 'pino';
+import type { Reply } from '../chat/types.js';
+import { observe } from '../engine/index.js';
+import { ACTION_TYPES } from '../engine/actions.js';
+import type { JudgeDecision, LabId } from '../engine/types.js';
+import type { AsyncJudge } from '../engine/judge/types.js';
+import type { EventStore } from '../store/types.js';
+import { validatorFor } from '../agents/dry-run.js';
+import type { AgentFactory, SeatAgent } from '../agents/seat.js';
+import { askAgent, type AgentOutcome } from './agent-turn.js';
+import { ballotToOpen, type BallotKeeper, type BuiltBallot } from '../voting/ballot-host.js';
+import { decideRound, stateForJudge } from '../match/judging.js';
+import type { MatchLog } from '../match/match-log.js';
+import { mergeReplies, renderAgentActivity, renderOverByFinish, renderRoundClose, type CloseReason } from '../present/render.js';
+import { ballotOpenField, voteButton } from '../voting/render.js';
+import { drivenSeats, pendingSeats } from '../match/replay.js';
+import { fail, ok } from '../match/results.js';
+import { KeyedTimers, type Clock } from '../match/timers.js';
+import type { HostedMatch } from '../match/types.js';
+
+/** What the {@link RoundRunner} needs from its `RoundHost`; times in ms of `clock` time. */
+export interface RoundRunnerDeps {
+  log: MatchLog;
+  store: EventStore;
+  publish: (channelId: string, reply: Reply) => Promise<void>;
+  judge: AsyncJudge | undefined;
+  judgeTimeoutMs: number;
+  agentFor: AgentFactory | undefined;
+  agentTimeoutMs: number;
+  /** How long a process that lost a close claim waits before closing the round itself. */
+  claimGraceMs: number;
+  /** RoundHostOptions.onMatchOver. */
+  onMatchOver?: ((m: HostedMatch) => Promise<Reply | null>) | undefined;
+  clock: Clock;
+  logger: Logger;
+  /** Ballots on closed rounds' pitches (issue #10). */
+  ballots: BallotKeeper;
+}
+
+const isOpen = (m: HostedMatch | null, round: number): m is HostedMatch & { state: NonNullable<HostedMatch['state']> } =>
+  m !== null && m.phase === 'running' && m.state !== null && m.state.round === round;
+
+/** A round with nobody to wait for closes at once: driven seats all done/finished, or none and no timer. */
+export const roundNeedsNoOne = (m: HostedMatch) =>
+  m.phase === 'running' && pendingSeats(m).length === 0 && (drivenSeats(m).length > 0 || m.settings.roundSeconds === 0);
+
+/** Opens and closes rounds exactly once per round across processes (see the file comment). */
+export class RoundRunner {
+  private readonly timers: KeyedTimers;
+  private readonly background = new Set<Promise<unknown>>();
+  private readonly rounds = new Map<string, AbortController>();
+  private stopped = false;
+
+  constructor(private readonly d: RoundRunnerDeps) {
+    this.timers = new KeyedTimers(d.clock);
+  }
+
+  /** Run `p` in the background; errors are logged, {@link idle} waits for it. */
+  track(p: Promise<unknown>): void {
+    const q = p.catch((e: unknown) => this.d.logger.error({ err: e }, 'round host background task failed'));
+    this.background.add(q);
+    void q.finally(() => this.background.delete(q));
+  }
+
+  /** Resolves once no background work (timer closes, agent turns, posts) is running. */
+  async idle(): Promise<void> {
+    while (this.background.size > 0) await Promise.allSettled([...this.background]);
+  }
+
+  /** Clear timers, abort agent turns and wait for running work. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.timers.clearAll();
+    this.d.ballots.stop();
+    for (const c of this.rounds.values()) c.abort(new Error('host stopped'));
+    this.rounds.clear();
+    await this.idle();
+  }
+
+  /** Post a reply that answers no command; empty replies are skipped and failures logged, never thrown. */
+  async publish(channelId: string, reply: Reply | null): Promise<void> {
+    if (!reply || (reply.public.length === 0 && reply.private.length === 0)) return;
+    try {
+      await this.d.publish(channelId, reply);
+    } catch (e) {
+      this.d.logger.error({ err: e, channelId }, 'publish failed');
+    }
+  }
+
+  /** Arm the round timer of a running match if not armed yet (e.g. a round another process opened). */
+  ensureTimer(m: HostedMatch): void {
+    if (this.stopped) return;
+    this.d.ballots.arm(m);
+    if (m.phase !== 'running' || !m.state) return this.timers.clearPrefix(`${m.id}:`);
+    if (m.roundDeadline === null) return this.timers.clear(`${m.id}:round`);
+    const round = m.state.round;
+    this.timers.arm(`${m.id}:round`, m.roundDeadline, () => this.track(this.closeNow(m.id, 'timer', round)), String(round));
+  }
+
+  /** A match ended: drop its timers and abort its agents. */
+  matchOver(id: string): void {
+    this.timers.clearPrefix(`${id}:`);
+    for (const [key, c] of [...this.rounds]) {
+      if (!key.startsWith(`${id}:`)) continue;
+      c.abort(new Error('match over'));
+      this.rounds.delete(key);
+    }
+  }
+
+  /**
+   * Under the match lock, right after a round opened (start, round close, restore): arm its timer, ask the
+   * agent seats (in parallel, in the background), and close it at once when it needs no one.
+   * Returns the posts made meanwhile (seats without an agent, immediate closes).
+   */
+  async opened(m: HostedMatch): Promise<Reply | null> {
+    if (this.stopped || m.phase !== 'running' || !m.state) return null;
+    this.ensureTimer(m);
+    const round = m.state.round;
+    let cur = m;
+    const posts: Reply = { public: [], private: [] };
+    for (const lab of pendingSeats(m)) {
+      const driver = m.drivers[lab];
+      if (driver?.kind !== 'llm') continue;
+      const agent = this.d.agentFor?.(driver) ?? null;
+      if (agent) {
+        this.startAgent(m, lab, agent);
+        continue;
+      }
+      const r = await this.d.log.append(m.id, (x) => (isOpen(x, round) ? ok({ type: 'seat_done' as const, lab }) : fail('not_running', 'closed')));
+      if (!r.ok) return posts;
+      cur = r.value.match;
+      posts.public.push(renderAgentActivity(cur, lab, { ok: false, reason: `no agent available for ${driver.model}` }));
+    }
+    return mergeReplies(posts, await this.closeIfNoOne(cur));
+  }
+
+  /** Under the lock: close the current round when every driven seat is done (see {@link roundNeedsNoOne}). */
+  async closeIfNoOne(m: HostedMatch): Promise<Reply | null> {
+    if (!m.state || !roundNeedsNoOne(m)) return null;
+    return this.closeLocked(m.id, 'all_done', m.state.round);
+  }
+
+  /** Under the lock, after an action: the match may be over (every seat finished) or the seat finished. */
+  async afterAction(m: HostedMatch): Promise<Reply | null> {
+    if (m.phase === 'over') {
+      await this.d.store.setMatchStatus(m.id, 'over');
+      this.matchOver(m.id);
+      return mergeReplies(renderOverByFinish(m), await this.overHook(m), await this.d.ballots.afterMatchEnd(m));
+    }
+    return this.closeIfNoOne(m);
+  }
+
+  /** Acquire the lock and close `round` (default: the current one) if still open; publishes the posts. */
+  async closeNow(id: string, reason: CloseReason, round?: number, force = false): Promise<Reply | null> {
+    let channelId = '';
+    const reply = await this.d.log.mutex.run(id, async () => {
+      const m = await this.d.log.refresh(id);
+      if (!m?.state) return null;
+      channelId = m.channelId;
+      // A stale timer (another process opened a newer round meanwhile) re-arms for the current round.
+      this.ensureTimer(m);
+      return this.closeLocked(id, reason, round ?? m.state.round, force);
+    });
+    await this.publish(channelId, reply);
+    return reply;
+  }
+
+  /**
+   * Under the lock: close `round` exactly once (claim, judge, append `round_closed`), then open the next
+   * round or finish the match. Returns the posts, or null when the round is not open or another closer won.
+   */
+  async closeLocked(id: string, reason: CloseReason, round: number, force = false): Promise<Reply | null> {
+    const m = await this.d.log.refresh(id);
+    if (!isOpen(m, round)) return null;
+    if (!force && !(await this.d.store.tryClaim(`round_close:${id}:${round}`))) {
+      this.armFallback(id, reason, round);
+      return null;
+    }
+    this.timers.clear(`${id}:fallback:${round}`);
+    let memo: { key: string; decision: JudgeDecision | null } | null = null;
+    // The ballot holds the pitches the judge judged (after the scripted seats' close-of-round turn).
+    const built: { ballot: BuiltBallot | null } = { ballot: null };
+    // We hold the claim now: if appending fails (store error), retry later with force, or nobody would
+    // ever close this round in this process.
+    const appended = this.d.log.append(id, async (x) => {
+      if (!isOpen(x, round)) return fail('not_running', 'round already closed');
+      // After a conflict (another process appended meanwhile) judge again: the rule judge always (cheap,
+      // exact), an async judge only if the pitches changed.
+      const key = this.d.judge ? JSON.stringify(x.state.pitches) : String(x.lastSeq);
+      if (memo?.key !== key) {
+        memo = { key, decision: await decideRound(x.state, this.d.judge, { clock: this.d.clock, timeoutMs: this.d.judgeTimeoutMs }) };
+      }
+      built.ballot = ballotToOpen(x, () => stateForJudge(x.state));
+      return ok({ type: 'round_closed' as const, round, reason, judge: memo.decision });
+    });
+    const res = await appended.catch((err: unknown) => {
+      this.armFallback(id, reason, round);
+      throw err;
+    });
+    if (!res.ok) {
+      if (res.error.code === 'busy') this.armFallback(id, reason, round);
+      return null;
+    }
+    const key = `${id}:${round}`;
+    this.rounds.get(key)?.abort(new Error('round closed'));
+    this.rounds.delete(key);
+    const report = res.value.step?.report;
+    if (!report) return null;
+    const ballots = await this.d.ballots.afterRoundClose(res.value.match, built.ballot);
+    const after = ballots.match;
+    const view = ballots.opened ? { pitchesField: ballotOpenField(ballots.opened), buttons: [voteButton(ballots.opened)] } : undefined;
+    const reply = renderRoundClose(after, report, reason, view);
+    // The verdict of the ballots that closed with this round comes right after the round's results.
+    reply.public.splice(1, 0, ...ballots.posts.public);
+    if (after.phase === 'over') {
+      await this.d.store.setMatchStatus(id, 'over');
+      this.matchOver(id);
+      return mergeReplies(reply, await this.overHook(after));
+    }
+    return mergeReplies(reply, await this.opened(after));
+  }
+
+  /** Under the lock, on restore: close an overdue round now, else re-open it (timer, agents). */
+  async resume(m: HostedMatch): Promise<Reply | null> {
+    if (m.phase !== 'running' || !m.state) return null;
+    if (m.roundDeadline !== null && m.roundDeadline <= this.d.clock.now()) return this.closeLocked(m.id, 'timer', m.state.round);
+    return this.opened(m);
+  }
+
+  /** The onMatchOver hook's reply; its failure is logged and never holds back the final post. */
+  private async overHook(m: HostedMatch): Promise<Reply | null> {
+    try {
+      return (await this.d.onMatchOver?.(m)) ?? null;
+    } catch (err) {
+      this.d.logger.error({ err, matchId: m.id }, 'onMatchOver hook failed');
+      return null;
+    }
+  }
+
+  private armFallback(id: string, reason: CloseReason, round: number): void {
+    if (this.stopped) return;
+    const at = this.d.clock.now() + this.d.claimGraceMs;
+    this.timers.arm(`${id}:fallback:${round}`, at, () => this.track(this.closeNow(id, reason, round, true)));
+  }
+
+  private startAgent(m: HostedMatch, lab: LabId, agent: SeatAgent): void {
+    const state = m.state;
+    if (!state) return;
+    const round = state.round;
+    const key = `${m.id}:${round}`;
+    let ctrl = this.rounds.get(key);
+    if (!ctrl) {
+      ctrl = new AbortController();
+      this.rounds.set(key, ctrl);
+    }
+    const signal = ctrl.signal;
+    const obs = observe(state, lab);
+    this.track(
+      (async () => {
+        const outcome = await askAgent(agent, obs, { matchId: m.id, lab, round, validate: validatorFor(state, lab) }, { clock: this.d.clock, timeoutMs: this.d.agentTimeoutMs, signal });
+        if (signal.aborted && !outcome.ok) return;
+        const reply = await this.d.log.mutex.run(m.id, () => this.applyAgent(m.id, lab, round, outcome));
+        await this.publish(m.channelId, reply);
+      })(),
+    );
+  }
+
+  /** Under the lock: record an agent's actions and its `done` (or only `done` when it failed). */
+  private async applyAgent(id: string, lab: LabId, round: number, outcome: AgentOutcome): Promise<Reply | null> {
+    const m = await this.d.log.refresh(id);
+    if (!isOpen(m, round) || m.done.includes(lab) || m.state.labs[lab]?.finished) return null;
+    const driver = m.drivers[lab];
+    const userId = driver?.kind === 'llm' ? `llm:${driver.model}` : `agent:${lab}`;
+    const results: { action_type: string; ok: boolean; code: string }[] = [];
+    let cur: HostedMatch = m;
+    for (const action of outcome.ok ? outcome.actions : []) {
+      const r = await this.d.log.append(id, (x) =>
+        isOpen(x, round) && !x.state.labs[lab]?.finished ? ok({ type: 'action' as const, lab, userId, action }) : fail('not_running', 'closed'),
+      );
+      if (!r.ok) break;
+      cur = r.value.match;
+      const res = r.value.step?.result;
+      if (res) results.push({ action_type: actionTypeOf(action), ok: res.ok, code: res.code });
+      if (cur.phase === 'over') return mergeReplies({ public: [renderAgentActivity(cur, lab, { ok: true, results })], private: [] }, await this.afterAction(cur));
+    }
+    const done = await this.d.log.append(id, (x) => (isOpen(x, round) ? ok({ type: 'seat_done' as const, lab }) : fail('not_running', 'closed')));
+    if (done.ok) cur = done.value.match;
+    const post = renderAgentActivity(cur, lab, outcome.ok ? { ok: true, results } : outcome);
+    return mergeReplies({ public: [post], private: [] }, await this.closeIfNoOne(cur));
+  }
+}
+
+/** The action type of a raw action for public posts: only known names, so free text never leaks. */
+function actionTypeOf(action: unknown): string {
+  const t = typeof action === 'object' && action !== null ? (action as { action_type?: unknown }).action_type : undefined;
+  return typeof t === 'string' && (ACTION_TYPES as readonly string[]).includes(t) ? t : 'malformed';
+}

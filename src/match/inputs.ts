@@ -1,0 +1,46 @@
+/** Inputs of lobby and seat commands: seat names, seat drivers, raw actions, default seat policies. */
+import { POLICY_NAMES } from '../engine/config.js';
+import { ARCHETYPES } from '../engine/policies/index.js';
+import type { ArchetypeName, LabId } from '../engine/types.js';
+import { toJson, type AgentFactory } from '../agents/seat.js';
+import { labName } from './names.js';
+import { fail, ok, type HostResult } from './results.js';
+import type { HostedMatch, SeatDriver } from './types.js';
+
+/** Longest action (as JSON text) stored in the log; the engine's longest valid action is far shorter. */
+export const MAX_ACTION_JSON = 16_000;
+
+/** The JSON form of a raw action as logged; an oversized one becomes text the engine rejects as malformed. */
+export function boundedAction(action: unknown): unknown {
+  const raw = toJson(action);
+  return JSON.stringify(raw).length > MAX_ACTION_JSON ? 'oversized action' : raw;
+}
+
+/** A seat named by lab id ("lab_1"), public name ("Lab B") or letter ("B"); null if none matches. */
+export function resolveLab(m: HostedMatch, labs: readonly LabId[], input: string): LabId | null {
+  const q = input.trim().toLowerCase().replace(/^lab\s*/, 'lab ');
+  return labs.find((l) => l === input.trim() || labName(m, l).toLowerCase() === q || labName(m, l).slice(-1).toLowerCase() === q) ?? null;
+}
+
+/**
+ * The archetype of seat `i` when nobody claimed it: ARCHETYPES rotated by the seed (as the gym's
+ * opponents, RULES §8), so a seat's position does not give its strategy away.
+ */
+export function archetypeAt(i: number, seed: number): ArchetypeName {
+  return ARCHETYPES[(seed + i) % ARCHETYPES.length] ?? 'cooperative';
+}
+
+/**
+ * A driver `assign` may give a seat: a known scripted policy, or an LLM model that `agentFor` can play.
+ * Error: `invalid_driver` (people claim seats with `join`).
+ */
+export function checkDriver(driver: SeatDriver, agentFor: AgentFactory | undefined): HostResult<Exclude<SeatDriver, { kind: 'human' }>> {
+  if (driver.kind === 'human') return fail('invalid_driver', 'People claim seats themselves with `join`.');
+  if (driver.kind === 'scripted') {
+    if (!(POLICY_NAMES as readonly string[]).includes(driver.policy))
+      return fail('invalid_driver', `Unknown policy "${driver.policy}".`, { option: 'policy', validValues: [...POLICY_NAMES] });
+    return ok({ kind: 'scripted', policy: driver.policy });
+  }
+  if (!agentFor?.(driver)) return fail('invalid_driver', `No LLM agent is available for model "${driver.model}".`, { option: 'model' });
+  return ok({ kind: 'llm', model: driver.model });
+}

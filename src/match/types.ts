@@ -1,0 +1,47 @@
+/**
+ * Contracts of the round host: the event log of a match and the host's API that the command catalogue
+ * calls. Terms: a *match* is one hosted game in one channel; a *round* is the engine's round_index.
+ */
+import type { Ballot } from '../voting/ballots/types.js';
+import type { JudgeDecision, LabId, MatchState, RewardBreakdown } from '../engine/types.js';
+import type { Caller, Reply } from '../chat/types.js';
+import type { MatchSettings, SeatDriver } from '../events/schema.js';
+
+export type { MatchEventBody, MatchSettings, SeatDriver, StoredEvent } from '../events/schema.js';
+export { MatchEventSchema, SeatDriverSchema } from '../events/schema.js';
+
+/** A hosted match folded from its events. */
+export interface HostedMatch {
+  id: string;
+  channelId: string;
+  platform: string;
+  hostUserId: string;
+  settings: MatchSettings;
+  phase: 'lobby' | 'running' | 'over';
+  drivers: Record<LabId, SeatDriver>;
+  /** Seats that said `done` this round. */
+  done: LabId[];
+  /** Engine state once started (null in the lobby). */
+  state: MatchState | null;
+  /** When the current round's timer runs out (ms since epoch), or null. Derived from the last round-open event time. */
+  roundDeadline: number | null;
+  lastSeq: number;
+  lastJudge: JudgeDecision | null;
+  /** Ballots on closed rounds' pitches (issue #10), in the order they opened; empty when votes are off. */
+  ballots: Ballot[];
+  /** When the match ended (ms since epoch, from the ending event's time), or null while it runs. */
+  endedAt: number | null;
+  /**
+   * Standings after each closed round (issue #12 charts): round (1-based), each seat's cumulative reward and
+   * that round's reward breakdown. Undefined = no round closed yet.
+   */
+  standings?: { round: number; rows: { lab: LabId; cumulativeReward: number; breakdown?: RewardBreakdown }[] }[];
+}
+
+/** What the host gives the command catalogue. All methods serialise per match and never throw for user errors. */
+export interface HostApi {
+  /** The match currently in this channel (lobby or running), or null. */
+  current(channelId: string): Promise<HostedMatch | null>;
+  /** Run one command for a caller in a channel; returns the reply to render. */
+  run(channelId: string, caller: Caller, text: string): Promise<Reply>;
+}

@@ -1,0 +1,52 @@
+/** Small formatting helpers shared by the round host's renderers. */
+import { REWARD_COLUMNS as ENGINE_REWARD_COLUMNS } from '../engine/reward.js';
+import type { LabId, RewardBreakdown } from '../engine/types.js';
+import type { Post } from '../chat/types.js';
+import type { HostedMatch } from '../match/types.js';
+
+/** Name of the field that carries a round's deadline as an ISO 8601 timestamp (adapters may render it
+ * as a relative time, e.g. Discord `<t:unix:R>`). */
+export const DEADLINE_FIELD = 'Deadline';
+
+export { labName } from '../match/names.js';
+import { labName } from '../match/names.js';
+
+/**
+ * "Lab A (Ada)", "Lab B (scripted)", "Lab C (LLM: gpt-x)", "Lab D (open)". A scripted seat's policy is
+ * its hidden strategy (the reference hides archetypes too): named only once the match is over.
+ */
+export function seatLabel(m: HostedMatch, lab: LabId): string {
+  const d = m.drivers[lab];
+  const scripted = (policy: string) => (m.phase === 'over' ? `scripted: ${policy}` : 'scripted');
+  const who = !d ? 'open' : d.kind === 'human' ? d.displayName : d.kind === 'scripted' ? scripted(d.policy) : `LLM: ${d.model}`;
+  return `${labName(m, lab)} (${who})`;
+}
+
+/** 1-based "2/5" for engine round 1 of 5. */
+export const roundLabel = (round: number, maxRounds: number) => `${round + 1}/${maxRounds}`;
+
+/** Signed reward with 3 decimals, e.g. "+0.125". */
+export const fmtReward = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
+
+/** The 11 reward columns in the reference's order (docs/RULES.md §4): the 10 parts, then normalized_reward. */
+export const REWARD_COLUMNS: readonly (keyof RewardBreakdown)[] = [...ENGINE_REWARD_COLUMNS, 'normalized_reward'];
+
+/** A round's deadline as a field (or a no-timer note). */
+export function deadlineFields(m: HostedMatch): NonNullable<Post['fields']> {
+  return m.roundDeadline === null ? [] : [{ name: DEADLINE_FIELD, value: new Date(m.roundDeadline).toISOString() }];
+}
+
+/** Leaderboard lines, best first: "1. Lab B (Ada) +0.412". */
+export function leaderboardText(m: HostedMatch, rows: readonly { lab: LabId; cumulativeReward: number }[]): string {
+  return [...rows]
+    .sort((a, b) => b.cumulativeReward - a.cumulativeReward || (a.lab < b.lab ? -1 : 1))
+    .map((r, i) => `${i + 1}. ${seatLabel(m, r.lab)} ${fmtReward(r.cumulativeReward)}`)
+    .join('\n');
+}
+
+/** Current leaderboard rows from the engine state (empty in the lobby). */
+export function currentStandings(m: HostedMatch): { lab: LabId; cumulativeReward: number }[] {
+  const s = m.state;
+  if (!s) return [];
+  return s.labIds.map((lab) => ({ lab, cumulativeReward: s.seats[lab]?.cumulativeReward ?? 0 }));
+}

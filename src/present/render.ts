@@ -1,0 +1,249 @@
+/**
+ * What the channel and each person see from the round host. Public posts carry only public facts
+ * (trades, judge scores and parts, shocks by kind, which jobs were met or missed, leaderboards); every
+ * private value (budgets, job values and deadlines, reward breakdowns) goes only to its own seat's
+ * person as a private post.
+ */
+import type { Button, Post, PrivatePost, Reply } from '../chat/types.js';
+import type { JudgeDecision, LabId, ShockKind } from '../engine/types.js';
+import type { RoundReport } from '../engine/views.js';
+import {
+  REWARD_COLUMNS,
+  currentStandings,
+  deadlineFields,
+  fmtReward,
+  labName,
+  leaderboardText,
+  roundLabel,
+  seatLabel,
+} from './common.js';
+import { drivenSeats } from '../match/replay.js';
+import { pitchPayLines } from './pitch-pay.js';
+import { breakdownChart, standingsChart } from './charts.js';
+import type { HostedMatch } from '../match/types.js';
+import { emptyReply, mergeReplies } from '../chat/reply.js';
+
+export { DEADLINE_FIELD, labName, seatLabel } from './common.js';
+
+/** Why a round closed (the `round_closed` event's reason). */
+export type CloseReason = 'all_done' | 'timer' | 'host';
+
+const REASON_TEXT: Record<CloseReason, string> = {
+  all_done: 'every seat is done',
+  timer: 'the round timer ran out',
+  host: 'the host closed it',
+};
+
+/** Public one-line descriptions of shocks (by kind only, so no private value can leak through them). */
+const SHOCK_TEXT: Record<ShockKind, string> = {
+  capacity_failure: 'a GPU block failed',
+  new_supply: 'new GPU capacity came to market',
+  energy_spike: 'energy costs rose by 25%',
+  deadline_acceleration: "a lab's deadline moved one round earlier",
+  reliability_downgrade: 'block reliability fell by 0.12',
+  demand_surge: 'demand surged: every lab got an urgent job',
+  emergency_auction: 'an emergency block was auctioned for 8 credits',
+};
+
+export { emptyReply, mergeReplies };
+
+/** "Round 2/5 is open", its deadline field (if timed) and whom it waits for. */
+export function renderRoundOpen(m: HostedMatch): Post {
+  const s = m.state;
+  if (!s) return { text: 'The match has not started.' };
+  const waiting = drivenSeats(m).filter((lab) => !s.labs[lab]?.finished);
+  const lines = [
+    m.roundDeadline === null
+      ? 'No round timer: the round closes when every seat is done (`done`).'
+      : 'The round closes at the deadline or when every seat is done (`done`).',
+  ];
+  if (waiting.length > 0) lines.push(`Waiting for: ${waiting.map((lab) => seatLabel(m, lab)).join(', ')}.`);
+  return { title: `Round ${roundLabel(s.round, s.params.maxRounds)} is open`, text: lines.join('\n'), fields: deadlineFields(m) };
+}
+
+/** The start of a match: seats, the first round, and each person's private briefing. */
+export function renderStart(m: HostedMatch): Reply {
+  const s = m.state;
+  if (!s) return emptyReply();
+  const seats = s.labIds.map((lab) => `• ${seatLabel(m, lab)}`).join('\n');
+  const intro: Post = {
+    // No seed here: it determines every private value, so it is revealed only when the match is over.
+    title: `Match started: ${m.settings.task} (${s.params.maxRounds} rounds)`,
+    text: `Seats:\n${seats}`,
+  };
+  return { public: [intro, renderRoundOpen(m)], private: briefings(m) };
+}
+
+/** Each person's own position (private): budget, jobs with hours and deadlines, blocks. */
+function briefings(m: HostedMatch): PrivatePost[] {
+  const s = m.state;
+  if (!s) return [];
+  const out: PrivatePost[] = [];
+  for (const lab of s.labIds) {
+    const d = m.drivers[lab];
+    if (d?.kind !== 'human') continue;
+    const me = s.labs[lab];
+    const jobs = Object.values(s.jobs).filter((j) => j.owner === lab);
+    const blocks = Object.values(s.blocks).filter((b) => b.owner === lab);
+    out.push({
+      userId: d.userId,
+      title: `You play ${labName(m, lab)} (${lab})`,
+      text: [
+        `Budget ${me?.budget.toFixed(2)} credits, reputation ${me?.reputation.toFixed(2)}.`,
+        `Jobs: ${jobs.map((j) => `${j.id} needs ${j.gpuHoursRequired} GPU-h by the end of round ${j.deadlineRound + 1} (min reliability ${j.minReliability.toFixed(2)})`).join('; ')}.`,
+        `Blocks: ${blocks.map((b) => `${b.id} ${b.gpuHours} GPU-h @${b.reliability.toFixed(2)}`).join(', ')}.`,
+      ].join('\n'),
+    });
+  }
+  return out;
+}
+
+/** The judge's per-pitch scores, winner and bonus as post lines (null when nothing was judged). */
+export function judgeText(m: HostedMatch, d: JudgeDecision | null): string | null {
+  if (!d || d.scores.length === 0) return null;
+  const lines = [...d.scores]
+    .sort((a, b) => b.score - a.score)
+    .map(
+      (x) =>
+        `${x.lab === d.winner ? '🏆 ' : ''}${labName(m, x.lab)}: ${x.score.toFixed(2)} ` +
+        `(need ${x.parts.need.toFixed(2)} · verified ${x.parts.verifiedClaims.toFixed(2)} · ` +
+        `fabricated ${x.parts.fabricatedClaims.toFixed(2)} · specificity ${x.parts.specificity.toFixed(2)})`,
+    );
+  if (d.winner) lines.push(`Winner: ${labName(m, d.winner)} (bonus +${d.bonus.toFixed(3)}, held until the jobs its pitch argued for settle; paid only for work done).`);
+  const fallback = d.meta?.['fallback'];
+  lines.push(
+    typeof fallback === 'string'
+      ? `Judged by the rule judge: the configured judge was unavailable (${fallback}).`
+      : `Judge: ${d.judgeId}.`,
+  );
+  return lines.join('\n');
+}
+
+/** Public results of a round close (trades, pitches, shocks, deadlines, leaderboard). */
+function closeSummary(m: HostedMatch, r: RoundReport, reason: CloseReason, maxRounds: number, ballot?: BallotView): Post {
+  const fields: { name: string; value: string }[] = [];
+  if (r.trades.length > 0)
+    fields.push({
+      name: 'Trades',
+      value: r.trades
+        .map((t) => {
+          const gave = t.offeredBlockIds.length ? t.offeredBlockIds.join(', ') : 'no blocks';
+          const got = t.requestedBlockIds.length ? t.requestedBlockIds.join(', ') : 'no blocks';
+          return `${t.offerId}: ${labName(m, t.from)} gave ${gave} + ${t.payment} credits to ${labName(m, t.to)} for ${got}`;
+        })
+        .join('\n'),
+    });
+  const judged = judgeText(m, r.judge);
+  // With a ballot open on this round's pitches the judge's scores stay hidden (render-ballot.ts).
+  fields.push(ballot?.pitchesField ?? { name: 'Pitches', value: judged ?? 'No pitches were judged this round.' });
+  const pay = pitchPayLines(m, r, { verdictHidden: ballot !== undefined }).public;
+  if (pay.length > 0) fields.push({ name: 'Pitch bonuses', value: pay.join('\n') });
+  if (r.shocks.length > 0)
+    fields.push({
+      name: 'Shocks',
+      value: r.shocks
+        .map((x) => `${x.kind}: ${SHOCK_TEXT[x.kind]}${x.affectedLabs.length ? ` (${x.affectedLabs.map((l) => labName(m, l)).join(', ')})` : ''}${x.blockIds.length ? ` [${x.blockIds.join(', ')}]` : ''}`)
+        .join('\n'),
+    });
+  if (r.settlements.length > 0)
+    fields.push({
+      name: 'Deadlines',
+      value: r.settlements
+        .map((x) => `${labName(m, x.lab)} ${x.jobId}: ${x.outcome === 'completed' ? 'met' : x.outcome === 'partial' ? 'partly met' : 'missed'}`)
+        .join('\n'),
+    });
+  if (r.coalitions.length > 0)
+    fields.push({ name: 'Coalitions', value: r.coalitions.map((c) => `${c.id}: ${c.status}`).join('\n') });
+  if (r.scriptedActions.length > 0) {
+    const byLab = new Map<LabId, string[]>();
+    for (const a of r.scriptedActions) byLab.set(a.lab, [...(byLab.get(a.lab) ?? []), `${a.action_type}${a.ok ? '' : ` ✗ ${a.code}`}`]);
+    fields.push({ name: 'Scripted seats', value: [...byLab].map(([lab, acts]) => `${labName(m, lab)}: ${acts.join(', ')}`).join('\n') });
+  }
+  fields.push({ name: 'Leaderboard', value: leaderboardText(m, r.leaderboard) });
+  const post: Post = { title: `Round ${roundLabel(r.round, maxRounds)} closed: ${REASON_TEXT[reason]}`, text: '', fields };
+  return ballot?.buttons.length ? { ...post, buttons: ballot.buttons } : post;
+}
+
+/** A ballot opened on the closing round's pitches: replaces the judge's scores in the round-close post. */
+export interface BallotView {
+  pitchesField: { name: string; value: string };
+  buttons: Button[];
+}
+
+/** Each person's private round-close reward breakdown (the 11 columns) and own settled jobs. */
+function breakdowns(m: HostedMatch, r: RoundReport): PrivatePost[] {
+  const s = m.state;
+  const out: PrivatePost[] = [];
+  const pay = pitchPayLines(m, r).private;
+  for (const [lab, d] of Object.entries(m.drivers)) {
+    const b = r.rewards[lab];
+    if (d.kind !== 'human' || !b) continue;
+    const own = r.settlements.filter((x) => x.lab === lab).map((x) => `${x.jobId} ${x.outcome}, value ${(s?.jobs[x.jobId]?.realisedValue ?? 0).toFixed(2)}`);
+    out.push({
+      userId: d.userId,
+      title: `${labName(m, lab)}: your round ${r.round + 1} reward`,
+      text: [
+        `Cumulative reward ${fmtReward(s?.seats[lab]?.cumulativeReward ?? 0)}; budget ${(s?.labs[lab]?.budget ?? 0).toFixed(2)} credits.`,
+        ...(own.length ? [`Settled: ${own.join('; ')}.`] : []),
+        ...(pay[lab] ?? []),
+      ].join('\n'),
+      fields: REWARD_COLUMNS.map((c) => ({ name: c, value: fmtReward(b[c]) })),
+    });
+  }
+  return out;
+}
+
+/**
+ * Round close as posted: the public results, then the final leaderboard (last round) or the next
+ * round's open post; privately each person's breakdown. `m` is the match after the close; `ballot` set
+ * when a ballot opened on the round's pitches (the judge's scores are then not shown).
+ */
+export function renderRoundClose(m: HostedMatch, r: RoundReport, reason: CloseReason, ballot?: BallotView): Reply {
+  const maxRounds = m.state?.params.maxRounds ?? r.round + 1;
+  const pub: Post[] = [closeSummary(m, r, reason, maxRounds, ballot)];
+  pub.push(r.final ? renderFinalPost(m, r.leaderboard) : renderRoundOpen(m));
+  return { public: pub, private: breakdowns(m, r) };
+}
+
+/** The final leaderboard post. */
+export function renderFinalPost(m: HostedMatch, rows: readonly { lab: LabId; cumulativeReward: number }[]): Post {
+  const best = [...rows].sort((a, b) => b.cumulativeReward - a.cumulativeReward)[0];
+  return {
+    title: 'Match over: final leaderboard',
+    text: `${best ? `Winner: ${seatLabel(m, best.lab)} with ${fmtReward(best.cumulativeReward)}.` : 'No seats.'} Seed ${m.settings.seed} (${m.settings.task}).`,
+    fields: [{ name: 'Leaderboard', value: leaderboardText(m, rows) }],
+    // The breakdown per seat is public only now: the match is over and its seed (which determines every private value) is revealed.
+    charts: [standingsChart(m), breakdownChart(m)],
+  };
+}
+
+/** A match ended by every seat finishing (not by a round close). */
+export function renderOverByFinish(m: HostedMatch): Reply {
+  return { public: [renderFinalPost(m, currentStandings(m))], private: [] };
+}
+
+/** A match ended by its host (lobby: cancelled; running: standings so far, nothing more settles). */
+export function renderEnded(m: HostedMatch, byName: string, wasRunning: boolean): Reply {
+  if (!wasRunning) return { public: [{ title: 'Match cancelled', text: `${byName} cancelled the match in the lobby.` }], private: [] };
+  return {
+    public: [
+      {
+        title: 'Match ended by the host',
+        text: `${byName} ended the match after ${m.state?.round ?? 0} closed round(s); nothing further settles.`,
+        fields: [{ name: 'Standings', value: leaderboardText(m, currentStandings(m)) }],
+      },
+    ],
+    private: [],
+  };
+}
+
+/** What an agent seat did this round (action types and result codes only), or why it waits. */
+export function renderAgentActivity(
+  m: HostedMatch,
+  lab: LabId,
+  outcome: { ok: true; results: { action_type: string; ok: boolean; code: string }[] } | { ok: false; reason: string },
+): Post {
+  if (!outcome.ok) return { text: `${seatLabel(m, lab)} could not act (${outcome.reason}); the seat waits this round.` };
+  const acts = outcome.results.map((x) => `${x.action_type}${x.ok ? '' : ` ✗ ${x.code}`}`);
+  return { text: `${seatLabel(m, lab)} acted: ${acts.length ? acts.join(', ') : 'no actions'}; it is done for the round.` };
+}

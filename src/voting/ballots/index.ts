@@ -1,0 +1,17 @@
+/** Ballots on a round's pitches (issue #10): building them, serving pairs to voters, checking votes. Pure. */
+export * from './types.js';
+export { MIN_BALLOT_PITCHES, allPairs, ballotIdFor, ballotPitches, buildBallot, pitchId } from './build.js';
+export {
+  canonicalChoice,
+  checkPair,
+  eligiblePairs,
+  holdsOwnPitch,
+  isOpenAt,
+  nextPair,
+  pitchOf,
+  shownChoice,
+  shownPair,
+  swappedFor,
+  type PairErrorCode,
+  type ShownPair,
+} from './serve.js';

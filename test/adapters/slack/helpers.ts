@@ -1,0 +1,117 @@
+/**
+ * Shared pieces of the Slack tests: a fake command backend that records what it was asked, a pino
+ * logger whose lines are kept for assertions, and a bot started against the emulator.
+ */
+import { Writable } from 'node:stream';
+import { pino, type Logger } from 'pino';
+import type { Caller, Reply } from '../../../src/commands/types.js';
+import type { SlackBackend } from '../../../src/adapters/slack/backend.js';
+import { startSlackBot, type SlackBot, type SlackBotOptions } from '../../../src/adapters/slack/bot.js';
+import type { SlackConfig } from '../../../src/adapters/slack/config.js';
+import type { SlackEmulator } from '../../emulators/slack.js';
+
+export const BOT_TOKEN = 'xoxb-fake-bot-token-SECRET-1';
+export const APP_TOKEN = 'xapp-1-fake-app-token-SECRET-2';
+export const SIGNING_SECRET = 'signing-secret-SECRET-3-abcdef';
+
+export const alice = { id: 'U0ALICE', name: 'alice' };
+export const bob = { id: 'U0BOB', name: 'bob' };
+
+export interface Call {
+  kind: 'text' | 'command';
+  channelId: string;
+  caller: Caller;
+  text: string;
+  options?: Record<string, string>;
+}
+
+/** A backend whose replies depend on the command word; it records every call. */
+export class FakeBackend implements SlackBackend {
+  calls: Call[] = [];
+
+  async runText(channelId: string, caller: Caller, text: string): Promise<Reply> {
+    this.calls.push({ kind: 'text', channelId, caller, text });
+    return this.reply(text.trim().split(/\s+/)[0] ?? '', caller);
+  }
+
+  async runCommand(channelId: string, caller: Caller, name: string, options: Record<string, string>): Promise<Reply> {
+    this.calls.push({ kind: 'command', channelId, caller, text: name, options });
+    return {
+      public: [{ title: 'Lab A pitches', text: options['text'] ?? '' }],
+      private: [{ userId: caller.userId, text: 'Your pitch is in.' }],
+    };
+  }
+
+  async context(): Promise<{ matchId: string; seat: string | null }> {
+    return { matchId: 'm_fake1', seat: 'lab_0' };
+  }
+
+  private reply(word: string, caller: Caller): Reply {
+    switch (word) {
+      case 'me':
+        return { public: [], private: [{ userId: caller.userId, title: 'Your seat', text: 'budget **101.53**' }] };
+      case 'message':
+        return { public: [], private: [{ userId: caller.userId, text: 'Sent.' }, { userId: `slack:${bob.id}`, text: 'A private note from Lab A.' }] };
+      case 'done':
+        return {
+          public: [{ title: 'Round 1 closed', text: 'no trades', fields: [{ name: 'Leaderboard', value: 'Lab A 0.1' }] }, { title: 'Round 2 is open', text: 'go' }],
+          private: [
+            { userId: caller.userId, text: 'your reward 0.1' },
+            { userId: `slack:${bob.id}`, text: 'bob reward 0.2' },
+          ],
+        };
+      case 'burst':
+        return { public: [1, 2, 3].map((i) => ({ title: `Post ${i}`, text: `burst ${i}` })), private: [] };
+      case 'boom':
+        throw new Error('backend exploded');
+      case 'bad':
+        return { public: [], private: [{ userId: caller.userId, title: '✗ bad_token', text: 'nope' }], error: { code: 'bad_token', message: 'nope' } };
+      case 'quiet':
+        return { public: [], private: [] };
+      default:
+        return {
+          public: [{ title: word, text: `ran <${word}> & more`, buttons: [{ id: 'arena:accept offer:o_1', label: 'Accept o_1', command: 'accept offer:o_1', style: 'success' }] }],
+          private: [],
+        };
+    }
+  }
+}
+
+/** A pino logger writing JSON lines into `lines`. */
+export function captureLogger(): { logger: Logger; lines: string[] } {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      lines.push(...String(chunk).split('\n').filter((l) => l !== ''));
+      cb();
+    },
+  });
+  return { logger: pino({ level: 'info' }, stream), lines };
+}
+
+/** A config for the emulator in `mode`. */
+export function testConfig(emu: SlackEmulator, mode: 'http' | 'socket', adminUserIds: string[] = []): SlackConfig {
+  return {
+    mode,
+    botToken: BOT_TOKEN,
+    signingSecret: mode === 'http' ? SIGNING_SECRET : null,
+    appToken: mode === 'socket' ? APP_TOKEN : null,
+    port: 0,
+    adminUserIds,
+    apiUrl: emu.apiUrl,
+  };
+}
+
+/** Starts a bot against the emulator on 127.0.0.1 with no Web API retries (a failure shows at once). */
+export function startTestBot(emu: SlackEmulator, mode: 'http' | 'socket', extra: Partial<SlackBotOptions> & Pick<SlackBotOptions, 'backend' | 'logger'>): Promise<SlackBot> {
+  return startSlackBot({
+    config: testConfig(emu, mode),
+    host: '127.0.0.1',
+    port: 0,
+    clientOptions: { retryConfig: { retries: 0 } },
+    ...extra,
+  });
+}
+
+/** The app's events URL. */
+export const eventsUrl = (bot: SlackBot) => `http://127.0.0.1:${bot.port}/slack/events`;

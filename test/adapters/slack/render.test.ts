@@ -1,0 +1,85 @@
+/**
+ * Reply → Block Kit: headers, escaped mrkdwn, fields in sections of ten, buttons whose action_id and
+ * value carry the command text, Slack's limits, and merging private posts into one message.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mergePosts, slackUserId } from '../../../src/adapters/slack/deliver.js';
+import { parsePitchSubmission, pitchView, PITCH_FORM } from '../../../src/adapters/slack/modal.js';
+import { actionIdFor, commandOfAction, renderPost, toMrkdwn } from '../../../src/adapters/slack/render.js';
+
+type Block = { type: string; text?: { type: string; text: string }; fields?: { text: string }[]; elements?: { action_id: string; value: string; style?: string; text: { text: string } }[] };
+
+describe('slack render', () => {
+  test('a post becomes a header, an escaped mrkdwn section, fields and buttons', () => {
+    const m = renderPost({
+      title: 'Round 1 closed',
+      text: 'Lab A says **<!channel> hi** & `b_0_1`',
+      fields: Array.from({ length: 12 }, (_, i) => ({ name: `f${i}`, value: `v${i}` })),
+      buttons: [
+        { id: 'a', label: 'Accept o_3', command: 'accept offer:o_3', style: 'success' },
+        { id: 'b', label: 'Reject o_3', command: 'reject offer:o_3', style: 'danger' },
+        { id: 'c', label: 'Status', command: 'status', style: 'secondary' },
+        { id: 'd', label: 'Dup', command: 'status', style: 'secondary' },
+      ],
+    });
+    const blocks = m.blocks as Block[];
+    assert.deepEqual(blocks.map((b) => b.type), ['header', 'section', 'section', 'section', 'actions']);
+    assert.equal(blocks[1]!.text!.text, 'Lab A says *&lt;!channel&gt; hi* &amp; `b_0_1`');
+    assert.equal(blocks[2]!.fields!.length, 10);
+    assert.equal(blocks[3]!.fields!.length, 2);
+    assert.equal(blocks[2]!.fields![0]!.text, '*f0*\nv0');
+    const els = blocks[4]!.elements!;
+    assert.deepEqual(els.map((e) => [e.action_id, e.value, e.style]), [
+      ['arena:accept offer:o_3', 'accept offer:o_3', 'primary'],
+      ['arena:reject offer:o_3', 'reject offer:o_3', 'danger'],
+      ['arena:status', 'status', undefined],
+    ]);
+    assert.match(m.text, /^\*Round 1 closed\*\nLab A says/);
+    assert.ok(!m.text.includes('<!channel>'));
+  });
+
+  test('long texts are cut to Slack limits; long commands get a hashed action_id and keep their value', () => {
+    const long = `message text:"${'x'.repeat(400)}"`;
+    const m = renderPost({ title: 't'.repeat(300), text: 'y'.repeat(5000), buttons: [{ id: 'x', label: 'L'.repeat(100), command: long, style: 'primary' }] });
+    const blocks = m.blocks as Block[];
+    assert.equal(blocks[0]!.text!.text.length, 150);
+    assert.equal(blocks[1]!.text!.text.length, 3000);
+    const el = blocks[2]!.elements![0]!;
+    assert.match(el.action_id, /^arena#/);
+    assert.ok(el.action_id.length <= 255);
+    assert.equal(el.value, long);
+    assert.equal(el.text.text.length, 75);
+    assert.equal(actionIdFor(long), el.action_id, 'stable across renders');
+    assert.equal(commandOfAction(el), long);
+    assert.equal(commandOfAction({ action_id: 'other', value: 'status' }), null);
+  });
+
+  test('private posts merge into one message with dividers, split at 50 blocks', () => {
+    const two = mergePosts([{ title: 'A', text: 'a' }, { text: 'b' }]);
+    assert.equal(two.length, 1);
+    assert.deepEqual(two[0]!.blocks.map((b) => b.type), ['header', 'section', 'divider', 'section']);
+    const many = mergePosts(Array.from({ length: 30 }, (_, i) => ({ title: `t${i}`, text: `x${i}` })));
+    assert.ok(many.length >= 2);
+    assert.ok(many.every((m) => m.blocks.length <= 50));
+    assert.equal(many.reduce((n, m) => n + m.blocks.filter((b) => b.type === 'header').length, 0), 30);
+  });
+
+  test('toMrkdwn and user ids', () => {
+    assert.equal(toMrkdwn('**a** and **b**'), '*a* and *b*');
+    assert.equal(slackUserId('slack:U1'), 'U1');
+    assert.equal(slackUserId('discord:1'), null);
+  });
+
+  test('the pitch modal carries the channel and its submission parses back', () => {
+    const view = pitchView(PITCH_FORM, 'C123');
+    assert.ok(view.title.text.length <= 24);
+    const parsed = parsePitchSubmission({
+      ...view,
+      state: { values: { text: { value: { type: 'plain_text_input', value: '  my pitch text here  ' } }, job: { value: { type: 'plain_text_input', value: null } } } },
+    });
+    assert.deepEqual(parsed, { channelId: 'C123', options: { text: 'my pitch text here' } });
+    assert.deepEqual(parsePitchSubmission({ ...view, private_metadata: 'nope' }), { error: 'bad_submission' });
+    assert.deepEqual(parsePitchSubmission({ callback_id: 'other' }), { error: 'bad_submission' });
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * `leaderboard` after a few matches of people against scripted seats (single_trade, 3 rounds, played
+ * through the catalogue on a real round host): people vs models with intervals, the kind filter, a chart,
+ * and matches that do not count (ended by the host, a person leaving in round 1).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { alice, arena, bob, type Arena } from '../../commands/harness.js';
+import { postText } from '../../host/helpers.js';
+
+describe('leaderboard command', () => {
+  let a: Arena;
+  before(async () => {
+    a = await arena();
+    const play = async (who: typeof alice, seed: number) => {
+      await a.run(who, `new task:single_trade seed:${seed} round_seconds:0`);
+      await a.run(who, 'join');
+      await a.run(who, 'start');
+      for (let i = 0; i < 3; i++) await a.run(who, 'done');
+    };
+    for (const seed of [1, 2, 3]) await play(alice, seed);
+    for (const seed of [4, 5]) await play(bob, seed);
+    // Does not count: ended by the host in round 1.
+    await a.run(alice, 'new task:single_trade seed:9 round_seconds:0');
+    await a.run(alice, 'join');
+    await a.run(alice, 'start');
+    await a.run(alice, 'end');
+    // Does not count: the only person left (finish) before round 1 closed.
+    await a.run(bob, 'new task:single_trade seed:10 round_seconds:0');
+    await a.run(bob, 'join');
+    await a.run(bob, 'start');
+    await a.run(bob, 'finish');
+  });
+  after(() => a.close());
+
+  test('shows people and models with intervals, matches played, and people vs models', async () => {
+    const r = await a.run(bob, 'leaderboard');
+    assert.equal(r.error, undefined);
+    const [post] = r.public;
+    assert.ok(post);
+    const text = postText(post);
+    assert.match(post.title ?? '', /Leaderboard \(all tasks, everyone\): 5 matches/);
+    assert.match(text, /Alice \(person\) \*\*\d+\*\* \[\d+, \d+\] · 3 matches/);
+    assert.match(text, /Bob \(person\) \*\*\d+\*\* \[\d+, \d+\] · 2 matches/);
+    assert.match(text, /\(scripted\) \*\*\d+\*\* \[\d+, \d+\]/);
+    assert.match(text, /2 finished matches did not count/);
+    const vs = post.fields?.find((f) => f.name.startsWith('People vs models'))?.value ?? '';
+    assert.match(vs, /^vs \S+ \(scripted\) \d+% \[\d+%, \d+%\] \(\d+ pairs? in \d+ match(es)?\)$/m);
+    assert.equal(post.charts?.[0]?.kind, 'ratings');
+    assert.equal(post.charts?.[0]?.rows.length, (text.match(/^\d+\. /gm) ?? []).length, 'the chart shows the rows of the table');
+  });
+
+  test('kind:people shows only people; task filter; a bad kind is a private error', async () => {
+    const people = await a.run(alice, 'leaderboard kind:people');
+    const text = postText(people.public[0]!);
+    assert.doesNotMatch(text, /\(scripted\) \*\*/);
+    assert.match(text, /Alice/);
+    const other = await a.run(alice, 'leaderboard task:coalition_market');
+    assert.match(postText(other.public[0]!), /No counted match yet/);
+    const bad = await a.run(alice, 'leaderboard kind:robots');
+    assert.equal(bad.public.length, 0);
+    assert.ok(bad.error);
+  });
+
+  test('chart: needs a running match, then shows its standings', async () => {
+    const none = await a.run(alice, 'chart');
+    assert.ok(none.error, 'no match in the channel');
+    await a.run(alice, 'new task:single_trade seed:11 round_seconds:0');
+    await a.run(alice, 'join');
+    await a.run(alice, 'start');
+    const early = await a.run(alice, 'chart');
+    assert.match(postText(early.public[0]!), /No round has closed yet/);
+    await a.run(alice, 'done');
+    const r = await a.run(alice, 'chart');
+    const req = r.public[0]?.charts?.[0];
+    assert.equal(req?.kind, 'standings');
+    assert.deepEqual(new Set(req!.rows.map((x) => x['round'])), new Set([1]));
+    assert.ok(req!.rows.some((x) => String(x['seat']).includes('Alice')));
+    assert.ok(req!.rows.every((x) => !String(x['seat']).includes('scripted:')), 'policies stay hidden while the match runs');
+  });
+});

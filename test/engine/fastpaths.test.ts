@@ -1,0 +1,193 @@
+/**
+ * The engine's fast paths give exactly what the plain forms give: Draft copies keep every key of their
+ * source in its order (literal copies for the usual shapes, a spread for anything else), a failed
+ * action's draft is reused only while untouched, sortShort sorts as Array.prototype.sort, the two-list
+ * position (positionTable) matches positionParts, firstDuplicate matches a Set scan, and offer
+ * execution credits the same deal_quality and per-job trade credit as positionParts does.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { Draft } from '../../src/engine/mut.js';
+import { applyAction } from '../../src/engine/index.js';
+import { positionParts, positionTable, sortShort } from '../../src/engine/valuation.js';
+import { firstDuplicate } from '../../src/engine/util.js';
+import { labBlocks, labJobs, positionOf, positionTablesOf } from '../../src/engine/query.js';
+import type { MatchState } from '../../src/engine/types.js';
+import { match, must } from './helpers.js';
+
+/** A copy of `o` with its keys in reverse order (same values). */
+const reversed = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).reverse()) as T;
+
+/** Assert `copy` has the keys of `src` in the same order with the same values, and is a new object. */
+function sameShallow(copy: object, src: object): void {
+  assert.notEqual(copy, src);
+  assert.deepEqual(Object.keys(copy), Object.keys(src));
+  for (const k of Object.keys(src)) assert.equal((copy as Record<string, unknown>)[k], (src as Record<string, unknown>)[k], k);
+}
+
+describe('Draft copies', () => {
+  test('copy the state and each entity kind with the same keys in the same order', () => {
+    const s = match('coalition_market', 3);
+    const lab = s.labIds[0]!;
+    const blockId = Object.keys(s.blocks)[0]!;
+    const jobId = Object.keys(s.jobs)[0]!;
+    const d = new Draft(s);
+    sameShallow(d.s, s);
+    sameShallow(d.lab(lab), s.labs[lab]!);
+    sameShallow(d.block(blockId), s.blocks[blockId]!);
+    sameShallow(d.job(jobId), s.jobs[jobId]!);
+    sameShallow(d.seat(lab), s.seats[lab]!);
+    // A second write access returns the draft's own copy; the base keeps its records and entities.
+    const original = s.blocks[blockId];
+    assert.equal(d.block(blockId), d.block(blockId));
+    assert.notEqual(d.s.blocks, s.blocks);
+    assert.equal(s.blocks[blockId], original);
+  });
+
+  test('keep an optional trailing key, even when its value is undefined', () => {
+    const s = match('market_round', 2);
+    const blockId = Object.keys(s.blocks)[0]!;
+    const jobId = Object.keys(s.jobs)[0]!;
+    const t: MatchState = {
+      ...s,
+      blocks: { ...s.blocks, [blockId]: { ...s.blocks[blockId]!, tradedFrom: undefined } },
+      jobs: { ...s.jobs, [jobId]: { ...s.jobs[jobId]!, tradeCredit: 1.5 } },
+    };
+    const d = new Draft(t);
+    const b = d.block(blockId);
+    assert.ok(Object.hasOwn(b, 'tradedFrom'));
+    sameShallow(b, t.blocks[blockId]!);
+    sameShallow(d.job(jobId), t.jobs[jobId]!);
+  });
+
+  test('copy objects with other key orders or extra keys as a spread would', () => {
+    const s = match('market_round', 4);
+    const lab = s.labIds[1]!;
+    const blockId = Object.keys(s.blocks)[1]!;
+    const jobId = Object.keys(s.jobs)[1]!;
+    const odd = reversed({ ...s, labs: { ...s.labs, [lab]: reversed(s.labs[lab]!) } });
+    odd.blocks = { ...s.blocks, [blockId]: { ...s.blocks[blockId]!, note: 'extra' } as never };
+    odd.jobs = { ...s.jobs, [jobId]: reversed(s.jobs[jobId]!) };
+    odd.seats = { ...s.seats, [lab]: reversed(s.seats[lab]!) };
+    const d = new Draft(odd);
+    sameShallow(d.s, odd);
+    sameShallow(d.lab(lab), odd.labs[lab]!);
+    sameShallow(d.block(blockId), odd.blocks[blockId]!);
+    sameShallow(d.job(jobId), odd.jobs[jobId]!);
+    sameShallow(d.seat(lab), odd.seats[lab]!);
+    // The draft's state (built as a literal) drafted again keeps its keys too.
+    const again = new Draft(new Draft(s).s);
+    sameShallow(again.s, s);
+  });
+
+  test('a key a caller added to a state it got back is kept by the next action, as a spread keeps it', () => {
+    const s = match('single_trade', 1);
+    const first = applyAction(s, s.labIds[0]!, { action_type: 'send_message', target_lab_id: null, message: 'hello there' }).state;
+    const tagged = { ...first, hostNote: 'kept' } as MatchState;
+    const next = applyAction(tagged, s.labIds[1]!, { action_type: 'send_message', target_lab_id: null, message: 'hi to you' }).state;
+    assert.equal((next as unknown as { hostNote?: string }).hostNote, 'kept');
+    assert.deepEqual(Object.keys(next), Object.keys(tagged));
+    // In place, on a state the engine just built (the case a remembered literal could skip).
+    (first as unknown as { hostNote: string }).hostNote = 'in place';
+    const again = applyAction(first, s.labIds[1]!, { action_type: 'wait' }).state;
+    assert.equal((again as unknown as { hostNote?: string }).hostNote, 'in place');
+  });
+
+  test('pristine until something is written', () => {
+    const s = match('single_trade', 1);
+    const d = new Draft(s);
+    assert.equal(d.pristine(), true);
+    d.s.nextOfferSeq += 1;
+    assert.equal(d.pristine(), false);
+    const e = new Draft(s);
+    e.seat(s.labIds[0]!);
+    assert.equal(e.pristine(), false);
+  });
+});
+
+describe('sortShort', () => {
+  const item = fc.record({ id: fc.constantFrom('a', 'b', 'c', 'd', 'e'), h: fc.integer({ min: 0, max: 4 }), tag: fc.nat() });
+  // The valuation comparators' form: ordered keys, ties only between equal ids (1 both ways).
+  const cmp = (x: { id: string; h: number }, y: { id: string; h: number }): number => y.h - x.h || (x.id < y.id ? -1 : 1);
+
+  test('orders like Array.prototype.sort, repeated ids and long lists included', () => {
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 80 }), (xs) => {
+        const a = xs.slice();
+        const b = xs.slice();
+        sortShort(a, cmp);
+        b.sort(cmp);
+        assert.deepEqual(a, b);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe('positionTable', () => {
+  test('lists what positionParts records, in the same order', () => {
+    for (const task of ['single_trade', 'market_round', 'coalition_market'] as const)
+      for (let seed = 0; seed < 20; seed++) {
+        const s = match(task, seed);
+        for (const lab of s.labIds) {
+          const parts = positionParts(labJobs(s, lab), labBlocks(s, lab), s.labs[lab]!.budget);
+          const table = positionTable(labJobs(s, lab), labBlocks(s, lab), s.labs[lab]!.budget);
+          assert.equal(table.total, parts.total);
+          assert.deepEqual(table.jobIds, Object.keys(parts.byJob));
+          assert.deepEqual(table.values, Object.values(parts.byJob));
+        }
+        const [a, b] = positionTablesOf(s, s.labIds[0]!, s.labIds[1]!);
+        assert.equal(a.total, positionOf(s, s.labIds[0]!).total);
+        assert.equal(b.total, positionOf(s, s.labIds[1]!).total);
+      }
+  });
+});
+
+describe('firstDuplicate', () => {
+  const reference = (xs: readonly string[]): string | undefined => {
+    const seen = new Set<string>();
+    for (const x of xs) {
+      if (seen.has(x)) return x;
+      seen.add(x);
+    }
+    return undefined;
+  };
+  test('agrees with a Set scan on short and long lists', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o', 'p', 'q', 'r', 's', 't'), { maxLength: 30 }), (xs) => {
+        assert.equal(firstDuplicate(xs), reference(xs));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe('trade execution', () => {
+  test('credits deal_quality and per-job trade credit from both positions', () => {
+    let credited = 0;
+    for (let seed = 0; seed < 12; seed++) {
+      const s0 = match('market_round', seed);
+      const [a, b] = s0.labIds as [string, string];
+      for (const give of Object.values(s0.blocks).filter((x) => x.owner === a && x.status === 'available')) {
+        const s = must(s0, a, { action_type: 'send_offer', target_lab_id: b, block_ids: [give.id], payment: 0 });
+        const offerId = Object.keys(s.offers).at(-1)!;
+        const before = positionOf(s, b);
+        const out = must(s, b, { action_type: 'accept_offer', offer_id: offerId }, 'offer_accepted');
+        const after = positionOf(out, b);
+        const gain = after.total - before.total;
+        const scored = Math.max(-1, Math.min(1, gain / 100));
+        assert.equal(out.seats[b]!.lastBreakdown.deal_quality, Math.round(scored * 10000) / 10000);
+        for (const id of Object.keys(after.byJob)) {
+          const delta = after.byJob[id]! - (before.byJob[id] ?? 0);
+          if (Math.abs(delta) < 1e-9 || gain === 0) assert.equal(out.jobs[id]!.tradeCredit, s.jobs[id]!.tradeCredit, id);
+          else {
+            credited += 1;
+            assert.equal(out.jobs[id]!.tradeCredit, Math.round(((s.jobs[id]!.tradeCredit ?? 0) + (delta * scored * 100) / gain) * 100) / 100, id);
+          }
+        }
+      }
+    }
+    assert.ok(credited > 0, 'some trade made a job fundable');
+  });
+});
