@@ -68,7 +68,7 @@ export async function startDiscord(opts: StartDiscordOptions): Promise<DiscordRu
   // The host publishes through the bot, which needs the host's backend: bind late.
   let bot: DiscordBot | null = null;
   const host = new RoundHost({
-    // Each player's rating change follows a match's final post (src/ratings).
+    // Each player's rating change follows a match's final post (src/analytics/ratings).
     onMatchOver: ratingChangeHook(opts.store),
     ...opts.hostOptions,
     store: opts.store,

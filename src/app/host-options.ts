@@ -1,5 +1,5 @@
 /**
- * The round host's options that come from the app configuration (src/config): lobby defaults of chat
+ * The round host's options that come from the app configuration (src/app/config): lobby defaults of chat
  * matches, admins, and ballots (issue #10). One place, so every platform starts its host the same way.
  */
 import type { ArenaConfig } from './config/schema.js';

@@ -121,7 +121,7 @@ async function buildHost(store: EventStore, config: ArenaConfig | undefined, log
     store,
     publish,
     logger,
-    // Each player's rating change follows a match's final post (src/ratings).
+    // Each player's rating change follows a match's final post (src/analytics/ratings).
     onMatchOver: ratingChangeHook(store),
     ...(config ? hostOptionsFromConfig(config) : {}),
     ...(llm?.judge ? { judge: llm.judge, judgeTimeoutMs: llm.hostJudgeTimeoutMs } : {}),

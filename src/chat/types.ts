@@ -22,12 +22,12 @@ export interface Post {
   buttons?: Button[];
   /** Structured fields (name → value), rendered as a list / embed fields. */
   fields?: { name: string; value: string }[];
-  /** Charts attached to the post (public posts only), rendered to PNG at delivery by src/charts; a chart that fails is left out, never the post. */
+  /** Charts attached to the post (public posts only), rendered to PNG at delivery by src/analytics/charts; a chart that fails is left out, never the post. */
   charts?: ChartRequest[];
 }
 
 /**
- * A chart as plain data (issue #12): which builder of src/charts draws it, its title and its data rows
+ * A chart as plain data (issue #12): which builder of src/analytics/charts draws it, its title and its data rows
  * (each kind's row shape is parsed there with zod). Kinds: `standings` (cumulative reward per seat over
  * rounds), `breakdown` (reward parts per seat, stacked), `ratings` (ratings with interval bars), `eval`
  * (mean ± standard error per policy and task), `preference` (agreement, kappa, position bias).

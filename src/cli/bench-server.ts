@@ -36,8 +36,10 @@ function fail(message: string, code = 2): never {
 
 /** Start `npm run serve` as a child on a free port; resolves with its URL once it listens. */
 function startChild(maxSessions: number): Promise<{ url: string; child: ChildProcess }> {
-  const cli = fileURLToPath(new URL('./serve.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, '--host', '127.0.0.1', '--port', '0'], {
+  // The same build as this process: dist/cli/serve.js when compiled, src/cli/serve.ts through tsx otherwise.
+  const compiled = import.meta.url.endsWith('.js');
+  const cli = fileURLToPath(new URL(compiled ? './serve.js' : './serve.ts', import.meta.url));
+  const child = spawn(process.execPath, [...(compiled ? [] : ['--import', 'tsx']), cli, '--host', '127.0.0.1', '--port', '0'], {
     env: { ...process.env, LOG_LEVEL: 'warn', ARENA_SERVER_MAX_SESSIONS: String(maxSessions) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -5,7 +5,7 @@
  *
  * Without --votes/--sft: a match's transcript (markdown, see transcript.ts) or its event log as JSON lines
  * (one stored event per line: `{matchId, seq, at, body}`, in seq order). With --votes: preference rows of
- * pitch pairs labelled by people (default) or by the judge; with --sft: demonstrations (src/preference,
+ * pitch pairs labelled by people (default) or by the judge; with --sft: demonstrations (src/analytics/preference,
  * formats in src/analytics/preference/formats.ts, every row validated before it is written; people only as
  * pseudonyms). The store is the one the bot uses: `--db` (SQLite), else DATABASE_URL / the config file,
  * else ./data/arena.db. Exit codes: 0 written, 1 unknown match or store failure, 2 bad options or configuration.

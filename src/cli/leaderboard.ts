@@ -1,7 +1,7 @@
 /**
  * `npm run leaderboard -- [--task <task>] [--kind people|models|all] [--format md|json|csv] [--out <file>]
  * [--chart <file.png>] [--history --format jsonl] [--db <file>] [--config <file>]`: the ratings across
- * every finished match in the database (see src/ratings). People appear as pseudonyms. Exit codes: 0 done,
+ * every finished match in the database (see src/analytics/ratings). People appear as pseudonyms. Exit codes: 0 done,
  * 1 runtime failure, 2 bad options or configuration.
  */
 import { writeFileSync } from 'node:fs';

@@ -1,27 +1,25 @@
 /**
- * Regenerate the README's command reference from the catalogue:
+ * Regenerate the command reference in docs/COMMANDS.md from the catalogue:
  *
- *     npx tsx src/cli/readme-commands.ts          # rewrite the section in README.md
+ *     npx tsx src/cli/readme-commands.ts          # rewrite the section in docs/COMMANDS.md
  *     npx tsx src/cli/readme-commands.ts --check  # exit 1 if it is out of date
  *
- * Only the text between `<!-- commands:start -->` and `<!-- commands:end -->` is touched.
+ * Only the text between `<!-- commands:start -->` and `<!-- commands:end -->` is touched
+ * (src/commands/reference-section.ts); test/commands/reference.test.ts fails when it is out of date.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { renderCommandReference } from '../commands/help.js';
-
-/** HTML comment in README.md that opens the generated command reference. */
-import { readSection, replaceSection } from '../commands/reference-section.js';
+import { COMMANDS_DOC, readSection, replaceSection } from '../commands/reference-section.js';
 
 const isMain = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop() ?? '');
 if (isMain) {
-  const path = 'README.md';
-  const readme = readFileSync(path, 'utf8');
+  const doc = readFileSync(COMMANDS_DOC, 'utf8');
   const reference = renderCommandReference();
   if (process.argv.includes('--check')) {
-    const ok = readSection(readme) === reference;
-    process.stdout.write(ok ? 'README command reference is up to date.\n' : 'README command reference is out of date: run npx tsx src/cli/readme-commands.ts\n');
+    const ok = readSection(doc) === reference;
+    process.stdout.write(ok ? `${COMMANDS_DOC}: command reference is up to date.\n` : `${COMMANDS_DOC}: command reference is out of date: run npx tsx src/cli/readme-commands.ts\n`);
     process.exit(ok ? 0 : 1);
   }
-  writeFileSync(path, replaceSection(readme, reference));
-  process.stdout.write('README command reference updated.\n');
+  writeFileSync(COMMANDS_DOC, replaceSection(doc, reference));
+  process.stdout.write(`${COMMANDS_DOC}: command reference updated.\n`);
 }

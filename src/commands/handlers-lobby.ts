@@ -1,5 +1,5 @@
 /**
- * Match lifecycle commands: new, join, seat, start, end, and help. The host (src/round) enforces the same
+ * Match lifecycle commands: new, join, seat, start, end, and help. The host (src/host) enforces the same
  * rules under its lock; the preconditions here only give the early, specific answer.
  */
 import { z } from 'zod';

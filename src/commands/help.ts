@@ -1,5 +1,5 @@
 /**
- * Help texts and the README command reference, rendered from the specs (specs.ts) so they cannot drift
+ * Help texts and the command reference of docs/COMMANDS.md, rendered from the specs (specs.ts) so they cannot drift
  * from what the commands accept.
  */
 import { findSpec, COMMAND_SPECS } from './specs.js';
@@ -48,8 +48,8 @@ export function renderCommandHelp(name: string): Post {
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /**
- * The README's command reference (markdown), between `<!-- commands:start -->` and `<!-- commands:end -->`.
- * A test checks that the README section equals this text.
+ * The command reference of docs/COMMANDS.md (markdown), between `<!-- commands:start -->` and `<!-- commands:end -->`.
+ * A test checks that the section in docs/COMMANDS.md equals this text (regenerate: npx tsx src/cli/readme-commands.ts).
  */
 export function renderCommandReference(specs: readonly CommandSpec[] = COMMAND_SPECS): string {
   const rows = specs.map((s) => `| \`${cell(usage(s))}\` | ${ACCESS_TEXT[s.access]} | ${cell(s.description)}. ${cell(s.help)} |`);

@@ -1,21 +1,25 @@
-/** The generated command reference inside a Markdown file: reading and replacing the section between its markers. */
+/** The generated command reference inside a Markdown file (docs/COMMANDS.md): reading and replacing the section between its markers. */
 
+/** The Markdown file (relative to the repository root) that holds the generated command reference. */
+export const COMMANDS_DOC = 'docs/COMMANDS.md';
+
+/** HTML comment in {@link COMMANDS_DOC} that opens the generated command reference. */
 export const START_MARKER = '<!-- commands:start -->';
-/** HTML comment in README.md that closes the generated command reference. */
+/** HTML comment in {@link COMMANDS_DOC} that closes the generated command reference. */
 export const END_MARKER = '<!-- commands:end -->';
 
 /** The text between the markers (trimmed), or null when the markers are missing. */
-export function readSection(readme: string): string | null {
-  const a = readme.indexOf(START_MARKER);
-  const b = readme.indexOf(END_MARKER);
+export function readSection(doc: string): string | null {
+  const a = doc.indexOf(START_MARKER);
+  const b = doc.indexOf(END_MARKER);
   if (a < 0 || b < a) return null;
-  return readme.slice(a + START_MARKER.length, b).trim();
+  return doc.slice(a + START_MARKER.length, b).trim();
 }
 
-/** `readme` with the section replaced by `reference`. Throws if the markers are missing. */
-export function replaceSection(readme: string, reference: string): string {
-  const a = readme.indexOf(START_MARKER);
-  const b = readme.indexOf(END_MARKER);
-  if (a < 0 || b < a) throw new Error(`README.md has no ${START_MARKER} … ${END_MARKER} section`);
-  return `${readme.slice(0, a + START_MARKER.length)}\n${reference}\n${readme.slice(b)}`;
+/** `doc` with the section replaced by `reference`. Throws if the markers are missing. */
+export function replaceSection(doc: string, reference: string): string {
+  const a = doc.indexOf(START_MARKER);
+  const b = doc.indexOf(END_MARKER);
+  if (a < 0 || b < a) throw new Error(`${COMMANDS_DOC} has no ${START_MARKER} … ${END_MARKER} section`);
+  return `${doc.slice(0, a + START_MARKER.length)}\n${reference}\n${doc.slice(b)}`;
 }

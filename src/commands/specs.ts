@@ -1,6 +1,6 @@
 /**
  * The command catalogue's data: names, options, help and access of every command, defined once. Discord
- * subcommands, the Slack/console text grammar, `help` and the README reference all render from this list;
+ * subcommands, the Slack/console text grammar, `help` and the reference in docs/COMMANDS.md all render from this list;
  * catalogue.ts pairs each entry with its zod schema, preconditions and handler.
  */
 import { POLICY_NAMES } from '../engine/config.js';

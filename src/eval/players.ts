@@ -1,7 +1,7 @@
 /**
- * Names the eval CLI accepts for the evaluated player: any scripted policy (src/env/policies), or
+ * Names the eval CLI accepts for the evaluated player: any scripted policy (src/engine/policies), or
  * `<kind>:<spec>` (e.g. `llm:gpt-4o-mini`) resolved by a registered {@link AgentFactory}. The LLM
- * helper registers its factory from a plugin module (`--plugin`, see eval-cli.ts); nothing here knows
+ * helper registers its factory from a plugin module (`--plugin`, see src/cli/eval.ts); nothing here knows
  * about models.
  */
 import type { AgentFactory } from '../agents/seat.js';

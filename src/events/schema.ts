@@ -53,7 +53,7 @@ export const MatchEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('seat_claimed'), lab: z.string(), userId: z.string(), displayName: z.string() }),
   z.object({ type: z.literal('seat_assigned'), lab: z.string(), driver: z.union([z.object({ kind: z.literal('scripted'), policy: z.string() }), z.object({ kind: z.literal('llm'), model: z.string() })]) }),
   /**
-   * `rulesVersion`: the engine rules the match is played under (src/env RULES_VERSION); absent in logs
+   * `rulesVersion`: the engine rules the match is played under (src/engine RULES_VERSION); absent in logs
    * written under rules v1. Replay refuses a log whose rules differ from the engine's (its rewards would).
    */
   z.object({ type: z.literal('match_started'), drivers: z.record(z.string(), z.unknown()), rulesVersion: z.number().int().positive().optional() }),

@@ -134,7 +134,7 @@ function closeSummary(m: HostedMatch, r: RoundReport, reason: CloseReason, maxRo
         .join('\n'),
     });
   const judged = judgeText(m, r.judge);
-  // With a ballot open on this round's pitches the judge's scores stay hidden (render-ballot.ts).
+  // With a ballot open on this round's pitches the judge's scores stay hidden (src/voting/render.ts).
   fields.push(ballot?.pitchesField ?? { name: 'Pitches', value: judged ?? 'No pitches were judged this round.' });
   const pay = pitchPayLines(m, r, { verdictHidden: ballot !== undefined }).public;
   if (pay.length > 0) fields.push({ name: 'Pitch bonuses', value: pay.join('\n') });

@@ -17,6 +17,7 @@
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import { MatchEventSchema, type MatchEventBody, type StoredEvent } from '../events/schema.js';
+import { precompile } from './compiled.js';
 import type { ConstraintKind } from './constraint.js';
 import type { Database } from './schema.js';
 import { IsoTimestamp, toEvent, toMatch } from './rows.js';
@@ -48,8 +49,55 @@ const ACTIVE: MatchStatus[] = ['lobby', 'running'];
 /** A claim namespace {@link KyselyEventStore.pruneClaims} accepts, e.g. `slack:`. */
 const CLAIM_PREFIX = /^[a-z][a-z0-9_]*:$/;
 
+/**
+ * INSERT … SELECT of one event that inserts nothing unless the previous event (`prev`) exists, and nothing
+ * on a duplicate (match, seq): the optimistic-concurrency append (see the file comment).
+ */
+function appendQuery(db: Kysely<Database>, matchId: string, seq: number, at: string, body: string, prev: { matchId: string; after: number } | null) {
+  // Casts: PostgreSQL cannot infer the type of a bare parameter in a SELECT list.
+  const candidate = db
+    .selectNoFrom([
+      sql<string>`cast(${matchId} as text)`.as('match_id'),
+      sql<number>`cast(${seq} as integer)`.as('seq'),
+      sql<string>`cast(${at} as text)`.as('at'),
+      sql<string>`cast(${body} as text)`.as('body'),
+    ])
+    // Always a WHERE: SQLite needs one to parse INSERT … SELECT … ON CONFLICT.
+    .where(({ exists, selectFrom, lit }) =>
+      prev === null
+        ? sql<boolean>`${lit(1)} = ${lit(1)}`
+        : exists(selectFrom('events').select(lit(1).as('one')).where('match_id', '=', prev.matchId).where('seq', '=', prev.after)),
+    );
+  return db
+    .insertInto('events')
+    .columns(['match_id', 'seq', 'at', 'body'])
+    .expression(candidate)
+    .onConflict((oc) => oc.columns(['match_id', 'seq']).doNothing());
+}
+
+/** The round host's per-command queries, compiled once per store (see compiled.ts). */
+function hotQueries(db: Kysely<Database>) {
+  return {
+    active: precompile((channelId: string) => db.selectFrom('matches').selectAll().where('channel_id', '=', channelId).where('status', 'in', ACTIVE), ['\u0000channel']),
+    load: precompile(
+      (matchId: string, afterSeq: number) => db.selectFrom('events').selectAll().where('match_id', '=', matchId).where('seq', '>', afterSeq).orderBy('seq'),
+      ['\u0000match', -0.5],
+    ),
+    firstAppend: precompile((matchId: string, seq: number, at: string, body: string) => appendQuery(db, matchId, seq, at, body, null), ['\u0000match', -0.25, '\u0000at', '\u0000body']),
+    nextAppend: precompile(
+      (matchId: string, seq: number, at: string, body: string, matchAgain: string, after: number) => appendQuery(db, matchId, seq, at, body, { matchId: matchAgain, after }),
+      ['\u0000match', -0.25, '\u0000at', '\u0000body', '\u0000match2', -0.75],
+    ),
+  };
+}
+type HotQueries = ReturnType<typeof hotQueries>;
+
 /** EventStore over Kysely; see the file comment for why each write is safe under concurrency. */
 export class KyselyEventStore implements EventStore {
+  /** The queries the round host runs on every command, compiled once (compiled.ts). */
+  private readonly q: HotQueries;
+
+
   /**
    * @param db the Kysely instance, already migrated; exposed for tests and maintenance tools only.
    * @param dialect which backend `db` talks to.
@@ -59,7 +107,9 @@ export class KyselyEventStore implements EventStore {
     readonly db: Kysely<Database>,
     readonly dialect: 'sqlite' | 'postgres',
     private readonly classify: (err: unknown) => ConstraintKind,
-  ) {}
+  ) {
+    this.q = hotQueries(db);
+  }
 
   async createMatch(input: { id: string; channelId: string; platform: string; createdAt: string }): Promise<CreateMatchResult> {
     const match: MatchRecord = { ...input, status: 'lobby' };
@@ -93,13 +143,8 @@ export class KyselyEventStore implements EventStore {
   }
 
   async activeMatchInChannel(channelId: string): Promise<MatchRecord | null> {
-    const row = await this.db
-      .selectFrom('matches')
-      .selectAll()
-      .where('channel_id', '=', channelId)
-      .where('status', 'in', ACTIVE)
-      .executeTakeFirst();
-    return row === undefined ? null : toMatch(row);
+    const { rows } = await this.db.executeQuery<Database['matches']>(this.q.active(channelId));
+    return rows[0] === undefined ? null : toMatch(rows[0]);
   }
 
   async listUnfinished(): Promise<MatchRecord[]> {
@@ -122,29 +167,13 @@ export class KyselyEventStore implements EventStore {
     if (!IsoTimestamp.safeParse(at).success) return { ok: false, code: 'invalid_event', message: `at is not an ISO timestamp: ${at}` };
 
     const event: StoredEvent = { matchId, seq: expectedSeq + 1, at, body: parsed.data };
-    // Casts: PostgreSQL cannot infer the type of a bare parameter in a SELECT list.
-    const candidate = this.db
-      .selectNoFrom([
-        sql<string>`cast(${matchId} as text)`.as('match_id'),
-        sql<number>`cast(${event.seq} as integer)`.as('seq'),
-        sql<string>`cast(${at} as text)`.as('at'),
-        sql<string>`cast(${JSON.stringify(parsed.data)} as text)`.as('body'),
-      ])
-      // Always a WHERE: SQLite needs one to parse INSERT … SELECT … ON CONFLICT.
-      .where(({ exists, selectFrom, lit }) =>
-        expectedSeq === 0
-          ? sql<boolean>`${lit(1)} = ${lit(1)}`
-          : exists(selectFrom('events').select(lit(1).as('one')).where('match_id', '=', matchId).where('seq', '=', expectedSeq)),
-      );
+    const body_ = JSON.stringify(parsed.data);
     let inserted: number;
     try {
-      const r = await this.db
-        .insertInto('events')
-        .columns(['match_id', 'seq', 'at', 'body'])
-        .expression(candidate)
-        .onConflict((oc) => oc.columns(['match_id', 'seq']).doNothing())
-        .executeTakeFirst();
-      inserted = Number(r.numInsertedOrUpdatedRows ?? 0n);
+      const r = await this.db.executeQuery(
+        expectedSeq === 0 ? this.q.firstAppend(matchId, event.seq, at, body_) : this.q.nextAppend(matchId, event.seq, at, body_, matchId, expectedSeq),
+      );
+      inserted = Number(r.numAffectedRows ?? 0n);
     } catch (err) {
       if (this.classify(err) === 'foreign_key') return { ok: false, code: 'unknown_match' };
       throw err;
@@ -156,13 +185,7 @@ export class KyselyEventStore implements EventStore {
   }
 
   async load(matchId: string, afterSeq = 0): Promise<StoredEvent[]> {
-    const rows = await this.db
-      .selectFrom('events')
-      .selectAll()
-      .where('match_id', '=', matchId)
-      .where('seq', '>', afterSeq)
-      .orderBy('seq')
-      .execute();
+    const { rows } = await this.db.executeQuery<Database['events']>(this.q.load(matchId, afterSeq));
     return rows.map(toEvent);
   }
 

@@ -1,5 +1,5 @@
 /**
- * LLM seats and the LLM judge through the real round host (src/round), the real openai client and the
+ * LLM seats and the LLM judge through the real round host (src/host), the real openai client and the
  * local emulator: parallel agent turns, a judge timeout falling back to the rule judge, replay without
  * model calls.
  */

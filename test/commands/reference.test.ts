@@ -1,9 +1,9 @@
-/** The catalogue is defined once and everything renders from it: definitions, help, README reference. */
+/** The catalogue is defined once and everything renders from it: definitions, help, the command reference in docs/COMMANDS.md. */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { COMMANDS, COMMAND_SPECS, renderCommandReference, renderHelp, usage } from '../../src/commands/index.js';
-import { readSection } from '../../src/commands/reference-section.js';
+import { COMMANDS_DOC, readSection } from '../../src/commands/reference-section.js';
 
 const BRIEF = ['new', 'join', 'seat', 'start', 'status', 'me', 'offer', 'accept', 'reject', 'counter', 'pitch', 'reserve', 'release', 'coalition', 'allocate', 'message', 'done', 'finish', 'end', 'help'];
 /** Commands of later issues: ballots and stats (#10), ratings and charts (#12). */
@@ -59,9 +59,10 @@ describe('catalogue', () => {
 });
 
 describe('rendered references', () => {
-  test('the README command section equals renderCommandReference() (regenerate: npx tsx src/cli/readme-commands.ts)', () => {
-    const section = readSection(readFileSync('README.md', 'utf8'));
-    assert.ok(section !== null, 'README.md lacks the <!-- commands:start --> … <!-- commands:end --> markers');
+  test('the command section of docs/COMMANDS.md equals renderCommandReference() (regenerate: npx tsx src/cli/readme-commands.ts)', () => {
+    assert.equal(COMMANDS_DOC, 'docs/COMMANDS.md');
+    const section = readSection(readFileSync(COMMANDS_DOC, 'utf8'));
+    assert.ok(section !== null, `${COMMANDS_DOC} lacks the <!-- commands:start --> … <!-- commands:end --> markers`);
     assert.equal(section, renderCommandReference());
   });
 

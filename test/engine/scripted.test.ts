@@ -1,5 +1,5 @@
 /**
- * Whole matches with scripted seats (src/env/policies) and the rule judge (src/engine/judge/rule-judge.ts):
+ * Whole matches with scripted seats (src/engine/policies) and the rule judge (src/engine/judge/rule-judge.ts):
  * invariants after every close, observations stay private, the judge's bonus reaches the winner.
  */
 import { describe, test } from 'node:test';

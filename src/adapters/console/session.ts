@@ -93,7 +93,7 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
     ...(opts.judgeTimeoutMs ? { judgeTimeoutMs: opts.judgeTimeoutMs } : {}),
     ...(opts.ballots ? { votes: opts.ballots } : {}),
     ...(opts.agentFor ? { agentFor: opts.agentFor, defaultAgentModel: opts.defaultAgentModel ?? null } : {}),
-    // Each player's rating change follows a match's final post (src/ratings).
+    // Each player's rating change follows a match's final post (src/analytics/ratings).
     onMatchOver: opts.onMatchOver ?? ratingChangeHook(opts.store),
     publish: async (_channelId, reply) => {
       await show(reply);

@@ -1,6 +1,6 @@
 /**
  * What the Discord adapter needs from the rest of the app: the catalogue's commands and a way to run
- * them against the round host. start.ts builds it from src/commands/catalogue and src/round; tests may
+ * them against the round host. src/app/discord.ts builds it from src/commands/catalogue and src/host; tests may
  * pass their own. Keeping this seam small keeps the adapter a thin rendering of the catalogue.
  */
 import type { Caller, CommandSpec, OptionKind, Reply } from '../../commands/types.js';
@@ -24,7 +24,7 @@ export interface MatchContext {
   round: number | null;
 }
 
-/** The command seam of the Discord adapter (see the file comment); built by `hostBackend` in start.ts. */
+/** The command seam of the Discord adapter (see the file comment); built by `hostBackend` in src/app/discord.ts. */
 export interface CommandBackend {
   /** The catalogue (drives /arena subcommands, option kinds for autocomplete, and which to defer). */
   readonly commands: readonly CommandSpec[];

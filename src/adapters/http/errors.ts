@@ -3,7 +3,7 @@
  * for anything the client sent, so a trainer can branch on `code` and a person can read `message`.
  */
 
-/** Machine-readable error codes of the API (the README's HTTP section lists when each happens). */
+/** Machine-readable error codes of the API (docs/HTTP-API.md lists when each happens). */
 export type ApiErrorCode =
   | 'invalid_json'
   | 'invalid_body'

@@ -1,6 +1,6 @@
 /**
  * The routes of the trainer HTTP API (the original's /health, /tasks, /reset, /step, /state, Ref §10, plus
- * DELETE /session/:id). Handlers only translate: the rules are the engine's (src/env), sessions are
+ * DELETE /session/:id). Handlers only translate: the rules are the engine's (src/engine), sessions are
  * sessions.ts, the original's names original-compat.ts.
  */
 import type { FastifyInstance } from 'fastify';

@@ -1,7 +1,7 @@
 /**
  * What the Slack adapter needs from the rest of the app: run a command line (text grammar) or a named
  * command with raw options against the round host, and the caller's match and seat for log context.
- * start.ts builds it from the command catalogue and the round host; tests may pass their own. Keeping
+ * src/app/slack.ts builds it from the command catalogue and the round host; tests may pass their own. Keeping
  * this seam small keeps the adapter a thin rendering of the catalogue.
  */
 import type { Caller, Reply } from '../../commands/types.js';
@@ -13,7 +13,7 @@ export interface SlackMatchContext {
   seat: string | null;
 }
 
-/** The command seam of the Slack adapter (see the file comment); built by `catalogueBackend` in start.ts. */
+/** The command seam of the Slack adapter (see the file comment); built by `catalogueBackend` in src/app/slack.ts. */
 export interface SlackBackend {
   /** Run a command written in the text grammar (`/arena` text, button values). Never throws for user errors. */
   runText(channelId: string, caller: Caller, text: string): Promise<Reply>;

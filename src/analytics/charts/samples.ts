@@ -1,6 +1,6 @@
 /**
- * Sample data for the chart bench and the README's figures (pure, seeded): a real scripted match replayed
- * from synthetic events, a ratings table of synthetic results, the README's eval figures and example
+ * Sample data for the chart bench and the figures of docs/RATINGS-AND-CHARTS.md (pure, seeded): a real scripted match replayed
+ * from synthetic events, a ratings table of synthetic results, the eval figures of docs/EVALUATION.md and example
  * preference numbers. Nothing here is played or stored.
  */
 import seedrandom from 'seedrandom';
@@ -60,7 +60,7 @@ export function sampleResults(n = 60, seed = 'sample'): MatchResult[] {
   return out;
 }
 
-/** The README's eval figures (seeds 0–199; SE = std / √200). */
+/** The eval figures of docs/EVALUATION.md (seeds 0–199; SE = std / √200). */
 const EVAL_README: [string, [number, number][]][] = [
   ['random_validish', [[0.0475, 0.1049], [0.0441, 0.1359], [0.0894, 0.2127]]],
   ['greedy_hoarder', [[0.1874, 0.1511], [0.2186, 0.1495], [0.2853, 0.1552]]],

@@ -1,5 +1,5 @@
 /**
- * Agreement statistics over labelled pairs (pure; the method the README states):
+ * Agreement statistics over labelled pairs (pure; the method docs/PREFERENCE-DATA.md states):
  * - a label is `a` (the pair's first pitch is better), `b`, or `tie` (a voter's tie and both-bad, or equal
  *   judge scores);
  * - a pair's human majority is the label with strictly more votes than each other label (else none);

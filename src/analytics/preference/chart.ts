@@ -1,4 +1,4 @@
-/** The preference-stats chart of `npm run stats -- --chart out.png` (src/charts' preferenceSpec): each rate with its 95 % interval. */
+/** The preference-stats chart of `npm run stats -- --chart out.png` (src/analytics/charts' preferenceSpec): each rate with its 95 % interval. */
 import { preferenceSpec } from '../charts/builders.js';
 import type { PreferenceStats } from './stats.js';
 

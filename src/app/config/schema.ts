@@ -14,7 +14,7 @@
  * | `adminUserIds` | [] | platform-qualified user ids (`discord:123`, `slack:U1`) who may host any match | `ARENA_ADMIN_USER_IDS` (comma-separated) |
  * | `log.level` | `info` | pino level: fatal, error, warn, info, debug, trace, silent | `LOG_LEVEL` |
  * | `llm.*` | see src/llm/config.ts | LLM endpoint, models, judge, limits | `ARENA_LLM_*`, `OPENAI_*` (src/llm/config.ts) |
- * | `server.host` | `127.0.0.1` | address `npm run serve` listens on (the trainer HTTP API, src/server) | `ARENA_SERVER_HOST` |
+ * | `server.host` | `127.0.0.1` | address `npm run serve` listens on (the trainer HTTP API, src/adapters/http) | `ARENA_SERVER_HOST` |
  * | `server.port` | 8080 | its port (0 = any free port) | `ARENA_SERVER_PORT` |
  * | `server.maxSessions` | 256 | sessions open at once; one more gets 503 `too_many_sessions` | `ARENA_SERVER_MAX_SESSIONS` |
  * | `server.idleTtlSeconds` | 900 | a session idle this long is dropped (then 404 `unknown_session`) | `ARENA_SERVER_IDLE_TTL_SECONDS` |

@@ -1,4 +1,4 @@
-/** The rule judge on generated worlds (src/env createMatch) and through the engine's round close. */
+/** The rule judge on generated worlds (src/engine createMatch) and through the engine's round close. */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyAction, closeRound, createMatch } from '../../../src/engine/index.js';
