@@ -1,10 +1,9 @@
 /**
- * Submitting a seat's action: a dry run through the pure engine first, so that bad input is answered
- * with a private error and never reaches the event log (the engine would otherwise record it with an
- * invalid-action penalty, docs/RULES.md §0). Only an action the engine accepts on the current state is
- * sent to the host, which re-checks it under its lock.
+ * Submitting a seat's action: the host has the engine check it under the match's lock, against the state it
+ * would change, so that bad input is answered with a private error and never reaches the event log (the
+ * engine would otherwise record it with an invalid-action penalty, docs/RULES.md §0) — also when another
+ * command changed the state a moment before.
  */
-import { applyAction } from '../engine/index.js';
 import type { ActionInput } from '../engine/actions.js';
 import type { ActionResult } from '../engine/types.js';
 import type { HostedMatch } from '../match/types.js';
@@ -22,7 +21,7 @@ export function engineError(result: Pick<ActionResult, 'code' | 'message'>, opti
 }
 
 /**
- * Dry-run `action` for the caller's seat; on success submit it through the host and build the reply with
+ * Submit `action` for the caller's seat through the host (valid actions only) and build the reply with
  * `describe` (plus whatever the host posted, e.g. a round close after the last seat finished).
  * Preconditions (`running`, `hasSeat`) must have passed.
  */
@@ -32,15 +31,9 @@ export async function submit(
   options: CodeOptions,
   describe: (result: ActionResult, match: HostedMatch) => Reply,
 ): Promise<Reply> {
-  const state = ctx.match?.state;
-  const lab = ctx.lab;
-  if (!state || !lab) return errorReply(ctx.caller.userId, { code: 'not_running', message: 'The match is not running.' });
-  const dry = applyAction(state, lab, action).result;
-  if (!dry.ok) return errorReply(ctx.caller.userId, engineError(dry, options));
-  const r = await ctx.host.act(ctx.channelId, ctx.caller, action);
-  if (!r.ok) return errorReply(ctx.caller.userId, r.error);
+  if (!ctx.match?.state || !ctx.lab) return errorReply(ctx.caller.userId, { code: 'not_running', message: 'The match is not running.' });
+  const r = await ctx.host.act(ctx.channelId, ctx.caller, action, { onlyValid: true });
+  if (!r.ok) return errorReply(ctx.caller.userId, r.error.option ? r.error : engineError(r.error, options));
   const { result, match, reply } = r.value;
-  // The state moved between the dry run and the host's lock (another seat acted): report the engine's answer.
-  if (!result.ok) return errorReply(ctx.caller.userId, engineError(result, options));
   return mergeReplies(describe(result, match), reply);
 }

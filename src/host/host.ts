@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { pino, type Logger } from 'pino';
 import type { Caller, Reply } from '../chat/types.js';
-import { RULES_VERSION, labIdsFor } from '../engine/index.js';
+import { RULES_VERSION, applyAction, labIdsFor } from '../engine/index.js';
 import type { ActionResult, LabId } from '../engine/types.js';
 import type { AsyncJudge } from '../engine/judge/types.js';
 import type { EventStore, MatchRecord } from '../store/types.js';
@@ -242,13 +242,28 @@ export class RoundHost {
     );
   }
 
-  /** A seat owner's action (raw object or JSON text, parsed by the engine). The engine's result is returned even when it is an error (its penalty is part of the game). */
-  async act(channelId: string, caller: Caller, action: unknown): Promise<HostResult<{ result: ActionResult; match: HostedMatch; reply?: Reply }>> {
+  /**
+   * A seat owner's action (raw object or JSON text, parsed by the engine). By default the engine's result is
+   * returned even when it is an error (its penalty is part of the game, e.g. for agents and the gym). With
+   * `onlyValid` (the command catalogue: a person's bad input changes nothing) the engine checks the action
+   * against the very state it would change, under the match's lock, and an invalid one is not logged: the
+   * error carries the engine's code (src/engine/codes.ts) and message.
+   */
+  async act(
+    channelId: string,
+    caller: Caller,
+    action: unknown,
+    opts: { onlyValid?: boolean } = {},
+  ): Promise<HostResult<{ result: ActionResult; match: HostedMatch; reply?: Reply }>> {
     const raw = boundedAction(action);
     return this.inChannel(channelId, async (m0) => {
       const r = await this.log.append(m0.id, (m) => {
         const bad = this.runningSeat(m, caller);
         if (!bad.ok) return bad;
+        if (opts.onlyValid && m.state) {
+          const check = applyAction(m.state, bad.value, raw).result;
+          if (!check.ok) return { ok: false, error: { code: check.code, message: check.message } };
+        }
         return ok({ type: 'action', lab: bad.value, userId: caller.userId, action: raw });
       });
       if (!r.ok) return r;
