@@ -16,11 +16,13 @@ import { pino } from 'pino';
 import { PLATFORMS, PLATFORM_NAMES } from '../app/platforms.js';
 import { z } from 'zod';
 import { runConsole, type ConsoleSeat } from '../adapters/console/session.js';
+import type { Persistence } from '../adapters/console/persistence.js';
 import { createLlmRuntime } from '../app/llm.js';
-import { loadConfig } from '../app/config/index.js';
+import { loadConfig, type ArenaConfig } from '../app/config/index.js';
 import { TASK_NAMES, type TaskName } from '../engine/types.js';
 import { MAX_ROUND_SECONDS } from '../match/settings.js';
 import { openStore } from '../store/open.js';
+import { DEFAULT_SQLITE_PATH } from '../store/sqlite.js';
 
 
 /** A command-line integer in [min, max], with one message for every way it can be wrong. */
@@ -56,6 +58,22 @@ function parseSeats(specs: readonly string[], defaultModel: string | null): Cons
     } else seats.push({ lab, agent, name: name ?? 'cooperative' });
   }
   return seats;
+}
+
+/** A shell word for a path in the resume command (quoted only when it needs to be). */
+const shellWord = (s: string): string => (/^[\w./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * Where the console's store keeps the match and the command that resumes it; null for an in-memory SQLite
+ * database, which keeps nothing (then no chart files are written either). A PostgreSQL URL is not shown:
+ * it may hold a password.
+ */
+function keepingOf(db: string | undefined, config: ArenaConfig): Persistence | null {
+  if (!db && config.database.url) return { where: 'the PostgreSQL database of DATABASE_URL', resume: 'npm start' };
+  const path = db ?? config.database.sqlitePath;
+  if (path === ':memory:') return null;
+  // --db (or ARENA_DB / the config file) chose the file: the resume command names it, so it works as typed.
+  return { where: path, resume: path === DEFAULT_SQLITE_PATH ? 'npm start' : `npm start -- --db ${shellWord(path)}` };
 }
 
 function parseArgs(argv: string[]): z.output<typeof OptionsSchema> {
@@ -106,6 +124,7 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     const interactive = Boolean(process.stdin.isTTY);
+    const keeping = keepingOf(args.db, config);
     return await runConsole({
       store,
       logger,
@@ -120,6 +139,9 @@ async function main(argv: string[]): Promise<number> {
       votes: config.votes.enabled,
       ballots: { ballotSeconds: config.votes.ballotSeconds, perMinute: config.votes.perMinute },
       seats,
+      keeping,
+      // An in-memory database keeps nothing, so no chart files either (their titles are printed instead).
+      ...(keeping === null ? { chartsDir: null } : {}),
       notes: [llm.summary],
       judgeTimeoutMs: llm.hostJudgeTimeoutMs,
       ...(llm.judge ? { judge: llm.judge } : {}),

@@ -4,6 +4,7 @@
  */
 import type { CommandDefinition } from './definition.js';
 import { coalition } from './handlers-coalition.js';
+import { helpCommand } from './handlers-help.js';
 import { LOBBY_COMMANDS } from './handlers-lobby.js';
 import { SEAT_COMMANDS } from './handlers-seat.js';
 import { TRADE_COMMANDS } from './handlers-trade.js';
@@ -12,8 +13,11 @@ import { RATING_COMMANDS } from './handlers-ratings.js';
 import { VOTE_COMMANDS } from './handlers-votes.js';
 import { COMMAND_SPECS } from './specs.js';
 
+// help lists the catalogue, so it is given the list (read when help runs, after COMMANDS is built).
+const help = helpCommand(() => COMMANDS);
+
 const byName = new Map<string, CommandDefinition>(
-  [...LOBBY_COMMANDS, ...VIEW_COMMANDS, ...TRADE_COMMANDS, ...SEAT_COMMANDS, coalition, ...VOTE_COMMANDS, ...RATING_COMMANDS].map((d) => [d.name, d]),
+  [help, ...LOBBY_COMMANDS, ...VIEW_COMMANDS, ...TRADE_COMMANDS, ...SEAT_COMMANDS, coalition, ...VOTE_COMMANDS, ...RATING_COMMANDS].map((d) => [d.name, d]),
 );
 
 /** Every command, in spec order. Throws at import if a spec has no definition (a programming error). */

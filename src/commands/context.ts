@@ -39,3 +39,12 @@ export function observationOf(ctx: CommandContext): Observation {
   if (!ctx.match?.state || !ctx.lab) throw new Error('observationOf: no running match or no seat (preconditions not checked)');
   return observe(ctx.match.state, ctx.lab);
 }
+
+/**
+ * The platform user who plays `lab` in person, or null for a scripted or LLM seat (agents read their
+ * observation and press no buttons, so posts with buttons go to people only).
+ */
+export function personOf(m: HostedMatch, lab: LabId): string | null {
+  const d = m.drivers[lab];
+  return d?.kind === 'human' ? d.userId : null;
+}

@@ -6,16 +6,16 @@
 import { z } from 'zod';
 import { MESSAGE_MAX } from '../engine/actions.js';
 import { labName } from '../present/common.js';
-import { observationOf } from './context.js';
+import { observationOf, personOf } from './context.js';
 import { defineCommand } from './definition.js';
 import { idList } from './format.js';
 import { formatCommand } from './grammar.js';
 import { choiceValue, idListValue, idValue, intValue, moneyValue, textValue } from './options.js';
 import { hasSeat, matchExists, running } from './preconditions.js';
-import { button, errorReply, publicReply } from '../chat/reply.js';
+import { button, errorReply, mergeReplies, privatePost, publicReply } from '../chat/reply.js';
 import { submit } from './submit.js';
 import type { CommandError } from './types.js';
-import { LIVE, checkCoalition, checkLab, checkOwnBlocks, firstError } from './validate.js';
+import { LIVE, checkCoalition, checkLab, checkOwnBlocks, checkPay, firstError } from './validate.js';
 
 const CODES = {
   coalitions_disabled: 'action',
@@ -76,11 +76,16 @@ export const coalition = defineCommand(
       const action = { action_type: 'form_coalition' as const, target_lab_ids: targets, message: o.msg ?? '', duration: o.rounds ?? null };
       return submit(ctx, action, CODES, (result, m) => {
         const id = result.created?.coalitionId ?? '?';
-        return publicReply({
-          title: `${labName(m, obs.self.id)} proposes coalition ${id}`,
-          text: `With ${targets.map((t) => labName(m, t)).join(', ')}${o.msg ? `: “${o.msg}”` : ''}. Every member must accept.`,
-          buttons: [button(`Accept ${id}`, formatCommand('coalition', { action: 'accept', id }), 'success')],
+        const title = `${labName(m, obs.self.id)} proposes coalition ${id}`;
+        const text = `With ${targets.map((t) => labName(m, t)).join(', ')}${o.msg ? `: “${o.msg}”` : ''}. Every member must accept.`;
+        // The public post has no button (the proposer has consented already and would see it too); each
+        // invited person gets one privately. Agent seats read the proposal in their observation.
+        const join = button(`Accept ${id}`, formatCommand('coalition', { action: 'accept', id }), 'success');
+        const invites = targets.flatMap((t) => {
+          const userId = personOf(m, t);
+          return userId ? [privatePost(userId, { title: `${labName(m, obs.self.id)} invites you to coalition ${id}`, text, buttons: [join] })] : [];
         });
+        return mergeReplies(publicReply({ title, text }), { public: [], private: invites });
       });
     }
     if (!o.id) {
@@ -91,7 +96,7 @@ export const coalition = defineCommand(
     if (o.action === 'commit' && blocks.length === 0 && (o.pay ?? 0) === 0) {
       return errorReply(me, { code: 'missing_option', option: 'blocks', message: '`coalition action:commit` needs `blocks:` and/or `pay:` — what you put into the pool.', expected: 'your block ids or credits' });
     }
-    const bad = firstError(checkCoalition('id', o.id, obs), checkOwnBlocks('blocks', blocks, obs, LIVE, 'available or reserved'));
+    const bad = firstError(checkCoalition('id', o.id, obs), checkOwnBlocks('blocks', blocks, obs, LIVE, 'available or reserved'), checkPay('pay', o.pay, obs));
     if (bad) return errorReply(me, bad);
     const id = o.id;
     return submit(ctx, { action_type: 'commit_to_coalition', coalition_id: id, block_ids: blocks, payment: o.pay ?? 0 }, CODES, (result, m) => {

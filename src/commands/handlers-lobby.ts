@@ -1,5 +1,5 @@
 /**
- * Match lifecycle commands: new, join, seat, start, end, and help. The host (src/host) enforces the same
+ * Match lifecycle commands: new, join, seat, start, end (help is in handlers-help.ts). The host (src/host) enforces the same
  * rules under its lock; the preconditions here only give the early, specific answer.
  */
 import { z } from 'zod';
@@ -9,19 +9,17 @@ import { labName, seatLabel } from '../present/common.js';
 import { MAX_ROUND_SECONDS } from '../match/settings.js';
 import type { SeatDriver } from '../match/types.js';
 import { defineCommand, type CommandDefinition } from './definition.js';
-import { renderCommandHelp, renderHelp } from './help.js';
 import { boolValue, choiceValue, idValue, intValue } from './options.js';
-import { inLobby, isHost, matchExists } from './preconditions.js';
-import { errorReply, mergeReplies, privateReply, publicReply } from '../chat/reply.js';
-import { COMMAND_SPECS } from './specs.js';
+import { inLobby, isHost, matchExists, noSeat } from './preconditions.js';
+import { errorReply, mergeReplies, publicReply } from '../chat/reply.js';
 import { renderLobby } from './views.js';
 
-const commandNames = COMMAND_SPECS.map((s) => s.name) as [string, ...string[]];
-
-/** `help [command]`: the catalogue, or one command's usage, privately to the caller. */
-export const help = defineCommand('help', z.object({ command: choiceValue(commandNames).optional() }), [], async (ctx, o) =>
-  privateReply(ctx.caller.userId, o.command ? renderCommandHelp(o.command) : renderHelp()),
-);
+/**
+ * Said plainly when a match with votes on opens (also by the console, which opens matches itself): what
+ * people write and vote is kept for research exports.
+ */
+export const VOTES_NOTICE =
+  'Votes are on: after each round anyone here can compare the pitches blind (`vote`). Pitches and votes are collected for research exports (voters appear only as pseudonyms).';
 
 /**
  * `new [task] [seed] [round_seconds] [holdout] [votes]`: open a match in the channel's lobby; the caller hosts it.
@@ -53,16 +51,13 @@ export const newMatch = defineCommand(
     const r = await ctx.host.create(ctx.channelId, ctx.platform, ctx.caller, settings);
     if (!r.ok) return errorReply(ctx.caller.userId, r.error);
     const post = renderLobby(r.value);
-    // Said plainly up front: with votes on, what people write and vote is kept for research exports.
-    const research = r.value.settings.votes
-      ? '\nVotes are on: after each round anyone here can compare the pitches blind (`vote`). Pitches and votes are collected for research exports (voters appear only as pseudonyms).'
-      : '';
+    const research = r.value.settings.votes ? `\n${VOTES_NOTICE}` : '';
     return publicReply({ ...post, text: `Host: ${ctx.caller.displayName}. ${post.text}${research}` });
   },
 );
 
 /** `join [lab]`: take a seat (the first free one if none is named). Errors: preconditions, `seat_taken`, `already_seated`, `unknown_seat`. */
-export const join = defineCommand('join', z.object({ lab: idValue('lab').optional() }), [matchExists, inLobby], async (ctx, o) => {
+export const join = defineCommand('join', z.object({ lab: idValue('lab').optional() }), [matchExists, inLobby, noSeat], async (ctx, o) => {
   const r = await ctx.host.join(ctx.channelId, ctx.caller, o.lab);
   if (!r.ok) return errorReply(ctx.caller.userId, r.error);
   const { lab, match } = r.value;
@@ -118,4 +113,4 @@ export const end = defineCommand('end', z.object({}), [matchExists, isHost], asy
 });
 
 /** The lifecycle commands, in catalogue order. */
-export const LOBBY_COMMANDS: readonly CommandDefinition[] = [help, newMatch, join, seat, start, end];
+export const LOBBY_COMMANDS: readonly CommandDefinition[] = [newMatch, join, seat, start, end];

@@ -1,23 +1,23 @@
 /**
  * Trading commands: offer, accept, reject, counter (docs/RULES.md §3.1–3.4). Each checks its ids against
  * the caller's own observation, then dry-runs and submits the engine action (submit.ts). Offers are public
- * (they are in the engine's public view); the post carries Accept / Reject buttons for the recipient.
+ * (they are in the engine's public view); the buttons to answer one go privately to its recipient.
  */
 import { z } from 'zod';
 import { MESSAGE_MAX } from '../engine/actions.js';
 import type { ActionResult, Offer } from '../engine/types.js';
 import { fmtReward, labName } from '../present/common.js';
 import type { HostedMatch } from '../match/types.js';
-import { observationOf, type CommandContext } from './context.js';
+import { observationOf, personOf, type CommandContext } from './context.js';
 import { defineCommand, type CommandDefinition } from './definition.js';
 import { idList, offerLine } from './format.js';
 import { formatCommand } from './grammar.js';
 import { idListValue, idValue, intValue, moneyValue, textValue } from './options.js';
 import { hasSeat, matchExists, running } from './preconditions.js';
-import { button, errorReply, mergeReplies, privatePost, publicReply } from '../chat/reply.js';
+import { button, errorReply, mergeReplies, privatePost, privateReply, publicReply } from '../chat/reply.js';
 import { submit, type CodeOptions } from './submit.js';
-import type { Post, Reply } from './types.js';
-import { LIVE, checkLab, checkOffer, checkOwnBlocks, checkTargetBlocks, firstError } from './validate.js';
+import type { Reply } from './types.js';
+import { LIVE, checkLab, checkOffer, checkOwnBlocks, checkPay, checkTargetBlocks, firstError } from './validate.js';
 
 const SEAT = [matchExists, running, hasSeat];
 
@@ -56,16 +56,36 @@ function rewardNote(ctx: CommandContext, result: ActionResult, text: string): Re
   return { public: [], private: [privatePost(ctx.caller.userId, { text: `${text}${extra}` })] };
 }
 
-/** Public post of a new offer with buttons for its recipient. */
-function offerPost(m: HostedMatch, o: Offer, title: string): Post {
-  return {
-    title,
-    text: offerLine(m, o),
-    buttons: [
-      button(`Accept ${o.id}`, formatCommand('accept', { offer: o.id }), 'success'),
-      button(`Reject ${o.id}`, formatCommand('reject', { offer: o.id }), 'danger'),
-    ],
-  };
+/**
+ * A new offer: a public post without buttons (everyone sees a public post's buttons, the sender too, and
+ * only the recipient may answer) and, for a recipient played by a person, a private copy with Accept /
+ * Reject / Counter buttons. An agent recipient gets no post: it reads the offer in its observation.
+ */
+function offerReply(m: HostedMatch, o: Offer, title: string): Reply {
+  const announced = publicReply({ title, text: offerLine(m, o) });
+  const recipient = personOf(m, o.to);
+  if (!recipient) return announced;
+  const buttons = [
+    button(`Accept ${o.id}`, formatCommand('accept', { offer: o.id }), 'success'),
+    button(`Reject ${o.id}`, formatCommand('reject', { offer: o.id }), 'danger'),
+    button(`Counter ${o.id}`, formatCommand('counter', { offer: o.id })),
+  ];
+  const notice = privatePost(recipient, { title: `${labName(m, o.from)} offers you ${o.id}`, text: `${offerLine(m, o)}\nOnly you can answer it.`, buttons });
+  return mergeReplies(announced, { public: [], private: [notice] });
+}
+
+/** `counter offer:<id>` without terms (the Counter button): how to write one, with the ids either side may use. */
+function counterHelp(ctx: CommandContext, original: Offer): Reply {
+  const obs = observationOf(ctx);
+  const m = ctx.match!;
+  const mine = obs.self.blocks.filter((b) => LIVE.includes(b.status)).map((b) => b.id);
+  const theirs = obs.blocks.filter((b) => b.owner === original.from && LIVE.includes(b.status)).map((b) => b.id);
+  const text = [
+    offerLine(m, original),
+    `Write what you offer back: \`counter offer:${original.id} give:<your blocks> want:<their blocks> pay:<credits> msg:"…"\` (any of give, want, pay).`,
+    `Your blocks: ${idList(mine, 'none')}. ${labName(m, original.from)}'s: ${idList(theirs, 'none')}. Your budget: ${obs.self.budget.toFixed(2)} credits.`,
+  ].join('\n');
+  return privateReply(ctx.caller.userId, { title: `Counter ${original.id}`, text });
 }
 
 function createdOffer(result: ActionResult, m: HostedMatch): Offer | undefined {
@@ -82,13 +102,14 @@ export const offer = defineCommand('offer', z.object({ to: idValue('lab'), ...te
     checkLab('to', o.to, obs, true),
     checkOwnBlocks('give', give, obs, LIVE, 'available or reserved'),
     checkTargetBlocks('want', want, obs, o.to),
+    checkPay('pay', o.pay, obs),
   );
   if (bad) return errorReply(ctx.caller.userId, bad);
   const action = { action_type: 'send_offer' as const, target_lab_id: o.to, block_ids: give, requested_block_ids: want, payment: o.pay ?? 0, message: o.msg ?? '', expires_in: o.expires ?? 2 };
   return submit(ctx, action, OFFER_CODES, (result, m) => {
     const made = createdOffer(result, m);
     if (!made) return publicReply({ text: result.message });
-    return publicReply(offerPost(m, made, `${labName(m, made.from)} makes an offer to ${labName(m, made.to)}`));
+    return offerReply(m, made, `${labName(m, made.from)} makes an offer to ${labName(m, made.to)}`);
   });
 });
 
@@ -126,13 +147,16 @@ export const counter = defineCommand('counter', z.object({ offer: idValue('offer
     checkOffer('offer', o.offer, obs, 'recipient'),
     checkOwnBlocks('give', give, obs, LIVE, 'available or reserved'),
     original ? checkTargetBlocks('want', want, obs, original.from) : null,
+    checkPay('pay', o.pay, obs),
   );
   if (bad) return errorReply(ctx.caller.userId, bad);
+  // No terms at all (the Counter button): say how to write a counter instead of failing as an empty offer.
+  if (original && o.give === undefined && o.want === undefined && o.pay === undefined) return counterHelp(ctx, original);
   const action = { action_type: 'counter_offer' as const, offer_id: o.offer, block_ids: give, requested_block_ids: want, payment: o.pay ?? 0, message: o.msg ?? '', expires_in: o.expires ?? 2 };
   return submit(ctx, action, { ...OFFER_CODES, unknown_lab: 'offer', self_trade: 'offer' }, (result, m) => {
     const made = createdOffer(result, m);
     if (!made) return publicReply({ text: result.message });
-    return publicReply(offerPost(m, made, `${labName(m, made.from)} counters ${o.offer} with ${made.id}`));
+    return offerReply(m, made, `${labName(m, made.from)} counters ${o.offer} with ${made.id}`);
   });
 });
 

@@ -22,26 +22,64 @@ export function usage(spec: CommandSpec): string {
   return [spec.name, ...spec.options.map(optionUsage)].join(' ');
 }
 
-/** The command list (private reply to `help`). */
-export function renderHelp(specs: readonly CommandSpec[] = COMMAND_SPECS): Post {
+/** Where `help` is asked (see {@link renderHelp}). */
+export interface HelpPlace {
+  /** The caller's platform: `console`, `discord`, `slack`, … (its user id's prefix). */
+  platform: string;
+  /** The channel's match: none (or over), in its lobby, or running. */
+  phase: 'none' | 'lobby' | 'running' | 'over';
+}
+
+/** How commands are typed, per platform; others get the generic line. */
+const HOW_TO_TYPE: Record<string, string> = {
+  console: 'Type `command name:value …`',
+  slack: 'Write `/arena command name:value …`',
+  discord: 'Use `/arena command`, which asks for each option, or the buttons under posts',
+};
+const GENERIC_HOW = 'Write `command name:value …` (on Slack `/arena command …`)';
+const QUOTING = "quote values with spaces: msg:\"like this\" or msg:'like this'. Lists are comma-separated: give:b_0_1,b_0_2.";
+
+const PHASE_TEXT: Record<HelpPlace['phase'], string> = {
+  none: 'no match in this channel',
+  lobby: 'the match is in its lobby',
+  running: 'the match is running',
+  over: 'the match is over',
+};
+
+/** The console's own command (src/adapters/console), not in the catalogue: `help` lists it there. */
+export const CONSOLE_QUIT_LINE = '• `quit` — Leave the console (Ctrl-C does the same); it says where the match is kept and how to resume it';
+
+/**
+ * The command list (private reply to `help`). With a `place`, `specs` are the commands that work there
+ * (the caller filters them) and the text says how to type them on that platform; the console adds `quit`.
+ * Host-only commands say "(host)" in their description already (specs.ts), so nothing is appended.
+ */
+export function renderHelp(specs: readonly CommandSpec[] = COMMAND_SPECS, place?: HelpPlace): Post {
+  const how = place ? (HOW_TO_TYPE[place.platform] ?? GENERIC_HOW) : GENERIC_HOW;
   return {
-    title: 'GPU Arena commands',
+    title: place ? `GPU Arena commands you can use now (${PHASE_TEXT[place.phase]})` : 'GPU Arena commands',
     text: [
-      'Write `command name:value …` (on Slack `/arena command …`); quote values with spaces: msg:"like this". Lists are comma-separated: give:b_0_1,b_0_2.',
-      ...specs.map((s) => `• \`${usage(s)}\` — ${s.description}${s.access === 'host' ? ' (host)' : ''}`),
+      `${how}; ${QUOTING}`,
+      ...specs.map((s) => `• \`${usage(s)}\` — ${s.description}`),
+      ...(place?.platform === 'console' ? [CONSOLE_QUIT_LINE] : []),
       '`help command:<name>` explains one command.',
     ].join('\n'),
   };
 }
 
-/** One command's help: usage, who may use it, options and an example. */
-export function renderCommandHelp(name: string): Post {
+/** One command's help: usage, who may use it, options and an example; `unavailable` says why it does not work here now. */
+export function renderCommandHelp(name: string, unavailable?: string | null): Post {
   const spec = findSpec(name);
   if (!spec) return renderHelp();
   const options = spec.options.map((o) => `• \`${o.name}\` (${o.kind}${o.required ? ', required' : ''}${o.choices ? `: ${o.choices.join(', ')}` : ''}) — ${o.description}`);
   return {
     title: `\`${usage(spec)}\``,
-    text: [`${spec.description}. Who: ${ACCESS_TEXT[spec.access]}.`, spec.help, ...(options.length ? ['Options:', ...options] : [])].join('\n'),
+    text: [
+      `${spec.description}. Who: ${ACCESS_TEXT[spec.access]}.`,
+      spec.help,
+      ...(options.length ? ['Options:', ...options] : []),
+      ...(unavailable ? [`Not available here now: ${unavailable}`] : []),
+    ].join('\n'),
   };
 }
 
@@ -57,8 +95,9 @@ export function renderCommandReference(specs: readonly CommandSpec[] = COMMAND_S
   return [
     'Every platform renders the same catalogue (`src/commands`): Discord as `/arena <command>` with typed options,',
     'Slack as `/arena <command> name:value …`, the console as `<command> name:value …`. Values with spaces are quoted',
-    '(`msg:"swap for your 4-GPU block"`, `\\"` inside), lists are comma-separated (`give:b_0_1,b_0_2`). Bad input gets a',
-    'private error naming the option, what was expected and the valid ids, and changes nothing.',
+    '(`msg:"swap for your 4-GPU block"`, `\\"` inside) or single-quoted (`msg:\'no cash, sorry\'`; an apostrophe inside a word,',
+    "as in `don't`, stays text), lists are comma-separated (`give:b_0_1,b_0_2`). Bad input gets a private error naming",
+    'the option, what was wrong and the valid ids, and changes nothing; a mistyped command or option name gets a suggestion.',
     '',
     '| Command | Who | What |',
     '|---|---|---|',

@@ -7,7 +7,8 @@
  */
 import { z } from 'zod';
 import { MESSAGE_MAX } from '../engine/actions.js';
-import type { CommandError, CommandSpec } from './types.js';
+import { clip, count, suggest } from './suggest.js';
+import type { CommandError, CommandSpec, OptionSpec } from './types.js';
 
 const str = (v: unknown): unknown => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v);
 const num = (v: unknown): unknown => {
@@ -28,9 +29,11 @@ const bool = (v: unknown): unknown => {
   return v;
 };
 
+const article = (word: string): string => (/^[aeiou]/i.test(word) ? 'an' : 'a');
+
 /** An id (lab, block, job, offer, coalition): lowercase letters, digits and `_`. */
 export const idValue = (what: string) => {
-  const expected = `${what} id (letters, digits and _)`;
+  const expected = `${article(what)} ${what} id (letters, digits and _)`;
   return z.preprocess(str, z.string({ error: expected }).trim().toLowerCase().regex(/^[a-z0-9_]{1,64}$/, { error: expected }));
 };
 
@@ -43,7 +46,7 @@ export const idListValue = (what: string) => {
 
 /** Free text between `min` and `max` characters after trimming. */
 export const textValue = (max: number = MESSAGE_MAX, min = 1) => {
-  const expected = min > 1 ? `text of ${min}–${max} characters` : `text of at most ${max} characters`;
+  const expected = min > 1 ? `text of ${count(min)}–${count(max)} characters` : `text of at most ${count(max)} characters`;
   return z.preprocess(str, z.string({ error: expected }).trim().min(min, { error: expected }).max(max, { error: expected }));
 };
 
@@ -66,10 +69,44 @@ export const boolValue = () => z.preprocess(bool, z.boolean({ error: 'true or fa
 export const choiceValue = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(values, { error: `one of ${values.join(', ')}` }));
 
+/** The value as the user gave it (lists joined with commas). */
+function shownValue(given: unknown): string {
+  return Array.isArray(given) ? given.join(',') : String(given);
+}
+
+/**
+ * What is wrong with `given`, completing "`<option>` …": the real reason from the zod issue (empty, too
+ * long, below the minimum, not one of the choices), quoting at most {@link clip} of the value.
+ */
+function problem(issue: z.core.$ZodIssue, given: unknown, o: OptionSpec): string {
+  const raw = shownValue(given);
+  const value = typeof given === 'string' ? given.trim() : raw;
+  const wrote = ` (you wrote \`${clip(raw)}\`)`;
+  if (issue.code === 'too_small') {
+    const min = Number(issue.minimum);
+    if (issue.origin === 'string') return min <= 1 ? 'must not be empty' : `must be at least ${count(min)} characters; yours has ${count([...value].length)}${wrote}`;
+    if (issue.origin === 'number') return `must be ${issue.inclusive === false ? '>' : '≥'} ${count(min)}${wrote}`;
+    if (issue.origin === 'array') return 'must name at least one id';
+  }
+  if (issue.code === 'too_big') {
+    const max = Number(issue.maximum);
+    if (issue.origin === 'string') return `is too long: \`${clip(value, max)}\``;
+    if (issue.origin === 'number') return `must be at most ${count(max)}${wrote}`;
+    if (issue.origin === 'array') return `takes at most ${count(max)} ids${Array.isArray(given) ? ` (you gave ${given.length})` : ''}`;
+  }
+  if (issue.code === 'invalid_value' && o.choices) {
+    const guess = suggest(value, o.choices);
+    return `must be one of its choices${wrote}${guess ? `. Did you mean \`${guess}\`?` : ''}`;
+  }
+  return `must be ${issue.message}${wrote}`;
+}
+
 /**
  * Turn a zod failure on a command's options into one CommandError (the first issue):
- * `missing_option` when the option was not given at all, else `invalid_option`; `validValues` are the
- * option's fixed choices when it has some.
+ * `missing_option` when the option was not given at all (or given empty while required), else
+ * `invalid_option`, whose message says the real reason (`pay` must be ≥ 0; `text` must not be empty; a
+ * too-long value is clipped, never echoed whole); `validValues` are the option's fixed choices when it has
+ * some.
  */
 export function optionsError(spec: CommandSpec, raw: Record<string, unknown>, error: z.ZodError): CommandError {
   const issue = error.issues[0];
@@ -80,21 +117,12 @@ export function optionsError(spec: CommandSpec, raw: Record<string, unknown>, er
   }
   const choices = o.choices ? { validValues: [...o.choices] } : {};
   const given = raw[key];
-  if (given === undefined || given === null || (typeof given === 'string' && given.trim() === '' && o.required)) {
-    return {
-      code: 'missing_option',
-      message: `\`${spec.name}\` needs \`${key}:\` — ${o.description}.`,
-      option: key,
-      expected: issue.message,
-      ...choices,
-    };
+  if (given === undefined || given === null) {
+    return { code: 'missing_option', message: `\`${spec.name}\` needs \`${key}:\` — ${o.description}.`, option: key, expected: issue.message, ...choices };
   }
-  const shown = Array.isArray(given) ? given.join(',') : String(given);
-  return {
-    code: 'invalid_option',
-    message: `\`${key}:${shown}\` is not valid: expected ${issue.message}.`,
-    option: key,
-    expected: issue.message,
-    ...choices,
-  };
+  if (typeof given === 'string' && given.trim() === '') {
+    const message = `\`${key}\` must not be empty — ${o.description}.`;
+    return { code: o.required ? 'missing_option' : 'invalid_option', message, option: key, expected: issue.message, ...choices };
+  }
+  return { code: 'invalid_option', message: `\`${key}\` ${problem(issue, given, o)}.`, option: key, expected: issue.message, ...choices };
 }

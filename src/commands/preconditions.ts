@@ -4,8 +4,9 @@
  *
  * Codes: `no_match` (nothing in this channel), `not_in_lobby` (the match already started),
  * `not_started` (still in the lobby), `match_over`, `not_host`, `no_seat` (caller has no seat here),
- * `seat_finished` (the caller's seat has finished).
+ * `seat_finished` (the caller's seat has finished), `already_seated` (the caller holds a seat already).
  */
+import { labName } from '../present/common.js';
 import type { CommandContext } from './context.js';
 import type { CommandError } from './types.js';
 
@@ -48,6 +49,10 @@ export const hasSeat: Precondition = (ctx) => {
   if (ctx.match.state?.labs[ctx.lab]?.finished) return { code: 'seat_finished', message: `Your seat ${ctx.lab} has finished and can no longer act.` };
   return null;
 };
+
+/** The caller holds no seat yet (`join`); the host says the same under its lock. */
+export const noSeat: Precondition = (ctx) =>
+  ctx.match && ctx.lab ? { code: 'already_seated', message: `You already hold ${labName(ctx.match, ctx.lab)} (${ctx.lab}).` } : null;
 
 function overError(): CommandError {
   return { code: 'match_over', message: 'The match is over. Open a new one with `new`.' };

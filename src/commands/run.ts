@@ -7,11 +7,11 @@ import { COMMANDS, findCommand } from './catalogue.js';
 import { validIds } from './completions.js';
 import { loadContext, type ArenaHost, type CommandContext } from './context.js';
 import type { CommandDefinition } from './definition.js';
-import { isCommandError, parseCommandText } from './grammar.js';
+import { isCommandError, parseCommandText, unknownCommand, unknownOption } from './grammar.js';
 import { optionsError } from './options.js';
 import { checkAll } from './preconditions.js';
 import { errorReply } from '../chat/reply.js';
-import type { Caller, CommandError, Reply } from './types.js';
+import type { Caller, CommandError, OptionKind, Reply } from './types.js';
 
 /** Called when a handler throws (a bug, or the store is unreachable); the user gets `internal_error`. */
 export type ErrorSink = (err: unknown, where: { name: string; channelId: string; userId: string }) => void;
@@ -23,10 +23,17 @@ export function setCommandErrorSink(fn: ErrorSink): void {
   sink = fn;
 }
 
-/** Add the ids the caller could use to a missing/invalid id option's error (from its own observation). */
+/** Option kinds whose values are ids the caller can be shown (see completions.ts `validIds`). */
+const ID_KINDS: ReadonlySet<OptionKind> = new Set(['lab', 'block', 'blocks', 'offer', 'job', 'jobs', 'coalition']);
+
+/**
+ * Add the ids the caller could use to a missing/invalid id option's error (from its own observation).
+ * Only id options: for a number or a text there is no list of valid values, and an empty one would read as
+ * "you have no valid value for `pay` right now".
+ */
 function withValidIds(ctx: CommandContext, def: CommandDefinition, e: CommandError): CommandError {
   const o = def.options.find((x) => x.name === e.option);
-  if (!o || e.validValues || !ctx.match) return e;
+  if (!o || !ID_KINDS.has(o.kind) || e.validValues || !ctx.match) return e;
   const ids = validIds(ctx.match, ctx.lab, o.kind, { command: def.name, option: o.name });
   // An empty list is shown too when the caller is seated ("you have no valid value for `offer` right now").
   return ids.length || (ctx.lab && ctx.match.state) ? { ...e, validValues: ids } : e;
@@ -39,17 +46,12 @@ function withValidIds(ctx: CommandContext, def: CommandDefinition, e: CommandErr
  */
 export async function runCommand(host: ArenaHost, channelId: string, caller: Caller, name: string, rawOptions: Record<string, unknown>): Promise<Reply> {
   const def = findCommand(name.trim().toLowerCase());
-  if (!def) {
-    const names = COMMANDS.map((c) => c.name);
-    return errorReply(caller.userId, { code: 'unknown_command', message: `Unknown command \`${name}\`. Commands: ${names.join(', ')}.`, validValues: names });
-  }
+  if (!def) return errorReply(caller.userId, unknownCommand(name, COMMANDS.map((c) => c.name)));
   const raw: Record<string, unknown> = {};
   const valid = def.options.map((o) => o.name);
   for (const [k, v] of Object.entries(rawOptions)) {
     if (v === undefined || v === null) continue;
-    if (!valid.includes(k)) {
-      return errorReply(caller.userId, { code: 'unknown_option', option: k, message: `\`${def.name}\` has no option \`${k}\`. Its options: ${valid.join(', ') || 'none'}.`, validValues: valid });
-    }
+    if (!valid.includes(k)) return errorReply(caller.userId, unknownOption(def.name, k, valid));
     raw[k] = v;
   }
   try {

@@ -41,7 +41,7 @@ const REST: readonly CommandSpec[] = [
   },
   {
     name: 'seat',
-    description: 'Give a free seat to a scripted policy or an LLM agent',
+    description: 'Give a free seat to a scripted policy or an LLM agent (host)',
     help: 'Host only, in the lobby. Seats nobody claims are scripted at `start` anyway. Example: `seat lab:lab_2 agent:scripted policy:selfish` or `seat lab:lab_1 agent:llm model:gpt-4o-mini`.',
     options: [
       opt('lab', 'lab', true, 'Seat to assign (e.g. lab_2)'),

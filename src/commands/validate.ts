@@ -6,7 +6,7 @@
  *
  * Codes: `unknown_lab`, `self_trade`, `unknown_block`, `unowned_block`, `unavailable_block`,
  * `target_does_not_own_block`, `duplicate_block`, `unknown_job`, `unknown_offer`, `not_offer_recipient`,
- * `unknown_coalition` — the engine's names (src/engine/codes.ts) for the same faults.
+ * `unknown_coalition`, `budget_overspend` — the engine's names (src/engine/codes.ts) for the same faults.
  */
 import type { BlockStatus, LabId } from '../engine/types.js';
 import type { Observation } from '../engine/views.js';
@@ -136,6 +136,17 @@ export function checkCoalition(option: string, id: string, obs: Observation): Ch
   if (!pub) return fail('unknown_coalition', option, `\`${option}:${id}\`: no such coalition.`, expected, valid);
   if (!pub.members.includes(obs.self.id)) return fail('not_coalition_member', option, `\`${option}:${id}\`: you are not a member.`, expected, valid);
   return fail('coalition_closed', option, `\`${option}:${id}\` is ${pub.status}.`, expected, valid);
+}
+
+/**
+ * Credits the caller pays (an offer's `pay`, a coalition escrow): at most its budget, as the engine rules
+ * (docs/RULES.md §3.1, §3.9; payments are kept to 2 decimals) — said with both numbers, which the engine's
+ * own message does not give.
+ */
+export function checkPay(option: string, pay: number | undefined, obs: Observation): Check {
+  if (pay === undefined || Math.round(pay * 100) / 100 <= obs.self.budget) return null;
+  const budget = obs.self.budget.toFixed(2);
+  return { code: 'budget_overspend', option, message: `\`${option}\` ${pay} is more than your budget ${budget} credits.` };
 }
 
 /** The first error of several checks. */

@@ -2,6 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatCommand, isCommandError, parseCommandText, quoteValue } from '../../src/commands/grammar.js';
+import { clip, editDistance, suggest } from '../../src/commands/suggest.js';
 import type { CommandError } from '../../src/commands/types.js';
 
 function ok(text: string) {
@@ -80,5 +81,78 @@ describe('parseCommandText', () => {
     assert.deepEqual(ok(text), { name: 'offer', options: { to: 'lab_2', msg: 'say "hi" \\ ok', pay: '3' } });
     assert.equal(quoteValue('plain'), 'plain');
     assert.equal(quoteValue(''), '""');
+  });
+});
+
+describe('single quotes and apostrophes (issue "Every point explained" 4)', () => {
+  test("'single quotes' work like double quotes, also typographic ‘…’ and with other options after", () => {
+    assert.equal(ok("message text:'hello there'").options.text, 'hello there');
+    assert.equal(ok('message text:‘smart single quotes’').options.text, 'smart single quotes');
+    assert.deepEqual(ok("message text:'deal?' to:lab_2").options, { text: 'deal?', to: 'lab_2' });
+    assert.equal(ok("message text:'a \\'quoted\\' word'").options.text, "a 'quoted' word");
+    assert.equal(ok("message text:''").options.text, '');
+  });
+
+  test("apostrophes inside words stay text: bare `don't`, and inside single or double quotes", () => {
+    assert.equal(ok("message text:don't").options.text, "don't");
+    assert.equal(ok("message text:it's").options.text, "it's");
+    assert.equal(ok("message text:'don't panic, it's fine'").options.text, "don't panic, it's fine");
+    assert.deepEqual(ok("message text:'we can't wait' to:lab_1").options, { text: "we can't wait", to: 'lab_1' });
+    assert.equal(ok('message text:"don\'t panic"').options.text, "don't panic");
+    assert.equal(ok('message text:don’t').options.text, 'don’t');
+  });
+
+  test('a value that needs them is quoted by formatCommand and parses back (leading apostrophe, quotes of both kinds)', () => {
+    for (const v of ["'tis the season", "don't", 'say "hi"', "it's 'ok'", '‘x’', "trailing '"]) {
+      assert.equal(ok(formatCommand('message', { text: v })).options.text, v, v);
+    }
+    assert.equal(quoteValue("don't"), "don't");
+  });
+
+  test('every remaining bad_token / unclosed_quote says what is wrong and how to fix it', () => {
+    const words = bad('message text:hello world');
+    assert.match(words.message, /a value with spaces needs quotes\. Write text:"hello world"/);
+    const after = bad('message text:"a"b');
+    assert.match(after.message, /`b` follows right after it: put a space after the closing quote/);
+    const apostrophe = bad("message text:'the users' turn'");
+    assert.match(apostrophe.message, /apostrophe followed by a space\. Use double quotes/);
+    const noName = bad('pitch "we need capacity"');
+    assert.match(noName.message, /A quoted value needs its option name in front, e.g\. text:"…"/);
+    const bare = bad('offer lab_1');
+    assert.match(bare.message, /`lab_1` is not name:value\. Options are written name:value, e\.g\. `to:…`\. Options of `offer`: to, give/);
+    assert.match(bad('status verbose').message, /`status` takes no options/);
+    const open = bad("message text:'never closed");
+    assert.equal(open.code, 'unclosed_quote');
+    assert.match(open.message, /expected a closing ' \(a ' followed by a letter is read as an apostrophe/);
+  });
+});
+
+describe('suggestions for typos (issue "Every point explained" 5)', () => {
+  test('a mistyped command gets "Did you mean"; an unrelated word still lists the commands', () => {
+    const e = bad('stauts');
+    assert.equal(e.code, 'unknown_command');
+    assert.equal(e.message, 'Unknown command `stauts`. Did you mean `status`?');
+    assert.match(bad('ofer to:lab_1').message, /Did you mean `offer`\?/);
+    assert.match(bad('coal').message, /Did you mean `coalition`\?/);
+    assert.match(bad('leaderbord').message, /Did you mean `leaderboard`\?/);
+    assert.doesNotMatch(bad('fly away').message, /Did you mean/);
+  });
+
+  test('a mistyped or synonymous option name gets "Did you mean"', () => {
+    assert.match(bad('offer to:lab_1 message:"hi"').message, /has no option `message`\. Did you mean `msg`\?/);
+    assert.match(bad('message msg:hi').message, /Did you mean `text`\?/);
+    assert.match(bad('offer to:lab_1 pya:5').message, /Did you mean `pay`\?/);
+    assert.match(bad('offer too:lab_1').message, /Did you mean `to`\?/);
+    assert.doesNotMatch(bad('offer to:lab_1 zzz:1').message, /Did you mean/);
+  });
+
+  test('editDistance counts a swap of neighbours once; clip keeps long input short', () => {
+    assert.equal(editDistance('stauts', 'status'), 1);
+    assert.equal(editDistance('kitten', 'sitting'), 3);
+    assert.equal(suggest('stat', ['status', 'stats']), 'stats');
+    assert.equal(clip('x'.repeat(5000), 1200), `${'x'.repeat(40)}…(5,000 characters; at most 1,200)`);
+    assert.equal(clip('short'), 'short');
+    const long = bad(`${'y'.repeat(5000)} a:b`).message;
+    assert.ok(!long.includes('y'.repeat(41)) && long.includes('…(5,000 characters)'), 'an unknown 5,000-character word is not echoed whole');
   });
 });

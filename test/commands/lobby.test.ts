@@ -1,6 +1,7 @@
 /** Lifecycle commands against the real round host: new, join, seat, start, end, help. */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { COMMAND_SPECS, type Reply } from '../../src/commands/index.js';
 import { CHANNEL, alice, arena, assertOk, bob, carol, lobby, rejected, replyText, started } from './harness.js';
 
 describe('new', () => {
@@ -156,16 +157,75 @@ describe('end', () => {
 });
 
 describe('help', () => {
-  test('lists every command privately; explains one', async () => {
+  const listed = (r: Reply) => [...replyText(r).matchAll(/^• `([a-z_]+)/gm)].map((m) => m[1]);
+
+  test('lists privately only the commands that work for the caller now; explains any one', async () => {
     const a = await arena();
-    const all = assertOk(await a.run(carol, 'help'));
-    assert.equal(all.public.length, 0);
-    for (const name of ['offer', 'pitch', 'coalition', 'seat', 'done']) assert.match(replyText(all), new RegExp(`\`${name}`));
+    // No match: only what works without one.
+    const none = assertOk(await a.run(carol, 'help'));
+    assert.equal(none.public.length, 0);
+    assert.deepEqual(listed(none), ['help', 'new', 'vote', 'stats', 'leaderboard']);
+    assert.match(none.private[0]?.title ?? '', /no match in this channel/);
     const one = assertOk(await a.run(carol, 'help offer'));
     assert.match(replyText(one), /offer to:<lab>/);
     assert.match(replyText(one), /Example: `offer to:lab_1/);
+    assert.match(replyText(one), /Not available here now: There is no match in this channel/);
     const e = await rejected(a, carol, 'help command:fly', 'invalid_option');
     assert.ok(e.validValues?.includes('allocate'));
+    await a.close();
+  });
+
+  test('lobby: the host sees seat/start/end, a seated player no join, a newcomer join; running: seat actions only to players', async () => {
+    const a = await arena();
+    assertOk(await a.run(alice, 'new task:market_round seed:7 round_seconds:0'));
+    assertOk(await a.run(alice, 'join lab:lab_0'));
+    // Votes are off in this match (the harness's default), so `vote` is left out throughout.
+    assert.deepEqual(listed(assertOk(await a.run(alice, 'help'))), ['help', 'seat', 'start', 'status', 'me', 'end', 'stats', 'leaderboard']);
+    assert.deepEqual(listed(assertOk(await a.run(bob, 'help'))), ['help', 'join', 'status', 'stats', 'leaderboard']);
+    assertOk(await a.run(bob, 'join lab:lab_1'));
+    assertOk(await a.run(alice, 'start'));
+    const player = listed(assertOk(await a.run(bob, 'help')));
+    assert.deepEqual(player, ['help', 'status', 'me', 'offer', 'accept', 'reject', 'counter', 'pitch', 'reserve', 'release', 'coalition', 'allocate', 'message', 'done', 'finish', 'stats', 'leaderboard', 'chart']);
+    const spectator = listed(assertOk(await a.run(carol, 'help')));
+    assert.deepEqual(spectator, ['help', 'status', 'stats', 'leaderboard', 'chart']);
+    await a.close();
+  });
+
+  test('votes on: `vote` is listed', async () => {
+    const a = await arena();
+    assertOk(await a.run(alice, 'new seed:7 votes:on'));
+    assert.ok(listed(assertOk(await a.run(bob, 'help'))).includes('vote'));
+    await a.close();
+  });
+
+  test('never doubles "(host)": host-only commands say it once, in their description', async () => {
+    const a = await arena();
+    assertOk(await a.run(alice, 'new seed:7'));
+    const text = replyText(assertOk(await a.run(alice, 'help')));
+    assert.ok(!text.includes('(host) (host)'), text);
+    for (const s of COMMAND_SPECS.filter((x) => x.access === 'host')) {
+      assert.equal(s.description.split('(host)').length - 1, 1, `${s.name}: "${s.description}"`);
+      assert.ok(text.split('\n').some((l) => l.startsWith(`• \`${s.name}`) && l.endsWith('(host)')), s.name);
+    }
+    await a.close();
+  });
+
+  test('the console: no lobby commands, `quit` listed; on chat platforms no `quit`', async () => {
+    const a = await arena();
+    const you = { userId: 'console:you', displayName: 'you', isAdmin: false };
+    assertOk(await a.run(you, 'new task:market_round seed:7 round_seconds:0'));
+    // In the console's own lobby (a moment before it starts the match itself) nothing of the lobby is offered.
+    const lobbyHelp = assertOk(await a.run(you, 'help'));
+    for (const n of ['new', 'join', 'seat', 'start']) assert.ok(!listed(lobbyHelp).includes(n), n);
+    assertOk(await a.run(you, 'join lab:lab_0'));
+    assertOk(await a.run(you, 'start'));
+    const r = assertOk(await a.run(you, 'help'));
+    const text = replyText(r);
+    assert.match(text, /^• `quit` — Leave the console/m);
+    assert.match(text, /^Type `command name:value …`/m);
+    assert.ok(!/^• `(new|join|seat|start)\b/m.test(text), text);
+    assert.match(replyText(assertOk(await a.run(you, 'help join'))), /Not available here now: the console opens, seats and starts its match itself/);
+    assert.ok(!replyText(assertOk(await a.run(alice, 'help'))).includes('`quit`'));
     await a.close();
   });
 });

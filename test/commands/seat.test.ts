@@ -150,12 +150,14 @@ describe('finish', () => {
 });
 
 describe('coalition', () => {
-  test('propose (public, with accept button) → accept → active → commit blocks', async () => {
+  test('propose (public, no buttons; the invited person gets an accept button privately) → accept → active → commit blocks', async () => {
     const a = await started();
     const s = await a.state();
     const p = assertOk(await a.run(alice, 'coalition action:propose with:lab_1 msg:"pool for our deadlines" rounds:3'));
     assert.match(p.public[0]?.title ?? '', /Lab A proposes coalition c_1/);
-    const btn = p.public[0]?.buttons?.[0];
+    assert.deepEqual(p.public[0]?.buttons ?? [], [], 'the proposer (who consented already) sees no accept button');
+    assert.deepEqual(p.private.map((x) => x.userId), [bob.userId]);
+    const btn = p.private[0]?.buttons?.[0];
     assert.equal(btn?.command, 'coalition action:accept id:c_1');
     const acc = assertOk(await a.run(bob, btn!.command));
     assert.match(replyText(acc), /c_1 is active/);

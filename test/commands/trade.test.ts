@@ -4,16 +4,19 @@ import assert from 'node:assert/strict';
 import { alice, assertOk, blocksOf, bob, carol, jobsOf, lobby, rejected, replyText, started } from './harness.js';
 
 describe('offer', () => {
-  test('creates a public offer with accept/reject buttons; nothing private to others', async () => {
+  test('a public offer without buttons; Accept / Reject / Counter go privately to the recipient only', async () => {
     const a = await started();
     const s = await a.state();
     const [give] = blocksOf(s, 'lab_0');
     const [want] = blocksOf(s, 'lab_1');
     const r = assertOk(await a.run(alice, `/arena offer to:lab_1 give:${give} want:${want} pay:5 msg:"swap for your block" expires:1`));
-    assert.equal(r.private.length, 0);
     const post = r.public[0];
     assert.match(post?.text ?? '', new RegExp(`o_1.*gives ${give}, wants ${want}, pays 5.00`));
-    assert.deepEqual(post?.buttons?.map((b) => b.command), ['accept offer:o_1', 'reject offer:o_1']);
+    // A public post's buttons are seen by everyone, the sender too: it carries none.
+    assert.deepEqual(r.public.flatMap((p) => p.buttons ?? []), []);
+    assert.deepEqual(r.private.map((p) => p.userId), [bob.userId], 'only the recipient gets a private post');
+    assert.match(r.private[0]?.title ?? '', /Lab A offers you o_1/);
+    assert.deepEqual(r.private[0]?.buttons?.map((b) => b.command), ['accept offer:o_1', 'reject offer:o_1', 'counter offer:o_1']);
     const o = (await a.state()).offers.o_1;
     assert.deepEqual([o?.from, o?.to, o?.offeredBlockIds, o?.requestedBlockIds, o?.payment, o?.message], ['lab_0', 'lab_1', [give], [want], 5, 'swap for your block']);
     await a.close();
@@ -81,10 +84,10 @@ describe('accept', () => {
     await a.close();
   });
 
-  test('the accept button of the offer post runs as text', async () => {
+  test("the accept button of the recipient's private offer post runs as text", async () => {
     const a = await started();
     const r = assertOk(await a.run(alice, 'offer to:lab_1 pay:2'));
-    const btn = r.public[0]?.buttons?.find((b) => b.label.startsWith('Accept'));
+    const btn = r.private.find((p) => p.userId === bob.userId)?.buttons?.find((b) => b.label.startsWith('Accept'));
     assert.ok(btn);
     assertOk(await a.run(bob, btn.command));
     assert.equal((await a.state()).offers.o_1?.status, 'accepted');
@@ -138,7 +141,8 @@ describe('counter', () => {
     assertOk(await a.run(alice, `offer to:lab_1 want:${blocksOf(s, 'lab_1')[0]} pay:1`));
     const r = assertOk(await a.run(bob, `counter offer:o_1 want:${blocksOf(s, 'lab_0')[0]} pay:0 msg:"no, this one"`));
     assert.match(r.public[0]?.title ?? '', /Lab B counters o_1 with o_2/);
-    assert.deepEqual(r.public[0]?.buttons?.map((b) => b.command), ['accept offer:o_2', 'reject offer:o_2']);
+    assert.deepEqual(r.public[0]?.buttons ?? [], []);
+    assert.deepEqual(r.private.map((p) => [p.userId, p.buttons?.map((b) => b.command)]), [[alice.userId, ['accept offer:o_2', 'reject offer:o_2', 'counter offer:o_2']]]);
     const after = await a.state();
     assert.equal(after.offers.o_1?.status, 'countered');
     assert.deepEqual([after.offers.o_2?.from, after.offers.o_2?.to], ['lab_1', 'lab_0']);

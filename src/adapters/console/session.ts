@@ -3,12 +3,14 @@
  * on lab_0, the other seats scripted. On start it resumes this channel's unfinished match from the store
  * (so a killed process continues where it was), else creates and starts a new one. Commands are the
  * catalogue's text grammar (a leading `/arena` is optional; lines starting with `#` are comments). Interactive
- * on a TTY (prompt; Ctrl-C or `quit` leaves, the match stays saved); otherwise one command per line, echoed,
- * until the match ends or input ends.
+ * on a TTY (prompt); otherwise one command per line, echoed, until the match ends or input ends. `quit`,
+ * Ctrl-C (SIGINT) and the end of input leave and say where the match is saved and how to resume it — or,
+ * with an in-memory database, that nothing is kept (persistence.ts). The console opens, seats and starts
+ * the match itself, so the lobby's posts (join, start) are not shown: only the match.
  */
 import { createInterface } from 'node:readline';
 import { pino, type Logger } from 'pino';
-import { formatCommand, runText, setCommandErrorSink, type Caller, type Reply } from '../../commands/index.js';
+import { VOTES_NOTICE, formatCommand, runText, setCommandErrorSink, type Caller, type Reply } from '../../commands/index.js';
 import type { TaskName } from '../../engine/types.js';
 import type { AsyncJudge } from '../../engine/judge/types.js';
 import { RoundHost, type AgentFactory, type RoundHostOptions } from '../../host/index.js';
@@ -17,6 +19,7 @@ import type { EventStore } from '../../store/types.js';
 import { ratingChangeHook } from '../../analytics/ratings/match-over.js';
 import { DEFAULT_CHARTS_DIR, writeReplyCharts } from './charts.js';
 import { LineQueue } from './lines.js';
+import { bannerLine, chartNotWritten, goodbyeLine, quitHelp, type Keeping } from './persistence.js';
 import { renderReply } from './render.js';
 
 /** The console's one channel and user. */
@@ -54,8 +57,13 @@ export interface ConsoleOptions {
   notes?: string[];
   /** Seats to assign before a new match starts, e.g. `{ lab: 'lab_2', agent: 'llm', model: 'gpt-4o-mini' }`. */
   seats?: ConsoleSeat[];
-  /** Where chart PNGs are written (default ./data/charts); their paths are printed. */
-  chartsDir?: string;
+  /**
+   * Where chart PNGs are written (default ./data/charts); their paths are printed. `null`: none are written
+   * (an in-memory database keeps no files) and each chart is named as not written.
+   */
+  chartsDir?: string | null;
+  /** Where the store keeps the match and how to resume it; `null` = nothing is kept (`--db :memory:`). */
+  keeping?: Keeping;
   /** Round host hook run when a match is over (e.g. the rating change post); see RoundHostOptions. */
   onMatchOver?: RoundHostOptions['onMatchOver'];
 }
@@ -74,18 +82,30 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
   setCommandErrorSink((err, where) => logger.error({ err, ...where }, 'command failed'));
   const rl = createInterface({ input: opts.input, output: opts.interactive ? opts.output : undefined, terminal: opts.interactive, prompt: 'arena> ' });
   const queue = new LineQueue(rl);
-  // Ctrl-C at the prompt leaves like `quit` (readline would otherwise only pause the input).
-  rl.on('SIGINT', () => rl.close());
   const write = (text: string) => {
     if (!text) return;
     if (opts.interactive) opts.output.write('\r\x1b[K');
     opts.output.write(text);
   };
-  const chartsDir = opts.chartsDir ?? DEFAULT_CHARTS_DIR;
+  const chartsDir = opts.chartsDir === undefined ? DEFAULT_CHARTS_DIR : opts.chartsDir;
   const show = async (reply: Reply) => {
     write(renderReply(reply, { color: opts.color, userId: CONSOLE_USER.userId }));
+    if (chartsDir === null) {
+      for (const chart of reply.public.flatMap((p) => p.charts ?? [])) write(chartNotWritten(chart.title, DEFAULT_CHARTS_DIR));
+      return;
+    }
     for (const path of await writeReplyCharts(reply, chartsDir, logger)) write(`[#arena] chart: ${path}\n`);
   };
+  // Ctrl-C: at the prompt readline reports it; as a signal (piped input, `kill -INT`) the process does.
+  // Either way the loop stops after the command in hand and says where the match is kept. A second
+  // SIGINT finds no listener and ends the process at once.
+  let interrupted = false;
+  const interrupt = () => {
+    interrupted = true;
+    rl.close();
+  };
+  rl.on('SIGINT', interrupt);
+  process.once('SIGINT', interrupt);
   const host = new RoundHost({
     store: opts.store,
     logger,
@@ -110,17 +130,17 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
           : 'GPU Arena — console. You are the host and play lab_0; the other seats are scripted policies.',
         opts.judge ? `Judge: the LLM judge (${opts.judge.id}), with the grounded rule judge as check and fallback.` : 'Judge: the grounded rule judge.',
         ...(opts.notes ?? []),
-        'Commands: `help`, `me` (your private view), `status`, `offer …`, `pitch text:"…"`, `allocate …`, `done` (closes the round). `quit` leaves; the match is saved and resumes next time.',
+        bannerLine(opts.keeping),
         '',
       ].join('\n'),
     );
     // Only this channel's match is loaded (lazily, by `current`, which also re-arms its timer): `restore()`
     // would take over every unfinished match in the database, e.g. a Discord bot's on the same SQLite file.
-    await openMatch(opts, host, say, write);
-    if (opts.interactive) rl.prompt();
-    while ((await host.current(CONSOLE_CHANNEL)) !== null) {
+    await openMatch(opts, host, (text) => runText(host, CONSOLE_CHANNEL, CONSOLE_USER, text), show, write);
+    if (opts.interactive && !interrupted) rl.prompt();
+    while (!interrupted && (await host.current(CONSOLE_CHANNEL)) !== null) {
       const line = await queue.next();
-      if (line === null) break;
+      if (line === null || interrupted) break;
       if (line === undefined) continue;
       const text = line.trim();
       if (text === '' || text.startsWith('#')) {
@@ -128,23 +148,35 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
         continue;
       }
       if (!opts.interactive) write(`> ${text}\n`);
-      if (/^(quit|exit)$/i.test(text)) {
-        write('Bye: the match is saved; `npm start` resumes it.\n');
-        return 0;
-      }
-      await say(text);
-      if (opts.interactive) rl.prompt();
+      if (/^(quit|exit)$/i.test(text)) break;
+      // `quit` is the console's own command, so the catalogue's help cannot explain it.
+      if (/^(\/?arena\s+)?help\s+(command:)?(quit|exit)$/i.test(text)) write(quitHelp(opts.keeping));
+      else await say(text);
+      if (opts.interactive && !interrupted) rl.prompt();
     }
-    if ((await host.current(CONSOLE_CHANNEL)) === null) write('The match is over. `npm start` opens a new one.\n');
+    const left = await host.current(CONSOLE_CHANNEL);
+    write(left ? goodbyeLine(opts.keeping, left) : 'The match is over. `npm start` opens a new one.\n');
     return 0;
   } finally {
+    process.removeListener('SIGINT', interrupt);
     rl.close();
     await host.stop();
   }
 }
 
-/** Resume this channel's match, or create and start one with the user on lab_0. */
-async function openMatch(opts: ConsoleOptions, host: RoundHost, say: (text: string) => Promise<void>, write: (t: string) => void): Promise<void> {
+/**
+ * Resume this channel's match, or create and start one with the user on lab_0. The setup commands (new,
+ * join, seat, start) run like typed ones, but only their errors are shown: their lobby posts ("take a seat
+ * with `join`", Join / Start buttons) describe steps the console has just done itself. What `new` says
+ * about votes is kept, and `start`'s posts (the seats, round 1, the private briefing) are shown.
+ */
+async function openMatch(
+  opts: ConsoleOptions,
+  host: RoundHost,
+  run: (text: string) => Promise<Reply>,
+  show: (reply: Reply) => Promise<void>,
+  write: (t: string) => void,
+): Promise<void> {
   const existing = await host.current(CONSOLE_CHANNEL);
   if (existing?.phase === 'running' && existing.state) {
     const s = existing.state;
@@ -152,20 +184,28 @@ async function openMatch(opts: ConsoleOptions, host: RoundHost, say: (text: stri
       `Resumed match ${existing.id} (${existing.settings.task}, seed ${existing.settings.seed}) at round ${roundLabel(s.round, s.params.maxRounds)}; ` +
         `${existing.lastSeq} events in its log. (--task/--seed apply to new matches; \`end\` stops this one.)\n`,
     );
-    await say('status');
+    await show(await run('status'));
     return;
   }
+  // A setup step: silent when it works; its error otherwise (then the match may not exist or start).
+  const setup = async (text: string): Promise<boolean> => {
+    const reply = await run(text);
+    if (reply.error) await show(reply);
+    return !reply.error;
+  };
   if (!existing) {
     const seed = opts.seed ?? Math.floor(Math.random() * 1_000_000);
     write(`New match: ${opts.task}, seed ${seed} (replay it with: npm start -- --task ${opts.task} --seed ${seed}).\n`);
-    await say(formatCommand('new', { task: opts.task, seed, round_seconds: opts.roundSeconds, holdout: opts.holdout ? 'true' : undefined, votes: opts.votes === undefined ? undefined : opts.votes ? 'on' : 'off' }));
+    const created = await setup(formatCommand('new', { task: opts.task, seed, round_seconds: opts.roundSeconds, holdout: opts.holdout ? 'true' : undefined, votes: opts.votes === undefined ? undefined : opts.votes ? 'on' : 'off' }));
+    if (!created) return;
   } else {
     write(`Resumed the lobby of match ${existing.id}; starting it.\n`);
   }
   const lobby = await host.current(CONSOLE_CHANNEL);
-  if (lobby && !host.seatOf(lobby, CONSOLE_USER.userId)) await say(formatCommand('join', { lab: 'lab_0' }));
+  if (lobby?.settings.votes) write(`${VOTES_NOTICE}\n`);
+  if (lobby && !host.seatOf(lobby, CONSOLE_USER.userId)) await setup(formatCommand('join', { lab: 'lab_0' }));
   for (const seat of opts.seats ?? []) {
-    await say(formatCommand('seat', { lab: seat.lab, agent: seat.agent, ...(seat.agent === 'llm' ? { model: seat.name } : { policy: seat.name }) }));
+    await setup(formatCommand('seat', { lab: seat.lab, agent: seat.agent, ...(seat.agent === 'llm' ? { model: seat.name } : { policy: seat.name }) }));
   }
-  await say('start');
+  await show(await run('start'));
 }

@@ -2,7 +2,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export interface Spawned {
   child: ChildProcessWithoutNullStreams;
@@ -20,13 +20,19 @@ export interface Spawned {
 /** A fresh temp directory for databases and output files. */
 export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'arena-console-'));
 
-/** Spawn `script` (relative to the repo root) with args (and `extraEnv` over ours). NO_COLOR and no LOG_LEVEL, so output is plain. */
-export function spawnScript(script: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): Spawned {
+/**
+ * Spawn `script` (relative to the repo root) with args (and `extraEnv` over ours). NO_COLOR and no
+ * LOG_LEVEL, so output is plain. With `cwd` (another directory, e.g. to see which files a run writes) the
+ * script and tsx are given by absolute path, as they cannot be found from there.
+ */
+export function spawnScript(script: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}, cwd?: string): Spawned {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...extraEnv };
   delete env.LOG_LEVEL;
   delete env.DATABASE_URL;
   delete env.ARENA_CONFIG;
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: process.cwd(), env, stdio: ['pipe', 'pipe', 'pipe'] });
+  delete env.ARENA_DB;
+  const argv = cwd ? ['--import', import.meta.resolve('tsx'), resolve(script), ...args] : ['--import', 'tsx', script, ...args];
+  const child = spawn(process.execPath, argv, { cwd: cwd ?? process.cwd(), env, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   const waiters: { re: RegExp; resolve: () => void }[] = [];
@@ -64,5 +70,5 @@ export function spawnScript(script: string, args: string[], extraEnv: NodeJS.Pro
   };
 }
 
-/** The console entry point, as `npm start` runs it. */
-export const spawnArena = (args: string[]): Spawned => spawnScript('src/cli/main.ts', args);
+/** The console entry point, as `npm start` runs it (in `cwd` when given). */
+export const spawnArena = (args: string[], cwd?: string): Spawned => spawnScript('src/cli/main.ts', args, {}, cwd);

@@ -118,12 +118,20 @@ describe('discord: a full match end to end', () => {
         const pending = observe(m.state!, labA).self.jobs.filter((j) => j.outcome === 'pending').map((j) => j.id);
         assert.deepEqual(choices.map((c) => c.value).sort(), [...pending].sort());
 
-        // alice buys one of bob's blocks; bob accepts with the offer's button.
+        // alice buys one of bob's blocks. The public offer has no answer buttons (alice would see them too);
+        // bob's Accept / Reject / Counter wait for him behind "My private update", and he accepts from there.
         const bobBlock = observe(m.state!, labB).self.blocks.find((b) => b.status === 'available')!;
         const offer = await slash(emu, bot, alice, 'offer', { to: labB, want: bobBlock.id, pay: 5, msg: 'five credits for one block' });
-        const accept = buttonIds(offer.messages[0]!.body).find((id) => id.startsWith('arena:accept offer:'));
-        assert.ok(accept, 'the public offer has an accept button');
-        const accepted = await click(emu, bot, bob, accept, emu.messages.get(`${offer.d.token}/@original`));
+        const publicIds = offer.messages.filter((x) => !isEphemeral(x.body)).flatMap((x) => buttonIds(x.body));
+        assert.ok(!publicIds.some((id) => /^arena:(accept|reject|counter) offer:/.test(id)), 'no answer buttons on the public offer');
+        assert.ok(publicIds.includes('arena-inbox'), 'the public offer points bob to his private update');
+        assert.ok(offer.messages.filter((x) => isEphemeral(x.body)).every((x) => !buttonIds(x.body).some((id) => id.startsWith('arena:accept'))), 'alice gets no accept button');
+        const inbox = await click(emu, bot, bob, 'arena-inbox');
+        const bobOffer = inbox.messages.find((x) => isEphemeral(x.body) && buttonIds(x.body).some((id) => id.startsWith('arena:accept offer:')));
+        assert.ok(bobOffer, "bob's private offer post carries the accept button");
+        assert.ok(buttonIds(bobOffer.body).some((id) => id.startsWith('arena:counter offer:')));
+        const accept = buttonIds(bobOffer.body).find((id) => id.startsWith('arena:accept offer:'))!;
+        const accepted = await click(emu, bot, bob, accept, bobOffer.body);
         assert.ok(accepted.callbacks.length >= 1);
         m = await current();
         assert.equal(m.state!.blocks[bobBlock.id]!.owner, labA, 'the trade executed');

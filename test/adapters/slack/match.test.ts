@@ -149,9 +149,14 @@ describe('a full Slack match through the real catalogue and host', () => {
     assert.equal(Object.keys(m.state!.offers).length, 1);
     assert.ok(lines.some((l) => l.includes('duplicate request ignored')));
 
-    // Bob accepts with the button of the public offer post.
-    const offerPost = emu.calls('chat.postMessage').find((r) => texts(r.body).some((t) => t.startsWith('accept offer:')))!;
-    assert.ok(offerPost, 'the offer was posted with buttons');
+    // The public offer post has no answer buttons (alice would see them too); bob gets his privately
+    // (chat.postEphemeral to him) and accepts with that button.
+    assert.ok(emu.calls('chat.postMessage').some((r) => texts(r.body).some((t) => /makes an offer to/.test(t))), 'the offer was posted');
+    assert.ok(!emu.calls('chat.postMessage').some((r) => texts(r.body).some((t) => /^(accept|reject|counter) offer:/.test(t))), 'no public answer buttons');
+    const offerPost = emu.calls('chat.postEphemeral').find((r) => r.body['user'] === bob.id && texts(r.body).some((t) => t.startsWith('accept offer:')))!;
+    assert.ok(offerPost, "bob's private offer post has the buttons");
+    assert.ok(!emu.calls('chat.postEphemeral').some((r) => r.body['user'] === alice.id && texts(r.body).some((t) => t.startsWith('accept offer:'))), 'alice gets no accept button');
+    assert.ok(texts(offerPost.body).some((t) => t.startsWith('counter offer:')));
     const acceptBtn = (offerPost.body['blocks'] as Block[]).flatMap((b) => b.elements ?? []).find((e) => e.value.startsWith('accept offer:'))!;
     const click = emu.blockAction(bob, CHANNEL, acceptBtn);
     assert.equal((await send(click)).status, 200);
