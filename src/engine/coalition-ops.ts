@@ -41,6 +41,12 @@ function clearEscrow(c: Coalition): void {
 /** Credits a member must have put in escrow (if it committed no block) to earn coalition_reliability as a user of the pool (docs/RULES.md §3.9). */
 export const MIN_ESCROW_FOR_CREDIT = 5;
 
+/** Whether member `m` committed a block or at least MIN_ESCROW_FOR_CREDIT credits of escrow to `c`. */
+function paidIn(c: Coalition, m: LabId): boolean {
+  const cm = c.commitments[m];
+  return cm !== undefined && (cm.blockIds.length > 0 || cm.escrow >= MIN_ESCROW_FOR_CREDIT);
+}
+
 /**
  * Members whose pooling realised value: a member whose committed block a partner used in a job that got
  * all its hours (it supplied the work), and the owner of that job if it committed something itself (a
@@ -49,10 +55,6 @@ export const MIN_ESCROW_FOR_CREDIT = 5;
  */
 function servingMembers(d: Draft, c: Coalition): Set<LabId> {
   const out = new Set<LabId>();
-  const paidIn = (m: LabId): boolean => {
-    const cm = c.commitments[m];
-    return cm !== undefined && (cm.blockIds.length > 0 || cm.escrow >= MIN_ESCROW_FOR_CREDIT);
-  };
   for (const m of c.members) {
     for (const id of c.commitments[m]?.blockIds ?? []) {
       const b = d.s.blocks[id];
@@ -60,7 +62,7 @@ function servingMembers(d: Draft, c: Coalition): Set<LabId> {
       const j = d.s.jobs[b.usedFor];
       if (!j || j.allocatedHours < j.gpuHoursRequired) continue;
       out.add(m);
-      if (paidIn(j.owner)) out.add(j.owner);
+      if (paidIn(c, j.owner)) out.add(j.owner);
     }
   }
   return out;

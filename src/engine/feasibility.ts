@@ -4,6 +4,7 @@
  */
 import type { Block, Job } from './types.js';
 import { JOB_HOURS } from './world.js';
+import { copyJob } from './mut.js';
 
 /** The market's servable blocks (not used, not failed), most reliable first: the input of makeFeasible. */
 export function servableByReliability(blocks: readonly Block[]): Block[] {
@@ -62,5 +63,10 @@ export function makeFeasible(job: Job, market: readonly Block[], total: number =
     }
   }
   if (required === job.gpuHoursRequired && minReliability === job.minReliability) return job;
-  return { ...job, gpuHoursRequired: required, minReliability };
+  // `{ ...job, gpuHoursRequired, minReliability }` (both keys exist: values replaced in place), copied as
+  // the Draft copies jobs so the result shares the other jobs' hidden class.
+  const out = copyJob(job);
+  out.gpuHoursRequired = required;
+  out.minReliability = minReliability;
+  return out;
 }

@@ -47,6 +47,21 @@ export function defaultOpponents(task: TaskName, seed: number, seat: LabId): Rec
 type ParsedReset = z.output<typeof ResetOptionsSchema>;
 
 /**
+ * {@link defaultOpponents} frozen and shared, by everything it depends on: task, seat count, seat and
+ * seed mod 5 (a bounded memo of a pure function). `reset` passes it to createMatch, which copies it.
+ */
+const defaultMemo = new Map<string, Readonly<Record<LabId, ArchetypeName>>>();
+function sharedDefaultOpponents(task: TaskName, seed: number, seat: LabId, seats: number): Readonly<Record<LabId, ArchetypeName>> {
+  const key = `${task}|${seats}|${seat}|${seed % ARCHETYPES.length}`;
+  let v = defaultMemo.get(key);
+  if (v === undefined) {
+    if (defaultMemo.size >= 256) defaultMemo.clear();
+    defaultMemo.set(key, (v = Object.freeze(defaultOpponents(task, seed, seat))));
+  }
+  return v;
+}
+
+/**
  * Policies of the scripted seats when `controlled` seats are played from outside (the gym's one seat, or
  * several in self-play): {@link defaultOpponents} of the first controlled seat, overridden by `opponents`
  * (a list in order of the other seats, repeated, or a map by lab id); controlled seats are never scripted.
@@ -121,7 +136,8 @@ export class ArenaEnv {
     const o = parseResetFast(options) ?? ResetOptionsSchema.parse(options);
     const labs = labIdsFor(o.task, o.seed);
     if (!labs.includes(o.seat)) throw new Error(`reset: no seat ${o.seat} in ${o.task} seed ${o.seed} (seats: ${labs.join(', ')})`);
-    const scripted = scriptedSeats(o.task, o.seed, [o.seat], o.opponents);
+    // Without opponents, scriptedSeats is defaultOpponents of the seat (which it never contains).
+    const scripted = o.opponents === undefined ? sharedDefaultOpponents(o.task, o.seed, o.seat, labs.length) : scriptedSeats(o.task, o.seed, [o.seat], o.opponents);
     this.s = createMatch({ task: o.task, seed: o.seed, holdout: o.holdout, scripted, maxActionsPerRound: Math.max(12, o.actionsPerRound) });
     this.lab = o.seat;
     this.perRound = o.actionsPerRound;

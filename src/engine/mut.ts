@@ -97,35 +97,50 @@ function copyBlock(x: Block): Block {
   const order = keyOrder(x, BLOCK_KEYS, 'tradedFrom');
   if (order === 0) return { ...x };
   const { id, owner, gpuCount, duration, gpuHours, reliability, energyCost, status, reservedFor, committedTo, usedFor } = x;
-  if (order === 1) return { id, owner, gpuCount, duration, gpuHours, reliability, energyCost, status, reservedFor, committedTo, usedFor };
-  return { id, owner, gpuCount, duration, gpuHours, reliability, energyCost, status, reservedFor, committedTo, usedFor, tradedFrom: x.tradedFrom };
+  const out: Block = { id, owner, gpuCount, duration, gpuHours, reliability, energyCost, status, reservedFor, committedTo, usedFor };
+  // Added as a trade adds it (see copyJob): the copy keeps its source's hidden class.
+  if (order === 2) out.tradedFrom = x.tradedFrom;
+  return out;
 }
 
-function copyJob(x: Job): Job {
-  const order = keyOrder(x, JOB_KEYS, 'tradeCredit');
+/**
+ * How a job's keys extend JOB_KEYS: 1 none, 2 tradeCredit, 3 heldBonus, 4 tradeCredit then heldBonus,
+ * 5 heldBonus then tradeCredit; 0 any other keys. (A job gains heldBonus when a won pitch argued for it,
+ * tradeCredit when a trade credited it, in either order; those jobs are copied at every later write.)
+ */
+function jobKeys(x: Job): 0 | 1 | 2 | 3 | 4 | 5 {
+  const n = JOB_KEYS.length;
+  let i = 0;
+  let first = '';
+  let second = '';
+  for (const k in x) {
+    if (i < n) {
+      if (k !== JOB_KEYS[i]) return 0;
+    } else if (i === n) first = k;
+    else if (i === n + 1) second = k;
+    else return 0;
+    i++;
+  }
+  if (i === n) return 1;
+  if (i === n + 1) return first === 'tradeCredit' ? 2 : first === 'heldBonus' ? 3 : 0;
+  if (first === 'tradeCredit' && second === 'heldBonus') return 4;
+  return first === 'heldBonus' && second === 'tradeCredit' ? 5 : 0;
+}
+
+/** A shallow copy of a job (`{ ...x }`: same keys, same order, same values), made as the Draft makes its copies. */
+export function copyJob(x: Job): Job {
+  const order = jobKeys(x);
   if (order === 0) return { ...x };
   const { id, owner, gpuHoursRequired, deadlineRound, baseValue, urgencyMultiplier, minReliability, partialCreditAllowed } = x;
   const { allocatedHours, allocatedBlockIds, energyCost, outcome, realisedValue, surge, shockAffected } = x;
-  if (order === 1)
-    return { id, owner, gpuHoursRequired, deadlineRound, baseValue, urgencyMultiplier, minReliability, partialCreditAllowed, allocatedHours, allocatedBlockIds, energyCost, outcome, realisedValue, surge, shockAffected };
-  return {
-    id,
-    owner,
-    gpuHoursRequired,
-    deadlineRound,
-    baseValue,
-    urgencyMultiplier,
-    minReliability,
-    partialCreditAllowed,
-    allocatedHours,
-    allocatedBlockIds,
-    energyCost,
-    outcome,
-    realisedValue,
-    surge,
-    shockAffected,
-    tradeCredit: x.tradeCredit,
-  };
+  const out: Job = { id, owner, gpuHoursRequired, deadlineRound, baseValue, urgencyMultiplier, minReliability, partialCreditAllowed, allocatedHours, allocatedBlockIds, energyCost, outcome, realisedValue, surge, shockAffected };
+  // Extra keys are added as the engine adds them (not written into the literal): the copy then has the
+  // same hidden class as its source, so code reading jobs sees fewer classes (V8 gives a literal with
+  // more keys another layout).
+  if (order === 2 || order === 4) out.tradeCredit = x.tradeCredit;
+  if (order === 3 || order === 4 || order === 5) out.heldBonus = x.heldBonus;
+  if (order === 5) out.tradeCredit = x.tradeCredit;
+  return out;
 }
 
 function copyOffer(x: Offer): Offer {
@@ -138,6 +153,32 @@ function copySeat(x: SeatStats): SeatStats {
   if (keyOrder(x, SEAT_KEYS, null) === 0) return { ...x };
   const { cumulativeReward, roundReward, lastBreakdown, actionsThisRound, recentFingerprints, steps, invalidActions, grudges, pendingReward } = x;
   return { cumulativeReward, roundReward, lastBreakdown, actionsThisRound, recentFingerprints, steps, invalidActions, grudges, pendingReward };
+}
+
+/** Seat ids of the presets' matches (2–5 seats), in seat order. */
+const SEAT_IDS = ['lab_0', 'lab_1', 'lab_2', 'lab_3', 'lab_4'];
+
+/**
+ * `{ ...r }` for a record keyed by seat ids (labs, seats): when its keys are lab_0…lab_{n−1} in order,
+ * 2 ≤ n ≤ 5, a literal with those keys (same keys, order and values). A spread copy site that has seen
+ * more than four record shapes takes V8's slow path (one property definition at a time), and the seats
+ * record is copied at every action.
+ */
+function copySeatRecord<T>(r: Rec<T>): Rec<T> {
+  let n = 0;
+  for (const k in r) if (k !== SEAT_IDS[n++]) return { ...r };
+  switch (n) {
+    case 2:
+      return { lab_0: r.lab_0!, lab_1: r.lab_1! };
+    case 3:
+      return { lab_0: r.lab_0!, lab_1: r.lab_1!, lab_2: r.lab_2! };
+    case 4:
+      return { lab_0: r.lab_0!, lab_1: r.lab_1!, lab_2: r.lab_2!, lab_3: r.lab_3! };
+    case 5:
+      return { lab_0: r.lab_0!, lab_1: r.lab_1!, lab_2: r.lab_2!, lab_3: r.lab_3!, lab_4: r.lab_4! };
+    default:
+      return { ...r };
+  }
 }
 
 // One copy site per record kind (the *W methods): a record's keys are ids, so records come in many
@@ -162,7 +203,7 @@ export class Draft {
   }
 
   private labsW(): Rec<Lab> {
-    if (this.s.labs === this.base.labs) this.s.labs = { ...this.base.labs };
+    if (this.s.labs === this.base.labs) this.s.labs = copySeatRecord(this.base.labs);
     return this.s.labs;
   }
   private blocksW(): Rec<Block> {
@@ -182,7 +223,7 @@ export class Draft {
     return this.s.coalitions;
   }
   private seatsW(): Rec<SeatStats> {
-    if (this.s.seats === this.base.seats) this.s.seats = { ...this.base.seats };
+    if (this.s.seats === this.base.seats) this.s.seats = copySeatRecord(this.base.seats);
     return this.s.seats;
   }
 
@@ -246,8 +287,18 @@ export class Draft {
   addBlock(b: Block): void {
     this.blocksW()[b.id] = b;
   }
-  addJob(j: Job): void {
-    this.jobsW()[j.id] = j;
+  /**
+   * Add jobs (a demand surge adds one per lab) as one new record, in order (as adding them one by one).
+   * Adding several keys to one copied record makes V8 turn it into a slow dictionary-mode object (the
+   * fifth key did), and one such record seen by a `for…in` loop slows that loop for good.
+   */
+  addJobs(jobs: readonly Job[]): void {
+    // fromEntries builds a fast-mode record (same keys and order as `{ ...jobs, ...added }`).
+    const entries: [string, Job][] = [];
+    const cur = this.s.jobs;
+    for (const id in cur) entries.push([id, cur[id]!]);
+    for (let i = 0; i < jobs.length; i++) entries.push([jobs[i]!.id, jobs[i]!]);
+    this.s.jobs = Object.fromEntries(entries);
   }
   addOffer(o: Offer): void {
     this.offersW()[o.id] = o;
@@ -256,7 +307,8 @@ export class Draft {
     this.coalitionsW()[c.id] = c;
   }
   addMessage(m: Message): void {
-    this.s.messages = this.s.messages.concat([m]);
+    // A spread copy: same elements as `concat([m])` (message lists have no holes), about 3× cheaper.
+    this.s.messages = [...this.s.messages, m];
   }
 
   /** Add to a seat's pending reward (a reward earned outside its own steps; see SeatStats.pendingReward). */

@@ -7,7 +7,6 @@
  */
 import type { Coalition, LabId, MatchState, Message, Offer } from './types.js';
 import type { DemandLevel, Observation, PublicCoalition, PublicLab, PublicView } from './views.js';
-import { escrowOf } from './query.js';
 import { activeOffers, demandOf, ownJobsAndBlocks, publicBlocks, publicCoalitions, publicLabs } from './public.js';
 
 export { budgetBand, publicBlocks, publicCoalition, publicLabs } from './public.js';
@@ -33,11 +32,17 @@ export function demandLevel(s: MatchState, lab: LabId): DemandLevel {
 
 /** A member's view of its coalition: other members' escrow is not shown (0). Shared when nothing to hide. */
 function memberView(c: Coalition, lab: LabId): Coalition {
+  const members = c.members;
   let hidden = false;
-  for (const m of c.members) if (m !== lab && (c.commitments[m]?.escrow ?? 0) !== 0) hidden = true;
+  // Indexed loops: member lists may be frozen (for…of is slow there).
+  for (let i = 0; i < members.length; i++) {
+    const m = members[i]!;
+    if (m !== lab && (c.commitments[m]?.escrow ?? 0) !== 0) hidden = true;
+  }
   if (!hidden) return c;
   const commitments: Coalition['commitments'] = {};
-  for (const m of c.members) {
+  for (let i = 0; i < members.length; i++) {
+    const m = members[i]!;
     const cm = c.commitments[m]!;
     commitments[m] = m === lab ? cm : { consented: cm.consented, blockIds: cm.blockIds, escrow: 0, standing: cm.standing };
   }
@@ -63,14 +68,23 @@ export function observe(s: MatchState, lab: LabId): Observation {
   const seat = s.seats[lab]!;
   const { jobs, blocks } = ownJobsAndBlocks(s, lab);
   const offers: Offer[] = [];
-  for (const o of activeOffers(s)) if (o.from === lab || o.to === lab) offers.push(o);
+  const active = activeOffers(s);
+  for (let k = 0; k < active.length; k++) {
+    const o = active[k]!;
+    if (o.from === lab || o.to === lab) offers.push(o);
+  }
   const myCoalitions: Coalition[] = [];
   const coalitions: PublicCoalition[] = [];
   let pub: readonly PublicCoalition[] | null = null;
   let i = 0;
-  for (const id in s.coalitions) {
-    const c = s.coalitions[id]!;
-    if (c.commitments[lab] !== undefined) myCoalitions.push(memberView(c, lab));
+  // The seat's escrow is summed in this same pass (query.ts escrowOf: same order, same sum).
+  let escrow = 0;
+  const records = s.coalitions;
+  for (const id in records) {
+    const c = records[id]!;
+    const cm = c.commitments[lab];
+    escrow += cm?.escrow ?? 0;
+    if (cm !== undefined) myCoalitions.push(memberView(c, lab));
     else coalitions.push((pub ??= publicCoalitions(s))[i]!);
     i += 1;
   }
@@ -92,7 +106,7 @@ export function observe(s: MatchState, lab: LabId): Observation {
       finished: me.finished,
       jobs,
       blocks,
-      escrow: escrowOf(s, lab),
+      escrow: Math.round(escrow * 100) / 100,
       actionsLeftThisRound: Math.max(0, s.config.maxActionsPerRound - seat.actionsThisRound),
       grudges: seat.grudges,
     },
@@ -104,7 +118,8 @@ export function observe(s: MatchState, lab: LabId): Observation {
     messages: visibleMessages(s.messages, lab, OBSERVATION_MESSAGES),
     pitches: s.pitches,
     shockHistory: s.shockHistory,
-    lastJudgeDecision: s.judgeHistory[s.judgeHistory.length - 1] ?? null,
+    // Guarded: reading index −1 of an empty array is a slow named-property lookup in V8.
+    lastJudgeDecision: s.judgeHistory.length > 0 ? (s.judgeHistory[s.judgeHistory.length - 1] ?? null) : null,
     cumulativeReward: seat.cumulativeReward,
     lastReward: seat.lastBreakdown,
   };

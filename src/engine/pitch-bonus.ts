@@ -46,7 +46,8 @@ export function holdBonus(d: Draft, winner: LabId, bonus: number, log: PitchBonu
   }
   const shares = split(bonus, argued.open.length);
   const named = argued.named.length > 0;
-  argued.open.forEach((id: JobId, i) => {
+  for (let i = 0; i < argued.open.length; i++) {
+    const id: JobId = argued.open[i]!;
     const held = d.s.jobs[id]!.heldBonus ?? 0;
     const add = round4(Math.max(0, Math.min(shares[i]!, HELD_BONUS_CAP - held)));
     if (add > 0) {
@@ -55,7 +56,7 @@ export function holdBonus(d: Draft, winner: LabId, bonus: number, log: PitchBonu
     }
     const over = round4(shares[i]! - add);
     if (over > 0) log.push({ round, lab: winner, jobId: id, kind: 'forfeited', amount: over, reason: 'cap', named });
-  });
+  }
 }
 
 /**

@@ -124,16 +124,23 @@ let lastLabs: {
   value: readonly PublicLab[];
 } | null = null;
 
+/** Whether two id lists are equal element by element (a seat's block ids: a handful). */
+function sameIds(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /**
- * Every lab's public facts, in seat order. A lab whose record and demand level are those of the
- * previous list, with the same block list, keeps its public object.
+ * Every lab's public facts, in seat order. A lab whose id, record and demand level are those of the
+ * previous list, with the same block ids, keeps its public object (most new versions of the blocks
+ * change one or two seats' blocks: the others' objects need not be built and frozen again).
  */
 export function publicLabs(s: MatchState): PublicLab[] {
   const blocks = blockFacts(s);
   const jobs = jobFacts(s);
   const prev = lastLabs;
   if (prev !== null && prev.labs === s.labs && prev.blocks === blocks && prev.jobs === jobs) return prev.value as PublicLab[];
-  const same = prev !== null && prev.blocks === blocks;
   const src: Lab[] = [];
   const demand: DemandLevel[] = [];
   const out: PublicLab[] = [];
@@ -143,7 +150,8 @@ export function publicLabs(s: MatchState): PublicLab[] {
     const dl = demandOf(jobs.need[k]!, blocks.have[k]!);
     src.push(l);
     demand.push(dl);
-    if (same && prev.src[k] === l && prev.demand[k] === dl) out.push(prev.value[k]!);
+    const old = prev === null ? undefined : prev.value[k];
+    if (old !== undefined && old.id === id && prev!.src[k] === l && prev!.demand[k] === dl && sameIds(old.blockIds, blocks.ids[k]!)) out.push(old);
     else out.push(Object.freeze({ id, publicName: l.publicName, reputation: l.reputation, budgetBand: budgetBand(l.budget), demandLevel: dl, blockIds: blocks.ids[k]!, finished: l.finished }));
   }
   const value = Object.freeze(out);
@@ -191,6 +199,16 @@ export function activeOffers(s: MatchState): readonly Offer[] {
   const value = Object.freeze(out);
   lastOffers = { offers: s.offers, value };
   return value;
+}
+
+/**
+ * The jobs and the blocks `lab` owns, in record order (query.ts labJobs and labBlocks), shared with the
+ * caches above: read-only. Undefined when `lab` is not in `s.labIds` (the caches index seats only).
+ */
+export function ownedJobsAndBlocks(s: MatchState, lab: LabId): { jobs: readonly Job[]; blocks: readonly Block[] } | undefined {
+  const k = seatOf(s.labIds, lab);
+  if (k < 0) return undefined;
+  return { jobs: jobFacts(s).owned[k]!, blocks: blockFacts(s).owned[k]! };
 }
 
 /** The lab's jobs and blocks, in record order, as fresh arrays (the split by owner is done once per version). */

@@ -46,21 +46,35 @@ export const IDLE_RESERVATION_COST = -0.05;
 export const CUMULATIVE_MIN = -10;
 export const CUMULATIVE_MAX = 10;
 
-/** A breakdown with every column 0. */
+/**
+ * The zero breakdown every {@link emptyBreakdown} copies. Its columns first held null, so V8 gives
+ * breakdowns a "tagged" layout (any value) from the start. A literal of zeros gets a small-integer layout
+ * instead, which the first fractional reward replaces with a new one; every breakdown later born from the
+ * literal then has the outdated layout and is migrated, one runtime call, on its first write
+ * (--trace-migration: thousands a second). A tagged layout never needs replacing.
+ */
+const TEMPLATE = ((): RewardBreakdown => {
+  const t = {
+    job_utility: null,
+    deal_quality: null,
+    coalition_reliability: null,
+    judge_argument: null,
+    budget_efficiency: null,
+    negotiation_efficiency: null,
+    market_adaptation: null,
+    invalid_action_penalty: null,
+    spam_penalty: null,
+    breach_penalty: null,
+    normalized_reward: null,
+  } as unknown as RewardBreakdown;
+  for (const c of REWARD_COLUMNS) t[c] = 0;
+  t.normalized_reward = 0;
+  return t;
+})();
+
+/** A breakdown with every column 0 (a copy of {@link TEMPLATE}: same keys, same order). */
 export function emptyBreakdown(): RewardBreakdown {
-  return {
-    job_utility: 0,
-    deal_quality: 0,
-    coalition_reliability: 0,
-    judge_argument: 0,
-    budget_efficiency: 0,
-    negotiation_efficiency: 0,
-    market_adaptation: 0,
-    invalid_action_penalty: 0,
-    spam_penalty: 0,
-    breach_penalty: 0,
-    normalized_reward: 0,
-  };
+  return { ...TEMPLATE };
 }
 
 /** clamp(Σ weight × column, −1, 1), rounded to 4 dp (docs/RULES.md §4). Written out: this is on the hot path. */
@@ -119,8 +133,52 @@ export function addBreakdowns(a: RewardBreakdown, b: RewardBreakdown): RewardBre
  */
 export const ZERO_BREAKDOWN: Readonly<RewardBreakdown> = Object.freeze(emptyBreakdown());
 
-/** True when every column is 0. */
+/**
+ * True when every column is 0. Written out, as the helpers below: a `b[c]` over a list of column names
+ * is a keyed access by a varying name (a stub-cache lookup each), and these run at every step.
+ */
 export function isZeroBreakdown(b: RewardBreakdown): boolean {
-  for (const c of REWARD_COLUMNS) if (b[c] !== 0) return false;
-  return true;
+  return (
+    b.job_utility === 0 &&
+    b.deal_quality === 0 &&
+    b.coalition_reliability === 0 &&
+    b.judge_argument === 0 &&
+    b.budget_efficiency === 0 &&
+    b.negotiation_efficiency === 0 &&
+    b.market_adaptation === 0 &&
+    b.invalid_action_penalty === 0 &&
+    b.spam_penalty === 0 &&
+    b.breach_penalty === 0
+  );
+}
+
+/** `b[col] += v` (in place) by a named store. */
+export function addToColumn(b: RewardBreakdown, col: RewardColumn, v: number): void {
+  switch (col) {
+    case 'job_utility': b.job_utility += v; break;
+    case 'deal_quality': b.deal_quality += v; break;
+    case 'coalition_reliability': b.coalition_reliability += v; break;
+    case 'judge_argument': b.judge_argument += v; break;
+    case 'budget_efficiency': b.budget_efficiency += v; break;
+    case 'negotiation_efficiency': b.negotiation_efficiency += v; break;
+    case 'market_adaptation': b.market_adaptation += v; break;
+    case 'invalid_action_penalty': b.invalid_action_penalty += v; break;
+    case 'spam_penalty': b.spam_penalty += v; break;
+    case 'breach_penalty': b.breach_penalty += v; break;
+  }
+}
+
+/** Every column of `b` rounded to 4 dp in place (as `round4(b[c] + 0)` column by column); returns `b`. */
+export function roundColumnsInPlace(b: RewardBreakdown): RewardBreakdown {
+  b.job_utility = round4(b.job_utility + 0);
+  b.deal_quality = round4(b.deal_quality + 0);
+  b.coalition_reliability = round4(b.coalition_reliability + 0);
+  b.judge_argument = round4(b.judge_argument + 0);
+  b.budget_efficiency = round4(b.budget_efficiency + 0);
+  b.negotiation_efficiency = round4(b.negotiation_efficiency + 0);
+  b.market_adaptation = round4(b.market_adaptation + 0);
+  b.invalid_action_penalty = round4(b.invalid_action_penalty + 0);
+  b.spam_penalty = round4(b.spam_penalty + 0);
+  b.breach_penalty = round4(b.breach_penalty + 0);
+  return b;
 }

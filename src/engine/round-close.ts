@@ -14,7 +14,7 @@ import { rng } from './rng.js';
 import { applyShock } from './shocks.js';
 import { finalSettlement, settleJob } from './settlement.js';
 import { closeCoalition, lapseCoalition } from './coalition-ops.js';
-import { addBreakdowns, CUMULATIVE_MAX, CUMULATIVE_MIN, emptyBreakdown, normalize, REWARD_COLUMNS, ZERO_BREAKDOWN } from './reward.js';
+import { addBreakdowns, addToColumn, CUMULATIVE_MAX, CUMULATIVE_MIN, emptyBreakdown, normalize, roundColumnsInPlace, ZERO_BREAKDOWN } from './reward.js';
 import type { RewardColumn } from './reward.js';
 import { clamp, round4 } from './util.js';
 import { getPolicy } from './policies/index.js';
@@ -30,6 +30,17 @@ export interface CloseOptions {
 type Scripted = RoundReport['scriptedActions'][number];
 
 const NO_ACTIONS: readonly unknown[] = [];
+
+/** `policy:<lab>`, the rng purpose of a scripted seat's turn, built once per lab id (a bounded memo of strings). */
+const purposes = new Map<LabId, string>();
+function policyPurpose(lab: LabId): string {
+  let p = purposes.get(lab);
+  if (p === undefined) {
+    if (purposes.size >= 64) purposes.clear();
+    purposes.set(lab, (p = `policy:${lab}`));
+  }
+  return p;
+}
 
 function leaderboard(s: MatchState): RoundReport['leaderboard'] {
   const out: RoundReport['leaderboard'] = [];
@@ -67,7 +78,7 @@ export function runScripted(state: MatchState, scripted: Scripted[] = [], trades
     let actions: readonly unknown[] = NO_ACTIONS;
     let n = 0;
     try {
-      const out: unknown = getPolicy(name)(observe(s, lab), { rng: rng(seed, s.round, `policy:${lab}`), holdout });
+      const out: unknown = getPolicy(name)(observe(s, lab), { rng: rng(seed, s.round, policyPurpose(lab)), holdout });
       // Indexed up to the cap instead of slice + for…of: no copy, and policies may return frozen arrays.
       if (Array.isArray(out)) {
         actions = out;
@@ -108,20 +119,8 @@ class CloseSink implements RewardSink {
   add(lab: LabId, col: RewardColumn, v: number): void {
     let b = this.close.get(lab);
     if (b === undefined) this.close.set(lab, (b = emptyBreakdown()));
-    b[col] += v;
+    addToColumn(b, col, v);
   }
-}
-
-/**
- * `addBreakdowns(b, ZERO_BREAKDOWN)` without the copy: every column rounded to 4 dp, in place (normalize
- * weighs the rounded columns). Only for the sink's own breakdowns, which nothing else holds.
- */
-function roundInPlace(b: RewardBreakdown): RewardBreakdown {
-  for (let i = 0; i < REWARD_COLUMNS.length; i++) {
-    const c = REWARD_COLUMNS[i]!;
-    b[c] = round4(b[c] + 0);
-  }
-  return b;
 }
 
 /** Step 8: pay every seat its round-close breakdown (close columns + pending) and reset its round stats. */
@@ -142,7 +141,7 @@ function payRound(d: Draft, labIds: readonly LabId[], sink: CloseSink): Record<L
       seat.actionsThisRound = 0;
       continue;
     }
-    const b = normalize(c === undefined ? pending : pending === ZERO_BREAKDOWN ? roundInPlace(c) : addBreakdowns(c, pending));
+    const b = normalize(c === undefined ? pending : pending === ZERO_BREAKDOWN ? roundColumnsInPlace(c) : addBreakdowns(c, pending));
     const cumulative = round4(clamp(seat0.cumulativeReward + b.normalized_reward, CUMULATIVE_MIN, CUMULATIVE_MAX));
     b.normalized_reward = round4(cumulative - seat0.cumulativeReward);
     const seat = d.seat(lab);

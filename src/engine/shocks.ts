@@ -155,6 +155,7 @@ export function applyShock(d: Draft, kind: ShockKind, r: number, winner: LabId |
       const deadline = Math.min(d.s.params.maxRounds - 1, r + 2);
       const market = servableByReliability(Object.values(d.s.blocks));
       const hours = marketHours(market);
+      const surge: Job[] = [];
       for (const lab of live) {
         const job = newJob({
           id: `j_${labIndex(lab)}_surge_${r}`,
@@ -167,8 +168,9 @@ export function applyShock(d: Draft, kind: ShockKind, r: number, winner: LabId |
           partialCreditAllowed: true,
           surge: true,
         });
-        d.addJob(makeFeasible(job, market, hours));
+        surge.push(makeFeasible(job, market, hours));
       }
+      d.addJobs(surge);
       return shockEvent(r, kind, `A demand surge gave every lab an urgent job due by round ${deadline}.`, live, []);
     }
   }

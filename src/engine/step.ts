@@ -10,7 +10,7 @@ import { fingerprintOf } from './fingerprint.js';
 import type { ErrorCode } from './codes.js';
 import { Draft } from './mut.js';
 import type { RewardSink } from './mut.js';
-import { addBreakdowns, CUMULATIVE_MAX, CUMULATIVE_MIN, emptyBreakdown, INVALID_PENALTY, isZeroBreakdown, MALFORMED_PENALTY, normalize, SPAM_PENALTY } from './reward.js';
+import { addBreakdowns, addToColumn, CUMULATIVE_MAX, CUMULATIVE_MIN, emptyBreakdown, INVALID_PENALTY, isZeroBreakdown, MALFORMED_PENALTY, normalize, SPAM_PENALTY } from './reward.js';
 import type { RewardColumn } from './reward.js';
 import { clamp, round4 } from './util.js';
 import type { Ctx, Outcome } from './handlers/common.js';
@@ -46,7 +46,7 @@ class StepCtx implements Ctx, RewardSink {
     this.sink = this;
   }
   add(lab: LabId, col: RewardColumn, v: number): void {
-    if (lab === this.lab) this.reward[col] += v;
+    if (lab === this.lab) addToColumn(this.reward, col, v);
     else this.d.addPending(lab, col, v);
   }
 }

@@ -109,7 +109,7 @@ function positionCore(jobs: readonly Job[], blocks: readonly ValuedBlock[], ids:
       } else if (job.partialCreditAllowed && got > 0) {
         v = (jobValue(job) * (job.allocatedHours + got)) / job.gpuHoursRequired;
       } else {
-        taken.length = mark; // an unfundable job keeps nothing
+        while (taken.length > mark) taken.pop(); // an unfundable job keeps nothing (pop: no `length` setter call)
         if (job.partialCreditAllowed) v = (jobValue(job) * job.allocatedHours) / job.gpuHoursRequired;
       }
     }

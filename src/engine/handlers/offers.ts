@@ -6,6 +6,7 @@ import type { Action } from '../actions.js';
 import { isLive, clamp, own, round2, round4 } from '../util.js';
 import { holdsLive, labBlocks, labJobs, positionTablesOf } from '../query.js';
 import { tradeGain } from '../valuation.js';
+import { ownedJobsAndBlocks } from '../public.js';
 import type { PositionTable } from '../valuation.js';
 import { checkBlocks, checkDuplicates, fail, ok } from './common.js';
 import type { Ctx, Failure, Outcome } from './common.js';
@@ -61,7 +62,12 @@ function createOffer(ctx: Ctx, to: LabId, t: OfferTerms, payment: number, linked
   const seat = s.seats[to]!;
   if (!seat.grudges.includes(lab)) {
     const received = t.block_ids.map((b) => s.blocks[b]!);
-    const gain = tradeGain(labJobs(s, to), labBlocks(s, to), s.labs[to]!.budget, t.requested_block_ids, received, payment);
+    // The recipient's jobs and blocks from the observation caches (per version of the records), when the
+    // records are still the base state's (immutable; a draft's own copy may yet change).
+    const owned = s.jobs === d.base.jobs && s.blocks === d.base.blocks ? ownedJobsAndBlocks(s, to) : undefined;
+    const jobs = owned === undefined ? labJobs(s, to) : owned.jobs;
+    const blocks = owned === undefined ? labBlocks(s, to) : owned.blocks;
+    const gain = tradeGain(jobs, blocks, s.labs[to]!.budget, t.requested_block_ids, received, payment);
     if (gain < EXPLOITATIVE_GAIN) d.seat(to).grudges = [...seat.grudges, lab];
   }
   ctx.created.offerId = id;

@@ -20,6 +20,12 @@ const isOpen = (s: MatchState, id: JobId): boolean => {
   return j !== undefined && j.outcome === 'pending' && j.allocatedHours < j.gpuHoursRequired;
 };
 
+/** Append `id` to `named` if it is a job of the pitch's seat not named yet. */
+function addNamed(state: MatchState, pitch: Pitch, named: JobId[], id: JobId): void {
+  const j = Object.hasOwn(state.jobs, id) ? state.jobs[id] : undefined;
+  if (j !== undefined && j.owner === pitch.lab && !named.includes(id)) named.push(id);
+}
+
 /**
  * The jobs `pitch` argued for, against `state` (the state the judge saw). A pitch that names its own jobs
  * argues for exactly those (the open ones among them; none open: the work it argued for was already
@@ -29,12 +35,13 @@ const isOpen = (s: MatchState, id: JobId): boolean => {
 export function arguedJobs(state: MatchState, pitch: Pitch): ArguedJobs {
   const claims = claimsOf(pitch.text);
   const named: JobId[] = [];
-  const add = (id: JobId): void => {
-    const j = Object.hasOwn(state.jobs, id) ? state.jobs[id] : undefined;
-    if (j !== undefined && j.owner === pitch.lab && !named.includes(id)) named.push(id);
-  };
-  for (const id of pitch.jobIds) add(id);
-  for (const c of claims) if (c.kind === 'job') add(c.id);
+  // Loops rather than a local `add` closure: tsx (bench, CLIs) names every closure it creates with a
+  // defineProperty call. Indexed: claim lists are frozen (for…of is slow there).
+  for (let i = 0; i < pitch.jobIds.length; i++) addNamed(state, pitch, named, pitch.jobIds[i]!);
+  for (let i = 0; i < claims.length; i++) {
+    const c = claims[i]!;
+    if (c.kind === 'job') addNamed(state, pitch, named, c.id);
+  }
   if (named.length > 0) return { named, open: named.filter((id) => isOpen(state, id)) };
   const v = checkClaims(new StateFacts(state, pitch.lab), claims, []);
   return { named, open: v.argued.map((j) => j.id).filter((id) => isOpen(state, id)) };

@@ -168,6 +168,15 @@ function coalitions(d: Desk, c: Ctx, spare: readonly Usable[]): void {
   }
 }
 
+/**
+ * The sellers `c` does not trust, as a predicate. Made by a function rather than written inline as
+ * `x ??= (lab) => …`: tsx (the bench and the CLIs) keeps function names by calling a defineProperty
+ * helper on every named closure it creates, and this one would be created at every buy decision.
+ */
+function distrustOf(d: Desk, c: Ctx): (lab: LabId) => boolean {
+  return (lab) => !trusted(d, c, lab);
+}
+
 /** Buy for the most urgent job with a deficit, within the archetype's risk window. */
 function buy(d: Desk, c: Ctx, jobs: JobPlan[], spare: readonly Usable[]): void {
   if (!c.p.buys) return;
@@ -179,7 +188,7 @@ function buy(d: Desk, c: Ctx, jobs: JobPlan[], spare: readonly Usable[]): void {
     const ahead = p.job.deadlineRound - d.round;
     if (p.complete || p.deficit <= 0 || ahead < 1 || ahead > c.p.risk + 1 || alreadyBuying(d, p)) continue;
     tried ??= overBid(pastBids(d), 2); // refused twice: look elsewhere
-    distrusted ??= (lab) => !trusted(d, c, lab);
+    distrusted ??= distrustOf(d, c);
     const block = findSeller(d, p, distrusted, tried);
     if (!block) continue;
     const near = ahead <= c.p.panicWindow;

@@ -57,13 +57,21 @@ const buyText =
     return `Offering ${pay.toFixed(2)} credits for ${ids} (${hours} GPU-hours) to complete job ${p.job.id}.`;
   };
 
+/**
+ * A predicate true for the labs of `bad` (made by a function: see archetypes.ts distrustOf, a named
+ * closure costs a defineProperty call under tsx).
+ */
+function excluding(bad: readonly string[]): (lab: string) => boolean {
+  return (lab) => hasId(bad, lab);
+}
+
 function buy(d: Desk, jobs: JobPlan[], maxBuys: number): void {
   // Read from the observation only once a job needs buying (most rounds none does).
   let quotes: Map<string, { price: number; from: string }> | null = null;
   let bad: string[] | null = null;
   let bids: Map<string, number> | null = null;
   let tried: string[] | null = null;
-  const exclude = (lab: string): boolean => hasId(bad!, lab);
+  let exclude: ((lab: string) => boolean) | null = null;
   let n = 0;
   for (let i = 0; i < jobs.length; i++) {
     const p = jobs[i]!;
@@ -73,6 +81,7 @@ function buy(d: Desk, jobs: JobPlan[], maxBuys: number): void {
     bad ??= breachers(d);
     const past = (bids ??= pastBids(d));
     tried ??= overBid(past, MAX_BIDS);
+    exclude ??= excluding(bad);
     const blocks = findPurchase(d, p, exclude, tried);
     if (blocks.length === 0) continue;
     quotes ??= parseQuotes(d.obs.messages, d.me);

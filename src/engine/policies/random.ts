@@ -5,52 +5,76 @@
  * actions fail (e.g. low_reliability) and most trades are poor.
  */
 import type { ActionInput } from '../actions.js';
-import type { Observation } from '../views.js';
+import type { Block, Coalition, Job, LabId, Offer } from '../types.js';
+import type { Observation, PublicBlock, PublicLab } from '../views.js';
 import type { Policy, PolicyContext } from './types.js';
 import { isOpen } from './desk.js';
 
-const pickOne = <T>(xs: readonly T[], rng: () => number): T | undefined => (xs.length ? xs[Math.floor(rng() * xs.length)] : undefined);
+/**
+ * `pickOne(xs.filter((x) => test(x, arg)), rng)` without building the filtered list: one draw (none when
+ * nothing matches) picks the k-th match. Tests are module-level functions, so a call makes no closure.
+ */
+function pickWhere<T, A>(xs: readonly T[], test: (x: T, arg: A) => boolean, arg: A, rng: () => number): T | undefined {
+  let n = 0;
+  for (let i = 0; i < xs.length; i++) if (test(xs[i]!, arg)) n++;
+  if (n === 0) return undefined;
+  let k = Math.floor(rng() * n);
+  for (let i = 0; i < xs.length; i++) {
+    if (!test(xs[i]!, arg)) continue;
+    if (k === 0) return xs[i];
+    k--;
+  }
+  return undefined;
+}
+
+const toMe = (x: Offer, me: LabId): boolean => x.to === me;
+const openAt = (j: Job, round: number): boolean => isOpen(j, round);
+const hasStatus = (b: { status: string }, status: string): boolean => b.status === status;
+const liveBlock = (b: Block): boolean => b.status === 'available' || b.status === 'reserved';
+const othersAvailable = (b: PublicBlock, me: LabId): boolean => b.owner !== me && b.status === 'available';
+const otherPlaying = (l: PublicLab, me: LabId): boolean => l.id !== me && !l.finished;
+const joinable = (c: Coalition): boolean => c.status === 'proposed' || c.status === 'active';
 
 /** Candidate builders; each returns an action or null when the observation offers none of that kind. */
 type Builder = (obs: Observation, rng: () => number) => ActionInput | null;
 
 const builders: Builder[] = [
   (o, r) => {
-    const off = pickOne(o.offers.filter((x) => x.to === o.self.id), r);
+    const off = pickWhere(o.offers, toMe, o.self.id, r);
     return off ? { action_type: r() < 0.5 ? 'accept_offer' : 'reject_offer', offer_id: off.id } : null;
   },
   (o, r) => {
-    const job = pickOne(o.self.jobs.filter((j) => isOpen(j, o.round)), r);
-    const block = pickOne(o.self.blocks.filter((b) => b.status === 'available' || b.status === 'reserved'), r);
+    const job = pickWhere(o.self.jobs, openAt, o.round, r);
+    const block = pickWhere(o.self.blocks, liveBlock, null, r);
     return job && block ? { action_type: 'allocate_to_job', job_id: job.id, block_ids: [block.id] } : null;
   },
   (o, r) => {
-    const mine = pickOne(o.self.blocks.filter((b) => b.status === 'available'), r);
-    const theirs = pickOne(o.blocks.filter((b) => b.owner !== o.self.id && b.status === 'available'), r);
+    const mine = pickWhere(o.self.blocks, hasStatus, 'available', r);
+    const theirs = pickWhere(o.blocks, othersAvailable, o.self.id, r);
     if (!theirs) return null;
     const payment = Math.min(o.self.budget, Math.round(r() * 1000) / 100);
     return { action_type: 'send_offer', target_lab_id: theirs.owner, block_ids: mine ? [mine.id] : [], requested_block_ids: [theirs.id], payment, message: 'Trade?' };
   },
   (o, r) => {
-    const job = pickOne(o.self.jobs.filter((j) => isOpen(j, o.round)), r);
+    const job = pickWhere(o.self.jobs, openAt, o.round, r);
     return job ? { action_type: 'make_pitch', message: `Please prioritise ${o.self.publicName}, job ${job.id} matters (${Math.floor(r() * 100)}).`, job_ids: [job.id] } : null;
   },
   (o, r) => ({ action_type: 'send_message', target_lab_id: null, message: `${o.self.publicName} is open to trades (${Math.floor(r() * 1000)}).` }),
   (o, r) => {
-    const b = pickOne(o.self.blocks.filter((x) => x.status === 'available'), r);
+    const b = pickWhere(o.self.blocks, hasStatus, 'available', r);
     return b ? { action_type: 'reserve_capacity', block_ids: [b.id], job_id: null } : null;
   },
   (o, r) => {
-    const b = pickOne(o.self.blocks.filter((x) => x.status === 'reserved'), r);
+    const b = pickWhere(o.self.blocks, hasStatus, 'reserved', r);
     return b ? { action_type: 'release_capacity', block_ids: [b.id] } : null;
   },
   (o, r) => {
     if (o.difficulty === 'easy') return null;
-    const lab = pickOne(o.labs.filter((l) => l.id !== o.self.id && !l.finished), r);
+    const lab = pickWhere(o.labs, otherPlaying, o.self.id, r);
     return lab ? { action_type: 'form_coalition', target_lab_ids: [lab.id], message: 'Share capacity?' } : null;
   },
   (o, r) => {
-    const c = pickOne(o.myCoalitions.filter((x) => x.status === 'proposed' || x.status === 'active'), r);
+    const c = pickWhere(o.myCoalitions, joinable, null, r);
     return c ? { action_type: 'commit_to_coalition', coalition_id: c.id, block_ids: [], payment: 0 } : null;
   },
   () => ({ action_type: 'wait' }),
