@@ -12,7 +12,6 @@ import { pino, type Logger } from 'pino';
 import type { Caller, Reply } from '../chat/types.js';
 import { RULES_VERSION, applyAction, labIdsFor } from '../engine/index.js';
 import type { ActionResult, LabId } from '../engine/types.js';
-import type { AsyncJudge } from '../engine/judge/types.js';
 import type { EventStore, MatchRecord } from '../store/types.js';
 import type { BallotCloseReason } from '../voting/ballots/index.js';
 import { DEFAULT_AGENT_TIMEOUT_MS, type AgentFactory } from '../agents/seat.js';
@@ -27,44 +26,11 @@ import { RoundRunner } from './rounds.js';
 import { resolveSettings } from '../match/settings.js';
 import { systemClock, type Clock } from '../match/timers.js';
 import { VoteDesk, type VoteInput } from '../voting/vote-desk.js';
+import type { RoundHostOptions } from './options.js';
 import type { HostedMatch, MatchSettings, SeatDriver } from '../match/types.js';
 
-/** Options of {@link RoundHost}. Times are in ms of `clock` time. */
-export interface RoundHostOptions {
-  store: EventStore;
-  /** Posts made outside a command (timer closes, agent turns, restore); must deliver private posts too. */
-  publish: (channelId: string, reply: Reply) => Promise<void>;
-  /** LLM judge; without one the rule judge decides every round. */
-  judge?: AsyncJudge;
-  /** Default 20 000; then the rule judge decides and the decision's meta.fallback says why. */
-  judgeTimeoutMs?: number;
-  /** Builds the agent of an `llm` seat (null: that seat waits every round). */
-  agentFor?: AgentFactory;
-  /** Model of an `llm` seat assigned without one (config `llm.agentModel` / ARENA_AGENT_MODEL). */
-  defaultAgentModel?: string | null;
-  /** Default 60 000 per agent turn. */
-  agentTimeoutMs?: number;
-  /** Users who may start/end/reconfigure any match (besides its host and callers with isAdmin). */
-  adminUserIds?: string[];
-  clock?: Clock;
-  logger?: Logger;
-  /** Settings used when `new` leaves them out (then DEFAULT_SETTINGS). */
-  defaults?: Partial<MatchSettings>;
-  /** How long a process that lost a round-close claim waits before closing it itself. Default judge timeout + 10 s. */
-  claimGraceMs?: number;
-  /**
-   * Ballots (issue #10; config `votes`): seconds a ballot stays open after its match ended (default
-   * DEFAULT_BALLOT_SECONDS) and votes per person per minute in this process (default DEFAULT_VOTES_PER_MINUTE).
-   * Whether a match has ballots is its `votes` setting (`new votes:on|off`, default `defaults.votes`, else off).
-   */
-  votes?: { ballotSeconds?: number; perMinute?: number };
-  /**
-   * Called once when a match is over by its last round closing or every seat finishing (not when the host
-   * ends it), after its status is `over` in the store; the reply is appended to the final post (e.g. each
-   * player's rating change, src/analytics/ratings/match-over.ts). Errors are logged and the final post goes out without it.
-   */
-  onMatchOver?: (m: HostedMatch) => Promise<Reply | null>;
-}
+export type { RoundHostOptions } from './options.js';
+
 
 /** A match's log is abandoned if it is still empty this long after creation (its creator died mid-`new`). */
 const ABANDON_AFTER_MS = 60_000;
