@@ -4,8 +4,12 @@
  *   aliases, randomises their order and gives a true fact sheet (src/agents/llm-prompt.ts);
  * - the reply is a zod-validated rubric (need, urgency, specificity_truthfulness, fairness_coalition in
  *   [0, 1] per seat + rationale); a reply that does not score every seat exactly once is a failure;
- * - hybrid: the grounded rule judge runs alongside; a pitch with fabricated claims (rule part
- *   fabricatedClaims > 0) is capped at min(rule score, 1 − fabricatedClaims) whatever the model says;
+ * - hybrid, hardened against weak models (docs/LLM.md "Hardening"): every call is asked in both orders
+ *   and two orders that disagree on the best seat count as a tie (position bias); the model only moves
+ *   a seat from its grounded score, by its relative preference bounded by ±MODEL_MOVE_MAX (0.05); only
+ *   pitches the grounded judge finds eligible can win (a verified claim, none fabricated, no manipulation
+ *   flag: docs/RULES.md §6.4); when a pitch addresses the judge (instructions, verdicts) the model's
+ *   moves are dropped for the round; ties are broken by the grounded score, then a draw;
  * - panel: several models and/or samples, median per seat;
  * - on timeout or error of every call the rule judge's decision stands, with `meta.fallback` saying why.
  * The returned decision carries model, prompt version and raw scores in `meta`; the host stores it in
@@ -14,10 +18,11 @@
 import type { JudgeDecision, JudgeSeatScore, LabId, MatchState, Pitch } from '../engine/types.js';
 import type { LlmCaller, LlmUsage } from '../llm/types.js';
 import { rng as seededRng } from '../engine/rng.js';
-import { JUDGE_BONUS_MIN, ruleJudge } from '../engine/judge/rule-judge.js';
+import { JUDGE_BONUS_MIN, mayWin, ruleJudge } from '../engine/judge/rule-judge.js';
+import { manipulationFlags } from '../engine/judge/manipulation.js';
 import { JUDGE_BONUS_MAX, type AsyncJudge, type SyncJudge } from '../engine/judge/types.js';
 import { buildJudgePrompt, JudgeReplySchema, JUDGE_PROMPT_VERSION, randomArrangement, type Arrangement, type Criterion } from './llm-prompt.js';
-import { combinePanel, readReply, type RunSeatScore } from './panel.js';
+import { boundedMoves, combinePanel, pairPreference, readReply, type OrderedPair, type RunSeatScore } from './panel.js';
 
 /** `JudgeDecision.judgeId` of a decision the LLM judge made; on fallback the rule judge's id stays and `meta.intendedJudge` is this. */
 export const LLM_JUDGE_ID = 'llm_judge_v1';
@@ -41,6 +46,12 @@ export interface LlmJudgeOptions {
   arrange?: (labs: LabId[], rng: () => number) => Arrangement;
   /** Match whose token budget pays (string, or derived from the state); default none. */
   matchId?: string | ((state: MatchState) => string | null);
+  /**
+   * Default true: the hardened hybrid (both orders, bounded move, grounded eligibility; see the file
+   * comment). false: the judge-v1 combination (one order per call, the model's score capped only for
+   * fabricated claims, random ties) — kept for the benchmark's "before" column.
+   */
+  hardened?: boolean;
 }
 
 /** One call of the panel as stored in `meta.runs` (rationales are private: never post them). */
@@ -77,9 +88,9 @@ export function createLlmJudge(opts: LlmJudgeOptions): AsyncJudge {
   const draw = opts.rng ?? Math.random;
   const runs = opts.models.flatMap((m) => Array.from({ length: Math.max(1, opts.samples ?? 1) }, () => m));
 
-  async function callOnce(state: MatchState, model: string, pitches: Pitch[], rule: JudgeDecision, signal: AbortSignal, matchId: string | null): Promise<JudgeRunMeta> {
-    const labs = pitches.map((p) => p.lab);
-    const arrangement = opts.arrange ? opts.arrange(labs, draw) : randomArrangement(labs, draw);
+  const hardened = opts.hardened ?? true;
+
+  async function callOnce(state: MatchState, model: string, pitches: Pitch[], rule: JudgeDecision, signal: AbortSignal, matchId: string | null, arrangement: Arrangement): Promise<JudgeRunMeta> {
     const prompt = buildJudgePrompt(state, pitches, rule, arrangement, draw);
     const base = { model, order: arrangement.order, alias: arrangement.alias };
     const res = await opts.client.structured({
@@ -98,7 +109,8 @@ export function createLlmJudge(opts: LlmJudgeOptions): AsyncJudge {
     return { ...base, ok: true, latencyMs: res.latencyMs, usage: res.usage, scores: read.seats, summary: res.value.summary.slice(0, 400) };
   }
 
-  function decideFrom(state: MatchState, rule: JudgeDecision, done: JudgeRunMeta[]): JudgeDecision {
+  /** The judge-v1 combination (hardened: false): the model's median score, capped for fabrication; random ties. */
+  function decideLegacy(state: MatchState, rule: JudgeDecision, done: JudgeRunMeta[]): JudgeDecision {
     const labs = rule.scores.map((s) => s.lab);
     const combined = combinePanel(labs, done.filter((r) => r.ok && r.scores).map((r) => r.scores!));
     const caps: Record<LabId, number | null> = {};
@@ -156,6 +168,78 @@ export function createLlmJudge(opts: LlmJudgeOptions): AsyncJudge {
     };
   }
 
+  /**
+   * The hardened hybrid (see the file comment): final = grounded score + the model's bounded move; only
+   * grounded-eligible pitches win; ties by grounded score, then a draw. `done` holds the calls in pairs
+   * (forward, reversed) in run order.
+   */
+  function decideHardened(state: MatchState, rule: JudgeDecision, pitches: Pitch[], done: JudgeRunMeta[]): JudgeDecision {
+    const labs = rule.scores.map((s) => s.lab);
+    const name = (lab: LabId) => state.labs[lab]?.publicName ?? lab;
+    const pairs: OrderedPair[] = [];
+    for (let i = 0; i + 1 < done.length; i += 2) pairs.push({ forward: done[i]!.ok ? done[i]!.scores! : null, reverse: done[i + 1]!.ok ? done[i + 1]!.scores! : null });
+    const read = pairs.map((p) => pairPreference(labs, p));
+    // A pitch that addresses the judge may have steered the model: its moves are dropped this round.
+    const injected = pitches.some((p) => manipulationFlags(p.text).some((f) => f.kind === 'instruction' || f.kind === 'verdict'));
+    const moves = injected ? Object.fromEntries(labs.map((l) => [l, 0])) : boundedMoves(labs, read.map((x) => x.prefs));
+    const combined = combinePanel(labs, done.filter((r) => r.ok && r.scores).map((r) => r.scores!));
+    const byLab = new Map(pitches.map((p) => [p.lab, p]));
+    const grounded = new Map(rule.scores.map((s) => [s.lab, s]));
+    const eligible = new Set(labs.filter((l) => byLab.has(l) && mayWin(state, byLab.get(l)!)));
+    const scores: JudgeSeatScore[] = labs.map((lab) => {
+      const g = grounded.get(lab)!;
+      const cap = fabricationCap(g);
+      const raw = r4(clamp(g.score + moves[lab]!, 0, 1));
+      const score = cap === null ? raw : Math.min(raw, cap);
+      const m = moves[lab]!;
+      return {
+        lab,
+        score,
+        parts: g.parts,
+        reason:
+          `${name(lab)}: ${score.toFixed(2)} = grounded ${g.score.toFixed(2)} ${m < 0 ? '−' : '+'} LLM ${Math.abs(m).toFixed(2)}` +
+          ` (LLM ${combined[lab]!.score.toFixed(2)})${eligible.has(lab) ? '' : ', cannot win'}`,
+      };
+    });
+    const g = (lab: LabId) => grounded.get(lab)!.score;
+    const order = scores.filter((s) => eligible.has(s.lab)).sort((a, b) => b.score - a.score || g(b.lab) - g(a.lab));
+    let winner: JudgeSeatScore | null = null;
+    if (order.length > 0 && order[0]!.score > 0) {
+      const tied = order.filter((s) => s.score === order[0]!.score && g(s.lab) === g(order[0]!.lab));
+      winner = tied[Math.floor(draw() * tied.length) % tied.length]!;
+    }
+    const others = scores.filter((s) => s !== winner);
+    const runnerUp = others.length ? Math.max(...others.map((s) => s.score)) : 0;
+    const bonus = winner ? r4(clamp(JUDGE_BONUS_MIN + (winner.score - runnerUp) / 2, JUDGE_BONUS_MIN, JUDGE_BONUS_MAX)) : 0;
+    const consistent = read.filter((x) => x.consistent).length;
+    const how = `${consistent} of ${pairs.length} both-order judgement${pairs.length === 1 ? '' : 's'} consistent${injected ? '; LLM ignored: a pitch addressed the judge' : ''}`;
+    const reason = winner
+      ? `${name(winner.lab)} wins the pitch: ${winner.score.toFixed(2)}${others.length ? ` vs ${runnerUp.toFixed(2)}` : ', the only pitch'} (grounded score moved at most ±0.05 by the LLM; ${how}).`
+      : `No pitch earned the bonus: none made a verified claim without a fabricated one or a manipulation flag (${how}).`;
+    return {
+      round: state.round,
+      judgeId: LLM_JUDGE_ID,
+      winner: winner?.lab ?? null,
+      scores,
+      bonus,
+      reason,
+      meta: {
+        promptVersion: JUDGE_PROMPT_VERSION,
+        models: opts.models,
+        samples: opts.samples ?? 1,
+        temperature: opts.temperature ?? 0,
+        hardened: true,
+        llmScores: Object.fromEntries(labs.map((l) => [l, combined[l]!])),
+        moves,
+        consistentPairs: consistent,
+        injected,
+        rule: { judgeId: rule.judgeId, winner: rule.winner, scores: Object.fromEntries(rule.scores.map((s) => [s.lab, s.score])) },
+        runs: done,
+        fallback: null,
+      },
+    };
+  }
+
   return {
     id: LLM_JUDGE_ID,
     async judge(state: MatchState, signal?: AbortSignal): Promise<JudgeDecision | null> {
@@ -168,8 +252,14 @@ export function createLlmJudge(opts: LlmJudgeOptions): AsyncJudge {
         const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
         const matchId = typeof opts.matchId === 'function' ? opts.matchId(state) : (opts.matchId ?? null);
         const r = rule;
-        const done = await Promise.all(runs.map((m) => callOnce(state, m, pitches, r, combined, matchId)));
-        if (done.some((d) => d.ok)) return decideFrom(state, rule, done);
+        const labs = pitches.map((p) => p.lab);
+        // Hardened: each run is asked in both orders (same aliases, positions reversed).
+        const calls = runs.flatMap((model) => {
+          const a = opts.arrange ? opts.arrange(labs, draw) : randomArrangement(labs, draw);
+          return hardened ? [{ model, a }, { model, a: { order: [...a.order].reverse(), alias: a.alias } }] : [{ model, a }];
+        });
+        const done = await Promise.all(calls.map((c) => callOnce(state, c.model, pitches, r, combined, matchId, c.a)));
+        if (done.some((d) => d.ok)) return hardened ? decideHardened(state, rule, pitches, done) : decideLegacy(state, rule, done);
         const first = done[0];
         // Only the code goes public: a model's raw reply may quote the fact sheet (kept in `runs`, not posted).
         return withFallback(rule, first?.code ?? 'no judge model configured', first?.code ?? 'error', done);

@@ -13,9 +13,10 @@ import type { JudgeDecision, LabId, MatchState, Pitch } from '../engine/types.js
 import type { ChatMessage } from '../llm/types.js';
 import { closeTag, makeNonce, openTag, quoteBlock, quotingRule } from '../llm/quote.js';
 import { seatFacts } from '../engine/judge/facts.js';
+import { flagsText, manipulationFlags } from '../engine/judge/manipulation.js';
 
 /** Version of this prompt and rubric, stored in every decision's meta. */
-export const JUDGE_PROMPT_VERSION = 'judge-v1';
+export const JUDGE_PROMPT_VERSION = 'judge-v2';
 
 /** Rubric criteria, each scored in [0, 1] per seat. */
 export const CRITERIA = ['need', 'urgency', 'specificity_truthfulness', 'fairness_coalition'] as const;
@@ -100,7 +101,13 @@ export function anonymise(text: string, state: MatchState, alias: Record<LabId, 
 const r2 = (x: number) => Math.round(x * 100) / 100;
 
 /** The fact sheet of one seat: engine-computed, trusted, no player text. */
-export function factLines(state: MatchState, lab: LabId, alias: Record<LabId, string>, rule: JudgeDecision | null): string[] {
+export function factLines(
+  state: MatchState,
+  lab: LabId,
+  alias: Record<LabId, string>,
+  rule: JudgeDecision | null,
+  pitchText?: (lab: LabId) => string | undefined,
+): string[] {
   const f = seatFacts(state, lab);
   const who = (l: LabId) => alias[l] ?? 'another lab';
   const lines: string[] = [];
@@ -129,6 +136,9 @@ export function factLines(state: MatchState, lab: LabId, alias: Record<LabId, st
   if (checked) {
     lines.push(`- automatic claim check of the pitch: verified share ${r2(checked.parts.verifiedClaims)}, fabricated share ${r2(checked.parts.fabricatedClaims)} (0 = none false)`);
   }
+  const pitch = pitchText?.(lab);
+  const flags = pitch === undefined ? [] : manipulationFlags(pitch);
+  if (flags.length > 0) lines.push(`- automatic manipulation check of the pitch: ${flagsText(flags)}; this pitch cannot win`);
   return lines;
 }
 
@@ -173,7 +183,7 @@ export function buildJudgePrompt(
   const nonce = makeNonce(rng);
   const { order, alias } = arrangement;
   const byLab = new Map(pitches.map((p) => [p.lab, p]));
-  const facts = order.map((lab) => [`${alias[lab]}:`, ...factLines(state, lab, alias, rule)].join('\n'));
+  const facts = order.map((lab) => [`${alias[lab]}:`, ...factLines(state, lab, alias, rule, (l) => byLab.get(l)?.text)].join('\n'));
   const quoted = order.map((lab) => {
     const p = byLab.get(lab);
     const attrs: Record<string, string> = { kind: 'pitch', seat: alias[lab] ?? 'unknown' };

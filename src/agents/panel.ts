@@ -66,3 +66,52 @@ export function combinePanel(
   }
   return out;
 }
+
+/**
+ * Most the model can move a seat from its grounded score (docs/LLM.md "Hardening"): the model orders
+ * pitches whose grounded scores are within 2 × this of each other, and cannot lift a weaker one further.
+ */
+export const MODEL_MOVE_MAX = 0.05;
+
+/** One judgement asked in both orders (the seats shown forward, then reversed); null for a failed call. */
+export interface OrderedPair {
+  forward: Record<LabId, RunSeatScore> | null;
+  reverse: Record<LabId, RunSeatScore> | null;
+}
+
+/** The single best seat of one call's scores, or null when several share the top score. */
+function topOf(labs: readonly LabId[], scores: Record<LabId, RunSeatScore>): LabId | null {
+  let best: LabId | null = null;
+  let top = -Infinity;
+  let tied = false;
+  for (const lab of labs) {
+    const s = scores[lab]?.score ?? 0;
+    if (s > top) [best, top, tied] = [lab, s, false];
+    else if (s === top) tied = true;
+  }
+  return tied ? null : best;
+}
+
+/**
+ * The model's preference per seat from one both-orders pair: the mean of its two scores minus the mean
+ * over seats (so only the model's *relative* opinion counts, on any scale). A tie — every preference 0 —
+ * when a call failed or the two orders disagree on the best seat (the model followed the position, not
+ * the pitch). `consistent` says which.
+ */
+export function pairPreference(labs: readonly LabId[], pair: OrderedPair): { prefs: Record<LabId, number>; consistent: boolean } {
+  const zero = Object.fromEntries(labs.map((l) => [l, 0]));
+  const { forward, reverse } = pair;
+  if (!forward || !reverse) return { prefs: zero, consistent: false };
+  const top = topOf(labs, forward);
+  if (top !== topOf(labs, reverse)) return { prefs: zero, consistent: false };
+  const mean2 = (lab: LabId) => ((forward[lab]?.score ?? 0) + (reverse[lab]?.score ?? 0)) / 2;
+  const avg = labs.reduce((a, l) => a + mean2(l), 0) / Math.max(1, labs.length);
+  return { prefs: Object.fromEntries(labs.map((l) => [l, r4(mean2(l) - avg)])), consistent: true };
+}
+
+/** Each seat's move from its grounded score: the median preference over the pairs, bounded by ±{@link MODEL_MOVE_MAX}. */
+export function boundedMoves(labs: readonly LabId[], prefs: readonly Record<LabId, number>[]): Record<LabId, number> {
+  const out: Record<LabId, number> = {};
+  for (const lab of labs) out[lab] = r4(Math.max(-MODEL_MOVE_MAX, Math.min(MODEL_MOVE_MAX, median(prefs.map((p) => p[lab] ?? 0)))));
+  return out;
+}

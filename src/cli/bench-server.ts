@@ -1,10 +1,11 @@
 /**
- * `npm run bench:server -- [--sessions 1,16,64] [--seconds 10] [--warmup-seconds 3] [--task market_round] [--policy random_validish] [--in-process-server]`
+ * `npm run bench:server -- [--sessions 1,16,64] [--seconds 10] [--warmup-seconds 3] [--task market_round] [--policy random_validish] [--log-level info] [--in-process-server]`
  *
  * Steps/s and p50/p99 step latency of the trainer HTTP API over loopback with keep-alive (bench.ts), at
  * each session count, beside the in-process gym on the same policy and seeds; the HTTP overhead is the
  * ratio of the two throughputs. The server runs in a child process (`src/cli/serve.ts`, as a trainer
- * would use it) unless `--in-process-server`. Exit codes: 0 ok, 2 bad arguments, 1 the server failed.
+ * would use it, at the log level `npm run serve` uses by default: info) unless `--in-process-server`.
+ * Exit codes: 0 ok, 2 bad arguments, 1 the server failed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
@@ -27,6 +28,7 @@ const ArgsSchema = z.object({
   task: z.enum(TASK_NAMES as [TaskName, ...TaskName[]]),
   policy: z.enum(POLICY_NAMES as [PolicyName, ...PolicyName[]]),
   inProcessServer: z.boolean().default(false),
+  logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
 });
 
 function fail(message: string, code = 2): never {
@@ -35,20 +37,26 @@ function fail(message: string, code = 2): never {
 }
 
 /** Start `npm run serve` as a child on a free port; resolves with its URL once it listens. */
-function startChild(maxSessions: number): Promise<{ url: string; child: ChildProcess }> {
+function startChild(maxSessions: number, logLevel: string): Promise<{ url: string; child: ChildProcess }> {
   // The same build as this process: dist/cli/serve.js when compiled, src/cli/serve.ts through tsx otherwise.
   const compiled = import.meta.url.endsWith('.js');
   const cli = fileURLToPath(new URL(compiled ? './serve.js' : './serve.ts', import.meta.url));
   const child = spawn(process.execPath, [...(compiled ? [] : ['--import', 'tsx']), cli, '--host', '127.0.0.1', '--port', '0'], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ARENA_SERVER_MAX_SESSIONS: String(maxSessions) },
+    env: { ...process.env, LOG_LEVEL: logLevel, ARENA_SERVER_MAX_SESSIONS: String(maxSessions), ARENA_SERVER_MAX_SESSIONS_PER_CLIENT: String(maxSessions) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
     let out = '';
+    let listening = false;
+    // The server's log lines are read and dropped (a pipe nobody reads would stall it).
     child.stdout!.on('data', (c: Buffer) => {
+      if (listening) return;
       out += c.toString();
       const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ url: m[1]!, child });
+      if (m) {
+        listening = true;
+        resolve({ url: m[1]!, child });
+      }
     });
     child.on('exit', (code) => reject(new Error(`the server exited (${code}) before listening: ${out}`)));
   });
@@ -63,6 +71,7 @@ async function main(): Promise<void> {
     .option('--warmup-seconds <s>', 'untimed play before each row', '3')
     .option('--task <task>', 'task of every episode', 'market_round')
     .option('--policy <policy>', 'policy of the controlled seat (client side)', 'random_validish')
+    .option('--log-level <level>', "the child server's LOG_LEVEL (npm run serve's default: info)", 'info')
     .option('--in-process-server', 'run the server in this process instead of a child process')
     .parse();
   const parsed = ArgsSchema.safeParse(program.opts());
@@ -76,11 +85,11 @@ async function main(): Promise<void> {
   let url: string;
   let stop: () => Promise<void>;
   if (a.inProcessServer) {
-    const { app } = await buildApp({ server: { maxSessions: max, idleTtlSeconds: 600, bodyLimitBytes: 65_536, debugState: false } });
+    const { app } = await buildApp({ server: { maxSessions: max, maxSessionsPerClient: max, idleTtlSeconds: 600, bodyLimitBytes: 65_536, debugState: false } });
     url = await app.listen({ host: '127.0.0.1', port: 0 });
     stop = () => app.close();
   } else {
-    const started = await startChild(max).catch((e: unknown) => fail(e instanceof Error ? e.message : String(e), 1));
+    const started = await startChild(max, a.logLevel).catch((e: unknown) => fail(e instanceof Error ? e.message : String(e), 1));
     url = started.url;
     stop = async () => {
       started.child.removeAllListeners('exit');
@@ -96,7 +105,7 @@ async function main(): Promise<void> {
   rows.push(local);
   console.log(
     `task ${a.task}, policy ${a.policy} (client side), ${a.seconds} s per row after ${a.warmupSeconds} s warm-up; ` +
-      `server ${a.inProcessServer ? 'in this process' : 'in a child process'}; Node ${process.version}, ${cpus().length} cores, ` +
+      `server ${a.inProcessServer ? 'in this process' : `in a child process, LOG_LEVEL=${a.logLevel}`}; Node ${process.version}, ${cpus().length} cores, ` +
       `load average ${load0.toFixed(1)} → ${loadavg()[0]!.toFixed(1)} (other processes share the cores)`,
   );
   console.log(

@@ -7,6 +7,7 @@
  * mean ± std pivot, and the feasibility shares of the generated jobs. `--json` writes the rows
  * `[{policy, task, split, n, mean, std, min, max, meanSteps, invalidPerEpisode, breakdown}]` (breakdown:
  * mean reward columns per episode).
+ * `--liveliness` prints, per scripted policy (default rule_based_expert) and task, when lab_0 last had an open job (src/eval/liveliness.ts).
  * `--breakdown` adds, per (policy, task), the mean of each reward column and its share of the reward.
  * `--plugin` modules may export `registerEvalAgents(register)` to add `llm:<model>` players.
  * Exit codes: 0 ok, 2 bad arguments.
@@ -27,6 +28,9 @@ import { HOLDOUT_SEED_OFFSET, type EvalPlayer } from '../eval/runner.js';
 import type { EvalRow } from '../eval/stats.js';
 import { num, renderTable } from '../eval/table.js';
 import { printBreakdown } from '../eval/breakdown.js';
+import { liveliness, type LivelinessRow } from '../eval/liveliness.js';
+import { isPolicyName } from '../engine/policies/index.js';
+import type { PolicyName } from '../engine/types.js';
 import { renderChart } from '../analytics/charts/request.js';
 import { evalChart } from '../analytics/charts/requests.js';
 
@@ -40,6 +44,7 @@ const ArgsSchema = z.object({
   plugin: z.array(z.string()).default([]),
   concurrency: z.coerce.number().int().min(1).max(64).default(1),
   breakdown: z.boolean().default(false),
+  liveliness: z.boolean().default(false),
 });
 
 const PluginSchema = z.object({ registerEvalAgents: z.custom<(register: (f: AgentFactory) => void) => unknown>((v) => typeof v === 'function') });
@@ -77,6 +82,16 @@ export function printRows(rows: readonly EvalRow[]): void {
   );
 }
 
+/** Print liveliness rows: mean share of the match before the seat had nothing left to decide. */
+function printLiveliness(rows: readonly LivelinessRow[]): void {
+  console.log(
+    renderTable(
+      ['policy', 'task', 'split', 'n', 'sealed at (mean)', 'std', 'min', 'max', 'episodes ≥ 80 %'],
+      rows.map((r) => [r.policy, r.task, r.split, r.n, `${(100 * r.mean).toFixed(1)}%`, `${(100 * r.std).toFixed(1)}%`, `${(100 * r.min).toFixed(0)}%`, `${(100 * r.max).toFixed(0)}%`, `${(100 * r.atLeast80).toFixed(1)}%`]),
+    ),
+  );
+}
+
 async function main(): Promise<void> {
   const program = new Command()
     .name('eval')
@@ -90,6 +105,7 @@ async function main(): Promise<void> {
     .option('--plugin <module...>', 'modules exporting registerEvalAgents(register)')
     .option('--concurrency <n>', 'episodes at once for agent players', '1')
     .option('--breakdown', 'also print each policy\'s mean reward columns and their shares of its reward', false)
+    .option('--liveliness', 'instead: when each scripted policy (default rule_based_expert) on lab_0 has nothing left to decide, as a share of the match', false)
     .parse(process.argv);
   const args = ArgsSchema.safeParse(program.opts());
   if (!args.success) fail(args.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
@@ -98,6 +114,12 @@ async function main(): Promise<void> {
   for (const t of tasks) if (!(TASK_NAMES as readonly string[]).includes(t)) fail(`unknown task ${t} (tasks: ${TASK_NAMES.join(', ')})`);
   const seeds = parseSeeds(a.seeds);
   if (!seeds.ok) fail(seeds.message);
+  if (a.liveliness) {
+    const names = program.getOptionValueSource('policies') === 'default' ? ['rule_based_expert'] : a.policies.split(',').map((p) => p.trim()).filter(Boolean);
+    for (const n of names) if (!isPolicyName(n)) fail(`--liveliness needs scripted policies (${n} is not one)`);
+    printLiveliness(names.flatMap((n) => (tasks as TaskName[]).map((t) => liveliness(n as PolicyName, t, seeds.seeds, a.holdout))));
+    return;
+  }
   await loadPlugins(a.plugin);
   // llm:<model> players through the configured OpenAI-compatible endpoint (src/app/llm.ts).
   if (a.policies.split(',').some((p) => p.trim().startsWith('llm:'))) {

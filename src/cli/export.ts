@@ -1,10 +1,11 @@
 /**
- * `npm run export -- --match <id> --format transcript|jsonl [--out file] [--db file | DATABASE_URL]`
+ * `npm run export -- --match <id> --format transcript|jsonl|ledger [--out file] [--db file | DATABASE_URL]`
  * `npm run export -- --votes --format trl|openai-dpo|jsonl [--source human|judge] [--match id | --since date] [--out file]`
  * `npm run export -- --sft --format trl|openai [--author person|llm|scripted] [--match id | --since date] [--out file]`
  *
  * Without --votes/--sft: a match's transcript (markdown, see transcript.ts) or its event log as JSON lines
- * (one stored event per line: `{matchId, seq, at, body}`, in seq order). With --votes: preference rows of
+ * (one stored event per line: `{matchId, seq, at, body}`, in seq order) or its reward ledger (one entry per
+ * line: seat, round, column, amount, reason, event seq; see LedgerRowSchema in src/present/ledger.ts). With --votes: preference rows of
  * pitch pairs labelled by people (default) or by the judge; with --sft: demonstrations (src/analytics/preference,
  * formats in src/analytics/preference/formats.ts, every row validated before it is written; people only as
  * pseudonyms). The store is the one the bot uses: `--db` (SQLite), else DATABASE_URL / the config file,
@@ -21,6 +22,8 @@ import { loadMatchData, selectMatches } from '../analytics/preference/index.js';
 import type { MatchData } from '../analytics/preference/dataset.js';
 import { pseudonymizer } from '../analytics/preference/pseudonym.js';
 import { renderTranscript } from '../present/transcript.js';
+import { ledgerRows } from '../present/ledger.js';
+import { replay } from '../match/replay.js';
 import { parseOptions } from './options.js';
 import { withConfiguredStore } from '../app/store.js';
 
@@ -30,7 +33,7 @@ const since = z
   .transform((s) => new Date(Date.parse(s)).toISOString());
 
 const ArgsSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('match'), match: z.string().trim().min(1), format: z.enum(['transcript', 'jsonl']).default('transcript') }),
+  z.object({ kind: z.literal('match'), match: z.string().trim().min(1), format: z.enum(['transcript', 'jsonl', 'ledger']).default('transcript') }),
   z.object({ kind: z.literal('votes'), match: z.string().trim().min(1).optional(), since: since.optional(), format: PreferenceFormatSchema.default('jsonl'), source: SourceSchema.default('human') }),
   z.object({ kind: z.literal('sft'), match: z.string().trim().min(1).optional(), since: since.optional(), format: SftFormatSchema.default('trl'), author: z.enum(['person', 'llm', 'scripted']).optional() }),
 ]);
@@ -43,7 +46,7 @@ async function main(): Promise<number> {
     .option('--match <id>', 'match id (e.g. m_1a2b3c4d5e6f); required without --votes/--sft')
     .option('--votes', 'preference rows of pitch pairs (labelled by people, or by the judge with --source judge)')
     .option('--sft', "demonstrations: each seat's observation and its actions per round")
-    .addOption(new Option('--format <format>', 'transcript|jsonl (a match), trl|openai-dpo|jsonl (--votes), trl|openai (--sft)'))
+    .addOption(new Option('--format <format>', 'transcript|jsonl|ledger (a match), trl|openai-dpo|jsonl (--votes), trl|openai (--sft)'))
     .addOption(new Option('--source <source>', '--votes: who labels the pairs').choices(['human', 'judge']))
     .addOption(new Option('--author <kind>', '--sft: only seats driven by').choices(['person', 'llm', 'scripted']))
     .option('--since <date>', '--votes/--sft: only votes (human source) or matches created since this date')
@@ -66,7 +69,11 @@ async function main(): Promise<number> {
     let text: string;
     if (args.kind === 'match') {
       const events = await store.load(args.match);
-      text = args.format === 'jsonl' ? events.map((e) => JSON.stringify(e)).join('\n') + (events.length ? '\n' : '') : renderTranscript(events);
+      if (args.format === 'ledger') {
+        const rows = ledgerRows(replay(events)!);
+        text = rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : '');
+        process.stderr.write(`${rows.length} ledger entries\n`);
+      } else text = args.format === 'jsonl' ? events.map((e) => JSON.stringify(e)).join('\n') + (events.length ? '\n' : '') : renderTranscript(events);
     } else {
       const configured = config.votes.pseudonymSecret;
       const pseudonymize = await pseudonymizer(store, configured);

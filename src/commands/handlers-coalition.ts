@@ -16,6 +16,7 @@ import { button, errorReply, mergeReplies, privatePost, publicReply } from '../c
 import { submit } from './submit.js';
 import type { CommandError } from './types.js';
 import { LIVE, checkCoalition, checkLab, checkOwnBlocks, checkPay, firstError } from './validate.js';
+import { playerText } from '../chat/player-text.js';
 
 const CODES = {
   coalitions_disabled: 'action',
@@ -77,7 +78,7 @@ export const coalition = defineCommand(
       return submit(ctx, action, CODES, (result, m) => {
         const id = result.created?.coalitionId ?? '?';
         const title = `${labName(m, obs.self.id)} proposes coalition ${id}`;
-        const text = `With ${targets.map((t) => labName(m, t)).join(', ')}${o.msg ? `: “${o.msg}”` : ''}. Every member must accept.`;
+        const text = `With ${targets.map((t) => labName(m, t)).join(', ')}${o.msg ? `: ${playerText(o.msg)}` : ''}. Every member must accept.`;
         // The public post has no button (the proposer has consented already and would see it too); each
         // invited person gets one privately. Agent seats read the proposal in their observation.
         const join = button(`Accept ${id}`, formatCommand('coalition', { action: 'accept', id }), 'success');

@@ -13,6 +13,7 @@ import { boolValue, choiceValue, idValue, intValue } from './options.js';
 import { inLobby, isHost, matchExists, noSeat } from './preconditions.js';
 import { errorReply, mergeReplies, publicReply } from '../chat/reply.js';
 import { renderLobby } from './views.js';
+import { personName } from '../chat/player-text.js';
 
 /**
  * Said plainly when a match with votes on opens (also by the console, which opens matches itself): what
@@ -52,7 +53,7 @@ export const newMatch = defineCommand(
     if (!r.ok) return errorReply(ctx.caller.userId, r.error);
     const post = renderLobby(r.value);
     const research = r.value.settings.votes ? `\n${VOTES_NOTICE}` : '';
-    return publicReply({ ...post, text: `Host: ${ctx.caller.displayName}. ${post.text}${research}` });
+    return publicReply({ ...post, text: `Host: ${personName(ctx.caller.displayName)}. ${post.text}${research}` });
   },
 );
 
@@ -62,7 +63,7 @@ export const join = defineCommand('join', z.object({ lab: idValue('lab').optiona
   if (!r.ok) return errorReply(ctx.caller.userId, r.error);
   const { lab, match } = r.value;
   const post = renderLobby(match);
-  return publicReply({ ...post, title: `${labName(match, lab)} (${lab}) is taken by ${ctx.caller.displayName}`, text: post.title ?? '' });
+  return publicReply({ ...post, title: `${labName(match, lab)} (${lab}) is taken by ${personName(ctx.caller.displayName)}`, text: post.title ?? '' });
 });
 
 /**

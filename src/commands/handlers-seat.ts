@@ -15,6 +15,7 @@ import { errorReply, mergeReplies, privatePost, privateReply, publicReply } from
 import { submit } from './submit.js';
 import type { Reply } from './types.js';
 import { checkAllocatable, checkLab, checkOwnBlocks, checkOwnJobs, firstError } from './validate.js';
+import { playerBlock } from '../chat/player-text.js';
 
 const SEAT = [matchExists, running, hasSeat];
 
@@ -38,7 +39,7 @@ export const pitch = defineCommand(
     return submit(ctx, action, { empty_pitch: 'text', unknown_job: 'job', unknown_lab: 'reply_to', no_pitch_to_counter: 'reply_to' }, (_r, m) => {
       const about = jobs.length ? ` for ${jobs.join(', ')}` : '';
       const answer = o.reply_to ? `, answering ${labName(m, o.reply_to)}` : '';
-      return publicReply({ title: `${labName(m, obs.self.id)} pitches${about}${answer}`, text: `“${o.text}”\nThe judge scores this round's pitches when it closes.` });
+      return publicReply({ title: `${labName(m, obs.self.id)} pitches${about}${answer}`, text: `${playerBlock(o.text)}\nThe judge scores this round's pitches when it closes.` });
     });
   },
 );
@@ -99,10 +100,10 @@ export const message = defineCommand('message', z.object({ text: textValue(MESSA
   if (bad) return errorReply(ctx.caller.userId, bad);
   return submit(ctx, { action_type: 'send_message', target_lab_id: o.to ?? null, message: o.text }, { empty_message: 'text', unknown_lab: 'to' }, (_r, m) => {
     const from = labName(m, obs.self.id);
-    if (!o.to) return publicReply({ text: `**${from}:** ${o.text}` });
-    const reply: Reply = privateReply(ctx.caller.userId, { text: `You → ${labName(m, o.to)} (direct): ${o.text}` });
+    if (!o.to) return publicReply({ text: `**${from}:**\n${playerBlock(o.text)}` });
+    const reply: Reply = privateReply(ctx.caller.userId, { text: `You → ${labName(m, o.to)} (direct):\n${playerBlock(o.text)}` });
     const d = m.drivers[o.to];
-    if (d?.kind === 'human') reply.private.push(privatePost(d.userId, { text: `${from} → you (direct): ${o.text}` }));
+    if (d?.kind === 'human') reply.private.push(privatePost(d.userId, { text: `${from} → you (direct):\n${playerBlock(o.text)}` }));
     return reply;
   });
 });

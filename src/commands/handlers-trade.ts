@@ -1,5 +1,5 @@
 /**
- * Trading commands: offer, accept, reject, counter (docs/RULES.md §3.1–3.4). Each checks its ids against
+ * Trading commands: offer (and, as `offer bid:`, a sealed auction bid), accept, reject, counter (docs/RULES.md §3.1–3.4, §5.1). Each checks its ids against
  * the caller's own observation, then dry-runs and submits the engine action (submit.ts). Offers are public
  * (they are in the engine's public view); the buttons to answer one go privately to its recipient.
  */
@@ -18,6 +18,9 @@ import { button, errorReply, mergeReplies, privatePost, privateReply, publicRepl
 import { submit, type CodeOptions } from './submit.js';
 import type { Reply } from './types.js';
 import { LIVE, checkLab, checkOffer, checkOwnBlocks, checkPay, checkTargetBlocks, firstError } from './validate.js';
+import type { CommandError } from './types.js';
+
+type Check = CommandError | null;
 
 const SEAT = [matchExists, running, hasSeat];
 
@@ -26,6 +29,7 @@ const OFFER_CODES: CodeOptions = {
   unknown_lab: 'to',
   self_trade: 'to',
   empty_offer: 'give',
+  pay_and_ask: 'ask',
   budget_overspend: 'pay',
   unknown_block: 'give',
   unowned_block: 'give',
@@ -45,6 +49,7 @@ const terms = {
   give: idListValue('block').optional(),
   want: idListValue('block').optional(),
   pay: moneyValue().optional(),
+  ask: moneyValue().optional(),
   msg: textValue(MESSAGE_MAX).optional(),
   expires: intValue(0, 3).optional(),
 };
@@ -82,7 +87,7 @@ function counterHelp(ctx: CommandContext, original: Offer): Reply {
   const theirs = obs.blocks.filter((b) => b.owner === original.from && LIVE.includes(b.status)).map((b) => b.id);
   const text = [
     offerLine(m, original),
-    `Write what you offer back: \`counter offer:${original.id} give:<your blocks> want:<their blocks> pay:<credits> msg:"…"\` (any of give, want, pay).`,
+    `Write what you offer back: \`counter offer:${original.id} give:<your blocks> want:<their blocks> pay:<credits> msg:"…"\` (any of give, want, pay or ask; \`ask:<credits>\` names your price).`,
     `Your blocks: ${idList(mine, 'none')}. ${labName(m, original.from)}'s: ${idList(theirs, 'none')}. Your budget: ${obs.self.budget.toFixed(2)} credits.`,
   ].join('\n');
   return privateReply(ctx.caller.userId, { title: `Counter ${original.id}`, text });
@@ -93,8 +98,31 @@ function createdOffer(result: ActionResult, m: HostedMatch): Offer | undefined {
   return id ? m.state?.offers[id] : undefined;
 }
 
-/** `offer to [give] [want] [pay] [msg] [expires]`: send_offer (docs/RULES.md §3.1; pay in credits, expires in rounds, default 2). */
-export const offer = defineCommand('offer', z.object({ to: idValue('lab'), ...terms }), SEAT, async (ctx, o) => {
+/** Both a payment and an ask: an offer moves credits one way (rules v3). */
+function payAndAsk(pay: number | undefined, ask: number | undefined): Check {
+  if (!pay || !ask) return null;
+  return { code: 'pay_and_ask', option: 'ask', message: `An offer either pays (\`pay\`) or asks (\`ask\`) credits, not both: put the difference in one of them.` };
+}
+
+/**
+ * `offer bid:<credits>`: a sealed bid in the emergency auction open this round (docs/RULES.md §5.1). It
+ * lives on `offer` because Discord allows 25 subcommands of /arena; the terms of an offer do not apply.
+ */
+function auctionBid(ctx: CommandContext, o: { to?: string; give?: string[]; want?: string[]; pay?: number; ask?: number; bid: number }): Promise<Reply> | Reply {
+  if (o.to !== undefined || o.give !== undefined || o.want !== undefined || o.pay !== undefined || o.ask !== undefined) {
+    return errorReply(ctx.caller.userId, { code: 'malformed_action', option: 'bid', message: '`bid` is a sealed auction bid on its own: leave out to, give, want, pay and ask.' });
+  }
+  const auction = observationOf(ctx).auction;
+  if (!auction) return errorReply(ctx.caller.userId, { code: 'no_auction', option: 'bid', message: 'No emergency auction is open this round.' });
+  return submit(ctx, { action_type: 'bid', amount: o.bid }, { no_auction: 'bid', bid_too_low: 'bid', budget_overspend: 'bid' }, (result) =>
+    privateReply(ctx.caller.userId, { title: `Sealed bid for ${auction.lot.id}`, text: `${result.message}. Only you see your bid; the post shows the winner and price only.` }),
+  );
+}
+
+/** `offer to [give] [want] [pay|ask] [msg] [expires]`: send_offer (docs/RULES.md §3.1; credits, expires in rounds, default 2); or `offer bid`. */
+export const offer = defineCommand('offer', z.object({ to: idValue('lab').optional(), ...terms, bid: moneyValue().optional() }), SEAT, async (ctx, o) => {
+  if (o.bid !== undefined) return auctionBid(ctx, { ...o, bid: o.bid });
+  if (o.to === undefined) return errorReply(ctx.caller.userId, { code: 'malformed_action', option: 'to', message: '`to` is required: the lab the offer goes to (e.g. `to:lab_1`), unless you `bid` in an auction.' });
   const obs = observationOf(ctx);
   const give = o.give ?? [];
   const want = o.want ?? [];
@@ -103,9 +131,10 @@ export const offer = defineCommand('offer', z.object({ to: idValue('lab'), ...te
     checkOwnBlocks('give', give, obs, LIVE, 'available or reserved'),
     checkTargetBlocks('want', want, obs, o.to),
     checkPay('pay', o.pay, obs),
+    payAndAsk(o.pay, o.ask),
   );
   if (bad) return errorReply(ctx.caller.userId, bad);
-  const action = { action_type: 'send_offer' as const, target_lab_id: o.to, block_ids: give, requested_block_ids: want, payment: o.pay ?? 0, message: o.msg ?? '', expires_in: o.expires ?? 2 };
+  const action = { action_type: 'send_offer' as const, target_lab_id: o.to, block_ids: give, requested_block_ids: want, payment: o.pay ?? 0, ask: o.ask ?? 0, message: o.msg ?? '', expires_in: o.expires ?? 2 };
   return submit(ctx, action, OFFER_CODES, (result, m) => {
     const made = createdOffer(result, m);
     if (!made) return publicReply({ text: result.message });
@@ -121,7 +150,8 @@ export const accept = defineCommand('accept', z.object({ offer: idValue('offer')
   const before = obs.offers.find((x) => x.id === o.offer);
   return submit(ctx, { action_type: 'accept_offer', offer_id: o.offer }, OFFER_CODES, (result, m) => {
     if (!before) return publicReply({ text: result.message });
-    const text = `${labName(m, before.from)} gave ${idList(before.offeredBlockIds, 'no blocks')} + ${before.payment.toFixed(2)} credits; ${labName(m, before.to)} gave ${idList(before.requestedBlockIds, 'no blocks')}.`;
+    const asked = before.ask ?? 0;
+    const text = `${labName(m, before.from)} gave ${idList(before.offeredBlockIds, 'no blocks')} + ${before.payment.toFixed(2)} credits; ${labName(m, before.to)} gave ${idList(before.requestedBlockIds, 'no blocks')}${asked > 0 ? ` + ${asked.toFixed(2)} credits` : ''}.`;
     return mergeReplies(publicReply({ title: `${labName(m, before.to)} accepted ${before.id}`, text }), rewardNote(ctx, result, `You accepted ${before.id}.`));
   });
 });
@@ -148,11 +178,12 @@ export const counter = defineCommand('counter', z.object({ offer: idValue('offer
     checkOwnBlocks('give', give, obs, LIVE, 'available or reserved'),
     original ? checkTargetBlocks('want', want, obs, original.from) : null,
     checkPay('pay', o.pay, obs),
+    payAndAsk(o.pay, o.ask),
   );
   if (bad) return errorReply(ctx.caller.userId, bad);
   // No terms at all (the Counter button): say how to write a counter instead of failing as an empty offer.
-  if (original && o.give === undefined && o.want === undefined && o.pay === undefined) return counterHelp(ctx, original);
-  const action = { action_type: 'counter_offer' as const, offer_id: o.offer, block_ids: give, requested_block_ids: want, payment: o.pay ?? 0, message: o.msg ?? '', expires_in: o.expires ?? 2 };
+  if (original && o.give === undefined && o.want === undefined && o.pay === undefined && o.ask === undefined) return counterHelp(ctx, original);
+  const action = { action_type: 'counter_offer' as const, offer_id: o.offer, block_ids: give, requested_block_ids: want, payment: o.pay ?? 0, ask: o.ask ?? 0, message: o.msg ?? '', expires_in: o.expires ?? 2 };
   return submit(ctx, action, { ...OFFER_CODES, unknown_lab: 'offer', self_trade: 'offer' }, (result, m) => {
     const made = createdOffer(result, m);
     if (!made) return publicReply({ text: result.message });

@@ -23,7 +23,7 @@ export const done = defineCommand('done', z.object({}), [matchExists, running, h
   if (before.done.includes(lab)) {
     return privateReply(ctx.caller.userId, { text: `You already said done this round. Waiting for: ${pendingSeats(before).map((l) => seatLabel(before, l)).join(', ') || 'nobody'}.` });
   }
-  const r = await ctx.host.done(ctx.channelId, ctx.caller);
+  const r = await ctx.host.done(ctx.channelId, ctx.caller, before.state?.round);
   if (!r.ok) return errorReply(ctx.caller.userId, r.error);
   const { match, closed } = r.value;
   const round = before.state ? ` with round ${roundLabel(before.state.round, before.state.params.maxRounds)}` : '';

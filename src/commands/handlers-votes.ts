@@ -5,10 +5,11 @@
  */
 import { z } from 'zod';
 import { VOTE_CHOICES, type VoteChoice } from '../voting/ballots/index.js';
-import { errorReply, publicReply } from '../chat/reply.js';
+import { errorReply, privatePost, publicReply } from '../chat/reply.js';
 import { formatStats, statsForMatches } from '../analytics/preference/index.js';
 import { defineCommand, type CommandDefinition } from './definition.js';
 import { choiceValue, intValue } from './options.js';
+import { voteLinkFor } from '../web/links/vote-link.js';
 
 /** Ballot ids are `v_<n>`. */
 const ballotValue = () => {
@@ -36,7 +37,13 @@ export const vote = defineCommand(
       ...(o.pair !== undefined ? { pair: o.pair } : {}),
       ...(o.choice !== undefined ? { choice: o.choice } : {}),
     });
-    return r.ok ? r.value : errorReply(ctx.caller.userId, r.error);
+    if (!r.ok) return errorReply(ctx.caller.userId, r.error);
+    // With the web page configured (config web.publicUrl), the reply also offers a personal, expiring, single-use link to vote in a browser.
+    const link = o.choice === undefined ? await voteLinkFor(ctx.host.eventStore, ctx.caller, ctx.channelId, Date.now()) : null;
+    if (!link) return r.value;
+    const note = `Or vote in a browser: ${link.url}
+This link is yours alone (votes count as yours): it works once and until ${new Date(link.expiresAt).toISOString()}.`;
+    return { ...r.value, private: [...r.value.private, privatePost(ctx.caller.userId, { title: 'Vote on the web', text: note })] };
   },
 );
 

@@ -14,6 +14,7 @@ const opt = (name: string, kind: OptionSpec['kind'], required: boolean, descript
 const give = opt('give', 'blocks', false, 'Your block ids you give, comma-separated (e.g. b_0_1,b_0_2)');
 const want = opt('want', 'blocks', false, "Block ids of the other lab you want, comma-separated");
 const pay = opt('pay', 'number', false, 'Credits you pay on top (default 0)');
+const ask = opt('ask', 'number', false, 'Credits you ask the other lab to pay you (sell for credits; not with pay)');
 const msg = opt('msg', 'text', false, 'A note that travels with it (max 500 characters)');
 const expires = opt('expires', 'integer', false, 'Rounds it stays open after this one, 0–3 (default 2)');
 const offerId = (verb: string) => opt('offer', 'offer', true, `Offer id to ${verb} (e.g. o_3)`);
@@ -75,8 +76,8 @@ const REST: readonly CommandSpec[] = [
   {
     name: 'offer',
     description: 'Offer another lab blocks and/or credits for some of its blocks',
-    help: 'Nothing is escrowed; everything is checked again when the other lab accepts. Example: `offer to:lab_1 give:b_0_1 want:b_1_0 pay:5 msg:"swap for your 4-GPU block"`.',
-    options: [opt('to', 'lab', true, 'Lab the offer goes to (e.g. lab_1)'), give, want, pay, msg, expires],
+    help: 'Nothing is escrowed; everything is checked again when the other lab accepts. Pay credits with `pay`, or sell for credits with `ask`. During an emergency auction, `offer bid:<credits>` places your sealed bid (only you see it; the highest wins at the round close). Examples: `offer to:lab_1 give:b_0_1 want:b_1_0 pay:5 msg:"swap for your 4-GPU block"`, `offer to:lab_2 give:b_0_2 ask:12`, `offer bid:14`.',
+    options: [opt('to', 'lab', false, 'Lab the offer goes to (e.g. lab_1); required unless you bid'), give, want, pay, ask, msg, expires, opt('bid', 'number', false, 'A sealed bid (credits) in the emergency auction open this round, instead of an offer')],
     access: 'seat',
   },
   {
@@ -96,8 +97,8 @@ const REST: readonly CommandSpec[] = [
   {
     name: 'counter',
     description: 'Answer an offer made to you with a new offer back',
-    help: 'The original offer is marked countered only if the counter is valid. Example: `counter offer:o_3 give:b_0_2 want:b_1_0 pay:0 msg:"no cash, better block"`.',
-    options: [offerId('counter'), give, want, pay, msg, expires],
+    help: 'The original offer is marked countered only if the counter is valid. Name your price with `ask`. Examples: `counter offer:o_3 give:b_0_2 want:b_1_0 pay:0 msg:"no cash, better block"`, `counter offer:o_3 give:b_0_2 ask:12 msg:"12 credits and it is yours"`.',
+    options: [offerId('counter'), give, want, pay, ask, msg, expires],
     access: 'seat',
   },
   {

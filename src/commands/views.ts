@@ -5,6 +5,8 @@
  */
 import { labIdsFor, observe, publicView } from '../engine/index.js';
 import type { LabId } from '../engine/types.js';
+import { categoryTotals, entryLine, fmtAmount, SCORE_FORMULA } from '../present/ledger.js';
+import { ledgerSum, seatEntries } from '../match/ledger.js';
 import { currentStandings, fmtReward, labName, leaderboardText, roundLabel, seatLabel } from '../present/common.js';
 import { pendingSeats } from '../match/replay.js';
 import type { HostedMatch } from '../match/types.js';
@@ -12,6 +14,7 @@ import { blockLine, coalitionLine, fieldValue, idList, jobLine, offerLine } from
 import { formatCommand } from './grammar.js';
 import { button } from '../chat/reply.js';
 import type { Button, Post } from './types.js';
+import { playerText } from '../chat/player-text.js';
 
 /** The caller's private view: budget, jobs, blocks, offers (accept/reject buttons per incoming one), coalitions, direct messages. */
 export function renderMe(m: HostedMatch, lab: LabId): Post {
@@ -29,7 +32,7 @@ export function renderMe(m: HostedMatch, lab: LabId): Post {
     buttons.push(button(`Join ${c.id}`, formatCommand('coalition', { action: 'accept', id: c.id }), 'primary'));
   }
   if (!s.finished && !obs.over) buttons.push(button(m.done.includes(lab) ? 'Done ✓' : 'Done for this round', 'done', 'primary'));
-  const direct = obs.messages.filter((x) => x.to !== null).slice(-5).map((x) => `${labName(m, x.from)} → ${labName(m, x.to ?? '')}: “${x.text}”`);
+  const direct = obs.messages.filter((x) => x.to !== null).slice(-5).map((x) => `${labName(m, x.from)} → ${labName(m, x.to ?? '')}: ${playerText(x.text)}`);
   const fields = [
     { name: 'Jobs', value: fieldValue(s.jobs.map(jobLine), 'none') },
     { name: 'Blocks', value: fieldValue(s.blocks.map(blockLine), 'none') },
@@ -38,6 +41,7 @@ export function renderMe(m: HostedMatch, lab: LabId): Post {
   ];
   if (obs.myCoalitions.length) fields.push({ name: 'Your coalitions', value: fieldValue(obs.myCoalitions.map((c) => coalitionLine(m, c))) });
   if (direct.length) fields.push({ name: 'Direct messages', value: fieldValue(direct) });
+  fields.push({ name: 'Your reward ledger', value: ledgerField(m, lab) });
   const status = s.finished ? 'finished' : m.done.includes(lab) ? 'done for this round' : `${s.actionsLeftThisRound} actions left this round`;
   return {
     title: `${s.publicName} (${lab}) — round ${roundLabel(obs.round, obs.maxRounds)}, only you see this`,
@@ -45,6 +49,26 @@ export function renderMe(m: HostedMatch, lab: LabId): Post {
     fields,
     buttons,
   };
+}
+
+/** A chat field holds 1,024 characters (Discord's limit): `me` shows the newest entries that fit. */
+const ME_LEDGER_CHARS = 1000;
+
+/** The seat's running ledger: totals by category, its newest non-zero entries, and the formula. */
+function ledgerField(m: HostedMatch, lab: LabId): string {
+  const mine = seatEntries(m.ledger, lab).filter((e) => e.amount !== 0);
+  if (mine.length === 0) return `No reward yet.\n${SCORE_FORMULA}`;
+  const head = `Total ${fmtAmount(ledgerSum(mine))} = ${categoryTotals(mine).map((c) => `${c.label} ${fmtAmount(c.amount)}`).join(', ')}`;
+  let room = ME_LEDGER_CHARS - head.length - SCORE_FORMULA.length - 60;
+  const shown: string[] = [];
+  for (let i = mine.length - 1; i >= 0; i--) {
+    const line = `R${mine[i]!.round + 1} ${entryLine(m, mine[i]!)}`;
+    if (line.length + 1 > room) break;
+    room -= line.length + 1;
+    shown.unshift(line);
+  }
+  const older = mine.length - shown.length;
+  return [head, ...(older > 0 ? [`(${older} earlier entries are in the total)`] : []), ...shown, SCORE_FORMULA].join('\n');
 }
 
 /** The lobby: settings and who holds which seat, with Join / Start buttons. */
@@ -75,7 +99,7 @@ export function renderStatus(m: HostedMatch): Post {
     { name: 'Open offers', value: fieldValue(v.offers.map((o) => offerLine(m, o)), 'none') },
   ];
   if (v.coalitions.length) fields.push({ name: 'Coalitions', value: fieldValue(v.coalitions.map((c) => coalitionLine(m, c))) });
-  if (v.pitches.length) fields.push({ name: 'Pitches this round', value: fieldValue(v.pitches.map((p) => `${labName(m, p.lab)}: “${p.text}”`)) });
+  if (v.pitches.length) fields.push({ name: 'Pitches this round', value: fieldValue(v.pitches.map((p) => `${labName(m, p.lab)}: ${playerText(p.text)}`)) });
   if (v.shockHistory.length) fields.push({ name: 'Shocks', value: fieldValue(v.shockHistory.map((x) => `round ${x.round + 1}: ${x.kind}${x.affectedLabs.length ? ` (${x.affectedLabs.map((l) => labName(m, l)).join(', ')})` : ''}`)) });
   const waiting = pendingSeats(m);
   if (!v.over && waiting.length) fields.push({ name: 'Waiting for', value: waiting.map((l) => seatLabel(m, l)).join(', ') });

@@ -1,5 +1,5 @@
 /**
- * The 14 actions of the reference (§2), as zod schemas. Field names keep the reference's snake_case so
+ * The 14 actions of the reference (§2) and `bid` (rules v3), as zod schemas. Field names keep the reference's snake_case so
  * that people and models who know the original recognise them. Unknown keys are stripped.
  *
  * Numbers must be finite and non-negative (NaN, Infinity and negatives fail here with
@@ -7,11 +7,13 @@
  * names the id). Strings are trimmed.
  */
 import { z } from 'zod';
+import { cleanText } from './clean-text.js';
 
 const id = z.string().trim().min(1).max(64);
 const ids = z.array(id).max(32);
 const money = z.number().finite().nonnegative().max(1e6);
-const text = (max: number) => z.string().trim().max(max);
+/** Free text: escapes and control characters removed (clean-text.ts), then trimmed and bounded. */
+const text = (max: number) => z.string().overwrite(cleanText).trim().max(max);
 
 /** Max length of a message or offer note (reference §2: 500). */
 export const MESSAGE_MAX = 500;
@@ -28,7 +30,10 @@ export const SendOfferSchema = z.object({
   block_ids: ids.default([]),
   /** Blocks the actor wants from the target. */
   requested_block_ids: ids.default([]),
+  /** Credits the actor pays the target on acceptance. */
   payment: money.default(0),
+  /** Credits the actor asks the target to pay it on acceptance (selling for credits; rules v3). Not with payment. */
+  ask: money.default(0),
   message: text(MESSAGE_MAX).default(''),
   /** Rounds the offer stays open after this one (0–3, default 2; 0 = this round only). */
   expires_in: z.number().int().min(0).max(3).default(2),
@@ -46,6 +51,7 @@ export const CounterOfferSchema = z.object({
   block_ids: ids.default([]),
   requested_block_ids: ids.default([]),
   payment: money.default(0),
+  ask: money.default(0),
   message: text(MESSAGE_MAX).default(''),
   expires_in: z.number().int().min(0).max(3).default(2),
 });
@@ -110,12 +116,18 @@ export const SendMessageSchema = z.object({
   message: text(MESSAGE_MAX),
 });
 
+/**
+ * bid: a sealed bid of `amount` credits for the lot of the emergency auction announced for this round
+ * (docs/RULES.md §5.1, rules v3). A later bid replaces the seat's earlier one; only the bidder sees it.
+ */
+export const BidSchema = z.object({ action_type: z.literal('bid'), amount: money });
+
 /** wait: do nothing (`waited`); never counted as spam (docs/RULES.md §3.12, §4.1). */
 export const WaitSchema = z.object({ action_type: z.literal('wait') });
 /** finish: settle the seat now and stop acting (docs/RULES.md §3.13, §4.4). */
 export const FinishSchema = z.object({ action_type: z.literal('finish') });
 
-/** Any of the 14 actions, discriminated by `action_type`; a parse failure is `malformed_action`. */
+/** Any of the 15 actions (the reference's 14 and `bid`), discriminated by `action_type`; a parse failure is `malformed_action`. */
 export const ActionSchema = z.discriminatedUnion('action_type', [
   SendOfferSchema,
   AcceptOfferSchema,
@@ -131,16 +143,17 @@ export const ActionSchema = z.discriminatedUnion('action_type', [
   SendMessageSchema,
   WaitSchema,
   FinishSchema,
+  BidSchema,
 ]);
 
 /** A parsed, valid-shaped action (ids are not yet checked against state). */
 export type Action = z.output<typeof ActionSchema>;
 /** What a caller may write (defaults omitted). */
 export type ActionInput = z.input<typeof ActionSchema>;
-/** The 14 `action_type` values. */
+/** The 15 `action_type` values. */
 export type ActionType = Action['action_type'];
 
-/** All 14 action types in the reference's order (Ref §2). */
+/** All 15 action types: the reference's 14 in its order (Ref §2), then `bid` (rules v3). */
 export const ACTION_TYPES: readonly ActionType[] = [
   'send_offer',
   'accept_offer',
@@ -156,4 +169,5 @@ export const ACTION_TYPES: readonly ActionType[] = [
   'send_message',
   'wait',
   'finish',
+  'bid',
 ];

@@ -84,7 +84,7 @@ export function closeCoalition(d: Draft, id: string, sink: RewardSink): void {
   if (anyUsed) {
     // Before the escrow is paid out: a user's escrow is part of what it committed.
     const serving = servingMembers(d, c);
-    for (const m of c.members) if (serving.has(m)) sink.add(m, 'coalition_reliability', 1);
+    for (const m of c.members) if (serving.has(m)) sink.add(m, 'coalition_reliability', 1, { kind: 'coalition_served', coalitionId: c.id });
   }
   if (total > 0) {
     if (anyUsed) splitCents(total, used).forEach((cents, i) => credit(d, c.members[i]!, cents));
@@ -123,7 +123,7 @@ export function breachCoalition(d: Draft, id: string, breacher: LabId, sink: Rew
   c.status = 'breached';
   const lab = d.lab(breacher);
   lab.reputation = round4(clamp(lab.reputation + BREACH_REPUTATION, 0, 1));
-  sink.add(breacher, 'breach_penalty', BREACH_PENALTY);
+  sink.add(breacher, 'breach_penalty', BREACH_PENALTY, { kind: 'coalition_breach', coalitionId: c.id });
   for (const m of others) {
     const seat = d.s.seats[m]!;
     if (!seat.grudges.includes(breacher)) d.seat(m).grudges = [...seat.grudges, breacher];

@@ -20,6 +20,7 @@ export const SUCCESS_CODES = [
   'coalition_breached',
   'job_allocated',
   'message_sent',
+  'bid_placed',
   'waited',
   'finished',
 ] as const;
@@ -43,6 +44,8 @@ export const ERROR_CODES = [
   'duplicate_block',
   'target_does_not_own_block',
   'empty_offer',
+  /** An offer (or counter) with both a payment and an ask (rules v3). */
+  'pay_and_ask',
   'unknown_offer',
   'inactive_offer',
   'expired_offer',
@@ -68,6 +71,10 @@ export const ERROR_CODES = [
   'coalition_closed',
   'empty_commitment',
   'empty_message',
+  /** bid: no emergency auction is open this round (rules v3). */
+  'no_auction',
+  /** bid: below the auction's reserve price. */
+  'bid_too_low',
 ] as const;
 
 /** One of {@link SUCCESS_CODES}. */

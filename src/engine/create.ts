@@ -9,6 +9,7 @@ import { generateWorld, shockScheduleFor, worldParams } from './world.js';
 import { makeFeasible, marketHours, servableByReliability } from './feasibility.js';
 import { ZERO_BREAKDOWN } from './reward.js';
 import { round2 } from './util.js';
+import { announcedAuction } from './auction.js';
 
 function newSeat(): SeatStats {
   return {
@@ -44,7 +45,7 @@ export function createMatch(input: MatchConfigInput): MatchState {
     seats[lab] = newSeat();
     money += world.labs[lab]!.budget;
   }
-  return {
+  const state: MatchState = {
     version: 1,
     config,
     params,
@@ -63,7 +64,11 @@ export function createMatch(input: MatchConfigInput): MatchState {
     judgeHistory: [],
     shockSchedule: shockScheduleFor(config.task, params, config.seed),
     shockHistory: [],
+    auction: null,
     ledger: { initialMoney: round2(money), injected: 0, burned: 0 },
     seats,
   };
+  // An emergency auction scheduled for round 0 opens with the match (§5.1; none of the presets has one).
+  state.auction = announcedAuction(state, 0);
+  return state;
 }

@@ -69,9 +69,9 @@ export function fingerprintOf(a: Action): string {
     case 'allocate_to_job':
       return `{"action_type":"allocate_to_job","job_id":${quote(a.job_id)},"block_ids":${list(a.block_ids)}}`;
     case 'send_offer':
-      return `{"action_type":"send_offer","target_lab_id":${quote(a.target_lab_id)},"block_ids":${list(a.block_ids)},"requested_block_ids":${list(a.requested_block_ids)},"payment":${a.payment},"expires_in":${a.expires_in}}`;
+      return `{"action_type":"send_offer","target_lab_id":${quote(a.target_lab_id)},"block_ids":${list(a.block_ids)},"requested_block_ids":${list(a.requested_block_ids)},"payment":${a.payment},"ask":${a.ask},"expires_in":${a.expires_in}}`;
     case 'counter_offer':
-      return `{"action_type":"counter_offer","offer_id":${quote(a.offer_id)},"block_ids":${list(a.block_ids)},"requested_block_ids":${list(a.requested_block_ids)},"payment":${a.payment},"expires_in":${a.expires_in}}`;
+      return `{"action_type":"counter_offer","offer_id":${quote(a.offer_id)},"block_ids":${list(a.block_ids)},"requested_block_ids":${list(a.requested_block_ids)},"payment":${a.payment},"ask":${a.ask},"expires_in":${a.expires_in}}`;
     case 'accept_offer':
       return `{"action_type":"accept_offer","offer_id":${quote(a.offer_id)}}`;
     case 'reject_offer':

@@ -213,17 +213,26 @@ export class ArenaEnv {
   }
 }
 
+/** A seat's own scripted step, without the reward entries it gave other seats. */
+function ownStep(a: RoundReport['scriptedActions'][number], lab: LabId): RoundReport['scriptedActions'][number] {
+  if (a.entries === undefined) return a;
+  const mine = a.entries.filter((e) => e.lab === lab);
+  const { entries: _all, ...rest } = a;
+  return mine.length > 0 ? { ...rest, entries: mine } : rest;
+}
+
 /**
  * The round report as the controlled seat may see it: other seats' actions by type and code only (their
  * result messages name private values), only its own reward breakdown, and of other seats' pitch
- * bonuses only what the channel may see (visiblePitchBonus).
+ * bonuses only what the channel may see (visiblePitchBonus), and only its own reward entries.
  */
 export function seatReport(report: RoundReport, lab: LabId): RoundReport {
   const own = report.rewards[lab];
   return {
     ...report,
-    scriptedActions: report.scriptedActions.map((a) => (a.lab === lab ? a : { lab: a.lab, action_type: a.action_type, ok: a.ok, code: a.code, message: '' })),
+    scriptedActions: report.scriptedActions.map((a) => (a.lab === lab ? ownStep(a, lab) : { lab: a.lab, action_type: a.action_type, ok: a.ok, code: a.code, message: '' })),
     rewards: own ? { [lab]: own } : {},
+    ...(report.entries ? { entries: report.entries.filter((e) => e.lab === lab) } : {}),
     ...(report.pitchBonus ? { pitchBonus: visiblePitchBonus(report.pitchBonus, lab) } : {}),
   };
 }

@@ -17,8 +17,11 @@
  *   credit (§6.5); blocks reserved for a pending job are shielded from capacity_failure (§5);
  *   coalition_reliability goes only to members whose pooling completed a job (§3.9). The same inputs
  *   give different rewards (and, through shocks, states) than under v1.
+ * - 3 (judge part): each distinct fabricated claim of a judged pitch costs its seat judge_argument −0.05
+ *   (at most −0.10 a pitch, §6.6); a pitch flagged as manipulation (instructions or a verdict addressed to
+ *   the judge, repetition, padding) cannot win the bonus (§6.4).
  */
-export const RULES_VERSION = 2;
+export const RULES_VERSION = 3;
 
 export { createMatch } from './create.js';
 export { applyAction } from './step.js';

@@ -15,6 +15,7 @@
  * are JSON data, which has no symbol keys.)
  */
 import type { Block, Coalition, Job, Lab, LabId, MatchState, Message, Offer, SeatStats } from './types.js';
+import type { RewardSource } from './types.js';
 import type { RewardColumn } from './reward.js';
 import { round4 } from './util.js';
 
@@ -25,7 +26,7 @@ type Rec<T> = Record<string, T>;
  * these keys in this order as an object literal, which is several times cheaper than a spread once the
  * spread's call site has seen more than a few object shapes; any other state is spread (same result).
  */
-const STATE_KEYS: readonly string[] = ['version', 'config', 'params', 'round', 'over', 'labIds', 'labs', 'blocks', 'jobs', 'offers', 'coalitions', 'nextOfferSeq', 'nextCoalitionSeq', 'messages', 'pitches', 'judgeHistory', 'shockSchedule', 'shockHistory', 'ledger', 'seats'];
+const STATE_KEYS: readonly string[] = ['version', 'config', 'params', 'round', 'over', 'labIds', 'labs', 'blocks', 'jobs', 'offers', 'coalitions', 'nextOfferSeq', 'nextCoalitionSeq', 'messages', 'pitches', 'judgeHistory', 'shockSchedule', 'shockHistory', 'auction', 'ledger', 'seats'];
 
 /** True when `s` has exactly the keys of STATE_KEYS, in that order. */
 function canonicalKeys(s: MatchState): boolean {
@@ -57,6 +58,7 @@ function copyState(b: MatchState): MatchState {
     judgeHistory: b.judgeHistory,
     shockSchedule: b.shockSchedule,
     shockHistory: b.shockHistory,
+    auction: b.auction,
     ledger: b.ledger,
     seats: b.seats,
   };
@@ -74,7 +76,7 @@ function copyState(b: MatchState): MatchState {
 const LAB_KEYS = ['id', 'publicName', 'budget', 'initialBudget', 'reputation', 'finished'];
 const BLOCK_KEYS = ['id', 'owner', 'gpuCount', 'duration', 'gpuHours', 'reliability', 'energyCost', 'status', 'reservedFor', 'committedTo', 'usedFor'];
 const JOB_KEYS = ['id', 'owner', 'gpuHoursRequired', 'deadlineRound', 'baseValue', 'urgencyMultiplier', 'minReliability', 'partialCreditAllowed', 'allocatedHours', 'allocatedBlockIds', 'energyCost', 'outcome', 'realisedValue', 'surge', 'shockAffected'];
-const OFFER_KEYS = ['id', 'from', 'to', 'offeredBlockIds', 'requestedBlockIds', 'payment', 'message', 'roundCreated', 'expiresRound', 'status', 'linkedOfferId'];
+const OFFER_KEYS = ['id', 'from', 'to', 'offeredBlockIds', 'requestedBlockIds', 'payment', 'ask', 'message', 'roundCreated', 'expiresRound', 'status', 'linkedOfferId'];
 const SEAT_KEYS = ['cumulativeReward', 'roundReward', 'lastBreakdown', 'actionsThisRound', 'recentFingerprints', 'steps', 'invalidActions', 'grudges', 'pendingReward'];
 
 /** Exactly `keys` in order → 1; followed by `extra` → 2; anything else → 0. */
@@ -145,8 +147,8 @@ export function copyJob(x: Job): Job {
 
 function copyOffer(x: Offer): Offer {
   if (keyOrder(x, OFFER_KEYS, null) === 0) return { ...x };
-  const { id, from, to, offeredBlockIds, requestedBlockIds, payment, message, roundCreated, expiresRound, status, linkedOfferId } = x;
-  return { id, from, to, offeredBlockIds, requestedBlockIds, payment, message, roundCreated, expiresRound, status, linkedOfferId };
+  const { id, from, to, offeredBlockIds, requestedBlockIds, payment, ask, message, roundCreated, expiresRound, status, linkedOfferId } = x;
+  return { id, from, to, offeredBlockIds, requestedBlockIds, payment, ask, message, roundCreated, expiresRound, status, linkedOfferId };
 }
 
 function copySeat(x: SeatStats): SeatStats {
@@ -300,6 +302,14 @@ export class Draft {
     for (let i = 0; i < jobs.length; i++) entries.push([jobs[i]!.id, jobs[i]!]);
     this.s.jobs = Object.fromEntries(entries);
   }
+  /** Add blocks as one new record, in order (as {@link addJobs}: a fast-mode record, never key by key). */
+  addBlocks(blocks: readonly Block[]): void {
+    const entries: [string, Block][] = [];
+    const cur = this.s.blocks;
+    for (const id in cur) entries.push([id, cur[id]!]);
+    for (let i = 0; i < blocks.length; i++) entries.push([blocks[i]!.id, blocks[i]!]);
+    this.s.blocks = Object.fromEntries(entries);
+  }
   addOffer(o: Offer): void {
     this.offersW()[o.id] = o;
   }
@@ -327,5 +337,6 @@ export class Draft {
 
 /** Where reward of an event goes: to a seat's breakdown being built (step or close) or its pending. */
 export interface RewardSink {
-  add(lab: LabId, col: RewardColumn, v: number): void;
+  /** Add `v` (raw column units) to `lab`'s `col`; `source` says why (the reward ledger, ledger.ts). */
+  add(lab: LabId, col: RewardColumn, v: number, source: RewardSource): void;
 }

@@ -6,7 +6,7 @@
  * frozen, between observations; an observation's own lists are fresh arrays.
  */
 import type { Coalition, LabId, MatchState, Message, Offer } from './types.js';
-import type { DemandLevel, Observation, PublicCoalition, PublicLab, PublicView } from './views.js';
+import type { AuctionView, DemandLevel, Observation, PublicCoalition, PublicLab, PublicView } from './views.js';
 import { activeOffers, demandOf, ownJobsAndBlocks, publicBlocks, publicCoalitions, publicLabs } from './public.js';
 
 export { budgetBand, publicBlocks, publicCoalition, publicLabs } from './public.js';
@@ -122,7 +122,16 @@ export function observe(s: MatchState, lab: LabId): Observation {
     lastJudgeDecision: s.judgeHistory.length > 0 ? (s.judgeHistory[s.judgeHistory.length - 1] ?? null) : null,
     cumulativeReward: seat.cumulativeReward,
     lastReward: seat.lastBreakdown,
+    auction: auctionView(s, lab),
   };
+}
+
+/** The open emergency auction as `lab` sees it (its own bid only), or the public view of it (lab null). */
+function auctionView(s: MatchState, lab: LabId | null): AuctionView | null {
+  const a = s.auction;
+  if (!a || a.round !== s.round || s.over) return null;
+  if (lab === null) return { round: a.round, lot: a.lot, reserve: a.reserve };
+  return { round: a.round, lot: a.lot, reserve: a.reserve, myBid: Object.hasOwn(a.bids, lab) ? a.bids[lab]! : null };
 }
 
 /** The match as the channel sees it: public facts, active offers, public messages, judge decisions. */
@@ -151,5 +160,6 @@ export function publicView(s: MatchState): PublicView {
     pitches: s.pitches,
     shockHistory: s.shockHistory,
     judgeHistory: s.judgeHistory,
+    auction: auctionView(s, null),
   };
 }

@@ -11,6 +11,7 @@
  */
 import type { Action } from './actions.js';
 import { MESSAGE_MAX, PITCH_MAX } from './actions.js';
+import { cleanText } from './clean-text.js';
 
 /** A sentinel for "not plainly valid: let zod decide". */
 const NO: unique symbol = Symbol('no');
@@ -46,7 +47,7 @@ const readMoney = (v: unknown): number | No =>
 function readText(v: unknown, max: number, dflt?: string): string | No {
   if (v === undefined && dflt !== undefined) return dflt;
   if (typeof v !== 'string') return NO;
-  const t = v.trim();
+  const t = cleanText(v).trim();
   return t.length <= max ? t : NO;
 }
 
@@ -66,7 +67,7 @@ type In = Record<string, unknown>;
  * One reader per action type. Each builds its output as an object literal whose keys are the schema's
  * fields in the schema's order (actions.ts): cheaper than adding keys one by one, and every action of a
  * type gets the same object shape. The terms of send_offer and counter_offer: block_ids,
- * requested_block_ids, payment, message (≤ MESSAGE_MAX, default ''), expires_in (0–3, default 2).
+ * requested_block_ids, payment, ask, message (≤ MESSAGE_MAX, default ''), expires_in (0–3, default 2).
  */
 const READERS: Readonly<Record<string, (v: In) => Action | undefined>> = {
   send_offer(v) {
@@ -74,10 +75,11 @@ const READERS: Readonly<Record<string, (v: In) => Action | undefined>> = {
     const block_ids = readIdsOr(v.block_ids);
     const requested_block_ids = readIdsOr(v.requested_block_ids);
     const payment = readMoney(v.payment);
+    const ask = readMoney(v.ask);
     const message = readText(v.message, MESSAGE_MAX, '');
     const expires_in = readInt(v.expires_in, 0, 3, 2, false);
-    if (target_lab_id === NO || block_ids === NO || requested_block_ids === NO || payment === NO || message === NO || expires_in === NO || expires_in === null) return undefined;
-    return { action_type: 'send_offer', target_lab_id, block_ids, requested_block_ids, payment, message, expires_in };
+    if (target_lab_id === NO || block_ids === NO || requested_block_ids === NO || payment === NO || ask === NO || message === NO || expires_in === NO || expires_in === null) return undefined;
+    return { action_type: 'send_offer', target_lab_id, block_ids, requested_block_ids, payment, ask, message, expires_in };
   },
   accept_offer(v) {
     const offer_id = readId(v.offer_id);
@@ -92,10 +94,11 @@ const READERS: Readonly<Record<string, (v: In) => Action | undefined>> = {
     const block_ids = readIdsOr(v.block_ids);
     const requested_block_ids = readIdsOr(v.requested_block_ids);
     const payment = readMoney(v.payment);
+    const ask = readMoney(v.ask);
     const message = readText(v.message, MESSAGE_MAX, '');
     const expires_in = readInt(v.expires_in, 0, 3, 2, false);
-    if (offer_id === NO || block_ids === NO || requested_block_ids === NO || payment === NO || message === NO || expires_in === NO || expires_in === null) return undefined;
-    return { action_type: 'counter_offer', offer_id, block_ids, requested_block_ids, payment, message, expires_in };
+    if (offer_id === NO || block_ids === NO || requested_block_ids === NO || payment === NO || ask === NO || message === NO || expires_in === NO || expires_in === null) return undefined;
+    return { action_type: 'counter_offer', offer_id, block_ids, requested_block_ids, payment, ask, message, expires_in };
   },
   make_pitch(v) {
     const message = readText(v.message, PITCH_MAX);
@@ -145,6 +148,10 @@ const READERS: Readonly<Record<string, (v: In) => Action | undefined>> = {
     const message = readText(v.message, MESSAGE_MAX);
     if (target_lab_id === NO || message === NO) return undefined;
     return { action_type: 'send_message', target_lab_id, message };
+  },
+  bid(v) {
+    const amount = v.amount === undefined ? NO : readMoney(v.amount);
+    return amount === NO ? undefined : { action_type: 'bid', amount };
   },
   wait: () => ({ action_type: 'wait' }),
   finish: () => ({ action_type: 'finish' }),

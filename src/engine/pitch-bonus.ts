@@ -6,12 +6,35 @@
  * open job argued for, cap reached) or not paid (missed, partial remainder) is **forfeited**. So talking
  * earns nothing unless the argued-for work is done.
  */
-import type { Job, JobId, LabId, MatchState } from './types.js';
+import type { Job, JobId, JudgeDecision, LabId, MatchState } from './types.js';
 import type { Draft, RewardSink } from './mut.js';
 import type { PitchBonusEvent } from './views.js';
 import { arguedJobs } from './judge/argued.js';
 import { JUDGE_BONUS_MAX } from './judge/types.js';
+import { FABRICATION_SATURATION } from './judge/rule-judge.js';
 import { round4 } from './util.js';
+
+/**
+ * What one fabricated claim in a judged pitch costs its seat (docs/RULES.md §6.6, rules v3): judge_argument
+ * −0.05 per distinct fabricated claim, at most {@link FABRICATION_SATURATION} claims (−0.10) per pitch,
+ * charged at the close that judges the pitch, whichever judge decided and whoever won.
+ */
+export const FABRICATION_COST = 0.05;
+
+/**
+ * Charge every judged pitch's fabricated claims (the decision's `parts.fabricatedClaims` = min(1, F / 2),
+ * so F = its × 2): judge_argument −0.05 × F into `sink`, with source `fabricated_pitch`.
+ */
+export function chargeFabrication(decision: JudgeDecision | null, sink: RewardSink): void {
+  if (decision === null) return;
+  for (let i = 0; i < decision.scores.length; i++) {
+    const x = decision.scores[i]!;
+    const f = x.parts.fabricatedClaims;
+    if (!(f > 0)) continue;
+    const claims = Math.min(FABRICATION_SATURATION, Math.max(1, Math.round(f * FABRICATION_SATURATION)));
+    sink.add(x.lab, 'judge_argument', round4(-FABRICATION_COST * claims), { kind: 'fabricated_pitch', claims });
+  }
+}
 
 /** Most judge bonus one job can hold over a match: one full win's worth (docs/RULES.md §6.5). */
 export const HELD_BONUS_CAP = JUDGE_BONUS_MAX;
@@ -67,7 +90,7 @@ export function settleHeld(j: Job, credit: number, round: number, sink: RewardSi
   const held = j.heldBonus ?? 0;
   if (held <= 0) return;
   const paid = round4(held * credit);
-  if (paid > 0) sink.add(j.owner, 'judge_argument', paid);
+  if (paid > 0) sink.add(j.owner, 'judge_argument', paid, { kind: 'pitch_bonus', jobId: j.id, credit });
   if (!log) return;
   if (paid > 0) log.push({ round, lab: j.owner, jobId: j.id, kind: 'paid', amount: paid, reason: credit >= 1 ? 'completed' : 'partial' });
   const lost = round4(held - paid);

@@ -3,15 +3,17 @@
  * offers expire, shocks happen, jobs settle at their deadlines, coalitions close or lapse, the last
  * round's final settlement runs, and every seat gets its round-close reward.
  */
-import type { JudgeDecision, LabId, MatchState, RewardBreakdown } from './types.js';
+import type { JudgeDecision, LabId, MatchState, RewardBreakdown, RewardEntry, RewardSource } from './types.js';
 import type { PitchBonusEvent, RoundReport, SettlementEvent, TradeEvent } from './views.js';
-import { holdBonus } from './pitch-bonus.js';
+import { chargeFabrication, holdBonus } from './pitch-bonus.js';
 import { Draft } from './mut.js';
 import type { RewardSink } from './mut.js';
 import { applyAction } from './step.js';
 import { observe } from './observe.js';
 import { rng } from './rng.js';
 import { applyShock } from './shocks.js';
+import { arrive } from './arrivals.js';
+import { announcedAuction } from './auction.js';
 import { finalSettlement, settleJob } from './settlement.js';
 import { closeCoalition, lapseCoalition } from './coalition-ops.js';
 import { addBreakdowns, addToColumn, CUMULATIVE_MAX, CUMULATIVE_MIN, emptyBreakdown, normalize, roundColumnsInPlace, ZERO_BREAKDOWN } from './reward.js';
@@ -91,10 +93,12 @@ export function runScripted(state: MatchState, scripted: Scripted[] = [], trades
       const a = actions[k];
       const { state: next, result } = applyAction(s, lab, a);
       s = next;
-      scripted.push({ lab, action_type: actionTypeOf(a), ok: result.ok, code: result.code, message: result.message });
+      const rec: Scripted = { lab, action_type: actionTypeOf(a), ok: result.ok, code: result.code, message: result.message, reward: result.reward };
+      if (result.entries !== undefined) rec.entries = result.entries;
+      scripted.push(rec);
       if (result.code === 'offer_accepted') {
         const o = s.offers[String((a as { offer_id: string }).offer_id).trim()]!;
-        trades.push({ offerId: o.id, from: o.from, to: o.to, offeredBlockIds: o.offeredBlockIds, requestedBlockIds: o.requestedBlockIds, payment: o.payment });
+        trades.push({ offerId: o.id, from: o.from, to: o.to, offeredBlockIds: o.offeredBlockIds, requestedBlockIds: o.requestedBlockIds, payment: o.payment, ask: o.ask ?? 0 });
       }
       if (s.over || s.labs[lab]!.finished) break;
     }
@@ -116,10 +120,12 @@ function judged(s: MatchState, decision: JudgeDecision | null): { winner: LabId 
  */
 class CloseSink implements RewardSink {
   readonly close = new Map<LabId, RewardBreakdown>();
-  add(lab: LabId, col: RewardColumn, v: number): void {
+  readonly entries: RewardEntry[] = [];
+  add(lab: LabId, col: RewardColumn, v: number, source: RewardSource): void {
     let b = this.close.get(lab);
     if (b === undefined) this.close.set(lab, (b = emptyBreakdown()));
     addToColumn(b, col, v);
+    this.entries.push({ lab, column: col, value: v, source });
   }
 }
 
@@ -172,6 +178,7 @@ export function closeRound(state: MatchState, opts: CloseOptions = {}): { state:
   // The bonus is held on the jobs the winning pitch argued for, paid when they settle (§6.5).
   const pitchBonus: PitchBonusEvent[] = [];
   if (winner !== null && bonus > 0) holdBonus(d, winner, bonus, pitchBonus);
+  chargeFabrication(decision, sink); // a fabricated claim costs its seat (§6.6)
   const round = closing + 1;
   d.s.round = round;
   if (s.pitches.length > 0) d.s.pitches = [];
@@ -188,6 +195,14 @@ export function closeRound(state: MatchState, opts: CloseOptions = {}): { state:
     if (x.round === closing) shocks.push(applyShock(d, x.kind, closing, winner));
   }
   if (shocks.length > 0) d.s.shockHistory = [...s.shockHistory, ...shocks];
+  // Late jobs and supply for the round that opens (§1.1, rules v3).
+  const arrivals = round < s.params.maxRounds ? arrive(d, round) : [];
+  // An emergency auction of the round that opens is announced now, so every seat can bid in it (§5.1).
+  if (d.s.auction != null && d.s.auction.round < round) d.s.auction = null;
+  if (round < s.params.maxRounds) {
+    const next = announcedAuction(d.s, round);
+    if (next !== null) d.s.auction = next;
+  }
 
   const settlements: SettlementEvent[] = [];
   // Read through the record the loop enumerates (for-in's fast keyed loads), even after settleJob has
@@ -215,5 +230,5 @@ export function closeRound(state: MatchState, opts: CloseOptions = {}): { state:
   }
   const rewards = payRound(d, s.labIds, sink);
   const out = d.s;
-  return { state: out, report: { round: closing, scriptedActions, trades, judge: decision, shocks, settlements, coalitions, rewards, leaderboard: leaderboard(out), final: out.over, pitchBonus } };
+  return { state: out, report: { round: closing, scriptedActions, trades, judge: decision, shocks, settlements, coalitions, rewards, leaderboard: leaderboard(out), final: out.over, pitchBonus, ...(arrivals.length > 0 ? { arrivals } : {}), entries: sink.entries } };
 }

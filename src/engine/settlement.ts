@@ -31,7 +31,7 @@ function releaseIdle(d: Draft, lab: LabId, holder: string | null, sink: RewardSi
       const w = d.block(id);
       w.status = 'available';
       w.reservedFor = null;
-      sink.add(lab, 'job_utility', IDLE_RESERVATION_COST);
+      sink.add(lab, 'job_utility', IDLE_RESERVATION_COST, { kind: 'idle_reservation', blockId: id, jobId: b.reservedFor });
     }
   }
 }
@@ -54,8 +54,8 @@ function rewardTraders(d: Draft, job: Job, sink: RewardSink): void {
   }
   // Traded blocks that were not needed (padding) realise no trade benefit.
   if (sellers.length === 0 || job.allocatedHours - tradedHours >= job.gpuHoursRequired) return;
-  sink.add(owner, 'negotiation_efficiency', 1);
-  for (const lab of sellers) if (!d.s.labs[lab]!.finished) sink.add(lab, 'negotiation_efficiency', 1);
+  sink.add(owner, 'negotiation_efficiency', 1, { kind: 'traded_job', jobId: job.id, owner });
+  for (const lab of sellers) if (!d.s.labs[lab]!.finished) sink.add(lab, 'negotiation_efficiency', 1, { kind: 'traded_job', jobId: job.id, owner });
 }
 
 /**
@@ -73,11 +73,17 @@ export function settleJob(d: Draft, jobId: string, sink: RewardSink, log?: Pitch
   const credit = complete ? 1 : j.partialCreditAllowed ? j.allocatedHours / j.gpuHoursRequired : 0;
   j.outcome = complete ? 'completed' : j.partialCreditAllowed && j.allocatedHours > 0 ? 'partial' : 'missed';
   j.realisedValue = j.allocatedHours === 0 ? 0 : round2(jobValue(j) * credit - j.energyCost);
-  sink.add(j.owner, 'job_utility', clamp(j.realisedValue / JOB_UTILITY_SCALE, JOB_UTILITY_MIN, 1));
+  sink.add(j.owner, 'job_utility', clamp(j.realisedValue / JOB_UTILITY_SCALE, JOB_UTILITY_MIN, 1), {
+    kind: 'job_settled',
+    jobId: j.id,
+    outcome: j.outcome,
+    value: j.realisedValue,
+    credit,
+  });
   // Trades credited this job's value as deal gain; take back what it did not realise (gross of energy).
   const unrealised = (j.tradeCredit ?? 0) - jobValue(j) * credit;
-  if (unrealised > 0) sink.add(j.owner, 'deal_quality', -unrealised / DEAL_SCALE);
-  if (complete && j.shockAffected) sink.add(j.owner, 'market_adaptation', 1);
+  if (unrealised > 0) sink.add(j.owner, 'deal_quality', -unrealised / DEAL_SCALE, { kind: 'trade_unrealised', jobId: j.id, credits: unrealised });
+  if (complete && j.shockAffected) sink.add(j.owner, 'market_adaptation', 1, { kind: 'shock_adapted', jobId: j.id });
   if (complete) rewardTraders(d, j, sink);
   if (j.heldBonus !== undefined) settleHeld(j, credit, round, sink, log);
   releaseIdle(d, j.owner, j.id, sink);
@@ -125,6 +131,6 @@ export function finalSettlement(d: Draft, lab: LabId, sink: RewardSink, log?: Pi
   }
   const l = d.s.labs[lab]!;
   const share = total === 0 ? 0 : completed / total;
-  sink.add(lab, 'budget_efficiency', share * clamp(l.budget / l.initialBudget, 0, 1));
+  sink.add(lab, 'budget_efficiency', share * clamp(l.budget / l.initialBudget, 0, 1), { kind: 'budget', completed, total, budget: l.budget, initialBudget: l.initialBudget });
   return events;
 }

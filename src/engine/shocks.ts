@@ -5,12 +5,13 @@
 import type { Block, Job, LabId, ShockEvent, ShockKind } from './types.js';
 import type { Draft } from './mut.js';
 import { rng } from './rng.js';
+import { AUCTION_RESERVE, resolveAuction } from './auction.js';
 import { drawBlock, newJob } from './world.js';
 import { makeFeasible, marketHours, servableByReliability } from './feasibility.js';
 import { labIndex, pick, round2, uniform2 } from './util.js';
 
-/** Price of the emergency-auction block, burned (docs/RULES.md §5). */
-export const AUCTION_PRICE = 8;
+/** Reserve price of an emergency auction, credits (docs/RULES.md §5.1; the fixed price before rules v3). */
+export const AUCTION_PRICE = AUCTION_RESERVE;
 /** Energy-spike factor and reliability-downgrade step (reference §3 d). */
 export const ENERGY_SPIKE = 1.25;
 export const RELIABILITY_DROP = 0.12;
@@ -20,7 +21,7 @@ export const RELIABILITY_FLOOR = 0.5;
 const touchable = (b: Block) => b.status === 'available' || b.status === 'reserved' || b.status === 'committed';
 
 /** A fresh id `b_s<r>_<k>` for capacity a shock adds (k = 0 unless taken). */
-function newBlockId(d: Draft, r: number): string {
+export function newBlockId(d: Draft, r: number): string {
   let k = 0;
   while (Object.hasOwn(d.s.blocks, `b_s${r}_${k}`)) k += 1;
   return `b_s${r}_${k}`;
@@ -130,17 +131,9 @@ export function applyShock(d: Draft, kind: ShockKind, r: number, winner: LabId |
       d.addBlock(b);
       return shockEvent(r, kind, `New capacity ${b.id} (${b.gpuHours} GPU-hours) went to ${nameOf(d, to)}.`, [to], [b.id]);
     }
-    case 'emergency_auction': {
-      const canPay = live.filter((l) => d.s.labs[l]!.budget >= AUCTION_PRICE);
-      let buyer: LabId | null = winner !== null && canPay.includes(winner) ? winner : null;
-      if (buyer === null) for (const l of canPay) if (buyer === null || d.s.labs[l]!.reputation > d.s.labs[buyer]!.reputation) buyer = l;
-      if (buyer === null) return shockEvent(r, kind, 'An emergency auction found no buyer.', [], []);
-      const b = drawBlock(draw, newBlockId(d, r), buyer);
-      d.addBlock(b);
-      d.setBudget(buyer, d.s.labs[buyer]!.budget - AUCTION_PRICE);
-      d.s.ledger = { ...d.s.ledger, burned: round2(d.s.ledger.burned + AUCTION_PRICE) };
-      return shockEvent(r, kind, `${nameOf(d, buyer)} bought ${b.id} (${b.gpuHours} GPU-hours) at an emergency auction for ${AUCTION_PRICE} credits.`, [buyer], [b.id]);
-    }
+    case 'emergency_auction':
+      // Sealed bids placed during the round (auction.ts, docs/RULES.md §5.1).
+      return resolveAuction(d, r, winner);
     case 'deadline_acceleration': {
       const labs = live.filter((l) => acceleratable(d, l, r).length > 0);
       if (labs.length === 0) return shockEvent(r, kind, 'A deadline acceleration touched nobody.', [], []);

@@ -12,6 +12,7 @@ import { Draft } from './mut.js';
 import type { RewardSink } from './mut.js';
 import { addBreakdowns, addToColumn, CUMULATIVE_MAX, CUMULATIVE_MIN, emptyBreakdown, INVALID_PENALTY, isZeroBreakdown, MALFORMED_PENALTY, normalize, SPAM_PENALTY } from './reward.js';
 import type { RewardColumn } from './reward.js';
+import type { RewardEntry, RewardSource } from './types.js';
 import { clamp, round4 } from './util.js';
 import type { Ctx, Outcome } from './handlers/common.js';
 import { acceptOffer, counterOffer, rejectOffer, sendOffer } from './handlers/offers.js';
@@ -20,6 +21,7 @@ import { releaseCapacity, reserveCapacity } from './handlers/capacity.js';
 import { commitToCoalition, formCoalition } from './handlers/coalitions.js';
 import { allocateToJob } from './handlers/allocate.js';
 import { finish, sendMessage, wait } from './handlers/misc.js';
+import { bid } from './handlers/auction.js';
 
 export { fingerprintOf } from './fingerprint.js';
 
@@ -45,9 +47,12 @@ class StepCtx implements Ctx, RewardSink {
   ) {
     this.sink = this;
   }
-  add(lab: LabId, col: RewardColumn, v: number): void {
+  /** What this step added to any seat's reward, with its source (null until the first addition). */
+  entries: RewardEntry[] | null = null;
+  add(lab: LabId, col: RewardColumn, v: number, source: RewardSource): void {
     if (lab === this.lab) addToColumn(this.reward, col, v);
     else this.d.addPending(lab, col, v);
+    (this.entries ??= []).push({ lab, column: col, value: v, source });
   }
 }
 
@@ -70,6 +75,7 @@ function dispatch(ctx: Ctx, a: Action): Outcome {
     case 'send_message': return sendMessage(ctx, a);
     case 'wait': return wait();
     case 'finish': return finish(ctx);
+    case 'bid': return bid(ctx, a);
   }
 }
 
@@ -191,6 +197,9 @@ export function applyAction(state: MatchState, lab: LabId, raw: unknown): StepOu
   }
   const b = settleStep(d, lab, reward, out.ok, fingerprint);
   const result: ActionResult = { ok: out.ok, code: out.code, message: out.message, reward: b };
+  // A failed step keeps no reward of its own; other seats' pending additions stay only if its draft did.
+  const entries = out.ok ? ctx.entries : out.keep ? (ctx.entries?.filter((e) => e.lab !== lab) ?? null) : null;
+  if (entries !== null && entries.length > 0) result.entries = entries;
   // ctx.created is this step's own object: it can be handed out as it is.
   if (out.ok && (ctx.created.offerId || ctx.created.coalitionId)) result.created = ctx.created;
   return { state: d.s, result };

@@ -168,6 +168,11 @@ export interface Offer {
   requestedBlockIds: BlockId[];
   /** Credits the sender pays the recipient (≥ 0). */
   payment: number;
+  /**
+   * Credits the sender asks the recipient to pay it (≥ 0; rules v3): selling blocks for credits. At most
+   * one of payment and ask is non-zero. Absent in offers of older engines (= 0).
+   */
+  ask?: number;
   message: string;
   roundCreated: number;
   /** Can be accepted while round ≤ expiresRound. */
@@ -343,6 +348,26 @@ export interface SeatStats {
   pendingReward: RewardBreakdown;
 }
 
+/** The capacity an emergency auction sells: a block's facts without an owner yet (docs/RULES.md §5.1). */
+export interface AuctionLot {
+  id: BlockId;
+  gpuCount: number;
+  duration: number;
+  gpuHours: number;
+  reliability: number;
+  energyCost: number;
+}
+
+/** An emergency auction open during round `round`, sold when that round closes (docs/RULES.md §5.1). */
+export interface Auction {
+  round: number;
+  lot: AuctionLot;
+  /** Lowest valid bid (credits). */
+  reserve: number;
+  /** Sealed bids (credits) by seat, in the order first placed; a seat's later bid replaces its earlier one. */
+  bids: Record<LabId, number>;
+}
+
 /** Money bookkeeping so conservation can be checked: Σ budgets + Σ escrow = initial + injected − burned. */
 export interface Ledger {
   initialMoney: number;
@@ -374,6 +399,12 @@ export interface MatchState {
   /** Private: never shown to any seat. */
   shockSchedule: ScheduledShock[];
   shockHistory: ShockEvent[];
+  /**
+   * The emergency auction open this round (announced when the previous round closed; docs/RULES.md §5.1),
+   * with the seats' sealed bids; null (or absent, older engines) when none. Private: each seat sees only
+   * its own bid.
+   */
+  auction?: Auction | null;
   ledger: Ledger;
   seats: Record<LabId, SeatStats>;
 }
@@ -385,6 +416,49 @@ export interface ActionResult {
   message: string;
   /** The actor's reward for this step. */
   reward: RewardBreakdown;
+  /**
+   * Every reward the step added, to any seat, with its source ({@link RewardSource}); absent when none.
+   * The actor's entries are in `reward`; another seat's are pending, paid at its next round close.
+   * Penalties (invalid_action_penalty, spam_penalty) are not entries: `code` says why.
+   */
+  entries?: RewardEntry[];
   /** Ids created by the action (offer, coalition), for replies and buttons. */
   created?: { offerId?: OfferId; coalitionId?: CoalitionId };
+}
+
+/* Reward sources (docs/RULES.md §4.6): every call that adds to a seat's reward names its source, so the round
+ * host can keep a reward ledger whose entries sum to the seat's cumulative reward. Ids and numbers only;
+ * the words are written by src/present. */
+
+/** The fact behind one reward entry (raw column units, before the §4 weights). */
+export type RewardSource =
+  /** deal_quality at an accepted trade: `gain` = the party's change in private valuation (credits). */
+  | { kind: 'trade'; offerId: OfferId; gain: number }
+  /** job_utility at a job's settlement: realised value (credits) and credit share in [0, 1]. */
+  | { kind: 'job_settled'; jobId: JobId; outcome: string; value: number; credit: number }
+  /** deal_quality taken back at settlement: trade credit (credits) the job did not realise. */
+  | { kind: 'trade_unrealised'; jobId: JobId; credits: number }
+  /** market_adaptation: a job a shock touched was still completed. */
+  | { kind: 'shock_adapted'; jobId: JobId }
+  /** negotiation_efficiency: a completed job used capacity traded between `owner` and the seat. */
+  | { kind: 'traded_job'; jobId: JobId; owner: LabId }
+  /** judge_argument: a held pitch bonus paid at the job's settlement (× credit). */
+  | { kind: 'pitch_bonus'; jobId: JobId; credit: number }
+  /** job_utility cost of a block still reserved (for `jobId`, or for nothing) when it settles. */
+  | { kind: 'idle_reservation'; blockId: BlockId; jobId: JobId | null }
+  /** budget_efficiency at final settlement: completed share × clamp(budget / initialBudget, 0, 1). */
+  | { kind: 'budget'; completed: number; total: number; budget: number; initialBudget: number }
+  /** coalition_reliability: the seat served a coalition whose capacity a partner used. */
+  | { kind: 'coalition_served'; coalitionId: CoalitionId }
+  /** breach_penalty: the seat withdrew a block it had committed to a coalition. */
+  | { kind: 'coalition_breach'; coalitionId: CoalitionId }
+  /** judge_argument cost of a judged pitch's fabricated claims (distinct, at most 2; docs/RULES.md §6.6). */
+  | { kind: 'fabricated_pitch'; claims: number };
+
+/** One addition to one seat's reward column, as the engine made it (raw units, not yet weighted). */
+export interface RewardEntry {
+  lab: LabId;
+  column: Exclude<keyof RewardBreakdown, 'normalized_reward'>;
+  value: number;
+  source: RewardSource;
 }

@@ -4,6 +4,7 @@
  * policy): the property tests check it.
  */
 import type {
+  AuctionLot,
   BlockStatus,
   CoalitionStatus,
   Job,
@@ -11,6 +12,7 @@ import type {
   LabId,
   Offer,
   RewardBreakdown,
+  RewardEntry,
   ShockEvent,
   TaskName,
   Difficulty,
@@ -99,6 +101,22 @@ export interface Observation {
   lastJudgeDecision: JudgeDecision | null;
   cumulativeReward: number;
   lastReward: RewardBreakdown;
+  /**
+   * The emergency auction open this round (docs/RULES.md §5.1): its lot, reserve price and this seat's
+   * own sealed bid (null if none); null when no auction is open. Other seats' bids are never shown.
+   * Optional so older views stay valid.
+   */
+  auction?: AuctionView | null;
+}
+
+/** An open emergency auction as one seat sees it (docs/RULES.md §5.1). */
+export interface AuctionView {
+  round: number;
+  lot: AuctionLot;
+  /** Lowest valid bid, credits. */
+  reserve: number;
+  /** This seat's own bid (credits), null if it has not bid; absent in the public view. */
+  myBid?: number | null;
 }
 
 /** The match as the channel sees it. */
@@ -117,6 +135,8 @@ export interface PublicView {
   pitches: Pitch[];
   shockHistory: ShockEvent[];
   judgeHistory: JudgeDecision[];
+  /** The emergency auction open this round, without bids (docs/RULES.md §5.1); optional for older views. */
+  auction?: AuctionView | null;
 }
 
 /** A trade executed at or before a round close. */
@@ -127,6 +147,8 @@ export interface TradeEvent {
   offeredBlockIds: string[];
   requestedBlockIds: string[];
   payment: number;
+  /** Credits the recipient paid the sender (the offer's ask; rules v3). */
+  ask?: number;
 }
 
 /** A job settled at its deadline (public: who and the outcome, never the value). */
@@ -162,13 +184,23 @@ export interface PitchBonusEvent {
 }
 
 /**
- * What happened when a round closed. Private parts: `rewards` (per seat) and `scriptedActions[].message`
+ * What happened when a round closed. Private parts: `rewards` and `entries` (per seat), `scriptedActions[].message`, `.reward`, `.entries`
  * (result sentences may name the actor's own values); show others only types and codes (gym: seatReport).
  */
 export interface RoundReport {
   round: number;
   /** Actions the scripted seats took, with their results (public: codes and messages). */
-  scriptedActions: { lab: LabId; action_type: string; ok: boolean; code: string; message: string }[];
+  scriptedActions: {
+    lab: LabId;
+    action_type: string;
+    ok: boolean;
+    code: string;
+    message: string;
+    /** The scripted seat's step reward (private to it); absent for a policy error. */
+    reward?: RewardBreakdown;
+    /** The step's reward entries (ActionResult.entries). */
+    entries?: RewardEntry[];
+  }[];
   trades: TradeEvent[];
   judge: JudgeDecision | null;
   shocks: ShockEvent[];
@@ -183,4 +215,27 @@ export interface RoundReport {
   final: boolean;
   /** Judge bonuses held, paid and forfeited at this close (docs/RULES.md §6.5); absent in reports before rules v2. */
   pitchBonus?: PitchBonusEvent[];
+  /** Late jobs and supply revealed at this close for the round that opens (§1.1); absent when none. */
+  arrivals?: ArrivalEvent[];
+  /**
+   * What this close added to each seat's round-close breakdown, with sources (settlements, coalitions,
+   * pitch bonuses, budget). A seat's breakdown in `rewards` also holds its pending reward from other
+   * seats' steps (ActionResult.entries of those steps). Absent in reports of older engines.
+   */
+  entries?: RewardEntry[];
+}
+
+/**
+ * A late job and the block of late supply that came with it (docs/RULES.md §1.1, rules v3). The job's
+ * facts are private to `lab` (its observation); its id, the block and who received it are public.
+ */
+export interface ArrivalEvent {
+  /** The round that opens with it (the close of round − 1 revealed it). */
+  round: number;
+  lab: LabId;
+  jobId: string;
+  /** The block of late supply that came with the job, and who received it. */
+  blockId: string;
+  supplier: LabId;
+  gpuHours: number;
 }

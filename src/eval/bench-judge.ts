@@ -14,7 +14,7 @@ import pLimit from 'p-limit';
 import { applyAction, createMatch } from '../engine/index.js';
 import type { JudgeDecision, LabId, MatchState, TaskName } from '../engine/types.js';
 import { ruleJudge } from '../engine/judge/rule-judge.js';
-import { createLlmJudge, type LlmJudgeOptions } from '../agents/llm-judge.js';
+import { createLlmJudge, seededJudgeRng, type LlmJudgeOptions } from '../agents/llm-judge.js';
 import { ATTACKS, attackPitch, honestPitch, type AttackName, type BenchPitch } from './bench-judge-corpus.js';
 
 /** Judge a state with the pitches shown in `order`. */
@@ -23,12 +23,16 @@ export type OrderedJudge = (state: MatchState, order: LabId[]) => Promise<JudgeD
 /** The rule judge (it never sees positions; the order only changes the order pitches were made). */
 export const ruleOrderedJudge: OrderedJudge = async (state) => ruleJudge.judge(state);
 
-/** The LLM judge with a forced order; aliases are fixed per seat so only positions change. */
+/**
+ * The LLM judge with a forced order; aliases are fixed per seat so only positions change. Without
+ * `opts.rng`, draws (nonces, tie-breaks) come from `rng(seed, round, 'llm-judge')`, so runs repeat.
+ */
 export function llmOrderedJudge(opts: Omit<LlmJudgeOptions, 'arrange'>): OrderedJudge {
   return (state, order) => {
     const sorted = [...order].sort();
     const alias = Object.fromEntries(sorted.map((lab, i) => [lab, ['Seat K', 'Seat M', 'Seat P', 'Seat R', 'Seat T'][i] ?? `Seat ${i}`]));
-    return createLlmJudge({ ...opts, arrange: () => ({ order: [...order], alias }) }).judge(state);
+    const rng = opts.rng ?? seededJudgeRng(state.config.seed, state.round);
+    return createLlmJudge({ ...opts, rng, arrange: () => ({ order: [...order], alias }) }).judge(state);
   };
 }
 
@@ -68,7 +72,8 @@ export interface BenchReport {
   cases: BenchCaseResult[];
 }
 
-function withPitches(base: MatchState, pitches: [LabId, BenchPitch][]): MatchState {
+/** `base` with each pitch made by its seat, in order (throws when the engine refuses one: a corpus bug). */
+export function withPitches(base: MatchState, pitches: [LabId, BenchPitch][]): MatchState {
   let s = base;
   for (const [lab, p] of pitches) {
     const r = applyAction(s, lab, { action_type: 'make_pitch', message: p.text, job_ids: p.jobIds });

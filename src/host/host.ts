@@ -28,6 +28,7 @@ import { systemClock, type Clock } from '../match/timers.js';
 import { VoteDesk, type VoteInput } from '../voting/vote-desk.js';
 import type { RoundHostOptions } from './options.js';
 import type { HostedMatch, MatchSettings, SeatDriver } from '../match/types.js';
+import { personName } from '../chat/player-text.js';
 
 export type { RoundHostOptions } from './options.js';
 
@@ -213,19 +214,23 @@ export class RoundHost {
    * returned even when it is an error (its penalty is part of the game, e.g. for agents and the gym). With
    * `onlyValid` (the command catalogue: a person's bad input changes nothing) the engine checks the action
    * against the very state it would change, under the match's lock, and an invalid one is not logged: the
-   * error carries the engine's code (src/engine/codes.ts) and message.
+   * error carries the engine's code (src/engine/codes.ts) and message. With `round` (the 0-based round the
+   * command was written for) an action that arrives after that round closed is refused with `round_closed`
+   * and nothing is logged: it is never moved to the next round.
    */
   async act(
     channelId: string,
     caller: Caller,
     action: unknown,
-    opts: { onlyValid?: boolean } = {},
+    opts: { onlyValid?: boolean; round?: number } = {},
   ): Promise<HostResult<{ result: ActionResult; match: HostedMatch; reply?: Reply }>> {
     const raw = boundedAction(action);
     return this.inChannel(channelId, async (m0) => {
       const r = await this.log.append(m0.id, (m) => {
         const bad = this.runningSeat(m, caller);
         if (!bad.ok) return bad;
+        const late = roundClosed(m, opts.round);
+        if (late) return late;
         if (opts.onlyValid && m.state) {
           const check = applyAction(m.state, bad.value, raw).result;
           if (!check.ok) return { ok: false, error: { code: check.code, message: check.message } };
@@ -241,12 +246,18 @@ export class RoundHost {
     });
   }
 
-  /** The caller's seat is done for the round; `closed` holds the round-close posts when this closed the round (not published: the caller renders them). */
-  async done(channelId: string, caller: Caller): Promise<HostResult<{ match: HostedMatch; closed: Reply | null }>> {
+  /**
+   * The caller's seat is done for the round; `closed` holds the round-close posts when this closed the round
+   * (not published: the caller renders them). With `round` (0-based), a `done` that arrives after that round
+   * closed is refused with `round_closed` (it never ends the next round early).
+   */
+  async done(channelId: string, caller: Caller, round?: number): Promise<HostResult<{ match: HostedMatch; closed: Reply | null }>> {
     return this.inChannel(channelId, async (m0) =>
       this.appendThen(m0.id, (m) => {
         const seat = this.runningSeat(m, caller);
         if (!seat.ok) return seat;
+        const late = roundClosed(m, round);
+        if (late) return late;
         if (m.done.includes(seat.value) || m.state?.labs[seat.value]?.finished) return ok(null);
         return ok({ type: 'seat_done', lab: seat.value });
       }, async (match) => {
@@ -269,7 +280,7 @@ export class RoundHost {
         await this.store.setMatchStatus(match.id, 'over');
         this.runner.matchOver(match.id);
         const closed = await this.ballots.afterMatchEnd(match);
-        return ok({ match: this.log.cached(match.id) ?? match, reply: mergeReplies(renderEnded(match, caller.displayName, wasRunning), closed) });
+        return ok({ match: this.log.cached(match.id) ?? match, reply: mergeReplies(renderEnded(match, personName(caller.displayName), wasRunning), closed) });
       }),
     );
   }
@@ -380,4 +391,10 @@ export class RoundHost {
     }
     return m.phase === 'over' ? null : m;
   }
+}
+
+/** `round_closed` when a command written for `round` (0-based) arrives after that round closed; null otherwise. */
+function roundClosed(m: HostedMatch, round: number | undefined): HostResult<never> | null {
+  if (round === undefined || !m.state || m.state.round === round) return null;
+  return fail('round_closed', `Round ${round + 1} closed before your command arrived, so nothing was recorded (it was not moved to round ${m.state.round + 1}). Send it again if you still want it.`);
 }

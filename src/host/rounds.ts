@@ -23,6 +23,7 @@ import { ballotToOpen, type BallotKeeper, type BuiltBallot } from '../voting/bal
 import { decideRound, stateForJudge } from '../match/judging.js';
 import type { MatchLog } from '../match/match-log.js';
 import { mergeReplies, renderAgentActivity, renderOverByFinish, renderRoundClose, type CloseReason } from '../present/render.js';
+import { roundVerdictReply } from '../present/verdicts.js';
 import { ballotOpenField, voteButton } from '../voting/render.js';
 import { drivenSeats, pendingSeats } from '../match/replay.js';
 import { fail, ok } from '../match/results.js';
@@ -190,7 +191,7 @@ export class RoundRunner {
     this.timers.clear(`${id}:fallback:${round}`);
     let memo: { key: string; decision: JudgeDecision | null } | null = null;
     // The ballot holds the pitches the judge judged (after the scripted seats' close-of-round turn).
-    const built: { ballot: BuiltBallot | null } = { ballot: null };
+    const built: { ballot: BuiltBallot | null; decision: JudgeDecision | null } = { ballot: null, decision: null };
     // We hold the claim now: if appending fails (store error), retry later with force, or nobody would
     // ever close this round in this process.
     const appended = this.d.log.append(id, async (x) => {
@@ -202,6 +203,7 @@ export class RoundRunner {
         memo = { key, decision: await decideRound(x.state, this.d.judge, { clock: this.d.clock, timeoutMs: this.d.judgeTimeoutMs }) };
       }
       built.ballot = ballotToOpen(x, () => stateForJudge(x.state));
+      built.decision = memo.decision;
       return ok({ type: 'round_closed' as const, round, reason, judge: memo.decision });
     });
     const res = await appended.catch((err: unknown) => {
@@ -223,6 +225,10 @@ export class RoundRunner {
     const reply = renderRoundClose(after, report, reason, view);
     // The verdict of the ballots that closed with this round comes right after the round's results.
     reply.public.splice(1, 0, ...ballots.posts.public);
+    // The judge's per-claim check: to each author now; to the channel now, or when this round's ballot closes.
+    const verdicts = roundVerdictReply(after, built.decision, ballots.opened !== null);
+    reply.public.splice(1 + ballots.posts.public.length, 0, ...verdicts.public);
+    reply.private.push(...verdicts.private);
     if (after.phase === 'over') {
       await this.d.store.setMatchStatus(id, 'over');
       this.matchOver(id);

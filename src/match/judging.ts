@@ -7,10 +7,15 @@
  * - rule judge (no async judge configured, or the fallback): a dry run of the engine's own
  *   `closeRound(state)` gives exactly the decision the engine would make;
  * - async (LLM) judge: {@link stateForJudge} replays step 1 with the engine's exported pieces.
+ *
+ * Every decision carries the judge's work claim by claim in `meta.checks` (src/engine/judge/explain.ts):
+ * stored in the `round_closed` event for the verdict posts (src/present/verdicts.ts), never in the state
+ * (replay keeps only the public part of a decision), because it holds each author's private truth.
  */
 import { closeRound, runScripted } from '../engine/index.js';
 import type { JudgeDecision, MatchState } from '../engine/types.js';
 import type { AsyncJudge } from '../engine/judge/types.js';
+import { checkRound, type PitchCheck } from '../engine/judge/explain.js';
 import { sleep, type Clock } from './timers.js';
 
 /** Default time the async judge gets before the rule judge takes over (the brief: 20 s). */
@@ -28,33 +33,42 @@ export function stateForJudge(state: MatchState): MatchState {
   return runScripted(state);
 }
 
+/** `decision` with the judge's per-claim work on `judged` (the state it judged) in `meta.checks`. */
+function withChecks(decision: JudgeDecision | null, judged: MatchState): JudgeDecision | null {
+  if (!decision) return null;
+  const checks: PitchCheck[] = checkRound(judged);
+  return { ...decision, meta: { ...decision.meta, checks } };
+}
+
 /**
  * Judge the round of `state` (the state before closing). Without `judge`, the rule judge decides. With
  * one, its answer is used unless it rejects or takes longer than `timeoutMs` (clock time): then the rule
  * judge decides and `meta.fallback` says why (e.g. `"timeout after 20000 ms"`), `meta.intendedJudge` names
- * the judge that failed. Never throws. Returns null when nobody pitched.
+ * the judge that failed. `meta.checks` holds the per-claim work (see the file comment). Never throws.
+ * Returns null when nobody pitched.
  */
 export async function decideRound(
   state: MatchState,
   judge: AsyncJudge | undefined,
   opts: { clock: Clock; timeoutMs: number },
 ): Promise<JudgeDecision | null> {
-  if (!judge) return ruleDecision(state);
+  const judged = stateForJudge(state);
+  if (!judge) return withChecks(ruleDecision(state), judged);
   const abort = new AbortController();
   const timeout = sleep(opts.clock, opts.timeoutMs, abort.signal).then(
     () => ({ fallback: `timeout after ${opts.timeoutMs} ms` }),
     () => ({ fallback: 'aborted' }),
   );
   const answer = Promise.resolve()
-    .then(() => judge.judge(stateForJudge(state), abort.signal))
+    .then(() => judge.judge(judged, abort.signal))
     .then(
       (decision) => ({ decision }),
       (e: unknown) => ({ fallback: `judge error: ${e instanceof Error ? e.message : String(e)}`.slice(0, 200) }),
     );
   const outcome = await Promise.race([answer, timeout]);
   abort.abort(new Error('judging finished'));
-  if ('decision' in outcome) return outcome.decision;
+  if ('decision' in outcome) return withChecks(outcome.decision, judged);
   const fallback = ruleDecision(state);
   if (!fallback) return null;
-  return { ...fallback, meta: { ...fallback.meta, fallback: outcome.fallback, intendedJudge: judge.id } };
+  return withChecks({ ...fallback, meta: { ...fallback.meta, fallback: outcome.fallback, intendedJudge: judge.id } }, judged);
 }

@@ -9,6 +9,7 @@ import { JudgeDecisionSchema, publicDecision } from '../engine/judge/decision.js
 import type { ActionResult, JudgeDecision, LabId, PolicyName } from '../engine/types.js';
 import type { RoundReport } from '../engine/views.js';
 import type { Ballot } from '../voting/ballots/types.js';
+import { emptyLedger, ledgerClose, ledgerStep } from './ledger.js';
 import { MatchEventSchema, SeatDriverSchema, type HostedMatch, type MatchEventBody, type SeatDriver, type StoredEvent } from './types.js';
 
 /** A log that cannot be folded (wrong first event, event for an unknown lab, engine rejected the config…). */
@@ -117,8 +118,9 @@ export function applyEvent(m: HostedMatch | null, ev: StoredEvent): FoldStep {
       const state = running(m, bad);
       if (!state.labs[body.lab]) throw bad(`unknown lab ${body.lab}`);
       const out = applyAction(state, body.lab, body.action);
+      const ledger = ledgerStep(m.ledger ?? emptyLedger(), ev.seq, state.round, body.lab, actionTypeOf(body.action), out.result);
       return {
-        match: { ...base, state: out.state, ...(out.state.over ? { phase: 'over' as const, roundDeadline: null, endedAt: Date.parse(ev.at) } : {}) },
+        match: { ...base, state: out.state, ledger, ...(out.state.over ? { phase: 'over' as const, roundDeadline: null, endedAt: Date.parse(ev.at) } : {}) },
         result: out.result,
       };
     }
@@ -148,6 +150,7 @@ export function applyEvent(m: HostedMatch | null, ev: StoredEvent): FoldStep {
           phase: over ? 'over' : 'running',
           roundDeadline: over ? null : deadlineAfter(ev.at, m.settings.roundSeconds),
           endedAt: over ? Date.parse(ev.at) : null,
+          ledger: ledgerClose(m.ledger ?? emptyLedger(), ev.seq, out.report),
           standings: [...(m.standings ?? []), { round: body.round + 1, rows: out.report.leaderboard.map((x) => ({ lab: x.lab, cumulativeReward: x.cumulativeReward, breakdown: out.report.rewards[x.lab] })) }],
         },
         report: out.report,
@@ -188,6 +191,12 @@ function foldBallot(m: HostedMatch, base: HostedMatch, body: BallotEvent, at: st
   if (cur.closed) throw bad(`${body.type} for closed ballot ${body.ballotId}`);
   const next: Ballot = body.type === 'ballot_closed' ? { ...cur, closed: { reason: body.reason, at: Date.parse(at) } } : { ...cur, closesAt: Date.parse(body.closesAt) };
   return { ...base, ballots: ballots.map((b, j) => (j === i ? next : b)) };
+}
+
+/** The action type named by a raw logged action ('malformed' when it names none). */
+export function actionTypeOf(action: unknown): string {
+  const t = typeof action === 'object' && action !== null ? (action as { action_type?: unknown }).action_type : undefined;
+  return typeof t === 'string' ? t : 'malformed';
 }
 
 function running(m: HostedMatch, bad: (msg: string) => ReplayError) {

@@ -5,6 +5,7 @@
 import type { Ballot } from '../voting/ballots/types.js';
 import type { JudgeDecision, LabId, MatchState, RewardBreakdown } from '../engine/types.js';
 import type { Caller, Reply } from '../chat/types.js';
+import type { Ledger } from './ledger.js';
 import type { MatchSettings, SeatDriver } from '../events/schema.js';
 
 export type { MatchEventBody, MatchSettings, SeatDriver, StoredEvent } from '../events/schema.js';
@@ -35,6 +36,8 @@ export interface HostedMatch {
    * Standings after each closed round (issue #12 charts): round (1-based), each seat's cumulative reward and
    * that round's reward breakdown. Undefined = no round closed yet.
    */
+  /** The reward ledger (src/match/ledger.ts): every change to every seat's reward, with its source. Private per seat until the match is over. */
+  ledger?: Ledger;
   standings?: { round: number; rows: { lab: LabId; cumulativeReward: number; breakdown?: RewardBreakdown }[] }[];
 }
 

@@ -4,8 +4,9 @@
  * preference charts are requested in src/analytics/charts/requests.ts.
  */
 import type { ChartRequest } from '../chat/types.js';
-import { REWARD_COLUMNS, REWARD_WEIGHTS } from '../engine/reward.js';
 import { currentStandings, seatLabel } from './common.js';
+import { categoryTotals } from './ledger.js';
+import { seatEntries } from '../match/ledger.js';
 import type { HostedMatch } from '../match/types.js';
 
 /**
@@ -26,20 +27,19 @@ export function standingsChart(m: HostedMatch): ChartRequest {
 }
 
 /**
- * Each seat's reward parts summed over the closed rounds, weighted as in the normalized reward (RULES §4),
- * so a column's stack is the seat's unclamped reward. Private during a match; posted only once the match is
- * over, when the seed (which determines every private value) is revealed too.
+ * Each seat's total split into the ledger's categories (src/present/ledger.ts): jobs, deals, pitch bonus,
+ * penalties, caps… A seat's parts sum to its leaderboard total, finished seats included. Private during a
+ * match; posted only once the match is over, when the seed (which determines every private value) is
+ * revealed too.
  */
 export function breakdownChart(m: HostedMatch): ChartRequest {
-  const totals = new Map<string, Map<string, number>>();
-  for (const p of m.standings ?? []) {
-    for (const r of p.rows) {
-      const t = totals.get(r.lab) ?? new Map<string, number>();
-      for (const c of REWARD_COLUMNS) t.set(c, (t.get(c) ?? 0) + (r.breakdown?.[c] ?? 0) * REWARD_WEIGHTS[c]);
-      totals.set(r.lab, t);
-    }
-  }
   const rows: ChartRequest['rows'] = [];
-  for (const [lab, t] of totals) for (const [part, value] of t) if (Math.abs(value) > 1e-9) rows.push({ seat: seatLabel(m, lab), part, value });
-  return { kind: 'breakdown', name: 'reward-breakdown', title: 'Final reward breakdown per seat (weighted parts, sum over rounds)', rows };
+  for (const lab of m.state?.labIds ?? []) {
+    const seat = seatLabel(m, lab);
+    const parts = categoryTotals(seatEntries(m.ledger, lab));
+    for (const c of parts) rows.push({ seat, part: c.label, value: c.amount });
+    // A seat with no reward at all still gets its row (a zero bar), so nobody is missing from the chart.
+    if (parts.length === 0) rows.push({ seat, part: 'jobs', value: 0 });
+  }
+  return { kind: 'breakdown', name: 'reward-breakdown', title: 'Where each seat\'s reward came from (sums to its total)', rows };
 }

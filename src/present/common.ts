@@ -10,15 +10,17 @@ export const DEADLINE_FIELD = 'Deadline';
 
 export { labName } from '../match/names.js';
 import { labName } from '../match/names.js';
+import { personName } from '../chat/player-text.js';
 
 /**
- * "Lab A (Ada)", "Lab B (scripted)", "Lab C (LLM: gpt-x)", "Lab D (open)". A scripted seat's policy is
- * its hidden strategy (the reference hides archetypes too): named only once the match is over.
+ * "Lab A (👤 Ada)", "Lab B (scripted)", "Lab C (🤖 LLM: gpt-x)", "Lab D (open)". A scripted seat's policy is
+ * its hidden strategy (the reference hides archetypes too): named only once the match is over. A person's
+ * name is player text after 👤 (src/chat/player-text.ts), so a nickname cannot pass for an agent label.
  */
 export function seatLabel(m: HostedMatch, lab: LabId): string {
   const d = m.drivers[lab];
   const scripted = (policy: string) => (m.phase === 'over' ? `scripted: ${policy}` : 'scripted');
-  const who = !d ? 'open' : d.kind === 'human' ? d.displayName : d.kind === 'scripted' ? scripted(d.policy) : `LLM: ${d.model}`;
+  const who = !d ? 'open' : d.kind === 'human' ? personName(d.displayName) : d.kind === 'scripted' ? scripted(d.policy) : `🤖 LLM: ${d.model}`;
   return `${labName(m, lab)} (${who})`;
 }
 

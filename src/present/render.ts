@@ -8,7 +8,6 @@ import type { Button, Post, PrivatePost, Reply } from '../chat/types.js';
 import type { JudgeDecision, LabId, ShockKind } from '../engine/types.js';
 import type { RoundReport } from '../engine/views.js';
 import {
-  REWARD_COLUMNS,
   currentStandings,
   deadlineFields,
   fmtReward,
@@ -19,6 +18,7 @@ import {
 } from './common.js';
 import { drivenSeats } from '../match/replay.js';
 import { pitchPayLines } from './pitch-pay.js';
+import { roundLedgerLines, seatSummary } from './ledger.js';
 import { breakdownChart, standingsChart } from './charts.js';
 import type { HostedMatch } from '../match/types.js';
 import { emptyReply, mergeReplies } from '../chat/reply.js';
@@ -170,24 +170,27 @@ export interface BallotView {
   buttons: Button[];
 }
 
-/** Each person's private round-close reward breakdown (the 11 columns) and own settled jobs. */
-function breakdowns(m: HostedMatch, r: RoundReport): PrivatePost[] {
+/**
+ * Each person's private round post: every change to their reward this round (their steps and the close),
+ * each with its reason, and the new total (the reward ledger, src/present/ledger.ts); then held or
+ * forfeited pitch bonuses and the budget.
+ */
+function roundLedgers(m: HostedMatch, round: number, r?: RoundReport): PrivatePost[] {
   const s = m.state;
   const out: PrivatePost[] = [];
-  const pay = pitchPayLines(m, r).private;
+  const pay = r ? pitchPayLines(m, r).private : {};
   for (const [lab, d] of Object.entries(m.drivers)) {
-    const b = r.rewards[lab];
-    if (d.kind !== 'human' || !b) continue;
-    const own = r.settlements.filter((x) => x.lab === lab).map((x) => `${x.jobId} ${x.outcome}, value ${(s?.jobs[x.jobId]?.realisedValue ?? 0).toFixed(2)}`);
+    if (d.kind !== 'human' || !s?.labs[lab]) continue;
+    // A finished seat hears only of rounds that still changed its reward (its finish step, pending pay).
+    if (s.labs[lab]!.finished && !m.ledger?.entries.some((e) => e.lab === lab && e.round === round)) continue;
     out.push({
       userId: d.userId,
-      title: `${labName(m, lab)}: your round ${r.round + 1} reward`,
+      title: `${labName(m, lab)}: your round ${round + 1} reward`,
       text: [
-        `Cumulative reward ${fmtReward(s?.seats[lab]?.cumulativeReward ?? 0)}; budget ${(s?.labs[lab]?.budget ?? 0).toFixed(2)} credits.`,
-        ...(own.length ? [`Settled: ${own.join('; ')}.`] : []),
+        ...roundLedgerLines(m, lab, round),
         ...(pay[lab] ?? []),
+        `Budget ${s.labs[lab]!.budget.toFixed(2)} credits. \`me\` shows your whole ledger.`,
       ].join('\n'),
-      fields: REWARD_COLUMNS.map((c) => ({ name: c, value: fmtReward(b[c]) })),
     });
   }
   return out;
@@ -202,7 +205,7 @@ export function renderRoundClose(m: HostedMatch, r: RoundReport, reason: CloseRe
   const maxRounds = m.state?.params.maxRounds ?? r.round + 1;
   const pub: Post[] = [closeSummary(m, r, reason, maxRounds, ballot)];
   pub.push(r.final ? renderFinalPost(m, r.leaderboard) : renderRoundOpen(m));
-  return { public: pub, private: breakdowns(m, r) };
+  return { public: pub, private: roundLedgers(m, r.round, r) };
 }
 
 /** The final leaderboard post. */
@@ -211,7 +214,11 @@ export function renderFinalPost(m: HostedMatch, rows: readonly { lab: LabId; cum
   return {
     title: 'Match over: final leaderboard',
     text: `${best ? `Winner: ${seatLabel(m, best.lab)} with ${fmtReward(best.cumulativeReward)}.` : 'No seats.'} Seed ${m.settings.seed} (${m.settings.task}).`,
-    fields: [{ name: 'Leaderboard', value: leaderboardText(m, rows) }],
+    fields: [
+      { name: 'Leaderboard', value: leaderboardText(m, rows) },
+      // Public now: the match is over, so each seat's ledger no longer helps anyone play.
+      ...(m.ledger ? [{ name: 'How each seat scored', value: [...rows].sort((a, b) => b.cumulativeReward - a.cumulativeReward).map((x) => seatSummary(m, x.lab)).join('\n') }] : []),
+    ],
     // The breakdown per seat is public only now: the match is over and its seed (which determines every private value) is revealed.
     charts: [standingsChart(m), breakdownChart(m)],
   };
@@ -219,7 +226,7 @@ export function renderFinalPost(m: HostedMatch, rows: readonly { lab: LabId; cum
 
 /** A match ended by every seat finishing (not by a round close). */
 export function renderOverByFinish(m: HostedMatch): Reply {
-  return { public: [renderFinalPost(m, currentStandings(m))], private: [] };
+  return { public: [renderFinalPost(m, currentStandings(m))], private: m.state ? roundLedgers(m, m.state.round) : [] };
 }
 
 /** A match ended by its host (lobby: cancelled; running: standings so far, nothing more settles). */

@@ -9,14 +9,16 @@ import { renderRoundClose, renderStart } from './render.js';
 import { currentStandings, labName, leaderboardText } from './common.js';
 import { applyEvent } from '../match/replay.js';
 import type { HostedMatch, StoredEvent } from '../match/types.js';
+import { markdownOf, personName, playerText } from '../chat/player-text.js';
 
 /** A post as markdown (title as a heading, fields as bold names; buttons are dropped). */
 export function postMarkdown(post: Post): string {
   const out: string[] = [];
-  if (post.title) out.push(`#### ${post.title}`);
-  if (post.text) out.push(post.text);
+  // Player text (src/chat/player-text.ts) is escaped and its blocks quoted: it cannot forge markdown here either.
+  if (post.title) out.push(`#### ${markdownOf(post.title).replace(/\n/g, ' ')}`);
+  if (post.text) out.push(markdownOf(post.text));
   for (const f of post.fields ?? []) {
-    const lines = f.value.split('\n');
+    const lines = markdownOf(f.value).split('\n');
     out.push(lines.length === 1 ? `**${f.name}:** ${lines[0]}` : [`**${f.name}:**`, ...lines.map((l) => `- ${l}`)].join('\n'));
   }
   return out.join('\n\n');
@@ -26,7 +28,7 @@ function actionLine(m: HostedMatch, ev: StoredEvent & { body: { type: 'action' }
   const raw = ev.body.action;
   const obj = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : { raw };
   const { action_type, ...rest } = obj;
-  const args = Object.keys(rest).length ? ` \`${JSON.stringify(rest)}\`` : '';
+  const args = Object.keys(rest).length ? ` ${markdownOf(playerText(JSON.stringify(rest)))}` : '';
   const outcome = result ? `${result.ok ? '✓' : '✗'} ${result.code}: ${result.message}` : 'no result';
   return `- **${labName(m, ev.body.lab)}** \`${typeof action_type === 'string' ? action_type : 'malformed'}\`${args} → ${outcome}`;
 }
@@ -48,7 +50,7 @@ export function renderTranscript(events: readonly StoredEvent[]): string {
         );
         break;
       case 'seat_claimed':
-        out.push(`- ${labName(next, body.lab)} (${body.lab}) claimed by ${body.displayName}`);
+        out.push(`- ${labName(next, body.lab)} (${body.lab}) claimed by ${markdownOf(personName(body.displayName))}`);
         break;
       case 'seat_assigned':
         out.push(`- ${labName(next, body.lab)} (${body.lab}) assigned to ${body.driver.kind === 'llm' ? `LLM ${body.driver.model}` : `scripted ${body.driver.policy}`}`);

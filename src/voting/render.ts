@@ -11,6 +11,7 @@ import type { VoteRecord } from '../store/types.js';
 import { labName, seatLabel } from '../present/common.js';
 import { judgeText } from '../present/render.js';
 import type { HostedMatch } from '../match/types.js';
+import { playerBlock } from '../chat/player-text.js';
 
 const CLOSE_TEXT: Record<NonNullable<Ballot['closed']>['reason'], string> = {
   next_round: 'the next round closed',
@@ -22,7 +23,7 @@ const CLOSE_TEXT: Record<NonNullable<Ballot['closed']>['reason'], string> = {
 const CHOICE_TEXT: Record<VoteChoice, string> = { a: 'Pitch A is better', b: 'Pitch B is better', tie: 'a tie', both_bad: 'both are bad' };
 
 /** Text of a pitch as a quote (every line prefixed). */
-const quote = (text: string) => text.split('\n').map((l) => `> ${l}`).join('\n');
+const quote = (text: string) => playerBlock(text);
 
 /** The `vote` command text of a button. */
 export const voteCommand = (ballotId: string, pair?: number, choice?: VoteChoice) =>

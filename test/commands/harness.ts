@@ -10,6 +10,7 @@ import { RoundHost } from '../../src/host/index.js';
 import type { HostedMatch } from '../../src/match/types.js';
 import { openStore } from '../../src/store/index.js';
 import type { EventStore } from '../../src/store/types.js';
+import { plainOf } from '../../src/chat/player-text.js';
 
 export const CHANNEL = 'test:arena';
 export const alice: Caller = { userId: 'test:alice', displayName: 'Alice', isAdmin: false };
@@ -113,10 +114,11 @@ export async function rejected(a: Arena, who: Caller, text: string | { name: str
   return r.error;
 }
 
-/** All text of a reply (titles, texts, fields, button commands), for "does it mention" checks. */
+/** All text of a reply (titles, texts, fields, button commands) as plain text (player text unmarked, its blocks as `> ` lines), for "does it mention" checks. */
 export function replyText(r: Reply): string {
   return [...r.public, ...r.private]
     .flatMap((p) => [p.title ?? '', p.text, ...(p.fields ?? []).flatMap((f) => [f.name, f.value]), ...(p.buttons ?? []).map((b) => b.command)])
+    .map((s) => plainOf(s))
     .join('\n');
 }
 

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { COMMAND_SPECS, type Reply } from '../../src/commands/index.js';
 import { CHANNEL, alice, arena, assertOk, bob, carol, lobby, rejected, replyText, started } from './harness.js';
+import { plainOf } from '../../src/chat/player-text.js';
 
 describe('new', () => {
   test('opens a lobby hosted by the caller, public post with Join/Start buttons', async () => {
@@ -46,7 +47,7 @@ describe('join', () => {
     const a = await arena();
     assertOk(await a.run(alice, 'new seed:7'));
     const r = assertOk(await a.run(bob, 'join lab:lab_2'));
-    assert.match(r.public[0]?.title ?? '', /Lab C \(lab_2\) is taken by Bob/);
+    assert.match(plainOf(r.public[0]?.title ?? ''), /Lab C \(lab_2\) is taken by 👤 Bob/);
     assertOk(await a.run(carol, 'join'));
     const m = await a.match();
     assert.equal(a.host.seatOf(m, bob.userId), 'lab_2');

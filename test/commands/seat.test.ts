@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MatchState } from '../../src/engine/types.js';
 import { alice, assertOk, blocksOf, bob, carol, jobsOf, lobby, rejected, replyText, started } from './harness.js';
+import { plainOf } from '../../src/chat/player-text.js';
 
 /** A pending job of `lab` and a block of `lab` that meets (or, with `fits` false, misses) its minimum reliability. */
 function pair(s: MatchState, lab: string, fits: boolean): { job: string; block: string } {
@@ -108,7 +109,7 @@ describe('message', () => {
   test('public message to the channel; direct message privately to both people', async () => {
     const a = await started();
     const pub = assertOk(await a.run(alice, 'message text:"anyone selling 4-GPU blocks?"'));
-    assert.equal(pub.public[0]?.text, '**Lab A:** anyone selling 4-GPU blocks?');
+    assert.equal(plainOf(pub.public[0]?.text ?? ''), '**Lab A:**\n> anyone selling 4-GPU blocks?');
     const dm = assertOk(await a.run(alice, 'message to:lab_1 text:"deal?"'));
     assert.equal(dm.public.length, 0);
     assert.deepEqual(dm.private.map((p) => p.userId), [alice.userId, bob.userId]);

@@ -9,7 +9,7 @@ describe('status', () => {
   test('lobby: seats and buttons; running: a public view without any private value', async () => {
     const a = await lobby();
     const l = assertOk(await a.run(carol, 'status'));
-    assert.match(replyText(l), /lab_0: Lab A \(Alice\)/);
+    assert.match(replyText(l), /lab_0: Lab A \(👤 Alice\)/);
     assertOk(await a.run(alice, 'start'));
     const r = assertOk(await a.run(carol, 'status'));
     assert.equal(r.private.length, 0);
@@ -18,7 +18,7 @@ describe('status', () => {
     const s = await a.state();
     for (const j of Object.keys(s.jobs)) assert.ok(!text.includes(j), `status leaks job id ${j}`);
     for (const lab of s.labIds) assert.ok(!text.includes(s.labs[lab]!.budget.toFixed(2)), `status leaks the budget of ${lab}`);
-    assert.match(text, /Waiting for\nLab A \(Alice\), Lab B \(Bob\)/);
+    assert.match(text, /Waiting for\nLab A \(👤 Alice\), Lab B \(👤 Bob\)/);
     await a.close();
   });
 
@@ -64,7 +64,7 @@ describe('done', () => {
   test('waits for every person, then the round closes; repeated done is a private note', async () => {
     const a = await started();
     const first = assertOk(await a.run(alice, 'done'));
-    assert.match(replyText(first), /Lab A is done with round 1\/5\. Waiting for: Lab B \(Bob\)/);
+    assert.match(replyText(first), /Lab A is done with round 1\/5\. Waiting for: Lab B \(👤 Bob\)/);
     const again = assertOk(await a.run(alice, 'done'));
     assert.equal(again.public.length, 0);
     assert.match(replyText(again), /already said done/);

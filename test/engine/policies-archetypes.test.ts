@@ -30,21 +30,25 @@ describe('archetypes', () => {
     assert.deepEqual(find(run('cooperative', obs), 'accept_offer'), { action_type: 'accept_offer', offer_id: 'o_1' });
     const selfish = run('selfish', obs);
     assert.equal(find(selfish, 'accept_offer'), undefined);
-    assert.ok(types(selfish).includes('reject_offer'));
+    // It haggles (rules v3): the same swap, plus the credits that clear its threshold.
+    const counter = find(selfish, 'counter_offer');
+    assert.ok(counter && counter.offer_id === 'o_1' && (counter.ask ?? 0) > TRAIN_PARAMS.selfish.acceptThreshold, JSON.stringify(counter));
+    assert.deepEqual([counter.block_ids, counter.requested_block_ids, counter.payment], [['b_1_0'], [obs.blocks[0]!.id], 0]);
   });
 
-  test('selfish demands payment: quotes a price, then accepts an offer paying it', () => {
+  test('selfish names its price: a counter-offer asking credits for its block, then accepts an offer paying it', () => {
     const base = {
       me: 'lab_1',
       blocks: [block('b_1_0', 'lab_1', 4)],
       offers: [offer('o_1', 'lab_0', 'lab_1', { requestedBlockIds: ['b_1_0'], payment: 2 })],
     };
     const first = run('selfish', observation(base));
-    assert.deepEqual(find(first, 'reject_offer'), { action_type: 'reject_offer', offer_id: 'o_1' });
-    const msg = find(first, 'send_message');
-    assert.ok(msg && msg.target_lab_id === 'lab_0', 'a direct message to the buyer');
-    const price = Number(/asks (\d+(?:\.\d+)?) credits for b_1_0/.exec(msg.message)?.[1]);
+    const counter = find(first, 'counter_offer');
+    assert.ok(counter, 'a counter-offer to the buyer');
+    assert.deepEqual([counter.offer_id, counter.block_ids, counter.requested_block_ids, counter.payment], ['o_1', ['b_1_0'], [], 0]);
+    const price = counter.ask ?? 0;
     assert.ok(price > 2 + TRAIN_PARAMS.selfish.acceptThreshold, `price ${price} includes the selfish margin`);
+    assert.equal(Number(/asks (\d+(?:\.\d+)?) credits for b_1_0/.exec(counter.message ?? '')?.[1]), price, 'its note names the price');
     const paid = run('selfish', observation({ ...base, offers: [offer('o_2', 'lab_0', 'lab_1', { requestedBlockIds: ['b_1_0'], payment: price })] }));
     assert.deepEqual(find(paid, 'accept_offer'), { action_type: 'accept_offer', offer_id: 'o_2' });
   });

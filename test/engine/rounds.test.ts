@@ -3,9 +3,10 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeRound } from '../../src/engine/index.js';
+import { closeRound, observe, publicView } from '../../src/engine/index.js';
+import { announcedAuction } from '../../src/engine/auction.js';
 import type { JudgeDecision, MatchState, ShockKind } from '../../src/engine/index.js';
-import { act, assertInvariants, close, edit, fixture, must } from './helpers.js';
+import { act, assertInvariants, close, edit, fixture, must, rejects } from './helpers.js';
 
 const decision = (winner: string | null, bonus = 0.1, round = 0): JudgeDecision => ({ round, judgeId: 'test', winner, scores: [], bonus, reason: 'test' });
 const closeTo = (s: MatchState, round: number) => {
@@ -77,8 +78,9 @@ describe('deadline settlement', () => {
     assert.equal(state.over, true);
     assert.equal(report.final, true);
     assert.equal(state.round, 5);
-    // 1 of 2 jobs completed × budget 80/100; 86/150 − 0.05 idle.
-    assert.equal(report.rewards.lab_0!.budget_efficiency, 0.4);
+    // 1 of 3 jobs completed (the third arrived late, §1.1) × budget 80/100; 86/150 − 0.05 idle.
+    assert.ok(state.jobs.j_0_2);
+    assert.equal(report.rewards.lab_0!.budget_efficiency, 0.2667);
     assert.equal(report.rewards.lab_0!.job_utility, 0.5233);
     assert.equal(report.rewards.lab_1!.budget_efficiency, 0);
     const again = closeRound(state, { judge: null });
@@ -282,23 +284,53 @@ describe('shocks', () => {
     const { report } = closeRound(close(done), { judge: null });
     assert.equal(report.rewards.lab_0!.market_adaptation, 1);
   });
-  test('emergency_auction: the winner pays 8 (burned); else the highest reputation that can pay; else nobody', () => {
-    let state = close(shockAt('emergency_auction'), decision('lab_1'));
-    assert.equal(state.blocks.b_s0_0!.owner, 'lab_1');
-    assert.equal(state.labs.lab_1!.budget, 92);
-    assert.equal(state.ledger.burned, 8);
-    assertInvariants(state);
-    state = close(shockAt('emergency_auction', (d) => {
-      d.labs.lab_1!.budget = 7;
-      d.labs.lab_2!.reputation = 0.9;
-      d.ledger.initialMoney -= 93;
-    }), decision('lab_1'));
+  test('emergency_auction: the highest valid sealed bid wins and pays it (burned); ties go to the judge winner, then reputation; no valid bid, no sale', () => {
+    // The fixture's schedule is edited after creation: announce the lot as the previous close would have.
+    const open = (f?: (d: MatchState) => void) =>
+      edit(shockAt('emergency_auction', f), (d) => {
+        d.auction = announcedAuction(d, 0);
+      });
+    let s = must(open(), 'lab_1', { action_type: 'bid', amount: 12 }, 'bid_placed');
+    s = must(s, 'lab_2', { action_type: 'bid', amount: 15.5 }, 'bid_placed');
+    s = must(s, 'lab_0', { action_type: 'bid', amount: 9 }, 'bid_placed');
+    assert.equal(observe(s, 'lab_1').auction?.myBid, 12);
+    assert.equal(publicView(s).auction?.reserve, 8);
+    assert.ok(!JSON.stringify(publicView(s)).includes('15.5') && !JSON.stringify(observe(s, 'lab_0')).includes('15.5'));
+    let { state, report } = closeRound(s, { judge: decision('lab_1') });
     assert.equal(state.blocks.b_s0_0!.owner, 'lab_2');
-    state = close(shockAt('emergency_auction', (d) => {
-      for (const l of Object.values(d.labs)) l.budget = 1;
-      d.ledger.initialMoney = 3;
-    }));
+    assert.equal(state.labs.lab_2!.budget, 100 - 15.5);
+    assert.equal(state.ledger.burned, 15.5);
+    assert.equal(state.auction, null);
+    assert.match(report.shocks[0]!.text, /Lab C won the emergency auction for b_s0_0 .* 15\.50 credits/);
+    assert.ok(!report.shocks[0]!.text.includes('12') && !report.shocks[0]!.text.includes('9.00'));
+    assertInvariants(state);
+    // A tie goes to the judge winner, else the more reputable seat.
+    const tie = must(must(open(), 'lab_1', { action_type: 'bid', amount: 10 }), 'lab_2', { action_type: 'bid', amount: 10 });
+    assert.equal(closeRound(tie, { judge: decision('lab_1') }).state.blocks.b_s0_0!.owner, 'lab_1');
+    assert.equal(closeRound(edit(tie, (d) => void (d.labs.lab_2!.reputation = 0.99)), { judge: null }).state.blocks.b_s0_0!.owner, 'lab_2');
+    // A bid its bidder can no longer pay at the close is not valid; a later bid replaces an earlier one.
+    s = must(must(open(), 'lab_1', { action_type: 'bid', amount: 30 }), 'lab_2', { action_type: 'bid', amount: 20 });
+    s = must(s, 'lab_2', { action_type: 'bid', amount: 9 }, 'bid_placed');
+    s = edit(s, (d) => {
+      d.labs.lab_1!.budget = 25;
+      d.ledger.initialMoney -= 75;
+    });
+    ({ state } = closeRound(s, { judge: null }));
+    assert.equal(state.blocks.b_s0_0!.owner, 'lab_2');
+    assert.equal(state.ledger.burned, 9);
+    // Nobody bids: the capacity is withdrawn.
+    ({ state, report } = closeRound(open(), { judge: null }));
     assert.equal(state.blocks.b_s0_0, undefined);
     assert.equal(state.ledger.burned, 0);
+    assert.match(report.shocks[0]!.text, /no valid bid/);
+  });
+  test('bid: no auction, below the reserve, above the budget, NaN or negative are refused and change nothing', () => {
+    rejects(fixture(), 'lab_0', { action_type: 'bid', amount: 10 }, 'no_auction');
+    const s = edit(shockAt('emergency_auction'), (d) => void (d.auction = announcedAuction(d, 0)));
+    rejects(s, 'lab_0', { action_type: 'bid', amount: 7.99 }, 'bid_too_low');
+    rejects(s, 'lab_0', { action_type: 'bid', amount: 100.01 }, 'budget_overspend');
+    rejects(s, 'lab_0', { action_type: 'bid', amount: -1 }, 'malformed_action');
+    rejects(s, 'lab_0', { action_type: 'bid', amount: Number.NaN }, 'malformed_action');
+    rejects(s, 'lab_0', { action_type: 'bid' }, 'malformed_action');
   });
 });

@@ -58,7 +58,11 @@ describe('round host lifecycle', () => {
     assert.deepEqual(d2.match.done, []);
     const priv = d2.closed.private;
     assert.deepEqual(priv.map((p) => p.userId).sort(), [alice.userId, bob.userId].sort());
-    for (const p of priv) assert.equal(p.fields?.length, 11, 'the 11 reward columns');
+    for (const p of priv) {
+      // The round's ledger: each non-zero change with its reason, then the round total and the new total.
+      assert.match(p.text, /^Round 1: ([+−]\d\.\d{4} → total|no change to your reward; total) [+−]\d\.\d{4}\.$/m, 'round and running total');
+      assert.doesNotMatch(p.text, /^[+−]0\.0000 /m, 'zero entries are not printed');
+    }
     assert.equal(h.published.length, 0, 'a close caused by a command is returned, not published');
 
     let last = d2;

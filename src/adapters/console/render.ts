@@ -2,7 +2,11 @@
  * Render a {@link Reply} for a terminal. Public posts are printed plainly under `[#arena]`; private posts
  * are indented and prefixed `[private → you]` (and dimmed on a colour terminal), so the two never look
  * alike. Buttons print as `[label] → command text`, which the user can type. No ANSI codes unless asked.
+ * Player text (src/chat/player-text.ts) is printed without any control character and never styled, and
+ * a player's block is quoted with `│ ` on every line, so a pitch cannot print a `[private → you]` line,
+ * move the cursor, retitle the window or write the clipboard.
  */
+import { renderSpans, stripControls } from '../../chat/player-text.js';
 import type { Post, Reply } from '../../commands/types.js';
 
 /** How {@link renderReply} prints a reply. */
@@ -23,17 +27,32 @@ function inline(text: string, color: boolean): string {
   return text.replace(/\*\*(.+?)\*\*/g, `${ANSI.bold}$1${ANSI.reset}`).replace(/`([^`]+)`/g, `${ANSI.cyan}$1${ANSI.reset}`);
 }
 
+/** Bot text with its styles, player spans as plain text (no control characters), player blocks as `│ ` lines. */
+export function terminalText(s: string, color: boolean): string {
+  return renderSpans(s, {
+    // The bot's own text may still carry a name that was not marked: no control character gets through either.
+    // eslint-disable-next-line no-control-regex
+    bot: (t) => inline(t.replace(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/g, ''), color),
+    inline: (t) => stripControls(t),
+    block: (lines) => lines.map((l) => `│ ${stripControls(l)}`),
+  });
+}
+
 /** A post's lines, without prefix. */
 export function postLines(post: Post, color: boolean): string[] {
   const out: string[] = [];
-  if (post.title) out.push(color ? `${ANSI.bold}${inline(post.title, false)}${ANSI.reset}` : post.title);
-  if (post.text) out.push(...post.text.split('\n').map((l) => inline(l, color)));
-  for (const f of post.fields ?? []) {
-    const lines = f.value.split('\n');
-    if (lines.length === 1) out.push(`  ${f.name}: ${inline(lines[0] ?? '', color)}`);
-    else out.push(`  ${f.name}:`, ...lines.map((l) => `    ${inline(l, color)}`));
+  if (post.title) {
+    const title = terminalText(post.title, false).replace(/\n/g, ' ');
+    out.push(color ? `${ANSI.bold}${title}${ANSI.reset}` : title);
   }
-  if (post.buttons?.length) out.push(`  ${post.buttons.map((b) => `[${b.label}] → ${b.command}`).join('   ')}`);
+  if (post.text) out.push(...terminalText(post.text, color).split('\n'));
+  for (const f of post.fields ?? []) {
+    const name = terminalText(f.name, false).replace(/\n/g, ' ');
+    const lines = terminalText(f.value, color).split('\n');
+    if (lines.length === 1) out.push(`  ${name}: ${lines[0] ?? ''}`);
+    else out.push(`  ${name}:`, ...lines.map((l) => `    ${l}`));
+  }
+  if (post.buttons?.length) out.push(`  ${post.buttons.map((b) => `[${terminalText(b.label, false).replace(/\n/g, ' ')}] → ${stripControls(b.command)}`).join('   ')}`);
   return out;
 }
 

@@ -2,10 +2,13 @@
  * Reply → Discord message payloads. A {@link Post} becomes one message with one embed (title, text,
  * fields) and its buttons in action rows; a private post is the same with `flags: 64` (ephemeral;
  * never the deprecated `ephemeral: true`). Mentions are never parsed, so text written by players
- * (pitches, messages) cannot ping anyone.
+ * (pitches, messages) cannot ping anyone; and player text (src/chat/player-text.ts) is escaped
+ * ({@link escapeDiscord}) and its blocks quoted, so it cannot forge a heading, a bold bot line, a masked
+ * link or a mention pill either.
  */
 import { createHash } from 'node:crypto';
 import { ButtonStyle, ComponentType, MessageFlags, type APIActionRowComponent, type APIButtonComponent, type APIEmbed, type AttachmentBuilder } from 'discord.js';
+import { plainOf, renderSpans } from '../../chat/player-text.js';
 import type { ChartRequest } from '../../chat/types.js';
 import type { Button, Post } from '../../commands/types.js';
 import { DEADLINE_FIELD } from '../../present/common.js';
@@ -80,7 +83,8 @@ export function buttonRows(buttons: readonly Button[], ids: ButtonIds): APIActio
     const custom_id = ids.customId(b.command);
     if (seen.has(custom_id)) continue;
     seen.add(custom_id);
-    comps.push({ type: ComponentType.Button, style: STYLE[b.style], label: cut(b.label, LIMITS.label), custom_id });
+    // Button labels are plain text on Discord: player text in one loses its markers only.
+    comps.push({ type: ComponentType.Button, style: STYLE[b.style], label: cut(plainOf(b.label).replace(/\n/g, ' ') || '—', LIMITS.label), custom_id });
   }
   const rows: APIActionRowComponent<APIButtonComponent>[] = [];
   for (let i = 0; i < comps.length && rows.length < LIMITS.rows; i += LIMITS.buttonsPerRow) {
@@ -104,16 +108,32 @@ export function discordFieldValue(name: string, value: string): string {
   return Number.isFinite(ms) ? `${relativeTime(ms)} (<t:${Math.floor(ms / 1000)}:T>)` : value;
 }
 
+/**
+ * A player's text as Discord shows it literally: every markdown-significant character backslash-escaped
+ * (emphasis, code, spoilers, quotes, headings, lists, masked links `[..](..)`, mentions `<@..>` / `<#..>` /
+ * `<t:..>`, `@everyone` / `@here`, and `:` so `https://…` is shown, not linked).
+ */
+export function escapeDiscord(text: string): string {
+  return text.replace(/[\\`*_~|>#\-[\]()<@:.!+=]/g, '\\$&');
+}
+
+/** A post string (title, text, field) for Discord: the bot's markdown as is, player spans escaped, player blocks as `> ` quotes. */
+export function discordText(s: string): string {
+  return renderSpans(s, { bot: (t) => t, inline: escapeDiscord, block: (lines) => lines.map((l) => `> ${escapeDiscord(l)}`) });
+}
+
 /** One post as a Discord message; `ephemeral` adds flag 64. */
 export function renderPost(post: Post, ids: ButtonIds, opts: { ephemeral?: boolean } = {}): DiscordPayload {
   const fields = (post.fields ?? []).slice(0, LIMITS.fields).map((f) => ({
-    name: cut(f.name || '—', LIMITS.fieldName),
-    value: cut(discordFieldValue(f.name, f.value) || '—', LIMITS.fieldValue),
+    name: cut(discordText(f.name) || '—', LIMITS.fieldName),
+    value: cut(discordText(discordFieldValue(f.name, f.value)) || '—', LIMITS.fieldValue),
   }));
+  const title = post.title ? discordText(post.title) : '';
+  const text = post.text ? discordText(post.text) : '';
   const embed: APIEmbed = {
     color: opts.ephemeral ? COLOR.private : COLOR.public,
-    ...(post.title ? { title: cut(post.title, LIMITS.title) } : {}),
-    ...(post.text ? { description: cut(post.text, LIMITS.description) } : {}),
+    ...(title ? { title: cut(title.replace(/\n/g, ' '), LIMITS.title) } : {}),
+    ...(text ? { description: cut(text, LIMITS.description) } : {}),
     ...(fields.length > 0 ? { fields } : {}),
   };
   return {

@@ -2,13 +2,17 @@
  * A TypeScript client of the trainer HTTP API (used by the tests and the bench). node:http with a
  * keep-alive agent, so a session's steps reuse one connection. Every call returns a value: the parsed
  * body with `ok: true`, or the server's `{code, message}` with `ok: false` (a transport failure, e.g. the
- * server is down, rejects the promise).
+ * server is down, rejects the promise). `reset` opens a session of this client's own unless given a
+ * `session_id` (`resetDefault` uses the server's shared default session, as the original's clients do).
  */
 import http from 'node:http';
 import type { ActionInput } from '../../engine/actions.js';
 import type { LabId } from '../../engine/types.js';
 import type { HttpObservation } from './original-compat.js';
 import type { StepResponse } from './play.js';
+
+/** A step answer in the native format. */
+export type NativeStepResponse = Omit<StepResponse, 'observation'> & { observation: HttpObservation };
 
 /** A call's outcome. */
 export type ApiResult<T> = { ok: true; status: number; body: T } | { ok: false; status: number; error: { code: string; message: string; details?: unknown } };
@@ -28,6 +32,9 @@ export interface ResetRequest {
   invalid_actions?: 'reject' | 'penalize';
   /** Reset this single-seat session in place. */
   session_id?: string;
+  /** Open a session of one's own instead of the default session (the client's `reset` sets it). */
+  new_session?: boolean;
+  observation_format?: 'native' | 'original';
 }
 
 /** `POST /reset` answer of a single-seat session. */
@@ -40,6 +47,8 @@ export interface ResetResponse {
 /** `POST /reset` answer of a self-play session: a token and the first observation per listed seat. */
 export interface SelfPlayResetResponse {
   session_id: string;
+  /** The creator's token: the public view (`GET /state?admin_token=…`) and deleting the session. */
+  admin_token: string;
   seats: Record<LabId, { token: string; observation: HttpObservation }>;
   info: Record<string, unknown>;
 }
@@ -113,8 +122,16 @@ export class ArenaClient {
     return this.request('GET', '/tasks');
   }
 
-  /** `POST /reset` of a single-seat session (or, with `session_id`, that session restarted in place). */
+  /**
+   * `POST /reset` of a single-seat session of this client's own (`new_session: true`), or with
+   * `session_id` that session restarted in place.
+   */
   reset(body: ResetRequest = {}): Promise<ApiResult<ResetResponse>> {
+    return this.request('POST', '/reset', body.session_id === undefined && body.new_session === undefined ? { ...body, new_session: true } : body);
+  }
+
+  /** `POST /reset` without a session: replaces the server's shared default session (the original's single environment). */
+  resetDefault(body: ResetRequest = {}): Promise<ApiResult<ResetResponse>> {
     return this.request('POST', '/reset', body);
   }
 
@@ -124,27 +141,35 @@ export class ArenaClient {
   }
 
   /** One action of a single-seat session (an object, or a model's raw JSON text). */
-  step(sessionId: string, action: ActionInput | Record<string, unknown> | string): Promise<ApiResult<StepResponse>> {
+  step(sessionId: string, action: ActionInput | Record<string, unknown> | string): Promise<ApiResult<NativeStepResponse>> {
     return this.request('POST', '/step', { session_id: sessionId, action });
   }
 
   /** One action of a self-play seat. */
-  stepSeat(token: string, action: ActionInput | Record<string, unknown> | string): Promise<ApiResult<StepResponse>> {
+  stepSeat(token: string, action: ActionInput | Record<string, unknown> | string): Promise<ApiResult<NativeStepResponse>> {
     return this.request('POST', '/step', { token, action });
   }
 
-  /** The seat's view (`{session_id}` or `{token}`), or the full state with `include_private` (debug servers only). */
-  state(who: { session_id?: string; token?: string }, includePrivate = false): Promise<ApiResult<{ session_id: string; seat?: LabId; state: Record<string, unknown>; waiting_for?: LabId[] }>> {
+  /**
+   * A single-seat session's view (`{session_id}`), a seat's own view (`{token}`), a self-play session's
+   * public view (`{admin_token}`), or the full state with `include_private` (debug servers only).
+   */
+  state(
+    who: { session_id?: string; token?: string; admin_token?: string },
+    includePrivate = false,
+  ): Promise<ApiResult<{ session_id?: string; seat?: LabId; state: Record<string, unknown>; waiting_for?: LabId[] }>> {
     const q = new URLSearchParams();
     if (who.session_id) q.set('session_id', who.session_id);
     if (who.token) q.set('token', who.token);
+    if (who.admin_token) q.set('admin_token', who.admin_token);
     if (includePrivate) q.set('include_private', 'true');
     return this.request('GET', `/state?${q.toString()}`);
   }
 
-  /** `DELETE /session/:id`. */
-  deleteSession(id: string): Promise<ApiResult<{ deleted: string }>> {
-    return this.request('DELETE', `/session/${encodeURIComponent(id)}`);
+  /** `DELETE /session/:id` (a self-play session: with its admin token). */
+  deleteSession(id: string, adminToken?: string): Promise<ApiResult<{ deleted: string }>> {
+    const q = adminToken === undefined ? '' : `?admin_token=${encodeURIComponent(adminToken)}`;
+    return this.request('DELETE', `/session/${encodeURIComponent(id)}${q}`);
   }
 
   /** Close the keep-alive sockets. */

@@ -20,6 +20,9 @@ export type ApiErrorCode =
   | 'token_required'
   | 'seat_waiting'
   | 'too_many_sessions'
+  | 'too_many_client_sessions'
+  | 'admin_token_required'
+  | 'seat_token_scope'
   | 'debug_state_disabled'
   | 'not_found'
   | 'internal_error';

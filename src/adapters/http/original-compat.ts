@@ -20,8 +20,9 @@
  *   refused (Ref §12.8).
  *   `conditions` cannot map: the original stored them and never enforced them (Ref §2.1, §12), our
  *   offers have no conditions, so they are dropped and the response says so in `info.ignored_fields`.
- * - Observation: ours (camelCase, docs/RULES.md §0) plus the original's top-level names where they
- *   overlap ({@link originalFields}); nested objects keep our field names.
+ * - Observation (native format): ours (camelCase, docs/RULES.md §0) plus the original's top-level names
+ *   where they overlap ({@link withOriginalFields}); nested objects keep our field names. The original's
+ *   exact shapes (`--compat original`) are original-format.ts.
  */
 import { PRESETS } from '../../engine/world.js';
 import { TASK_NAMES, type Difficulty, type TaskName } from '../../engine/types.js';
@@ -30,7 +31,7 @@ import type { Observation } from '../../engine/views.js';
 /** A task's difficulty: the engine's presets (docs/RULES.md §1), the same pairs as the original's (Ref §1.2). */
 const difficultyOf = (task: TaskName): Difficulty => PRESETS[task].difficulty;
 
-/** The original's default task of a reset (Ref §1.1; its default seed, 42, is in schemas.ts). */
+/** The original's default task of a reset (Ref §1.1; its default seed, 42, is applied in routes.ts). */
 export const ORIGINAL_DEFAULT_TASK: TaskName = 'single_trade';
 
 /** A task from `task`/`task_type` and `difficulty`, or an error sentence (code `difficulty_conflict`). */
@@ -127,18 +128,19 @@ export type HttpObservation = Observation & OriginalFields;
 
 /**
  * Our observation with the original's top-level names added (the nested job/block/offer objects keep
- * our field names). `seed` makes `task_id` = `<task>-<seed>` as the original (Ref §1.1); `step` is what
- * the response reports (reward = this step's reward including its round close, as the gym).
+ * our field names). `taskId` is `<task>-<seed>` as the original (Ref §1.1), or `<task>` where the seed
+ * must stay hidden (self-play before the end); `step` is what the response reports (reward = this
+ * step's reward including its round close, as the gym).
  */
 export function withOriginalFields(
   obs: Observation,
-  seed: number,
+  taskId: string,
   last: { ok: boolean; code: string; message: string } | null,
   step: { reward: number; breakdown: Observation['lastReward']; done: boolean },
 ): HttpObservation {
   return {
     ...obs,
-    task_id: `${obs.task}-${seed}`,
+    task_id: taskId,
     round_index: obs.round,
     max_rounds: obs.maxRounds,
     controlled_lab_id: obs.self.id,

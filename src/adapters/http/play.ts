@@ -6,7 +6,10 @@
  *   is done for the round when it waited, finished or used `actions_per_round` actions; the round closes
  *   (engine closeRound) when every listed seat that has not finished is done. A seat's round-close reward
  *   reaches it with its next response, so the sum of the rewards a seat receives is its cumulative reward.
- * Both are synchronous; the session store serialises calls per session.
+ * Both are synchronous; the session store serialises calls per session. Each answers in its session's
+ * format: `native` (ours plus the original's top-level names, original-compat.ts) or `original` (the
+ * original's exact shapes, original-format.ts). A self-play seat's `task_id` carries no seed until the
+ * match is over: the seed derives every private value of the world.
  */
 import { ArenaEnv, scriptedSeats, seatReport } from '../../engine/gym.js';
 import { addBreakdowns, applyAction, closeRound, createMatch, emptyBreakdown, labIdsFor, observe } from '../../engine/index.js';
@@ -15,6 +18,10 @@ import type { RoundReport } from '../../engine/views.js';
 import { ApiError } from './errors.js';
 import { boundaryAction } from './actions.js';
 import { withOriginalFields, type HttpObservation } from './original-compat.js';
+import { originalObservation, originalPublicState, type OriginalObservation, type OriginalPublicState } from './original-format.js';
+
+/** How a session's answers are shaped. */
+export type ObservationFormat = 'native' | 'original';
 
 /** Settings of a session, fixed at reset. */
 export interface PlaySettings {
@@ -26,6 +33,8 @@ export interface PlaySettings {
   /** Echo of the original's judge_mode (the rule judge runs anyway). */
   judgeMode: 'off' | 'rule' | null;
   opponents?: PolicyName[] | Record<string, PolicyName>;
+  /** Shape of the observations (default native). */
+  format?: ObservationFormat;
 }
 
 /** `info` of a step response: the action's result and the reward breakdown (private to the seat). */
@@ -49,9 +58,12 @@ export interface StepInfo {
   waiting_for?: LabId[];
 }
 
+/** An observation in either format. */
+export type AnyObservation = HttpObservation | OriginalObservation;
+
 /** The original's `{observation, reward, done, info}` (Ref §10), reward = step + round-close reward. */
 export interface StepResponse {
-  observation: HttpObservation;
+  observation: AnyObservation;
   reward: number;
   done: boolean;
   info: StepInfo;
@@ -60,13 +72,21 @@ export interface StepResponse {
 /** An action's result as the original's `last_action_result` (Ref §7). */
 type LastResult = { ok: boolean; code: string; message: string } | null;
 
-const httpObservation = (s: MatchState, lab: LabId, last: LastResult, reward: number, breakdown: RewardBreakdown, done: boolean): HttpObservation =>
-  withOriginalFields(observe(s, lab), s.config.seed, last, { reward, breakdown, done });
+/** What a seat may be told of its task: `<task>-<seed>`, or (`hideSeed` before the end) `<task>`. */
+function taskIdOf(s: MatchState, hideSeed: boolean): string {
+  return hideSeed && !s.over ? s.config.task : `${s.config.task}-${s.config.seed}`;
+}
+
+function httpObservation(format: ObservationFormat, s: MatchState, lab: LabId, hideSeed: boolean, last: LastResult, reward: number, breakdown: RewardBreakdown, done: boolean): AnyObservation {
+  const taskId = taskIdOf(s, hideSeed);
+  if (format === 'original') return originalObservation(s, lab, { taskId, last, reward, breakdown, done });
+  return withOriginalFields(observe(s, lab), taskId, last, { reward, breakdown, done });
+}
 
 /** The seat's view between steps (reset, GET /state): its last breakdown and result. */
-function viewOf(s: MatchState, lab: LabId, last: LastResult, done: boolean): HttpObservation {
+function viewOf(format: ObservationFormat, s: MatchState, lab: LabId, hideSeed: boolean, last: LastResult, done: boolean): AnyObservation {
   const b = s.seats[lab]!.lastBreakdown;
-  return httpObservation(s, lab, last, b.normalized_reward, b, done);
+  return httpObservation(format, s, lab, hideSeed, last, b.normalized_reward, b, done);
 }
 
 /** Refuse an unknown seat with the seats of the world. */
@@ -94,9 +114,18 @@ export class SingleSeatPlay {
     return this.env.state;
   }
 
-  /** The controlled seat's view with its last result and breakdown (reset, `GET /state`). */
-  observation(): HttpObservation {
-    return viewOf(this.env.state, this.seat, this.last, this.env.done);
+  get format(): ObservationFormat {
+    return this.settings.format ?? 'native';
+  }
+
+  /** The controlled seat's view with its last result and breakdown (reset, `GET /state` native). */
+  observation(): AnyObservation {
+    return viewOf(this.format, this.env.state, this.seat, false, this.last, this.env.done);
+  }
+
+  /** `GET /state` of an original-format session: the original's public state. */
+  publicState(): OriginalPublicState {
+    return originalPublicState(this.env.state, this.seat, { taskId: taskIdOf(this.env.state, false), judgeMode: this.settings.judgeMode ?? 'off', last: this.last, done: this.env.done });
   }
 
   /** One action (throws ApiError for a refused action in reject mode; the session is then unchanged). */
@@ -117,7 +146,7 @@ export class SingleSeatPlay {
       ignored_fields: ignored,
     };
     this.last = { ok: info.ok, code: info.code, message: info.message };
-    return { observation: httpObservation(this.env.state, this.seat, this.last, r.reward, r.breakdown, r.done), reward: r.reward, done: r.done, info };
+    return { observation: httpObservation(this.format, this.env.state, this.seat, false, this.last, r.reward, r.breakdown, r.done), reward: r.reward, done: r.done, info };
   }
 }
 
@@ -156,9 +185,13 @@ export class SelfPlay {
     return this.seats.filter((l) => !this.s.labs[l]!.finished && !this.doneThisRound.has(l));
   }
 
-  /** `seat`'s view with its last result and breakdown (reset, `GET /state?token=…`). */
-  observation(seat: LabId): HttpObservation {
-    return viewOf(this.s, seat, this.last.get(seat) ?? null, this.isDone(seat));
+  get format(): ObservationFormat {
+    return this.settings.format ?? 'native';
+  }
+
+  /** `seat`'s view with its last result and breakdown (reset, `GET /state?token=…`); no seed before the end. */
+  observation(seat: LabId): AnyObservation {
+    return viewOf(this.format, this.s, seat, true, this.last.get(seat) ?? null, this.isDone(seat));
   }
 
   /** One action of `seat` (a 409 `seat_waiting` if it is done for this round and others are not). */
@@ -193,7 +226,7 @@ export class SelfPlay {
     };
     const last = { ok: info.ok, code: info.code, message: info.message };
     this.last.set(seat, last);
-    return { observation: httpObservation(this.s, seat, last, breakdown.normalized_reward, breakdown, done), reward: breakdown.normalized_reward, done, info };
+    return { observation: httpObservation(this.format, this.s, seat, true, last, breakdown.normalized_reward, breakdown, done), reward: breakdown.normalized_reward, done, info };
   }
 
   private close(): void {

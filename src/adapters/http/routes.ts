@@ -1,8 +1,14 @@
 /**
  * The routes of the trainer HTTP API (the original's /health, /tasks, /reset, /step, /state, Ref §10, plus
  * DELETE /session/:id). Handlers only translate: the rules are the engine's (src/engine), sessions are
- * sessions.ts, the original's names original-compat.ts.
+ * sessions.ts, the original's names original-compat.ts and its shapes original-format.ts.
+ *
+ * Who may read what: a single-seat session is addressed by its `session_id` (or, without one, the
+ * default session); a self-play seat's token acts and reads as that seat only (never the session id,
+ * the public view or the full state); the self-play admin token (returned to the creator by the reset)
+ * reads the public view and deletes the session.
  */
+import { randomInt } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -12,8 +18,9 @@ import { PRESETS } from '../../engine/world.js';
 import { TASK_NAMES, type LabId } from '../../engine/types.js';
 import { ApiError } from './errors.js';
 import { actionFromTopLevel, resolveTask } from './original-compat.js';
-import { SelfPlay, SingleSeatPlay, type PlaySettings } from './play.js';
-import { ResetBodySchema, SessionParamsSchema, StateQuerySchema, StepBodySchema } from './schemas.js';
+import { ORIGINAL_BENCHMARK_ID } from './original-format.js';
+import { SelfPlay, SingleSeatPlay, type ObservationFormat, type PlaySettings } from './play.js';
+import { DeleteQuerySchema, ResetBodySchema, SessionParamsSchema, StateQuerySchema, StepBodySchema } from './schemas.js';
 import type { Session, SessionStore } from './sessions.js';
 
 /** What the routes need from the app. */
@@ -21,6 +28,8 @@ export interface RouteDeps {
   store: SessionStore;
   /** Allow `GET /state?include_private=true` (config server.debugState). */
   debugState: boolean;
+  /** The server's answer shapes (config server.compat): the default observation format and benchmark id. */
+  compat: ObservationFormat;
 }
 
 /** Identifies this environment in /health and /tasks (the original said gpu_budget_negotiation). */
@@ -61,11 +70,14 @@ function singleOf(s: Session): SingleSeatPlay {
 export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const { store } = deps;
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const benchmarkId = deps.compat === 'original' ? ORIGINAL_BENCHMARK_ID : BENCHMARK_ID;
+  const privateRefused = () =>
+    new ApiError(403, 'debug_state_disabled', 'the full state holds every seat’s private values; the server must run with server.debugState (ARENA_SERVER_DEBUG_STATE=1 or GPU_ARENA_DEBUG_STATE=1) to show it');
 
-  r.get('/health', { schema: { description: 'Liveness, as the original: {status, benchmark_id}' } }, () => ({ status: 'ok', benchmark_id: BENCHMARK_ID, sessions: store.size }));
+  r.get('/health', { schema: { description: 'Liveness, as the original: {status, benchmark_id}' } }, () => ({ status: 'ok', benchmark_id: benchmarkId, sessions: store.size }));
 
   r.get('/tasks', { schema: { description: 'The three tasks, the 14 action types and the features' } }, () => ({
-    benchmark_id: BENCHMARK_ID,
+    benchmark_id: benchmarkId,
     tasks: TASKS,
     action_types: ACTION_TYPES,
     features: FEATURES,
@@ -78,33 +90,38 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
       const body = req.body ?? ResetBodySchema.parse({});
       const task = resolveTask(body.task, body.task_type, body.difficulty);
       if (typeof task !== 'string') throw new ApiError(422, 'difficulty_conflict', task.conflict);
+      // Self-play without a seed gets a random one: a guessable seed would give every seat the others' jobs.
+      const seed = body.seed ?? (body.seats ? randomInt(0, 2 ** 47) : 42);
+      const format = body.observation_format ?? deps.compat;
       const settings: PlaySettings = {
         task,
-        seed: body.seed,
+        seed,
         holdout: body.holdout,
         actionsPerRound: body.actions_per_round,
         invalidActions: body.invalid_actions,
         judgeMode: body.judge_mode ?? null,
         opponents: body.opponents,
+        format,
       };
       const info = {
         task,
-        task_id: `${task}-${body.seed}`,
-        seed: body.seed,
+        task_id: `${task}-${seed}`,
+        seed,
         difficulty: PRESETS[task].difficulty,
         judge_mode: settings.judgeMode,
         judge: 'rule_judge',
         actions_per_round: settings.actionsPerRound,
         invalid_actions: settings.invalidActions,
+        observation_format: format,
       };
       if (body.seats) {
         if (body.seat !== undefined) throw new ApiError(400, 'invalid_request', 'send seat (one controlled seat) or seats (self-play), not both');
         if (body.session_id !== undefined) throw new ApiError(400, 'invalid_request', 'a self-play reset opens a new session: send seats without session_id');
         const play = build(() => new SelfPlay(settings, body.seats!));
-        const s = store.add(play, body.seats);
+        const s = store.add(play, req.ip, body.seats);
         const seats: Record<LabId, { token: string; observation: unknown }> = {};
         for (const seat of body.seats) seats[seat] = { token: s.tokens.get(seat)!, observation: play.observation(seat) };
-        return { [SESSION_ID]: s.id, seats, info: { ...info, seats: body.seats } };
+        return { [SESSION_ID]: s.id, admin_token: s.adminToken, seats, info: { ...info, seats: body.seats } };
       }
       const seat = body.seat ?? 'lab_0';
       if (body.session_id !== undefined) {
@@ -113,12 +130,12 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
         return store.run(s, () => {
           const play = build(() => new SingleSeatPlay(settings, seat));
           s.play = play;
-          return { [SESSION_ID]: s.id, observation: play.observation(), info: { ...info, seat } };
+          return { observation: play.observation(), [SESSION_ID]: s.id, info: { ...info, seat, session: s.kind } };
         });
       }
       const play = build(() => new SingleSeatPlay(settings, seat));
-      const s = store.add(play);
-      return { [SESSION_ID]: s.id, observation: play.observation(), info: { ...info, seat } };
+      const s = body.new_session ? store.add(play, req.ip) : store.resetDefault(play, req.ip);
+      return { observation: play.observation(), [SESSION_ID]: s.id, info: { ...info, seat, session: s.kind } };
     },
   );
 
@@ -138,32 +155,61 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     return store.run(session, () => singleOf(session).step(raw));
   });
 
-  r.get('/state', { schema: { description: "The seat's own view (observation); a self-play session without a token: the public view. include_private=true: the full state, only with server.debugState", querystring: StateQuerySchema } }, (req) => {
-    const q = req.query;
-    if (q.include_private && !deps.debugState) {
-      throw new ApiError(403, 'debug_state_disabled', 'the full state holds every seat’s private values; the server must run with server.debugState (ARENA_SERVER_DEBUG_STATE=1) to show it');
-    }
-    if (q.token !== undefined) {
-      const { session, seat } = store.byToken(q.token);
-      if (q.session_id !== undefined && q.session_id !== session.id) throw new ApiError(400, 'invalid_request', 'the token belongs to another session');
+  r.get(
+    '/state',
+    {
+      schema: {
+        description:
+          "A single-seat session's view (?session_id, or the default session); a seat's own view (?token); a self-play session's public view (?admin_token). include_private=true: the full state, only with server.debugState and never for a seat token",
+        querystring: StateQuerySchema,
+      },
+    },
+    (req) => {
+      const q = req.query;
+      if (q.token !== undefined) {
+        if (q.include_private) throw new ApiError(403, 'seat_token_scope', 'a seat token reads only its own seat’s view; the full state is never shown to a seat');
+        const { session, seat } = store.byToken(q.token);
+        if (q.session_id !== undefined && q.session_id !== session.id) throw new ApiError(400, 'invalid_request', 'the token belongs to another session');
+        return store.run(session, () => {
+          const play = selfPlayOf(session);
+          return { seat, state: play.observation(seat), waiting_for: play.waitingFor() };
+        });
+      }
+      if (q.include_private && !deps.debugState) throw privateRefused();
+      if (q.admin_token !== undefined) {
+        const session = store.byAdminToken(q.admin_token);
+        return store.run(session, () => {
+          const play = selfPlayOf(session);
+          if (q.include_private) return { [SESSION_ID]: session.id, state: play.state };
+          return { [SESSION_ID]: session.id, seats: play.seats, state: publicView(play.state), waiting_for: play.waitingFor() };
+        });
+      }
+      const session = store.get(q.session_id);
+      if (session.play.kind !== 'single') {
+        throw new ApiError(403, 'admin_token_required', `session ${session.id} is a self-play session: a seat reads its view with its token, the creator the public view with the admin_token of the reset`);
+      }
       return store.run(session, () => {
-        const play = selfPlayOf(session);
-        return q.include_private ? { [SESSION_ID]: session.id, state: play.state } : { [SESSION_ID]: session.id, seat, state: play.observation(seat), waiting_for: play.waitingFor() };
+        const play = singleOf(session);
+        if (q.include_private) return { [SESSION_ID]: session.id, state: play.state };
+        if (play.format === 'original') return { state: play.publicState(), [SESSION_ID]: session.id };
+        return { [SESSION_ID]: session.id, seat: play.seat, state: play.observation() };
       });
-    }
-    const session = store.get(q.session_id);
-    return store.run(session, () => {
-      const play = session.play;
-      if (q.include_private) return { [SESSION_ID]: session.id, state: play.state };
-      if (play.kind === 'single') return { [SESSION_ID]: session.id, seat: play.seat, state: play.observation() };
-      return { [SESSION_ID]: session.id, seats: play.seats, state: publicView(play.state), waiting_for: play.waitingFor() };
-    });
-  });
+    },
+  );
 
-  r.delete('/session/:id', { schema: { description: 'End a session (its tokens end with it)', params: SessionParamsSchema } }, (req) => {
-    if (!store.delete(req.params.id)) throw new ApiError(404, 'unknown_session', `no session ${req.params.id}`);
-    return { deleted: req.params.id };
-  });
+  r.delete(
+    '/session/:id',
+    { schema: { description: 'End a session (its tokens end with it); a self-play session needs its admin_token', params: SessionParamsSchema, querystring: DeleteQuerySchema } },
+    (req) => {
+      const id = req.params.id;
+      const s = store.get(id);
+      if (s.adminToken !== null && req.query.admin_token !== s.adminToken) {
+        throw new ApiError(403, 'admin_token_required', `session ${id} is a self-play session: only its creator deletes it, with ?admin_token=… from the reset`);
+      }
+      store.delete(id);
+      return { deleted: id };
+    },
+  );
 }
 
 /**

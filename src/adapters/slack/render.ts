@@ -6,10 +6,14 @@
  * in this process and survives restarts.
  *
  * Everything a player wrote is escaped (`&`, `<`, `>`), so pitches and messages cannot ping
- * `<!channel>` or fake links. Limits are Slack's Block Kit limits (api.slack.com/reference/block-kit).
+ * `<!channel>` or fake links; every mrkdwn text object is `verbatim` (Slack links no bare `@channel`,
+ * `#channel` or URL); player text (src/chat/player-text.ts) also loses its mrkdwn emphasis characters
+ * ({@link escapePlayerMrkdwn}) and its blocks are `>` quotes, so a pitch cannot post a bold "Lab B:" line.
+ * Limits are Slack's Block Kit limits (api.slack.com/reference/block-kit).
  */
 import { createHash } from 'node:crypto';
 import type { types } from '@slack/bolt';
+import { plainOf, renderSpans } from '../../chat/player-text.js';
 import type { Button, Post } from '../../commands/types.js';
 
 type KnownBlock = types.KnownBlock;
@@ -49,10 +53,28 @@ export function escapeText(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** The catalogue's markdown-ish text (bold with **, code with backticks) as Slack mrkdwn, escaped. */
-export function toMrkdwn(text: string): string {
-  return escapeText(text).replace(/\*\*(.+?)\*\*/gs, '*$1*');
+/**
+ * Slack mrkdwn has no escape for emphasis: a player's `*`, `_`, `~` and backtick are shown as look-alikes
+ * (∗ ˍ ∼ ˋ), so they can never open bold, italics, strike-through or code.
+ */
+const LOOKALIKE: Record<string, string> = { '*': '\u2217', _: '\u02cd', '~': '\u223c', '`': '\u02cb' };
+
+/** A player's text as Slack mrkdwn shows it literally: `&<>` escaped, emphasis characters as look-alikes. */
+export function escapePlayerMrkdwn(text: string): string {
+  return escapeText(text).replace(/[*_~`]/g, (c) => LOOKALIKE[c] ?? c);
 }
+
+/** The catalogue's markdown-ish text (bold with **, code with backticks) as Slack mrkdwn, escaped; player spans literal, player blocks as `>` quotes. */
+export function toMrkdwn(text: string): string {
+  return renderSpans(text, {
+    bot: (t) => escapeText(t).replace(/\*\*(.+?)\*\*/gs, '*$1*'),
+    inline: escapePlayerMrkdwn,
+    block: (lines) => lines.map((l) => `>${escapePlayerMrkdwn(l)}`),
+  });
+}
+
+/** A mrkdwn text object; always `verbatim`, so Slack never turns bare names, channels or URLs into links. */
+const mrkdwn = (text: string) => ({ type: 'mrkdwn' as const, text, verbatim: true });
 
 /** action_id of a button: the command text itself when it fits in 255 characters, else a stable hash. */
 export function actionIdFor(command: string): string {
@@ -71,7 +93,7 @@ export function commandOfAction(action: { action_id?: string; value?: string }):
 function buttonElement(b: Button): types.Button {
   const el: types.Button = {
     type: 'button',
-    text: { type: 'plain_text', text: cut(b.label, LIMITS.buttonText), emoji: true },
+    text: { type: 'plain_text', text: cut(plainOf(b.label).replace(/\n/g, ' ') || '—', LIMITS.buttonText), emoji: true },
     action_id: actionIdFor(b.command),
     value: b.command,
   };
@@ -99,19 +121,17 @@ export function actionBlocks(buttons: readonly Button[]): KnownBlock[] {
 
 /** The plain fallback text of a post (notifications, screen readers). */
 export function fallbackText(post: Post): string {
-  const parts = [post.title ? `*${escapeText(post.title)}*` : '', toMrkdwn(post.text)].filter((s) => s !== '');
+  const parts = [post.title ? `*${toMrkdwn(post.title).replace(/\n/g, ' ')}*` : '', toMrkdwn(post.text)].filter((s) => s !== '');
   return cut(parts.join('\n') || ' ', LIMITS.fallback);
 }
 
 /** One post as a Slack message. `extraFields` are appended after the post's own fields. */
 export function renderPost(post: Post, extraFields: readonly { name: string; value: string }[] = []): SlackMessage {
   const blocks: KnownBlock[] = [];
-  if (post.title) blocks.push({ type: 'header', text: { type: 'plain_text', text: cut(post.title, LIMITS.header), emoji: true } });
-  if (post.text.trim() !== '') blocks.push({ type: 'section', text: { type: 'mrkdwn', text: cut(toMrkdwn(post.text), LIMITS.section) } });
-  const fields = [...(post.fields ?? []), ...extraFields].map((f) => ({
-    type: 'mrkdwn' as const,
-    text: cut(`*${escapeText(f.name || '—')}*\n${toMrkdwn(f.value || '—')}`, LIMITS.field),
-  }));
+  // A header is plain_text (never parsed): player text in it only loses its markers.
+  if (post.title) blocks.push({ type: 'header', text: { type: 'plain_text', text: cut(plainOf(post.title).replace(/\n/g, ' '), LIMITS.header), emoji: true } });
+  if (post.text.trim() !== '') blocks.push({ type: 'section', text: mrkdwn(cut(toMrkdwn(post.text), LIMITS.section)) });
+  const fields = [...(post.fields ?? []), ...extraFields].map((f) => mrkdwn(cut(`*${toMrkdwn(f.name || '—').replace(/\n/g, ' ')}*\n${toMrkdwn(f.value || '—')}`, LIMITS.field)));
   for (let i = 0; i < fields.length; i += LIMITS.fieldsPerSection) {
     blocks.push({ type: 'section', fields: fields.slice(i, i + LIMITS.fieldsPerSection) });
   }
@@ -121,5 +141,5 @@ export function renderPost(post: Post, extraFields: readonly { name: string; val
 
 /** A short plain notice (errors of the adapter itself, not of commands). */
 export function notice(text: string): SlackMessage {
-  return { text: escapeText(text), blocks: [{ type: 'section', text: { type: 'mrkdwn', text: escapeText(text) } }] };
+  return { text: escapeText(text), blocks: [{ type: 'section', text: mrkdwn(escapeText(text)) }] };
 }

@@ -25,26 +25,67 @@ export function standingsSpec(title: string, rows: readonly { round: number; sea
   };
 }
 
-/** Reward parts per seat as stacked columns (negative parts below zero). Rows: seat, part, value. */
+/**
+ * One colour per ledger category, the same in every chart (a category keeps its colour whether or not
+ * other categories appear). Penalties in reds, caps in grey.
+ */
+const PART_COLOURS: Readonly<Record<string, string>> = {
+  jobs: '#4c78a8',
+  deals: '#f58518',
+  'traded capacity used': '#72b7b2',
+  coalitions: '#54a24b',
+  'pitch bonus': '#eeca3b',
+  'credits kept': '#b279a2',
+  'shock adaptation': '#9d755d',
+  'refused actions': '#e45756',
+  spam: '#ff9d98',
+  breaches: '#b22222',
+  caps: '#bab0ac',
+};
+
+/**
+ * Reward parts per seat as stacked horizontal bars (negative parts left of zero), each seat's total
+ * written at the end of its bar. Seats are rows, so no label is cut. Rows: seat, part, value.
+ */
 export function breakdownSpec(title: string, rows: readonly { seat: string; part: string; value: number }[]): TopLevelSpec {
-  const parts = [...new Set(rows.map((r) => r.part))];
+  const seen = new Set(rows.map((r) => r.part));
+  const known = Object.keys(PART_COLOURS);
+  const domain = [...known.filter((p) => seen.has(p)), ...[...seen].filter((p) => !known.includes(p))];
+  const range = domain.map((p, i) => PART_COLOURS[p] ?? ['#79706e', '#d67195', '#8cd17d'][i % 3]!);
+  const seats = [...new Set(rows.map((r) => r.seat))];
+  // Room right of the longest bar for its total's label (and left of the most negative one).
+  const ends = seats.map((seat) => rows.filter((r) => r.seat === seat).reduce((a, r) => (r.value > 0 ? { ...a, pos: a.pos + r.value } : { ...a, neg: a.neg + r.value }), { pos: 0, neg: 0 }));
+  const hi = Math.max(0.05, ...ends.map((e) => e.pos));
+  const lo = Math.min(0, ...ends.map((e) => e.neg));
+  const y = { field: 'seat', type: 'nominal' as const, title: null, sort: seats, axis: { labelLimit: 0 } };
   return {
     $schema: SCHEMA,
     title,
-    ...CHART_SIZE,
+    width: CHART_SIZE.width,
+    height: Math.max(120, 34 * seats.length),
     config: CHART_CONFIG,
     data: { values: rows.map((r) => ({ ...r })) },
     layer: [
       {
         mark: { type: 'bar' },
         encoding: {
-          x: { field: 'seat', type: 'nominal', title: null, axis: { labelAngle: -15 } },
-          y: { field: 'value', type: 'quantitative', title: 'Weighted reward part (sum over rounds)', stack: 'zero' },
-          color: { field: 'part', type: 'nominal', title: 'Part', scale: { domain: parts, scheme: 'tableau20' } },
+          y,
+          x: { field: 'value', type: 'quantitative', title: 'Reward (score points; parts sum to the total)', stack: 'zero', scale: { domain: [lo - (lo < 0 ? 0.05 * (hi - lo) : 0), hi + 0.18 * (hi - lo)], nice: false } },
+          color: { field: 'part', type: 'nominal', title: 'Part', scale: { domain, range }, legend: { orient: 'bottom', columns: 4 } },
           order: { field: 'part' },
+          tooltip: [{ field: 'seat' }, { field: 'part' }, { field: 'value', format: '+.4f' }],
         },
       },
-      { mark: { type: 'rule', color: '#333' }, encoding: { y: { datum: 0 } } },
+      { mark: { type: 'rule', color: '#333' }, encoding: { x: { datum: 0 } } },
+      {
+        transform: [
+          // The label sits right of the positive stack (where the bar ends), whatever the sign of the total.
+          { calculate: 'max(datum.value, 0)', as: 'pos' },
+          { aggregate: [{ op: 'sum', field: 'value', as: 'total' }, { op: 'sum', field: 'pos', as: 'at' }], groupby: ['seat'] },
+        ],
+        mark: { type: 'text', align: 'left', dx: 6, fontSize: 11, fontWeight: 'bold' },
+        encoding: { y, x: { field: 'at', type: 'quantitative' }, text: { field: 'total', format: '+.3f' } },
+      },
     ],
   };
 }

@@ -49,6 +49,20 @@ const ENV_OF: Record<string, string> = {
   'server.idleTtlSeconds': 'ARENA_SERVER_IDLE_TTL_SECONDS',
   'server.bodyLimitBytes': 'ARENA_SERVER_BODY_LIMIT_BYTES',
   'server.debugState': 'ARENA_SERVER_DEBUG_STATE',
+  'server.maxSessionsPerClient': 'ARENA_SERVER_MAX_SESSIONS_PER_CLIENT',
+  'server.compat': 'ARENA_SERVER_COMPAT',
+  'web.host': 'ARENA_WEB_HOST',
+  'web.port': 'ARENA_WEB_PORT',
+  'web.publicUrl': 'ARENA_WEB_PUBLIC_URL',
+  'web.linkSecret': 'ARENA_WEB_LINK_SECRET',
+  'web.linkTtlSeconds': 'ARENA_WEB_LINK_TTL_SECONDS',
+  'web.adminToken': 'ARENA_WEB_ADMIN_TOKEN',
+  'web.people': 'ARENA_WEB_PEOPLE',
+  'web.minMatches': 'ARENA_WEB_MIN_MATCHES',
+  'web.maxStreams': 'ARENA_WEB_MAX_STREAMS',
+  'web.maxStreamsPerAddress': 'ARENA_WEB_MAX_STREAMS_PER_ADDRESS',
+  'web.requestsPerMinute': 'ARENA_WEB_REQUESTS_PER_MINUTE',
+  'web.pollMs': 'ARENA_WEB_POLL_MS',
 };
 
 function section(raw: Record<string, unknown>, key: string): Record<string, unknown> {
@@ -85,6 +99,25 @@ export function applyEnv(raw: Record<string, unknown>, env: Env): Record<string,
       idleTtlSeconds: num(env.ARENA_SERVER_IDLE_TTL_SECONDS),
       bodyLimitBytes: num(env.ARENA_SERVER_BODY_LIMIT_BYTES),
       debugState: bool(env.ARENA_SERVER_DEBUG_STATE ?? env.GPU_ARENA_DEBUG_STATE),
+      maxSessionsPerClient: num(env.ARENA_SERVER_MAX_SESSIONS_PER_CLIENT),
+      compat: set(env.ARENA_SERVER_COMPAT),
+    }),
+  };
+  out.web = {
+    ...section(raw, 'web'),
+    ...defined({
+      host: set(env.ARENA_WEB_HOST),
+      port: num(env.ARENA_WEB_PORT),
+      publicUrl: set(env.ARENA_WEB_PUBLIC_URL),
+      linkSecret: set(env.ARENA_WEB_LINK_SECRET),
+      linkTtlSeconds: num(env.ARENA_WEB_LINK_TTL_SECONDS),
+      adminToken: set(env.ARENA_WEB_ADMIN_TOKEN),
+      people: set(env.ARENA_WEB_PEOPLE),
+      minMatches: num(env.ARENA_WEB_MIN_MATCHES),
+      maxStreams: num(env.ARENA_WEB_MAX_STREAMS),
+      maxStreamsPerAddress: num(env.ARENA_WEB_MAX_STREAMS_PER_ADDRESS),
+      requestsPerMinute: num(env.ARENA_WEB_REQUESTS_PER_MINUTE),
+      pollMs: num(env.ARENA_WEB_POLL_MS),
     }),
   };
   return out;

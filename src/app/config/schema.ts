@@ -24,6 +24,18 @@
  * | `votes.perMinute` | 30 | votes one person may cast per minute (per bot process) | `ARENA_VOTES_PER_MINUTE` |
  * | `votes.pseudonymSecret` | null | key of people's pseudonyms in exports; null = generated on first use and kept in the database | `ARENA_PSEUDONYM_SECRET` |
  * | `server.debugState` | false | allow `GET /state?include_private=true` (the full state, every seat's secrets) | `ARENA_SERVER_DEBUG_STATE` (`GPU_ARENA_DEBUG_STATE` too, as the original) |
+ * | `server.maxSessionsPerClient` | 64 | own and self-play sessions one client address may hold; one more gets 429 `too_many_client_sessions` | `ARENA_SERVER_MAX_SESSIONS_PER_CLIENT` |
+ * | `server.compat` | `native` | answer shapes: `native` (ours) or `original` (the original arena's exact shapes; `npm run serve -- --compat original`) | `ARENA_SERVER_COMPAT` |
+ * | `web.host` / `web.port` | `127.0.0.1` / 8090 | address `npm run web` listens on (the public web page, src/web) | `ARENA_WEB_HOST` / `ARENA_WEB_PORT` |
+ * | `web.publicUrl` | null | the page's public base URL (`https://arena.example.org`); set = `vote` replies carry a personal web-vote link | `ARENA_WEB_PUBLIC_URL` |
+ * | `web.linkSecret` | null | key that signs web-vote links (≥ 16 characters); null = generated once and kept in the database | `ARENA_WEB_LINK_SECRET` |
+ * | `web.linkTtlSeconds` | 3600 | how long a web-vote link stays valid | `ARENA_WEB_LINK_TTL_SECONDS` |
+ * | `web.adminToken` | null | bearer token of the preference-data downloads (≥ 16 characters); null = no downloads | `ARENA_WEB_ADMIN_TOKEN` |
+ * | `web.people` | `pseudonyms` | how the page names people: `names` (display names, as in the channel) or `pseudonyms` | `ARENA_WEB_PEOPLE` |
+ * | `web.minMatches` | 1 | leaderboard: fewest counted matches a player needs to be listed | `ARENA_WEB_MIN_MATCHES` |
+ * | `web.maxStreams` / `web.maxStreamsPerAddress` | 1000 / 200 | open live-update streams at once, overall and per client address (one more gets 503/429) | `ARENA_WEB_MAX_STREAMS` / `ARENA_WEB_MAX_STREAMS_PER_ADDRESS` |
+ * | `web.requestsPerMinute` | 600 | page and API requests per client address per minute (429 above) | `ARENA_WEB_REQUESTS_PER_MINUTE` |
+ * | `web.pollMs` | 250 | how often a watched live match's log is read for new events (ms) | `ARENA_WEB_POLL_MS` |
  *
  * Platform credentials are read from the environment by each adapter: Discord `DISCORD_TOKEN`,
  * `DISCORD_APPLICATION_ID`, `DISCORD_GUILD_ID`, `DISCORD_ADMIN_ROLE_ID` (src/adapters/discord/config.ts);
@@ -80,9 +92,28 @@ export const ArenaConfigSchema = z
         idleTtlSeconds: z.number().int().min(1).max(7 * 24 * 3600).default(900),
         bodyLimitBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(65_536),
         debugState: z.boolean().default(false),
+        maxSessionsPerClient: z.number().int().min(1).max(100_000).default(64),
+        compat: z.enum(['native', 'original']).default('native'),
       })
       .strict()
-      .default({ host: '127.0.0.1', port: 8080, maxSessions: 256, idleTtlSeconds: 900, bodyLimitBytes: 65_536, debugState: false }),
+      .default({ host: '127.0.0.1', port: 8080, maxSessions: 256, idleTtlSeconds: 900, bodyLimitBytes: 65_536, debugState: false, maxSessionsPerClient: 64, compat: 'native' }),
+    web: z
+      .object({
+        host: z.string().trim().min(1).default('127.0.0.1'),
+        port: z.number().int().min(0).max(65535).default(8090),
+        publicUrl: z.url({ protocol: /^https?$/ }).nullable().default(null),
+        linkSecret: z.string().trim().min(16, 'at least 16 characters').nullable().default(null),
+        linkTtlSeconds: z.number().int().min(60).max(7 * 24 * 3600).default(3600),
+        adminToken: z.string().trim().min(16, 'at least 16 characters').nullable().default(null),
+        people: z.enum(['names', 'pseudonyms']).default('pseudonyms'),
+        minMatches: z.number().int().min(1).max(1000).default(1),
+        maxStreams: z.number().int().min(1).max(100_000).default(1000),
+        maxStreamsPerAddress: z.number().int().min(1).max(100_000).default(200),
+        requestsPerMinute: z.number().int().min(10).max(1_000_000).default(600),
+        pollMs: z.number().int().min(20).max(10_000).default(250),
+      })
+      .strict()
+      .prefault({}),
   })
   .strict();
 

@@ -1,5 +1,7 @@
 /**
- * Offer actions (docs/RULES.md §3.1–3.4): send, accept (trade execution), reject/withdraw, counter.
+ * Offer actions (docs/RULES.md §3.1–3.4): send, accept (trade execution), reject/withdraw, counter. An
+ * offer moves blocks both ways and credits one way: `payment` from sender to recipient, or `ask` from
+ * recipient to sender (selling for credits, rules v3).
  */
 import type { Lab, LabId, MatchState, Offer } from '../types.js';
 import type { Action } from '../actions.js';
@@ -13,23 +15,24 @@ import type { Ctx, Failure, Outcome } from './common.js';
 
 type SendAction = Extract<Action, { action_type: 'send_offer' }>;
 type CounterAction = Extract<Action, { action_type: 'counter_offer' }>;
-type OfferTerms = Pick<SendAction, 'block_ids' | 'requested_block_ids' | 'payment' | 'message' | 'expires_in'>;
+type OfferTerms = Pick<SendAction, 'block_ids' | 'requested_block_ids' | 'payment' | 'ask' | 'message' | 'expires_in'>;
 
 /** Reputation change of both parties per executed trade (reference §2.2). */
 export const TRADE_REPUTATION = 0.02;
 /** A recipient whose gain from an offer is below this holds a grudge against the sender (§7.1 retaliatory). */
 export const EXPLOITATIVE_GAIN = -5;
 
-/** Validate an offer from `from` to `to` as send_offer (§3.1); null when valid. */
-function validateOffer(s: MatchState, from: LabId, to: LabId, t: OfferTerms, payment: number): Outcome | null {
+/** Validate an offer from `from` to `to` as send_offer (§3.1); null when valid. `payment`, `ask`: credits, 2 dp. */
+function validateOffer(s: MatchState, from: LabId, to: LabId, t: OfferTerms, payment: number, ask: number): Outcome | null {
   const target = own(s.labs, to);
   if (!target) return fail('unknown_lab', `no lab ${to}`);
   if (to === from) return fail('self_trade', 'you cannot trade with yourself');
   if (target.finished) return fail('seat_finished', `${to} has finished and cannot trade`);
   const dup = checkDuplicates(t.block_ids, t.requested_block_ids);
   if (dup) return dup;
-  if (t.block_ids.length === 0 && t.requested_block_ids.length === 0 && payment === 0)
-    return fail('empty_offer', 'an offer needs blocks or a payment');
+  if (payment > 0 && ask > 0) return fail('pay_and_ask', `an offer pays (${payment}) or asks (${ask}) credits, not both: give the difference as one of them`);
+  if (t.block_ids.length === 0 && t.requested_block_ids.length === 0 && payment === 0 && ask === 0)
+    return fail('empty_offer', 'an offer needs blocks, a payment or an ask');
   if (payment > s.labs[from]!.budget) return fail('budget_overspend', `payment ${payment} exceeds your budget`);
   return (
     checkBlocks(s, t.block_ids, from, 'unowned_block', isLive, 'unavailable_block', 'only available or reserved blocks can be offered') ??
@@ -38,7 +41,7 @@ function validateOffer(s: MatchState, from: LabId, to: LabId, t: OfferTerms, pay
 }
 
 /** Create a validated offer; records the recipient's grudge when the offer is exploitative for it. */
-function createOffer(ctx: Ctx, to: LabId, t: OfferTerms, payment: number, linked: string | null): string {
+function createOffer(ctx: Ctx, to: LabId, t: OfferTerms, payment: number, ask: number, linked: string | null): string {
   const { d, lab } = ctx;
   const s = d.s;
   const id = `o_${s.nextOfferSeq}`;
@@ -49,6 +52,7 @@ function createOffer(ctx: Ctx, to: LabId, t: OfferTerms, payment: number, linked
     offeredBlockIds: t.block_ids.slice(),
     requestedBlockIds: t.requested_block_ids.slice(),
     payment,
+    ask,
     message: t.message,
     roundCreated: s.round,
     expiresRound: Math.min(s.round + t.expires_in, s.params.maxRounds - 1),
@@ -67,7 +71,7 @@ function createOffer(ctx: Ctx, to: LabId, t: OfferTerms, payment: number, linked
     const owned = s.jobs === d.base.jobs && s.blocks === d.base.blocks ? ownedJobsAndBlocks(s, to) : undefined;
     const jobs = owned === undefined ? labJobs(s, to) : owned.jobs;
     const blocks = owned === undefined ? labBlocks(s, to) : owned.blocks;
-    const gain = tradeGain(jobs, blocks, s.labs[to]!.budget, t.requested_block_ids, received, payment);
+    const gain = tradeGain(jobs, blocks, s.labs[to]!.budget, t.requested_block_ids, received, payment - ask);
     if (gain < EXPLOITATIVE_GAIN) d.seat(to).grudges = [...seat.grudges, lab];
   }
   ctx.created.offerId = id;
@@ -76,9 +80,10 @@ function createOffer(ctx: Ctx, to: LabId, t: OfferTerms, payment: number, linked
 
 export function sendOffer(ctx: Ctx, a: SendAction): Outcome {
   const payment = round2(a.payment);
-  const err = validateOffer(ctx.d.s, ctx.lab, a.target_lab_id, a, payment);
+  const ask = round2(a.ask);
+  const err = validateOffer(ctx.d.s, ctx.lab, a.target_lab_id, a, payment, ask);
   if (err) return err;
-  const id = createOffer(ctx, a.target_lab_id, a, payment, null);
+  const id = createOffer(ctx, a.target_lab_id, a, payment, ask, null);
   return ok('offer_created', `offer ${id} sent to ${a.target_lab_id}`);
 }
 
@@ -98,6 +103,9 @@ export function acceptOffer(ctx: Ctx, a: Extract<Action, { action_type: 'accept_
   const { d, lab } = ctx;
   const o = receivedOffer(d.s, lab, a.offer_id);
   if (isOutcome(o)) return o;
+  // The accepter pays what the sender asks: its own shortfall is its own invalid action (the offer stays).
+  const ask = o.ask ?? 0;
+  if (ask > d.s.labs[lab]!.budget) return fail('budget_overspend', `${o.id} asks ${ask} credits; your budget is ${d.s.labs[lab]!.budget}`);
   const err = executionError(d.s, o);
   if (err) {
     d.offer(o.id).status = 'invalid';
@@ -135,6 +143,11 @@ function executeTrade(ctx: Ctx, o: Offer): void {
     d.setBudget(o.from, d.s.labs[o.from]!.budget - o.payment);
     d.setBudget(o.to, d.s.labs[o.to]!.budget + o.payment);
   }
+  const ask = o.ask ?? 0;
+  if (ask > 0) {
+    d.setBudget(o.to, d.s.labs[o.to]!.budget - ask);
+    d.setBudget(o.from, d.s.labs[o.from]!.budget + ask);
+  }
   for (let i = 0; i < o.offeredBlockIds.length; i++) transfer(ctx, o.offeredBlockIds[i]!, o.to);
   for (let i = 0; i < o.requestedBlockIds.length; i++) transfer(ctx, o.requestedBlockIds[i]!, o.from);
   raiseReputation(d.lab(o.from));
@@ -142,8 +155,8 @@ function executeTrade(ctx: Ctx, o: Offer): void {
   d.offer(o.id).status = 'accepted';
   // Both positions after the trade, read before crediting: a party's credit touches only its own jobs.
   const [afterFrom, afterTo] = positionTablesOf(d.s, o.from, o.to);
-  credit(ctx, o.from, beforeFrom, afterFrom);
-  credit(ctx, o.to, beforeTo, afterTo);
+  credit(ctx, o.id, o.from, beforeFrom, afterFrom);
+  credit(ctx, o.id, o.to, beforeTo, afterTo);
 }
 
 function raiseReputation(l: Lab): void {
@@ -166,11 +179,11 @@ function partOf(p: PositionTable, id: string): number {
 }
 
 /** Credit a party's deal_quality for its gain and record the per-job parts on its jobs. */
-function credit(ctx: Ctx, lab: LabId, before: PositionTable, after: PositionTable): void {
+function credit(ctx: Ctx, offerId: string, lab: LabId, before: PositionTable, after: PositionTable): void {
   const { d } = ctx;
   const gain = after.total - before.total;
   const scored = clamp(gain / 100, -1, 1);
-  ctx.sink.add(lab, 'deal_quality', scored);
+  ctx.sink.add(lab, 'deal_quality', scored, { kind: 'trade', offerId, gain });
   // Job parts are recorded in the units actually credited (a clamped gain scales them down).
   const scale = gain === 0 ? 0 : (scored * 100) / gain;
   for (let i = 0; i < after.jobIds.length; i++) {
@@ -203,9 +216,10 @@ export function counterOffer(ctx: Ctx, a: CounterAction): Outcome {
   const o = receivedOffer(d.s, lab, a.offer_id);
   if (isOutcome(o)) return o;
   const payment = round2(a.payment);
-  const err = validateOffer(d.s, lab, o.from, a, payment);
+  const ask = round2(a.ask);
+  const err = validateOffer(d.s, lab, o.from, a, payment, ask);
   if (err) return err;
   d.offer(o.id).status = 'countered';
-  const id = createOffer(ctx, o.from, a, payment, o.id);
+  const id = createOffer(ctx, o.from, a, payment, ask, o.id);
   return ok('counter_offer_created', `counter-offer ${id} sent to ${o.from} (answers ${o.id})`);
 }

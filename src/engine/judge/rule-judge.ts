@@ -12,6 +12,7 @@ import type { JobFacts } from './facts.js';
 import { StateFacts } from './state-facts.js';
 import { JUDGE_BONUS_MAX, type SyncJudge } from './types.js';
 import { checkClaims } from './verify.js';
+import { flagsText, manipulationFlags, type ManipulationFlag } from './manipulation.js';
 import { rng } from '../rng.js';
 
 export const RULE_JUDGE_ID = 'rule_judge_v2';
@@ -60,6 +61,8 @@ interface Scored {
   /** Distinct verified and fabricated claims (for eligibility and the decision's reason). */
   verified: number;
   fabricated: number;
+  /** Manipulation flags of the pitch (manipulation.ts): any one makes it ineligible. */
+  flags: readonly ManipulationFlag[];
 }
 
 function score(state: MatchState, pitch: Pitch): Scored {
@@ -85,15 +88,18 @@ function score(state: MatchState, pitch: Pitch): Scored {
     W.base -
     W.fabricated * parts.fabricatedClaims;
   const name = state.labs[pitch.lab]?.publicName ?? pitch.lab;
+  const flags = manipulationFlags(pitch.text);
+  const reason = seatReason(name, nV, nF, nU);
   return {
     seat: {
       lab: pitch.lab,
       score: r4(clamp(total, 0, 1)),
       parts,
-      reason: seatReason(name, nV, nF, nU),
+      reason: flags.length === 0 ? reason : `${reason}; manipulation (cannot win): ${flagsText(flags)}`,
     },
     verified: nV,
     fabricated: nF,
+    flags,
   };
 }
 
@@ -118,10 +124,19 @@ function latestPitch(state: MatchState, pitches: readonly Pitch[], lab: LabId): 
 const nameOf = (state: MatchState, lab: LabId): string => state.labs[lab]?.publicName ?? lab;
 const countsOf = (s: Scored): string => countsReason(s.verified, s.fabricated);
 /**
- * Only a pitch with at least one verified claim and none fabricated can win: a claim-free plea or a
- * pitch with any lie earns no bonus, however alone it is (docs/RULES.md §6).
+ * Only a pitch with at least one verified claim, none fabricated and no manipulation flag can win: a
+ * claim-free plea, a pitch with any lie, or one that addresses the judge or pads earns no bonus, however
+ * alone it is (docs/RULES.md §6.4).
  */
-const eligible = (s: Scored): boolean => s.seat.score > 0 && s.verified > 0 && s.fabricated === 0;
+const eligible = (s: Scored): boolean => s.seat.score > 0 && s.verified > 0 && s.fabricated === 0 && s.flags.length === 0;
+
+/**
+ * Whether a judged pitch may win (docs/RULES.md §6.4): score > 0, ≥ 1 verified claim, none fabricated,
+ * no manipulation flag. The hybrid LLM judge applies the same test to the grounded parts.
+ */
+export function mayWin(state: MatchState, pitch: Pitch): boolean {
+  return eligible(score(state, pitch));
+}
 
 /**
  * Judge a round's pitches: the latest pitch of each unfinished seat for the state's round, in seat
@@ -147,7 +162,7 @@ export function decide(state: MatchState, pitches: readonly Pitch[]): JudgeDecis
   if (scored.length === 0) return null;
   // Decisions are written as literals (not spread copies): they are stored in the state.
   if (top === -Infinity) {
-    return { round: state.round, judgeId: RULE_JUDGE_ID, scores, winner: null, bonus: 0, reason: 'No pitch earned the bonus: none made a verified claim without a fabricated one.' };
+    return { round: state.round, judgeId: RULE_JUDGE_ID, scores, winner: null, bonus: 0, reason: 'No pitch earned the bonus: none made a verified claim without a fabricated one or a manipulation flag.' };
   }
   const tied = scored.filter((s) => eligible(s) && s.seat.score === top);
   const winner =

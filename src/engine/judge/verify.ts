@@ -9,6 +9,24 @@ import type { BlockId, CoalitionId, JobId, OfferId } from '../types.js';
 import type { Claim } from './claims.js';
 import type { JobFacts, SeatFacts } from './facts.js';
 
+/** How one claim was ruled (the per-claim verdict, explain.ts); `neutral` claims are true but not counted. */
+export type ClaimRuling = 'verified' | 'fabricated' | 'unsupported' | 'neutral';
+
+/**
+ * Why a claim got its ruling (machine codes; words in src/present/verdicts.ts):
+ * `named` (own pending job, or a fact matching one: `job` says which), `total` (a sum of unmet or required
+ * hours), `own_offer` / `own_coalition` / `own_block` (involves the seat); neutral: `settled_job`,
+ * `capacity` (true of its blocks), `market_block` (another lab's block), `past_round`; fabricated:
+ * `not_own_job`, `no_match`, `not_own_offer`, `not_own_coalition`, `unknown_block`, `no_deadline`.
+ */
+export type ClaimWhy =
+  | 'named' | 'total' | 'own_offer' | 'own_coalition' | 'own_block'
+  | 'settled_job' | 'capacity' | 'market_block' | 'past_round'
+  | 'not_own_job' | 'no_match' | 'not_own_offer' | 'not_own_coalition' | 'unknown_block' | 'no_deadline' | 'future_round';
+
+/** Receives each claim's ruling as the checker makes it (structured job ids come as `job` claims). */
+export type ClaimTrace = (claim: Claim, ruling: ClaimRuling, why: ClaimWhy, job?: JobFacts) => void;
+
 /** Hours and reliability values within this distance match (values are written with 2 decimals). */
 export const MATCH_TOLERANCE = 0.006;
 
@@ -105,8 +123,8 @@ export function verifyClaims(facts: SeatFacts, claims: readonly Claim[], namedJo
 }
 
 /** {@link verifyClaims} asking `facts` only the questions the claims raise. */
-export function checkClaims(facts: FactSource, claims: readonly Claim[], namedJobIds: readonly JobId[]): Verification {
-  const v = new Checker(facts);
+export function checkClaims(facts: FactSource, claims: readonly Claim[], namedJobIds: readonly JobId[], trace?: ClaimTrace): Verification {
+  const v = new Checker(facts, trace ?? null);
   // Indexed loops: claim lists are frozen (shared by the claims memo), where for…of is slow.
   for (let i = 0; i < namedJobIds.length; i++) v.name(namedJobIds[i]!);
   for (let i = 0; i < claims.length; i++) {
@@ -132,21 +150,34 @@ class Checker {
   /** Σ unmet and Σ required hours of all pending and of the named jobs (the > 0 ones), at the first hours claim. */
   private hourTotals: number[] | null = null;
 
-  constructor(private readonly facts: FactSource) {}
+  constructor(
+    private readonly facts: FactSource,
+    private readonly trace: ClaimTrace | null,
+  ) {}
 
   /** A structured job id: named if pending, else ignored. */
   name(id: JobId): void {
     const job = hasJob(this.named, id) ? undefined : this.facts.pendingJob(id);
-    if (job) this.named.push(job);
+    if (job) {
+      this.named.push(job);
+      this.trace?.({ kind: 'job', id }, 'verified', 'named', job);
+    }
   }
 
   /** A job id in the text: named if pending; its own settled job is true but no need; else fabricated. */
   jobClaim(id: JobId): void {
     if (hasJob(this.named, id)) return; // named again: nothing new
     const job = this.facts.pendingJob(id);
-    if (job) this.named.push(job);
-    else if (this.facts.ownsJob(id)) this.neutral += 1;
-    else addKey(this.fabricated, `job:${id}`);
+    if (job) {
+      this.named.push(job);
+      this.trace?.({ kind: 'job', id }, 'verified', 'named', job);
+    } else if (this.facts.ownsJob(id)) {
+      this.neutral += 1;
+      this.trace?.({ kind: 'job', id }, 'neutral', 'settled_job');
+    } else {
+      addKey(this.fabricated, `job:${id}`);
+      this.trace?.({ kind: 'job', id }, 'fabricated', 'not_own_job');
+    }
   }
 
   claim(c: Claim): void {
@@ -166,36 +197,45 @@ class Checker {
         this.reliability(c.value, c.capacity);
         break;
       case 'offer':
-        if (this.facts.hasOffer(c.id)) addKey(this.verified, `offer:${c.id}`);
-        else addKey(this.fabricated, `offer:${c.id}`);
+        if (this.facts.hasOffer(c.id)) this.rule(c, 'verified', 'own_offer', `offer:${c.id}`);
+        else this.rule(c, 'fabricated', 'not_own_offer', `offer:${c.id}`);
         break;
       case 'coalition':
-        if (this.facts.hasCoalition(c.id)) addKey(this.verified, `coalition:${c.id}`);
-        else addKey(this.fabricated, `coalition:${c.id}`);
+        if (this.facts.hasCoalition(c.id)) this.rule(c, 'verified', 'own_coalition', `coalition:${c.id}`);
+        else this.rule(c, 'fabricated', 'not_own_coalition', `coalition:${c.id}`);
         break;
       case 'block':
-        if (this.facts.isRelatedBlock(c.id)) addKey(this.verified, `block:${c.id}`);
-        else if (this.facts.isMarketBlock(c.id)) this.neutral += 1; // wanting another lab's (public) block is fair
-        else addKey(this.fabricated, `block:${c.id}`);
+        if (this.facts.isRelatedBlock(c.id)) this.rule(c, 'verified', 'own_block', `block:${c.id}`);
+        else if (this.facts.isMarketBlock(c.id)) this.rule(c, 'neutral', 'market_block'); // wanting another lab's (public) block is fair
+        else this.rule(c, 'fabricated', 'unknown_block', `block:${c.id}`);
         break;
     }
+  }
+
+  /** Record a ruling: the fact `key` under verified / fabricated / unsupported, or one more neutral claim. */
+  private rule(c: Claim, ruling: ClaimRuling, why: ClaimWhy, key?: string, job?: JobFacts): void {
+    if (ruling === 'neutral') this.neutral += 1;
+    else addKey(this[ruling], key!);
+    this.trace?.(c, ruling, why, job);
   }
 
   /** Verified if it is a pending job's required or unmet hours or a total; neutral if true of capacity. */
   private hours(value: number, capacity: boolean): void {
     const pending = this.facts.pending();
-    let matched = false;
+    let matched: JobFacts | undefined;
     for (let i = 0; i < pending.length; i++) {
       const j = pending[i]!;
       if (!near(j.requiredHours, value) && !near(j.unmetHours, value)) continue;
       addJob(this.claimJobs, j);
-      matched = true;
+      matched ??= j;
     }
     const named = this.named;
     this.hourTotals ??= [sumOf(pending, 'unmetHours'), sumOf(pending, 'requiredHours'), sumOf(named, 'unmetHours'), sumOf(named, 'requiredHours')].filter((h) => h > 0);
-    if (matched || this.hourTotals.some((h) => near(h, value))) addKey(this.verified, `hours:${value}`);
-    else if (capacity && this.facts.someCapacityHours((h) => near(h, value))) this.neutral += 1;
-    else addKey(this.fabricated, `hours:${value}`);
+    const c: Claim = { kind: 'hours', value, capacity };
+    if (matched) this.rule(c, 'verified', 'named', `hours:${value}`, matched);
+    else if (this.hourTotals.some((h) => near(h, value))) this.rule(c, 'verified', 'total', `hours:${value}`);
+    else if (capacity && this.facts.someCapacityHours((h) => near(h, value))) this.rule(c, 'neutral', 'capacity');
+    else this.rule(c, 'fabricated', 'no_match', `hours:${value}`);
   }
 
   private deadline(round: number, explicit: boolean): void {
@@ -208,10 +248,11 @@ class Checker {
       addJob(this.claimJobs, j);
       first ??= j;
     }
-    if (first) addKey(this.verified, `deadline:${first.deadlineRound}`);
-    else if (explicit) addKey(this.fabricated, `deadline:${round}`);
-    else if (round <= this.facts.round) this.neutral += 1; // "we are in round 2": history, not a claim of need
-    else addKey(this.unsupported, `round:${round}`);
+    const c: Claim = { kind: 'deadline', round, explicit };
+    if (first) this.rule(c, 'verified', 'named', `deadline:${first.deadlineRound}`, first);
+    else if (explicit) this.rule(c, 'fabricated', 'no_deadline', `deadline:${round}`);
+    else if (round <= this.facts.round) this.rule(c, 'neutral', 'past_round'); // "we are in round 2": history, not a claim of need
+    else this.rule(c, 'unsupported', 'future_round', `round:${round}`);
   }
 
   private deadlineIn(rounds: number): void {
@@ -221,10 +262,11 @@ class Checker {
       withRoundsLeft(this.named, rounds - 1) ??
       withRoundsLeft(this.facts.pending(), rounds) ??
       withRoundsLeft(this.facts.pending(), rounds - 1);
+    const c: Claim = { kind: 'deadline_in', rounds };
     if (job) {
       addJob(this.claimJobs, job);
-      addKey(this.verified, `deadline:${job.deadlineRound}`);
-    } else addKey(this.fabricated, `in:${rounds}`);
+      this.rule(c, 'verified', 'named', `deadline:${job.deadlineRound}`, job);
+    } else this.rule(c, 'fabricated', 'no_deadline', `in:${rounds}`);
   }
 
   private reliability(value: number, capacity: boolean): void {
@@ -236,8 +278,9 @@ class Checker {
       addJob(this.claimJobs, j);
       first ??= j;
     }
-    if (first) addKey(this.verified, `rel:${r2(first.minReliability)}`);
-    else if (capacity && this.facts.someCapacityReliability((r) => near(r, value))) this.neutral += 1;
-    else addKey(this.fabricated, `rel:${value}`);
+    const c: Claim = { kind: 'reliability', value, capacity };
+    if (first) this.rule(c, 'verified', 'named', `rel:${r2(first.minReliability)}`, first);
+    else if (capacity && this.facts.someCapacityReliability((r) => near(r, value))) this.rule(c, 'neutral', 'capacity');
+    else this.rule(c, 'fabricated', 'no_match', `rel:${value}`);
   }
 }

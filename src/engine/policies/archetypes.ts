@@ -3,8 +3,8 @@
  * archetype-specific moves. Every archetype is a full player: it decides offers addressed to it, buys
  * blocks its jobs need, allocates to its jobs before their deadlines and uses coalitions where allowed.
  *
- * Order of a round's actions (≤ 4): decide incoming offers → (deceptive) defect → allocate → coalitions
- * → buy → talk.
+ * Order of a round's actions (≤ 4): decide incoming offers (accept, or haggle with a counter-offer at its
+ * price) → (deceptive) defect → allocate → bid in an open emergency auction → coalitions → buy → talk.
  */
 import type { ArchetypeName, Block, LabId, Offer } from '../types.js';
 import type { Observation, PublicBlock, PublicLab } from '../views.js';
@@ -12,7 +12,8 @@ import type { Policy, PolicyContext } from './types.js';
 import { type ArchetypeParams, archetypeParams } from './params.js';
 import { type Desk, hasId, idsOf, isAllocated, isOpen, isSpent, makeDesk, push, room, round2, sortSmall } from './desk.js';
 import { type JobPlan, type Usable, allocatePlanned, plan } from './plan.js';
-import { accept, alreadyBuying, executable, incoming, labInfo, offerGain, others, pastBids, spareValue } from './market.js';
+import { accept, alreadyBuying, executable, incoming, labInfo, netIn, offerGain, others, pastBids, spareValue } from './market.js';
+import { bidInAuction } from './auction.js';
 import { findSeller, offerToBuy, overBid } from './buying.js';
 import { coalitionsEnabled, commit, committedOwn, contributed, defectFor, grudges, invitations, liveCoalitions, propose } from './coalition.js';
 import { grudgeNotice, inflatedPitch, misleadingMessage, quote, truthfulPitch } from './talk.js';
@@ -43,7 +44,7 @@ const trusted = (d: Desk, c: Ctx, lab: LabId): boolean => !hasId(c.refused, lab)
 // Ties (and pairs of −Infinity, whose difference is NaN) keep offer order, as Array.prototype.sort does.
 const byGainDesc = (a: { gain: number }, b: { gain: number }): number => b.gain - a.gain;
 
-/** Accept, reject, counter or quote for each incoming offer. */
+/** Accept, reject or counter (haggle: name its price) each incoming offer. */
 function decideOffers(d: Desk, c: Ctx): void {
   const offers = incoming(d);
   if (offers.length === 0) return;
@@ -66,9 +67,9 @@ function decideOffers(d: Desk, c: Ctx): void {
       changed = accept(d, o) || changed;
     } else if (c.p.exploitGain > -Infinity && fresh < c.p.exploitGain) {
       retaliate(d, c, o);
-    } else if (c.name === 'selfish' && rejections < 1) {
+    } else if (rejections < 1) {
       rejections++;
-      demandPayment(d, c, o, thr - fresh);
+      haggle(d, c, o, thr - fresh);
     }
   }
 }
@@ -84,7 +85,7 @@ function retaliate(d: Desk, c: Ctx, o: Offer): void {
     if (b.owner === o.from && b.status === 'available') theirs.push(b);
   }
   sortSmall(theirs, byWorthDesc);
-  const swap = theirs.find((b) => offerGain(d, { ...o, offeredBlockIds: [b.id], payment: 0 }) >= c.p.acceptThreshold);
+  const swap = theirs.find((b) => offerGain(d, { ...o, offeredBlockIds: [b.id], payment: 0, ask: 0 }) >= c.p.acceptThreshold);
   if (swap && mine.length > 0) {
     push(d, { action_type: 'counter_offer', offer_id: o.id, block_ids: [...mine], requested_block_ids: [swap.id], payment: 0, message: 'A fair swap or nothing.' });
   } else {
@@ -95,13 +96,35 @@ function retaliate(d: Desk, c: Ctx, o: Offer): void {
   c.refused.push(o.from);
 }
 
-/** Selfish: reject an under-paying request for its blocks and quote the price it wants instead. */
-function demandPayment(d: Desk, c: Ctx, o: Offer, shortfall: number): void {
-  push(d, { action_type: 'reject_offer', offer_id: o.id });
+/** Highest price (credits) an archetype names when it haggles; above it, it just rejects. */
+const MAX_PRICE = 80;
+
+/**
+ * Haggle (rules v3): answer an offer below its threshold with a counter-offer on the same blocks at the
+ * price that would make it acceptable — the credits it wants, `shortfall` + 1 plus its archetype's markup,
+ * asked of the sender (or, when it would still pay, a lower payment). Selfish names the price it wants
+ * (`<name> asks <p> credits for <block>`); a price above 80 credits, or an offer it cannot execute, is
+ * rejected instead.
+ */
+function haggle(d: Desk, c: Ctx, o: Offer, shortfall: number): void {
+  const want = Math.ceil(netIn(o) + shortfall + 1 + c.p.markup);
+  const ask = want > 0 ? want : 0;
+  const payment = want < 0 ? -want : 0;
+  if (want > MAX_PRICE || payment > d.budget || (o.requestedBlockIds.length === 0 && o.offeredBlockIds.length === 0)) {
+    if (c.name === 'selfish') push(d, { action_type: 'reject_offer', offer_id: o.id });
+    return;
+  }
   const blockId = o.requestedBlockIds[0];
-  if (o.requestedBlockIds.length !== 1 || !blockId || o.offeredBlockIds.length > 0) return;
-  const price = Math.ceil(o.payment + shortfall + 1);
-  if (price <= 80) push(d, { action_type: 'send_message', target_lab_id: o.from, message: quote(d.obs.self.publicName, blockId, price) });
+  const text =
+    ask > 0 && blockId !== undefined && o.requestedBlockIds.length === 1
+      ? quote(d.obs.self.publicName, blockId, ask)
+      : ask > 0
+        ? `${d.obs.self.publicName} asks ${ask.toFixed(2)} credits for this trade.`
+        : `${d.obs.self.publicName} would pay ${payment.toFixed(2)} credits for this trade.`;
+  if (push(d, { action_type: 'counter_offer', offer_id: o.id, block_ids: [...o.requestedBlockIds], requested_block_ids: [...o.offeredBlockIds], payment, ask, message: text })) {
+    for (let i = 0; i < o.requestedBlockIds.length; i++) d.spent.push(o.requestedBlockIds[i]!);
+    d.budget = round2(d.budget - payment);
+  }
 }
 
 /**
@@ -244,6 +267,7 @@ export function archetype(name: ArchetypeName): Policy {
     // Deceptive commits before allocating: it pledges a block it needs and takes it back later.
     if (name === 'deceptive') coalitions(d, c, []);
     const after = allocatePlanned(d, true);
+    bidInAuction(d, c.p.bidShare);
     if (name !== 'deceptive') coalitions(d, c, after.spare);
     buy(d, c, after.jobs, after.spare);
     talk(d, c, after.jobs);

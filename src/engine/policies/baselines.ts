@@ -29,7 +29,7 @@ function greedyAllocate(d: Desk): void {
 }
 
 /**
- * greedy_hoarder: never gives a block away. Accepts only gifts (offers requesting none of its blocks),
+ * greedy_hoarder: never gives a block away. Accepts only gifts (offers requesting none of its blocks and no credits),
  * rejects requests for its blocks, reserves every free block for itself (reserved blocks cannot be
  * traded away; idle reservations cost at settlement), then allocates greedily.
  */
@@ -38,7 +38,7 @@ export const greedyHoarder: Policy = (obs: Observation) => {
   const d = makeDesk(obs);
   let rejected = false;
   for (const o of incoming(d)) {
-    if (o.requestedBlockIds.length === 0 && executable(d, o)) accept(d, o);
+    if (o.requestedBlockIds.length === 0 && (o.ask ?? 0) === 0 && executable(d, o)) accept(d, o);
     else if (!rejected) rejected = push(d, { action_type: 'reject_offer', offer_id: o.id });
   }
   greedyAllocate(d);

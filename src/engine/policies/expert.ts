@@ -8,6 +8,8 @@
  * 4. Pitches truthfully with checkable facts (job id, unmet and required hours, deadline, reliability).
  * 5. Joins and proposes coalitions only when they create value (a missing-hours job or a spare block),
  *    commits spare blocks, never breaches.
+ * 6. Names its price (rules v3): an under-paying request for its blocks gets a counter-offer with an ask.
+ * 7. Bids a share of the lot's value to it in an emergency auction (sealed bid, §5.1).
  * Never repeats itself (no spam): one pitch per round, alternating phrasing.
  */
 import type { Block, Coalition, Job } from '../types.js';
@@ -15,7 +17,8 @@ import type { Observation, PublicBlock, PublicLab } from '../views.js';
 import type { Policy, PolicyContext } from './types.js';
 import { type Desk, blockOf, hasId, idsOf, isAllocated, isSpent, makeDesk, push, room } from './desk.js';
 import { type JobPlan, allocatePlanned } from './plan.js';
-import { accept, alreadyBuying, executable, gainAt, incoming, offerGain, others, pastBids, spareValue, tradeCore } from './market.js';
+import { accept, alreadyBuying, executable, gainAt, incoming, netIn, offerGain, others, pastBids, spareValue, tradeCore } from './market.js';
+import { bidInAuction } from './auction.js';
 import { findPurchase, offerToBuy, overBid } from './buying.js';
 import { breachers, coalitionsEnabled, commit, contributed, invitations, liveCoalitions, propose } from './coalition.js';
 import { factsPitch, joinList, parseQuotes, truthfulPitch } from './talk.js';
@@ -45,6 +48,40 @@ function acceptGood(d: Desk): void {
     }
     const o = best && incoming(d).find((x) => x.id === best.id);
     if (!o || !accept(d, o)) return;
+  }
+}
+
+/** Credits above its own break-even the expert asks when it names a price for blocks asked of it. */
+const SELL_MARGIN = 4;
+/** Highest price it names (credits); a block worth more to it than that is not for sale. */
+const MAX_ASK = 60;
+/** Share of an emergency-auction lot's value to its own position that it bids (§5.1). */
+const BID_SHARE = 0.6;
+
+/**
+ * Name a price (rules v3): one offer a round that asks for its own available blocks but pays too little
+ * is answered with a counter-offer on the same blocks asking the credits that give it MIN_GAIN +
+ * SELL_MARGIN (at most MAX_ASK).
+ */
+function haggle(d: Desk): void {
+  if (!room(d)) return;
+  for (const o of incoming(d)) {
+    if (o.requestedBlockIds.length === 0 || !executable(d, o) || o.requestedBlockIds.some((id) => isSpent(d, id))) continue;
+    const g = offerGain(d, o);
+    if (g > MIN_GAIN) continue;
+    const ask = Math.ceil(netIn(o) + (MIN_GAIN - g) + SELL_MARGIN);
+    if (ask <= 0 || ask > MAX_ASK) continue;
+    const ok = push(d, {
+      action_type: 'counter_offer',
+      offer_id: o.id,
+      block_ids: [...o.requestedBlockIds],
+      requested_block_ids: [...o.offeredBlockIds],
+      payment: 0,
+      ask,
+      message: `${d.obs.self.publicName} asks ${ask.toFixed(2)} credits for ${joinList(o.requestedBlockIds)}; accept this counter-offer if that works for you.`,
+    });
+    if (ok) for (const id of o.requestedBlockIds) d.spent.push(id);
+    return;
   }
 }
 
@@ -212,8 +249,10 @@ export const ruleBasedExpert: Policy = (obs: Observation, _ctx: PolicyContext) =
   const after = allocatePlanned(d, true, Infinity, (all) => (deferred.id = deferTarget(d, all)));
   const held = deferred.id === null ? undefined : after.jobs.find((p) => p.job.id === deferred.id);
   if (held) pitchDeferred(d, held);
+  bidInAuction(d, BID_SHARE);
   buy(d, after.jobs, 2);
   if (!held) pitch(d, after.jobs);
   coalitions(d, after.jobs, idsOf(after.spare));
+  haggle(d);
   return d.actions;
 };

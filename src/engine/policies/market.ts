@@ -76,6 +76,8 @@ export function executable(d: Desk, o: Offer): boolean {
     const b = blockOf(d, o.offeredBlockIds[i]!);
     if (!b || b.owner !== o.from || b.status !== 'available') return false;
   }
+  // It must be able to pay what the sender asks (rules v3).
+  if ((o.ask ?? 0) > d.budget) return false;
   const sender = labInfo(d, o.from);
   if (o.payment > LOW_BAND_MAX && sender?.budgetBand === 'low') return false;
   return true;
@@ -137,6 +139,9 @@ export function gainAt(d: Desk, core: number, paymentIn: number): number {
   return core + (d.budget + paymentIn) - (d.posCore + d.budget);
 }
 
+/** Credits the recipient of `o` receives on acceptance: its payment minus its ask (rules v3). */
+export const netIn = (o: Offer): number => o.payment - (o.ask ?? 0);
+
 /** The seat's own gain (credits) if it accepted `o` now. */
 export function offerGain(d: Desk, o: Offer): number {
   const receive: PublicBlock[] = [];
@@ -144,7 +149,7 @@ export function offerGain(d: Desk, o: Offer): number {
     const b = blockOf(d, o.offeredBlockIds[i]!);
     if (b !== undefined) receive.push(b);
   }
-  return gainAt(d, tradeCore(d, o.requestedBlockIds, receive), o.payment);
+  return gainAt(d, tradeCore(d, o.requestedBlockIds, receive), netIn(o));
 }
 
 const NONE: readonly string[] = [];
@@ -181,7 +186,7 @@ export function accept(d: Desk, o: Offer): boolean {
     (d.changed ??= new Map()).set(id, { ...pb, owner: d.me, status: 'available' });
   }
   d.blocks = blocks;
-  d.budget = round2(d.budget + o.payment);
+  d.budget = round2(d.budget + netIn(o));
   return true;
 }
 

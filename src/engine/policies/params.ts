@@ -35,6 +35,10 @@ export interface ArchetypeParams {
   buys: boolean;
   /** Pitches when it has unmet demand. */
   pitches: boolean;
+  /** Credits added to the price it names when it haggles (counter-offer with an ask; rules v3). */
+  markup: number;
+  /** Share of an emergency-auction lot's value (to its own position) it bids (rules v3). */
+  bidShare: number;
 }
 
 const base: ArchetypeParams = {
@@ -53,12 +57,14 @@ const base: ArchetypeParams = {
   commitPayment: 0,
   buys: true,
   pitches: true,
+  markup: 0,
+  bidShare: 0.5,
 };
 
 /** Train parameters (docs/RULES.md §7.1). Thresholds from §7.1: cooperative −2, selfish 8, retaliatory exploit −5. */
 export const TRAIN_PARAMS: Record<ArchetypeName, ArchetypeParams> = {
   cooperative: { ...base, acceptThreshold: -2, trust: 0.7, generosity: 6, proposesCoalitions: true, commitPayment: 2 },
-  selfish: { ...base, acceptThreshold: 8, trust: 0.4, generosity: 1, commitsBlocks: false, risk: 1 },
+  selfish: { ...base, acceptThreshold: 8, trust: 0.4, generosity: 1, commitsBlocks: false, risk: 1, bidShare: 0.35 },
   deadline_panicked: {
     ...base,
     acceptThreshold: 4,
@@ -68,18 +74,19 @@ export const TRAIN_PARAMS: Record<ArchetypeName, ArchetypeParams> = {
     panicSlope: 4,
     risk: 1,
     commitsBlocks: false,
+    bidShare: 0.7,
   },
-  deceptive: { ...base, acceptThreshold: 3, honesty: 0.3, trust: 0.8, generosity: 2 },
+  deceptive: { ...base, acceptThreshold: 3, honesty: 0.3, trust: 0.8, generosity: 2, markup: 4, bidShare: 0.45 },
   retaliatory: { ...base, acceptThreshold: 2, trust: 0.5, generosity: 4, exploitGain: -5 },
 };
 
 /** Holdout parameters (docs/RULES.md §7.2): shifted thresholds, honesty, trust, risk and prices. */
 export const HOLDOUT_PARAMS: Record<ArchetypeName, ArchetypeParams> = {
-  cooperative: { ...TRAIN_PARAMS.cooperative, acceptThreshold: -4, trust: 0.8, generosity: 8, risk: 3 },
-  selfish: { ...TRAIN_PARAMS.selfish, acceptThreshold: 12, trust: 0.3, generosity: 0, risk: 0 },
+  cooperative: { ...TRAIN_PARAMS.cooperative, acceptThreshold: -4, trust: 0.8, generosity: 8, risk: 3, bidShare: 0.55 },
+  selfish: { ...TRAIN_PARAMS.selfish, acceptThreshold: 12, trust: 0.3, generosity: 0, risk: 0, markup: 2, bidShare: 0.3 },
   deadline_panicked: { ...TRAIN_PARAMS.deadline_panicked, acceptThreshold: 6, overpay: 14, panicWindow: 3, panicSlope: 3 },
-  deceptive: { ...TRAIN_PARAMS.deceptive, acceptThreshold: 5, honesty: 0.15, trust: 0.9, generosity: 1 },
-  retaliatory: { ...TRAIN_PARAMS.retaliatory, acceptThreshold: 4, trust: 0.4, exploitGain: -3, generosity: 3 },
+  deceptive: { ...TRAIN_PARAMS.deceptive, acceptThreshold: 5, honesty: 0.15, trust: 0.9, generosity: 1, markup: 6, bidShare: 0.4 },
+  retaliatory: { ...TRAIN_PARAMS.retaliatory, acceptThreshold: 4, trust: 0.4, exploitGain: -3, generosity: 3, bidShare: 0.45 },
 };
 
 /** The parameter set a seat uses (`holdout` from the policy context). */

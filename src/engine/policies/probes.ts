@@ -83,12 +83,12 @@ export const coalitionOnly: Policy = (obs) => {
   return out;
 };
 
-/** accept_only_gifts: accepts offers that ask nothing of it (no blocks requested); never allocates. */
+/** accept_only_gifts: accepts offers that ask nothing of it (no blocks requested, no credits asked); never allocates. */
 export const acceptOnlyGifts: Policy = (obs) => {
   if (!active(obs)) return [];
   const out: ActionInput[] = [];
   for (const o of obs.offers) {
-    if (o.to === obs.self.id && o.status === 'active' && o.requestedBlockIds.length === 0 && out.length < 4) out.push({ action_type: 'accept_offer', offer_id: o.id });
+    if (o.to === obs.self.id && o.status === 'active' && o.requestedBlockIds.length === 0 && (o.ask ?? 0) === 0 && out.length < 4) out.push({ action_type: 'accept_offer', offer_id: o.id });
   }
   return out;
 };

@@ -51,9 +51,9 @@ export function misleadingMessage(name: string, round: number, draw: number): st
     : `${name} is fully booked and will buy every free block at any price until round ${round + 2}.`;
 }
 
-/** A selfish seller's price quote (parsed back by `parseQuote`). */
+/** A seller's price, the note of its counter-offer with an ask (parsed back by `parseQuotes`). */
 export const quote = (name: string, blockId: string, price: number): string =>
-  `${name} asks ${price.toFixed(2)} credits for ${blockId}; bring an offer with that payment.`;
+  `${name} asks ${price.toFixed(2)} credits for ${blockId}; accept this counter-offer or bring an offer with that payment.`;
 
 const QUOTE_RX = /asks (\d+(?:\.\d+)?) credits for (b_s?\d+_\d+)/;
 

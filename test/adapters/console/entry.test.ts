@@ -7,6 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
+import { LedgerRowSchema } from '../../../src/present/ledger.js';
 import { replay } from '../../../src/host/index.js';
 import { openStore } from '../../../src/store/index.js';
 import { spawnArena, spawnScript, tempDir } from './spawn.js';
@@ -88,6 +89,20 @@ describe('npm start with piped commands', () => {
     assert.deepEqual(lines.map((l) => l.seq), lines.map((_, i) => i + 1));
     assert.ok(lines.every((l) => l.matchId === matchId));
     assert.equal(lines[0]?.body.type, 'match_created');
+    // The reward ledger: one validated JSON line per entry; each seat's amounts sum to its final total.
+    const ledgerOut = join(dir, 'ledger.jsonl');
+    const lg = spawnScript('src/cli/export.ts', ['--db', db, '--match', matchId, '--format', 'ledger', '--out', ledgerOut]);
+    assert.equal((await lg.exited).code, 0, lg.err());
+    const rows = readFileSync(ledgerOut, 'utf8').trim().split('\n').map((l) => LedgerRowSchema.parse(JSON.parse(l)));
+    assert.ok(rows.length > 0, 'the match has ledger entries');
+    const store = await openStore({ sqlitePath: db });
+    const final = replay(await store.load(matchId))!;
+    await store.close();
+    for (const lab of final.state!.labIds) {
+      const sum = rows.filter((r) => r.seat === lab).reduce((a, r) => a + r.amount, 0);
+      assert.ok(Math.abs(sum - final.state!.seats[lab]!.cumulativeReward) < 1e-6, `${lab}: ledger ${sum} vs ${final.state!.seats[lab]!.cumulativeReward}`);
+    }
+    assert.ok(rows.every((r) => r.matchId === matchId && r.reason.length > 0));
     const missing = spawnScript('src/cli/export.ts', ['--db', db, '--match', 'm_nope']);
     assert.equal((await missing.exited).code, 1);
     assert.match(missing.err(), /No match m_nope/);

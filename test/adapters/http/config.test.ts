@@ -7,7 +7,7 @@ describe('server config', () => {
   test('the example file gives the documented defaults (debug state off)', () => {
     const r = loadConfig('config/arena.example.json', {});
     assert.ok(r.ok, JSON.stringify(r));
-    assert.deepEqual(r.config.server, { host: '127.0.0.1', port: 8080, maxSessions: 256, idleTtlSeconds: 900, bodyLimitBytes: 65_536, debugState: false });
+    assert.deepEqual(r.config.server, { host: '127.0.0.1', port: 8080, maxSessions: 256, idleTtlSeconds: 900, bodyLimitBytes: 65_536, debugState: false, maxSessionsPerClient: 64, compat: 'native' });
   });
 
   test('ARENA_SERVER_* variables override it; GPU_ARENA_DEBUG_STATE=1 works as in the original', () => {
@@ -18,9 +18,11 @@ describe('server config', () => {
       ARENA_SERVER_IDLE_TTL_SECONDS: '60',
       ARENA_SERVER_BODY_LIMIT_BYTES: '2048',
       GPU_ARENA_DEBUG_STATE: '1',
+      ARENA_SERVER_MAX_SESSIONS_PER_CLIENT: '4',
+      ARENA_SERVER_COMPAT: 'original',
     });
     assert.ok(r.ok, JSON.stringify(r));
-    assert.deepEqual(r.config.server, { host: '0.0.0.0', port: 9000, maxSessions: 8, idleTtlSeconds: 60, bodyLimitBytes: 2048, debugState: true });
+    assert.deepEqual(r.config.server, { host: '0.0.0.0', port: 9000, maxSessions: 8, idleTtlSeconds: 60, bodyLimitBytes: 2048, debugState: true, maxSessionsPerClient: 4, compat: 'original' });
   });
 
   test('a bad value names the key and the variable', () => {
@@ -31,5 +33,8 @@ describe('server config', () => {
     const zero = loadConfig('config/arena.example.json', { ARENA_SERVER_MAX_SESSIONS: '0' });
     assert.ok(!zero.ok);
     assert.match(zero.error.message, /server\.maxSessions/);
+    const compat = loadConfig('config/arena.example.json', { ARENA_SERVER_COMPAT: 'openenv' });
+    assert.ok(!compat.ok);
+    assert.match(compat.error.message, /server\.compat \(ARENA_SERVER_COMPAT\)/);
   });
 });

@@ -13,7 +13,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export const DEFAULT_SERVER: AppOptions['server'] = { maxSessions: 128, idleTtlSeconds: 600, bodyLimitBytes: 16_384, debugState: false };
+export const DEFAULT_SERVER: AppOptions['server'] = { maxSessions: 128, maxSessionsPerClient: 128, idleTtlSeconds: 600, bodyLimitBytes: 16_384, debugState: false };
 
 export async function startServer(server: Partial<AppOptions['server']> = {}): Promise<Harness> {
   let now = 1_000_000;

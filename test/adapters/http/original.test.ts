@@ -26,7 +26,8 @@ describe("the original's contract", () => {
     assert.equal(typeof health.benchmark_id, 'string');
     const tasks = ok(await h.client.tasks());
     assert.deepEqual(tasks.tasks.map((t) => [t.task_type, t.difficulty]), [['single_trade', 'easy'], ['market_round', 'medium'], ['coalition_market', 'hard']]);
-    assert.equal(tasks.action_types.length, 14);
+    const original14 = ['send_offer', 'accept_offer', 'reject_offer', 'counter_offer', 'make_pitch', 'counter_pitch', 'reserve_capacity', 'release_capacity', 'form_coalition', 'commit_to_coalition', 'allocate_to_job', 'send_message', 'wait', 'finish'];
+    for (const t of original14) assert.ok(tasks.action_types.includes(t), t);
     const openapi = ok(await h.client.request<{ openapi: string; paths: Record<string, unknown> }>('GET', '/openapi.json'));
     assert.match(openapi.openapi, /^3\./);
     assert.deepEqual(Object.keys(openapi.paths).sort(), ['/health', '/reset', '/session/{id}', '/state', '/step', '/tasks']);

@@ -79,9 +79,10 @@ describe('self-play seats', () => {
     for (const lab of ['lab_0', 'lab_1'] as const) {
       assert.ok(Math.abs(received[lab] - s.seats[lab]!.cumulativeReward) < 1e-9, `${lab}: received ${received[lab]}, cumulative ${s.seats[lab]!.cumulativeReward}`);
     }
-    // Without a token the session shows the public view only.
-    const pub = ok(await h.client.state({ session_id: r.session_id }));
+    // The creator's admin token shows the public view only; the session id alone shows nothing.
+    const pub = ok(await h.client.state({ admin_token: r.admin_token }));
     assert.ok(!('self' in pub.state));
+    assert.equal(refused(await h.client.state({ session_id: r.session_id })).code, 'admin_token_required');
     const noToken = refused(await h.client.step(r.session_id, { action_type: 'wait' }));
     assert.equal(noToken.code, 'token_required');
   });
@@ -110,7 +111,8 @@ describe('self-play seats', () => {
     assert.deepEqual([mismatch.status, mismatch.code], [400, 'invalid_request']);
     const gone = ok(await h.client.stepSeat(b, { action_type: 'wait' }));
     assert.equal(gone.info.code, 'seat_finished');
-    ok(await h.client.deleteSession(r.session_id));
+    assert.equal(refused(await h.client.deleteSession(r.session_id)).code, 'admin_token_required');
+    ok(await h.client.deleteSession(r.session_id, r.admin_token));
     assert.equal(refused(await h.client.stepSeat(a, { action_type: 'wait' })).code, 'unknown_token');
   });
 });

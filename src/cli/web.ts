@@ -1,0 +1,60 @@
+/**
+ * `npm run web -- [--config file] [--host h] [--port n]`: the public web page (src/web): matches, live
+ * views, replays, leaderboard, preference data and web voting, on the bots' database (config `database.*`,
+ * read-only except vote rows and link claims) at the configured address (config `web.*`, env
+ * `ARENA_WEB_*`; the options win). Its own process: a fault here cannot take a bot down. Stops cleanly on
+ * SIGINT/SIGTERM. Exit codes: 0 stopped, 2 bad configuration or options, 1 could not listen.
+ */
+import { Command } from 'commander';
+import { z } from 'zod';
+import { loadConfig } from '../app/config/index.js';
+import { openStore } from '../store/open.js';
+import { buildWebApp } from '../web/app.js';
+
+const OptionsSchema = z.object({
+  config: z.string().optional(),
+  host: z.string().trim().min(1).optional(),
+  port: z.coerce.number().int().min(0).max(65535).optional(),
+});
+
+function fail(message: string, code: number): never {
+  console.error(`web: ${message}`);
+  process.exit(code);
+}
+
+async function main(): Promise<void> {
+  const program = new Command()
+    .name('web')
+    .description('The public web page: matches, live views over server-sent events, replays, leaderboard, preference data, web votes.')
+    .option('--config <file>', 'config file (default: ARENA_CONFIG or config/arena.json)')
+    .option('--host <host>', 'address to listen on (config web.host)')
+    .option('--port <port>', 'port (config web.port; 0 = any free port)')
+    .parse();
+  const parsed = OptionsSchema.safeParse(program.opts());
+  if (!parsed.success) fail(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '), 2);
+  const loaded = loadConfig(parsed.data.config);
+  if (!loaded.ok) fail(loaded.error.message, 2);
+  const config = loaded.config;
+  const db = config.database;
+  const store = await openStore({ ...(db.url ? { databaseUrl: db.url } : {}), sqlitePath: db.sqlitePath });
+  const { app } = await buildWebApp(store, { web: config.web, votes: config.votes }, { logger: { level: config.log.level } });
+  const host = parsed.data.host ?? config.web.host;
+  const port = parsed.data.port ?? config.web.port;
+  try {
+    const address = await app.listen({ host, port });
+    console.log(`arena web page on ${address} (people shown as ${config.web.people}; web votes ${config.web.publicUrl ? `linked from ${config.web.publicUrl}` : 'off: set web.publicUrl'}; exports ${config.web.adminToken ? 'for the admin token' : 'off'})`);
+  } catch (e) {
+    await store.close();
+    fail(`could not listen on ${host}:${port}: ${e instanceof Error ? e.message : String(e)}`, 1);
+  }
+  const stop = () => {
+    void app
+      .close()
+      .then(() => store.close())
+      .then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+void main();
