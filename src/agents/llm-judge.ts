@@ -21,7 +21,7 @@ import { rng as seededRng } from '../engine/rng.js';
 import { JUDGE_BONUS_MIN, mayWin, ruleJudge } from '../engine/judge/rule-judge.js';
 import { manipulationFlags } from '../engine/judge/manipulation.js';
 import { JUDGE_BONUS_MAX, type AsyncJudge, type SyncJudge } from '../engine/judge/types.js';
-import { buildJudgePrompt, JudgeReplySchema, JUDGE_PROMPT_VERSION, randomArrangement, type Arrangement, type Criterion } from './llm-prompt.js';
+import { buildJudgePrompt, JudgeReplySchema, JUDGE_PROMPT_V1, JUDGE_PROMPT_VERSION, randomArrangement, type Arrangement, type Criterion } from './llm-prompt.js';
 import { boundedMoves, combinePanel, pairPreference, readReply, type OrderedPair, type RunSeatScore } from './panel.js';
 
 /** `JudgeDecision.judgeId` of a decision the LLM judge made; on fallback the rule judge's id stays and `meta.intendedJudge` is this. */
@@ -91,7 +91,7 @@ export function createLlmJudge(opts: LlmJudgeOptions): AsyncJudge {
   const hardened = opts.hardened ?? true;
 
   async function callOnce(state: MatchState, model: string, pitches: Pitch[], rule: JudgeDecision, signal: AbortSignal, matchId: string | null, arrangement: Arrangement): Promise<JudgeRunMeta> {
-    const prompt = buildJudgePrompt(state, pitches, rule, arrangement, draw);
+    const prompt = buildJudgePrompt(state, pitches, rule, arrangement, draw, hardened ? JUDGE_PROMPT_VERSION : JUDGE_PROMPT_V1);
     const base = { model, order: arrangement.order, alias: arrangement.alias };
     const res = await opts.client.structured({
       role: 'judge',
@@ -155,7 +155,7 @@ export function createLlmJudge(opts: LlmJudgeOptions): AsyncJudge {
       bonus,
       reason,
       meta: {
-        promptVersion: JUDGE_PROMPT_VERSION,
+        promptVersion: JUDGE_PROMPT_V1,
         models: opts.models,
         samples: opts.samples ?? 1,
         temperature: opts.temperature ?? 0,

@@ -10,7 +10,7 @@ import type { ChatMessage } from '../llm/types.js';
 import { makeNonce, quoteBlock, quotingRule } from '../llm/quote.js';
 
 /** Version of the agent prompt, recorded with the transcript. */
-export const AGENT_PROMPT_VERSION = 'agent-v1';
+export const AGENT_PROMPT_VERSION = 'agent-v2';
 /** Actions the model may return per round, besides the optional pitch (issue 4: bounded, ≤ 4). */
 export const MAX_LLM_ACTIONS = 4;
 /** Public messages shown to the model (the observation holds up to 20). */
@@ -35,6 +35,10 @@ export const LlmActionSchema = z.object({
   block_ids: idList,
   requested_block_ids: idList,
   payment: nul(z.number()),
+  /** Credits asked of the other lab (send_offer / counter_offer: selling for credits; rules v3). */
+  ask: nul(z.number()),
+  /** A sealed bid in an emergency auction (bid; rules v3). */
+  amount: nul(z.number()),
   message: nul(z.string()),
   expires_in: nul(z.number().int()),
   duration: nul(z.number().int()),
@@ -62,16 +66,18 @@ const RULES_BRIEF = `GPU Arena rules in brief:
 - You run a fictional AI lab competing for scarce GPU capacity. You own GPU blocks (gpu_hours = gpu_count × duration; each has a reliability and an energy cost) and jobs (GPU-hours required, deadline round, minimum reliability, value).
 - A job completes when you allocate blocks (reliability ≥ the job's minimum) whose hours add up to its requirement (allocate_to_job; hours accumulate over several allocations; used blocks are gone).
 - Rounds are numbered from 0. A job settles when its deadline round closes: completed = value − energy cost; some jobs give partial credit; otherwise nothing.
-- Trading: send_offer gives your blocks and/or a payment for the target's blocks; the target accepts, rejects or counters. Offers expire. Trades are valued from each party's own point of view: do not give away blocks your jobs need.
+- Trading: send_offer gives your blocks and/or a payment for the target's blocks, or sells your blocks for credits (ask); the target accepts, rejects or counters (a counter can name a price with ask). Offers expire. Trades are valued from each party's own point of view: do not give away blocks your jobs need.
+- New jobs can arrive during the match (you see yours when they arrive), with new capacity in the market: keep some budget and plan for them.
+- Emergency auctions: when one is open (auction in your observation), bid once with a sealed bid (bid, amount ≥ its reserve); the highest valid bid wins the block when the round closes and pays its bid; losing bids stay secret.
 - Coalitions (not in the easy task): form_coalition, then every member commit_to_coalition (blocks and/or payment; the first commit is consent). While active, members may allocate each other's committed blocks. Releasing a committed block is a breach (−0.20, reputation −0.12).
-- Pitches (make_pitch, counter_pitch): argue why your lab needs capacity for a job that is still short of hours. A judge rewards true, specific need (real job ids, hours, deadlines) and punishes false claims. The round's best pitch wins a bonus of up to 0.15, but it is only held on the jobs the pitch argued for (name them in job_ids): it is paid when such a job settles completed (a share if partly done) and lost if the job is missed or was already fully allocated. At most 0.15 can be held per job. Winning also gets you new capacity first when a new_supply or emergency_auction shock happens. Pitch for jobs you will actually complete.
+- Pitches (make_pitch, counter_pitch): argue why your lab needs capacity for a job that is still short of hours. A judge rewards true, specific need (real job ids, hours, deadlines) and punishes false claims. The round's best pitch wins a bonus of up to 0.15, but it is only held on the jobs the pitch argued for (name them in job_ids): it is paid when such a job settles completed (a share if partly done) and lost if the job is missed or was already fully allocated. At most 0.15 can be held per job. Winning also gets you new capacity first when a new_supply shock happens and wins ties in an emergency auction. Pitch for jobs you will actually complete.
 - Reward: completed jobs matter most; good trades and coalitions whose pooled blocks complete jobs help; talking alone earns nothing. An invalid action costs −0.10; repeating the same action three times in a row or the same text costs −0.05.
 - Shocks can happen when a round closes (block failures, new supply, energy spikes, earlier deadlines, reliability downgrades, demand surges, emergency auctions).`;
 
 const ACTION_GUIDE = `Actions (fields not listed must be null):
-- send_offer: target_lab_id, block_ids (yours to give), requested_block_ids (theirs), payment (credits ≥ 0), message (≤ ${MESSAGE_MAX} chars), expires_in (0–3)
+- send_offer: target_lab_id, block_ids (yours to give), requested_block_ids (theirs), payment (credits you pay, ≥ 0) or ask (credits you ask them to pay you, ≥ 0; not both), message (≤ ${MESSAGE_MAX} chars), expires_in (0–3)
 - accept_offer / reject_offer: offer_id (reject on your own offer withdraws it)
-- counter_offer: offer_id (addressed to you), block_ids, requested_block_ids, payment, message, expires_in
+- counter_offer: offer_id (addressed to you), block_ids, requested_block_ids, payment or ask, message, expires_in
 - make_pitch: message (12–${PITCH_MAX} chars), job_ids (your own pending jobs)
 - counter_pitch: target_lab_id (a lab that pitched this round), message, job_ids
 - reserve_capacity: block_ids (your available blocks), job_id (your job or null); blocks reserved for a pending job are shielded from capacity failures, but each one still reserved and unused when its job settles costs −0.05
@@ -80,9 +86,10 @@ const ACTION_GUIDE = `Actions (fields not listed must be null):
 - commit_to_coalition: coalition_id, block_ids, payment
 - allocate_to_job: job_id, block_ids
 - send_message: target_lab_id (null = public), message
+- bid: amount (credits ≥ the auction's reserve, ≤ your budget), only while an emergency auction is open
 - wait: nothing; finish: end your match now (settles your jobs)`;
 
-const REPLY_FORMAT = `Reply with one JSON object: {"plan": short reasoning or null, "actions": [up to ${MAX_LLM_ACTIONS} action objects, applied in order], "pitch": {"message": ..., "job_ids": [...]} or null}. Every action object has all the keys action_type, target_lab_id, target_lab_ids, offer_id, coalition_id, job_id, job_ids, block_ids, requested_block_ids, payment, message, expires_in, duration (null when unused). Use only ids that appear in your observation.`;
+const REPLY_FORMAT = `Reply with one JSON object: {"plan": short reasoning or null, "actions": [up to ${MAX_LLM_ACTIONS} action objects, applied in order], "pitch": {"message": ..., "job_ids": [...]} or null}. Every action object has all the keys action_type, target_lab_id, target_lab_ids, offer_id, coalition_id, job_id, job_ids, block_ids, requested_block_ids, payment, ask, amount, message, expires_in, duration (null when unused). Use only ids that appear in your observation.`;
 
 /** The observation without player-written text (that goes into quoted blocks), with short keys. */
 export function compactObservation(obs: Observation): Record<string, unknown> {
@@ -123,12 +130,16 @@ export function compactObservation(obs: Observation): Record<string, unknown> {
       gives: o.offeredBlockIds,
       wants: o.requestedBlockIds,
       payment: o.payment,
+      ask: o.ask ?? 0,
       expires_round: o.expiresRound,
       status: o.status,
     })),
     coalitions: obs.coalitions.map((c) => ({ id: c.id, members: c.members, status: c.status, consented: c.consented, expires_round: c.expiresRound, committed_blocks: c.committedBlockIds })),
     shocks: obs.shockHistory.map((s) => ({ round: s.round, kind: s.kind, labs: s.affectedLabs, blocks: s.blockIds })),
     last_judge: obs.lastJudgeDecision ? { round: obs.lastJudgeDecision.round, winner: obs.lastJudgeDecision.winner } : null,
+    auction: obs.auction
+      ? { lot: obs.auction.lot.id, gpu_hours: obs.auction.lot.gpuHours, reliability: obs.auction.lot.reliability, energy_cost: obs.auction.lot.energyCost, reserve: obs.auction.reserve, your_bid: obs.auction.myBid ?? null }
+      : null,
   };
 }
 

@@ -16,6 +16,7 @@ import type { CommandBackend } from '../adapters/discord/backend.js';
 import { startDiscordBot, type DiscordBot } from '../adapters/discord/bot.js';
 import { readDiscordConfig, type DiscordConfigError } from '../adapters/discord/config.js';
 import { ratingChangeHook } from '../analytics/ratings/match-over.js';
+import { drainWithin, untilStopSignal } from './shutdown.js';
 
 /** Options of {@link startDiscord}. */
 export interface StartDiscordOptions {
@@ -104,21 +105,10 @@ export async function startDiscord(opts: StartDiscordOptions): Promise<DiscordRu
   };
 }
 
-/** Resolves on SIGINT or SIGTERM. */
-function untilSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const on = (s: NodeJS.Signals) => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
-      resolve(s);
-    };
-    process.on('SIGINT', on);
-    process.on('SIGTERM', on);
-  });
-}
-
 /**
- * Entry point for `npm start -- --platform discord`: runs until SIGINT/SIGTERM.
+ * Entry point for `npm start -- --platform discord`: runs until SIGINT/SIGTERM, then stops taking
+ * interactions and drains (in-flight commands, timer closes and their posts) for at most
+ * `shutdown.drainSeconds` (src/app/shutdown.ts); a second signal exits at once. The caller closes the store.
  * Exit codes: 0 stopped by a signal, 1 login or runtime failure, 2 missing/invalid configuration.
  */
 export async function start(ctx: PlatformContext): Promise<number> {
@@ -146,8 +136,11 @@ export async function start(ctx: PlatformContext): Promise<number> {
     return 1;
   }
   logger.info({ llm: llm.summary }, 'discord: running; press Ctrl+C to stop');
-  const signal = await untilSignal();
-  logger.info({ signal }, 'discord: stopping');
-  await rt.stop();
+  const signal = await untilStopSignal(logger);
+  const drainSeconds = config.shutdown.drainSeconds;
+  logger.info({ signal, drainSeconds }, 'discord: stopping');
+  rt.bot.stopAccepting();
+  const outcome = await drainWithin(() => rt.stop(), drainSeconds, logger);
+  logger.info(outcome, 'discord: drained, closing the store');
   return 0;
 }

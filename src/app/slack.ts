@@ -23,6 +23,7 @@ import { startSlackBot, type SlackBot } from '../adapters/slack/bot.js';
 import { storeClaims } from '../adapters/slack/dedupe.js';
 import { readSlackConfig, SlackConfigError } from '../adapters/slack/config.js';
 import { ratingChangeHook } from '../analytics/ratings/match-over.js';
+import { drainWithin, untilStopSignal } from './shutdown.js';
 
 /** The catalogue (src/commands) over a round host, as the Slack adapter's backend. */
 export function catalogueBackend(host: RoundHost): SlackBackend {
@@ -129,22 +130,11 @@ async function buildHost(store: EventStore, config: ArenaConfig | undefined, log
   });
 }
 
-/** Resolves on the first SIGINT or SIGTERM. */
-function untilSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const on = (sig: string) => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
-      resolve(sig);
-    };
-    process.on('SIGINT', on);
-    process.on('SIGTERM', on);
-  });
-}
-
 /**
- * `npm start -- --platform slack` (src/cli/main.ts): runs the bot until SIGINT/SIGTERM.
- * @returns the exit code: 0 after a clean stop, 2 for a configuration error (printed to stderr).
+ * `npm start -- --platform slack` (src/cli/main.ts): runs the bot until SIGINT/SIGTERM, then stops taking
+ * requests and drains (requests in flight, queued channel posts, timer closes) for at most
+ * `shutdown.drainSeconds` (src/app/shutdown.ts); a second signal exits at once. The caller closes the store.
+ * @returns the exit code: 0 after a stop, 2 for a configuration error (printed to stderr).
  */
 export async function start(ctx: PlatformContext): Promise<number> {
   let started: StartedSlack;
@@ -157,8 +147,11 @@ export async function start(ctx: PlatformContext): Promise<number> {
     }
     throw err;
   }
-  const sig = await untilSignal();
-  ctx.logger.info({ signal: sig }, 'slack: shutting down');
-  await started.stop();
+  const sig = await untilStopSignal(ctx.logger);
+  const drainSeconds = ctx.config.shutdown.drainSeconds;
+  ctx.logger.info({ signal: sig, drainSeconds }, 'slack: shutting down');
+  started.bot.stopAccepting();
+  const outcome = await drainWithin(() => started.stop(), drainSeconds, ctx.logger);
+  ctx.logger.info(outcome, 'slack: drained, closing the store');
   return 0;
 }

@@ -49,6 +49,14 @@ export function playerBlock(s: string): string {
   return `${BLOCK_OPEN}${lines.join('\n')}${BLOCK_CLOSE}`;
 }
 
+/**
+ * A player's message after a label such as `**Lab A:**`: one line stays inline (` <text>`), several lines
+ * become a block on lines of their own — never a line that starts like a bot line.
+ */
+export function playerSays(s: string): string {
+  return /[\r\n\u2028\u2029]/.test(s.trim()) ? `\n${playerBlock(s)}` : ` ${playerText(s.trim())}`;
+}
+
 /** A person's display name as shown in labels: `👤 <name>` (name marked as player text). */
 export function personName(name: string): string {
   return `${PERSON_MARK} ${playerText(name)}`;

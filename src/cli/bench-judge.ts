@@ -1,6 +1,11 @@
 /**
  * `npm run bench:judge -- [--model M] [--base-url U] [--api-key K] [--task market_round] [--seeds 0-9]
- *   [--samples N] [--json out.json]`
+ *   [--samples N] [--no-standins] [--json out.json]`
+ *
+ * First the stand-in table (no network, src/eval/bench-judge-table.ts): the LLM judge with each weak
+ * stand-in model (obedient, length-, position-biased, honest) in place of a real one, before (judge-v1)
+ * and after hardening: attack success per family, order consistency, the honest stand-in's share.
+ * Then:
  *
  * Runs the adversarial pitch corpus (src/eval/bench-judge-corpus.ts) against the LLM judge of the given
  * model/endpoint (defaults: ARENA_JUDGE_MODEL, ARENA_LLM_BASE_URL / OPENAI_BASE_URL, OPENAI_API_KEY)
@@ -16,6 +21,7 @@ import { judgeModels, llmEnabled, loadLlmConfig } from '../llm/config.js';
 import { parseSeeds } from '../eval/evaluate.js';
 import { llmOrderedJudge, ruleOrderedJudge, runJudgeBench, type BenchReport } from '../eval/bench-judge.js';
 import { renderBench } from '../eval/bench-judge-render.js';
+import { renderStandinTable, runStandinTable, type StandinRow } from '../eval/bench-judge-table.js';
 
 const ArgsSchema = z.object({
   model: z.string().min(1).optional(),
@@ -24,6 +30,7 @@ const ArgsSchema = z.object({
   task: z.enum(TASK_NAMES as [TaskName, ...TaskName[]]).default('market_round'),
   seeds: z.string().default('0-9'),
   samples: z.coerce.number().int().min(1).max(5).default(1),
+  standins: z.boolean().default(true),
   json: z.string().optional(),
 });
 
@@ -42,6 +49,7 @@ async function main(): Promise<void> {
     .option('--task <task>', `task (${TASK_NAMES.join(', ')})`, 'market_round')
     .option('--seeds <range>', 'seeds, e.g. 0-9', '0-9')
     .option('--samples <n>', 'judge calls per judgement (panel of samples, median)', '1')
+    .option('--no-standins', 'skip the stand-in model table')
     .option('--json <file>', 'write the report as JSON')
     .parse(process.argv);
   const parsed = ArgsSchema.safeParse(program.opts());
@@ -55,6 +63,12 @@ async function main(): Promise<void> {
   if (!cfg.ok) fail(cfg.error.message);
   const models = judgeModels(cfg.config);
   const started = performance.now();
+  let standins: StandinRow[] = [];
+  if (a.standins) {
+    console.log('Stand-in models (no network): the LLM judge with a weak model in its place, before and after hardening.');
+    standins = await runStandinTable({ task: a.task, seeds: seeds.seeds });
+    console.log(`${renderStandinTable(standins, a.task, seeds.seeds)}\n`);
+  }
   let report: BenchReport;
   if (!llmEnabled(cfg.config) || models.length === 0) {
     console.log('No LLM endpoint or judge model configured (--base-url/--model or ARENA_LLM_BASE_URL/ARENA_JUDGE_MODEL): benchmarking the rule judge only.');
@@ -67,7 +81,7 @@ async function main(): Promise<void> {
   }
   console.log(renderBench(report));
   console.log(`\n${((performance.now() - started) / 1000).toFixed(1)} s`);
-  if (a.json) writeFileSync(a.json, `${JSON.stringify(report, null, 2)}\n`);
+  if (a.json) writeFileSync(a.json, `${JSON.stringify({ ...report, standins }, null, 2)}\n`);
 }
 
 await main();

@@ -1,13 +1,17 @@
 /**
- * `npm run bench:server -- [--sessions 1,16,64] [--seconds 10] [--warmup-seconds 3] [--task market_round] [--policy random_validish] [--log-level info] [--in-process-server]`
+ * `npm run bench:server -- [--sessions 1,16,64] [--seconds 10] [--warmup-seconds 3] [--task market_round] [--policy random_validish] [--log-level info] [--serve file] [--in-process-server]`
  *
  * Steps/s and p50/p99 step latency of the trainer HTTP API over loopback with keep-alive (bench.ts), at
  * each session count, beside the in-process gym on the same policy and seeds; the HTTP overhead is the
  * ratio of the two throughputs. The server runs in a child process (`src/cli/serve.ts`, as a trainer
- * would use it, at the log level `npm run serve` uses by default: info) unless `--in-process-server`.
- * Exit codes: 0 ok, 2 bad arguments, 1 the server failed.
+ * would use it, at the log level `npm run serve` uses by default: info) unless `--in-process-server`;
+ * `--serve` starts another build's serve entry instead (e.g. a checkout of an older version, for a
+ * before/after comparison on the same machine). Beside the wall-clock rates, which swing with the
+ * machine's load, it reports CPU ms per step: the child server's (from /proc, Linux) and the gym step's,
+ * and their ratio. Exit codes: 0 ok, 2 bad arguments, 1 the server failed.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
@@ -29,6 +33,7 @@ const ArgsSchema = z.object({
   policy: z.enum(POLICY_NAMES as [PolicyName, ...PolicyName[]]),
   inProcessServer: z.boolean().default(false),
   logLevel: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
+  serve: z.string().min(1).optional(),
 });
 
 function fail(message: string, code = 2): never {
@@ -37,10 +42,10 @@ function fail(message: string, code = 2): never {
 }
 
 /** Start `npm run serve` as a child on a free port; resolves with its URL once it listens. */
-function startChild(maxSessions: number, logLevel: string): Promise<{ url: string; child: ChildProcess }> {
+function startChild(maxSessions: number, logLevel: string, serve: string | undefined): Promise<{ url: string; child: ChildProcess }> {
   // The same build as this process: dist/cli/serve.js when compiled, src/cli/serve.ts through tsx otherwise.
-  const compiled = import.meta.url.endsWith('.js');
-  const cli = fileURLToPath(new URL(compiled ? './serve.js' : './serve.ts', import.meta.url));
+  const compiled = serve === undefined ? import.meta.url.endsWith('.js') : serve.endsWith('.js');
+  const cli = serve ?? fileURLToPath(new URL(compiled ? './serve.js' : './serve.ts', import.meta.url));
   const child = spawn(process.execPath, [...(compiled ? [] : ['--import', 'tsx']), cli, '--host', '127.0.0.1', '--port', '0'], {
     env: { ...process.env, LOG_LEVEL: logLevel, ARENA_SERVER_MAX_SESSIONS: String(maxSessions), ARENA_SERVER_MAX_SESSIONS_PER_CLIENT: String(maxSessions) },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -62,6 +67,30 @@ function startChild(maxSessions: number, logLevel: string): Promise<{ url: strin
   });
 }
 
+/** CPU ms (user + system) process `pid` used so far, from /proc (Linux); null elsewhere. */
+function cpuOf(pid: number | undefined, tick: number): () => number | null {
+  return () => {
+    if (pid === undefined) return null;
+    try {
+      // Fields after the command name (which may hold spaces): state is 3rd, utime 14th, stime 15th.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return ((Number(f[11]) + Number(f[12])) * 1000) / tick;
+    } catch {
+      return null;
+    }
+  };
+}
+
+/** Clock ticks per second of /proc times (usually 100). */
+function clockTick(): number {
+  const r = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
+  const n = Number(r.stdout?.trim());
+  return Number.isFinite(n) && n > 0 ? n : 100;
+}
+
+const ms = (x: number | null): string => (x === null ? 'n/a' : x.toFixed(3));
+
 async function main(): Promise<void> {
   const program = new Command()
     .name('bench:server')
@@ -72,6 +101,7 @@ async function main(): Promise<void> {
     .option('--task <task>', 'task of every episode', 'market_round')
     .option('--policy <policy>', 'policy of the controlled seat (client side)', 'random_validish')
     .option('--log-level <level>', "the child server's LOG_LEVEL (npm run serve's default: info)", 'info')
+    .option('--serve <file>', "another build's serve entry to start (default: this build's)")
     .option('--in-process-server', 'run the server in this process instead of a child process')
     .parse();
   const parsed = ArgsSchema.safeParse(program.opts());
@@ -84,13 +114,15 @@ async function main(): Promise<void> {
   const max = Math.max(...a.sessions) + 8;
   let url: string;
   let stop: () => Promise<void>;
+  let serverCpu: () => number | null = () => null;
   if (a.inProcessServer) {
     const { app } = await buildApp({ server: { maxSessions: max, maxSessionsPerClient: max, idleTtlSeconds: 600, bodyLimitBytes: 65_536, debugState: false } });
     url = await app.listen({ host: '127.0.0.1', port: 0 });
     stop = () => app.close();
   } else {
-    const started = await startChild(max, a.logLevel).catch((e: unknown) => fail(e instanceof Error ? e.message : String(e), 1));
+    const started = await startChild(max, a.logLevel, a.serve).catch((e: unknown) => fail(e instanceof Error ? e.message : String(e), 1));
     url = started.url;
+    serverCpu = cpuOf(started.child.pid, clockTick());
     stop = async () => {
       started.child.removeAllListeners('exit');
       started.child.kill('SIGTERM');
@@ -98,20 +130,31 @@ async function main(): Promise<void> {
   }
   const rows: ServerBenchRow[] = [];
   try {
-    for (const n of a.sessions) rows.push(await benchHttp(url, n, opts));
+    for (const n of a.sessions) rows.push(await benchHttp(url, n, opts, serverCpu));
   } finally {
     await stop();
   }
   rows.push(local);
   console.log(
     `task ${a.task}, policy ${a.policy} (client side), ${a.seconds} s per row after ${a.warmupSeconds} s warm-up; ` +
-      `server ${a.inProcessServer ? 'in this process' : `in a child process, LOG_LEVEL=${a.logLevel}`}; Node ${process.version}, ${cpus().length} cores, ` +
+      `server ${a.inProcessServer ? 'in this process' : `in a child process (${a.serve ?? 'this build'}), LOG_LEVEL=${a.logLevel}`}; Node ${process.version}, ${cpus().length} cores, ` +
       `load average ${load0.toFixed(1)} → ${loadavg()[0]!.toFixed(1)} (other processes share the cores)`,
   );
   console.log(
     renderTable(
-      ['mode', 'sessions', 'steps', 'episodes', 'steps/s', 'p50 ms', 'p99 ms', 'gym ÷ http'],
-      rows.map((r) => [r.mode, r.sessions, r.steps, r.episodes, Math.round(r.stepsPerSecond), r.p50Ms, r.p99Ms, r.mode === 'http' ? `${(local.stepsPerSecond / r.stepsPerSecond).toFixed(1)}×` : '1.0×']),
+      ['mode', 'sessions', 'steps', 'episodes', 'steps/s', 'p50 ms', 'p99 ms', 'gym ÷ http', 'CPU ms/step', 'CPU http ÷ gym'],
+      rows.map((r) => [
+        r.mode,
+        r.sessions,
+        r.steps,
+        r.episodes,
+        Math.round(r.stepsPerSecond),
+        r.p50Ms,
+        r.p99Ms,
+        r.mode === 'http' ? `${(local.stepsPerSecond / r.stepsPerSecond).toFixed(1)}×` : '1.0×',
+        ms(r.cpuMsPerStep),
+        r.mode === 'http' && r.cpuMsPerStep !== null && local.cpuMsPerStep ? `${(r.cpuMsPerStep / local.cpuMsPerStep).toFixed(1)}×` : r.mode === 'http' ? 'n/a' : '1.0×',
+      ]),
     ),
   );
 }

@@ -12,7 +12,7 @@
  * Exit codes: 0 done, 1 runtime failure, 2 bad options or configuration.
  */
 import { Command, Option } from 'commander';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { PLATFORMS, PLATFORM_NAMES } from '../app/platforms.js';
 import { z } from 'zod';
 import { runConsole, type ConsoleSeat } from '../adapters/console/session.js';
@@ -111,6 +111,7 @@ async function main(argv: string[]): Promise<number> {
   const level = consoleMode && !process.env.LOG_LEVEL ? 'warn' : config.log.level;
   const logger = pino({ level }, pino.destination(2));
   const store = await openStore(args.db ? { sqlitePath: args.db } : { ...(config.database.url ? { databaseUrl: config.database.url } : {}), sqlitePath: config.database.sqlitePath });
+  armStopDeadline(config.shutdown.drainSeconds, logger);
   try {
     if (!consoleMode) return await (await PLATFORMS[args.platform as keyof typeof PLATFORMS]())({ config, store, logger });
     const llm = await createLlmRuntime(config.llm, logger);
@@ -150,6 +151,25 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await store.close();
   }
+}
+
+/**
+ * The backstop of a graceful stop (src/app/shutdown.ts): once a SIGTERM/SIGINT arrived, the process exits 0
+ * at the latest `drainSeconds` + 2 s later, whatever still hangs (a store that will not close, a console
+ * command waiting on a model); a second signal exits at once (130 / 143). The platforms drain within
+ * `drainSeconds` themselves; the console finishes the command in hand.
+ */
+function armStopDeadline(drainSeconds: number, logger: Pick<Logger, 'warn'>): void {
+  let signals = 0;
+  const on = (signal: NodeJS.Signals) => {
+    if (++signals > 1) process.exit(signal === 'SIGINT' ? 130 : 143);
+    setTimeout(() => {
+      logger.warn({ signal, drainSeconds }, 'stop: still running after the drain time; exiting');
+      process.exit(0);
+    }, (drainSeconds + 2) * 1000).unref();
+  };
+  process.on('SIGINT', on);
+  process.on('SIGTERM', on);
 }
 
 main(process.argv).then(

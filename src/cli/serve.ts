@@ -9,6 +9,7 @@ import { Command } from 'commander';
 import { z } from 'zod';
 import { loadConfig } from '../app/config/index.js';
 import { buildApp } from '../adapters/http/app.js';
+import { drainWithin, untilStopSignal } from '../app/shutdown.js';
 
 const OptionsSchema = z.object({
   config: z.string().optional(),
@@ -47,11 +48,10 @@ async function main(): Promise<void> {
   } catch (e) {
     fail(`could not listen on ${host}:${port}: ${e instanceof Error ? e.message : String(e)}`, 1);
   }
-  const stop = () => {
-    void app.close().then(() => process.exit(0));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // A bounded stop (src/app/shutdown.ts): requests in flight get `shutdown.drainSeconds`, a second signal exits at once.
+  await untilStopSignal(app.log);
+  await drainWithin(() => app.close(), loaded.config.shutdown.drainSeconds, app.log);
+  process.exit(0);
 }
 
 void main();

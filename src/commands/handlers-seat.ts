@@ -15,7 +15,7 @@ import { errorReply, mergeReplies, privatePost, privateReply, publicReply } from
 import { submit } from './submit.js';
 import type { Reply } from './types.js';
 import { checkAllocatable, checkLab, checkOwnBlocks, checkOwnJobs, firstError } from './validate.js';
-import { playerBlock } from '../chat/player-text.js';
+import { playerBlock, playerSays } from '../chat/player-text.js';
 
 const SEAT = [matchExists, running, hasSeat];
 
@@ -100,10 +100,10 @@ export const message = defineCommand('message', z.object({ text: textValue(MESSA
   if (bad) return errorReply(ctx.caller.userId, bad);
   return submit(ctx, { action_type: 'send_message', target_lab_id: o.to ?? null, message: o.text }, { empty_message: 'text', unknown_lab: 'to' }, (_r, m) => {
     const from = labName(m, obs.self.id);
-    if (!o.to) return publicReply({ text: `**${from}:**\n${playerBlock(o.text)}` });
-    const reply: Reply = privateReply(ctx.caller.userId, { text: `You → ${labName(m, o.to)} (direct):\n${playerBlock(o.text)}` });
+    if (!o.to) return publicReply({ text: `**${from}:**${playerSays(o.text)}` });
+    const reply: Reply = privateReply(ctx.caller.userId, { text: `You → ${labName(m, o.to)} (direct):${playerSays(o.text)}` });
     const d = m.drivers[o.to];
-    if (d?.kind === 'human') reply.private.push(privatePost(d.userId, { text: `${from} → you (direct):\n${playerBlock(o.text)}` }));
+    if (d?.kind === 'human') reply.private.push(privatePost(d.userId, { text: `${from} → you (direct):${playerSays(o.text)}` }));
     return reply;
   });
 });

@@ -110,7 +110,7 @@ function payAndAsk(pay: number | undefined, ask: number | undefined): Check {
  */
 function auctionBid(ctx: CommandContext, o: { to?: string; give?: string[]; want?: string[]; pay?: number; ask?: number; bid: number }): Promise<Reply> | Reply {
   if (o.to !== undefined || o.give !== undefined || o.want !== undefined || o.pay !== undefined || o.ask !== undefined) {
-    return errorReply(ctx.caller.userId, { code: 'malformed_action', option: 'bid', message: '`bid` is a sealed auction bid on its own: leave out to, give, want, pay and ask.' });
+    return errorReply(ctx.caller.userId, { code: 'bid_with_terms', option: 'bid', message: '`bid` is a sealed auction bid on its own: leave out to, give, want, pay and ask.' });
   }
   const auction = observationOf(ctx).auction;
   if (!auction) return errorReply(ctx.caller.userId, { code: 'no_auction', option: 'bid', message: 'No emergency auction is open this round.' });
@@ -122,8 +122,11 @@ function auctionBid(ctx: CommandContext, o: { to?: string; give?: string[]; want
 /** `offer to [give] [want] [pay|ask] [msg] [expires]`: send_offer (docs/RULES.md §3.1; credits, expires in rounds, default 2); or `offer bid`. */
 export const offer = defineCommand('offer', z.object({ to: idValue('lab').optional(), ...terms, bid: moneyValue().optional() }), SEAT, async (ctx, o) => {
   if (o.bid !== undefined) return auctionBid(ctx, { ...o, bid: o.bid });
-  if (o.to === undefined) return errorReply(ctx.caller.userId, { code: 'malformed_action', option: 'to', message: '`to` is required: the lab the offer goes to (e.g. `to:lab_1`), unless you `bid` in an auction.' });
   const obs = observationOf(ctx);
+  if (o.to === undefined) {
+    const valid = obs.labs.filter((l) => !l.finished).map((l) => l.id);
+    return errorReply(ctx.caller.userId, { code: 'missing_option', option: 'to', message: '`offer` needs `to:` — the lab the offer goes to (or `bid:` alone, in an emergency auction).', expected: 'a lab id', validValues: valid });
+  }
   const give = o.give ?? [];
   const want = o.want ?? [];
   const bad = firstError(

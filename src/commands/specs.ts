@@ -104,7 +104,7 @@ const REST: readonly CommandSpec[] = [
   {
     name: 'pitch',
     description: 'Argue publicly why you need capacity; the judge scores pitches at round close',
-    help: 'The judge checks claims (job ids, hours, deadlines) against the truth: true, specific claims win; made-up ones cost. Example: `pitch text:"j_0_1 still needs 6 GPU-hours and is due in 2 rounds" job:j_0_1`.',
+    help: 'The judge checks each claim (job ids, GPU-hours, deadlines, reliability, offers, blocks) against the truth and shows you its verdict claim by claim at the round close (the channel sees it when the ballot closes). True, specific claims win; each fabricated claim costs −0.05 judge_argument (at most −0.10 a pitch) and the pitch cannot win, nor can one that gives the judge instructions, repeats itself or pads. Example: `pitch text:"j_0_1 still needs 6 GPU-hours and is due in 2 rounds" job:j_0_1`.',
     options: [
       opt('text', 'text', true, 'The pitch (12–1200 characters); it is public'),
       opt('job', 'jobs', false, 'Your job id(s) it argues for, comma-separated'),

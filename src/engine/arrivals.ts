@@ -1,8 +1,8 @@
 /**
  * Late jobs and late supply (docs/RULES.md §1.1, rules v3): so that a strong seat's fate is not sealed
- * early, work keeps arriving. At the close of round a − 1 (step 4b of §2), for each arrival round a of the
- * task, every unfinished lab gets one new private job, and for each such job one new block of capacity
- * appears in the market, owned by a drawn lab (public). Draws come from rng(seed, a, 'arrivals'); the
+ * early, work keeps arriving. At the close of round a − 1 (step 4b of §2), for the arrival round a of the
+ * task, every unfinished lab gets one new private job, and ⌈labs / 2⌉ new blocks of capacity appear in
+ * the market, each owned by a drawn lab (public). Draws come from rng(seed, a, 'arrivals'); the
  * new jobs are made feasible against the market as it is then (feasibility.ts), so each can be done.
  */
 import type { Block, Job, LabId, TaskName } from './types.js';
@@ -28,23 +28,18 @@ export interface ArrivalSlot {
 
 /**
  * Arrival rounds of a task with `maxRounds` rounds (docs/RULES.md §1.1): none in single_trade; one at
- * round maxRounds − 2 in market_round; two in coalition_market, at ⌊maxRounds / 2⌋ and maxRounds − 2.
- * Every job arriving at round a is due in [a + 1, maxRounds − 1]: a seat has at least one round to buy.
+ * round maxRounds − 2 in market_round and coalition_market (when maxRounds ≥ 3). Every job arriving at
+ * round a is due in [a + 1, maxRounds − 1]: a seat has at least one round to buy what it needs.
  */
 export function arrivalSchedule(task: TaskName, maxRounds: number): ArrivalSlot[] {
-  const last = maxRounds - 1;
-  if (task === 'market_round') return [{ round: maxRounds - 2, lastDeadline: last }];
-  if (task === 'coalition_market') return [{ round: Math.floor(maxRounds / 2), lastDeadline: last }, { round: maxRounds - 2, lastDeadline: last }];
-  return [];
+  const slot = slotAt(task, maxRounds, maxRounds - 2);
+  return slot === undefined ? [] : [slot];
 }
 
-/** Memo of arrival schedules (a pure function of two small values). */
-const schedules = new Map<string, readonly ArrivalSlot[]>();
-function scheduleOf(task: TaskName, maxRounds: number): readonly ArrivalSlot[] {
-  const key = `${task}:${maxRounds}`;
-  let v = schedules.get(key);
-  if (v === undefined) schedules.set(key, (v = Object.freeze(arrivalSchedule(task, maxRounds))));
-  return v;
+/** The slot of `arrivalSchedule(task, maxRounds)` at `round`, if any (no list built: it runs at every close). */
+function slotAt(task: TaskName, maxRounds: number, round: number): ArrivalSlot | undefined {
+  if (task === 'single_trade' || round < 1 || round !== maxRounds - 2) return undefined;
+  return { round, lastDeadline: maxRounds - 1 };
 }
 
 /** Next free job index of `lab` (`j_<i>_<n>`): opening and earlier late jobs count, surge jobs do not. */
@@ -57,26 +52,26 @@ function nextJobId(d: Draft, lab: LabId): string {
 
 /**
  * Reveal the jobs and supply arriving at round `round` (the round about to open), if any: the late
- * blocks first (one per live lab, each to a drawn live lab), then one job per live lab in seat order,
- * made feasible against the market including the new blocks. Returns what arrived (empty if nothing).
+ * blocks first (⌈live labs / 2⌉, each to a drawn live lab), then one job per live lab in seat order, made
+ * feasible against the market including the new blocks. Returns what arrived (null if nothing).
  */
-export function arrive(d: Draft, round: number): ArrivalEvent[] {
-  const slots = scheduleOf(d.s.config.task, d.s.params.maxRounds);
-  let slot: ArrivalSlot | undefined;
-  for (let i = 0; i < slots.length; i++) if (slots[i]!.round === round) slot = slots[i];
-  if (slot === undefined) return [];
+export function arrive(d: Draft, round: number): ArrivalEvent | null {
+  const slot = slotAt(d.s.config.task, d.s.params.maxRounds, round);
+  if (slot === undefined) return null;
   const live: LabId[] = [];
   for (let i = 0; i < d.s.labIds.length; i++) if (!d.s.labs[d.s.labIds[i]!]!.finished) live.push(d.s.labIds[i]!);
-  if (live.length === 0) return [];
+  if (live.length === 0) return null;
   const draw = rng(d.s.config.seed, round, 'arrivals');
   const blocks: Block[] = [];
-  const suppliers: LabId[] = [];
-  for (let i = 0; i < live.length; i++) {
+  const supply: ArrivalEvent['blocks'] = [];
+  const count = Math.ceil(live.length / 2);
+  for (let i = 0; i < count; i++) {
     const to = pick(draw, live);
     // Ids b_s<round>_<k>: the same space as shock capacity (newBlockId skips ids taken).
     const id = blocks.length === 0 ? newBlockId(d, round) : nextAfter(blocks[blocks.length - 1]!.id, d);
-    blocks.push(drawBlock(draw, id, to));
-    suppliers.push(to);
+    const b = drawBlock(draw, id, to);
+    blocks.push(b);
+    supply.push({ blockId: b.id, owner: to, gpuHours: b.gpuHours });
   }
   d.addBlocks(blocks);
   const market = servableByReliability(Object.values(d.s.blocks));
@@ -99,9 +94,9 @@ export function arrive(d: Draft, round: number): ArrivalEvent[] {
     jobs.push(makeFeasible(job, market, hours));
   }
   d.addJobs(jobs);
-  const out: ArrivalEvent[] = [];
-  for (let i = 0; i < live.length; i++) out.push({ round, lab: live[i]!, jobId: jobs[i]!.id, blockId: blocks[i]!.id, supplier: suppliers[i]!, gpuHours: blocks[i]!.gpuHours });
-  return out;
+  const arrived: ArrivalEvent['jobs'] = [];
+  for (let i = 0; i < live.length; i++) arrived.push({ lab: live[i]!, jobId: jobs[i]!.id });
+  return { round, jobs: arrived, blocks: supply };
 }
 
 /** The id after `prev` (`b_s<r>_<k + 1>`), skipping ids already in the match. */

@@ -20,6 +20,9 @@
  * - 3 (judge part): each distinct fabricated claim of a judged pitch costs its seat judge_argument −0.05
  *   (at most −0.10 a pitch, §6.6); a pitch flagged as manipulation (instructions or a verdict addressed to
  *   the judge, repetition, padding) cannot win the bonus (§6.4).
+ * - 3 (market part): offers can ask for credits (`ask`, §3.1–3.4); jobs and capacity arrive during the
+ *   match (§1.1); emergency auctions are announced a round ahead and sold to the highest sealed `bid`
+ *   (§5.1). Scripted seats haggle (counter with a price) and bid by their valuations (§7).
  */
 export const RULES_VERSION = 3;
 
@@ -39,6 +42,9 @@ export type { RewardColumn } from './reward.js';
 export { isLive, round2 } from './util.js';
 export { positionParts, positionValue, tradeGain, jobValue } from './valuation.js';
 export { HELD_BONUS_CAP } from './pitch-bonus.js';
+export { arrivalSchedule } from './arrivals.js';
+export type { ArrivalSlot } from './arrivals.js';
+export { AUCTION_RESERVE, announcedAuction, winningBid } from './auction.js';
 export type { PositionParts, ValuedBlock } from './valuation.js';
 export * from './types.js';
 export * from './views.js';

@@ -7,6 +7,7 @@ import type { JudgeDecision, LabId, MatchState, RewardBreakdown, RewardEntry, Re
 import type { PitchBonusEvent, RoundReport, SettlementEvent, TradeEvent } from './views.js';
 import { chargeFabrication, holdBonus } from './pitch-bonus.js';
 import { Draft } from './mut.js';
+import { closeDeadOffers } from './dead-offers.js';
 import type { RewardSink } from './mut.js';
 import { applyAction } from './step.js';
 import { observe } from './observe.js';
@@ -95,6 +96,8 @@ export function runScripted(state: MatchState, scripted: Scripted[] = [], trades
       s = next;
       const rec: Scripted = { lab, action_type: actionTypeOf(a), ok: result.ok, code: result.code, message: result.message, reward: result.reward };
       if (result.entries !== undefined) rec.entries = result.entries;
+      if (result.ok) rec.action = a;
+      if (result.created !== undefined) rec.created = result.created;
       scripted.push(rec);
       if (result.code === 'offer_accepted') {
         const o = s.offers[String((a as { offer_id: string }).offer_id).trim()]!;
@@ -196,7 +199,7 @@ export function closeRound(state: MatchState, opts: CloseOptions = {}): { state:
   }
   if (shocks.length > 0) d.s.shockHistory = [...s.shockHistory, ...shocks];
   // Late jobs and supply for the round that opens (§1.1, rules v3).
-  const arrivals = round < s.params.maxRounds ? arrive(d, round) : [];
+  const arrivals = round < s.params.maxRounds ? arrive(d, round) : null;
   // An emergency auction of the round that opens is announced now, so every seat can bid in it (§5.1).
   if (d.s.auction != null && d.s.auction.round < round) d.s.auction = null;
   if (round < s.params.maxRounds) {
@@ -228,7 +231,9 @@ export function closeRound(state: MatchState, opts: CloseOptions = {}): { state:
     }
     d.s.over = true;
   }
+  // Step 4b (rules v3): offers whose blocks are gone close now, with the reason in the report.
+  const deadOffers = closeDeadOffers(d);
   const rewards = payRound(d, s.labIds, sink);
   const out = d.s;
-  return { state: out, report: { round: closing, scriptedActions, trades, judge: decision, shocks, settlements, coalitions, rewards, leaderboard: leaderboard(out), final: out.over, pitchBonus, ...(arrivals.length > 0 ? { arrivals } : {}), entries: sink.entries } };
+  return { state: out, report: { round: closing, scriptedActions, trades, judge: decision, shocks, settlements, coalitions, rewards, leaderboard: leaderboard(out), final: out.over, pitchBonus, ...(arrivals !== null ? { arrivals } : {}), entries: sink.entries, ...(deadOffers.length > 0 ? { deadOffers } : {}) } };
 }

@@ -21,6 +21,7 @@ import type {
   Message,
   Pitch,
 } from './types.js';
+import type { DeadOffer } from './dead-offers.js';
 
 /** Coarse public budget band (reference §7): < 60 low, < 115 medium, else high. */
 export type BudgetBand = 'low' | 'medium' | 'high';
@@ -200,6 +201,10 @@ export interface RoundReport {
     reward?: RewardBreakdown;
     /** The step's reward entries (ActionResult.entries). */
     entries?: RewardEntry[];
+    /** The action as the policy returned it (successful steps only), for the round's public narration. */
+    action?: unknown;
+    /** Ids the step created (offer, coalition). */
+    created?: { offerId?: string; coalitionId?: string };
   }[];
   trades: TradeEvent[];
   judge: JudgeDecision | null;
@@ -216,26 +221,24 @@ export interface RoundReport {
   /** Judge bonuses held, paid and forfeited at this close (docs/RULES.md §6.5); absent in reports before rules v2. */
   pitchBonus?: PitchBonusEvent[];
   /** Late jobs and supply revealed at this close for the round that opens (§1.1); absent when none. */
-  arrivals?: ArrivalEvent[];
+  arrivals?: ArrivalEvent;
   /**
    * What this close added to each seat's round-close breakdown, with sources (settlements, coalitions,
    * pitch bonuses, budget). A seat's breakdown in `rewards` also holds its pending reward from other
    * seats' steps (ActionResult.entries of those steps). Absent in reports of older engines.
    */
   entries?: RewardEntry[];
+  /** Active offers closed at this close because one of their blocks is gone (dead-offers.ts); absent when none. */
+  deadOffers?: DeadOffer[];
 }
 
 /**
- * A late job and the block of late supply that came with it (docs/RULES.md §1.1, rules v3). The job's
- * facts are private to `lab` (its observation); its id, the block and who received it are public.
+ * What arrived when a round opened (docs/RULES.md §1.1, rules v3): one new job per unfinished lab (its
+ * facts private to that lab; the id alone is public) and the late supply (public).
  */
 export interface ArrivalEvent {
-  /** The round that opens with it (the close of round − 1 revealed it). */
+  /** The round that opens with them (the close of round − 1 revealed them). */
   round: number;
-  lab: LabId;
-  jobId: string;
-  /** The block of late supply that came with the job, and who received it. */
-  blockId: string;
-  supplier: LabId;
-  gpuHours: number;
+  jobs: { lab: LabId; jobId: string }[];
+  blocks: { blockId: string; owner: LabId; gpuHours: number }[];
 }

@@ -12,7 +12,6 @@
 import type { Logger } from 'pino';
 import type { Reply } from '../chat/types.js';
 import { observe } from '../engine/index.js';
-import { ACTION_TYPES } from '../engine/actions.js';
 import type { JudgeDecision, LabId } from '../engine/types.js';
 import type { AsyncJudge } from '../engine/judge/types.js';
 import type { EventStore } from '../store/types.js';
@@ -22,7 +21,7 @@ import { askAgent, type AgentOutcome } from './agent-turn.js';
 import { ballotToOpen, type BallotKeeper, type BuiltBallot } from '../voting/ballot-host.js';
 import { decideRound, stateForJudge } from '../match/judging.js';
 import type { MatchLog } from '../match/match-log.js';
-import { mergeReplies, renderAgentActivity, renderOverByFinish, renderRoundClose, type CloseReason } from '../present/render.js';
+import { agentMessages, mergeReplies, renderAgentActivity, renderOverByFinish, renderRoundClose, type CloseReason } from '../present/render.js';
 import { roundVerdictReply } from '../present/verdicts.js';
 import { ballotOpenField, voteButton } from '../voting/render.js';
 import { drivenSeats, pendingSeats } from '../match/replay.js';
@@ -288,27 +287,21 @@ export class RoundRunner {
     if (!isOpen(m, round) || m.done.includes(lab) || m.state.labs[lab]?.finished) return null;
     const driver = m.drivers[lab];
     const userId = driver?.kind === 'llm' ? `llm:${driver.model}` : `agent:${lab}`;
-    const results: { action_type: string; ok: boolean; code: string }[] = [];
     let cur: HostedMatch = m;
+    // This turn's steps, as the fold recorded them (for the public narration and direct messages).
+    const turn = (x: HostedMatch) => (x.roundActions ?? []).filter((a) => a.lab === lab && a.seq > m.lastSeq);
     for (const action of outcome.ok ? outcome.actions : []) {
       const r = await this.d.log.append(id, (x) =>
         isOpen(x, round) && !x.state.labs[lab]?.finished ? ok({ type: 'action' as const, lab, userId, action }) : fail('not_running', 'closed'),
       );
       if (!r.ok) break;
       cur = r.value.match;
-      const res = r.value.step?.result;
-      if (res) results.push({ action_type: actionTypeOf(action), ok: res.ok, code: res.code });
-      if (cur.phase === 'over') return mergeReplies({ public: [renderAgentActivity(cur, lab, { ok: true, results })], private: [] }, await this.afterAction(cur));
+      if (cur.phase === 'over') return mergeReplies({ public: [renderAgentActivity(cur, lab, { ok: true, records: turn(cur) })], private: agentMessages(cur, turn(cur)) }, await this.afterAction(cur));
     }
     const done = await this.d.log.append(id, (x) => (isOpen(x, round) ? ok({ type: 'seat_done' as const, lab }) : fail('not_running', 'closed')));
     if (done.ok) cur = done.value.match;
-    const post = renderAgentActivity(cur, lab, outcome.ok ? { ok: true, results } : outcome);
-    return mergeReplies({ public: [post], private: [] }, await this.closeIfNoOne(cur));
+    const records = turn(cur);
+    const post = renderAgentActivity(cur, lab, outcome.ok ? { ok: true, records } : outcome);
+    return mergeReplies({ public: [post], private: agentMessages(cur, records) }, await this.closeIfNoOne(cur));
   }
-}
-
-/** The action type of a raw action for public posts: only known names, so free text never leaks. */
-function actionTypeOf(action: unknown): string {
-  const t = typeof action === 'object' && action !== null ? (action as { action_type?: unknown }).action_type : undefined;
-  return typeof t === 'string' && (ACTION_TYPES as readonly string[]).includes(t) ? t : 'malformed';
 }

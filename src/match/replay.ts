@@ -6,11 +6,12 @@
  */
 import { RULES_VERSION, applyAction, closeRound, createMatch } from '../engine/index.js';
 import { JudgeDecisionSchema, publicDecision } from '../engine/judge/decision.js';
-import type { ActionResult, JudgeDecision, LabId, PolicyName } from '../engine/types.js';
+import type { ActionResult, JudgeDecision, LabId, MatchState, PolicyName } from '../engine/types.js';
 import type { RoundReport } from '../engine/views.js';
 import type { Ballot } from '../voting/ballots/types.js';
 import { emptyLedger, ledgerClose, ledgerStep } from './ledger.js';
-import { MatchEventSchema, SeatDriverSchema, type HostedMatch, type MatchEventBody, type SeatDriver, type StoredEvent } from './types.js';
+import { doomedJobs, type DoomedJob } from './doomed.js';
+import { MatchEventSchema, SeatDriverSchema, type ActionRecord, type HostedMatch, type MatchEventBody, type SeatDriver, type StoredEvent } from './types.js';
 
 /** A log that cannot be folded (wrong first event, event for an unknown lab, engine rejected the config…). */
 export class ReplayError extends Error {
@@ -119,8 +120,9 @@ export function applyEvent(m: HostedMatch | null, ev: StoredEvent): FoldStep {
       if (!state.labs[body.lab]) throw bad(`unknown lab ${body.lab}`);
       const out = applyAction(state, body.lab, body.action);
       const ledger = ledgerStep(m.ledger ?? emptyLedger(), ev.seq, state.round, body.lab, actionTypeOf(body.action), out.result);
+      const rec = actionRecord(ev.seq, state.round, body.lab, body.action, out.result);
       return {
-        match: { ...base, state: out.state, ledger, ...(out.state.over ? { phase: 'over' as const, roundDeadline: null, endedAt: Date.parse(ev.at) } : {}) },
+        match: { ...base, state: out.state, ledger, roundActions: [...(m.roundActions ?? []), rec], ...(out.state.over ? { phase: 'over' as const, roundDeadline: null, endedAt: Date.parse(ev.at) } : {}) },
         result: out.result,
       };
     }
@@ -150,7 +152,17 @@ export function applyEvent(m: HostedMatch | null, ev: StoredEvent): FoldStep {
           phase: over ? 'over' : 'running',
           roundDeadline: over ? null : deadlineAfter(ev.at, m.settings.roundSeconds),
           endedAt: over ? Date.parse(ev.at) : null,
+          doomed: [...(m.doomed ?? []), ...newlyDoomed(m.doomed ?? [], out.state).map((x) => x.jobId)],
           ledger: ledgerClose(m.ledger ?? emptyLedger(), ev.seq, out.report),
+          roundActions: [],
+          lastRound: {
+            round: body.round,
+            doomed: newlyDoomed(m.doomed ?? [], out.state),
+            actions: [
+              ...(m.roundActions ?? []),
+              ...out.report.scriptedActions.map((a) => actionRecord(ev.seq, body.round, a.lab, a.action ?? { action_type: a.action_type }, a)),
+            ],
+          },
           standings: [...(m.standings ?? []), { round: body.round + 1, rows: out.report.leaderboard.map((x) => ({ lab: x.lab, cumulativeReward: x.cumulativeReward, breakdown: out.report.rewards[x.lab] })) }],
         },
         report: out.report,
@@ -191,6 +203,16 @@ function foldBallot(m: HostedMatch, base: HostedMatch, body: BallotEvent, at: st
   if (cur.closed) throw bad(`${body.type} for closed ballot ${body.ballotId}`);
   const next: Ballot = body.type === 'ballot_closed' ? { ...cur, closed: { reason: body.reason, at: Date.parse(at) } } : { ...cur, closesAt: Date.parse(body.closesAt) };
   return { ...base, ballots: ballots.map((b, j) => (j === i ? next : b)) };
+}
+
+/** Jobs that became impossible at this close (not announced before). */
+function newlyDoomed(announced: readonly string[], s: MatchState): DoomedJob[] {
+  return s.over ? [] : doomedJobs(s).filter((x) => !announced.includes(x.jobId));
+}
+
+/** A step as the round's narration needs it (src/present/narrate.ts). */
+function actionRecord(seq: number, round: number, lab: LabId, action: unknown, r: { ok: boolean; code: string; created?: { offerId?: string; coalitionId?: string } }): ActionRecord {
+  return { seq, round, lab, action, ok: r.ok, code: r.code, ...(r.created ? { created: r.created } : {}) };
 }
 
 /** The action type named by a raw logged action ('malformed' when it names none). */

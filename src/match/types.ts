@@ -6,6 +6,7 @@ import type { Ballot } from '../voting/ballots/types.js';
 import type { JudgeDecision, LabId, MatchState, RewardBreakdown } from '../engine/types.js';
 import type { Caller, Reply } from '../chat/types.js';
 import type { Ledger } from './ledger.js';
+import type { DoomedJob } from './doomed.js';
 import type { MatchSettings, SeatDriver } from '../events/schema.js';
 
 export type { MatchEventBody, MatchSettings, SeatDriver, StoredEvent } from '../events/schema.js';
@@ -36,9 +37,27 @@ export interface HostedMatch {
    * Standings after each closed round (issue #12 charts): round (1-based), each seat's cumulative reward and
    * that round's reward breakdown. Undefined = no round closed yet.
    */
+  /** Steps of the current round, in order (people's and agents'; scripted seats act at the close). */
+  roundActions?: ActionRecord[];
+  /** The last closed round's steps, scripted seats' included: what its round-close post narrates. */
+  lastRound?: { round: number; actions: ActionRecord[]; doomed?: DoomedJob[] };
+  /** Jobs already announced to their owners as impossible (src/match/doomed.ts). */
+  doomed?: string[];
   /** The reward ledger (src/match/ledger.ts): every change to every seat's reward, with its source. Private per seat until the match is over. */
   ledger?: Ledger;
   standings?: { round: number; rows: { lab: LabId; cumulativeReward: number; breakdown?: RewardBreakdown }[] }[];
+}
+
+/** One step of a seat (public narration and private direct messages are written from it). */
+export interface ActionRecord {
+  seq: number;
+  round: number;
+  lab: LabId;
+  /** The action as logged (untrusted shape: read it through the engine's schemas). */
+  action: unknown;
+  ok: boolean;
+  code: string;
+  created?: { offerId?: string; coalitionId?: string };
 }
 
 /** What the host gives the command catalogue. All methods serialise per match and never throw for user errors. */

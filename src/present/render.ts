@@ -19,8 +19,9 @@ import {
 import { drivenSeats } from '../match/replay.js';
 import { pitchPayLines } from './pitch-pay.js';
 import { roundLedgerLines, seatSummary } from './ledger.js';
+import { directMessagePosts, narrate, narrationFields } from './narrate.js';
 import { breakdownChart, standingsChart } from './charts.js';
-import type { HostedMatch } from '../match/types.js';
+import type { ActionRecord, HostedMatch } from '../match/types.js';
 import { emptyReply, mergeReplies } from '../chat/reply.js';
 
 export { DEADLINE_FIELD, labName, seatLabel } from './common.js';
@@ -42,7 +43,7 @@ const SHOCK_TEXT: Record<ShockKind, string> = {
   deadline_acceleration: "a lab's deadline moved one round earlier",
   reliability_downgrade: 'block reliability fell by 0.12',
   demand_surge: 'demand surged: every lab got an urgent job',
-  emergency_auction: 'an emergency block was auctioned for 8 credits',
+  emergency_auction: 'an emergency block was auctioned to the highest sealed bid',
 };
 
 export { emptyReply, mergeReplies };
@@ -58,6 +59,11 @@ export function renderRoundOpen(m: HostedMatch): Post {
       : 'The round closes at the deadline or when every seat is done (`done`).',
   ];
   if (waiting.length > 0) lines.push(`Waiting for: ${waiting.map((lab) => seatLabel(m, lab)).join(', ')}.`);
+  const auction = s.auction && s.auction.round === s.round ? s.auction : null;
+  if (auction) {
+    const lot = auction.lot;
+    lines.push(`Emergency auction this round: ${lot.id} (${lot.gpuHours} GPU-hours, reliability ${lot.reliability}). Sealed bids with \`offer bid:<credits>\` (at least ${auction.reserve.toFixed(2)}); the highest wins at the close.`);
+  }
   return { title: `Round ${roundLabel(s.round, s.params.maxRounds)} is open`, text: lines.join('\n'), fields: deadlineFields(m) };
 }
 
@@ -121,7 +127,8 @@ export function judgeText(m: HostedMatch, d: JudgeDecision | null): string | nul
 
 /** Public results of a round close (trades, pitches, shocks, deadlines, leaderboard). */
 function closeSummary(m: HostedMatch, r: RoundReport, reason: CloseReason, maxRounds: number, ballot?: BallotView): Post {
-  const fields: { name: string; value: string }[] = [];
+  // What each seat did, with the content the channel may see (src/present/narrate.ts).
+  const fields: { name: string; value: string }[] = m.lastRound?.round === r.round ? narrationFields(m, m.lastRound.actions) : [];
   if (r.trades.length > 0)
     fields.push({
       name: 'Trades',
@@ -142,7 +149,8 @@ function closeSummary(m: HostedMatch, r: RoundReport, reason: CloseReason, maxRo
     fields.push({
       name: 'Shocks',
       value: r.shocks
-        .map((x) => `${x.kind}: ${SHOCK_TEXT[x.kind]}${x.affectedLabs.length ? ` (${x.affectedLabs.map((l) => labName(m, l)).join(', ')})` : ''}${x.blockIds.length ? ` [${x.blockIds.join(', ')}]` : ''}`)
+        // An auction's engine text names only its winner and price (docs/RULES.md §5.1), never a losing bid.
+        .map((x) => `${x.kind}: ${x.kind === 'emergency_auction' ? x.text : SHOCK_TEXT[x.kind]}${x.affectedLabs.length ? ` (${x.affectedLabs.map((l) => labName(m, l)).join(', ')})` : ''}${x.blockIds.length ? ` [${x.blockIds.join(', ')}]` : ''}`)
         .join('\n'),
     });
   if (r.settlements.length > 0)
@@ -152,16 +160,30 @@ function closeSummary(m: HostedMatch, r: RoundReport, reason: CloseReason, maxRo
         .map((x) => `${labName(m, x.lab)} ${x.jobId}: ${x.outcome === 'completed' ? 'met' : x.outcome === 'partial' ? 'partly met' : 'missed'}`)
         .join('\n'),
     });
+  if (r.deadOffers?.length)
+    fields.push({ name: 'Offers closed', value: r.deadOffers.map((x) => `${x.offerId} (${labName(m, x.from)} → ${labName(m, x.to)}) can no longer happen: ${x.blockId} ${DEAD_WHY[x.why]}`).join('\n') });
   if (r.coalitions.length > 0)
     fields.push({ name: 'Coalitions', value: r.coalitions.map((c) => `${c.id}: ${c.status}`).join('\n') });
-  if (r.scriptedActions.length > 0) {
-    const byLab = new Map<LabId, string[]>();
-    for (const a of r.scriptedActions) byLab.set(a.lab, [...(byLab.get(a.lab) ?? []), `${a.action_type}${a.ok ? '' : ` ✗ ${a.code}`}`]);
-    fields.push({ name: 'Scripted seats', value: [...byLab].map(([lab, acts]) => `${labName(m, lab)}: ${acts.join(', ')}`).join('\n') });
-  }
   fields.push({ name: 'Leaderboard', value: leaderboardText(m, r.leaderboard) });
   const post: Post = { title: `Round ${roundLabel(r.round, maxRounds)} closed: ${REASON_TEXT[reason]}`, text: '', fields };
   return ballot?.buttons.length ? { ...post, buttons: ballot.buttons } : post;
+}
+
+const DEAD_WHY = { used: 'was used for a job', failed: 'failed', moved: 'changed hands' } as const;
+
+/** Private notices to the owners of jobs that became impossible at this close (src/match/doomed.ts). */
+function doomedNotices(m: HostedMatch): PrivatePost[] {
+  const out: PrivatePost[] = [];
+  for (const x of m.lastRound?.doomed ?? []) {
+    const d = m.drivers[x.owner];
+    if (d?.kind !== 'human') continue;
+    out.push({
+      userId: d.userId,
+      title: `${x.jobId} can no longer be completed`,
+      text: `It still needs ${x.missing} GPU-h at reliability ≥ ${x.minReliability.toFixed(2)}, and only ${x.left} GPU-h of such capacity is left in the whole market. It will settle as missed at its deadline (partial credit only if the job allows it); blocks you reserved for it cost −0.05 each if still idle then.`,
+    });
+  }
+  return out;
 }
 
 /** A ballot opened on the closing round's pitches: replaces the judge's scores in the round-close post. */
@@ -205,7 +227,12 @@ export function renderRoundClose(m: HostedMatch, r: RoundReport, reason: CloseRe
   const maxRounds = m.state?.params.maxRounds ?? r.round + 1;
   const pub: Post[] = [closeSummary(m, r, reason, maxRounds, ballot)];
   pub.push(r.final ? renderFinalPost(m, r.leaderboard) : renderRoundOpen(m));
-  return { public: pub, private: roundLedgers(m, r.round, r) };
+  return { public: pub, private: [...agentMessages(m, m.lastRound?.round === r.round ? m.lastRound.actions : []), ...roundLedgers(m, r.round, r), ...doomedNotices(m)] };
+}
+
+/** Agents' direct messages to people (people's own are delivered when sent, by the `message` command). */
+export function agentMessages(m: HostedMatch, records: readonly ActionRecord[]): PrivatePost[] {
+  return directMessagePosts(m, records.filter((x) => m.drivers[x.lab]?.kind !== 'human'));
 }
 
 /** The final leaderboard post. */
@@ -244,13 +271,13 @@ export function renderEnded(m: HostedMatch, byName: string, wasRunning: boolean)
   };
 }
 
-/** What an agent seat did this round (action types and result codes only), or why it waits. */
+/** What an agent seat did this round, in public words (src/present/narrate.ts), or why it waits. */
 export function renderAgentActivity(
   m: HostedMatch,
   lab: LabId,
-  outcome: { ok: true; results: { action_type: string; ok: boolean; code: string }[] } | { ok: false; reason: string },
+  outcome: { ok: true; records: readonly ActionRecord[] } | { ok: false; reason: string },
 ): Post {
   if (!outcome.ok) return { text: `${seatLabel(m, lab)} could not act (${outcome.reason}); the seat waits this round.` };
-  const acts = outcome.results.map((x) => `${x.action_type}${x.ok ? '' : ` ✗ ${x.code}`}`);
-  return { text: `${seatLabel(m, lab)} acted: ${acts.length ? acts.join(', ') : 'no actions'}; it is done for the round.` };
+  const lines = narrate(m, outcome.records).flatMap((x) => x.lines);
+  return { text: `${seatLabel(m, lab)} ${lines.length ? `acted:\n${lines.map((l) => `• ${l}`).join('\n')}\nIt is done for the round.` : 'took no action; it is done for the round.'}` };
 }

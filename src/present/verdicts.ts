@@ -76,7 +76,7 @@ function checkLines(c: PitchCheck, you: boolean): string[] {
   const cost = fabricationCost(c);
   lines.push(
     `${c.verified} verified, ${c.fabricated} fabricated, ${c.unsupported} unsupported (distinct facts)` +
-      (cost > 0 ? `; cost: judge_argument −${cost.toFixed(3)} (−${FABRICATION_COST.toFixed(2)} per fabricated claim, rules §6.6)` : '') + '.',
+      (cost > 0 ? `; cost: judge_argument −${cost.toFixed(3)} (−${FABRICATION_COST.toFixed(2)} per fabricated claim, at most −${(FABRICATION_COST * FABRICATION_SATURATION).toFixed(2)} a pitch; rules §6.6)` : '') + '.',
   );
   for (const f of c.flags) lines.push(`⚠ Manipulation: ${f.detail}: this pitch cannot win.`);
   if (c.fabricated > 0) lines.push('A pitch with a fabricated claim cannot win.');

@@ -16,6 +16,7 @@ import type { MatchState } from '../engine/types.js';
 import type { EventStore } from '../store/types.js';
 import type { MatchLog } from '../match/match-log.js';
 import { renderBallotClosed } from './render.js';
+import { ballotVerdictPost } from '../present/verdicts.js';
 import { ok } from '../match/results.js';
 import { KeyedTimers, type Clock } from '../match/timers.js';
 import type { HostedMatch, StoredEvent } from '../match/types.js';
@@ -171,7 +172,9 @@ export class BallotKeeper {
     const b = m.ballots.find((y) => y.id === ballotId);
     if (!b) return null;
     const votes = await this.d.store.listVotes({ matchId, ballotId });
-    return { match: m, posts: { public: [renderBallotClosed(m, b, votes)], private: [] } };
+    // The judge's per-claim check of the ballot's pitches was held back while people voted (src/present/verdicts.ts).
+    const verdict = ballotVerdictPost(m, await this.d.store.load(matchId), b.round);
+    return { match: m, posts: { public: [renderBallotClosed(m, b, votes), ...(verdict ? [verdict] : [])], private: [] } };
   }
 
   /**

@@ -73,7 +73,7 @@ export const CSP_DIRECTIVES = {
  */
 export async function buildWebApp(store: EventStore, settings: WebSettings, opts: { now?: () => number; logger?: boolean | { level: string } } = {}): Promise<WebApp> {
   const now = opts.now ?? Date.now;
-  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 16_384, disableRequestLogging: true, keepAliveTimeout: 72_000, routerOptions: { maxParamLength: 2048 } });
+  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 16_384, disableRequestLogging: true, keepAliveTimeout: 72_000, forceCloseConnections: true, routerOptions: { maxParamLength: 2048 } });
   const cache = new MatchCache(store);
   const linkSecret = await voteLinkSecret(store, settings.web.linkSecret);
   const naming = namingFor(settings.web.people, await pseudonymizer(store, settings.votes.pseudonymSecret));
@@ -124,6 +124,7 @@ export async function buildWebApp(store: EventStore, settings: WebSettings, opts
   render = registerMatchRoutes(app, ctx);
   registerDataRoutes(app, ctx);
   registerVoteRoutes(app, ctx);
-  app.addHook('onClose', async () => hub.close());
+  // Before the server stops accepting: end the streams, or closing would wait for them.
+  app.addHook('preClose', async () => hub.close());
   return { app, hub, cache };
 }

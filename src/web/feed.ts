@@ -11,6 +11,7 @@
  * ballot notice instead of the scores, as the channel post does; the verdict is shown with the ballot's
  * close.
  */
+import { playerBlock } from '../chat/player-text.js';
 import type { Post } from '../chat/types.js';
 import type { Offer } from '../engine/types.js';
 import { applyEvent } from '../match/replay.js';
@@ -60,7 +61,7 @@ function actionPost(before: HostedMatch, after: HostedMatch, body: Extract<Store
       const o = created?.offerId ? s.offers[created.offerId] : undefined;
       if (!o) return null;
       const countered = a['action_type'] === 'counter_offer' ? ` (countering ${str('offer_id')})` : '';
-      return post(`${who} offers ${labName(after, o.to)} ${o.id}${countered}`, `${offerTerms(after, o)}${o.message ? `\n> ${o.message}` : ''}`);
+      return post(`${who} offers ${labName(after, o.to)} ${o.id}${countered}`, `${offerTerms(after, o)}${o.message ? `\n${playerBlock(o.message)}` : ''}`);
     }
     case 'accept_offer': {
       const o = s.offers[str('offer_id')];
@@ -71,19 +72,19 @@ function actionPost(before: HostedMatch, after: HostedMatch, body: Extract<Store
       return post(`${who} ${o && o.from === body.lab ? 'withdrew' : 'rejected'} ${str('offer_id')}`);
     }
     case 'make_pitch':
-      return post(`${who} pitched to the judge`, `> ${str('message')}`);
+      return post(`${who} pitched to the judge`, playerBlock(str('message')));
     case 'counter_pitch': {
       const target = str('target_lab_id');
-      return post(`${who} answered ${s.labs[target] ? labName(after, target) : target}'s pitch`, `> ${str('message')}`);
+      return post(`${who} answered ${s.labs[target] ? labName(after, target) : 'a'}'s pitch`, playerBlock(str('message')));
     }
     case 'send_message':
       // A direct message is private to its two seats.
-      return a['target_lab_id'] == null ? post(`${who} says`, `> ${str('message')}`) : null;
+      return a['target_lab_id'] == null ? post(`${who} says`, playerBlock(str('message'))) : null;
     case 'form_coalition': {
       const c = created?.coalitionId ? s.coalitions[created.coalitionId] : undefined;
       if (!c) return null;
       const members = c.members.filter((l) => l !== c.proposer).map((l) => labName(after, l));
-      return post(`${who} proposes coalition ${c.id} with ${members.join(', ')}`, `${c.purpose ? `> ${c.purpose}\n` : ''}Open until round ${c.expiresRound + 1}; each member must commit.`);
+      return post(`${who} proposes coalition ${c.id} with ${members.join(', ')}`, `${c.purpose ? `${playerBlock(c.purpose)}\n` : ''}Open until round ${c.expiresRound + 1}; each member must commit.`);
     }
     case 'commit_to_coalition': {
       const id = str('coalition_id');

@@ -4,6 +4,7 @@
  * a message) can only ever render as text. Posts of src/chat (what the channel sees) are rendered with
  * {@link postHtml}: titles, text and fields escaped, `**bold**` and `code` spans kept, line breaks kept.
  */
+import { renderSpans } from '../chat/player-text.js';
 import type { Post } from '../chat/types.js';
 
 /** A string of HTML that is safe to insert (made by {@link html}, {@link raw} of a constant, or the helpers here). */
@@ -39,24 +40,34 @@ export function html(parts: TemplateStringsArray, ...values: HtmlValue[]): Html 
 /** Trusted HTML from a constant of this code (never from data). */
 export const raw = (s: string): Html => new Html(s);
 
-/** Escaped text with `**bold**` and `` `code` `` spans and line breaks (the chat markdown of posts). */
+/** The bot's own markdown-ish text as HTML: escaped, `**bold**` and `` `code` `` spans kept. */
+function botHtml(text: string): string {
+  // On escaped text: the markers are plain characters (a backtick is escaped to &#96;).
+  return escapeHtml(text)
+    .replace(/&#96;(.+?)&#96;/g, '<code>$1</code>')
+    .replace(/\*\*(.+?)\*\*/g, '<strong>$1</strong>');
+}
+
+/**
+ * A post string (src/chat: the bot's markdown-ish text with players' spans marked, src/chat/player-text.ts)
+ * as HTML: the bot's text escaped with bold and code kept; a player's inline text escaped in a
+ * `span.player`, a player's block as escaped quote lines; line breaks kept. A player's text can never
+ * become markup, bold or code.
+ */
 export function richText(text: string): Html {
-  const lines = text.split('\n').map((line) => {
-    let s = escapeHtml(line);
-    // On escaped text: the markers are plain characters (backtick is escaped to &#96;).
-    s = s.replace(/&#96;(.+?)&#96;/g, '<code>$1</code>');
-    s = s.replace(/\*\*(.+?)\*\*/g, '<strong>$1</strong>');
-    if (s.startsWith('&gt; ')) s = `<span class="quote">${s.slice(5)}</span>`;
-    return s;
+  const out = renderSpans(text, {
+    bot: botHtml,
+    inline: (t) => `<span class="player">${escapeHtml(t)}</span>`,
+    block: (lines) => lines.map((l) => `<span class="quote">${escapeHtml(l)}</span>`),
   });
-  return new Html(lines.join('<br>'));
+  return new Html(out.replace(/\n/g, '<br>'));
 }
 
 /** One post as an article: title, text, fields as a definition list. Buttons (chat commands) are left out. */
 export function postHtml(post: Post, extraClass = ''): Html {
   const fields = (post.fields ?? []).filter((f) => f.value.trim() !== '');
   return html`<article class="post ${extraClass}">${post.title ? html`<h3>${richText(post.title)}</h3>` : ''}${post.text ? html`<p>${richText(post.text)}</p>` : ''}${
-    fields.length ? html`<dl>${fields.map((f) => html`<dt>${f.name}</dt><dd>${richText(f.value)}</dd>`)}</dl>` : ''
+    fields.length ? html`<dl>${fields.map((f) => html`<dt>${richText(f.name)}</dt><dd>${richText(f.value)}</dd>`)}</dl>` : ''
   }</article>`;
 }
 

@@ -68,7 +68,7 @@ ${
     ? html`<p>No match matches these filters yet.</p>`
     : html`<table class="matches"><caption>${rows.length} match${rows.length === 1 ? '' : 'es'}, newest first</caption><thead><tr><th scope="col">Match</th><th scope="col">Status</th><th scope="col">Task</th><th scope="col">Round</th><th scope="col">Seats</th><th scope="col">Platform</th></tr></thead><tbody>${rows.map(
         (r) =>
-          html`<tr class="${r.live ? 'is-live' : ''}"><td><a href="/matches/${r.id}">${r.id}</a>${r.status === 'over' ? html` · <a href="/matches/${r.id}/replay">replay</a>` : ''}</td><td>${badge(r)}</td><td>${r.task}</td><td>${r.round}</td><td>${r.seats.join(' · ')}</td><td>${r.platform}</td></tr>`,
+          html`<tr class="${r.live ? 'is-live' : ''}"><td><a href="/matches/${r.id}">${r.id}</a>${r.status === 'over' ? html` · <a href="/matches/${r.id}/replay">replay</a>` : ''}</td><td>${badge(r)}</td><td>${r.task}</td><td>${r.round}</td><td>${r.seats.map((x, i) => html`${i ? ' · ' : ''}${richText(x)}`)}</td><td>${r.platform}</td></tr>`,
       )}</tbody></table>`
 }`;
   return page({ title: 'Matches', body });
@@ -79,7 +79,7 @@ export function statePanel(m: HostedMatch, opts: { chartVersion: number | null; 
   const s = m.state;
   if (!s) {
     const seats = Object.keys(m.drivers).sort();
-    return html`<section class="panel" aria-label="Lobby"><h2>Lobby</h2><p>${m.phase === 'over' ? 'Cancelled in the lobby.' : 'Waiting for the host to start.'}</p><ul>${seats.map((l) => html`<li>${seatLabel(m, l)}</li>`)}</ul></section>`;
+    return html`<section class="panel" aria-label="Lobby"><h2>Lobby</h2><p>${m.phase === 'over' ? 'Cancelled in the lobby.' : 'Waiting for the host to start.'}</p><ul>${seats.map((l) => html`<li>${richText(seatLabel(m, l))}</li>`)}</ul></section>`;
   }
   const v = publicView(s);
   const standings = [...v.labs].sort((a, b) => b.cumulativeReward - a.cumulativeReward || (a.id < b.id ? -1 : 1));
@@ -88,8 +88,8 @@ export function statePanel(m: HostedMatch, opts: { chartVersion: number | null; 
   const round = s.over ? 'Match over' : `Round ${s.round + 1} of ${s.params.maxRounds}`;
   const timer = m.roundDeadline !== null && !s.over ? html` <span class="timer" data-deadline="${new Date(m.roundDeadline).toISOString()}">closes at ${new Date(m.roundDeadline).toISOString().slice(11, 19)} UTC</span>` : '';
   return html`<section class="panel" aria-labelledby="round-h"><h2 id="round-h"><span class="round">${round}</span>${timer}</h2>
-<table class="standings"><caption>Standings</caption><thead><tr><th scope="col">#</th><th scope="col">Seat</th><th scope="col">Reward</th><th scope="col">Reputation</th><th scope="col">Budget</th><th scope="col">Demand</th></tr></thead><tbody>${standings.map(
-    (l, i) => html`<tr><td>${i + 1}</td><td>${seatLabel(m, l.id)}${l.finished ? ' (finished)' : ''}</td><td class="num">${fmtReward(l.cumulativeReward)}</td><td class="num">${l.reputation.toFixed(2)}</td><td>${l.budgetBand}</td><td>${l.demandLevel}</td></tr>`,
+<table class="standings"><caption>Standings</caption><thead><tr><th scope="col">#</th><th scope="col">Seat</th><th scope="col">Reward</th><th scope="col" class="opt">Reputation</th><th scope="col">Budget</th><th scope="col" class="opt">Demand</th></tr></thead><tbody>${standings.map(
+    (l, i) => html`<tr><td>${i + 1}</td><td>${richText(seatLabel(m, l.id))}${l.finished ? ' (finished)' : ''}</td><td class="num">${fmtReward(l.cumulativeReward)}</td><td class="num opt">${l.reputation.toFixed(2)}</td><td>${l.budgetBand}</td><td class="opt">${l.demandLevel}</td></tr>`,
   )}</tbody></table>
 <h3>Open offers</h3>${offers.length ? html`<ul class="offers">${offers.map((o) => html`<li><strong>${o.id}</strong> ${offerTerms(m, o)}${o.message ? html`<br><span class="quote">${o.message}</span>` : ''}</li>`)}</ul>` : html`<p>None.</p>`}
 <h3>Coalitions</h3>${coalitions.length ? html`<ul>${coalitions.map((c) => html`<li><strong>${c.id}</strong> (${c.status}): ${c.members.map((l) => labName(m, l)).join(', ')}; consented ${c.consented.map((l) => labName(m, l)).join(', ') || 'nobody yet'}${c.committedBlockIds.length ? `; blocks ${c.committedBlockIds.join(', ')}` : ''}</li>`)}</ul>` : html`<p>None.</p>`}
@@ -117,7 +117,7 @@ export function replayPage(rec: MatchRecord, m: HostedMatch, items: readonly Fee
   const byRound = Array.from({ length: rounds + 1 }, (_, r) => items.filter((i) => i.round === r));
   const body = html`<h1>Replay: ${m.settings.task} <span class="badge over">finished</span></h1>
 <p class="meta">Match <code>${rec.id}</code> · seed ${m.settings.seed} · <a href="/matches/${rec.id}">match page</a></p>
-<p class="result">${best ? html`<strong>Winner: ${seatLabel(m, best.id)}</strong> with ${fmtReward(best.cumulativeReward)} ${how}.` : 'No seats.'}</p>
+<p class="result">${best ? html`<strong>Winner: ${richText(seatLabel(m, best.id))}</strong> with ${fmtReward(best.cumulativeReward)} ${how}.` : 'No seats.'}</p>
 <div class="scrubber"><label for="scrub">Show up to round <output id="scrub-out" for="scrub">${rounds}</output> of ${rounds}</label> <input id="scrub" type="range" min="0" max="${rounds}" value="${rounds}" step="1"></div>
 ${byRound.map(
   (list, r) =>

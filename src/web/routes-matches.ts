@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { plainOf } from '../chat/player-text.js';
 import { standingsChart } from '../present/charts.js';
 import type { LoadedMatch } from './cache.js';
 import { feedOf, type FeedItem } from './feed.js';
@@ -95,7 +96,10 @@ export function registerMatchRoutes(app: FastifyInstance, ctx: WebContext): (id:
     let png = charts.get(key);
     if (!png) {
       const { renderChart } = await import('../analytics/charts/request.js');
-      png = Buffer.from((await renderChart(standingsChart(publicMatch(loaded.match, ctx.naming)))).png);
+      const req = standingsChart(publicMatch(loaded.match, ctx.naming));
+      // Seat labels carry player-text markers (src/chat/player-text.ts): plain text on the chart.
+      const rows = req.rows.map((r) => ({ ...r, ...(typeof r['seat'] === 'string' ? { seat: plainOf(r['seat']).replace('👤 ', '') } : {}) }));
+      png = Buffer.from((await renderChart({ ...req, rows })).png);
       charts.set(key, png);
       if (charts.size > 100) charts.delete(charts.keys().next().value!);
     }

@@ -9,6 +9,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { playerBlock } from '../chat/player-text.js';
 import { verifyVoteToken, type VoteClaims } from './links/vote-link.js';
 import { VOTE_CHOICES, type VoteChoice } from '../voting/ballots/index.js';
 import { renderVoteRecorded } from '../voting/render.js';
@@ -50,7 +51,7 @@ function pairForm(s: ServedPair): Html {
   const choice = (value: VoteChoice, label: string, cls: string) => html`<button type="submit" name="choice" value="${value}" class="${cls}">${label}</button>`;
   return html`<section class="pair" aria-labelledby="pair-h"><h2 id="pair-h">Ballot ${b.id} · pair ${shown.pair} of ${b.pairs.length} (round ${b.round + 1} pitches)</h2>
 <p>Which pitch argues better for priority? Authors are hidden; you see who wrote them and the judge's scores after you vote. ${s.left} pair${s.left === 1 ? '' : 's'} left for you on this ballot, this one included.</p>
-<div class="pitches"><figure class="pitch"><figcaption>Pitch A</figcaption><blockquote>${richText(shown.shownA.text)}</blockquote></figure><figure class="pitch"><figcaption>Pitch B</figcaption><blockquote>${richText(shown.shownB.text)}</blockquote></figure></div>
+<div class="pitches"><figure class="pitch"><figcaption>Pitch A</figcaption><blockquote>${richText(playerBlock(shown.shownA.text))}</blockquote></figure><figure class="pitch"><figcaption>Pitch B</figcaption><blockquote>${richText(playerBlock(shown.shownB.text))}</blockquote></figure></div>
 <form method="post" action="/vote" class="choices"><input type="hidden" name="match" value="${s.match.id}"><input type="hidden" name="ballot" value="${b.id}"><input type="hidden" name="pair" value="${shown.pair}">
 ${choice('a', 'A is better', 'primary')} ${choice('b', 'B is better', 'primary')} ${choice('tie', 'Tie', '')} ${choice('both_bad', 'Both are bad', 'danger')}</form></section>`;
 }

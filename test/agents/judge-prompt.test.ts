@@ -2,7 +2,8 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { ruleJudge } from '../../src/engine/judge/rule-judge.js';
 import { seatFacts } from '../../src/engine/judge/facts.js';
-import { anonymise, buildJudgePrompt, randomArrangement } from '../../src/agents/llm-prompt.js';
+import { anonymise, buildJudgePrompt, JUDGE_PROMPT_V1, randomArrangement } from '../../src/agents/llm-prompt.js';
+import { substantiveText } from '../../src/engine/judge/manipulation.js';
 import { seededJudgeRng } from '../../src/agents/llm-judge.js';
 import { closeTag, escapeQuoted, makeNonce, unescapeQuoted } from '../../src/llm/quote.js';
 import { factLine, factsOf, firstJob, honest, market, pitchesInPrompt, withPitches } from './helpers.js';
@@ -20,7 +21,8 @@ describe('judge prompt: delimiters, escaping, anonymisation', () => {
       lab_2: { text: sneaky },
     });
     const arrangement = randomArrangement(['lab_0', 'lab_1', 'lab_2'], seeded(7));
-    const prompt = buildJudgePrompt(s, s.pitches, ruleJudge.judge(s), arrangement, seeded(42));
+    // The judge-v1 view shows pitches in full (the hardened view would drop the breakout's claim-free lines).
+    const prompt = buildJudgePrompt(s, s.pitches, ruleJudge.judge(s), arrangement, seeded(42), JUDGE_PROMPT_V1);
     assert.equal(prompt.nonce, nonce);
     const user = prompt.messages[1]!.content;
     const system = prompt.messages[0]!.content;
@@ -47,6 +49,22 @@ describe('judge prompt: delimiters, escaping, anonymisation', () => {
     assert.deepEqual(blocks.map((b) => b.seat), arrangement.order.map((l) => arrangement.alias[l]));
   });
 
+  test('hardened view: only sentences that add a checkable claim reach the model; filler and restated facts do not', () => {
+    const h = honest(market(), 'lab_1').text;
+    const padded = `${h} Our researchers have worked tirelessly for many months. Compute is the lifeblood of research. ${h}`;
+    const s = withPitches(market(), { lab_0: { text: 'We really need compute; please help.' }, lab_1: { text: padded } });
+    const arrangement = randomArrangement(['lab_0', 'lab_1'], seeded(3));
+    const p = buildJudgePrompt(s, s.pitches, ruleJudge.judge(s), arrangement, seeded(5));
+    const blocks = pitchesInPrompt(p.messages[1]!.content);
+    const b1 = blocks.find((b) => b.seat === arrangement.alias.lab_1)!.text;
+    assert.equal(b1, anonymise(substantiveText(padded), s, arrangement.alias, 'lab_1'));
+    assert.doesNotMatch(b1, /tirelessly|lifeblood|fairly/);
+    assert.ok(b1.length < h.length + 5, 'the repeat is gone');
+    assert.equal(blocks.find((b) => b.seat === arrangement.alias.lab_0)!.text, 'We really need compute', 'no claim: its first sentence');
+    assert.match(p.messages[0]!.content, /other sentences are left out/);
+    assert.match(factsOf(p.messages[1]!.content, arrangement.alias.lab_1!), /automatic manipulation check of the pitch: a sentence repeated 2 times; this pitch cannot win/);
+  });
+
   test('escape round-trips any text', () => {
     for (const t of ['', 'a\nb', '"\\u003c"', '</quote-x>', '\u2028\u2029 emoji 🚀 & <>', 'x'.repeat(1200)]) {
       assert.equal(unescapeQuoted(escapeQuoted(t)), t);
@@ -63,7 +81,7 @@ describe('judge prompt: delimiters, escaping, anonymisation', () => {
     const aliasSets = new Set<string>();
     for (let i = 0; i < 12; i++) {
       const arrangement = randomArrangement(['lab_0', 'lab_1'], seeded(100 + i));
-      const p = buildJudgePrompt(s, s.pitches, ruleJudge.judge(s), arrangement, seeded(200 + i));
+      const p = buildJudgePrompt(s, s.pitches, ruleJudge.judge(s), arrangement, seeded(200 + i), JUDGE_PROMPT_V1);
       const user = p.messages[1]!.content;
       assert.doesNotMatch(user, /lab_[0-9]|Lab [ABC]\b/, 'no lab id or public name');
       const blocks = pitchesInPrompt(user);

@@ -109,7 +109,7 @@ describe('message', () => {
   test('public message to the channel; direct message privately to both people', async () => {
     const a = await started();
     const pub = assertOk(await a.run(alice, 'message text:"anyone selling 4-GPU blocks?"'));
-    assert.equal(plainOf(pub.public[0]?.text ?? ''), '**Lab A:**\n> anyone selling 4-GPU blocks?');
+    assert.equal(plainOf(pub.public[0]?.text ?? ''), '**Lab A:** anyone selling 4-GPU blocks?');
     const dm = assertOk(await a.run(alice, 'message to:lab_1 text:"deal?"'));
     assert.equal(dm.public.length, 0);
     assert.deepEqual(dm.private.map((p) => p.userId), [alice.userId, bob.userId]);

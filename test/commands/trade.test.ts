@@ -1,7 +1,8 @@
 /** Trading commands against the real host and engine: offer, accept, reject, counter. */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { alice, assertOk, blocksOf, bob, carol, jobsOf, lobby, rejected, replyText, started } from './harness.js';
+import { observe } from '../../src/engine/index.js';
+import { alice, arena, assertOk, blocksOf, bob, carol, jobsOf, lobby, rejected, replyText, started } from './harness.js';
 
 describe('offer', () => {
   test('a public offer without buttons; Accept / Reject / Counter go privately to the recipient only', async () => {
@@ -160,6 +161,77 @@ describe('counter', () => {
     assert.equal((await a.state()).offers.o_1?.status, 'active');
     // Error texts never list another seat's private job ids.
     assert.ok(!JSON.stringify(e).includes(jobsOf(s, 'lab_0')[0] ?? '§'));
+    await a.close();
+  });
+});
+
+describe('selling for credits and sealed bids (rules v3)', () => {
+  test('offer with ask: the recipient sees the price; accepting pays it; counter names a price', async () => {
+    const a = await started();
+    const s = await a.state();
+    const [give] = blocksOf(s, 'lab_0');
+    const r = assertOk(await a.run(alice, `offer to:lab_1 give:${give} ask:12 msg:"12 credits and it is yours"`));
+    assert.match(r.public[0]?.text ?? '', new RegExp(`o_1.*gives ${give}, wants nothing, asks 12.00 credits`));
+    const o = (await a.state()).offers.o_1;
+    assert.deepEqual([o?.ask, o?.payment], [12, 0]);
+    const budgets = (await a.state()).labs;
+    const done = assertOk(await a.run(bob, 'accept offer:o_1'));
+    assert.match(done.public[0]?.text ?? '', /\+ 12\.00 credits/);
+    const after = (await a.state()).labs;
+    assert.equal(after.lab_1!.budget, Math.round((budgets.lab_1!.budget - 12) * 100) / 100);
+    assert.equal(after.lab_0!.budget, Math.round((budgets.lab_0!.budget + 12) * 100) / 100);
+    // A counter-offer with a price.
+    const [bobs] = blocksOf(await a.state(), 'lab_1');
+    assertOk(await a.run(alice, `offer to:lab_1 want:${bobs} pay:2`));
+    assertOk(await a.run(bob, `counter offer:o_2 give:${bobs} ask:15 msg:"15 and it is yours"`));
+    const c = (await a.state()).offers.o_3;
+    assert.deepEqual([c?.from, c?.to, c?.ask, c?.offeredBlockIds], ['lab_1', 'lab_0', 15, [bobs]]);
+    await a.close();
+  });
+
+  test('bad money input is refused with a clear error and changes nothing; a bid needs an open auction', async () => {
+    const a = await started();
+    const s = await a.state();
+    const [give] = blocksOf(s, 'lab_0');
+    const [want] = blocksOf(s, 'lab_1');
+    assert.equal((await rejected(a, alice, `offer to:lab_1 give:${give} ask:-3`, 'invalid_option')).option, 'ask');
+    assert.equal((await rejected(a, alice, `offer to:lab_1 give:${give} ask:NaN`, 'invalid_option')).option, 'ask');
+    const both = await rejected(a, alice, `offer to:lab_1 want:${want} pay:5 ask:5`, 'pay_and_ask');
+    assert.match(both.message, /not both/);
+    assert.equal((await rejected(a, alice, 'offer bid:12', 'no_auction')).option, 'bid');
+    assert.equal((await rejected(a, alice, 'offer to:lab_1 bid:12', 'bid_with_terms')).option, 'bid');
+    await a.close();
+  });
+});
+
+describe('an emergency auction with sealed bids, through the host (rules v3)', () => {
+  test("a person's bid wins; the posts show the winner and the price, never the losing bids", async () => {
+    const a = await arena();
+    // market_round seed 3: an emergency auction in round 2 (announced when round 1 closes).
+    assertOk(await a.run(alice, 'new task:market_round seed:3 round_seconds:0'), 'new');
+    assertOk(await a.run(alice, 'join lab:lab_0'), 'join alice');
+    assertOk(await a.run(bob, 'join lab:lab_1'), 'join bob');
+    assertOk(await a.run(alice, 'start'), 'start');
+    for (let r = 0; r < 2; r++) {
+      assertOk(await a.run(alice, 'done'));
+      assertOk(await a.run(bob, 'done'));
+    }
+    const s = await a.state();
+    assert.equal(s.round, 2);
+    const lot = observe(s, 'lab_0').auction!.lot;
+    const high = Math.min(60, Math.floor(s.labs.lab_0!.budget));
+    const mine = assertOk(await a.run(alice, `offer bid:${high}`));
+    assert.deepEqual(mine.public, [], 'a sealed bid posts nothing publicly');
+    assert.equal(mine.private[0]?.userId, alice.userId);
+    assertOk(await a.run(bob, 'offer bid:8.75'));
+    assertOk(await a.run(alice, 'done'));
+    const closed = assertOk(await a.run(bob, 'done'));
+    const after = await a.state();
+    assert.equal(after.blocks[lot.id]?.owner, 'lab_0');
+    const text = replyText(closed);
+    assert.match(text, new RegExp(`Lab A won the emergency auction for ${lot.id} .* ${high.toFixed(2)} credits`));
+    assert.ok(!text.includes('8.75'), 'the losing bid is not shown');
+    assert.equal(after.auction, null, 'nor kept in the state: the auction and its bids are dropped at the sale');
     await a.close();
   });
 });

@@ -35,10 +35,11 @@ const text = fc.oneof(
 const expires = fc.oneof(fc.integer({ min: 0, max: 3 }), fc.constantFrom<unknown>(-1, 4, 1.5, NaN));
 
 export const action: fc.Arbitrary<unknown> = fc.oneof(
-  fc.record({ action_type: fc.constant('send_offer'), target_lab_id: id, block_ids: ids, requested_block_ids: ids, payment: money, message: text, expires_in: expires }, { requiredKeys: ['action_type', 'target_lab_id'] }),
+  fc.record({ action_type: fc.constant('send_offer'), target_lab_id: id, block_ids: ids, requested_block_ids: ids, payment: money, ask: money, message: text, expires_in: expires }, { requiredKeys: ['action_type', 'target_lab_id'] }),
   fc.record({ action_type: fc.constant('accept_offer'), offer_id: id }),
   fc.record({ action_type: fc.constant('reject_offer'), offer_id: id }),
-  fc.record({ action_type: fc.constant('counter_offer'), offer_id: id, block_ids: ids, requested_block_ids: ids, payment: money, message: text }, { requiredKeys: ['action_type', 'offer_id'] }),
+  fc.record({ action_type: fc.constant('counter_offer'), offer_id: id, block_ids: ids, requested_block_ids: ids, payment: money, ask: money, message: text }, { requiredKeys: ['action_type', 'offer_id'] }),
+  fc.record({ action_type: fc.constant('bid'), amount: money }),
   fc.record({ action_type: fc.constant('make_pitch'), message: text, job_ids: ids }, { requiredKeys: ['action_type', 'message'] }),
   fc.record({ action_type: fc.constant('counter_pitch'), target_lab_id: id, message: text, job_ids: ids }, { requiredKeys: ['action_type', 'target_lab_id', 'message'] }),
   fc.record({ action_type: fc.constant('reserve_capacity'), block_ids: ids, job_id: fc.option(id) }, { requiredKeys: ['action_type', 'block_ids'] }),
@@ -77,6 +78,7 @@ const TYPES = [
   ...Array<string>(6).fill('commit_to_coalition'),
   ...Array<string>(4).fill('allocate_to_job'),
   'send_message',
+  ...Array<string>(2).fill('bid'),
   'wait',
   'finish',
 ];
@@ -121,6 +123,9 @@ export function buildAction(s: MatchState, lab: string, g: Smart): unknown {
     .filter((c) => c.status === 'active' && c.members.includes(lab))
     .flatMap((c) => Object.values(s.blocks).filter((b) => b.committedTo === c.id).map((b) => b.id));
   const payment = g.amount % 3 === 0 ? 0 : g.amount;
+  // Selling for credits (rules v3): some offers ask instead of paying, a few (refused: pay_and_ask) do both.
+  const ask = p4 % 3 === 0 ? g.amount + 1 : 0;
+  const paid = ask > 0 && p4 % 9 !== 0 ? 0 : payment;
   let type = TYPES[g.type % TYPES.length]!;
   // Steer towards flows that can succeed: nothing to answer → make an offer; no coalition → propose one.
   if ((type === 'accept_offer' || type === 'counter_offer') && offersIn.length === 0) type = 'send_offer';
@@ -129,7 +134,11 @@ export function buildAction(s: MatchState, lab: string, g: Smart): unknown {
   switch (type) {
     case 'send_offer':
     case 'counter_offer':
-      Object.assign(a, { target_lab_id: target, block_ids: subset(mine, p1), requested_block_ids: subset(theirs, p2), payment, message: g.text, offer_id: pick(offersIn, p3) ?? 'o_1' });
+      Object.assign(a, { target_lab_id: target, block_ids: subset(mine, p1), requested_block_ids: subset(theirs, p2), payment: paid, ask, message: g.text, offer_id: pick(offersIn, p3) ?? 'o_1' });
+      break;
+    case 'bid':
+      // Around the reserve (8) and up to the budget and beyond: valid and refused bids alike.
+      a.amount = p1 % 5 === 0 ? s.labs[lab]!.budget + 1 : 6 + (g.amount % 40);
       break;
     case 'accept_offer':
       a.offer_id = pick(offersIn, p1) ?? 'o_1';

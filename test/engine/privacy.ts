@@ -50,6 +50,8 @@ export function assertPrivate(s: MatchState, lab: string): void {
     if (JOB_KEYS.has(key)) assert.match(path, /^obs\.self\.jobs\[\d+\]\./, `${path}: job facts outside the seat's own jobs`);
     assert.ok(!JUDGE_PRIVATE_KEYS.has(key), `${path}: judge's private working`);
     if (key === 'budget') assert.equal(path, 'obs.self.budget', `${path}: another budget`);
+    // Sealed auction bids (rules v3): only the seat's own, as obs.auction.myBid.
+    assert.ok(key !== 'bids', `${path}: auction bids`);
     if (key === 'escrow' && path !== 'obs.self.escrow') {
       const mine = new RegExp(`^obs\\.myCoalitions\\[\\d+\\]\\.commitments\\.${lab}\\.escrow$`).test(path);
       assert.ok(mine || value === 0, `${path}: another seat's escrow ${String(value)}`);
@@ -61,7 +63,7 @@ export function assertPrivate(s: MatchState, lab: string): void {
   });
   const view = publicView(s);
   walk(view, 'view', (path, key, value) => {
-    assert.ok(key !== 'budget' && key !== 'escrow' && key !== 'shockSchedule', `${path}: private key in public view`);
+    assert.ok(key !== 'budget' && key !== 'escrow' && key !== 'shockSchedule' && key !== 'bids' && key !== 'myBid', `${path}: private key in public view`);
     assert.ok(!JOB_KEYS.has(key) && !JUDGE_PRIVATE_KEYS.has(key), `${path}: private key in public view`);
     if (typeof value === 'string') {
       assert.ok(!POLICIES.has(value), `${path}: policy name`);

@@ -57,8 +57,9 @@ describe('round host lifecycle', () => {
     assert.equal(d2.match.state?.round, 1);
     assert.deepEqual(d2.match.done, []);
     const priv = d2.closed.private;
-    assert.deepEqual(priv.map((p) => p.userId).sort(), [alice.userId, bob.userId].sort());
-    for (const p of priv) {
+    const rewardPosts = priv.filter((p) => /your round 1 reward/.test(p.title ?? ''));
+    assert.deepEqual(rewardPosts.map((p) => p.userId).sort(), [alice.userId, bob.userId].sort(), 'each person gets their round post');
+    for (const p of rewardPosts) {
       // The round's ledger: each non-zero change with its reason, then the round total and the new total.
       assert.match(p.text, /^Round 1: ([+−]\d\.\d{4} → total|no change to your reward; total) [+−]\d\.\d{4}\.$/m, 'round and running total');
       assert.doesNotMatch(p.text, /^[+−]0\.0000 /m, 'zero entries are not printed');

@@ -103,10 +103,14 @@ describe('round host privacy', () => {
       const pub = publicText(...publicReplies);
       assert.match(pub, /Match over: final leaderboard/, `${task}/${seed} played to the end`);
       closes += (pub.match(/ closed: /g) ?? []).length;
-      const leaks = [...privateVals].filter((v) => pub.includes(v));
+      // What players wrote themselves (pitches, messages, notes: marked player text) is theirs to publish;
+      // the bot's own words must carry no private number.
+      const botWords = pub.replace(/\uE000[^\uE001]*\uE001|\uE002[^\uE003]*\uE003/g, '“…”');
+      assert.ok(botWords.length < pub.length, 'players\' texts are marked as such');
+      const leaks = [...privateVals].filter((v) => botWords.includes(v));
       assert.deepEqual(leaks, [], `${task}/${seed}: private numbers in public posts`);
-      assert.doesNotMatch(pub, /by the end of round|deadline round|deadlineRound|budget/i);
-      const beforeFinal = pub.split('Match over: final leaderboard')[0] ?? '';
+      assert.doesNotMatch(botWords, /by the end of round|deadline round|deadlineRound|budget/i);
+      const beforeFinal = botWords.split('Match over: final leaderboard')[0] ?? '';
       assert.doesNotMatch(beforeFinal, new RegExp(`\\bseed\\b`, 'i'), 'the seed (which determines every private value) stays hidden until the end');
       // The scanner can see leaks: the same numbers do appear in the private posts.
       const priv = privateReplies.flatMap((r) => r.private.map(postText)).join('\n');

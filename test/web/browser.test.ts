@@ -47,10 +47,15 @@ describe('web page in a browser', () => {
     assert.deepEqual(v, [], `${name}: axe violations`);
     if (SHOTS) {
       mkdirSync(SHOTS, { recursive: true });
+      await page.waitForFunction(() => (globalThis as unknown as { document: { images: ArrayLike<{ complete: boolean }> } }).document.images.length === 0 || Array.from((globalThis as unknown as { document: { images: ArrayLike<{ complete: boolean }> } }).document.images).every((i) => i.complete));
       await page.screenshot({ path: `${SHOTS}/${name}-desktop.png` as `${string}.png`, fullPage: false });
-      await page.setViewport({ width: 390, height: 844, isMobile: true, deviceScaleFactor: 2 });
-      await page.screenshot({ path: `${SHOTS}/${name}-phone.png` as `${string}.png`, fullPage: false });
-      await page.setViewport({ width: 1280, height: 900 });
+      // A phone-width copy on its own page (changing isMobile reloads a page).
+      const phone = await browser!.newPage();
+      await phone.setViewport({ width: 390, height: 844, isMobile: true, deviceScaleFactor: 2 });
+      await phone.goto(page.url(), { waitUntil: 'load' });
+      await new Promise((r) => setTimeout(r, 300));
+      await phone.screenshot({ path: `${SHOTS}/${name}-phone.png` as `${string}.png`, fullPage: false });
+      await phone.close();
     }
   };
 

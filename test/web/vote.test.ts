@@ -59,6 +59,13 @@ describe('web votes through signed links', () => {
       assert.match(await bodyText(page), /Voting as Carol[\s\S]*Pitch A[\s\S]*Pitch B/);
       assert.doesNotMatch(await bodyText(page), /Lab A \(|Lab B \(/, 'authors hidden before the vote');
       assert.deepEqual(await axeViolations(page), [], 'axe on the vote page');
+      if (process.env.WEB_SCREENSHOTS === '1') {
+        await page.setViewport({ width: 1280, height: 900 });
+        await page.screenshot({ path: 'docs/web/vote-desktop.png' });
+        await page.setViewport({ width: 390, height: 844, deviceScaleFactor: 2 });
+        await page.screenshot({ path: 'docs/web/vote-phone.png' });
+        await page.setViewport({ width: 1280, height: 900 });
+      }
       // Keyboard only: Tab to "A is better", Enter.
       for (let i = 0; i < 40; i++) {
         await page.keyboard.press('Tab');

@@ -96,9 +96,9 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
     }
     for (const path of await writeReplyCharts(reply, chartsDir, logger)) write(`[#arena] chart: ${path}\n`);
   };
-  // Ctrl-C: at the prompt readline reports it; as a signal (piped input, `kill -INT`) the process does.
-  // Either way the loop stops after the command in hand and says where the match is kept. A second
-  // SIGINT finds no listener and ends the process at once.
+  // Ctrl-C: at the prompt readline reports it; as a signal (piped input, `kill -INT`, or SIGTERM from a
+  // service manager) the process does. Either way the loop stops after the command in hand and says where
+  // the match is kept. A second signal ends the process at once (src/cli/main.ts bounds the wait).
   let interrupted = false;
   const interrupt = () => {
     interrupted = true;
@@ -106,6 +106,7 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
   };
   rl.on('SIGINT', interrupt);
   process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
   const host = new RoundHost({
     store: opts.store,
     logger,
@@ -159,6 +160,7 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
     return 0;
   } finally {
     process.removeListener('SIGINT', interrupt);
+    process.removeListener('SIGTERM', interrupt);
     rl.close();
     await host.stop();
   }

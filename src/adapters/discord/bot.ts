@@ -33,6 +33,8 @@ export interface DiscordBot {
   handled(id: string): Promise<void>;
   /** Resolves when no interaction handler is running. */
   idle(): Promise<void>;
+  /** Stop taking commands (a graceful stop began): interactions from now on are logged and left unanswered. */
+  stopAccepting(): void;
   stop(): Promise<void>;
 }
 
@@ -86,7 +88,11 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
     adminRoleId: opts.adminRoleId ?? null,
     softDeadlineMs: opts.softDeadlineMs ?? 2000,
   });
-  client.on(Events.InteractionCreate, (i: Interaction) => tracker.run(i.id, handler(i)));
+  let accepting = true;
+  client.on(Events.InteractionCreate, (i: Interaction) => {
+    if (accepting) return tracker.run(i.id, handler(i));
+    logger.info({ interaction: i.id }, 'discord: stopping, interaction not taken');
+  });
   client.on(Events.Error, (err) => logger.error({ err: err.message }, 'discord: client error'));
   client.on(Events.Warn, (msg) => logger.warn({ msg }, 'discord: client warning'));
 
@@ -116,7 +122,9 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
     },
     handled: (id) => tracker.wait(id),
     idle: () => tracker.idle(),
+    stopAccepting: () => void (accepting = false),
     async stop() {
+      accepting = false;
       await tracker.idle();
       await client.destroy();
       logger.info('discord: stopped');

@@ -16,7 +16,7 @@ export interface BoundaryAction {
 }
 
 /** Number fields of actions: a bad value there is `invalid_amount`. */
-const AMOUNT_FIELDS = new Set(['payment', 'expires_in', 'duration']);
+const AMOUNT_FIELDS = new Set(['payment', 'ask', 'amount', 'expires_in', 'duration']);
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -82,7 +82,11 @@ export function fromOriginalAction(input: Record<string, unknown>): MappedAction
     delete a.conditions;
     ignored.push('conditions');
   }
+  // `payment` keeps the original's meaning (credits the sender pays); `ask` (credits the sender asks the
+  // recipient to pay) and `amount` (a sealed auction bid) are ours (rules v3) and read the same way.
   if ('payment' in a) a.payment = numericString(a.payment);
+  if ('ask' in a) a.ask = numericString(a.ask);
+  if ('amount' in a) a.amount = numericString(a.amount);
   const type = a.action_type;
   if (type === 'form_coalition' && a.target_lab_ids === undefined && typeof a.target_lab_id === 'string') {
     a.target_lab_ids = [a.target_lab_id];

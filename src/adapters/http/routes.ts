@@ -150,6 +150,10 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
       if (body.session_id !== undefined && body.session_id !== session.id) throw new ApiError(400, 'invalid_request', 'the token belongs to another session');
       return store.run(session, () => selfPlayOf(session).step(seat, raw));
     }
+    // The original auto-reset with its defaults when /step came before any /reset (Ref §10).
+    if (body.session_id === undefined && deps.compat === 'original' && !store.hasDefault) {
+      store.resetDefault(new SingleSeatPlay({ task: 'single_trade', seed: 42, holdout: false, actionsPerRound: 1, invalidActions: 'reject', judgeMode: 'off', format: 'original' }, 'lab_0'), req.ip);
+    }
     const session = store.get(body.session_id);
     // The play is read when the call's turn comes: an in-place reset queued before it replaces it.
     return store.run(session, () => singleOf(session).step(raw));

@@ -81,6 +81,11 @@ export class SessionStore {
     return this.sessions.size;
   }
 
+  /** Whether a default session is open (expired ones not yet swept included). */
+  get hasDefault(): boolean {
+    return this.defaultId !== null;
+  }
+
   /** Own and self-play sessions open for `client`. */
   openBy(client: string): number {
     return this.perClient.get(client) ?? 0;

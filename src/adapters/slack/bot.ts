@@ -40,6 +40,11 @@ export interface SlackBot {
   publish(channelId: string, reply: Reply): Promise<void>;
   /** Resolves when no request is being handled and every channel queue is empty. */
   idle(): Promise<void>;
+  /**
+   * Stop taking requests (a graceful stop began): each one from now on is acked at once — a slash command
+   * with a short "restarting" note — and runs nothing.
+   */
+  stopAccepting(): void;
   /** Waits for running work, then disconnects (HTTP: closes the server; Socket Mode: closes the socket). */
   stop(): Promise<void>;
 }
@@ -73,6 +78,15 @@ export async function startSlackBot(opts: SlackBotOptions): Promise<SlackBot> {
     { uploadV2: (a) => app.client.files.uploadV2(a) },
   );
   const tracker = new Tracker();
+  let accepting = true;
+  app.use(async (args) => {
+    if (accepting) return args.next();
+    logger.info('slack: stopping, request not taken');
+    if ('ack' in args && typeof args.ack === 'function') {
+      const ack = args.ack as (r?: { response_type: 'ephemeral'; text: string }) => Promise<void>;
+      await ('command' in args ? ack({ response_type: 'ephemeral', text: 'GPU Arena is restarting; please send that again in a moment.' }) : ack());
+    }
+  });
   app.use(dedupeMiddleware(opts.claim ?? memoryClaims(), logger));
   registerHandlers(app, {
     backend: opts.backend,
@@ -112,7 +126,9 @@ export async function startSlackBot(opts: SlackBotOptions): Promise<SlackBot> {
       }
     },
     idle,
+    stopAccepting: () => void (accepting = false),
     async stop() {
+      accepting = false;
       await idle();
       await app.stop();
       logger.info('slack: stopped');

@@ -49,6 +49,7 @@ const ENV_OF: Record<string, string> = {
   'server.idleTtlSeconds': 'ARENA_SERVER_IDLE_TTL_SECONDS',
   'server.bodyLimitBytes': 'ARENA_SERVER_BODY_LIMIT_BYTES',
   'server.debugState': 'ARENA_SERVER_DEBUG_STATE',
+  'shutdown.drainSeconds': 'ARENA_SHUTDOWN_DRAIN_SECONDS',
   'server.maxSessionsPerClient': 'ARENA_SERVER_MAX_SESSIONS_PER_CLIENT',
   'server.compat': 'ARENA_SERVER_COMPAT',
   'web.host': 'ARENA_WEB_HOST',
@@ -120,6 +121,7 @@ export function applyEnv(raw: Record<string, unknown>, env: Env): Record<string,
       pollMs: num(env.ARENA_WEB_POLL_MS),
     }),
   };
+  out.shutdown = { ...section(raw, 'shutdown'), ...defined({ drainSeconds: num(env.ARENA_SHUTDOWN_DRAIN_SECONDS) }) };
   return out;
 }
 

@@ -37,6 +37,9 @@
  * | `web.requestsPerMinute` | 600 | page and API requests per client address per minute (429 above) | `ARENA_WEB_REQUESTS_PER_MINUTE` |
  * | `web.pollMs` | 250 | how often a watched live match's log is read for new events (ms) | `ARENA_WEB_POLL_MS` |
  *
+ * | `shutdown.drainSeconds` | 10 | after SIGTERM/SIGINT: how long in-flight commands and queued posts may take before the store closes and the process exits 0 (a second signal exits at once) | `ARENA_SHUTDOWN_DRAIN_SECONDS` |
+ * | `llm.allowedModels` | agent + judge models | models a host may seat (`seat … agent:llm model:…`); see src/llm/config.ts | `ARENA_LLM_ALLOWED_MODELS` (comma-separated) |
+ *
  * Platform credentials are read from the environment by each adapter: Discord `DISCORD_TOKEN`,
  * `DISCORD_APPLICATION_ID`, `DISCORD_GUILD_ID`, `DISCORD_ADMIN_ROLE_ID` (src/adapters/discord/config.ts);
  * Slack `SLACK_BOT_TOKEN`, `SLACK_SIGNING_SECRET`, `SLACK_APP_TOKEN`, `SLACK_MODE`, … (src/adapters/slack/config.ts).
@@ -114,6 +117,8 @@ export const ArenaConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /** Graceful stop (src/app/shutdown.ts): seconds in-flight commands and queued posts may take after SIGTERM/SIGINT. */
+    shutdown: z.object({ drainSeconds: z.number().min(0).max(600).default(10) }).strict().prefault({}),
   })
   .strict();
 

@@ -128,5 +128,34 @@ export function manipulationFlags(text: string): readonly ManipulationFlag[] {
   return v;
 }
 
+/** Longest claim-free opening shown for a pitch that makes no checkable claim at all. */
+export const OPENING_CHARS = 200;
+
+/**
+ * The pitch as a model judge sees it (docs/LLM.md "Hardening": length normalisation): only its sentences
+ * that add a checkable claim not made before, in order, in their own words; filler, praise and restated
+ * facts are left out, so length and repetition cannot sway a model. A pitch without any claim shows its
+ * first sentence (at most {@link OPENING_CHARS} characters). Never throws.
+ */
+export function substantiveText(text: string): string {
+  const said = new Set<string>();
+  const kept: string[] = [];
+  let first = '';
+  for (const raw of text.split(SENTENCE)) {
+    const s = raw.trim();
+    if (s.length === 0) continue;
+    if (first === '') first = s;
+    let fresh = false;
+    for (const c of claimsOf(s)) {
+      const k = claimKey(c);
+      if (said.has(k)) continue;
+      said.add(k);
+      fresh = true;
+    }
+    if (fresh) kept.push(s);
+  }
+  return kept.length > 0 ? `${kept.join('. ')}.` : first.slice(0, OPENING_CHARS);
+}
+
 /** "instructions addressed to the judge; a sentence repeated 3 times" (public). */
 export const flagsText = (flags: readonly ManipulationFlag[]): string => flags.map((f) => f.detail).join('; ');

@@ -47,7 +47,9 @@ describe('commands-json', () => {
 
   test('concrete examples: offer, new, pitch', () => {
     const offer = json.options.find((o) => o.name === 'offer')!.options!;
-    assert.deepEqual(offer.find((o) => o.name === 'to'), { name: 'to', description: 'Lab the offer goes to (e.g. lab_1)', required: true, type: 3, autocomplete: true });
+    // Not required on Discord since rules v3: `offer bid:<credits>` (a sealed auction bid) needs no lab.
+    assert.deepEqual(offer.find((o) => o.name === 'to'), { name: 'to', description: 'Lab the offer goes to (e.g. lab_1); required unless you bid', required: false, type: 3, autocomplete: true });
+    assert.equal(offer.find((o) => o.name === 'ask')!.type, TYPE.number);
     assert.equal(offer.find((o) => o.name === 'pay')!.type, TYPE.number);
     assert.equal(offer.find((o) => o.name === 'expires')!.type, TYPE.integer);
     const task = json.options.find((o) => o.name === 'new')!.options!.find((o) => o.name === 'task')!;

@@ -69,6 +69,12 @@ const renamed = (native: Record<string, number>): Record<string, number> =>
   Object.fromEntries([...REWARD_COLUMNS, 'normalized_reward'].map((c) => [/_penalty$|^normalized_reward$/.test(c) ? c : `${c}_score`, native[c]!]));
 
 describe('compat original: observations', () => {
+  test('a /step before any /reset auto-resets with the defaults, as the original did', async () => {
+    const r = ok(await post('/step', { action_type: 'wait' }));
+    const o = mustParse(Observation, r.observation, 'first step');
+    assert.deepEqual([o.task_id, o.round_index, o.last_action_result?.code], ['single_trade-42', 1, 'waited']);
+  });
+
   for (const task of TASK_NAMES) {
     test(`${task}: reset, all 14 action types and the rest of the episode parse with the contract's strict schema; rewards as native`, async () => {
       const seed = 31;
