@@ -58,10 +58,7 @@ export interface DrainOutcome {
 export async function drainWithin(work: () => Promise<void>, seconds: number, logger: StopLogger): Promise<DrainOutcome> {
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((r) => {
-    timer = setTimeout(() => r('late'), Math.max(0, seconds * 1000));
-    timer.unref();
-  });
+  const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), Math.max(0, seconds * 1000))));
   const done = work().then(
     () => 'done' as const,
     (err: unknown) => {

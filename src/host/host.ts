@@ -77,6 +77,7 @@ export class RoundHost {
       agentTimeoutMs: opts.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS,
       claimGraceMs: opts.claimGraceMs ?? judgeTimeoutMs + 10_000,
       onMatchOver: opts.onMatchOver,
+      autoDone: opts.autoDone ?? true,
       clock: this.clock,
       logger: this.logger,
     });

@@ -42,4 +42,9 @@ export interface RoundHostOptions {
    * player's rating change, src/analytics/ratings/match-over.ts). Errors are logged and the final post goes out without it.
    */
   onMatchOver?: (m: HostedMatch) => Promise<Reply | null>;
+  /**
+   * Mark a person done (and tell them) when their seat has nothing left to decide this round
+   * (src/match/idle.ts); a round whose seats are all done closes at once. Default true.
+   */
+  autoDone?: boolean;
 }

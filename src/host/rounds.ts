@@ -25,6 +25,8 @@ import { agentMessages, mergeReplies, renderAgentActivity, renderOverByFinish, r
 import { roundVerdictReply } from '../present/verdicts.js';
 import { ballotOpenField, voteButton } from '../voting/render.js';
 import { drivenSeats, pendingSeats } from '../match/replay.js';
+import { openDecisions } from '../match/idle.js';
+import { labName } from '../match/names.js';
 import { fail, ok } from '../match/results.js';
 import { KeyedTimers, type Clock } from '../match/timers.js';
 import type { HostedMatch } from '../match/types.js';
@@ -40,6 +42,8 @@ export interface RoundRunnerDeps {
   agentTimeoutMs: number;
   /** How long a process that lost a close claim waits before closing the round itself. */
   claimGraceMs: number;
+  /** RoundHostOptions.autoDone. */
+  autoDone: boolean;
   /** RoundHostOptions.onMatchOver. */
   onMatchOver?: ((m: HostedMatch) => Promise<Reply | null>) | undefined;
   clock: Clock;
@@ -142,7 +146,34 @@ export class RoundRunner {
       cur = r.value.match;
       posts.public.push(renderAgentActivity(cur, lab, { ok: false, reason: `no agent available for ${driver.model}` }));
     }
-    return mergeReplies(posts, await this.closeIfNoOne(cur));
+    const idle = await this.autoDone(cur);
+    return mergeReplies(posts, idle.posts, await this.closeIfNoOne(idle.match));
+  }
+
+  /**
+   * Under the lock: mark done every person whose seat has nothing left to decide this round
+   * (src/match/idle.ts) and tell them privately; they may still act until the round closes.
+   */
+  async autoDone(m: HostedMatch): Promise<{ match: HostedMatch; posts: Reply }> {
+    const posts: Reply = { public: [], private: [] };
+    let cur = m;
+    if (!this.d.autoDone || !cur.state || cur.phase !== 'running') return { match: cur, posts };
+    const round = cur.state.round;
+    for (const lab of cur.state.labIds) {
+      const d = cur.drivers[lab];
+      const state = cur.state;
+      if (!state || d?.kind !== 'human' || cur.done.includes(lab) || state.labs[lab]?.finished) continue;
+      if (openDecisions(state, lab).length > 0) continue;
+      const r = await this.d.log.append(cur.id, (x) => (isOpen(x, round) && !x.done.includes(lab) ? ok({ type: 'seat_done' as const, lab }) : fail('not_running', 'closed')));
+      if (!r.ok) break;
+      cur = r.value.match;
+      posts.private.push({
+        userId: d.userId,
+        title: `${labName(cur, lab)}: nothing left to decide this round`,
+        text: 'Your jobs are settled, fully allocated or out of reach, and no offer, coalition or auction waits on you, so you are marked done. You can still act (offers, pitches, messages) until the round closes.',
+      });
+    }
+    return { match: cur, posts };
   }
 
   /** Under the lock: close the current round when every driven seat is done (see {@link roundNeedsNoOne}). */
@@ -158,7 +189,8 @@ export class RoundRunner {
       this.matchOver(m.id);
       return mergeReplies(renderOverByFinish(m), await this.overHook(m), await this.d.ballots.afterMatchEnd(m));
     }
-    return this.closeIfNoOne(m);
+    const idle = await this.autoDone(m);
+    return mergeReplies(idle.posts, await this.closeIfNoOne(idle.match));
   }
 
   /** Acquire the lock and close `round` (default: the current one) if still open; publishes the posts. */

@@ -96,7 +96,7 @@ export function entryReason(m: HostedMatch, e: LedgerEntry): string {
     case 'coalition_breach':
       return `you withdrew a block committed to coalition ${src.coalitionId}`;
     case 'fabricated_pitch':
-      return `your pitch made ${src.claims === 1 ? 'a fabricated claim' : `${src.claims} fabricated claims`} (−0.05 each, see the judge's verdict)`;
+      return `fabricated claims in your pitch: −0.05 each, ${src.claims} charged (at most 2 a pitch; see the judge's verdict)`;
     case 'refused':
       return `${src.action} refused (${src.code}): ${clip(src.message, 120)}`;
     case 'spam':

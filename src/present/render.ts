@@ -136,7 +136,8 @@ function closeSummary(m: HostedMatch, r: RoundReport, reason: CloseReason, maxRo
         .map((t) => {
           const gave = t.offeredBlockIds.length ? t.offeredBlockIds.join(', ') : 'no blocks';
           const got = t.requestedBlockIds.length ? t.requestedBlockIds.join(', ') : 'no blocks';
-          return `${t.offerId}: ${labName(m, t.from)} gave ${gave} + ${t.payment} credits to ${labName(m, t.to)} for ${got}`;
+          const asked = t.ask ?? 0;
+          return `${t.offerId}: ${labName(m, t.from)} gave ${gave} + ${t.payment} credits to ${labName(m, t.to)} for ${got}${asked > 0 ? ` + ${asked} credits` : ''}`;
         })
         .join('\n'),
     });

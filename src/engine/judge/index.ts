@@ -7,6 +7,7 @@ export {
   ruleJudge,
   scorePitch,
   decide,
+  mayWin,
   needOf,
   RULE_JUDGE_ID,
   JUDGE_WEIGHTS,
@@ -16,3 +17,5 @@ export {
   FABRICATION_SATURATION,
 } from './rule-judge.js';
 export { type ArguedJobs, arguedJobs } from './argued.js';
+export { type ManipulationFlag, type ManipulationKind, manipulationFlags, substantiveText, PADDING_CHARS } from './manipulation.js';
+export { type ClaimCheck, type JobTruth, type PitchCheck, checkPitch, checkRound, storedChecks } from './explain.js';
