@@ -227,6 +227,7 @@ export class RoundHost {
   ): Promise<HostResult<{ result: ActionResult; match: HostedMatch; reply?: Reply }>> {
     const raw = boundedAction(action);
     return this.inChannel(channelId, async (m0) => {
+      let actor = '';
       const r = await this.log.append(m0.id, (m) => {
         const bad = this.runningSeat(m, caller);
         if (!bad.ok) return bad;
@@ -236,12 +237,16 @@ export class RoundHost {
           const check = applyAction(m.state, bad.value, raw).result;
           if (!check.ok) return { ok: false, error: { code: check.code, message: check.message } };
         }
+        actor = bad.value;
         return ok({ type: 'action', lab: bad.value, userId: caller.userId, action: raw });
       });
       if (!r.ok) return r;
       const result = r.value.step?.result;
       if (!result) throw new Error('action event without result');
-      const reply = await this.runner.afterAction(r.value.match);
+      // A scripted seat the action addressed answers at once (an offer, a counter, a direct message).
+      const answered = result.ok ? await this.runner.answer(r.value.match, actor, raw, result.created) : null;
+      const after = await this.runner.afterAction(answered?.match ?? r.value.match);
+      const reply = answered && (answered.posts.public.length || answered.posts.private.length) ? mergeReplies(answered.posts, after) : after;
       const match = this.log.cached(m0.id) ?? r.value.match;
       return ok(reply ? { result, match, reply } : { result, match });
     });

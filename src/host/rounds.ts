@@ -26,6 +26,9 @@ import { roundVerdictReply } from '../present/verdicts.js';
 import { ballotOpenField, voteButton } from '../voting/render.js';
 import { drivenSeats, pendingSeats } from '../match/replay.js';
 import { openDecisions } from '../match/idle.js';
+import { answerMessage, answerOffer } from './answers.js';
+import { narrate } from '../present/narrate.js';
+import { seatLabel } from '../present/common.js';
 import { labName } from '../match/names.js';
 import { fail, ok } from '../match/results.js';
 import { KeyedTimers, type Clock } from '../match/timers.js';
@@ -180,6 +183,36 @@ export class RoundRunner {
   async closeIfNoOne(m: HostedMatch): Promise<Reply | null> {
     if (!m.state || !roundNeedsNoOne(m)) return null;
     return this.closeLocked(m.id, 'all_done', m.state.round);
+  }
+
+  /**
+   * Under the lock, after `lab`'s successful action: a scripted seat it addressed (an offer, a counter, a
+   * direct message) answers at once, in words (src/host/answers.ts). Returns the match after the answer
+   * and its posts (public narration; the answer's direct message privately to a person).
+   */
+  async answer(m: HostedMatch, lab: LabId, action: unknown, created: { offerId?: string } | undefined): Promise<{ match: HostedMatch; posts: Reply }> {
+    const posts: Reply = { public: [], private: [] };
+    const s = m.state;
+    if (!s || m.phase !== 'running') return { match: m, posts };
+    const a = (typeof action === 'object' && action !== null ? action : {}) as Record<string, unknown>;
+    const offer = created?.offerId ? s.offers[created.offerId] : undefined;
+    const to = offer?.to ?? (a['action_type'] === 'send_message' && typeof a['target_lab_id'] === 'string' ? a['target_lab_id'] : null);
+    const driver = to ? m.drivers[to] : undefined;
+    if (!to || driver?.kind !== 'scripted' || s.labs[to]?.finished) return { match: m, posts };
+    const ans = offer ? answerOffer(s, to, driver.policy, offer.id) : answerMessage(to, lab);
+    if (!ans) return { match: m, posts };
+    const round = s.round;
+    let cur = m;
+    for (const act of ans.actions) {
+      const r = await this.d.log.append(m.id, (x) => (isOpen(x, round) && !x.state.labs[to]?.finished ? ok({ type: 'action' as const, lab: to, userId: `scripted:${to}`, action: act }) : fail('not_running', 'closed')));
+      if (!r.ok) break;
+      cur = r.value.match;
+    }
+    const records = (cur.roundActions ?? []).filter((x) => x.lab === to && x.seq > m.lastSeq);
+    const lines = narrate(cur, records).flatMap((x) => x.lines);
+    if (lines.length) posts.public.push({ text: `${seatLabel(cur, to)} answers:\n${lines.map((l) => `• ${l}`).join('\n')}` });
+    posts.private.push(...agentMessages(cur, records));
+    return { match: cur, posts };
   }
 
   /** Under the lock, after an action: the match may be over (every seat finished) or the seat finished. */

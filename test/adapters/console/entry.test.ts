@@ -67,9 +67,14 @@ describe('npm start with piped commands', () => {
       assert.equal(m?.phase, 'over');
       assert.equal(m?.state?.round, 5);
       assert.equal(events.events.filter((e) => e.body.type === 'round_closed').length, 5);
-      // Bad input left no trace: two actions only (pitch, offer), both valid.
+      // Bad input left no trace: two actions of the person only (pitch, offer), both valid; Lab B (scripted)
+      // answered the offer at once: a direct message with its reason, then its decision.
       const actions = events.events.filter((e) => e.body.type === 'action');
-      assert.equal(actions.length, 2);
+      const mine = actions.filter((e) => (e.body as { userId: string }).userId !== 'scripted:lab_1');
+      assert.equal(mine.length, 2);
+      const answer = actions.filter((e) => (e.body as { userId: string }).userId === 'scripted:lab_1').map((e) => (e.body as { action: { action_type: string } }).action.action_type);
+      assert.deepEqual(answer.slice(0, 2)[0], 'send_message');
+      assert.ok(['accept_offer', 'reject_offer', 'counter_offer'].includes(answer[1]!), `decision: ${answer[1]}`);
     } finally {
       await store.close();
     }

@@ -1,0 +1,85 @@
+/**
+ * Scripted seats answer within the round (issue #19 item 2): when a person sends an offer, a counter or a
+ * direct message to a scripted seat, the seat decides at once with its own policy (accept, counter or
+ * reject; an offer its policy does not take up is rejected) and says why in a short message in character.
+ * The reason names no private value: it says whether the trade helps the seat's own position and which
+ * of its blocks it will not part with, never by how much.
+ */
+import { observe, rng, tradeGain } from '../engine/index.js';
+import { getPolicy } from '../engine/policies/index.js';
+import type { LabId, MatchState, Offer, PolicyName } from '../engine/types.js';
+
+/** The actions a scripted seat takes in answer (its decision, then a direct message with the reason). */
+export interface ScriptedAnswer {
+  lab: LabId;
+  actions: unknown[];
+}
+
+type Decision = { kind: 'accept' } | { kind: 'reject' } | { kind: 'counter'; action: Record<string, unknown> };
+
+/** The policy's own decision on offer `o`, if its turn now would take one. */
+function policyDecision(s: MatchState, lab: LabId, policy: PolicyName, o: Offer): Decision | null {
+  let acts: unknown;
+  try {
+    acts = getPolicy(policy)(observe(s, lab), { rng: rng(s.config.seed, s.round, `answer:${lab}:${o.id}`), holdout: s.config.holdout });
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(acts)) return null;
+  for (const a of acts as Record<string, unknown>[]) {
+    if (a?.['offer_id'] !== o.id) continue;
+    if (a['action_type'] === 'accept_offer') return { kind: 'accept' };
+    if (a['action_type'] === 'reject_offer') return { kind: 'reject' };
+    if (a['action_type'] === 'counter_offer') return { kind: 'counter', action: a };
+  }
+  return null;
+}
+
+/** Whether the trade raises the seat's own valuation of its position (sign only; the amount stays private). */
+function helps(s: MatchState, lab: LabId, o: Offer): boolean {
+  const jobs = Object.values(s.jobs).filter((j) => j.owner === lab && j.outcome === 'pending');
+  const blocks = Object.values(s.blocks).filter((b) => b.owner === lab);
+  const receive = o.offeredBlockIds.map((id) => s.blocks[id]!).filter(Boolean);
+  const money = o.payment - (o.ask ?? 0);
+  return tradeGain(jobs, blocks, s.labs[lab]!.budget, o.requestedBlockIds, receive, money) > 0;
+}
+
+/** A block of `lab`'s that its own pending jobs are using or could use (reliability high enough). */
+function neededBlock(s: MatchState, lab: LabId, ids: readonly string[]): string | null {
+  const jobs = Object.values(s.jobs).filter((j) => j.owner === lab && j.outcome === 'pending' && j.allocatedHours < j.gpuHoursRequired);
+  for (const id of ids) {
+    const b = s.blocks[id];
+    if (b && jobs.some((j) => b.reliability >= j.minReliability)) return id;
+  }
+  return null;
+}
+
+/** The reason, in the seat's voice, for a decision on `o` (no private number). */
+function reason(s: MatchState, lab: LabId, o: Offer, d: Decision): string {
+  if (d.kind === 'accept') return `Deal on ${o.id}: that works for us.`;
+  const keep = neededBlock(s, lab, o.requestedBlockIds);
+  const why = keep ? `we need ${keep} for our own jobs` : 'it leaves us worse off than we are now';
+  if (d.kind === 'counter') return `Not as offered (${o.id}): ${why}. Here is what we can do instead.`;
+  const hint = o.payment === 0 && (o.ask ?? 0) === 0 ? ' Add credits or better blocks and we can talk.' : ' Make it worth our while and ask again.';
+  return `No to ${o.id}: ${why}.${hint}`;
+}
+
+/**
+ * The answer of scripted seat `lab` (policy `policy`) to offer `offerId` addressed to it, or null when the
+ * offer is not active or not addressed to it. Deterministic: the policy's rng is seeded by match, round,
+ * seat and offer.
+ */
+export function answerOffer(s: MatchState, lab: LabId, policy: PolicyName, offerId: string): ScriptedAnswer | null {
+  const o = s.offers[offerId];
+  if (!o || o.status !== 'active' || o.to !== lab) return null;
+  const fromPolicy = policyDecision(s, lab, policy, o);
+  // An offer the policy would leave lying is answered anyway: yes if it helps the seat, else no.
+  const d: Decision = fromPolicy ?? (helps(s, lab, o) ? { kind: 'accept' } : { kind: 'reject' });
+  const act = d.kind === 'accept' ? { action_type: 'accept_offer', offer_id: o.id } : d.kind === 'reject' ? { action_type: 'reject_offer', offer_id: o.id } : d.action;
+  return { lab, actions: [{ action_type: 'send_message', target_lab_id: o.from, message: reason(s, lab, o, d) }, act] };
+}
+
+/** A scripted seat's reply to a direct message: how to do business with it (it does not chat). */
+export function answerMessage(lab: LabId, from: LabId): ScriptedAnswer {
+  return { lab, actions: [{ action_type: 'send_message', target_lab_id: from, message: 'We deal in offers: send us one with blocks and credits (offer … pay: or ask:) and we answer at once.' }] };
+}
