@@ -35,10 +35,11 @@ function startBot(emu: DiscordEmulator) {
   const logs = () => out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
   /** The first log line matching `pred`, once it was written (the test's own timeout bounds the wait). */
   const logLine = async (pred: (l: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> => {
-    for (;;) {
+    for (let gone = false; ; ) {
       const found = logs().find(pred);
       if (found) return found;
-      await new Promise((r) => child.stdout.once('data', r));
+      if (gone) throw new Error(`the bot exited without that log line:\n${out}`);
+      gone = (await Promise.race([new Promise((r) => child.stdout.once('data', r)).then(() => false), exited.then(() => true)])) as boolean;
     }
   };
   return { child, exited, output: () => out, logs, logLine };
