@@ -78,6 +78,7 @@ export class RoundHost {
       claimGraceMs: opts.claimGraceMs ?? judgeTimeoutMs + 10_000,
       onMatchOver: opts.onMatchOver,
       autoDone: opts.autoDone ?? true,
+      agentExtraTurns: opts.agentExtraTurns ?? 2,
       clock: this.clock,
       logger: this.logger,
     });

@@ -47,4 +47,9 @@ export interface RoundHostOptions {
    * (src/match/idle.ts); a round whose seats are all done closes at once. Default true.
    */
   autoDone?: boolean;
+  /**
+   * Extra turns an LLM seat gets per round when a person addresses it (an offer, a counter, a direct
+   * message) after its turn, so a person can negotiate with a model within a round. Default 2; 0 = none.
+   */
+  agentExtraTurns?: number;
 }

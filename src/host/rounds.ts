@@ -45,6 +45,8 @@ export interface RoundRunnerDeps {
   agentTimeoutMs: number;
   /** How long a process that lost a close claim waits before closing the round itself. */
   claimGraceMs: number;
+  /** RoundHostOptions.agentExtraTurns. */
+  agentExtraTurns: number;
   /** RoundHostOptions.autoDone. */
   autoDone: boolean;
   /** RoundHostOptions.onMatchOver. */
@@ -68,6 +70,8 @@ export class RoundRunner {
   private readonly background = new Set<Promise<unknown>>();
   private readonly rounds = new Map<string, AbortController>();
   private stopped = false;
+  /** Extra agent turns used, by `<match>:<round>:<lab>` (dropped with the match's timers). */
+  private readonly extraTurns = new Map<string, number>();
 
   constructor(private readonly d: RoundRunnerDeps) {
     this.timers = new KeyedTimers(d.clock);
@@ -118,6 +122,7 @@ export class RoundRunner {
   /** A match ended: drop its timers and abort its agents. */
   matchOver(id: string): void {
     this.timers.clearPrefix(`${id}:`);
+    for (const key of [...this.extraTurns.keys()]) if (key.startsWith(`${id}:`)) this.extraTurns.delete(key);
     for (const [key, c] of [...this.rounds]) {
       if (!key.startsWith(`${id}:`)) continue;
       c.abort(new Error('match over'));
@@ -198,6 +203,10 @@ export class RoundRunner {
     const offer = created?.offerId ? s.offers[created.offerId] : undefined;
     const to = offer?.to ?? (a['action_type'] === 'send_message' && typeof a['target_lab_id'] === 'string' ? a['target_lab_id'] : null);
     const driver = to ? m.drivers[to] : undefined;
+    if (to && driver?.kind === 'llm' && !s.labs[to]?.finished) {
+      this.extraTurn(m, to, driver);
+      return { match: m, posts };
+    }
     if (!to || driver?.kind !== 'scripted' || s.labs[to]?.finished) return { match: m, posts };
     const ans = offer ? answerOffer(s, to, driver.policy, offer.id) : answerMessage(to, lab);
     if (!ans) return { match: m, posts };
@@ -213,6 +222,20 @@ export class RoundRunner {
     if (lines.length) posts.public.push({ text: `${seatLabel(cur, to)} answers:\n${lines.map((l) => `• ${l}`).join('\n')}` });
     posts.private.push(...agentMessages(cur, records));
     return { match: cur, posts };
+  }
+
+  /**
+   * An LLM seat something was addressed to gets an extra turn this round (in the background), at most
+   * `agentExtraTurns` per seat per round; its turns count against the match's token budget as any turn.
+   */
+  private extraTurn(m: HostedMatch, lab: LabId, driver: Extract<HostedMatch['drivers'][string], { kind: 'llm' }>): void {
+    const round = m.state?.round ?? 0;
+    const key = `${m.id}:${round}:${lab}`;
+    const used = this.extraTurns.get(key) ?? 0;
+    const agent = this.d.agentFor?.(driver) ?? null;
+    if (!agent || used >= this.d.agentExtraTurns) return;
+    this.extraTurns.set(key, used + 1);
+    this.startAgent(m, lab, agent, true);
   }
 
   /** Under the lock, after an action: the match may be over (every seat finished) or the seat finished. */
@@ -324,7 +347,7 @@ export class RoundRunner {
     this.timers.arm(`${id}:fallback:${round}`, at, () => this.track(this.closeNow(id, reason, round, true)));
   }
 
-  private startAgent(m: HostedMatch, lab: LabId, agent: SeatAgent): void {
+  private startAgent(m: HostedMatch, lab: LabId, agent: SeatAgent, extra = false): void {
     const state = m.state;
     if (!state) return;
     const round = state.round;
@@ -340,16 +363,19 @@ export class RoundRunner {
       (async () => {
         const outcome = await askAgent(agent, obs, { matchId: m.id, lab, round, validate: validatorFor(state, lab) }, { clock: this.d.clock, timeoutMs: this.d.agentTimeoutMs, signal });
         if (signal.aborted && !outcome.ok) return;
-        const reply = await this.d.log.mutex.run(m.id, () => this.applyAgent(m.id, lab, round, outcome));
+        const reply = await this.d.log.mutex.run(m.id, () => this.applyAgent(m.id, lab, round, outcome, extra));
         await this.publish(m.channelId, reply);
       })(),
     );
   }
 
-  /** Under the lock: record an agent's actions and its `done` (or only `done` when it failed). */
-  private async applyAgent(id: string, lab: LabId, round: number, outcome: AgentOutcome): Promise<Reply | null> {
+  /**
+   * Under the lock: record an agent's actions and its `done` (or only `done` when it failed). An `extra`
+   * turn (something was addressed to the seat after its turn) may act although the seat is done.
+   */
+  private async applyAgent(id: string, lab: LabId, round: number, outcome: AgentOutcome, extra = false): Promise<Reply | null> {
     const m = await this.d.log.refresh(id);
-    if (!isOpen(m, round) || m.done.includes(lab) || m.state.labs[lab]?.finished) return null;
+    if (!isOpen(m, round) || (!extra && m.done.includes(lab)) || m.state.labs[lab]?.finished) return null;
     const driver = m.drivers[lab];
     const userId = driver?.kind === 'llm' ? `llm:${driver.model}` : `agent:${lab}`;
     let cur: HostedMatch = m;

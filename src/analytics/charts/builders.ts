@@ -19,7 +19,7 @@ export function standingsSpec(title: string, rows: readonly { round: number; sea
     encoding: {
       x: { field: 'round', type: 'ordinal', title: 'Round', axis: { labelAngle: 0 } },
       y: { field: 'cumulativeReward', type: 'quantitative', title: 'Cumulative reward' },
-      color: { field: 'seat', type: 'nominal', title: 'Seat' },
+      color: { field: 'seat', type: 'nominal', title: 'Seat', legend: { labelLimit: 0 } },
       tooltip: [{ field: 'seat' }, { field: 'round' }, { field: 'cumulativeReward', format: '+.3f' }],
     },
   };

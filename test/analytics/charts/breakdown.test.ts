@@ -59,4 +59,11 @@ describe('the reward-breakdown chart', () => {
     assert.ok(!out.svg.includes('…'), 'no label is truncated');
     assert.ok(out.svg.includes('+0.900') && /[−-]0\.200/.test(out.svg), 'each seat total is written');
   });
+
+  test('the standings legend names every seat in full', async () => {
+    const long = 'Lab B (scripted: deadline_panicked, a long label that used to be cut)';
+    const out = await renderChart({ kind: 'standings', name: 's', title: 't', rows: [1, 2].flatMap((round) => [{ round, seat: long, cumulativeReward: 0.1 * round }, { round, seat: 'Lab A (Ada)', cumulativeReward: 0.2 }]) });
+    assert.ok(!out.svg.includes('…'), 'no legend label is truncated');
+    assert.ok(out.svg.includes('a long label that used to be cut'), 'the legend entry in full');
+  });
 });

@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { SeatAgent } from '../../src/agents/seat.js';
+import type { SeatDriver } from '../../src/match/types.js';
+import { harness, person, postText, unwrap } from './helpers.js';
+
+const ada = person('ada');
+
+describe('answers within the round', () => {
+  test('an LLM seat gets an extra turn when a person sends it an offer, and answers it in the same round', async () => {
+    const seen: { round: number; offers: string[] }[] = [];
+    const agentFor = (d: SeatDriver): SeatAgent | null =>
+      d.kind !== 'llm'
+        ? null
+        : {
+            act: async (obs, ctx) => {
+              const mine = obs.offers.filter((o) => o.to === obs.self.id && o.status === 'active');
+              seen.push({ round: ctx.round, offers: mine.map((o) => o.id) });
+              // Accept what is offered, and say why; with nothing addressed to it, wait.
+              return mine.flatMap((o) => [
+                { action_type: 'send_message', target_lab_id: o.from, message: `${o.id} suits us: your credits for our spare block.` },
+                { action_type: 'accept_offer', offer_id: o.id },
+              ]);
+            },
+          };
+    const h = await harness({ agentFor });
+    unwrap(await h.host.create('x1', 'console', ada, { task: 'single_trade', seed: 3, roundSeconds: 0 }));
+    unwrap(await h.host.join('x1', ada, 'lab_0'));
+    unwrap(await h.host.assign('x1', ada, 'lab_1', { kind: 'llm', model: 'fake' }));
+    const m = unwrap(await h.host.start('x1', ada)).match;
+    await h.host.idle();
+    assert.deepEqual(seen, [{ round: 0, offers: [] }], 'its own turn at the round open');
+    const theirs = Object.values(m.state!.blocks).find((b) => b.owner === 'lab_1')!;
+    unwrap(await h.host.act('x1', ada, { action_type: 'send_offer', target_lab_id: 'lab_1', requested_block_ids: [theirs.id], payment: 6, message: 'six credits for it' }));
+    await h.host.idle();
+    assert.deepEqual(seen.at(-1), { round: 0, offers: ['o_1'] }, 'an extra turn in the same round, seeing the offer');
+    const cur = (await h.host.current('x1'))!;
+    assert.equal(cur.state!.round, 0, 'still the same round');
+    assert.equal(cur.state!.offers['o_1']!.status, 'accepted');
+    const published = h.published.flatMap((x) => x.reply);
+    assert.match(published.flatMap((r) => r.public).map(postText).join('\n'), /accepted o_1 from Lab A/);
+    const dm = published.flatMap((r) => r.private).find((p) => p.userId === ada.userId && /Direct message from Lab B/.test(p.title ?? ''));
+    assert.ok(dm, 'its reason reaches the person privately');
+    assert.match(dm.text, /o_1 suits us/);
+    await h.host.stop();
+  });
+
+  test('extra turns per round are bounded (agentExtraTurns)', async () => {
+    let turns = 0;
+    const agentFor = (d: SeatDriver): SeatAgent | null => (d.kind !== 'llm' ? null : { act: async () => (turns++, []) });
+    const h = await harness({ agentFor, agentExtraTurns: 1 });
+    unwrap(await h.host.create('x2', 'console', ada, { task: 'single_trade', seed: 3, roundSeconds: 0 }));
+    unwrap(await h.host.join('x2', ada, 'lab_0'));
+    unwrap(await h.host.assign('x2', ada, 'lab_1', { kind: 'llm', model: 'fake' }));
+    unwrap(await h.host.start('x2', ada));
+    await h.host.idle();
+    for (let i = 0; i < 3; i++) unwrap(await h.host.act('x2', ada, { action_type: 'send_message', target_lab_id: 'lab_1', message: `hello ${i}` }));
+    await h.host.idle();
+    assert.equal(turns, 2, 'its own turn plus one extra');
+    await h.host.stop();
+  });
+
+  test('a scripted seat answers an offer at once, in words, without its private numbers', async () => {
+    const h = await harness();
+    unwrap(await h.host.create('x3', 'console', ada, { task: 'single_trade', seed: 0, roundSeconds: 0 }));
+    unwrap(await h.host.join('x3', ada, 'lab_0'));
+    const m = unwrap(await h.host.start('x3', ada)).match;
+    // A lowball: Lab B's reliable block for nothing.
+    const r = unwrap(await h.host.act('x3', ada, { action_type: 'send_offer', target_lab_id: 'lab_1', requested_block_ids: ['b_1_0'], message: 'give it to us' }));
+    assert.equal(r.match.state!.round, 0, 'answered within the round');
+    const o = r.match.state!.offers['o_1']!;
+    assert.notEqual(o.status, 'active', 'decided at once');
+    assert.notEqual(o.status, 'accepted', 'a lowball is not accepted');
+    const pub = r.reply!.public.map(postText).join('\n');
+    assert.match(pub, /Lab B \(scripted\) answers:\n• sent Lab A a direct message\n• (rejected o_1 from Lab A|countered o_1)/);
+    const dm = r.reply!.private.find((p) => /Direct message from Lab B/.test(p.title ?? ''));
+    assert.ok(dm);
+    assert.match(dm.text, /(No to |Not as offered \()o_1\)?: (we need b_1_0 for our own jobs|it leaves us worse off)/);
+    const s = m.state!;
+    for (const v of [s.labs['lab_1']!.budget, ...Object.values(s.jobs).filter((j) => j.owner === 'lab_1').map((j) => j.baseValue)]) assert.ok(!dm.text.includes(v.toFixed(2)), 'no private number in the reason');
+    await h.host.stop();
+  });
+});
