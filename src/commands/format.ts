@@ -38,14 +38,4 @@ export function coalitionLine(m: HostedMatch, c: PublicCoalition | Coalition): s
   return `\`${c.id}\` ${c.status}: ${c.members.map((l) => labName(m, l)).join(', ')}; consented ${consented.length}/${c.members.length}; committed ${idList(committed, 'no blocks')}; until round ${c.expiresRound + 1}${purpose}`;
 }
 
-/** Trim a list of lines to a field value (platforms cap field sizes; 1000 characters keeps every one happy). */
-export function fieldValue(lines: readonly string[], empty = '—', max = 1000): string {
-  if (lines.length === 0) return empty;
-  let out = '';
-  for (const [i, line] of lines.entries()) {
-    const next = out ? `${out}\n${line}` : line;
-    if (next.length > max) return `${out}\n… and ${lines.length - i} more`;
-    out = next;
-  }
-  return out;
-}
+export { fieldValue } from '../present/common.js';

@@ -52,3 +52,15 @@ export function currentStandings(m: HostedMatch): { lab: LabId; cumulativeReward
   if (!s) return [];
   return s.labIds.map((lab) => ({ lab, cumulativeReward: s.seats[lab]?.cumulativeReward ?? 0 }));
 }
+
+/** Trim a list of lines to a field value (platforms cap field sizes; 1000 characters keeps every one happy). */
+export function fieldValue(lines: readonly string[], empty = '—', max = 1000): string {
+  if (lines.length === 0) return empty;
+  let out = '';
+  for (const [i, line] of lines.entries()) {
+    const next = out ? `${out}\n${line}` : line;
+    if (next.length > max) return `${out}\n… and ${lines.length - i} more`;
+    out = next;
+  }
+  return out;
+}

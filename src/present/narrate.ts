@@ -11,7 +11,7 @@ import { playerText } from '../chat/player-text.js';
 import { ActionSchema, type Action } from '../engine/actions.js';
 import type { LabId, MatchState } from '../engine/types.js';
 import type { ActionRecord, HostedMatch } from '../match/types.js';
-import { labName, seatLabel } from './common.js';
+import { fieldValue, labName, seatLabel } from './common.js';
 
 /** Longest quote of a player's text in a narration line (the full text is in `status` and the log). */
 const QUOTE_MAX = 240;
@@ -127,19 +127,9 @@ export function narrate(m: HostedMatch, records: readonly ActionRecord[]): { lab
 
 /** The round's story as post fields: one per seat that acted, "Lab B (scripted)" → its actions. */
 export function narrationFields(m: HostedMatch, records: readonly ActionRecord[]): { name: string; value: string }[] {
-  return narrate(m, records).map(({ lab, lines }) => ({ name: seatLabel(m, lab), value: fieldText(lines) }));
+  return narrate(m, records).map(({ lab, lines }) => ({ name: seatLabel(m, lab), value: fieldValue(lines) }));
 }
 
-/** Lines joined within a chat field's 1,024 characters ("… and 3 more"). */
-function fieldText(lines: readonly string[], max = 1000): string {
-  let out = '';
-  for (const [i, line] of lines.entries()) {
-    const next = out ? `${out}\n${line}` : line;
-    if (next.length > max) return `${out}\n… and ${lines.length - i} more`;
-    out = next;
-  }
-  return out;
-}
 
 /** Direct messages in `records` addressed to a person's seat, as private posts to that person. */
 export function directMessagePosts(m: HostedMatch, records: readonly ActionRecord[]): PrivatePost[] {

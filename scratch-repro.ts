@@ -1,0 +1,15 @@
+import { spawn } from 'node:child_process';
+import { DiscordEmulator } from '/work/main/test/emulators/discord.js';
+const emu = await new DiscordEmulator({ applicationId: '340000000000000001', guildId: '340000000000000002', channelId: '340000000000000003' }).start();
+const env = { ...process.env, LOG_LEVEL: 'info', DISCORD_TOKEN: 'MTIz.x.y', DISCORD_API_URL: emu.restApi, ARENA_SHUTDOWN_DRAIN_SECONDS: '2' };
+const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '--platform', 'discord', '--db', '/tmp/repro.db'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+let out = '';
+child.stdout.on('data', (c) => (out += String(c)));
+child.stderr.on('data', (c) => (out += String(c)));
+await emu.whenIdentified();
+const d = emu.dispatchSlash({ id: '330000000000000001', username: 'alice' }, 'arena', 'help', []); await emu.waitFor((r) => r.path.includes(d.token)); await new Promise((r) => setTimeout(r, Number(process.argv[3] ?? 0)));
+const t = Date.now();
+child.kill(process.argv[2] === 'one' ? 'SIGTERM' : 'SIGTERM');
+if (process.argv[2] !== 'one') child.kill('SIGTERM');
+const killer = setTimeout(() => child.kill('SIGKILL'), 15000);
+child.on('exit', (code, sig) => { clearTimeout(killer); console.log('exit', code, sig, Date.now() - t, 'ms'); console.log(out); void emu.close(); });
