@@ -10,12 +10,20 @@ import { seatEntries } from '../match/ledger.js';
 import type { HostedMatch } from '../match/types.js';
 
 /**
+ * A seat's label as a chart draws it: the chart font has no emoji and must not see the player-text
+ * markers (src/chat/player-text.ts), so "Lab A (👤 Ada)" becomes "Lab A (Ada)", "Lab C (🤖 LLM: x)" "Lab C (LLM: x)".
+ */
+export function chartLabel(m: HostedMatch, lab: string): string {
+  return seatLabel(m, lab).replace(/[\uE000-\uE005]/g, '').replace(/(👤|🤖)\s?/gu, '');
+}
+
+/**
  * Cumulative reward per seat after each closed round (public: the round-close leaderboards already show
  * these numbers). When every seat finished mid-round the final standings are the last point.
  */
 export function standingsChart(m: HostedMatch): ChartRequest {
   const rows: ChartRequest['rows'] = [];
-  const seat = (lab: string) => seatLabel(m, lab);
+  const seat = (lab: string) => chartLabel(m, lab);
   const points = m.standings ?? [];
   for (const p of points) for (const r of p.rows) rows.push({ round: p.round, seat: seat(r.lab), cumulativeReward: r.cumulativeReward });
   const last = points.at(-1);
@@ -35,7 +43,7 @@ export function standingsChart(m: HostedMatch): ChartRequest {
 export function breakdownChart(m: HostedMatch): ChartRequest {
   const rows: ChartRequest['rows'] = [];
   for (const lab of m.state?.labIds ?? []) {
-    const seat = seatLabel(m, lab);
+    const seat = chartLabel(m, lab);
     const parts = categoryTotals(seatEntries(m.ledger, lab));
     for (const c of parts) rows.push({ seat, part: c.label, value: c.amount });
     // A seat with no reward at all still gets its row (a zero bar), so nobody is missing from the chart.

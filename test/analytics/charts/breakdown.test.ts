@@ -3,8 +3,8 @@ import { describe, test } from 'node:test';
 import { breakdownSpec } from '../../../src/analytics/charts/builders.js';
 import { renderChart } from '../../../src/analytics/charts/request.js';
 import { sampleMatch } from '../../../src/analytics/charts/samples.js';
-import { breakdownChart } from '../../../src/present/charts.js';
-import { seatLabel } from '../../../src/present/common.js';
+
+import { breakdownChart, chartLabel } from '../../../src/present/charts.js';
 import { replay } from '../../../src/match/replay.js';
 import { RULES_VERSION } from '../../../src/engine/index.js';
 import type { HostedMatch, StoredEvent } from '../../../src/match/types.js';
@@ -33,7 +33,8 @@ describe('the reward-breakdown chart', () => {
       assert.equal(m.phase, 'over');
       const rows = breakdownChart(m).rows as { seat: string; part: string; value: number }[];
       for (const lab of m.state!.labIds) {
-        const seat = seatLabel(m, lab);
+        const seat = chartLabel(m, lab);
+        assert.ok(!/[\uE000-\uE005👤🤖]/u.test(seat), 'no emoji or player-text marker reaches the chart font');
         const mine = rows.filter((r) => r.seat === seat);
         assert.ok(mine.length > 0, `${seat} is in the chart`);
         const sum = mine.reduce((a, r) => a + r.value, 0);
