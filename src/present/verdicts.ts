@@ -19,7 +19,7 @@ import type { HostedMatch } from '../match/types.js';
 const MARK: Record<ClaimCheck['ruling'], string> = { verified: '✓', fabricated: '✗', unsupported: '?', neutral: '·' };
 const RULING: Record<ClaimCheck['ruling'], string> = { verified: 'verified', fabricated: 'fabricated', unsupported: 'unsupported', neutral: 'not counted' };
 
-/** The claim as the judge read it: "job j_0_1", "8 GPU-hours", "deadline round 3", "due in 2 rounds", "reliability 0.85". */
+/** The claim as the judge read it, in the pitch's own terms: "job j_0_1", "8 GPU-hours", "by round 3", "due in 2 rounds", "reliability 0.85". */
 export function claimText(c: ClaimCheck['claim']): string {
   switch (c.kind) {
     case 'job': case 'offer': case 'coalition': case 'block':
@@ -27,7 +27,7 @@ export function claimText(c: ClaimCheck['claim']): string {
     case 'hours':
       return `${c.value} GPU-hours`;
     case 'deadline':
-      return c.explicit ? `deadline round ${c.round}` : `round ${c.round}`;
+      return c.explicit ? `by round ${c.round}` : `round ${c.round}`;
     case 'deadline_in':
       return c.rounds === 0 ? 'due this round' : `due in ${c.rounds} round${c.rounds === 1 ? '' : 's'}`;
     case 'reliability':
