@@ -124,7 +124,7 @@ export async function start(ctx: PlatformContext): Promise<number> {
         ...hostOptionsFromConfig(config),
         judgeTimeoutMs: llm.hostJudgeTimeoutMs,
         ...(llm.judge ? { judge: llm.judge } : {}),
-        ...(llm.agentFor ? { agentFor: llm.agentFor, defaultAgentModel: llm.defaultAgentModel } : {}),
+        ...(llm.agentFor ? { agentFor: llm.agentFor, defaultAgentModel: llm.defaultAgentModel, allowedModels: llm.allowedModels } : {}),
       },
     });
   } catch (err) {

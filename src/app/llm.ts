@@ -20,6 +20,8 @@ export interface LlmRuntime {
   judge: AsyncJudge | null;
   /** Model for `agent:llm` seats that name none (config agentModel), or null. */
   defaultAgentModel: string | null;
+  /** Models a host may seat ({@link allowedModelsOf}); the agent factory builds agents for these only, so its cache is bounded by this list. */
+  allowedModels: string[];
   /** Give the round host this `judgeTimeoutMs`: a little over the judge's own deadline. */
   hostJudgeTimeoutMs: number;
   /** One line for the console/logs. */
@@ -34,7 +36,8 @@ export interface LlmRuntime {
 export async function createLlmRuntime(config: LlmConfig, logger?: Logger): Promise<LlmRuntime> {
   const summary = describeLlmConfig(config);
   const hostJudgeTimeoutMs = config.judgeTimeoutMs + 2_000;
-  if (!llmEnabled(config)) return { config, client: null, agentFor: null, judge: null, defaultAgentModel: null, hostJudgeTimeoutMs, summary };
+  const allowedModels = allowedModelsOf(config);
+  if (!llmEnabled(config)) return { config, client: null, agentFor: null, judge: null, defaultAgentModel: null, allowedModels: [], hostJudgeTimeoutMs, summary };
   // The OpenAI SDK (~13 MB) loads only when an endpoint is configured.
   const [{ LlmClient }, { createLlmJudge }, { llmAgentFactory }] = await Promise.all([
     import('../llm/client.js'),
@@ -46,8 +49,19 @@ export async function createLlmRuntime(config: LlmConfig, logger?: Logger): Prom
   const judge = models.length
     ? createLlmJudge({ client, models, samples: config.judgeSamples, temperature: config.judgeTemperature, timeoutMs: config.judgeTimeoutMs })
     : null;
-  const agentFor = llmAgentFactory(client, logger ? { onNote: (note) => logger.debug({ agent: note }, 'llm agent turn') } : {});
-  return { config, client, agentFor, judge, defaultAgentModel: config.agentModel, hostJudgeTimeoutMs, summary };
+  const anyModel = llmAgentFactory(client, logger ? { onNote: (note) => logger.debug({ agent: note }, 'llm agent turn') } : {});
+  // Only allowed models get an agent: the factory's cache (one agent per model) holds at most this list.
+  const agentFor: AgentFactory = (driver) => (driver.kind === 'llm' && !allowedModels.includes(driver.model) ? null : anyModel(driver));
+  return { config, client, agentFor, judge, defaultAgentModel: config.agentModel, allowedModels, hostJudgeTimeoutMs, summary };
+}
+
+/**
+ * The models a host may seat: `llm.allowedModels` when set, else the configured agent model and judge
+ * models (deduplicated, in that order). Empty when no model is configured.
+ */
+export function allowedModelsOf(config: LlmConfig): string[] {
+  if (config.allowedModels.length > 0) return [...new Set(config.allowedModels)];
+  return [...new Set([config.agentModel, config.judgeModel, ...config.judgePanel].filter((m): m is string => typeof m === 'string'))];
 }
 
 /**

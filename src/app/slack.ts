@@ -126,7 +126,7 @@ async function buildHost(store: EventStore, config: ArenaConfig | undefined, log
     onMatchOver: ratingChangeHook(store),
     ...(config ? hostOptionsFromConfig(config) : {}),
     ...(llm?.judge ? { judge: llm.judge, judgeTimeoutMs: llm.hostJudgeTimeoutMs } : {}),
-    ...(llm?.agentFor ? { agentFor: llm.agentFor, defaultAgentModel: llm.defaultAgentModel } : {}),
+    ...(llm?.agentFor ? { agentFor: llm.agentFor, defaultAgentModel: llm.defaultAgentModel, allowedModels: llm.allowedModels } : {}),
   });
 }
 

@@ -1,4 +1,3 @@
-import { writeSync } from 'node:fs';
 /**
  * `npm start`: GPU Arena's entry point.
  *
@@ -163,7 +162,6 @@ async function main(argv: string[]): Promise<number> {
 function armStopDeadline(drainSeconds: number, logger: Pick<Logger, 'warn'>): void {
   let signals = 0;
   const on = (signal: NodeJS.Signals) => {
-    writeSync(2, `DBG main got ${signal}\n`);
     if (++signals > 1) process.exit(signal === 'SIGINT' ? 130 : 143);
     setTimeout(() => {
       logger.warn({ signal, drainSeconds }, 'stop: still running after the drain time; exiting');

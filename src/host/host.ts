@@ -185,6 +185,11 @@ export class RoundHost {
           if (!model) return fail('invalid_driver', 'Name a model (`model:`): no default agent model is configured (ARENA_AGENT_MODEL).', { option: 'model' });
           driver = { kind: 'llm', model };
         }
+        const allowed = this.opts.allowedModels;
+        if (driver.kind === 'llm' && allowed && !allowed.includes(driver.model)) {
+          const list = allowed.length ? allowed.join(', ') : 'none (no LLM model is configured)';
+          return fail('model_not_allowed', `Model "${driver.model}" is not allowed here. Allowed models: ${list}.`, { option: 'model', validValues: [...allowed] });
+        }
         const checked = checkDriver(driver, this.agentFor);
         return checked.ok ? ok({ type: 'seat_assigned', lab: target, driver: checked.value }) : checked;
       }, async (match) => ok(match)),

@@ -20,6 +20,8 @@ export interface RoundHostOptions {
   agentFor?: AgentFactory;
   /** Model of an `llm` seat assigned without one (config `llm.agentModel` / ARENA_AGENT_MODEL). */
   defaultAgentModel?: string | null;
+  /** Models an LLM seat may use (config `llm.allowedModels`); any other is refused with `model_not_allowed` listing these. Unset = no list. */
+  allowedModels?: readonly string[];
   /** Default 60 000 per agent turn. */
   agentTimeoutMs?: number;
   /** Users who may start/end/reconfigure any match (besides its host and callers with isAdmin). */

@@ -9,6 +9,7 @@
  * | `OPENAI_API_KEY` (or `ARENA_LLM_API_KEY`) | apiKey (optional for local servers) |
  * | `ARENA_AGENT_MODEL` / `ARENA_JUDGE_MODEL` | agentModel / judgeModel |
  * | `ARENA_JUDGE_PANEL` | judgePanel, comma-separated model names |
+ * | `ARENA_LLM_ALLOWED_MODELS` | allowedModels, comma-separated (default: the agent and judge models) |
  * | `ARENA_LLM_TEMPERATURE` | temperature (agents; the judge uses judgeTemperature, default 0) |
  * | `ARENA_LLM_TIMEOUT_MS` | timeoutMs per HTTP attempt |
  * | `ARENA_LLM_RETRIES` | maxRetries (429, 5xx, timeouts, connection errors) |
@@ -32,6 +33,11 @@ export const LlmConfigSchema = z.object({
   apiKey: z.string().min(1).nullable().default(null),
   /** Default model of LLM seats (a seat may name its own). null = LLM seats need an explicit model. */
   agentModel: z.string().min(1).nullable().default(null),
+  /**
+   * Models a match host may seat (`seat … agent:llm model:…`); empty = the configured agent and judge
+   * models (agentModel, judgeModel, judgePanel). Anything else is refused with the list (issue #21).
+   */
+  allowedModels: z.array(z.string().min(1)).default([]),
   /** Judge model; null = no LLM judge (the rule judge decides). */
   judgeModel: z.string().min(1).nullable().default(null),
   /** Extra judge models for a panel (median per seat, RULES §6 hybrid); empty = judgeModel alone. */
@@ -94,6 +100,7 @@ export function llmEnvOverrides(env: Env): Record<string, unknown> {
     agentModel: nonEmpty(env.ARENA_AGENT_MODEL),
     judgeModel: nonEmpty(env.ARENA_JUDGE_MODEL),
     judgePanel: panel?.split(',').map((s) => s.trim()).filter((s) => s !== ''),
+    allowedModels: nonEmpty(env.ARENA_LLM_ALLOWED_MODELS)?.split(',').map((s) => s.trim()).filter((s) => s !== ''),
     temperature: num(env.ARENA_LLM_TEMPERATURE),
     timeoutMs: num(env.ARENA_LLM_TIMEOUT_MS),
     maxRetries: num(env.ARENA_LLM_RETRIES),

@@ -160,7 +160,7 @@ export function applyEvent(m: HostedMatch | null, ev: StoredEvent): FoldStep {
             doomed: newlyDoomed(m.doomed ?? [], out.state),
             actions: [
               ...(m.roundActions ?? []),
-              ...out.report.scriptedActions.map((a) => actionRecord(ev.seq, body.round, a.lab, a.action ?? { action_type: a.action_type }, a)),
+              ...out.report.scriptedActions.map((a) => ({ ...actionRecord(ev.seq, body.round, a.lab, a.action ?? { action_type: a.action_type }, a), atClose: true as const })),
             ],
           },
           standings: [...(m.standings ?? []), { round: body.round + 1, rows: out.report.leaderboard.map((x) => ({ lab: x.lab, cumulativeReward: x.cumulativeReward, breakdown: out.report.rewards[x.lab] })) }],

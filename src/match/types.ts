@@ -58,6 +58,8 @@ export interface ActionRecord {
   ok: boolean;
   code: string;
   created?: { offerId?: string; coalitionId?: string };
+  /** A scripted seat's step at the round close (not during the round). */
+  atClose?: true;
 }
 
 /** What the host gives the command catalogue. All methods serialise per match and never throw for user errors. */

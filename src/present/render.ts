@@ -161,6 +161,14 @@ function closeSummary(m: HostedMatch, r: RoundReport, reason: CloseReason, maxRo
         .map((x) => `${labName(m, x.lab)} ${x.jobId}: ${x.outcome === 'completed' ? 'met' : x.outcome === 'partial' ? 'partly met' : 'missed'}`)
         .join('\n'),
     });
+  if (r.arrivals && (r.arrivals.blocks.length || r.arrivals.jobs.length)) {
+    const a = r.arrivals;
+    const lines: string[] = [];
+    if (a.blocks.length) lines.push(`New capacity: ${a.blocks.map((b) => `${b.blockId} (${b.gpuHours} GPU-h) to ${labName(m, b.owner)}`).join(', ')}.`);
+    // A job's hours, deadline and value are private: the channel learns only who got new work.
+    if (a.jobs.length) lines.push(`New jobs for ${[...new Set(a.jobs.map((j) => labName(m, j.lab)))].join(', ')} (details to their owners).`);
+    fields.push({ name: 'Arrivals', value: lines.join('\n') });
+  }
   if (r.deadOffers?.length)
     fields.push({ name: 'Offers closed', value: r.deadOffers.map((x) => `${x.offerId} (${labName(m, x.from)} → ${labName(m, x.to)}) can no longer happen: ${x.blockId} ${DEAD_WHY[x.why]}`).join('\n') });
   if (r.coalitions.length > 0)
@@ -171,6 +179,22 @@ function closeSummary(m: HostedMatch, r: RoundReport, reason: CloseReason, maxRo
 }
 
 const DEAD_WHY = { used: 'was used for a job', failed: 'failed', moved: 'changed hands' } as const;
+
+/** Private notices to the owners of jobs that arrived at this close (their hours, deadline and value). */
+function arrivalNotices(m: HostedMatch, r: RoundReport): PrivatePost[] {
+  const out: PrivatePost[] = [];
+  for (const x of r.arrivals?.jobs ?? []) {
+    const d = m.drivers[x.lab];
+    const j = m.state?.jobs[x.jobId];
+    if (d?.kind !== 'human' || !j) continue;
+    out.push({
+      userId: d.userId,
+      title: `New job ${j.id}`,
+      text: `${j.id} needs ${j.gpuHoursRequired} GPU-h at reliability ≥ ${j.minReliability.toFixed(2)} by the end of round ${j.deadlineRound + 1}, worth ≈${(j.baseValue * j.urgencyMultiplier).toFixed(1)} credits${j.partialCreditAllowed ? ' (partial credit allowed)' : ''}. \`me\` shows it with your blocks.`,
+    });
+  }
+  return out;
+}
 
 /** Private notices to the owners of jobs that became impossible at this close (src/match/doomed.ts). */
 function doomedNotices(m: HostedMatch): PrivatePost[] {
@@ -228,7 +252,9 @@ export function renderRoundClose(m: HostedMatch, r: RoundReport, reason: CloseRe
   const maxRounds = m.state?.params.maxRounds ?? r.round + 1;
   const pub: Post[] = [closeSummary(m, r, reason, maxRounds, ballot)];
   pub.push(r.final ? renderFinalPost(m, r.leaderboard) : renderRoundOpen(m));
-  return { public: pub, private: [...agentMessages(m, m.lastRound?.round === r.round ? m.lastRound.actions : []), ...roundLedgers(m, r.round, r), ...doomedNotices(m)] };
+  // Direct messages sent during the round were delivered then; those of the close's scripted turns go now.
+  const atClose = m.lastRound?.round === r.round ? m.lastRound.actions.filter((x) => x.atClose) : [];
+  return { public: pub, private: [...agentMessages(m, atClose), ...arrivalNotices(m, r), ...roundLedgers(m, r.round, r), ...doomedNotices(m)] };
 }
 
 /** Agents' direct messages to people (people's own are delivered when sent, by the `message` command). */

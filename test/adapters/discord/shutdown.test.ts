@@ -29,8 +29,8 @@ function startBot(emu: DiscordEmulator) {
   child.stdout.on('data', (c: Buffer) => (out += String(c)));
   child.stderr.on('data', (c: Buffer) => (out += String(c)));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  // A test that fails must not leave a bot running.
-  const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  // A test that fails must not leave a bot running (generous: a loaded machine starts a bot slowly).
+  const killer = setTimeout(() => child.kill('SIGKILL'), 600_000);
   void exited.then(() => clearTimeout(killer));
   const logs = () => out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
   /** The first log line matching `pred`, once it was written (the test's own timeout bounds the wait). */
@@ -116,7 +116,7 @@ describe('discord: SIGTERM with the platform gone', () => {
     assert.equal(restored.count, 1, 'the match was restored');
 
     // A second signal during the stop exits at once (or the stop was already over: 0).
-    console.log('DBG bot1 output', bot.output().match(/DBG[^\n]*/g), 'pid2', bot2.child.pid, 'killed?', bot2.child.kill('SIGTERM'));
+    bot2.child.kill('SIGTERM');
     await bot2.logLine((l) => l.msg === 'discord: stopping');
     bot2.child.kill('SIGTERM');
     const second = await bot2.exited;
