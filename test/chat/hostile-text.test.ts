@@ -44,9 +44,6 @@ function caller(i: number, name: string): Caller {
   return { userId: `test:p${i}`, displayName: name, isAdmin: false };
 }
 
-/** Every post string (title, text, field names and values) of a reply. */
-const strings = (p: Post) => [p.title ?? '', p.text, ...(p.fields ?? []).flatMap((f) => [f.name, f.value])];
-
 /** A match where seat names are hostile and every text command carries a hostile string; all replies. */
 async function hostileReplies(): Promise<{ a: Arena; replies: Reply[] }> {
   const a = await arena();
@@ -86,6 +83,7 @@ const FORGED = [/^[\W_]*Round 9\/9 (closed|is open)/, /^[\W_]*Winner: Lab B \(bo
 test('the engine strips controls and terminal escapes from every action text (zod and the fast path agree)', () => {
   for (const [key, text] of Object.entries(CORPUS)) {
     const clean = cleanText(text);
+    // eslint-disable-next-line no-control-regex
     assert.ok(!/[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200b]/.test(clean), `${key}: ${JSON.stringify(clean)}`);
     assert.equal(cleanText(clean), clean, `${key}: idempotent`);
     const parsed = ActionSchema.safeParse({ action_type: 'send_message', message: text.slice(0, 500) });
@@ -182,6 +180,7 @@ test('terminal: no escape reaches the screen, every player line is under │, no
       for (const userId of ['test:p0', 'test:p1']) {
         const out = renderReply(reply, { color, userId });
         // With colour, only our own styles: bold, dim, cyan, yellow, red and reset.
+        // eslint-disable-next-line no-control-regex
         const stripped = out.replace(/\x1b\[(1|2|36|33|31|0)m/g, '');
         assert.ok(!CONTROL.test(stripped.replace(/\n/g, '')), `control character in ${JSON.stringify(stripped).slice(0, 200)}`);
         // The player's own ** stay literal: never turned into bold (or stripped, in plain output).

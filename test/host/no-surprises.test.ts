@@ -69,3 +69,29 @@ describe('no surprises', () => {
     await h.host.stop();
   });
 });
+
+describe('arrivals', () => {
+  test('new capacity is public; a new job is told privately to its owner with its terms, never in public', async () => {
+    const { renderRoundClose } = await import('../../src/present/render.js');
+    const h = await harness();
+    unwrap(await h.host.create('ar', 'console', ada, { task: 'market_round', seed: 2, roundSeconds: 0 }));
+    unwrap(await h.host.join('ar', ada, 'lab_0'));
+    unwrap(await h.host.join('ar', bo, 'lab_1'));
+    unwrap(await h.host.start('ar', ada));
+    unwrap(await h.host.done('ar', ada));
+    const closed = unwrap(await h.host.done('ar', bo));
+    const m = closed.match;
+    const job = Object.values(m.state!.jobs).find((j) => j.owner === 'lab_0' && j.outcome === 'pending')!;
+    const block = Object.values(m.state!.blocks).find((b) => b.owner === 'lab_1')!;
+    const report = { round: 0, scriptedActions: [], trades: [], judge: null, shocks: [], settlements: [], coalitions: [], rewards: {}, leaderboard: [], final: false, arrivals: { round: 1, jobs: [{ lab: 'lab_0', jobId: job.id }], blocks: [{ blockId: block.id, owner: 'lab_1', gpuHours: block.gpuHours }] } };
+    const reply = renderRoundClose(m, report, 'all_done');
+    const pub = reply.public.map(postText).join('\n');
+    assert.match(pub, new RegExp(`Arrivals\\nNew capacity: ${block.id} \\(${block.gpuHours} GPU-h\\) to Lab B\\.\\nNew jobs for Lab A \\(details to their owners\\)\\.`));
+    assert.ok(!pub.includes(`${job.gpuHoursRequired} GPU-h at reliability`), 'no job terms in public');
+    const note = reply.private.find((p) => p.title === `New job ${job.id}`);
+    assert.ok(note);
+    assert.equal(note.userId, ada.userId);
+    assert.match(note.text, new RegExp(`${job.id} needs ${job.gpuHoursRequired} GPU-h at reliability ≥ ${job.minReliability.toFixed(2)} by the end of round ${job.deadlineRound + 1}, worth ≈`));
+    await h.host.stop();
+  });
+});
