@@ -50,15 +50,16 @@ describe('errors say the real reason (3)', () => {
 });
 
 describe('answer buttons reach only who may press them (7)', () => {
-  test('an offer to an agent seat: no buttons and no private post for anyone; the agent sees it and accepts at the round close', async () => {
+  test('an offer to an agent seat: no buttons; the scripted seat answers at once, in words, within the round', async () => {
     const a = await started();
     const r = assertOk(await a.run(alice, 'offer to:lab_2 pay:10 msg:"a gift"'));
-    assert.deepEqual(r.public.flatMap((p) => p.buttons ?? []), []);
-    assert.deepEqual(r.private, []);
-    assert.ok(observe(await a.state(), 'lab_2').offers.some((o) => o.id === 'o_1' && o.to === 'lab_2'), 'the scripted seat sees the offer in its observation');
-    assertOk(await a.run(alice, 'done'));
-    assertOk(await a.run(bob, 'done'));
-    assert.equal((await a.state()).offers.o_1?.status, 'accepted', 'the scripted seat accepted it at the round close, no button needed');
+    assert.deepEqual(r.public.flatMap((p) => p.buttons ?? []), [], 'nobody gets Accept/Reject buttons for an agent seat');
+    assert.match(replyText(r), /Lab C \(scripted\) answers:\n• sent Lab A a direct message\n• accepted o_1 from Lab A/);
+    // Its reason reaches the sender privately; nobody else gets a private post.
+    assert.deepEqual(r.private.map((p) => p.userId), [alice.userId]);
+    assert.match(replyText(r), /Deal on o_1: that works for us\./);
+    assert.equal((await a.state()).round, 0, 'within the round');
+    assert.equal((await a.state()).offers.o_1?.status, 'accepted');
     await a.close();
   });
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { runCommand, runText } from '../../src/commands/index.js';
 import type { Caller, CommandError, Reply } from '../../src/commands/types.js';
 import type { MatchState } from '../../src/engine/types.js';
-import { RoundHost } from '../../src/host/index.js';
+import { RoundHost, type RoundHostOptions } from '../../src/host/index.js';
 import type { HostedMatch } from '../../src/match/types.js';
 import { openStore } from '../../src/store/index.js';
 import type { EventStore } from '../../src/store/types.js';
@@ -33,10 +33,10 @@ export interface Arena {
   close(): Promise<void>;
 }
 
-export async function arena(): Promise<Arena> {
+export async function arena(opts: Partial<Omit<RoundHostOptions, 'store' | 'publish'>> = {}): Promise<Arena> {
   const store = await openStore({ sqlitePath: ':memory:' });
   const published: Reply[] = [];
-  const host = new RoundHost({ store, publish: async (_c, r) => void published.push(r) });
+  const host = new RoundHost({ ...opts, store, publish: async (_c, r) => void published.push(r) });
   const a: Arena = {
     host,
     store,

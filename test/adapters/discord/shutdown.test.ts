@@ -39,7 +39,9 @@ function startBot(emu: DiscordEmulator) {
       const found = logs().find(pred);
       if (found) return found;
       if (gone) throw new Error(`the bot exited without that log line:\n${out}`);
-      gone = (await Promise.race([new Promise((r) => child.stdout.once('data', r)).then(() => false), exited.then(() => true)])) as boolean;
+      // pino writes to stderr, other output to stdout: wake on either, or on exit.
+      const more = new Promise((r) => (child.stdout.once('data', r), child.stderr.once('data', r)));
+      gone = await Promise.race([more.then(() => false), exited.then(() => true)]);
     }
   };
   return { child, exited, output: () => out, logs, logLine };

@@ -63,6 +63,9 @@ describe('leaderboard command', () => {
   });
 
   test('chart: needs a running match, then shows its standings', async () => {
+    // Without auto-done: after the first close the person must still be in a running match.
+    await a.close();
+    a = await arena({ autoDone: false });
     const none = await a.run(alice, 'chart');
     assert.ok(none.error, 'no match in the channel');
     await a.run(alice, 'new task:single_trade seed:11 round_seconds:0');
