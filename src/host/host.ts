@@ -16,7 +16,7 @@ import type { EventStore, MatchRecord } from '../store/types.js';
 import type { BallotCloseReason } from '../voting/ballots/index.js';
 import { DEFAULT_AGENT_TIMEOUT_MS, type AgentFactory } from '../agents/seat.js';
 import { BallotKeeper, DEFAULT_BALLOT_SECONDS, DEFAULT_VOTES_PER_MINUTE } from '../voting/ballot-host.js';
-import { archetypeAt, boundedAction, checkDriver, resolveLab } from '../match/inputs.js';
+import { archetypeAt, boundedAction, checkDriver, resolveLab, roundClosed } from '../match/inputs.js';
 import { DEFAULT_JUDGE_TIMEOUT_MS } from '../match/judging.js';
 import { MatchLog, type Plan } from '../match/match-log.js';
 import { labName, mergeReplies, renderEnded, renderStart, type CloseReason } from '../present/render.js';
@@ -403,10 +403,4 @@ export class RoundHost {
     }
     return m.phase === 'over' ? null : m;
   }
-}
-
-/** `round_closed` when a command written for `round` (0-based) arrives after that round closed; null otherwise. */
-function roundClosed(m: HostedMatch, round: number | undefined): HostResult<never> | null {
-  if (round === undefined || !m.state || m.state.round === round) return null;
-  return fail('round_closed', `Round ${round + 1} closed before your command arrived, so nothing was recorded (it was not moved to round ${m.state.round + 1}). Send it again if you still want it.`);
 }

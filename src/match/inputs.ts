@@ -44,3 +44,9 @@ export function checkDriver(driver: SeatDriver, agentFor: AgentFactory | undefin
   if (!agentFor?.(driver)) return fail('invalid_driver', `No LLM agent is available for model "${driver.model}".`, { option: 'model' });
   return ok({ kind: 'llm', model: driver.model });
 }
+
+/** `round_closed` when a command written for `round` (0-based) arrives after that round closed; null otherwise. */
+export function roundClosed(m: HostedMatch, round: number | undefined): HostResult<never> | null {
+  if (round === undefined || !m.state || m.state.round === round) return null;
+  return fail('round_closed', `Round ${round + 1} closed before your command arrived, so nothing was recorded (it was not moved to round ${m.state.round + 1}). Send it again if you still want it.`);
+}

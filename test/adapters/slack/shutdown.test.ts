@@ -34,12 +34,14 @@ function startBot(emu: SlackEmulator) {
   return { child, exited, output: () => out, logs };
 }
 
-/** `/arena <text>` over the socket; resolves with what the bot sent to the command's response_url. */
+/** `/arena <text>` over the socket; resolves with what the bot posted for it (response_url or chat.post*). */
 async function ask(emu: SlackEmulator, text: string): Promise<string> {
+  const from = emu.requests.length;
   const req = emu.slashCommand(alice, CHANNEL, text);
   await emu.sendEnvelope(req, { timeoutMs: 60_000 });
-  const r = await emu.waitFor((x) => x.path === `/response/${req.responseId}`, 60_000);
-  return JSON.stringify(r.body);
+  const answered = (x: { path: string }) => x.path === `/response/${req.responseId}` || /chat\.post(Message|Ephemeral)/.test(x.path);
+  await emu.waitFor((x) => emu.requests.indexOf(x) >= from && answered(x), 60_000);
+  return emu.requests.slice(from).filter(answered).map((x) => JSON.stringify(x.body)).join('\n');
 }
 
 describe('slack: SIGTERM with the platform gone', () => {
