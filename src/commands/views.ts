@@ -7,6 +7,7 @@ import { labIdsFor, observe, publicView } from '../engine/index.js';
 import type { LabId } from '../engine/types.js';
 import { categoryTotals, entryLine, fmtAmount, SCORE_FORMULA } from '../present/ledger.js';
 import { ledgerSum, seatEntries } from '../match/ledger.js';
+import { REWARD_WEIGHTS } from '../engine/reward.js';
 import { currentStandings, fmtReward, labName, leaderboardText, roundLabel, seatLabel } from '../present/common.js';
 import { pendingSeats } from '../match/replay.js';
 import type { HostedMatch } from '../match/types.js';
@@ -57,7 +58,9 @@ const ME_LEDGER_CHARS = 1000;
 /** The seat's running ledger: totals by category, its newest non-zero entries, and the formula. */
 function ledgerField(m: HostedMatch, lab: LabId): string {
   const mine = seatEntries(m.ledger, lab).filter((e) => e.amount !== 0);
-  if (mine.length === 0) return `No reward yet.\n${SCORE_FORMULA}`;
+  // Reward other seats' actions earned this seat this round: paid at the round close (RULES §2 step 8).
+  const pending = (m.ledger?.pending[lab] ?? []).map((e) => `pending ${entryLine(m, { ...e, amount: e.column === 'cap' ? 0 : Math.round(REWARD_WEIGHTS[e.column] * e.raw * 1e4) / 1e4 })} (paid at the round close)`);
+  if (mine.length === 0) return [pending.length ? 'No reward paid yet.' : 'No reward yet.', ...pending, SCORE_FORMULA].join('\n');
   const head = `Total ${fmtAmount(ledgerSum(mine))} = ${categoryTotals(mine).map((c) => `${c.label} ${fmtAmount(c.amount)}`).join(', ')}`;
   let room = ME_LEDGER_CHARS - head.length - SCORE_FORMULA.length - 60;
   const shown: string[] = [];
@@ -68,7 +71,7 @@ function ledgerField(m: HostedMatch, lab: LabId): string {
     shown.unshift(line);
   }
   const older = mine.length - shown.length;
-  return [head, ...(older > 0 ? [`(${older} earlier entries are in the total)`] : []), ...shown, SCORE_FORMULA].join('\n');
+  return [head, ...(older > 0 ? [`(${older} earlier entries are in the total)`] : []), ...shown, ...pending, SCORE_FORMULA].join('\n');
 }
 
 /** The lobby: settings and who holds which seat, with Join / Start buttons. */

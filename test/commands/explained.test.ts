@@ -82,3 +82,22 @@ describe('answer buttons reach only who may press them (7)', () => {
     await a.close();
   });
 });
+
+describe('`me` shows the running reward ledger', () => {
+  test('pending reward before the close, then the total by category with each entry and the formula', async () => {
+    const a = await started();
+    assertOk(await a.run(alice, 'offer to:lab_2 pay:10 msg:"a gift"'));
+    // Lab C accepted at once; Alice's side of the trade is paid at the round close.
+    const before = replyText(assertOk(await a.run(alice, 'me')));
+    assert.match(before, /Your reward ledger/);
+    assert.match(before, /pending [+−]\d\.\d{4} deals: offer o_1 with Lab C: you gave nothing \+ 10\.00 credits for nothing.*\(paid at the round close\)/);
+    assert.match(before, /0\.35×job_utility \+ 0\.20×deal_quality/);
+    assertOk(await a.run(alice, 'done'));
+    assertOk(await a.run(bob, 'done'));
+    const after = replyText(assertOk(await a.run(alice, 'me')));
+    assert.match(after, /Total [+−]\d\.\d{4} = deals [+−]\d\.\d{4}/);
+    assert.match(after, /R1 [+−]\d\.\d{4} deals: offer o_1 with Lab C/);
+    assert.doesNotMatch(after, /pending /, 'paid now');
+    await a.close();
+  });
+});
