@@ -57,7 +57,7 @@ describe('parseCommandText', () => {
     const e = bad('offer to:lab_1 price:5');
     assert.equal(e.code, 'unknown_option');
     assert.equal(e.option, 'price');
-    assert.deepEqual(e.validValues, ['to', 'give', 'want', 'pay', 'msg', 'expires']);
+    assert.deepEqual(e.validValues, ['to', 'give', 'want', 'pay', 'ask', 'msg', 'expires', 'bid']);
   });
 
   test('an unquoted multi-word value says to quote it', () => {

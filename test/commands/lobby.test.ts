@@ -168,8 +168,8 @@ describe('help', () => {
     assert.deepEqual(listed(none), ['help', 'new', 'vote', 'stats', 'leaderboard']);
     assert.match(none.private[0]?.title ?? '', /no match in this channel/);
     const one = assertOk(await a.run(carol, 'help offer'));
-    assert.match(replyText(one), /offer to:<lab>/);
-    assert.match(replyText(one), /Example: `offer to:lab_1/);
+    assert.match(replyText(one), /offer \[to:<lab>\]/);
+    assert.match(replyText(one), /Examples?: `offer to:lab_1/);
     assert.match(replyText(one), /Not available here now: There is no match in this channel/);
     const e = await rejected(a, carol, 'help command:fly', 'invalid_option');
     assert.ok(e.validValues?.includes('allocate'));

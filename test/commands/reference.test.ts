@@ -44,8 +44,8 @@ describe('catalogue', () => {
 
   test('the brief’s option names', () => {
     const opts = (n: string) => COMMAND_SPECS.find((s) => s.name === n)?.options.map((o) => o.name);
-    assert.deepEqual(opts('offer'), ['to', 'give', 'want', 'pay', 'msg', 'expires']);
-    assert.deepEqual(opts('counter')?.slice(0, 5), ['offer', 'give', 'want', 'pay', 'msg']);
+    assert.deepEqual(opts('offer'), ['to', 'give', 'want', 'pay', 'ask', 'msg', 'expires', 'bid']);
+    assert.deepEqual(opts('counter')?.slice(0, 5), ['offer', 'give', 'want', 'pay', 'ask']);
     assert.deepEqual(opts('pitch'), ['text', 'job', 'reply_to']);
     assert.deepEqual(opts('reserve'), ['blocks', 'job']);
     assert.deepEqual(opts('coalition'), ['action', 'with', 'id', 'blocks', 'pay', 'msg', 'rounds']);
