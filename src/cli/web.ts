@@ -3,13 +3,14 @@
  * views, replays, leaderboard, preference data and web voting, on the bots' database (config `database.*`,
  * read-only except vote rows and link claims) at the configured address (config `web.*`, env
  * `ARENA_WEB_*`; the options win). Its own process: a fault here cannot take a bot down. Stops cleanly on
- * SIGINT/SIGTERM. Exit codes: 0 stopped, 2 bad configuration or options, 1 could not listen.
+ * SIGINT/SIGTERM within `shutdown.drainSeconds`. Exit codes: 0 stopped, 2 bad configuration or options, 1 could not listen.
  */
 import { Command } from 'commander';
 import { z } from 'zod';
 import { loadConfig } from '../app/config/index.js';
 import { openStore } from '../store/open.js';
 import { buildWebApp } from '../web/app.js';
+import { drainWithin, untilStopSignal } from '../app/shutdown.js';
 
 const OptionsSchema = z.object({
   config: z.string().optional(),
@@ -47,14 +48,14 @@ async function main(): Promise<void> {
     await store.close();
     fail(`could not listen on ${host}:${port}: ${e instanceof Error ? e.message : String(e)}`, 1);
   }
-  const stop = () => {
-    void app
-      .close()
-      .then(() => store.close())
-      .then(() => process.exit(0));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // A bounded stop (src/app/shutdown.ts): open streams and requests get `shutdown.drainSeconds`, then the
+  // store closes; a second signal exits at once.
+  await untilStopSignal(app.log);
+  await drainWithin(async () => {
+    await app.close();
+    await store.close();
+  }, config.shutdown.drainSeconds, app.log);
+  process.exit(0);
 }
 
 void main();

@@ -14,8 +14,11 @@ import { assertPrivate } from './privacy.js';
 import { buildAction, step } from './arbitraries.js';
 import type { Step } from './arbitraries.js';
 
-/** Sequences per task: 3 × 3,400 = 10,200 in the default run. */
-const RUNS_PER_TASK = 3400;
+/**
+ * Sequences per task: 3 × 3,400 = 10,200 in the default run; `npm run bench:fuzz` sets
+ * ARENA_FUZZ_RUNS_PER_TASK (default there 33,334: 100,002 sequences), outside CI's time.
+ */
+const RUNS_PER_TASK = Number(process.env['ARENA_FUZZ_RUNS_PER_TASK'] ?? '') || 3400;
 const MAX_STEPS = 20;
 
 function run(task: TaskName, seed: number, scriptedPolicy: PolicyName | null, steps: Step[]): void {
