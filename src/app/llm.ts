@@ -22,6 +22,8 @@ export interface LlmRuntime {
   defaultAgentModel: string | null;
   /** Models a host may seat ({@link allowedModelsOf}); the agent factory builds agents for these only, so its cache is bounded by this list. */
   allowedModels: string[];
+  /** Agents for any model, for the operator's own evaluation runs (`npm run eval -- --players llm:<model>`), never for chat seats. */
+  evalAgentFor: AgentFactory | null;
   /** Give the round host this `judgeTimeoutMs`: a little over the judge's own deadline. */
   hostJudgeTimeoutMs: number;
   /** One line for the console/logs. */
@@ -37,7 +39,7 @@ export async function createLlmRuntime(config: LlmConfig, logger?: Logger): Prom
   const summary = describeLlmConfig(config);
   const hostJudgeTimeoutMs = config.judgeTimeoutMs + 2_000;
   const allowedModels = allowedModelsOf(config);
-  if (!llmEnabled(config)) return { config, client: null, agentFor: null, judge: null, defaultAgentModel: null, allowedModels: [], hostJudgeTimeoutMs, summary };
+  if (!llmEnabled(config)) return { config, client: null, agentFor: null, evalAgentFor: null, judge: null, defaultAgentModel: null, allowedModels: [], hostJudgeTimeoutMs, summary };
   // The OpenAI SDK (~13 MB) loads only when an endpoint is configured.
   const [{ LlmClient }, { createLlmJudge }, { llmAgentFactory }] = await Promise.all([
     import('../llm/client.js'),
@@ -52,7 +54,7 @@ export async function createLlmRuntime(config: LlmConfig, logger?: Logger): Prom
   const anyModel = llmAgentFactory(client, logger ? { onNote: (note) => logger.debug({ agent: note }, 'llm agent turn') } : {});
   // Only allowed models get an agent: the factory's cache (one agent per model) holds at most this list.
   const agentFor: AgentFactory = (driver) => (driver.kind === 'llm' && !allowedModels.includes(driver.model) ? null : anyModel(driver));
-  return { config, client, agentFor, judge, defaultAgentModel: config.agentModel, allowedModels, hostJudgeTimeoutMs, summary };
+  return { config, client, agentFor, evalAgentFor: anyModel, judge, defaultAgentModel: config.agentModel, allowedModels, hostJudgeTimeoutMs, summary };
 }
 
 /**
@@ -75,7 +77,8 @@ export async function registerEvalAgents(
   const loaded = loadLlmConfig({}, env);
   if (!loaded.ok) return { ok: false, message: loaded.error.message };
   const rt = await createLlmRuntime(loaded.config);
-  if (!rt.agentFor) return { ok: false, message: rt.summary };
-  register(rt.agentFor);
+  if (!rt.evalAgentFor) return { ok: false, message: rt.summary };
+  // The operator names the model on the command line: evaluation is not bound by llm.allowedModels.
+  register(rt.evalAgentFor);
   return { ok: true, message: rt.summary };
 }

@@ -17,7 +17,7 @@ import { PLATFORMS, PLATFORM_NAMES } from '../app/platforms.js';
 import { z } from 'zod';
 import { runConsole, type ConsoleSeat } from '../adapters/console/session.js';
 import type { Persistence } from '../adapters/console/persistence.js';
-import { createLlmRuntime } from '../app/llm.js';
+import { allowedModelsOf, createLlmRuntime } from '../app/llm.js';
 import { loadConfig, type ArenaConfig } from '../app/config/index.js';
 import { TASK_NAMES, type TaskName } from '../engine/types.js';
 import { MAX_ROUND_SECONDS } from '../match/settings.js';
@@ -114,7 +114,10 @@ async function main(argv: string[]): Promise<number> {
   armStopDeadline(config.shutdown.drainSeconds, logger);
   try {
     if (!consoleMode) return await (await PLATFORMS[args.platform as keyof typeof PLATFORMS]())({ config, store, logger });
-    const llm = await createLlmRuntime(config.llm, logger);
+    // The person at this terminal is the operator: the models they name with --seat are allowed too.
+    const named = args.seat.map((x) => /=llm:(.+)$/.exec(x)?.[1]).filter((x): x is string => Boolean(x));
+    const llmConfig = named.length ? { ...config.llm, allowedModels: [...allowedModelsOf(config.llm), ...named] } : config.llm;
+    const llm = await createLlmRuntime(llmConfig, logger);
     const seats = parseSeats(args.seat, llm.defaultAgentModel);
     if (typeof seats === 'string') {
       process.stderr.write(`${seats}\n`);
