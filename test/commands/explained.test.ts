@@ -5,7 +5,6 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { observe } from '../../src/engine/index.js';
 import { alice, assertOk, bob, blocksOf, rejected, replyText, started } from './harness.js';
 
 describe('errors say the real reason (3)', () => {
