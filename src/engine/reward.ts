@@ -3,10 +3,15 @@
  * one round close; its normalized_reward is the weighted, clamped sum of the columns.
  */
 import type { RewardBreakdown } from './types.js';
+import type { SourcedColumn } from './reward-source.js';
 import { clamp, round4 } from './util.js';
 
 /** Column names that carry a value (everything but normalized_reward). */
 export type RewardColumn = Exclude<keyof RewardBreakdown, 'normalized_reward'>;
+
+/** The ledger's column type (reward-source.ts, kept free of imports) must stay exactly these columns. */
+type SameColumns = [RewardColumn] extends [SourcedColumn] ? ([SourcedColumn] extends [RewardColumn] ? true : never) : never;
+export const COLUMNS_IN_SYNC: SameColumns = true;
 
 export const REWARD_COLUMNS: readonly RewardColumn[] = [
   'job_utility',

@@ -6,6 +6,9 @@
  * reliability in [0, 1], reward scores and rewards as documented on {@link RewardBreakdown}.
  * Rules: docs/RULES.md (which cites ../shared/reference/arena-rules.md where a number comes from it).
  */
+import type { RewardEntry, RewardSource } from './reward-source.js';
+import type { PolicyName } from './policy-names.js';
+export type { RewardEntry, RewardSource };
 
 /** Task presets (reference §1.2). */
 export type TaskName = 'single_trade' | 'market_round' | 'coalition_market';
@@ -26,37 +29,7 @@ export type OfferId = string;
 /** `c_<k>`, k = 1, 2, … in creation order. */
 export type CoalitionId = string;
 
-/** Names of scripted policies: the five archetypes, the six baselines and the probes (docs/RULES.md §7). */
-export type ArchetypeName = 'cooperative' | 'selfish' | 'deadline_panicked' | 'deceptive' | 'retaliatory';
-/** The six baseline policies of the reference (Ref §8; docs/RULES.md §7.3). */
-export type BaselineName =
-  | 'random_validish'
-  | 'greedy_hoarder'
-  | 'always_accept'
-  | 'no_negotiation_allocator'
-  | 'base_instruct_naive'
-  | 'rule_based_expert';
-/**
- * Do-nothing probes (docs/RULES.md §7.4): non-negotiating policies that each exercise one reward column;
- * none may beat random_validish.
- */
-export type ProbeName = 'pitch_only' | 'message_only' | 'reserve_only' | 'coalition_only' | 'accept_only_gifts' | 'finish_at_once';
-/** Any scripted policy a seat can be given (`MatchConfig.scripted`). */
-export type PolicyName = ArchetypeName | BaselineName | ProbeName;
-/** Archetypes in seat order of the single-agent wrapper (docs/RULES.md §7–8). */
-export const ARCHETYPE_NAMES: readonly ArchetypeName[] = ['cooperative', 'selfish', 'deadline_panicked', 'deceptive', 'retaliatory'];
-/** Baselines of the reference (Ref §8), in its table order. */
-export const BASELINE_NAMES: readonly BaselineName[] = [
-  'random_validish',
-  'greedy_hoarder',
-  'always_accept',
-  'no_negotiation_allocator',
-  'base_instruct_naive',
-  'rule_based_expert',
-];
-
-/** The probes, in table order (docs/RULES.md §7.4). */
-export const PROBE_NAMES: readonly ProbeName[] = ['pitch_only', 'message_only', 'reserve_only', 'coalition_only', 'accept_only_gifts', 'finish_at_once'];
+export * from './policy-names.js';
 
 /** What `createMatch` takes (validated by `MatchConfigSchema` in config.ts). */
 export interface MatchConfig {
@@ -424,41 +397,4 @@ export interface ActionResult {
   entries?: RewardEntry[];
   /** Ids created by the action (offer, coalition), for replies and buttons. */
   created?: { offerId?: OfferId; coalitionId?: CoalitionId };
-}
-
-/* Reward sources (docs/RULES.md §4.6): every call that adds to a seat's reward names its source, so the round
- * host can keep a reward ledger whose entries sum to the seat's cumulative reward. Ids and numbers only;
- * the words are written by src/present. */
-
-/** The fact behind one reward entry (raw column units, before the §4 weights). */
-export type RewardSource =
-  /** deal_quality at an accepted trade: `gain` = the party's change in private valuation (credits). */
-  | { kind: 'trade'; offerId: OfferId; gain: number }
-  /** job_utility at a job's settlement: realised value (credits) and credit share in [0, 1]. */
-  | { kind: 'job_settled'; jobId: JobId; outcome: string; value: number; credit: number }
-  /** deal_quality taken back at settlement: trade credit (credits) the job did not realise. */
-  | { kind: 'trade_unrealised'; jobId: JobId; credits: number }
-  /** market_adaptation: a job a shock touched was still completed. */
-  | { kind: 'shock_adapted'; jobId: JobId }
-  /** negotiation_efficiency: a completed job used capacity traded between `owner` and the seat. */
-  | { kind: 'traded_job'; jobId: JobId; owner: LabId }
-  /** judge_argument: a held pitch bonus paid at the job's settlement (× credit). */
-  | { kind: 'pitch_bonus'; jobId: JobId; credit: number }
-  /** job_utility cost of a block still reserved (for `jobId`, or for nothing) when it settles. */
-  | { kind: 'idle_reservation'; blockId: BlockId; jobId: JobId | null }
-  /** budget_efficiency at final settlement: completed share × clamp(budget / initialBudget, 0, 1). */
-  | { kind: 'budget'; completed: number; total: number; budget: number; initialBudget: number }
-  /** coalition_reliability: the seat served a coalition whose capacity a partner used. */
-  | { kind: 'coalition_served'; coalitionId: CoalitionId }
-  /** breach_penalty: the seat withdrew a block it had committed to a coalition. */
-  | { kind: 'coalition_breach'; coalitionId: CoalitionId }
-  /** judge_argument cost of a judged pitch's fabricated claims (distinct, at most 2; docs/RULES.md §6.6). */
-  | { kind: 'fabricated_pitch'; claims: number };
-
-/** One addition to one seat's reward column, as the engine made it (raw units, not yet weighted). */
-export interface RewardEntry {
-  lab: LabId;
-  column: Exclude<keyof RewardBreakdown, 'normalized_reward'>;
-  value: number;
-  source: RewardSource;
 }

@@ -16,7 +16,7 @@ import type { EventStore, MatchRecord } from '../store/types.js';
 import type { BallotCloseReason } from '../voting/ballots/index.js';
 import { DEFAULT_AGENT_TIMEOUT_MS, type AgentFactory } from '../agents/seat.js';
 import { BallotKeeper, DEFAULT_BALLOT_SECONDS, DEFAULT_VOTES_PER_MINUTE } from '../voting/ballot-host.js';
-import { archetypeAt, boundedAction, checkDriver, resolveLab, roundClosed } from '../match/inputs.js';
+import { archetypeAt, boundedAction, checkDriver, lobbyCheck, resolveLab, roundClosed, runningSeat } from '../match/inputs.js';
 import { DEFAULT_JUDGE_TIMEOUT_MS } from '../match/judging.js';
 import { MatchLog, type Plan } from '../match/match-log.js';
 import { labName, mergeReplies, renderEnded, renderStart, type CloseReason } from '../present/render.js';
@@ -150,7 +150,7 @@ export class RoundHost {
     let chosen = '';
     return this.inChannel(channelId, async (m0) =>
       this.appendThen(m0.id, (m) => {
-        const lobby = this.lobbyCheck(m);
+        const lobby = lobbyCheck(m);
         if (lobby) return lobby;
         if (seatOfUser(m, caller.userId)) return fail('already_seated', `You already hold ${labName(m, seatOfUser(m, caller.userId) ?? '')}.`);
         const labs = labIdsFor(m.settings.task, m.settings.seed);
@@ -174,7 +174,7 @@ export class RoundHost {
     return this.inChannel(channelId, async (m0) =>
       this.appendThen(m0.id, (m) => {
         if (!this.mayHost(m, caller)) return fail('not_host', 'Only the match host or an admin can assign seats.');
-        const lobby = this.lobbyCheck(m);
+        const lobby = lobbyCheck(m);
         if (lobby) return lobby;
         const labs = labIdsFor(m.settings.task, m.settings.seed);
         const target = resolveLab(m, labs, lab);
@@ -201,7 +201,7 @@ export class RoundHost {
     return this.inChannel(channelId, async (m0) =>
       this.appendThen(m0.id, (m) => {
         if (!this.mayHost(m, caller)) return fail('not_host', 'Only the match host or an admin can start the match.');
-        const lobby = this.lobbyCheck(m);
+        const lobby = lobbyCheck(m);
         if (lobby) return lobby;
         const drivers: Record<LabId, SeatDriver> = {};
         labIdsFor(m.settings.task, m.settings.seed).forEach((lab, i) => {
@@ -235,7 +235,7 @@ export class RoundHost {
     return this.inChannel(channelId, async (m0) => {
       let actor = '';
       const r = await this.log.append(m0.id, (m) => {
-        const bad = this.runningSeat(m, caller);
+        const bad = runningSeat(m, caller);
         if (!bad.ok) return bad;
         const late = roundClosed(m, opts.round);
         if (late) return late;
@@ -266,7 +266,7 @@ export class RoundHost {
   async done(channelId: string, caller: Caller, round?: number): Promise<HostResult<{ match: HostedMatch; closed: Reply | null }>> {
     return this.inChannel(channelId, async (m0) =>
       this.appendThen(m0.id, (m) => {
-        const seat = this.runningSeat(m, caller);
+        const seat = runningSeat(m, caller);
         if (!seat.ok) return seat;
         const late = roundClosed(m, round);
         if (late) return late;
@@ -345,20 +345,6 @@ export class RoundHost {
 
   private mayHost(m: HostedMatch, caller: Caller): boolean {
     return caller.isAdmin || caller.userId === m.hostUserId || this.admins.has(caller.userId);
-  }
-
-  private lobbyCheck(m: HostedMatch): HostResult<never> | null {
-    if (m.phase === 'over') return fail('match_over', 'The match is over.');
-    if (m.phase !== 'lobby') return fail('not_in_lobby', 'The match has already started.');
-    return null;
-  }
-
-  /** The caller's seat in a running match, or not_running / match_over / not_your_seat. */
-  private runningSeat(m: HostedMatch, caller: Caller): HostResult<LabId> {
-    if (m.phase === 'lobby') return fail('not_running', 'The match has not started yet.');
-    if (m.phase === 'over') return fail('match_over', 'The match is over.');
-    const lab = seatOfUser(m, caller.userId);
-    return lab ? ok(lab) : fail('not_your_seat', 'You hold no seat in this match.');
   }
 
   /** Append the planned event, then (still under the lock) run `then` with the match after it. */

@@ -4,6 +4,7 @@ import { ARCHETYPES } from '../engine/policies/index.js';
 import type { ArchetypeName, LabId } from '../engine/types.js';
 import { toJson, type AgentFactory } from '../agents/seat.js';
 import { labName } from './names.js';
+import { seatOfUser } from './replay.js';
 import { fail, ok, type HostResult } from './results.js';
 import type { HostedMatch, SeatDriver } from './types.js';
 
@@ -49,4 +50,19 @@ export function checkDriver(driver: SeatDriver, agentFor: AgentFactory | undefin
 export function roundClosed(m: HostedMatch, round: number | undefined): HostResult<never> | null {
   if (round === undefined || !m.state || m.state.round === round) return null;
   return fail('round_closed', `Round ${round + 1} closed before your command arrived, so nothing was recorded (it was not moved to round ${m.state.round + 1}). Send it again if you still want it.`);
+}
+
+/** null while `m` is in its lobby; else match_over / not_in_lobby. */
+export function lobbyCheck(m: HostedMatch): HostResult<never> | null {
+  if (m.phase === 'over') return fail('match_over', 'The match is over.');
+  if (m.phase !== 'lobby') return fail('not_in_lobby', 'The match has already started.');
+  return null;
+}
+
+/** The caller's seat in a running match, or not_running / match_over / not_your_seat. */
+export function runningSeat(m: HostedMatch, caller: { userId: string }): HostResult<LabId> {
+  if (m.phase === 'lobby') return fail('not_running', 'The match has not started yet.');
+  if (m.phase === 'over') return fail('match_over', 'The match is over.');
+  const lab = seatOfUser(m, caller.userId);
+  return lab ? ok(lab) : fail('not_your_seat', 'You hold no seat in this match.');
 }
