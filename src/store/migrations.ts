@@ -124,3 +124,27 @@ export async function migrateToLatest(db: Kysely<unknown>, options: { migrationT
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
+
+/**
+ * Run `attempt` (a migration run) again, at most 3 times in all, when it failed only because *another*
+ * schema was dropped while Kysely's migrator listed the catalog's tables (PostgreSQL 3F000
+ * invalid_schema_name for a schema other than `ownSchema`): the catalog changed under the listing, not
+ * ours. Any other failure is rethrown at once.
+ */
+export async function retryOnVanishedSchema<T>(attempt: () => Promise<T>, ownSchema: string): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (n >= 3 || !vanishedOther(err, ownSchema)) throw err;
+    }
+  }
+}
+
+function vanishedOther(err: unknown, ownSchema: string): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const x = e as { code?: unknown; message?: unknown };
+    if (x.code === '3F000') return typeof x.message === 'string' && !x.message.includes(`"${ownSchema}"`);
+  }
+  return false;
+}

@@ -7,7 +7,7 @@
 import pg from 'pg';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { KyselyEventStore, type ConstraintKind } from './kysely-store.js';
-import { migrateToLatest } from './migrations.js';
+import { migrateToLatest, retryOnVanishedSchema } from './migrations.js';
 import type { Database } from './schema.js';
 import { StoreError } from './types.js';
 
@@ -69,7 +69,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     const current = await sql<{ name: string | null }>`select current_schema() as name`.execute(db);
     const migrationTableSchema = current.rows[0]?.name;
     if (!migrationTableSchema) throw new StoreError('bad_config', 'no schema of the search_path exists on the server');
-    await migrateToLatest(db as Kysely<unknown>, { migrationTableSchema });
+    // Another process dropping a schema while the migrator lists tables is not our failure: retry (migrations.ts).
+    await retryOnVanishedSchema(() => migrateToLatest(db as Kysely<unknown>, { migrationTableSchema }), migrationTableSchema);
   } catch (err) {
     await db.destroy();
     throw err;

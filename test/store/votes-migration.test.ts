@@ -12,13 +12,17 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from 'kysely';
 import { MIGRATIONS, openPostgresStore, openSqliteStore, type EventStore } from '../../src/store/index.js';
+import { retryOnVanishedSchema } from '../../src/store/migrations.js';
 
 const until0002: Record<string, Migration> = { '0001_matches_events_claims': MIGRATIONS['0001_matches_events_claims']!, '0002_votes': MIGRATIONS['0002_votes']! };
 
 /** Bring `db` to schema 0002 and record one match with two old-style votes. */
 async function legacyDatabase(db: Kysely<unknown>, options: { migrationTableSchema?: string } = {}): Promise<void> {
-  const r = await new Migrator({ db, provider: { getMigrations: async () => until0002 }, ...options }).migrateToLatest();
-  assert.equal(r.error, undefined);
+  // Other test files drop their schemas meanwhile; the store's own retry covers that race (migrations.ts).
+  await retryOnVanishedSchema(async () => {
+    const r = await new Migrator({ db, provider: { getMigrations: async () => until0002 }, ...options }).migrateToLatest();
+    if (r.error !== undefined) throw r.error;
+  }, options.migrationTableSchema ?? 'main');
   await sql`insert into matches (id, channel_id, platform, status, created_at) values ('m', 'c', 'console', 'over', '2025-01-01T00:00:00.000Z')`.execute(db);
   await sql`insert into votes (match_id, round, voter_id, lab, created_at) values ('m', 0, 'discord:1', 'lab_1', '2025-01-01T00:00:01.000Z'), ('m', 1, 'discord:1', 'lab_0', '2025-01-01T00:00:02.000Z')`.execute(db);
 }
