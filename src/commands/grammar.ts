@@ -155,9 +155,13 @@ export function parseCommandText(text: string, specs: readonly CommandSpec[] = C
   let last: { key: string; value: string; quote: Token['quote'] } | null = null;
   for (const [k, t] of rest.entries()) {
     if (t.value === null) {
-      // `help offer`: a bare word is the value of a command's only option.
-      if (spec.options.length === 1 && Object.keys(options).length === 0 && rest.length === 1 && spec.options[0]) {
-        options[spec.options[0].name] = t.key;
+      // `help offer`: a bare word is the value of a command's only option; `counter o_2 ask:9`: a bare first
+      // word is the value of a required first option that is an id (never text, whose words need quotes).
+      const first = spec.options[0];
+      const onlyOption = spec.options.length === 1 && rest.length === 1;
+      const leadingId = k === 0 && first?.required === true && first.kind !== 'text';
+      if (first && Object.keys(options).length === 0 && (onlyOption || leadingId)) {
+        options[first.name] = t.key;
         continue;
       }
       const words: string[] = [];

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { MESSAGE_MAX } from '../engine/actions.js';
 import type { ActionResult, Offer } from '../engine/types.js';
 import { fmtReward, labName } from '../present/common.js';
+import { dealSide } from '../present/narrate.js';
 import type { HostedMatch } from '../match/types.js';
 import { observationOf, personOf, type CommandContext } from './context.js';
 import { defineCommand, type CommandDefinition } from './definition.js';
@@ -153,8 +154,7 @@ export const accept = defineCommand('accept', z.object({ offer: idValue('offer')
   const before = obs.offers.find((x) => x.id === o.offer);
   return submit(ctx, { action_type: 'accept_offer', offer_id: o.offer }, OFFER_CODES, (result, m) => {
     if (!before) return publicReply({ text: result.message });
-    const asked = before.ask ?? 0;
-    const text = `${labName(m, before.from)} gave ${idList(before.offeredBlockIds, 'no blocks')} + ${before.payment.toFixed(2)} credits; ${labName(m, before.to)} gave ${idList(before.requestedBlockIds, 'no blocks')}${asked > 0 ? ` + ${asked.toFixed(2)} credits` : ''}.`;
+    const text = `${labName(m, before.from)} gave ${dealSide(m.state, before.offeredBlockIds, before.payment)}; ${labName(m, before.to)} gave ${dealSide(m.state, before.requestedBlockIds, before.ask ?? 0)}.`;
     return mergeReplies(publicReply({ title: `${labName(m, before.to)} accepted ${before.id}`, text }), rewardNote(ctx, result, `You accepted ${before.id}.`));
   });
 });

@@ -36,7 +36,7 @@ function policyDecision(s: MatchState, lab: LabId, policy: PolicyName, o: Offer)
 }
 
 /** Whether the trade raises the seat's own valuation of its position (sign only; the amount stays private). */
-function helps(s: MatchState, lab: LabId, o: Offer): boolean {
+function helps(s: MatchState, lab: LabId, o: Pick<Offer, 'offeredBlockIds' | 'requestedBlockIds' | 'payment' | 'ask'>): boolean {
   const jobs = Object.values(s.jobs).filter((j) => j.owner === lab && j.outcome === 'pending');
   const blocks = Object.values(s.blocks).filter((b) => b.owner === lab);
   const receive = o.offeredBlockIds.map((id) => s.blocks[id]!).filter(Boolean);
@@ -54,14 +54,38 @@ function neededBlock(s: MatchState, lab: LabId, ids: readonly string[]): string 
   return null;
 }
 
-/** The reason, in the seat's voice, for a decision on `o` (no private number). */
+/** Whether `blocks` of another seat, given for nothing, would raise `lab`'s valuation (sign only). */
+function wouldUse(s: MatchState, lab: LabId, ids: readonly string[]): boolean {
+  return helps(s, lab, { offeredBlockIds: [...ids], requestedBlockIds: [], payment: 0, ask: 0 });
+}
+
+/** The reason, in the seat's voice, for a decision on `o` (no private number; prices only as offered). */
 function reason(s: MatchState, lab: LabId, o: Offer, d: Decision): string {
   if (d.kind === 'accept') return `Deal on ${o.id}: that works for us.`;
   const keep = neededBlock(s, lab, o.requestedBlockIds);
-  const why = keep ? `we need ${keep} for our own jobs` : 'it leaves us worse off than we are now';
+  const ask = o.ask ?? 0;
+  const theirs = o.offeredBlockIds.join(', ');
+  const why = keep
+    ? `we need ${keep} for our own jobs`
+    : theirs && !wouldUse(s, lab, o.offeredBlockIds)
+      ? `our jobs are covered, we have no use for ${theirs}`
+      : theirs && ask > 0
+        ? `${ask.toFixed(2)} credits is more than ${theirs} is worth to us`
+        : 'it leaves us worse off than we are now';
   if (d.kind === 'counter') return `Not as offered (${o.id}): ${why}. Here is what we can do instead.`;
-  const hint = o.payment === 0 && (o.ask ?? 0) === 0 ? ' Add credits or better blocks and we can talk.' : ' Make it worth our while and ask again.';
+  const hint = o.payment === 0 && ask === 0 ? ' Add credits or better blocks and we can talk.' : ' Make it worth our while and ask again.';
   return `No to ${o.id}: ${why}.${hint}`;
+}
+
+/**
+ * A counter that would have the sender give its blocks and pay on top ("pay us to take it") is no answer a
+ * person can use: the seat declines instead (the policy's price logic values an unneeded block below zero).
+ */
+function sensible(o: Offer, d: Decision): Decision {
+  if (d.kind !== 'counter') return d;
+  const a = d.action as { block_ids?: unknown[]; ask?: number };
+  const weGiveNothing = (a.block_ids?.length ?? 0) === 0;
+  return o.offeredBlockIds.length > 0 && weGiveNothing && (a.ask ?? 0) > 0 ? { kind: 'reject' } : d;
 }
 
 /**
@@ -74,7 +98,7 @@ export function answerOffer(s: MatchState, lab: LabId, policy: PolicyName, offer
   if (!o || o.status !== 'active' || o.to !== lab) return null;
   const fromPolicy = policyDecision(s, lab, policy, o);
   // An offer the policy would leave lying is answered anyway: yes if it helps the seat, else no.
-  const d: Decision = fromPolicy ?? (helps(s, lab, o) ? { kind: 'accept' } : { kind: 'reject' });
+  const d: Decision = sensible(o, fromPolicy ?? (helps(s, lab, o) ? { kind: 'accept' } : { kind: 'reject' }));
   const act = d.kind === 'accept' ? { action_type: 'accept_offer', offer_id: o.id } : d.kind === 'reject' ? { action_type: 'reject_offer', offer_id: o.id } : d.action;
   return { lab, actions: [{ action_type: 'send_message', target_lab_id: o.from, message: reason(s, lab, o, d) }, act] };
 }

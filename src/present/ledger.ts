@@ -47,14 +47,16 @@ function blockText(s: MatchState, ids: readonly string[]): string {
   }).join(', ');
 }
 
-/** What `lab` gave and got in offer `o` (its own side first). */
+/** What `lab` gave and got in offer `o` (its own side first): blocks, plus the credits paid (`pay`) or asked (`ask`). */
 function tradeTerms(m: HostedMatch, s: MatchState, o: Offer, lab: LabId): string {
   const mine = o.from === lab;
   const gave = mine ? o.offeredBlockIds : o.requestedBlockIds;
   const got = mine ? o.requestedBlockIds : o.offeredBlockIds;
-  const pay = o.payment > 0 ? (mine ? ` + ${o.payment.toFixed(2)} credits` : '') : '';
-  const paid = o.payment > 0 && !mine ? ` + ${o.payment.toFixed(2)} credits` : '';
-  return `offer ${o.id} with ${labName(m, mine ? o.to : o.from)}: you gave ${blockText(s, gave)}${pay} for ${blockText(s, got)}${paid}`;
+  // The sender pays `payment`; the receiver pays `ask` (rules v3: selling for credits).
+  const credits = (x: number) => (x > 0 ? ` + ${x.toFixed(2)} credits` : '');
+  const [outCr, inCr] = mine ? [o.payment, o.ask ?? 0] : [o.ask ?? 0, o.payment];
+  const side = (ids: readonly string[], cr: number) => (ids.length === 0 && cr > 0 ? `${cr.toFixed(2)} credits` : `${blockText(s, ids)}${credits(cr)}`);
+  return `offer ${o.id} with ${labName(m, mine ? o.to : o.from)}: you gave ${side(gave, outCr)} for ${side(got, inCr)}`;
 }
 
 const weightNote = (e: LedgerEntry): string => {

@@ -31,11 +31,16 @@ function blocks(s: MatchState | null, ids: readonly string[]): string {
   }).join(', ');
 }
 
-/** The terms of an offer or counter: "b_1_2 (…) for b_0_1 (…) + 5.00 credits". */
+/** One side of a deal: "b_1_2 (…) + 5.00 credits", "12.00 credits" (credits only) or "nothing". */
+export function dealSide(s: MatchState | null, ids: readonly string[], credits: number): string {
+  const cr = credits > 0 ? `${credits.toFixed(2)} credits` : '';
+  if (ids.length === 0) return cr || 'nothing';
+  return cr ? `${blocks(s, ids)} + ${cr}` : blocks(s, ids);
+}
+
+/** The terms of an offer or counter: "b_1_2 (…) for b_0_1 (…) + 5.00 credits", "b_0_2 (…) for 12.00 credits". */
 function terms(s: MatchState | null, a: { block_ids: string[]; requested_block_ids: string[]; payment: number; ask?: number }): string {
-  const give = `${blocks(s, a.block_ids)}${a.payment > 0 ? ` + ${a.payment.toFixed(2)} credits` : ''}`;
-  const want = `${blocks(s, a.requested_block_ids)}${(a.ask ?? 0) > 0 ? ` + ${a.ask!.toFixed(2)} credits` : ''}`;
-  return `${give} for ${want}`;
+  return `${dealSide(s, a.block_ids, a.payment)} for ${dealSide(s, a.requested_block_ids, a.ask ?? 0)}`;
 }
 
 const note = (text: string): string => (text.trim() ? ` — ${quote(text)}` : '');

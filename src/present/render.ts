@@ -19,7 +19,7 @@ import {
 import { drivenSeats } from '../match/replay.js';
 import { pitchPayLines } from './pitch-pay.js';
 import { roundLedgerLines, seatSummary } from './ledger.js';
-import { directMessagePosts, narrate, narrationFields } from './narrate.js';
+import { dealSide, directMessagePosts, narrate, narrationFields } from './narrate.js';
 import { breakdownChart, standingsChart } from './charts.js';
 import type { ActionRecord, HostedMatch } from '../match/types.js';
 import { emptyReply, mergeReplies } from '../chat/reply.js';
@@ -134,10 +134,9 @@ function closeSummary(m: HostedMatch, r: RoundReport, reason: CloseReason, maxRo
       name: 'Trades',
       value: r.trades
         .map((t) => {
-          const gave = t.offeredBlockIds.length ? t.offeredBlockIds.join(', ') : 'no blocks';
-          const got = t.requestedBlockIds.length ? t.requestedBlockIds.join(', ') : 'no blocks';
-          const asked = t.ask ?? 0;
-          return `${t.offerId}: ${labName(m, t.from)} gave ${gave} + ${t.payment} credits to ${labName(m, t.to)} for ${got}${asked > 0 ? ` + ${asked} credits` : ''}`;
+          const gave = dealSide(m.state, t.offeredBlockIds, t.payment);
+          const got = dealSide(m.state, t.requestedBlockIds, t.ask ?? 0);
+          return `${t.offerId}: ${labName(m, t.from)} gave ${gave} to ${labName(m, t.to)} for ${got}`;
         })
         .join('\n'),
     });

@@ -17,6 +17,7 @@ import type { Offer } from '../engine/types.js';
 import { applyEvent } from '../match/replay.js';
 import type { HostedMatch, StoredEvent } from '../match/types.js';
 import { labName, seatLabel } from '../present/common.js';
+import { dealSide } from '../present/narrate.js';
 import { renderEnded, renderRoundClose, renderStart, type BallotView } from '../present/render.js';
 import type { VoteRecord } from '../store/types.js';
 import { ballotOpenField, renderBallotClosed } from '../voting/render.js';
@@ -38,12 +39,10 @@ export interface FeedOptions {
   votes: ReadonlyMap<string, readonly VoteRecord[]>;
 }
 
-const blocks = (ids: readonly string[]) => (ids.length ? ids.join(', ') : 'no blocks');
-
 /** An offer's public terms: who gives what to whom. */
 export function offerTerms(m: HostedMatch, o: Offer): string {
-  const pay = o.payment > 0 ? ` + ${o.payment} credits` : '';
-  return `${labName(m, o.from)} gives ${blocks(o.offeredBlockIds)}${pay} to ${labName(m, o.to)} for ${blocks(o.requestedBlockIds)} (open until round ${o.expiresRound + 1})`;
+  const s = m.state;
+  return `${labName(m, o.from)} gives ${dealSide(s, o.offeredBlockIds, o.payment)} to ${labName(m, o.to)} for ${dealSide(s, o.requestedBlockIds, o.ask ?? 0)} (open until round ${o.expiresRound + 1})`;
 }
 
 const post = (title: string, text = ''): Post => ({ title, text });

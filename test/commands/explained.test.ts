@@ -89,7 +89,7 @@ describe('`me` shows the running reward ledger', () => {
     // Lab C accepted at once; Alice's side of the trade is paid at the round close.
     const before = replyText(assertOk(await a.run(alice, 'me')));
     assert.match(before, /Your reward ledger/);
-    assert.match(before, /pending [+−]\d\.\d{4} deals: offer o_1 with Lab C: you gave nothing \+ 10\.00 credits for nothing.*\(paid at the round close\)/);
+    assert.match(before, /pending [+−]\d\.\d{4} deals: offer o_1 with Lab C: you gave 10\.00 credits for nothing.*\(paid at the round close\)/);
     assert.match(before, /0\.35×job_utility \+ 0\.20×deal_quality/);
     assertOk(await a.run(alice, 'done'));
     assertOk(await a.run(bob, 'done'));

@@ -44,6 +44,13 @@ describe('parseCommandText', () => {
     assert.deepEqual(ok('join lab_1'), { name: 'join', options: { lab: 'lab_1' } });
   });
 
+  test('a bare first word is the value of a required first id option (counter o_2 …, allocate j_0_0 …), never of text', () => {
+    assert.deepEqual(ok('counter o_2 give:b_0_2 ask:12'), { name: 'counter', options: { offer: 'o_2', give: 'b_0_2', ask: '12' } });
+    assert.deepEqual(ok('allocate j_0_0 blocks:b_0_1'), { name: 'allocate', options: { job: 'j_0_0', blocks: 'b_0_1' } });
+    assert.equal(bad('counter give:b_0_2 o_2').code, 'bad_token', 'only the first word');
+    assert.equal(bad('message hello to:lab_1').code, 'bad_token', 'text needs its name and quotes');
+  });
+
   test('empty input and unknown commands list the commands', () => {
     assert.equal(bad('').code, 'empty_command');
     assert.equal(bad('/arena').code, 'empty_command');

@@ -80,4 +80,28 @@ describe('answers within the round', () => {
     for (const v of [s.labs['lab_1']!.budget, ...Object.values(s.jobs).filter((j) => j.owner === 'lab_1').map((j) => j.baseValue)]) assert.ok(!dm.text.includes(v.toFixed(2)), 'no private number in the reason');
     await h.host.stop();
   });
+
+  test('selling for credits to scripted seats: never "pay us to take it"; a price counter or a no, each with its reason', async () => {
+    const h = await harness();
+    unwrap(await h.host.create('x4', 'console', ada, { task: 'market_round', seed: 4, roundSeconds: 0 }));
+    unwrap(await h.host.join('x4', ada, 'lab_0'));
+    unwrap(await h.host.start('x4', ada));
+    const seen: string[] = [];
+    for (const to of ['lab_1', 'lab_2']) {
+      const r = unwrap(await h.host.act('x4', ada, { action_type: 'send_offer', target_lab_id: to, block_ids: ['b_0_2'], ask: 60, message: '60 credits' }));
+      const sent = Object.values(r.match.state!.offers).find((o) => o.to === to && o.from === 'lab_0' && o.linkedOfferId === null)!;
+      const answer = Object.values(r.match.state!.offers).find((o) => o.linkedOfferId === sent.id);
+      if (answer) {
+        // A counter names what the seat would pay, and asks nothing of the seller on top of the block.
+        assert.equal(answer.ask ?? 0, 0, `${to} does not ask the seller to pay`);
+        assert.ok(answer.payment > 0 && answer.payment < 60, `${to} offers a lower price (${answer.payment})`);
+      } else assert.equal(sent.status, 'rejected');
+      const dm = r.reply!.private.find((p) => /Direct message from/.test(p.title ?? ''))!.text;
+      assert.match(dm, answer ? /Not as offered \(o_\d\): 60\.00 credits is more than b_0_2 is worth to us/ : /No to o_\d: (our jobs are covered, we have no use for b_0_2|60\.00 credits is more than b_0_2 is worth to us)\./);
+      seen.push(answer ? 'counter' : 'reject');
+      if (answer) unwrap(await h.host.act('x4', ada, { action_type: 'reject_offer', offer_id: answer.id }));
+    }
+    assert.deepEqual(seen.sort(), ['counter', 'reject'], 'seed 4: Lab B haggles; Lab C, whose policy would ask the seller to pay on top, declines');
+    await h.host.stop();
+  });
 });
