@@ -4,6 +4,11 @@
  * out-of-command posts (timer round closes, agent turns, restore) go to the Discord channel.
  *
  * Needs DISCORD_TOKEN (see config.ts); commands are registered separately with `npm run discord:register`.
+ * With `--shards` the entry point runs discord-shards.ts instead, whose shard processes each run {@link start}.
+ *
+ * Scale-out: private posts for other people wait in the store (`storeInbox`), so any process or shard
+ * serves "My private update" and a restart keeps them; the host restores only Discord matches
+ * (`platform: 'discord'`), so a Discord process never closes a Slack match's round it could not post.
  */
 import { pino, type Logger } from 'pino';
 import { COMMANDS, completions, runCommand, runText, setCommandErrorSink } from '../commands/index.js';
@@ -14,6 +19,8 @@ import { RoundHost, type RoundHostOptions } from '../host/index.js';
 import type { EventStore } from '../store/types.js';
 import type { CommandBackend } from '../adapters/discord/backend.js';
 import { startDiscordBot, type DiscordBot } from '../adapters/discord/bot.js';
+import { storeInbox } from '../adapters/discord/inbox.js';
+import { SHARD_STOP_MESSAGE } from '../adapters/discord/sharding.js';
 import { readDiscordConfig, type DiscordConfigError } from '../adapters/discord/config.js';
 import { ratingChangeHook } from '../analytics/ratings/match-over.js';
 import { drainWithin, untilStopSignal } from './shutdown.js';
@@ -31,6 +38,8 @@ export interface StartDiscordOptions {
   hostOptions?: Omit<RoundHostOptions, 'store' | 'publish' | 'logger'>;
   /** A command still running after this many ms is deferred (default 2000). */
   softDeadlineMs?: number;
+  /** Shards of this client (see DiscordBotOptions.shards); default: the ShardingManager's environment, else one. */
+  shards?: { ids: number[]; count: number };
 }
 
 /** A running Discord bot and its round host, as {@link startDiscord} resolves them. */
@@ -71,6 +80,7 @@ export async function startDiscord(opts: StartDiscordOptions): Promise<DiscordRu
   const host = new RoundHost({
     // Each player's rating change follows a match's final post (src/analytics/ratings).
     onMatchOver: ratingChangeHook(opts.store),
+    platform: 'discord',
     ...opts.hostOptions,
     store: opts.store,
     logger: logger.child({ component: 'round-host' }),
@@ -86,8 +96,10 @@ export async function startDiscord(opts: StartDiscordOptions): Promise<DiscordRu
       token: config.token,
       logger,
       adminRoleId: config.adminRoleId,
+      inbox: storeInbox(opts.store, logger),
       ...(restApi ? { restApi } : {}),
       ...(opts.softDeadlineMs !== undefined ? { softDeadlineMs: opts.softDeadlineMs } : {}),
+      ...(opts.shards ? { shards: opts.shards } : {}),
     });
   } catch (err) {
     await host.stop();
@@ -113,7 +125,7 @@ export async function startDiscord(opts: StartDiscordOptions): Promise<DiscordRu
  */
 export async function start(ctx: PlatformContext): Promise<number> {
   const { config, store, logger } = ctx;
-  const llm = await createLlmRuntime(config.llm, logger);
+  const llm = await createLlmRuntime(config.llm, logger, store);
   let rt: DiscordRuntime;
   try {
     rt = await startDiscord({
@@ -136,11 +148,26 @@ export async function start(ctx: PlatformContext): Promise<number> {
     return 1;
   }
   logger.info({ llm: llm.summary }, 'discord: running; press Ctrl+C to stop');
-  const signal = await untilStopSignal(logger);
+  const signal = await Promise.race([untilStopSignal(logger), managerStop()]);
   const drainSeconds = config.shutdown.drainSeconds;
   logger.info({ signal, drainSeconds }, 'discord: stopping');
   rt.bot.stopAccepting();
   const outcome = await drainWithin(() => rt.stop(), drainSeconds, logger);
   logger.info(outcome, 'discord: drained, closing the store');
   return 0;
+}
+
+/**
+ * In a shard process (started by discord-shards.ts): resolves when the manager asks this shard to stop
+ * (IPC {@link SHARD_STOP_MESSAGE}) or is gone (the IPC channel closed: an orphaned shard would hold its
+ * gateway session while a new manager starts another). Never resolves in a process without a manager.
+ */
+function managerStop(): Promise<'manager' | 'manager_gone'> {
+  if (!process.env.SHARDING_MANAGER || !process.send) return new Promise(() => {});
+  return new Promise((resolve) => {
+    process.on('message', (m: unknown) => {
+      if (typeof m === 'object' && m !== null && (m as { arena?: unknown }).arena === SHARD_STOP_MESSAGE.arena) resolve('manager');
+    });
+    process.once('disconnect', () => resolve('manager_gone'));
+  });
 }

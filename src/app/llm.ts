@@ -1,13 +1,19 @@
 /**
  * Wiring for the console, the bots and the eval CLI: from settings to the round host's `agentFor` and
  * `judge` options. When no endpoint is configured everything is null and {@link describeLlmConfig}
- * says that the rule judge and scripted seats are used.
+ * says that the rule judge and scripted seats are used. With a store, every call of the seats and the
+ * judge goes through the spend gate (src/agents/budget.ts): daily token budgets per deployment and per
+ * channel and the per-match budget, counted in the store's `llm_usage` table (issue #21).
  */
 import type { Logger } from 'pino';
 import type { AgentFactory } from '../agents/seat.js';
+import { spendGate, type LlmUsageLine, type SpendLedger, type TokenBudgets } from '../agents/budget.js';
+import { configureUsageBudgets } from '../commands/usage-budgets.js';
 import type { AsyncJudge } from '../engine/judge/types.js';
 import type { LlmClient } from '../llm/client.js';
+import type { LlmCaller } from '../llm/types.js';
 import { describeLlmConfig, judgeModels, llmEnabled, loadLlmConfig, type LlmConfig } from '../llm/config.js';
+import type { EventStore } from '../store/types.js';
 
 /** What the host needs from the LLM side. */
 export interface LlmRuntime {
@@ -26,35 +32,84 @@ export interface LlmRuntime {
   evalAgentFor: AgentFactory | null;
   /** Give the round host this `judgeTimeoutMs`: a little over the judge's own deadline. */
   hostJudgeTimeoutMs: number;
+  /** The token budgets in force ({@link budgetsOf}); enforced only when the runtime was given a store. */
+  budgets: TokenBudgets;
   /** One line for the console/logs. */
   summary: string;
 }
 
 /**
- * Build the runtime from validated settings. Calls are logged at debug level (usage, latency, outcome).
+ * Build the runtime from validated settings. With `store`, the agents and the judge call the model
+ * through the spend gate (src/agents/budget.ts): a call past `llm.dailyTokens`, `llm.channelDailyTokens`
+ * or `llm.matchTokenBudget` is refused before it is made, and every call (made or refused) is logged as
+ * one `llm usage` line (info; refusals warn) with its tokens. Without a store (the eval CLI) only the
+ * client's per-match budget applies. Also tells the admin usage view (`stats view:usage`) the budgets.
  * The judge's whole-judgement deadline is `judgeTimeoutMs`; give the host a judge timeout a little
  * longer (its own fallback then never fires first).
  */
-export async function createLlmRuntime(config: LlmConfig, logger?: Logger): Promise<LlmRuntime> {
+export async function createLlmRuntime(config: LlmConfig, logger?: Logger, store?: Pick<EventStore, 'llmSpent' | 'addLlmUsage' | 'getMatch'>): Promise<LlmRuntime> {
   const summary = describeLlmConfig(config);
   const hostJudgeTimeoutMs = config.judgeTimeoutMs + 2_000;
   const allowedModels = allowedModelsOf(config);
-  if (!llmEnabled(config)) return { config, client: null, agentFor: null, evalAgentFor: null, judge: null, defaultAgentModel: null, allowedModels: [], hostJudgeTimeoutMs, summary };
+  const budgets = budgetsOf(config);
+  configureUsageBudgets(budgets);
+  if (!llmEnabled(config)) return { config, client: null, agentFor: null, evalAgentFor: null, judge: null, defaultAgentModel: null, allowedModels: [], hostJudgeTimeoutMs, budgets, summary };
   // The OpenAI SDK (~13 MB) loads only when an endpoint is configured.
   const [{ LlmClient }, { createLlmJudge }, { llmAgentFactory }] = await Promise.all([
     import('../llm/client.js'),
     import('../agents/llm-judge.js'),
     import('../agents/seat-agent.js'),
   ]);
-  const client = new LlmClient(config, logger ? { onCall: (rec) => logger.debug({ llm: rec }, 'llm call') } : {});
+  const client = new LlmClient(config, store || !logger ? {} : { onCall: (rec) => logger.debug({ llm: rec }, 'llm call') });
+  // Everything that spends the operator's key in a match (seats, extra turns, the judge) goes through the gate.
+  const caller: LlmCaller = store ? spendGate(client, { ledger: storeLedger(store), budgets, ...gateLogging(logger) }) : client;
   const models = judgeModels(config);
   const judge = models.length
-    ? createLlmJudge({ client, models, samples: config.judgeSamples, temperature: config.judgeTemperature, timeoutMs: config.judgeTimeoutMs })
+    ? createLlmJudge({ client: caller, models, samples: config.judgeSamples, temperature: config.judgeTemperature, timeoutMs: config.judgeTimeoutMs })
     : null;
-  const anyModel = llmAgentFactory(client, logger ? { onNote: (note) => logger.debug({ agent: note }, 'llm agent turn') } : {});
+  const anyModel = llmAgentFactory(caller, logger ? { onNote: (note) => logger.debug({ agent: note }, 'llm agent turn') } : {});
   // Only allowed models get an agent: the factory's cache (one agent per model) holds at most this list.
   const agentFor: AgentFactory = (driver) => (driver.kind === 'llm' && !allowedModels.includes(driver.model) ? null : anyModel(driver));
-  return { config, client, agentFor, evalAgentFor: anyModel, judge, defaultAgentModel: config.agentModel, allowedModels, hostJudgeTimeoutMs, summary };
+  return { config, client, agentFor, evalAgentFor: anyModel, judge, defaultAgentModel: config.agentModel, allowedModels, hostJudgeTimeoutMs, budgets, summary };
+}
+
+/** The token budgets of `config` (0 = unlimited): `dailyTokens`, `channelDailyTokens`, and `matchTokenBudget` as `matchTokens`. */
+export function budgetsOf(config: LlmConfig): TokenBudgets {
+  return { dailyTokens: config.dailyTokens, channelDailyTokens: config.channelDailyTokens, matchTokens: config.matchTokenBudget };
+}
+
+/** Channels remembered per match id (a match never changes channel); bounded, oldest dropped first. */
+const CHANNEL_CACHE_SIZE = 1_000;
+
+/** The gate's ledger over the store: usage sums and upserts, and each match's channel (cached). */
+export function storeLedger(store: Pick<EventStore, 'llmSpent' | 'addLlmUsage' | 'getMatch'>): SpendLedger {
+  const channels = new Map<string, string>();
+  return {
+    spent: (q) => store.llmSpent(q),
+    add: (u) => store.addLlmUsage(u),
+    async channelOf(matchId) {
+      const known = channels.get(matchId);
+      if (known !== undefined) return known;
+      const channel = (await store.getMatch(matchId))?.channelId ?? null;
+      if (channel !== null) {
+        channels.set(matchId, channel);
+        if (channels.size > CHANNEL_CACHE_SIZE) channels.delete(channels.keys().next().value!);
+      }
+      return channel;
+    },
+  };
+}
+
+/** One structured log line per LLM call: info when made, warn when a budget refused it; ledger failures as errors. */
+function gateLogging(logger: Logger | undefined): { onCall?: (line: LlmUsageLine) => void; onError?: (err: unknown, during: 'check' | 'record') => void } {
+  if (!logger) return {};
+  return {
+    onCall: (line) => {
+      if (line.code === 'llm_budget_spent' || line.code === 'llm_usage_unavailable') logger.warn({ llm: line }, `llm call refused: ${line.refusal?.message ?? line.code}`);
+      else logger.info({ llm: line }, 'llm usage');
+    },
+    onError: (err, during) => logger.error({ err: err instanceof Error ? err.message : String(err), code: 'llm_usage_unavailable', during }, 'llm usage ledger failed'),
+  };
 }
 
 /**

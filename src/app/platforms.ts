@@ -20,3 +20,9 @@ export const PLATFORMS: Readonly<Record<'discord' | 'slack', () => Promise<Platf
 
 /** Names accepted by `--platform`: the console plus every registered chat platform. */
 export const PLATFORM_NAMES = ['console', ...(Object.keys(PLATFORMS) as (keyof typeof PLATFORMS)[])] as const;
+
+/**
+ * `--shards` (or DISCORD_SHARDS) for `--platform discord`: this process becomes discord.js's ShardingManager
+ * and runs one process per shard (src/app/discord-shards.ts), loaded only when chosen.
+ */
+export const SHARDED_DISCORD = async (): Promise<typeof import('./discord-shards.js').startShards> => (await import('./discord-shards.js')).startShards;

@@ -117,11 +117,13 @@ export async function startSlack(opts: StartSlackOptions): Promise<StartedSlack>
 }
 
 async function buildHost(store: EventStore, config: ArenaConfig | undefined, logger: Logger, publish: ConstructorParameters<typeof RoundHost>[0]['publish']): Promise<RoundHost> {
-  const llm = config ? await createLlmRuntime(config.llm, logger) : null;
+  const llm = config ? await createLlmRuntime(config.llm, logger, store) : null;
   return new RoundHost({
     store,
     publish,
     logger,
+    // On a database shared with a Discord bot, restore only Slack matches (issue #21: their posts go out here).
+    platform: 'slack',
     // Each player's rating change follows a match's final post (src/analytics/ratings).
     onMatchOver: ratingChangeHook(store),
     ...(config ? hostOptionsFromConfig(config) : {}),

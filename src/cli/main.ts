@@ -4,6 +4,7 @@
  *     npm start                                   # console match in this terminal (SQLite ./data/arena.db)
  *     npm start -- --task coalition_market --seed 7 --round-seconds 0 --db :memory:
  *     npm start -- --platform discord|slack       # the chat bots (when their adapters are installed)
+ *     npm start -- --platform discord --shards auto   # Discord: one process per shard (ShardingManager)
  *
  * Options override the config file and environment variables (src/app/config/schema.ts lists them all).
  * `--db <file>` forces SQLite at that path even when DATABASE_URL is set.
@@ -13,7 +14,7 @@
  */
 import { Command, Option } from 'commander';
 import { pino, type Logger } from 'pino';
-import { PLATFORMS, PLATFORM_NAMES } from '../app/platforms.js';
+import { PLATFORMS, PLATFORM_NAMES, SHARDED_DISCORD } from '../app/platforms.js';
 import { z } from 'zod';
 import { runConsole, type ConsoleSeat } from '../adapters/console/session.js';
 import type { Persistence } from '../adapters/console/persistence.js';
@@ -39,6 +40,8 @@ const OptionsSchema = z.object({
   db: z.string().min(1).optional(),
   config: z.string().min(1).optional(),
   seat: z.array(z.string()).default([]),
+  /** Checked by src/adapters/discord/shard-spec.ts once the platform is known. */
+  shards: z.string().trim().min(1).optional(),
 });
 
 /**
@@ -86,6 +89,7 @@ function parseArgs(argv: string[]): z.output<typeof OptionsSchema> {
     .option('--round-seconds <n>', 'round timer of a new match in seconds; 0 = rounds close on `done`')
     .option('--db <file>', 'SQLite file (default ./data/arena.db; `:memory:` keeps nothing)')
     .option('--config <file>', 'config file (default config/arena.json if present)')
+    .option('--shards <spec>', 'discord: run discord.js\'s ShardingManager, one process per shard: auto, a count (4) or a list of a total (0,1/4); default DISCORD_SHARDS, else no sharding')
     .option('--seat <lab=driver>', 'console: seat an agent before the match starts, e.g. lab_2=llm:gpt-4o-mini or lab_1=scripted:selfish (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .showHelpAfterError()
     // Usage errors exit 2 (the documented code); --help exits 0.
@@ -110,6 +114,14 @@ async function main(argv: string[]): Promise<number> {
   // In the terminal, only warnings go to stderr unless LOG_LEVEL asks for more.
   const level = consoleMode && !process.env.LOG_LEVEL ? 'warn' : config.log.level;
   const logger = pino({ level }, pino.destination(2));
+  // The shard manager runs no bot and opens no store: its shard processes (this entry again, without
+  // --shards, with SHARDING_MANAGER set by discord.js) do.
+  if (args.shards !== undefined && args.platform !== 'discord') {
+    process.stderr.write('error: option --shards: only with --platform discord\n');
+    return 2;
+  }
+  const shards = args.platform !== 'discord' || process.env.SHARDING_MANAGER ? undefined : (args.shards ?? (process.env.DISCORD_SHARDS?.trim() || undefined));
+  if (shards !== undefined) return (await SHARDED_DISCORD())({ config, logger, spec: shards });
   const store = await openStore(args.db ? { sqlitePath: args.db } : { ...(config.database.url ? { databaseUrl: config.database.url } : {}), sqlitePath: config.database.sqlitePath });
   armStopDeadline(config.shutdown.drainSeconds, logger);
   try {
@@ -117,7 +129,7 @@ async function main(argv: string[]): Promise<number> {
     // The person at this terminal is the operator: the models they name with --seat are allowed too.
     const named = args.seat.map((x) => /=llm:(.+)$/.exec(x)?.[1]).filter((x): x is string => Boolean(x));
     const llmConfig = named.length ? { ...config.llm, allowedModels: [...allowedModelsOf(config.llm), ...named] } : config.llm;
-    const llm = await createLlmRuntime(llmConfig, logger);
+    const llm = await createLlmRuntime(llmConfig, logger, store);
     const seats = parseSeats(args.seat, llm.defaultAgentModel);
     if (typeof seats === 'string') {
       process.stderr.write(`${seats}\n`);

@@ -10,7 +10,7 @@ import type { HostedMatch } from '../match/types.js';
 import type { Caller } from './types.js';
 
 /** The part of the round host (src/host) the catalogue uses. */
-export type ArenaHost = Pick<RoundHost, 'create' | 'join' | 'assign' | 'start' | 'act' | 'done' | 'end' | 'current' | 'seatOf' | 'vote' | 'eventStore'>;
+export type ArenaHost = Pick<RoundHost, 'create' | 'join' | 'assign' | 'start' | 'act' | 'done' | 'end' | 'current' | 'seatOf' | 'vote' | 'eventStore'> & Partial<Pick<RoundHost, 'isAdmin'>>;
 
 /** What a command handler gets (see the file comment); `match` and `lab` are snapshots taken on arrival. */
 export interface CommandContext {

@@ -149,7 +149,7 @@ export const offer = defineCommand('offer', z.object({ to: idValue('lab').option
 /** `accept offer`: accept_offer as its recipient (docs/RULES.md §3.2); public trade post plus a private reward note. */
 export const accept = defineCommand('accept', z.object({ offer: idValue('offer') }), SEAT, async (ctx, o) => {
   const obs = observationOf(ctx);
-  const bad = checkOffer('offer', o.offer, obs, 'recipient');
+  const bad = checkOffer('offer', o.offer, obs, 'recipient', ctx.match?.state?.offers);
   if (bad) return errorReply(ctx.caller.userId, bad);
   const before = obs.offers.find((x) => x.id === o.offer);
   return submit(ctx, { action_type: 'accept_offer', offer_id: o.offer }, OFFER_CODES, (result, m) => {
@@ -162,7 +162,7 @@ export const accept = defineCommand('accept', z.object({ offer: idValue('offer')
 /** `reject offer`: reject (recipient) or withdraw (sender) an active offer (docs/RULES.md §3.3). */
 export const reject = defineCommand('reject', z.object({ offer: idValue('offer') }), SEAT, async (ctx, o) => {
   const obs = observationOf(ctx);
-  const bad = checkOffer('offer', o.offer, obs, 'party');
+  const bad = checkOffer('offer', o.offer, obs, 'party', ctx.match?.state?.offers);
   if (bad) return errorReply(ctx.caller.userId, bad);
   return submit(ctx, { action_type: 'reject_offer', offer_id: o.offer }, OFFER_CODES, (result, m) => {
     const verb = result.code === 'offer_withdrawn' ? 'withdrew' : 'rejected';
@@ -177,7 +177,7 @@ export const counter = defineCommand('counter', z.object({ offer: idValue('offer
   const want = o.want ?? [];
   const original = obs.offers.find((x) => x.id === o.offer);
   const bad = firstError(
-    checkOffer('offer', o.offer, obs, 'recipient'),
+    checkOffer('offer', o.offer, obs, 'recipient', ctx.match?.state?.offers),
     checkOwnBlocks('give', give, obs, LIVE, 'available or reserved'),
     original ? checkTargetBlocks('want', want, obs, original.from) : null,
     checkPay('pay', o.pay, obs),

@@ -10,6 +10,7 @@ import { formatStats, statsForMatches } from '../analytics/preference/index.js';
 import { defineCommand, type CommandDefinition } from './definition.js';
 import { choiceValue, intValue } from './options.js';
 import { voteLinkFor } from '../web/links/vote-link.js';
+import { usageView } from './handlers-usage.js';
 
 /** Ballot ids are `v_<n>`. */
 const ballotValue = () => {
@@ -47,8 +48,12 @@ This link is yours alone (votes count as yours): it works once and until ${new D
   },
 );
 
-/** `stats`: votes and judge–human agreement over the channel's finished matches, posted to the channel. */
-export const stats = defineCommand('stats', z.object({}), [], async (ctx) => {
+/**
+ * `stats [view]`: votes and judge–human agreement over the channel's finished matches, posted to the channel;
+ * `view:usage` is the admin view of today's LLM usage instead (handlers-usage.ts).
+ */
+export const stats = defineCommand('stats', z.object({ view: choiceValue(['votes', 'usage']).optional() }), [], async (ctx, o) => {
+  if (o.view === 'usage') return usageView(ctx);
   const computed = await statsForMatches(ctx.host.eventStore, { channelId: ctx.channelId });
   return publicReply({ title: 'Preference data in this channel (finished matches)', text: formatStats(computed) });
 });

@@ -4,7 +4,8 @@
  *
  * Codes: `no_match` (nothing in this channel), `not_in_lobby` (the match already started),
  * `not_started` (still in the lobby), `match_over`, `not_host`, `no_seat` (caller has no seat here),
- * `seat_finished` (the caller's seat has finished), `already_seated` (the caller holds a seat already).
+ * `seat_finished` (the caller's seat has finished), `already_seated` (the caller holds a seat already),
+ * `not_admin` (the caller is not a platform admin).
  */
 import { labName } from '../present/common.js';
 import type { CommandContext } from './context.js';
@@ -38,6 +39,14 @@ export const isHost: Precondition = (ctx) => {
   if (ctx.caller.isAdmin || ctx.caller.userId === ctx.match.hostUserId) return null;
   return { code: 'not_host', message: 'Only the match host (or an admin) can do that.' };
 };
+
+/**
+ * The caller is a platform admin (`Caller.isAdmin`: on Discord Manage Server or the DISCORD_ADMIN_ROLE_ID
+ * role, on Slack one of SLACK_ADMIN_USER_IDS) or one of the config's `adminUserIds`. Needs no match: used for operator views such as
+ * `stats view:usage`.
+ */
+export const isPlatformAdmin: Precondition = (ctx) =>
+  (ctx.host.isAdmin?.(ctx.caller) ?? ctx.caller.isAdmin) ? null : { code: 'not_admin', message: 'Only an admin (Discord: Manage Server or the admin role; Slack: SLACK_ADMIN_USER_IDS; or the config\'s adminUserIds) can see this.' };
 
 /** The caller holds a seat in the match (and, once running, has not finished). */
 export const hasSeat: Precondition = (ctx) => {

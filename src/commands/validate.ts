@@ -8,7 +8,7 @@
  * `target_does_not_own_block`, `duplicate_block`, `unknown_job`, `unknown_offer`, `not_offer_recipient`,
  * `unknown_coalition`, `budget_overspend` — the engine's names (src/engine/codes.ts) for the same faults.
  */
-import type { BlockStatus, LabId } from '../engine/types.js';
+import type { BlockStatus, LabId, Offer } from '../engine/types.js';
 import type { Observation } from '../engine/views.js';
 import type { CommandError } from './types.js';
 
@@ -113,13 +113,18 @@ export function checkOwnJobs(option: string, ids: readonly string[], obs: Observ
   return null;
 }
 
-/** An active offer the caller received (`recipient`) or is a party to (`party`: received or sent). */
-export function checkOffer(option: string, id: string, obs: Observation, role: 'recipient' | 'party'): Check {
+/**
+ * An active offer the caller received (`recipient`) or is a party to (`party`: received or sent). `all`
+ * (the match's offers, any status) lets a party hear what became of an offer that is no longer active
+ * ("o_3 is accepted": e.g. a second press of Accept), instead of "not an active offer of yours".
+ */
+export function checkOffer(option: string, id: string, obs: Observation, role: 'recipient' | 'party', all?: Readonly<Record<string, Offer>>): Check {
   const me = obs.self.id;
   const active = obs.offers.filter((o) => o.status === 'active' && (o.to === me || (role === 'party' && o.from === me)));
   const valid = active.map((o) => o.id);
   const expected = role === 'recipient' ? 'an active offer made to you' : 'an active offer you made or received';
-  const seen = obs.offers.find((o) => o.id === id);
+  const known = all?.[id];
+  const seen = obs.offers.find((o) => o.id === id) ?? (known && (known.to === me || known.from === me) ? known : undefined);
   if (!seen) return fail('unknown_offer', option, `\`${option}:${id}\` is not an active offer of yours.`, expected, valid);
   if (seen.status !== 'active') return fail('inactive_offer', option, `\`${option}:${id}\` is ${seen.status}.`, expected, valid);
   if (!valid.includes(id)) return fail('not_offer_recipient', option, `\`${option}:${id}\` was made by you, not to you.`, expected, valid);

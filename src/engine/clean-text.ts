@@ -23,6 +23,14 @@ const ESCAPES = /(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[\s\S]*?(?:\x07|\x1b\\|\
 const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
 
 /**
+ * Any character {@link cleanText} may change (controls, line and paragraph separators, the dropped
+ * invisibles). One module-level object rather than a literal in the function, which would make a new
+ * RegExp object at every call; not global or sticky, so `test` keeps no state between calls.
+ */
+// eslint-disable-next-line no-control-regex
+const UNCLEAN = /[\x00-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]/;
+
+/**
  * A seat's free text made safe to store and show: line breaks normalised to `\n` (CR LF, lone CR, U+2028,
  * U+2029), tabs to spaces, terminal escape sequences (ANSI CSI, OSC 0/2 titles, OSC 52 clipboard, OSC 8
  * links, DCS, …) removed whole, every other control character removed. Pure and total; idempotent
@@ -33,8 +41,7 @@ const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u202a-\u2
  */
 export function cleanText(s: string): string {
   // Fast path: most texts are plain.
-  // eslint-disable-next-line no-control-regex
-  if (!/[\x00-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]/.test(s)) return s;
+  if (!UNCLEAN.test(s)) return s;
   return s
     .replace(ESCAPES, '')
     .replace(/\r\n?|[\u2028\u2029]/g, '\n')

@@ -18,6 +18,7 @@ import type { Block, Coalition, Job, Lab, LabId, MatchState, Message, Offer, Sea
 import type { RewardSource } from './types.js';
 import type { RewardColumn } from './reward.js';
 import { round4 } from './util.js';
+import { withAdded } from './records.js';
 
 type Rec<T> = Record<string, T>;
 
@@ -191,6 +192,9 @@ export class Draft {
   /** The state being built: a shallow copy of the base whose touched records are copies. */
   readonly s: MatchState;
 
+  /** Whether any block of the base is reserved (settlement.ts), null until asked: a per-draft memo. */
+  baseReserved: boolean | null = null;
+
   constructor(readonly base: MatchState) {
     this.s = copyState(base);
   }
@@ -292,23 +296,15 @@ export class Draft {
   /**
    * Add jobs (a demand surge adds one per lab) as one new record, in order (as adding them one by one).
    * Adding several keys to one copied record makes V8 turn it into a slow dictionary-mode object (the
-   * fifth key did), and one such record seen by a `for…in` loop slows that loop for good.
+   * fifth key did), and one such record seen by a `for…in` loop slows that loop for good: the record is
+   * built whole, as a copy of a fast-mode template of its keys (see {@link withAdded}).
    */
   addJobs(jobs: readonly Job[]): void {
-    // fromEntries builds a fast-mode record (same keys and order as `{ ...jobs, ...added }`).
-    const entries: [string, Job][] = [];
-    const cur = this.s.jobs;
-    for (const id in cur) entries.push([id, cur[id]!]);
-    for (let i = 0; i < jobs.length; i++) entries.push([jobs[i]!.id, jobs[i]!]);
-    this.s.jobs = Object.fromEntries(entries);
+    this.s.jobs = withAdded(this.s.jobs, jobs);
   }
   /** Add blocks as one new record, in order (as {@link addJobs}: a fast-mode record, never key by key). */
   addBlocks(blocks: readonly Block[]): void {
-    const entries: [string, Block][] = [];
-    const cur = this.s.blocks;
-    for (const id in cur) entries.push([id, cur[id]!]);
-    for (let i = 0; i < blocks.length; i++) entries.push([blocks[i]!.id, blocks[i]!]);
-    this.s.blocks = Object.fromEntries(entries);
+    this.s.blocks = withAdded(this.s.blocks, blocks);
   }
   addOffer(o: Offer): void {
     this.offersW()[o.id] = o;

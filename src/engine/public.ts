@@ -26,8 +26,14 @@ function publicBlock(b: Block): PublicBlock {
   return Object.freeze({ id: b.id, owner: b.owner, gpuCount: b.gpuCount, duration: b.duration, gpuHours: b.gpuHours, reliability: b.reliability, energyCost: b.energyCost, status: b.status });
 }
 
-/** Seat position of `lab` in `labIds` (−1 if none): a linear scan, a match has at most five seats. */
+/**
+ * Seat position of `lab` in `labIds` (−1 if none). Seats are `lab_0`…`lab_<n−1>` in order, so the last
+ * digit names the likely position, checked first (one string comparison instead of up to five: this runs
+ * for every block and job of every new version of the records); anything else takes the linear scan.
+ */
 function seatOf(labIds: readonly LabId[], lab: LabId): number {
+  const guess = lab.charCodeAt(lab.length - 1) - 48;
+  if (guess >= 0 && guess < labIds.length && labIds[guess] === lab) return guess;
   for (let k = 0; k < labIds.length; k++) if (labIds[k] === lab) return k;
   return -1;
 }

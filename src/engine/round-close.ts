@@ -235,5 +235,18 @@ export function closeRound(state: MatchState, opts: CloseOptions = {}): { state:
   const deadOffers = closeDeadOffers(d);
   const rewards = payRound(d, s.labIds, sink);
   const out = d.s;
-  return { state: out, report: { round: closing, scriptedActions, trades, judge: decision, shocks, settlements, coalitions, rewards, leaderboard: leaderboard(out), final: out.over, pitchBonus, ...(arrivals !== null ? { arrivals } : {}), entries: sink.entries, ...(deadOffers.length > 0 ? { deadOffers } : {}) } };
+  const board = leaderboard(out);
+  const entries = sink.entries;
+  // The optional keys in place (arrivals before entries, deadOffers last), as four literals: spreading
+  // `...(x ? { x } : {})` into a literal costs a generic copy per part and gives the report more shapes.
+  let r: RoundReport;
+  if (arrivals === null) {
+    if (deadOffers.length === 0) r = { round: closing, scriptedActions, trades, judge: decision, shocks, settlements, coalitions, rewards, leaderboard: board, final: out.over, pitchBonus, entries };
+    else r = { round: closing, scriptedActions, trades, judge: decision, shocks, settlements, coalitions, rewards, leaderboard: board, final: out.over, pitchBonus, entries, deadOffers };
+  } else if (deadOffers.length === 0) {
+    r = { round: closing, scriptedActions, trades, judge: decision, shocks, settlements, coalitions, rewards, leaderboard: board, final: out.over, pitchBonus, arrivals, entries };
+  } else {
+    r = { round: closing, scriptedActions, trades, judge: decision, shocks, settlements, coalitions, rewards, leaderboard: board, final: out.over, pitchBonus, arrivals, entries, deadOffers };
+  }
+  return { state: out, report: r };
 }

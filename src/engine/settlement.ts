@@ -19,11 +19,33 @@ export const JOB_UTILITY_MIN = -0.5;
 export const DEAL_SCALE = 100;
 
 /**
+ * Whether any block of `d.base.blocks` is reserved, read once per draft (one action or one round close;
+ * the base state is not written while a draft of it is in use) instead of once per settled job: a
+ * round close settles several jobs, the last one every seat's.
+ */
+function baseHasReservation(d: Draft): boolean {
+  if (d.baseReserved === null) {
+    let any = false;
+    const blocks = d.base.blocks;
+    for (const id in blocks) {
+      if (blocks[id]!.status === 'reserved') {
+        any = true;
+        break;
+      }
+    }
+    d.baseReserved = any;
+  }
+  return d.baseReserved;
+}
+
+/**
  * Release every block of `lab` reserved for `holder` (a job id; null: for anything); each costs
  * job_utility. A string rather than a predicate: this runs for every settled job, without a closure.
  */
 function releaseIdle(d: Draft, lab: LabId, holder: string | null, sink: RewardSink): void {
   const blocks = d.s.blocks;
+  // Still the base's record (no block written yet) and no reservation in it: nothing to release.
+  if (blocks === d.base.blocks && !baseHasReservation(d)) return;
   for (const id in blocks) {
     const b = blocks[id]!;
     // status first: reserved blocks are few, so most blocks cost one load.

@@ -108,9 +108,12 @@ export class RoundHost {
       if (m.phase === 'running' && rec.status === 'lobby') await this.store.setMatchStatus(m.id, 'running');
       return this.runner.resume(m);
     };
-    await Promise.all((await this.store.listUnfinished()).map(restoreOne));
+    // Only this process's platform, when set: another platform's posts could not be delivered from here.
+    const platform = this.opts.platform;
+    const unfinished = (await this.store.listUnfinished()).filter((rec) => platform === undefined || rec.platform === platform);
+    await Promise.all(unfinished.map(restoreOne));
     // Finished matches whose last ballot is still open: re-arm its clock (an overdue one closes now).
-    const ballots = await this.ballots.restoreFinished();
+    const ballots = await this.ballots.restoreFinished(platform);
     this.logger.info({ count, ballots }, 'round host restored matches');
     return count;
   }
@@ -343,8 +346,13 @@ export class RoundHost {
     return this.runner.stop();
   }
 
+  /** A platform admin (`Caller.isAdmin`) or one of the configured `adminUserIds`. */
+  isAdmin(caller: Caller): boolean {
+    return caller.isAdmin || this.admins.has(caller.userId);
+  }
+
   private mayHost(m: HostedMatch, caller: Caller): boolean {
-    return caller.isAdmin || caller.userId === m.hostUserId || this.admins.has(caller.userId);
+    return this.isAdmin(caller) || caller.userId === m.hostUserId;
   }
 
   /** Append the planned event, then (still under the lock) run `then` with the match after it. */

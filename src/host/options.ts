@@ -12,6 +12,13 @@ export interface RoundHostOptions {
   store: EventStore;
   /** Posts made outside a command (timer closes, agent turns, restore); must deliver private posts too. */
   publish: (channelId: string, reply: Reply) => Promise<void>;
+  /**
+   * The platform this process serves (`discord`, `slack`, …; a match's platform is its creator's): `restore`
+   * then resumes only that platform's matches and ballots, so a process never closes a round (or a ballot)
+   * whose posts it could not deliver, e.g. a Slack bot and a Discord bot on one PostgreSQL. Unset = every
+   * unfinished match (one platform per database).
+   */
+  platform?: string;
   /** LLM judge; without one the rule judge decides every round. */
   judge?: AsyncJudge;
   /** Default 20 000; then the rule judge decides and the decision's meta.fallback says why. */
@@ -34,7 +41,8 @@ export interface RoundHostOptions {
   claimGraceMs?: number;
   /**
    * Ballots (issue #10; config `votes`): seconds a ballot stays open after its match ended (default
-   * DEFAULT_BALLOT_SECONDS) and votes per person per minute in this process (default DEFAULT_VOTES_PER_MINUTE).
+   * DEFAULT_BALLOT_SECONDS) and votes per person per minute (default DEFAULT_VOTES_PER_MINUTE; counted by the
+   * store: across processes on PostgreSQL, per process on SQLite).
    * Whether a match has ballots is its `votes` setting (`new votes:on|off`, default `defaults.votes`, else off).
    */
   votes?: { ballotSeconds?: number; perMinute?: number };

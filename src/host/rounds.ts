@@ -17,6 +17,7 @@ import type { AsyncJudge } from '../engine/judge/types.js';
 import type { EventStore } from '../store/types.js';
 import { validatorFor } from '../agents/dry-run.js';
 import type { AgentFactory, SeatAgent } from '../agents/seat.js';
+import { withLlmMatch } from '../agents/llm-scope.js';
 import { askAgent, type AgentOutcome } from './agent-turn.js';
 import { ballotToOpen, type BallotKeeper, type BuiltBallot } from '../voting/ballot-host.js';
 import { decideRound, stateForJudge } from '../match/judging.js';
@@ -287,7 +288,8 @@ export class RoundRunner {
       // exact), an async judge only if the pitches changed.
       const key = this.d.judge ? JSON.stringify(x.state.pitches) : String(x.lastSeq);
       if (memo?.key !== key) {
-        memo = { key, decision: await decideRound(x.state, this.d.judge, { clock: this.d.clock, timeoutMs: this.d.judgeTimeoutMs }) };
+        // The judge sees a state, not a match: its LLM calls count against this match and channel (issue #21).
+        memo = { key, decision: await withLlmMatch(id, () => decideRound(x.state, this.d.judge, { clock: this.d.clock, timeoutMs: this.d.judgeTimeoutMs })) };
       }
       built.ballot = ballotToOpen(x, () => stateForJudge(x.state));
       built.decision = memo.decision;

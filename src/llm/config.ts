@@ -15,6 +15,8 @@
  * | `ARENA_LLM_RETRIES` | maxRetries (429, 5xx, timeouts, connection errors) |
  * | `ARENA_LLM_MAX_CONCURRENT` | maxConcurrent requests in flight (p-limit) |
  * | `ARENA_LLM_MATCH_TOKEN_BUDGET` | matchTokenBudget (prompt + completion tokens per match; 0 = unlimited) |
+ * | `ARENA_LLM_DAILY_TOKENS` | dailyTokens (prompt + completion tokens per UTC day, whole deployment; 0 = unlimited) |
+ * | `ARENA_LLM_CHANNEL_DAILY_TOKENS` | channelDailyTokens (prompt + completion tokens per UTC day per channel; 0 = unlimited) |
  * | `ARENA_LLM_RESPONSE_FORMAT` | responseFormat: auto, json_schema, json_object, text |
  */
 import { z } from 'zod';
@@ -62,6 +64,19 @@ export const LlmConfigSchema = z.object({
   maxConcurrent: z.number().int().min(1).max(256).default(8),
   /** Prompt + completion tokens one match may spend; 0 = unlimited. Past it calls fail `budget_exhausted`. */
   matchTokenBudget: z.number().int().min(0).default(400_000),
+  /**
+   * Tokens (prompt + completion, as the server reports them) the whole deployment may spend per UTC day:
+   * every process sharing the database, every channel, seats and judge together; 0 = unlimited. Counted
+   * in the store (table `llm_usage`) when the runtime has one (src/app/llm.ts); past it calls are refused
+   * before they are made (`llm_budget_spent`, scope `deployment`). Default 5 000 000.
+   */
+  dailyTokens: z.number().int().min(0).default(5_000_000),
+  /**
+   * Tokens (prompt + completion) one channel may spend per UTC day, its matches' seats and judge together;
+   * 0 = unlimited. Past it calls are refused (`llm_budget_spent`, scope `channel`). Default 1 500 000
+   * (almost four matches at the default matchTokenBudget).
+   */
+  channelDailyTokens: z.number().int().min(0).default(1_500_000),
   /** Max completion tokens per call. */
   maxOutputTokens: z.number().int().min(16).max(32_768).default(1_200),
   /** Structured-output mode; auto tries json_schema, then json_object, then plain text (per model, remembered). */
@@ -106,6 +121,8 @@ export function llmEnvOverrides(env: Env): Record<string, unknown> {
     maxRetries: num(env.ARENA_LLM_RETRIES),
     maxConcurrent: num(env.ARENA_LLM_MAX_CONCURRENT),
     matchTokenBudget: num(env.ARENA_LLM_MATCH_TOKEN_BUDGET),
+    dailyTokens: num(env.ARENA_LLM_DAILY_TOKENS),
+    channelDailyTokens: num(env.ARENA_LLM_CHANNEL_DAILY_TOKENS),
     responseFormat: nonEmpty(env.ARENA_LLM_RESPONSE_FORMAT),
   };
   for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];

@@ -9,7 +9,9 @@
  *   writer that is ahead of the log from leaving a gap. Zero rows inserted = conflict.
  * - tryClaim / recordVote / secret: `INSERT … ON CONFLICT DO NOTHING` on a unique key; one row inserted = first
  *   (votes.ts).
+ * - addLlmUsage: `INSERT … ON CONFLICT DO UPDATE SET tokens = llm_usage.tokens + excluded.tokens` (llm-usage.ts).
  * - pruneClaims: one `DELETE … WHERE` on key prefix and age; a claim racing with it is either kept or gone.
+ * - inboxTake: one `DELETE … WHERE user_id = ? RETURNING …`: each held post goes to one taker (inbox.ts).
  * - createMatch: a partial unique index keeps one lobby/running match per channel.
  * On SQLite, single statements also never hold a write lock across an `await`, which matters because
  * better-sqlite3 blocks the thread while it waits on busy_timeout.
@@ -22,6 +24,9 @@ import type { ConstraintKind } from './constraint.js';
 import type { Database } from './schema.js';
 import { IsoTimestamp, toEvent, toMatch } from './rows.js';
 import * as votes from './votes.js';
+import * as inbox from './inbox.js';
+import { memoryRateLimit, type RateLimit, type RateLimitOptions } from './rate-limit.js';
+import * as llmUsage from './llm-usage.js';
 import type {
   AppendResult,
   CreateMatchResult,
@@ -29,6 +34,10 @@ import type {
   MatchRecord,
   MatchStatus,
   LegacyVoteRecord,
+  LlmSpent,
+  LlmSpentQuery,
+  LlmUsageDelta,
+  LlmUsageRecord,
   MatchFilter,
   RecordVoteResult,
   VoteFilter,
@@ -107,6 +116,8 @@ export class KyselyEventStore implements EventStore {
     readonly db: Kysely<Database>,
     readonly dialect: 'sqlite' | 'postgres',
     private readonly classify: (err: unknown) => ConstraintKind,
+    /** Builds {@link rateLimit}s; default per process (memory). postgres.ts passes the shared one over its pool. */
+    private readonly makeRateLimit: (name: string, opts: RateLimitOptions) => RateLimit = memoryRateLimit,
   ) {
     this.q = hotQueries(db);
   }
@@ -237,6 +248,30 @@ export class KyselyEventStore implements EventStore {
 
   secret(name: string, generate: () => string): Promise<string> {
     return votes.secret(this.db, name, generate);
+  }
+
+  addLlmUsage(usage: LlmUsageDelta): Promise<void> {
+    return llmUsage.addLlmUsage(this.db, usage);
+  }
+
+  llmSpent(query: LlmSpentQuery): Promise<LlmSpent> {
+    return llmUsage.llmSpent(this.db, query);
+  }
+
+  listLlmUsage(day: string): Promise<LlmUsageRecord[]> {
+    return llmUsage.listLlmUsage(this.db, day);
+  }
+
+  inboxAdd(userId: string, posts: readonly unknown[]): Promise<void> {
+    return inbox.inboxAdd(this.db, userId, posts);
+  }
+
+  inboxTake(userId: string): Promise<unknown[]> {
+    return inbox.inboxTake(this.db, userId);
+  }
+
+  rateLimit(name: string, opts: RateLimitOptions): RateLimit {
+    return this.makeRateLimit(name, opts);
   }
 
   async close(): Promise<void> {

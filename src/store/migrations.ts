@@ -99,11 +99,66 @@ const m0003: Migration = {
   },
 };
 
+/**
+ * 0004: LLM token usage (issue #21): running sums per (UTC day, channel, match, model), added to by one
+ * upsert per call so several processes share the count; the daily budgets per deployment and per channel
+ * and the per-match budget are checked against these sums. Self-contained: no foreign key ('' = no
+ * channel / no match), so a judge call outside a match can be counted too.
+ */
+const m0004: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('llm_usage')
+      .addColumn('day', 'text', (c) => c.notNull())
+      .addColumn('channel_id', 'text', (c) => c.notNull())
+      .addColumn('match_id', 'text', (c) => c.notNull())
+      .addColumn('model', 'text', (c) => c.notNull())
+      .addColumn('calls', 'bigint', (c) => c.notNull())
+      .addColumn('refused', 'bigint', (c) => c.notNull())
+      .addColumn('prompt_tokens', 'bigint', (c) => c.notNull())
+      .addColumn('completion_tokens', 'bigint', (c) => c.notNull())
+      .addColumn('tokens', 'bigint', (c) => c.notNull())
+      // The day leads the key: a day's sums (deployment, channel) read one range of the primary key.
+      .addPrimaryKeyConstraint('llm_usage_pk', ['day', 'channel_id', 'match_id', 'model'])
+      .execute();
+    await db.schema.createIndex('llm_usage_by_match').on('llm_usage').column('match_id').execute();
+  },
+};
+
+/**
+ * 0005: scale-out (issue #21): the private inbox (posts held for one person until their next interaction,
+ * src/store/inbox.ts) and the shared rate limits (src/store/rate-limit.ts; rate-limiter-flexible's
+ * RateLimiterPostgres layout: key, points, expire in ms since the epoch; unused on SQLite). Self-contained:
+ * no foreign key, nothing of another migration.
+ */
+const m0005: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('private_inbox')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'text', (c) => c.notNull())
+      .addColumn('sort_key', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('body', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('private_inbox_by_user').on('private_inbox').columns(['user_id', 'sort_key']).execute();
+    await db.schema.createIndex('private_inbox_by_age').on('private_inbox').column('created_at').execute();
+    await db.schema
+      .createTable('rate_limits')
+      .addColumn('key', 'varchar(255)', (c) => c.primaryKey())
+      .addColumn('points', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('expire', 'bigint')
+      .execute();
+  },
+};
+
 /** Every migration by name, in order. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_matches_events_claims': m0001,
   '0002_votes': m0002,
   '0003_pairwise_votes_secrets': m0003,
+  '0004_llm_usage': m0004,
+  '0005_private_inbox': m0005,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };

@@ -2,12 +2,14 @@
  * PostgreSQL backend (pg Pool through Kysely's PostgresDialect), for deployments where several bot
  * processes share one database. Cross-process safety comes from the database: the (match_id, seq) primary
  * key with ON CONFLICT DO NOTHING for appends, unique keys for claims and votes, a partial unique index for
- * one active match per channel, and Kysely's advisory lock around migrations.
+ * one active match per channel, DELETE … RETURNING for the private inbox, one upsert per rate-limit point
+ * (RateLimiterPostgres over this pool), and Kysely's advisory lock around migrations.
  */
 import pg from 'pg';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { KyselyEventStore, type ConstraintKind } from './kysely-store.js';
 import { migrateToLatest, retryOnVanishedSchema } from './migrations.js';
+import { postgresRateLimit } from './rate-limit.js';
 import type { Database } from './schema.js';
 import { StoreError } from './types.js';
 
@@ -75,5 +77,6 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     await db.destroy();
     throw err;
   }
-  return new KyselyEventStore(db, 'postgres', classifyPostgresError);
+  // Rate limits shared by every process on this database, over the same pool (rate-limit.ts).
+  return new KyselyEventStore(db, 'postgres', classifyPostgresError, (name, opts) => postgresRateLimit(pool, name, opts));
 }

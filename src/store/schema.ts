@@ -63,6 +63,43 @@ export interface SecretsTable {
   created_at: string;
 }
 
+/**
+ * `llm_usage` (0004): running sums of LLM tokens per (UTC day `YYYY-MM-DD`, channel, match, model); '' =
+ * no channel / no match. Counts are bigint (PostgreSQL returns them as strings; parsed when read back).
+ */
+export interface LlmUsageTable {
+  day: string;
+  channel_id: string;
+  match_id: string;
+  model: string;
+  calls: number;
+  refused: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  tokens: number;
+}
+
+/** `private_inbox` (0005): posts held for one person until their next interaction (src/store/inbox.ts). */
+export interface PrivateInboxTable {
+  /** Random UUID. */
+  id: string;
+  /** Platform-qualified recipient, e.g. `discord:123`. */
+  user_id: string;
+  /** `<ISO time>/<counter>`: the order posts were added in. */
+  sort_key: string;
+  created_at: string;
+  /** The post as JSON text (opaque to the store). */
+  body: string;
+}
+
+/** `rate_limits` (0005): rate-limiter-flexible's RateLimiterPostgres rows (src/store/rate-limit.ts); PostgreSQL only in use. */
+export interface RateLimitsTable {
+  key: string;
+  points: number;
+  /** ms since the epoch; bigint (a string from pg). */
+  expire: string | number | null;
+}
+
 /** The whole database as Kysely sees it. */
 export interface Database {
   matches: MatchesTable;
@@ -71,4 +108,7 @@ export interface Database {
   votes: VotesTable;
   votes_v1: LegacyVotesTable;
   secrets: SecretsTable;
+  private_inbox: PrivateInboxTable;
+  rate_limits: RateLimitsTable;
+  llm_usage: LlmUsageTable;
 }

@@ -5,6 +5,7 @@
  * {@link EventStore.listUnfinished} + {@link EventStore.load}.
  */
 import type { MatchEventBody, StoredEvent } from '../events/schema.js';
+import type { RateLimit, RateLimitOptions } from './rate-limit.js';
 
 /** Life cycle of a hosted match; moves only forward: lobby → running → over (or lobby → over). */
 export type MatchStatus = 'lobby' | 'running' | 'over';
@@ -78,6 +79,56 @@ export interface MatchFilter {
   platform?: string;
   /** Only matches created at or after this ISO timestamp. */
   since?: string;
+}
+
+/**
+ * One LLM call's tokens (or a refused call) for {@link EventStore.addLlmUsage}. Tokens are prompt and
+ * completion tokens as the server reported them (or the client's estimate); every count an integer ≥ 0,
+ * missing = 0.
+ */
+export interface LlmUsageDelta {
+  /** UTC day of the call, `YYYY-MM-DD`. */
+  day: string;
+  /** Channel the call was made for; null = none (e.g. a judge call outside a match). */
+  channelId: string | null;
+  /** Match the call was made for; null = none. */
+  matchId: string | null;
+  model: string;
+  /** Calls made (1 for a call, 0 for a refusal). */
+  calls?: number;
+  /** Calls refused before they were made because a token budget was spent. */
+  refused?: number;
+  promptTokens?: number;
+  completionTokens?: number;
+}
+
+/** Running sums of one (UTC day, channel, match, model), as {@link EventStore.listLlmUsage} returns them. */
+export interface LlmUsageRecord {
+  day: string;
+  channelId: string | null;
+  matchId: string | null;
+  model: string;
+  calls: number;
+  refused: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** promptTokens + completionTokens. */
+  tokens: number;
+}
+
+/** What {@link EventStore.llmSpent} sums; a null channel or match sums nothing for it. */
+export interface LlmSpentQuery {
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  channelId: string | null;
+  matchId: string | null;
+}
+
+/** Tokens (prompt + completion) spent: by the deployment and the channel on the day, by the match on every day. */
+export interface LlmSpent {
+  deployment: number;
+  channel: number;
+  match: number;
 }
 
 /** Outcome of {@link EventStore.createMatch}. */
@@ -210,6 +261,50 @@ export interface EventStore {
 
   /** Matches matching `filter`, oldest first (e.g. a channel's finished matches for stats and ratings). */
   listMatches(filter?: MatchFilter): Promise<MatchRecord[]>;
+
+  /**
+   * Add one LLM call's tokens (or a refusal) to the row of its (day, channel, match, model), atomically: one
+   * upsert that adds to the stored sums, so several processes sharing the database never lose an increment.
+   * @throws {TypeError} when `day` is not `YYYY-MM-DD`, the model is empty or a count is not an integer ≥ 0.
+   */
+  addLlmUsage(usage: LlmUsageDelta): Promise<void>;
+
+  /**
+   * Tokens spent so far: by the whole deployment and by `channelId` on `day`, and by `matchId` on every day
+   * (the token budgets of issue #21, checked before each LLM call). One statement.
+   * @throws {TypeError} when `day` is not `YYYY-MM-DD`.
+   */
+  llmSpent(query: LlmSpentQuery): Promise<LlmSpent>;
+
+  /**
+   * Every usage row of `day` (UTC, `YYYY-MM-DD`), ordered by channel, match, model: what the admin view sums
+   * per channel and per model.
+   * @throws {TypeError} when `day` is not `YYYY-MM-DD`.
+   */
+  listLlmUsage(day: string): Promise<LlmUsageRecord[]>;
+
+  /**
+   * Hold `posts` (JSON-serialisable values, in order) for `userId` until {@link EventStore.inboxTake}: the
+   * private inbox (src/store/inbox.ts), kept in the database so any process serves any person and a restart
+   * loses nothing. At most 10 posts per person (the oldest dropped), none older than 24 h.
+   * @throws {TypeError} when `userId` is empty or longer than 200 characters.
+   */
+  inboxAdd(userId: string, posts: readonly unknown[]): Promise<void>;
+
+  /**
+   * Remove and return every post held for `userId`, oldest first, atomically (one DELETE … RETURNING): of
+   * two processes taking at once, each post goes to exactly one. The values are parsed JSON, unvalidated.
+   * @throws {TypeError} when `userId` is empty or longer than 200 characters.
+   */
+  inboxTake(userId: string): Promise<unknown[]>;
+
+  /**
+   * A rate limit of `points` per `durationSeconds` per key (src/store/rate-limit.ts): on PostgreSQL shared by
+   * every process of the database (rate-limiter-flexible's RateLimiterPostgres), on SQLite per process.
+   * `name` (lowercase letters, digits, `_`) keys it; build it once and reuse it.
+   * @throws {TypeError} for a bad name or options that are not integers >= 1.
+   */
+  rateLimit(name: string, opts: RateLimitOptions): RateLimit;
 
   /** Release the connection(s). The store must not be used afterwards. */
   close(): Promise<void>;

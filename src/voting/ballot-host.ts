@@ -181,11 +181,12 @@ export class BallotKeeper {
    * On restart: re-arm the clocks of ballots still open on finished matches (a running match's ballots are
    * armed with its round timer). Only ballot events follow a match's end, so the log's last few events
    * tell whether one is open; only those matches are folded. Returns how many matches have an open ballot.
+   * `platform` (set): only that platform's matches (another platform's ballot post could not be delivered here).
    */
-  async restoreFinished(): Promise<number> {
+  async restoreFinished(platform?: string): Promise<number> {
     const since = new Date(this.d.clock.now() - BALLOT_RESTORE_WINDOW_MS).toISOString();
     let count = 0;
-    for (const rec of await this.d.store.listMatches({ status: 'over', since })) {
+    for (const rec of await this.d.store.listMatches({ status: 'over', since, ...(platform ? { platform } : {}) })) {
       const last = await this.d.store.lastSeq(rec.id);
       if (!tailHasOpenBallot(await this.d.store.load(rec.id, Math.max(0, last - 5)))) continue;
       try {

@@ -4,13 +4,15 @@
  *
  * Rules: anyone in the channel may vote, seated or not, except on a pair holding their own seat's pitch;
  * one vote per person per pair (the store's unique key, so also across processes and for retried
- * requests); at most `perMinute` votes a person per minute, counted per bot process (RateLimiterMemory).
+ * requests); at most `perMinute` votes a person per minute, counted by the store (`EventStore.rateLimit`,
+ * src/store/rate-limit.ts): on PostgreSQL across every bot process sharing the database
+ * (RateLimiterPostgres), on SQLite per process (RateLimiterMemory).
  * A vote records `seated` (the voter holds a seat in the match: an interested party).
  */
-import type { RateLimiterMemory } from 'rate-limiter-flexible';
 import { canonicalChoice, checkPair, eligiblePairs, nextPair, shownPair, type Ballot, type VoteChoice } from './ballots/index.js';
 import type { Caller, Reply } from '../chat/types.js';
 import type { EventStore, MatchRecord } from '../store/types.js';
+import type { RateLimit } from '../store/rate-limit.js';
 import { BALLOT_RESTORE_WINDOW_MS, openBallots, type BallotKeeper } from './ballot-host.js';
 import type { MatchLog } from '../match/match-log.js';
 import { renderNothingLeft, renderPair, renderVoteRecorded } from './render.js';
@@ -32,7 +34,7 @@ export interface VoteDeskDeps {
   store: EventStore;
   clock: Clock;
   keeper: BallotKeeper;
-  /** Votes one person may cast per minute in this process. */
+  /** Votes one person may cast per minute (across processes on PostgreSQL; see the file comment). */
   perMinute: number;
 }
 
@@ -47,13 +49,14 @@ const PAIR_ERRORS = {
 
 /** Serves pairs and records votes (see the file comment). */
 export class VoteDesk {
-  // Built on the first vote: the library costs ~11 MB of memory at load, and most processes never see a vote.
-  private limiter: Promise<{ limiter: RateLimiterMemory; Res: typeof import('rate-limiter-flexible').RateLimiterRes }> | null = null;
+  // Built on the first vote: the library costs ~11 MB of memory at load (the store loads it on first use), and
+  // most processes never see a vote.
+  private limiter: RateLimit | null = null;
 
   constructor(private readonly d: VoteDeskDeps) {}
 
-  private rateLimiter() {
-    this.limiter ??= import('rate-limiter-flexible').then((m) => ({ limiter: new m.RateLimiterMemory({ points: this.d.perMinute, duration: 60 }), Res: m.RateLimiterRes }));
+  private rateLimiter(): RateLimit {
+    this.limiter ??= this.d.store.rateLimit('vote', { points: this.d.perMinute, durationSeconds: 60 });
     return this.limiter;
   }
 
@@ -106,12 +109,9 @@ export class VoteDesk {
       return ok({ public: [], private: [{ ...post, ...(note ? { text: `${note.text}\n${post.text}` } : {}), userId: caller.userId }] });
     }
     if (judged.has(input.pair)) return this.duplicate(b, input.pair);
-    const { limiter, Res } = await this.rateLimiter();
-    try {
-      await limiter.consume(caller.userId);
-    } catch (e) {
-      if (!(e instanceof Res)) throw e;
-      const wait = Math.max(1, Math.ceil(e.msBeforeNext / 1000));
+    const allowed = await this.rateLimiter().consume(caller.userId);
+    if (!allowed.ok) {
+      const wait = Math.max(1, Math.ceil(allowed.msBeforeNext / 1000));
       return fail('rate_limited', `You are voting too fast: at most ${this.d.perMinute} votes a minute. Try again in ${wait} s.`);
     }
     const [pitchA, pitchB] = b.pairs[input.pair - 1]!;

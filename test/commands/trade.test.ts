@@ -128,7 +128,9 @@ describe('reject', () => {
     const a = await started();
     assertOk(await a.run(alice, 'offer to:lab_1 pay:2'));
     assertOk(await a.run(bob, 'reject offer:o_1'));
-    await rejected(a, bob, 'reject offer:o_1', 'unknown_offer');
+    // A party hears what became of its offer (e.g. a second press); an id it never saw is unknown.
+    const again = await rejected(a, bob, 'reject offer:o_1', 'inactive_offer');
+    assert.match(again.message, /`offer:o_1` is rejected/);
     await rejected(a, bob, 'reject offer:x', 'unknown_offer');
     await rejected(a, carol, 'reject offer:o_1', 'no_seat');
     await a.close();
@@ -176,7 +178,7 @@ describe('selling for credits and sealed bids (rules v3)', () => {
     assert.deepEqual([o?.ask, o?.payment], [12, 0]);
     const budgets = (await a.state()).labs;
     const done = assertOk(await a.run(bob, 'accept offer:o_1'));
-    assert.match(done.public[0]?.text ?? '', /\+ 12\.00 credits/);
+    assert.match(done.public[0]?.text ?? '', new RegExp(`Lab A gave ${give} \\([^)]*\\); Lab B gave 12\\.00 credits\\.`));
     const after = (await a.state()).labs;
     assert.equal(after.lab_1!.budget, Math.round((budgets.lab_1!.budget - 12) * 100) / 100);
     assert.equal(after.lab_0!.budget, Math.round((budgets.lab_0!.budget + 12) * 100) / 100);

@@ -5,84 +5,17 @@
  * ../shared/notes/testing-without-the-internet.md. Every REST request is recorded for assertions (messages
  * with attachments arrive as multipart/form-data: their `payload_json` and files are recorded), and
  * helpers dispatch INTERACTION_CREATE for slash commands, buttons, modal submits and autocomplete.
+ * With `messageRateLimit` it enforces Discord's per-channel message bucket (rate-limits.ts) and logs each decision.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { FixedWindowLimiter, discordMessageLimit, type RateRecord } from './rate-limits.js';
 
-/** One REST request as the bot sent it. `path` is percent-decoded (`@original`, not `%40original`). */
-export interface RecordedRequest {
-  seq: number;
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  authorization: string | undefined;
-  /** JSON body; for multipart/form-data messages (with attachments) the parsed `payload_json`. */
-  body: unknown;
-  /** Files of a multipart/form-data message (`files[n]` parts), in order. */
-  files?: RecordedFile[];
-}
+export * from './discord-parts.js';
+import { nextId, parseMultipart, shardOfGuild, type Dispatched, type EmulatorOptions, type EmulatorUser, type Json, type Place, type RecordedFile, type RecordedRequest } from './discord-parts.js';
 
-/** One file part of a multipart message. */
-export interface RecordedFile {
-  field: string;
-  name: string;
-  contentType: string;
-  data: Buffer;
-}
-
-export interface EmulatorUser {
-  id: string;
-  username: string;
-  /** Guild roles of the member (ids). */
-  roles?: string[];
-  /** Permission bit field of the member in the channel, as a decimal string (default: none). */
-  permissions?: string;
-}
-
-export interface EmulatorOptions {
-  applicationId?: string;
-  guildId?: string;
-  channelId?: string;
-  botUserId?: string;
-  heartbeatMs?: number;
-  /** Extra guild roles (ids) sent in GUILD_CREATE, e.g. an admin role. */
-  roleIds?: string[];
-}
-
-/** What a dispatch returns: ids to find the bot's answers with {@link DiscordEmulator.forInteraction}. */
-export interface Dispatched {
-  id: string;
-  token: string;
-}
-
-type Json = Record<string, unknown>;
-
-/**
- * A multipart/form-data message as discord.js sends messages with attachments: the JSON payload in
- * `payload_json` (or, for interaction callbacks, the same) and each file as a `files[n]` part. Parsed with
- * the platform's own multipart parser (undici's Response.formData).
- */
-async function parseMultipart(bytes: Buffer, contentType: string): Promise<{ body: unknown; files: RecordedFile[] }> {
-  const form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData();
-  let body: unknown = {};
-  const files: RecordedFile[] = [];
-  for (const [field, value] of form.entries()) {
-    if (typeof value === 'string') {
-      if (field === 'payload_json') body = JSON.parse(value) as unknown;
-    } else {
-      files.push({ field, name: value.name, contentType: value.type, data: Buffer.from(await value.arrayBuffer()) });
-    }
-  }
-  return { body, files };
-}
-
-let snowflake = 1_200_000_000_000_000_000n;
-/** Unique, increasing snowflake-like ids. */
-export function nextId(): string {
-  snowflake += 1n;
-  return snowflake.toString();
-}
+/** The emulator: REST routes, the gateway, and dispatch helpers (see the file comment). */
 
 export class DiscordEmulator {
   readonly applicationId: string;
@@ -97,9 +30,22 @@ export class DiscordEmulator {
   readonly messages = new Map<string, Json>();
   /** Registered application commands: key `guild:<id>` or `global`. */
   readonly commands = new Map<string, Json[]>();
+  /** With `messageRateLimit`: every channel message POST, accepted (200) or answered 429, in arrival order. */
+  readonly rateLog: RateRecord[] = [];
+  private readonly messageLimiter: FixedWindowLimiter | null;
   private server: Server | null = null;
   private wss = new WebSocketServer({ noServer: true });
   private sockets = new Set<WebSocket>();
+  /** Shard count reported by `/gateway/bot` (see EmulatorOptions.shards). */
+  readonly shardCount: number;
+  private readonly maxConcurrency: number;
+  /** Guilds besides the primary one (addGuild), by id → their channel. */
+  private readonly extraGuilds = new Map<string, string>();
+  /** Shard `[id, count]` each gateway connection identified with. */
+  private readonly socketShard = new Map<WebSocket, [number, number]>();
+  /** Channel of each interaction token (webhook messages of an interaction belong to its channel). */
+  private readonly tokenChannel = new Map<string, string>();
+  private identifyWaiters: { pred: (d: Json) => boolean; resolve: () => void }[] = [];
   private seq = 0;
   private reqSeq = 0;
   private waiters: { pred: (r: RecordedRequest) => boolean; resolve: (r: RecordedRequest) => void }[] = [];
@@ -115,6 +61,9 @@ export class DiscordEmulator {
     this.botUserId = opts.botUserId ?? this.applicationId;
     this.heartbeatMs = opts.heartbeatMs ?? 30_000;
     this.roleIds = opts.roleIds ?? [];
+    this.shardCount = opts.shards ?? 1;
+    this.maxConcurrency = opts.maxConcurrency ?? 1;
+    this.messageLimiter = opts.messageRateLimit ? new FixedWindowLimiter(opts.messageRateLimit.limit, opts.messageRateLimit.windowMs) : null;
     this.identified = new Promise((r) => (this.markIdentified = r));
   }
 
@@ -167,20 +116,20 @@ export class DiscordEmulator {
   // ---- dispatch helpers -------------------------------------------------------------------------
 
   /** `/arena <sub> opt:value…` as a CHAT_INPUT command interaction. Option types follow Discord's numbers. */
-  dispatchSlash(user: EmulatorUser, command: string, sub: string, options: { name: string; type: number; value: unknown }[] = []): Dispatched {
-    return this.dispatchInteraction(user, 2, { id: nextId(), name: command, type: 1, options: [{ name: sub, type: 1, options }] });
+  dispatchSlash(user: EmulatorUser, command: string, sub: string, options: { name: string; type: number; value: unknown }[] = [], at?: Place): Dispatched {
+    return this.dispatchInteraction(user, 2, { id: nextId(), name: command, type: 1, options: [{ name: sub, type: 1, options }] }, {}, at);
   }
 
   /** A click on a button with `customId`, on `message` (a recorded message object, or a minimal one). */
-  dispatchButton(user: EmulatorUser, customId: string, message?: Json): Dispatched {
-    const msg = message ?? this.messageObject({ content: '', components: [] }, this.channelId);
-    return this.dispatchInteraction(user, 3, { custom_id: customId, component_type: 2 }, { message: msg });
+  dispatchButton(user: EmulatorUser, customId: string, message?: Json, at?: Place): Dispatched {
+    const msg = message ?? this.messageObject({ content: '', components: [] }, at?.channelId ?? this.channelId);
+    return this.dispatchInteraction(user, 3, { custom_id: customId, component_type: 2 }, { message: msg }, at);
   }
 
   /** A modal submit with text fields (label-wrapped text inputs, as current Discord clients send). */
-  dispatchModal(user: EmulatorUser, customId: string, fields: Record<string, string>): Dispatched {
+  dispatchModal(user: EmulatorUser, customId: string, fields: Record<string, string>, at?: Place): Dispatched {
     const components = Object.entries(fields).map(([id, value]) => ({ type: 18, id: Number(nextId().slice(-6)), component: { type: 4, custom_id: id, value } }));
-    return this.dispatchInteraction(user, 5, { custom_id: customId, components });
+    return this.dispatchInteraction(user, 5, { custom_id: customId, components }, {}, at);
   }
 
   /** Autocomplete for `/arena <sub>` with one option focused (type 4 in the interaction). */
@@ -188,10 +137,13 @@ export class DiscordEmulator {
     return this.dispatchInteraction(user, 4, { id: nextId(), name: command, type: 1, options: [{ name: sub, type: 1, options }] });
   }
 
-  /** Send a raw INTERACTION_CREATE to every connected client. */
-  dispatchInteraction(user: EmulatorUser, type: number, data: Json, extra: Json = {}): Dispatched {
+  /** Send a raw INTERACTION_CREATE to every connected client (of the guild's shard); `at` default: the primary guild. */
+  dispatchInteraction(user: EmulatorUser, type: number, data: Json, extra: Json = {}, at?: Place): Dispatched {
     const id = nextId();
     const token = `itok_${id}`;
+    const guildId = at?.guildId ?? this.guildId;
+    const channelId = at?.channelId ?? this.channelId;
+    this.tokenChannel.set(token, channelId);
     const member = {
       user: this.userObject(user),
       roles: user.roles ?? [],
@@ -212,15 +164,15 @@ export class DiscordEmulator {
       type,
       token,
       version: 1,
-      guild_id: this.guildId,
-      channel_id: this.channelId,
-      channel: { id: this.channelId, type: 0, guild_id: this.guildId, name: 'arena' },
+      guild_id: guildId,
+      channel_id: channelId,
+      channel: { id: channelId, type: 0, guild_id: guildId, name: 'arena' },
       member,
       app_permissions: '2251799813685247',
       locale: 'en-US',
       guild_locale: 'en-US',
       entitlements: [],
-      authorizing_integration_owners: { '0': this.guildId },
+      authorizing_integration_owners: { '0': guildId },
       context: 0,
       data,
       ...extra,
@@ -228,10 +180,37 @@ export class DiscordEmulator {
     return { id, token };
   }
 
-  /** Send one gateway dispatch (`op 0`) with an incremented sequence number. */
+  /**
+   * Send one gateway dispatch (`op 0`) with an incremented sequence number: to every connection, or with
+   * shards and a `guild_id`, only to the connections of that guild's shard.
+   */
   dispatch(t: string, d: unknown): void {
     const frame = JSON.stringify({ op: 0, t, s: ++this.seq, d });
-    for (const ws of this.sockets) ws.send(frame);
+    const guildId = (d as { guild_id?: unknown } | null)?.guild_id;
+    const shard = this.shardCount > 1 && typeof guildId === 'string' ? shardOfGuild(guildId, this.shardCount) : null;
+    for (const ws of this.sockets) {
+      const own = this.socketShard.get(ws);
+      if (shard === null || !own || own[1] <= 1 || own[0] === shard) ws.send(frame);
+    }
+  }
+
+  /** A new guild with one text channel whose id puts it on `shard` (default 0) of {@link shardCount}; announce it before clients connect. */
+  addGuild(shard = 0): Place {
+    let guildId = nextId();
+    // Snowflakes differ in their low bits; step the timestamp part (bits 22+) until the shard matches.
+    while (shardOfGuild(guildId, this.shardCount) !== shard % this.shardCount) guildId = (BigInt(guildId) + (1n << 22n)).toString();
+    const channelId = nextId();
+    this.extraGuilds.set(guildId, channelId);
+    return { guildId, channelId };
+  }
+
+  /** Resolves once an IDENTIFY (past or future) matches `pred` (e.g. a shard id); rejects after `timeoutMs`. */
+  waitForIdentify(pred: (d: Json) => boolean, timeoutMs = 30_000): Promise<void> {
+    if (this.identifies.some(pred)) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('emulator: timed out waiting for an IDENTIFY')), timeoutMs);
+      this.identifyWaiters.push({ pred, resolve: () => (clearTimeout(timer), resolve()) });
+    });
   }
 
   // ---- REST ---------------------------------------------------------------------------------------
@@ -256,9 +235,11 @@ export class DiscordEmulator {
       body,
       ...(files ? { files } : {}),
     };
+    const limits = this.messageLimiter ? discordMessageLimit(this.messageLimiter, rec, this.rateLog) : null;
+    if (limits?.status === 429) return void res.writeHead(429, limits.headers).end(JSON.stringify(limits.body));
     this.requests.push(rec);
     const [status, out] = this.route(rec);
-    res.writeHead(status, out === null ? {} : { 'content-type': 'application/json' });
+    res.writeHead(status, { ...(limits?.headers ?? {}), ...(out === null ? {} : { 'content-type': 'application/json' }) });
     res.end(out === null ? undefined : JSON.stringify(out));
     this.waiters = this.waiters.filter((w) => (w.pred(rec) ? (w.resolve(rec), false) : true));
   }
@@ -272,7 +253,7 @@ export class DiscordEmulator {
       : r.body) as Json;
     let g: RegExpExecArray | null;
     if (r.method === 'GET' && (p === '/gateway/bot' || p === '/gateway')) {
-      return [200, { url: `ws://127.0.0.1:${this.port}`, shards: 1, session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: 1 } }];
+      return [200, { url: `ws://127.0.0.1:${this.port}`, shards: this.shardCount, session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: this.maxConcurrency } }];
     }
     if (r.method === 'PUT' && (g = m(/^\/applications\/(\d+)\/guilds\/(\d+)\/commands$/))) return [200, this.putCommands(`guild:${g[2]}`, r.body, g[2])];
     if (r.method === 'PUT' && (g = m(/^\/applications\/(\d+)\/commands$/))) return [200, this.putCommands('global', r.body)];
@@ -285,13 +266,13 @@ export class DiscordEmulator {
       if (r.method === 'GET') return this.messages.has(key) ? [200, this.messages.get(key)] : [404, { message: 'Unknown Message', code: 10008 }];
       if (r.method === 'DELETE') return [204, null];
       const prev = this.messages.get(key);
-      const msg = this.messageObject({ ...(prev ?? {}), ...msgBody }, this.channelId, (prev?.id as string | undefined) ?? nextId());
+      const msg = this.messageObject({ ...(prev ?? {}), ...msgBody }, this.tokenChannel.get(g[1]!) ?? this.channelId, (prev?.id as string | undefined) ?? nextId());
       this.messages.set(key, msg);
       this.messages.set(msg.id as string, msg);
       return [200, msg];
     }
     if (r.method === 'POST' && (g = m(/^\/webhooks\/\d+\/([^/]+)$/))) {
-      const msg = this.messageObject(msgBody, this.channelId);
+      const msg = this.messageObject(msgBody, this.tokenChannel.get(g[1]!) ?? this.channelId);
       this.messages.set(msg.id as string, msg);
       this.messages.set(`${g[1]}/${msg.id as string}`, msg);
       return [200, msg];
@@ -308,7 +289,7 @@ export class DiscordEmulator {
   /** A reply (type 4) or defer (type 5) creates the interaction's original message. */
   private recordOriginal(token: string, cb: { type?: number; data?: Json }): void {
     if (cb.type !== 4 && cb.type !== 5) return;
-    const msg = this.messageObject(cb.type === 4 ? (cb.data ?? {}) : { flags: ((cb.data?.flags as number | undefined) ?? 0) | 128 }, this.channelId);
+    const msg = this.messageObject(cb.type === 4 ? (cb.data ?? {}) : { flags: ((cb.data?.flags as number | undefined) ?? 0) | 128 }, this.tokenChannel.get(token) ?? this.channelId);
     this.messages.set(`${token}/@original`, msg);
     this.messages.set(msg.id as string, msg);
   }
@@ -348,14 +329,15 @@ export class DiscordEmulator {
   }
 
   private channelObject(id: string): Json {
-    return { id, type: 0, guild_id: this.guildId, name: 'arena', position: 0, permission_overwrites: [], nsfw: false, parent_id: null, topic: null, last_message_id: null, rate_limit_per_user: 0 };
+    const guildId = [...this.extraGuilds].find(([, c]) => c === id)?.[0] ?? this.guildId;
+    return { id, type: 0, guild_id: guildId, name: 'arena', position: 0, permission_overwrites: [], nsfw: false, parent_id: null, topic: null, last_message_id: null, rate_limit_per_user: 0 };
   }
 
   // ---- gateway ------------------------------------------------------------------------------------
 
   private onSocket(ws: WebSocket): void {
     this.sockets.add(ws);
-    ws.on('close', () => this.sockets.delete(ws));
+    ws.on('close', () => (this.sockets.delete(ws), this.socketShard.delete(ws)));
     ws.send(JSON.stringify({ op: 10, d: { heartbeat_interval: this.heartbeatMs } }));
     ws.on('message', (raw) => {
       const msg = JSON.parse(String(raw)) as { op: number; d: Json };
@@ -367,22 +349,29 @@ export class DiscordEmulator {
   private onIdentify(ws: WebSocket, d: Json): void {
     this.identifies.push(d);
     const send = (t: string, data: unknown) => ws.send(JSON.stringify({ op: 0, t, s: ++this.seq, d: data }));
+    const asked = Array.isArray(d.shard) && d.shard.length === 2 && d.shard.every((x) => Number.isInteger(x)) ? (d.shard as [number, number]) : null;
+    const shard: [number, number] = asked ?? [0, 1];
+    this.socketShard.set(ws, shard);
+    // This connection's guilds: all of them without sharding, else those of its shard.
+    const places: Place[] = [{ guildId: this.guildId, channelId: this.channelId }, ...[...this.extraGuilds].map(([guildId, channelId]) => ({ guildId, channelId }))];
+    const mine = shard[1] <= 1 ? places : places.filter((p) => shardOfGuild(p.guildId, shard[1]) === shard[0]);
     send('READY', {
       v: 10,
       user: { id: this.botUserId, username: 'arena-bot', discriminator: '0', bot: true, avatar: null, global_name: null },
-      guilds: [{ id: this.guildId, unavailable: true }],
+      guilds: mine.map((p) => ({ id: p.guildId, unavailable: true })),
       session_id: `sess_${nextId()}`,
       resume_gateway_url: `ws://127.0.0.1:${this.port}`,
-      shard: [0, 1],
+      shard,
       application: { id: this.applicationId, flags: 0 },
     });
-    send('GUILD_CREATE', this.guildObject());
+    for (const p of mine) send('GUILD_CREATE', this.guildObject(p));
     this.markIdentified();
+    this.identifyWaiters = this.identifyWaiters.filter((w) => (w.pred(d) ? (w.resolve(), false) : true));
   }
 
-  private guildObject(): Json {
+  private guildObject(place: Place = { guildId: this.guildId, channelId: this.channelId }): Json {
     return {
-      id: this.guildId,
+      id: place.guildId,
       name: 'Arena Test Guild',
       icon: null,
       owner_id: nextId(),
@@ -391,8 +380,8 @@ export class DiscordEmulator {
       large: false,
       joined_at: '2024-01-01T00:00:00.000Z',
       features: [],
-      roles: [this.guildId, ...this.roleIds].map((id, i) => ({ id, name: i === 0 ? '@everyone' : `role-${i}`, permissions: '0', position: i, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 })),
-      channels: [this.channelObject(this.channelId)],
+      roles: [place.guildId, ...this.roleIds].map((id, i) => ({ id, name: i === 0 ? '@everyone' : `role-${i}`, permissions: '0', position: i, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 })),
+      channels: [this.channelObject(place.channelId)],
       members: [{ user: { id: this.botUserId, username: 'arena-bot', discriminator: '0', bot: true, avatar: null }, roles: [], joined_at: '2024-01-01T00:00:00.000Z', deaf: false, mute: false, flags: 0 }],
       emojis: [],
       stickers: [],

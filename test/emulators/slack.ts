@@ -10,11 +10,13 @@
  * - a Socket Mode link (`ws://…/link`) that says hello and pushes envelopes.
  * Every request is recorded with its arrival time (ms, `Date.now()`). Builders make signed slash commands,
  * block_actions and view_submissions for the app's `/slack/events`, or Socket Mode envelopes.
+ * With `postMessageRate` it paces chat.postMessage per channel as Slack does (rate-limits.ts), answering 429.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { PacedLimiter, type RateRecord } from './rate-limits.js';
 
 type Json = Record<string, unknown>;
 
@@ -100,6 +102,17 @@ async function uploadedBytes(bytes: Buffer, contentType: string | undefined): Pr
   return Buffer.alloc(0);
 }
 
+/** Options of {@link SlackEmulator}. */
+export interface SlackEmulatorOptions {
+  /**
+   * Enforce chat.postMessage pacing per channel (off by default), e.g. Slack's 1 message/s:
+   * `{ intervalMs: 1000, toleranceMs }` (see PacedLimiter). A post beyond it is answered HTTP 429 with
+   * `Retry-After` (whole seconds, as Slack sends; @slack/web-api waits and retries) and
+   * `{ok:false, error:'ratelimited'}`, and is not kept in `requests`. Every decision goes to `rateLog`.
+   */
+  postMessageRate?: { intervalMs: number; toleranceMs?: number };
+}
+
 let counter = 0;
 const nextId = (prefix: string) => `${prefix}${Date.now().toString(36)}${(++counter).toString(36)}${randomBytes(3).toString('hex')}`.toUpperCase();
 
@@ -121,9 +134,14 @@ export class SlackEmulator {
   private seq = 0;
   private connected: Promise<void>;
   private markConnected!: () => void;
+  /** With `postMessageRate`: every chat.postMessage, accepted (200) or answered 429, in arrival order. */
+  readonly rateLog: RateRecord[] = [];
+  private readonly postLimiter: PacedLimiter | null;
 
-  constructor() {
+  constructor(opts: SlackEmulatorOptions = {}) {
     this.connected = new Promise((r) => (this.markConnected = r));
+    const rate = opts.postMessageRate;
+    this.postLimiter = rate ? new PacedLimiter(rate.intervalMs, rate.toleranceMs ?? 0) : null;
   }
 
   /** The Web API base for WebClient `slackApiUrl`. */
@@ -315,6 +333,14 @@ export class SlackEmulator {
       body = { unparsed: true };
     }
     const rec: RecordedRequest = { seq: ++this.seq, at: Date.now(), method, path: url.pathname, authorization: req.headers.authorization, body, ...(isUpload ? { raw: await uploadedBytes(Buffer.concat(chunks), req.headers['content-type']) } : {}) };
+    if (this.postLimiter && method === 'chat.postMessage') {
+      const d = this.postLimiter.take(String(body['channel']));
+      this.rateLog.push({ seq: rec.seq, at: rec.at, key: String(body['channel']), status: d.allowed ? 200 : 429, retryAfterMs: d.allowed ? null : d.retryAfterMs, body });
+      if (!d.allowed) {
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(Math.max(1, Math.ceil(d.retryAfterMs / 1000))) });
+        return void res.end(JSON.stringify({ ok: false, error: 'ratelimited' }));
+      }
+    }
     this.requests.push(rec);
     for (const w of [...this.waiters]) {
       if (w.pred(rec)) {

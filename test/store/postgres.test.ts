@@ -6,40 +6,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { openPostgresStore, openStore, StoreError } from '../../src/store/index.js';
 import { runConformance } from './conformance.js';
+import { pgAdmin, withPostgres } from '../support/postgres.js';
 
-const url = process.env.TEST_DATABASE_URL?.trim() ?? '';
 const runId = `${process.pid}_${randomBytes(3).toString('hex')}`;
 let n = 0;
 
-/** Run one statement on a throwaway connection (schema set-up and clean-up). */
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
-if (url === '' && process.env.CI) {
-  // CI (.ci/run) always provides a server: a missing URL there is a broken setup, not a skip.
-  test('postgres conformance', () => {
-    assert.fail('TEST_DATABASE_URL not set under CI: .ci/run must source .ci/postgres.sh');
-  });
-} else if (url === '') {
-  console.log('TEST_DATABASE_URL not set: the PostgreSQL store suite is SKIPPED. Run `source .ci/postgres.sh` first.');
-  test('postgres conformance', (t) => {
-    t.skip('TEST_DATABASE_URL not set (outside CI)');
-  });
-} else {
+withPostgres('postgres conformance', (url) => {
   runConformance('postgres', {
     create: async () => `arena_t_${runId}_${n++}`,
     open: (schema) => openPostgresStore({ connectionString: url, schema, maxConnections: 4 }),
-    destroy: (schema) => admin(`drop schema if exists ${schema} cascade`),
+    destroy: (schema) => pgAdmin(`drop schema if exists ${schema} cascade`),
   });
 
   test('postgres: several processes opening a fresh schema at once migrate it once', async () => {
@@ -52,13 +30,13 @@ if (url === '' && process.env.CI) {
       assert.equal(created.filter((r) => r.ok).length, 1, 'one schema, one active match per channel');
     } finally {
       for (const s of stores) await s.close();
-      await admin(`drop schema if exists ${schema} cascade`);
+      await pgAdmin(`drop schema if exists ${schema} cascade`);
     }
   });
 
   test('postgres: openStore picks PostgreSQL for a postgres:// URL; bad schema names are bad_config', async () => {
     const schema = `arena_t_${runId}_open`;
-    await admin(`create schema ${schema}`);
+    await pgAdmin(`create schema ${schema}`);
     try {
       const withPath = new URL(url);
       withPath.searchParams.set('options', `-c search_path=${schema}`);
@@ -71,11 +49,11 @@ if (url === '' && process.env.CI) {
         await s.close();
       }
     } finally {
-      await admin(`drop schema if exists ${schema} cascade`);
+      await pgAdmin(`drop schema if exists ${schema} cascade`);
     }
     await assert.rejects(
       openPostgresStore({ connectionString: url, schema: 'Robert"; drop table x' }),
       (e: unknown) => e instanceof StoreError && e.code === 'bad_config',
     );
   });
-}
+});

@@ -84,7 +84,7 @@ describe('web page in a browser', () => {
     const theirs = Object.values(m.state!.blocks).find((b) => b.owner === 'lab_1' && b.status === 'available')!;
     assert.equal((await h.run(alice, `offer to:lab_1 want:${theirs.id} pay:4 msg:"swap?"`)).error, undefined);
     await page.waitForFunction(() => /offers Lab B o_1/.test((globalThis as unknown as { document: { body: { textContent: string } } }).document.body.textContent), { timeout: 10_000 });
-    assert.match(await page.$eval('#state', (e) => (e as unknown as { textContent: string }).textContent), /o_1.*4 credits/s, 'the open offer with its terms in the panel');
+    assert.match(await page.$eval('#state', (e) => (e as unknown as { textContent: string }).textContent), /o_1.*4\.00 credits/s, 'the open offer with its terms in the panel');
     await pitchRound(h);
     await page.waitForFunction(() => /Round 1\/5 closed/.test((globalThis as unknown as { document: { body: { textContent: string } } }).document.body.textContent), { timeout: 10_000 });
     const text = await feedText(page);

@@ -2,12 +2,18 @@
  * The Discord client: logs in with only the Guilds intent (slash commands, buttons and modals arrive as
  * interactions, which need no privileged intent), answers interactions through {@link createInteractionHandler},
  * and posts replies that answer nobody (timer round closes) to their channel.
+ *
+ * Sharding: started by discord.js's ShardingManager (sharding.ts), the client takes its shard ids from the
+ * environment the manager sets (SHARDS, SHARD_COUNT) and receives only its shards' guilds; it can still post
+ * to any channel over REST (a round another process's shard hosts, closed by this process's timer).
  */
 import { Client, Events, GatewayIntentBits, type Interaction } from 'discord.js';
 import type { Logger } from 'pino';
 import type { Reply } from '../../commands/types.js';
 import type { CommandBackend } from './backend.js';
-import { PrivateInbox, publishReply, type ChannelSink } from './deliver.js';
+import { ChannelOrder } from './channel-order.js';
+import { publishReply, type ChannelSink } from './deliver.js';
+import { MemoryInbox, type PrivateInbox } from './inbox.js';
 import { createInteractionHandler } from './interactions.js';
 import { ButtonIds, type DiscordPayload } from './render.js';
 
@@ -22,6 +28,13 @@ export interface DiscordBotOptions {
   restApi?: string;
   /** See HandlerDeps.softDeadlineMs (default 2000 ms). */
   softDeadlineMs?: number;
+  /** Where private posts for other people wait (inbox.ts); default in this process (MemoryInbox). */
+  inbox?: PrivateInbox;
+  /**
+   * Shards this client connects (ids of `count`), all in this process; default: what a ShardingManager set in
+   * the environment (SHARDS, SHARD_COUNT), else one shard.
+   */
+  shards?: { ids: number[]; count: number };
 }
 
 /** A logged-in Discord client with the arena's interaction handler; what {@link startDiscordBot} resolves to. */
@@ -77,8 +90,12 @@ class Tracker {
 export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordBot> {
   const logger = opts.logger.child({ platform: 'discord' });
   const ids = new ButtonIds();
-  const inbox = new PrivateInbox();
-  const client = new Client({ intents: [GatewayIntentBits.Guilds], ...(opts.restApi ? { rest: { api: opts.restApi } } : {}) });
+  const inbox = opts.inbox ?? new MemoryInbox();
+  const client = new Client({
+    intents: [GatewayIntentBits.Guilds],
+    ...(opts.restApi ? { rest: { api: opts.restApi } } : {}),
+    ...(opts.shards ? { shards: opts.shards.ids, shardCount: opts.shards.count } : {}),
+  });
   const tracker = new Tracker();
   const handler = createInteractionHandler({
     backend: opts.backend,
@@ -96,9 +113,11 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
   client.on(Events.Error, (err) => logger.error({ err: err.message }, 'discord: client error'));
   client.on(Events.Warn, (msg) => logger.warn({ msg }, 'discord: client warning'));
 
+  const queues = new ChannelOrder();
   const sink: ChannelSink = {
     async send(channelId: string, payload: DiscordPayload) {
-      const channel = await client.channels.fetch(channelId);
+      // A channel of a guild on another shard is not in this client's cache: fetch it anyway (REST is not sharded).
+      const channel = await client.channels.fetch(channelId, { allowUnknownGuild: true });
       if (!channel || !channel.isSendable()) throw new Error(`channel ${channelId} is not a text channel the bot can post in`);
       await channel.send(payload);
     },
@@ -107,18 +126,22 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
   await client.login(opts.token);
   await ready;
-  logger.info({ user: client.user?.id ?? null }, 'discord: ready');
+  logger.info({ user: client.user?.id ?? null, shards: client.shard ? client.shard.ids : null, shardCount: client.shard ? client.shard.count : null }, 'discord: ready');
 
   return {
     client: client as Client<true>,
     async publish(channelId, reply) {
       // Matches of other platforms (a shared database) are restored here too; their channels are not ours.
       if (!/^\d{5,25}$/.test(channelId)) return void logger.debug({ channelId }, 'discord: not a Discord channel, post skipped');
-      try {
-        await publishReply(sink, channelId, reply, inbox, ids, logger);
-      } catch (err) {
-        logger.error({ channelId, err: (err as Error).message }, 'discord: channel post failed');
-      }
+      // One at a time per channel, in the order the host published them: a round close must not overtake
+      // the round-open post still storing its private briefings or waiting on a rate limit.
+      await queues.run(channelId, async () => {
+        try {
+          await publishReply(sink, channelId, reply, inbox, ids, logger);
+        } catch (err) {
+          logger.error({ channelId, err: (err as Error).message }, 'discord: channel post failed');
+        }
+      });
     },
     handled: (id) => tracker.wait(id),
     idle: () => tracker.idle(),

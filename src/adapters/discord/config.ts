@@ -9,6 +9,7 @@
  * | DISCORD_GUILD_ID | register (guild mode) | the server id (Developer Mode → right-click the server → Copy Server ID) |
  * | DISCORD_ADMIN_ROLE_ID | optional | members with this role may run host-only commands in any match |
  * | DISCORD_API_URL | optional | REST base for a local emulator, e.g. `http://127.0.0.1:PORT/api` |
+ * | DISCORD_SHARDS | optional | shards for `npm start -- --platform discord` when `--shards` is not given (shard-spec.ts): `auto`, `4`, `0,1/4` |
  */
 import { z } from 'zod';
 

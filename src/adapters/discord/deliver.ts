@@ -5,41 +5,17 @@
  * Privacy: public posts are visible to the channel; the caller's private posts are ephemeral
  * (flag 64); private posts for *other* people cannot be ephemeral in this interaction, so they wait in
  * the {@link PrivateInbox} and are shown (ephemeral) with that person's next interaction; the public post
- * then carries a "My private update" button that shows them (ephemeral) at once. The inbox is in
- * memory: after a restart, held posts are gone (`/arena me` still shows the seat's current state).
+ * then carries a "My private update" button that shows them (ephemeral) at once. The inbox is kept in the
+ * event store (inbox.ts), so any bot process or shard serves it and a restart keeps it.
  */
 import { AttachmentBuilder, ButtonStyle, ComponentType, type ButtonInteraction, type ChatInputCommandInteraction, type ModalSubmitInteraction } from 'discord.js';
 import { renderPostCharts, type ChartLogger } from '../../analytics/charts/attach.js';
 import type { Post, PrivatePost, Reply } from '../../commands/types.js';
+import type { PrivateInbox } from './inbox.js';
 import { renderPost, notice, type ButtonIds, type DiscordPayload } from './render.js';
 
 /** Interactions the adapter answers with messages. */
 export type Repliable = ChatInputCommandInteraction | ButtonInteraction | ModalSubmitInteraction;
-
-/** Private posts waiting for their recipient's next interaction; bounded per user (oldest dropped). */
-export class PrivateInbox {
-  private readonly byUser = new Map<string, PrivatePost[]>();
-  constructor(private readonly perUser = 10) {}
-
-  /** Holds `post` for its recipient, keeping only the newest `perUser` (default 10). */
-  add(post: PrivatePost): void {
-    const list = this.byUser.get(post.userId) ?? [];
-    list.push(post);
-    this.byUser.set(post.userId, list.slice(-this.perUser));
-  }
-
-  /** Removes and returns the posts waiting for `userId`. */
-  take(userId: string): PrivatePost[] {
-    const list = this.byUser.get(userId) ?? [];
-    this.byUser.delete(userId);
-    return list;
-  }
-
-  /** Posts waiting for `userId`. */
-  size(userId: string): number {
-    return this.byUser.get(userId)?.length ?? 0;
-  }
-}
 
 /** custom_id of the "My private update" button: answered by the adapter from the inbox, without the host. */
 export const INBOX_BUTTON_ID = 'arena-inbox';
@@ -60,20 +36,32 @@ function renderPublic(posts: readonly Post[], ids: ButtonIds, held: boolean): Di
   return posts.map((p, i) => (held && i === last ? withInboxButton(renderPost(p, ids)) : renderPost(p, ids)));
 }
 
+/**
+ * What an interaction answers with: public payloads, the caller's ephemeral ones, and the posts taken from
+ * the caller's inbox for it (put back with `inbox.add` if the answer cannot be sent).
+ */
+export interface Planned {
+  pub: DiscordPayload[];
+  mine: DiscordPayload[];
+  taken: PrivatePost[];
+}
+
 /** The caller's waiting private posts as ephemeral payloads (a notice if there are none). */
-export function inboxMessages(inbox: PrivateInbox, userId: string, ids: ButtonIds): DiscordPayload[] {
-  const posts = inbox.take(userId);
-  return posts.length > 0 ? posts.map((p) => renderPost(p, ids, { ephemeral: true })) : [notice('Nothing new for you right now. `/arena me` shows your seat.')];
+export async function inboxMessages(inbox: PrivateInbox, userId: string, ids: ButtonIds): Promise<Planned> {
+  const taken = await inbox.take(userId);
+  const mine = taken.length > 0 ? taken.map((p) => renderPost(p, ids, { ephemeral: true })) : [notice('Nothing new for you right now. `/arena me` shows your seat.')];
+  return { pub: [], mine, taken };
 }
 
 /** The payloads of a reply for one caller: public first, then the caller's private ones (ephemeral). */
-export function planMessages(reply: Reply, callerUserId: string, inbox: PrivateInbox, ids: ButtonIds): { pub: DiscordPayload[]; mine: DiscordPayload[] } {
+export async function planMessages(reply: Reply, callerUserId: string, inbox: PrivateInbox, ids: ButtonIds): Promise<Planned> {
   const others = reply.private.filter((p) => p.userId !== callerUserId);
-  for (const p of others) inbox.add(p);
-  const own: Post[] = [...inbox.take(callerUserId), ...reply.private.filter((p) => p.userId === callerUserId)];
+  await inbox.add(others);
+  const taken = await inbox.take(callerUserId);
+  const own: Post[] = [...taken, ...reply.private.filter((p) => p.userId === callerUserId)];
   const pub = renderPublic(reply.public, ids, others.length > 0);
   const mine = own.map((p) => renderPost(p, ids, { ephemeral: true }));
-  return { pub, mine };
+  return { pub, mine, taken };
 }
 
 /** Discord shows at most 10 embeds per message: the post's embed plus one image embed per further chart. */
@@ -133,6 +121,6 @@ export interface ChannelSink {
 
 /** Posts a reply that answers no interaction (e.g. a timer round close): public posts to the channel, private ones to the inbox. */
 export async function publishReply(sink: ChannelSink, channelId: string, reply: Reply, inbox: PrivateInbox, ids: ButtonIds, logger?: ChartLogger): Promise<void> {
-  for (const p of reply.private) inbox.add(p);
+  await inbox.add(reply.private);
   for (const payload of renderPublic(reply.public, ids, reply.private.length > 0)) await sink.send(channelId, await withCharts(payload, logger));
 }

@@ -21,7 +21,8 @@ import type { Caller, Reply } from '../../commands/types.js';
 import type { CommandBackend, MatchContext, RawOptions } from './backend.js';
 import { callerOf } from './caller.js';
 import { FORM_OPTIONS, ROOT_COMMAND } from './commands-json.js';
-import { answer, inboxMessages, INBOX_BUTTON_ID, planMessages, type PrivateInbox, type Repliable } from './deliver.js';
+import { answer, inboxMessages, INBOX_BUTTON_ID, planMessages, type Planned, type Repliable } from './deliver.js';
+import type { PrivateInbox } from './inbox.js';
 import { notice, type ButtonIds } from './render.js';
 
 /**
@@ -126,11 +127,21 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
       log.info({ interaction: i.id, ms: Date.now() - started }, 'discord: modal shown');
       return;
     }
-    const plan = planMessages(reply, caller.userId, deps.inbox, deps.ids);
+    const plan = await planMessages(reply, caller.userId, deps.inbox, deps.ids);
     // A form asked for too late to show (the reply was deferred): say how to open it.
     if (reply.modal && plan.pub.length + plan.mine.length === 0) plan.mine.push(notice(`Open the form with \`/arena ${reply.modal.command}\`.`));
-    await answer(i, plan, log);
+    await answerKeeping(i, plan, log);
     log.info({ interaction: i.id, deferred: i.deferred, public: reply.public.length, private: reply.private.length, ms: Date.now() - started }, 'discord: command answered');
+  }
+
+  /** Answer; if that fails, the posts taken from the caller's inbox for it go back (shown with the next interaction). */
+  async function answerKeeping(i: Repliable, plan: Planned, log?: Logger): Promise<void> {
+    try {
+      await answer(i, plan, log);
+    } catch (err) {
+      await deps.inbox.add(plan.taken);
+      throw err;
+    }
   }
 
   async function autocomplete(i: AutocompleteInteraction): Promise<void> {
@@ -154,7 +165,7 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
       return execute(i, { kind: 'run', name, options }, true);
     }
     if (i.isButton() && i.customId === INBOX_BUTTON_ID) {
-      return answer(i, { pub: [], mine: inboxMessages(deps.inbox, callerOf(i, deps.adminRoleId).userId, deps.ids) });
+      return answerKeeping(i, await inboxMessages(deps.inbox, callerOf(i, deps.adminRoleId).userId, deps.ids));
     }
     if (i.isButton()) {
       const text = deps.ids.command(i.customId);

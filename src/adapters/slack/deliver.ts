@@ -1,10 +1,12 @@
 /**
  * Delivering a {@link Reply} to Slack.
  *
- * - Public posts → `chat.postMessage`, one message per post, through a per-channel queue that starts at
- *   most one post per second per channel (Slack's chat.postMessage limit: "1 message per second per
- *   channel", api.slack.com/methods/chat.postMessage#rate_limiting). A sliding window (p-queue `strict`)
- *   so two posts are never closer than the interval, across commands and timer closes.
+ * - Public posts → `chat.postMessage`, one message per post, through a per-channel queue that keeps
+ *   posts one second apart per channel (Slack's chat.postMessage limit: "1 message per second per
+ *   channel", api.slack.com/methods/chat.postMessage#rate_limiting), across commands and timer closes.
+ *   A post starts the interval after the previous one in its channel was *answered*, not started: so
+ *   posts reach Slack at least the interval apart whatever each one's delivery delay, and after a post
+ *   that @slack/web-api retried on a 429 (Retry-After) the next one does not follow at once.
  * - The caller's private posts → `respond({response_type:'ephemeral'})` on the request's response_url
  *   when there is one (slash commands, buttons), else `chat.postEphemeral`.
  * - Other people's private posts → `chat.postEphemeral` to that user in the channel.
@@ -13,6 +15,7 @@
  * 5 messages), split only at Slack's 50-block limit.
  */
 import PQueue from 'p-queue';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { types } from '@slack/bolt';
 import { renderPostCharts } from '../../analytics/charts/attach.js';
@@ -47,24 +50,31 @@ export function slackUserId(userId: string): string | null {
 /** Default spacing of posts in one channel, in ms (Slack: 1 message/s per channel). */
 export const POST_INTERVAL_MS = 1000;
 
-/** One rate-limited queue per channel; idle queues are dropped once their window has passed. */
+/** One rate-limited queue per channel; idle queues are dropped once their interval has passed. */
 export class ChannelQueues {
-  private readonly queues = new Map<string, { queue: PQueue; lastStart: number }>();
+  private readonly queues = new Map<string, { queue: PQueue; lastEnd: number }>();
   constructor(readonly intervalMs: number = POST_INTERVAL_MS) {}
 
-  /** Runs `task` in the channel's queue: in order, at most one start per interval. */
+  /**
+   * Runs `task` in the channel's queue: in order, one at a time, each starting at least `intervalMs` after
+   * the previous task of the channel finished (so also at least that long after it started).
+   */
   run<T>(channelId: string, task: () => Promise<T>): Promise<T> {
     this.prune();
     let entry = this.queues.get(channelId);
     if (!entry) {
-      const queue = new PQueue({ concurrency: 1, ...(this.intervalMs > 0 ? { interval: this.intervalMs, intervalCap: 1, strict: true } : {}) });
-      entry = { queue, lastStart: 0 };
+      entry = { queue: new PQueue({ concurrency: 1 }), lastEnd: 0 };
       this.queues.set(channelId, entry);
     }
     const e = entry;
     return e.queue.add(async () => {
-      e.lastStart = Date.now();
-      return task();
+      const wait = e.lastEnd + this.intervalMs - Date.now();
+      if (wait > 0) await delay(wait);
+      try {
+        return await task();
+      } finally {
+        e.lastEnd = Date.now();
+      }
     }) as Promise<T>;
   }
 
@@ -81,7 +91,7 @@ export class ChannelQueues {
   private prune(): void {
     const now = Date.now();
     for (const [id, e] of this.queues) {
-      if (e.queue.size === 0 && e.queue.pending === 0 && now - e.lastStart > this.intervalMs) this.queues.delete(id);
+      if (e.queue.size === 0 && e.queue.pending === 0 && now - e.lastEnd > this.intervalMs) this.queues.delete(id);
     }
   }
 }

@@ -21,7 +21,7 @@
  * | `server.bodyLimitBytes` | 65536 | largest request body; larger gets 413 `body_too_large` | `ARENA_SERVER_BODY_LIMIT_BYTES` |
  * | `votes.enabled` | true | matches opened without `votes:` collect blind votes on pitches (ballots, issue #10) | `ARENA_VOTES` |
  * | `votes.ballotSeconds` | 300 | how long a ballot stays open after the match ends (earlier ballots close with the next round) | `ARENA_BALLOT_SECONDS` |
- * | `votes.perMinute` | 30 | votes one person may cast per minute (per bot process) | `ARENA_VOTES_PER_MINUTE` |
+ * | `votes.perMinute` | 30 | votes one person may cast per minute (counted in the database on PostgreSQL, so across processes; per process on SQLite) | `ARENA_VOTES_PER_MINUTE` |
  * | `votes.pseudonymSecret` | null | key of people's pseudonyms in exports; null = generated on first use and kept in the database | `ARENA_PSEUDONYM_SECRET` |
  * | `server.debugState` | false | allow `GET /state?include_private=true` (the full state, every seat's secrets) | `ARENA_SERVER_DEBUG_STATE` (`GPU_ARENA_DEBUG_STATE` too, as the original) |
  * | `server.maxSessionsPerClient` | 64 | own and self-play sessions one client address may hold; one more gets 429 `too_many_client_sessions` | `ARENA_SERVER_MAX_SESSIONS_PER_CLIENT` |
@@ -39,6 +39,9 @@
  *
  * | `shutdown.drainSeconds` | 10 | after SIGTERM/SIGINT: how long in-flight commands and queued posts may take before the store closes and the process exits 0 (a second signal exits at once) | `ARENA_SHUTDOWN_DRAIN_SECONDS` |
  * | `llm.allowedModels` | agent + judge models | models a host may seat (`seat … agent:llm model:…`); see src/llm/config.ts | `ARENA_LLM_ALLOWED_MODELS` (comma-separated) |
+ * | `llm.matchTokenBudget` | 400000 | tokens (prompt + completion) one match may spend, seats and judge together; 0 = unlimited | `ARENA_LLM_MATCH_TOKEN_BUDGET` |
+ * | `llm.dailyTokens` | 5000000 | tokens (prompt + completion) the whole deployment may spend per UTC day, counted in the database across processes; 0 = unlimited | `ARENA_LLM_DAILY_TOKENS` |
+ * | `llm.channelDailyTokens` | 1500000 | tokens (prompt + completion) one channel may spend per UTC day; 0 = unlimited. Admins see the day's usage with `stats view:usage` | `ARENA_LLM_CHANNEL_DAILY_TOKENS` |
  *
  * Platform credentials are read from the environment by each adapter: Discord `DISCORD_TOKEN`,
  * `DISCORD_APPLICATION_ID`, `DISCORD_GUILD_ID`, `DISCORD_ADMIN_ROLE_ID` (src/adapters/discord/config.ts);

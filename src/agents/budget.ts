@@ -1,0 +1,212 @@
+/**
+ * The spend gate (issue #21 "bounded LLM spend"): an {@link LlmCaller} in front of the real client that
+ * every call spending the operator's key goes through (seat agents, their extra turns, the LLM judge;
+ * src/app/llm.ts wires it). Before a call it reads what was spent from a shared ledger (the store's
+ * `llm_usage` table) and refuses the call, without making it, when a token budget is spent:
+ * - `deployment`: tokens per UTC day of the whole deployment (`llm.dailyTokens`);
+ * - `channel`: tokens per UTC day of the call's channel (`llm.channelDailyTokens`);
+ * - `match`: tokens of the call's match over its life (`llm.matchTokenBudget`), across processes.
+ * A refusal is the client's own `budget_exhausted` result (so a seat waits and the judge falls back to the
+ * rule judge exactly as when the client's per-match cap is hit) whose message starts with the
+ * machine-readable `llm_budget_spent (<scope>)`; the {@link BudgetRefusal} itself goes to `onCall`.
+ * After a call its tokens are added to the ledger (one atomic upsert), and one {@link LlmUsageLine} per
+ * call, made or refused, goes to `onCall` (the runtime logs it).
+ *
+ * Tokens are prompt + completion as the server reports them (the client estimates chars / 4 when it
+ * reports none); a failed call the server probably processed (timeout, unreadable reply) is charged the
+ * prompt estimate, as the client charges its per-match budget. A call is refused when what was spent plus
+ * its prompt estimate would pass a budget. The check and the charge are separate statements, so calls in
+ * flight at the moment a budget runs out may pass it by their own tokens (at most `maxConcurrent` calls
+ * per process); the count itself never loses an increment.
+ *
+ * When the ledger cannot be read the call is refused too (`llm_usage_unavailable`): spend stays bounded
+ * while the database is away. Never throws.
+ */
+import type { LlmCaller, LlmErrorCode, LlmMode, LlmResult, LlmRole, StructuredRequest } from '../llm/types.js';
+import { currentLlmMatch } from './llm-scope.js';
+
+/** Which budget refused a call. */
+export type BudgetScope = 'deployment' | 'channel' | 'match';
+
+/** Token budgets (prompt + completion tokens); 0 = unlimited. */
+export interface TokenBudgets {
+  /** Per UTC day, the whole deployment. */
+  dailyTokens: number;
+  /** Per UTC day, one channel. */
+  channelDailyTokens: number;
+  /** One match, over all its days. */
+  matchTokens: number;
+}
+
+/** Tokens spent so far, as the ledger sums them (see EventStore.llmSpent). */
+export interface SpentTotals {
+  /** The deployment on the day. */
+  deployment: number;
+  /** The call's channel on the day (0 without a channel). */
+  channel: number;
+  /** The call's match, every day (0 without a match). */
+  match: number;
+}
+
+/** What the gate needs from the store (EventStore has these as llmSpent, addLlmUsage and getMatch). */
+export interface SpendLedger {
+  spent(q: { day: string; channelId: string | null; matchId: string | null }): Promise<SpentTotals>;
+  add(u: { day: string; channelId: string | null; matchId: string | null; model: string; calls?: number; refused?: number; promptTokens?: number; completionTokens?: number }): Promise<void>;
+  /** The match's channel, or null when unknown. */
+  channelOf(matchId: string): Promise<string | null>;
+}
+
+/** A call refused before it was made: which budget, how much of it was spent, on which UTC day. */
+export interface BudgetRefusal {
+  code: 'llm_budget_spent';
+  scope: BudgetScope;
+  /** Tokens spent in the scope before the call. */
+  spent: number;
+  /** The scope's budget, tokens. */
+  budget: number;
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  /** A sentence for people (posted as the reason a seat waits, logged). */
+  message: string;
+}
+
+/** One structured line per call (made or refused), for the log. Tokens are prompt + completion. */
+export interface LlmUsageLine {
+  /** ISO time the call started. */
+  at: string;
+  /** UTC day it counts for. */
+  day: string;
+  role: LlmRole;
+  model: string;
+  matchId: string | null;
+  channelId: string | null;
+  /** `ok`, the client's failure code, `llm_budget_spent` or `llm_usage_unavailable` (refused, nothing sent). */
+  code: 'ok' | LlmErrorCode | 'llm_budget_spent' | 'llm_usage_unavailable';
+  /** Set when a budget refused the call. */
+  refusal?: BudgetRefusal;
+  mode?: LlmMode;
+  latencyMs: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** Charged to the ledger: prompt + completion. */
+  tokens: number;
+  /** True when the tokens are an estimate (the server reported none, or the call failed). */
+  estimated: boolean;
+  /** Spent before the call (null when the ledger could not be read). */
+  spentBefore: SpentTotals | null;
+  budgets: TokenBudgets;
+}
+
+/** Options of {@link spendGate}. */
+export interface SpendGateOptions {
+  ledger: SpendLedger;
+  budgets: TokenBudgets;
+  /** The clock that picks the UTC day (default: the system clock). */
+  now?: () => Date;
+  /** One line per call, made or refused. */
+  onCall?: (line: LlmUsageLine) => void;
+  /** A ledger failure: reading (the call was refused) or recording (the call's tokens are missing from the count). */
+  onError?: (err: unknown, during: 'check' | 'record') => void;
+}
+
+/** Failures after which the server probably processed the prompt (as the client charges them). */
+const CHARGED_FAILURES = new Set<LlmErrorCode>(['timeout', 'invalid_json', 'schema_mismatch', 'empty_reply', 'refused', 'truncated']);
+const estimateTokens = (s: string) => Math.ceil(s.length / 4);
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/** The UTC day of `d`, `YYYY-MM-DD`. */
+export const utcDay = (d: Date): string => d.toISOString().slice(0, 10);
+
+/**
+ * The first budget a call of `estimate` prompt tokens would pass, given what was `spent` (deployment, then
+ * channel, then match), or null. Pure. `inChannel` / `inMatch`: whether the call has a channel / match.
+ */
+export function budgetRefusal(spent: SpentTotals, budgets: TokenBudgets, estimate: number, day: string, where: { inChannel: boolean; inMatch: boolean }): BudgetRefusal | null {
+  const over = (used: number, budget: number) => budget > 0 && used + estimate > budget;
+  const refusal = (scope: BudgetScope, used: number, budget: number, sentence: string): BudgetRefusal => ({
+    code: 'llm_budget_spent',
+    scope,
+    spent: used,
+    budget,
+    day,
+    message: `llm_budget_spent (${scope}): ${sentence}`,
+  });
+  if (over(spent.deployment, budgets.dailyTokens)) {
+    return refusal('deployment', spent.deployment, budgets.dailyTokens, `the bot has spent ${fmt(spent.deployment)} of its ${fmt(budgets.dailyTokens)} LLM tokens for today (UTC ${day}); LLM calls resume at 00:00 UTC.`);
+  }
+  if (where.inChannel && over(spent.channel, budgets.channelDailyTokens)) {
+    return refusal('channel', spent.channel, budgets.channelDailyTokens, `this channel has spent ${fmt(spent.channel)} of its ${fmt(budgets.channelDailyTokens)} LLM tokens for today (UTC ${day}); LLM calls resume at 00:00 UTC.`);
+  }
+  if (where.inMatch && over(spent.match, budgets.matchTokens)) {
+    return refusal('match', spent.match, budgets.matchTokens, `this match has spent ${fmt(spent.match)} of its ${fmt(budgets.matchTokens)} LLM tokens.`);
+  }
+  return null;
+}
+
+/**
+ * Put the budgets of `opts` in front of `inner` (see the file comment). Calls that name no match take the
+ * match of the enclosing `withLlmMatch` (the judge, src/agents/llm-scope.ts); the match's channel comes
+ * from the ledger. The returned caller never throws.
+ */
+export function spendGate(inner: LlmCaller, opts: SpendGateOptions): LlmCaller {
+  const now = opts.now ?? (() => new Date());
+  return {
+    async structured<T>(req: StructuredRequest<T>): Promise<LlmResult<T>> {
+      const started = now();
+      const at = started.toISOString();
+      const day = utcDay(started);
+      const matchId = req.matchId ?? currentLlmMatch();
+      const estimate = estimateTokens(req.messages.map((m) => m.content).join('\n'));
+      const base = { at, day, role: req.role, model: req.model, matchId, budgets: opts.budgets };
+      let channelId: string | null = null;
+      let spent: SpentTotals;
+      try {
+        channelId = matchId === null ? null : await opts.ledger.channelOf(matchId);
+        spent = await opts.ledger.spent({ day, channelId, matchId });
+      } catch (err) {
+        opts.onError?.(err, 'check');
+        const message = 'llm_usage_unavailable: the token usage could not be read, so no LLM call is made until the database answers.';
+        opts.onCall?.({ ...base, channelId, code: 'llm_usage_unavailable', latencyMs: 0, promptTokens: 0, completionTokens: 0, tokens: 0, estimated: false, spentBefore: null });
+        return refused(req.model, message);
+      }
+      const refusal = budgetRefusal(spent, opts.budgets, estimate, day, { inChannel: channelId !== null, inMatch: matchId !== null });
+      if (refusal) {
+        await record(opts, { day, channelId, matchId, model: req.model, refused: 1 });
+        opts.onCall?.({ ...base, channelId, code: 'llm_budget_spent', refusal, latencyMs: 0, promptTokens: 0, completionTokens: 0, tokens: 0, estimated: false, spentBefore: spent });
+        return refused(req.model, refusal.message);
+      }
+      const result = await inner.structured({ ...req, matchId });
+      // The client refused on its own per-match count: nothing was sent, nothing to charge.
+      const notSent = !result.ok && result.code === 'budget_exhausted';
+      const charge = result.ok
+        ? { promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens, estimated: result.usage.estimated }
+        : { promptTokens: CHARGED_FAILURES.has(result.code) ? estimate : 0, completionTokens: 0, estimated: true };
+      await record(opts, notSent ? { day, channelId, matchId, model: req.model, refused: 1 } : { day, channelId, matchId, model: req.model, calls: 1, promptTokens: charge.promptTokens, completionTokens: charge.completionTokens });
+      opts.onCall?.({
+        ...base,
+        channelId,
+        code: result.ok ? 'ok' : result.code,
+        mode: result.mode,
+        latencyMs: result.latencyMs,
+        ...(notSent ? { promptTokens: 0, completionTokens: 0, tokens: 0 } : { promptTokens: charge.promptTokens, completionTokens: charge.completionTokens, tokens: charge.promptTokens + charge.completionTokens }),
+        estimated: charge.estimated,
+        spentBefore: spent,
+      });
+      return result;
+    },
+  };
+}
+
+/** Add to the ledger; a failure is reported, never thrown (the call itself is over). */
+async function record(opts: SpendGateOptions, u: Parameters<SpendLedger['add']>[0]): Promise<void> {
+  try {
+    await opts.ledger.add(u);
+  } catch (err) {
+    opts.onError?.(err, 'record');
+  }
+}
+
+/** The client's "budget spent, nothing sent" result, with `message`. */
+function refused<T>(model: string, message: string): LlmResult<T> {
+  return { ok: false, code: 'budget_exhausted', message, model, mode: 'json_schema', latencyMs: 0 };
+}

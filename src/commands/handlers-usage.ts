@@ -1,0 +1,93 @@
+/**
+ * The admin view of LLM spend (issue #21): `stats view:usage` shows a platform admin, privately, today's
+ * LLM tokens (UTC day, prompt + completion) from the store's `llm_usage` table: the deployment's total, each
+ * channel's and each model's, with the budgets (usage-budgets.ts) and what is left of them. Anyone else gets
+ * `not_admin` and sees nothing.
+ */
+import { errorReply, privateReply } from '../chat/reply.js';
+import type { LlmUsageRecord } from '../store/types.js';
+import type { CommandContext } from './context.js';
+import { isPlatformAdmin } from './preconditions.js';
+import type { Post, Reply } from './types.js';
+import { usageBudgets, type UsageBudgets } from './usage-budgets.js';
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+const plural = (n: number, one: string, many = `${one}s`) => `${fmt(n)} ${n === 1 ? one : many}`;
+
+/** "1,234 of 5,000 tokens (3,766 left)", "1,234 tokens (no budget)" for 0, "1,234 tokens" when the budget is unknown. */
+function against(tokens: number, budget: number | null): string {
+  if (budget === null) return `${fmt(tokens)} tokens`;
+  if (budget === 0) return `${fmt(tokens)} tokens (no budget)`;
+  return `${fmt(tokens)} of ${fmt(budget)} tokens (${fmt(Math.max(0, budget - tokens))} left)`;
+}
+
+interface Sum {
+  calls: number;
+  refused: number;
+  prompt: number;
+  completion: number;
+  tokens: number;
+  matches: Set<string>;
+}
+
+function sumBy(rows: readonly LlmUsageRecord[], key: (r: LlmUsageRecord) => string): Map<string, Sum> {
+  const out = new Map<string, Sum>();
+  for (const r of rows) {
+    const k = key(r);
+    const s = out.get(k) ?? { calls: 0, refused: 0, prompt: 0, completion: 0, tokens: 0, matches: new Set<string>() };
+    s.calls += r.calls;
+    s.refused += r.refused;
+    s.prompt += r.promptTokens;
+    s.completion += r.completionTokens;
+    s.tokens += r.tokens;
+    if (r.matchId !== null) s.matches.add(r.matchId);
+    out.set(k, s);
+  }
+  return out;
+}
+
+const refusedText = (s: Sum) => (s.refused > 0 ? ` · ${fmt(s.refused)} refused` : '');
+
+/**
+ * The usage post of `day` from its `rows`, against `budgets` (null = not known in this process). Pure.
+ * Channels are sorted by tokens spent, most first; calls without a channel show as "(no channel)".
+ */
+export function formatUsage(rows: readonly LlmUsageRecord[], budgets: UsageBudgets | null, day: string): Post {
+  const total = sumBy(rows, () => 'all').get('all');
+  const budgetLine = budgets
+    ? `Budgets: ${budgets.dailyTokens ? fmt(budgets.dailyTokens) : 'no limit'} a day for the deployment, ${budgets.channelDailyTokens ? fmt(budgets.channelDailyTokens) : 'no limit'} a day per channel, ${budgets.matchTokens ? fmt(budgets.matchTokens) : 'no limit'} per match. Days are UTC; the daily budgets reset at 00:00 UTC.`
+    : 'Budgets: not known in this process (no LLM runtime started).';
+  const title = `LLM usage today (UTC ${day})`;
+  if (!total) return { title, text: ['No LLM call today: 0 tokens spent.', budgetLine].join('\n') };
+  const byChannel = [...sumBy(rows, (r) => r.channelId ?? '').entries()].sort((a, b) => b[1].tokens - a[1].tokens || a[0].localeCompare(b[0]));
+  const byModel = [...sumBy(rows, (r) => r.model).entries()].sort((a, b) => b[1].tokens - a[1].tokens || a[0].localeCompare(b[0]));
+  return {
+    title,
+    text: [
+      `Deployment: ${against(total.tokens, budgets?.dailyTokens ?? null)} · ${plural(total.calls, 'call')}${refusedText(total)}.`,
+      'Tokens are prompt + completion, as the servers reported them (estimated for calls that failed).',
+      budgetLine,
+    ].join('\n'),
+    fields: [
+      {
+        name: 'By channel',
+        value: byChannel
+          .map(([channel, s]) => `• ${channel === '' ? '(no channel)' : channel}: ${against(s.tokens, channel === '' ? null : (budgets?.channelDailyTokens ?? null))} · ${plural(s.calls, 'call')}${refusedText(s)} · ${plural(s.matches.size, 'match', 'matches')}`)
+          .join('\n'),
+      },
+      {
+        name: 'By model',
+        value: byModel.map(([model, s]) => `• ${model}: ${fmt(s.tokens)} tokens (prompt ${fmt(s.prompt)}, completion ${fmt(s.completion)}) · ${plural(s.calls, 'call')}${refusedText(s)}`).join('\n'),
+      },
+    ],
+  };
+}
+
+/** `stats view:usage`: today's usage for a platform admin, privately; `not_admin` for anyone else. */
+export async function usageView(ctx: CommandContext, now: Date = new Date()): Promise<Reply> {
+  const denied = isPlatformAdmin(ctx);
+  if (denied) return errorReply(ctx.caller.userId, denied);
+  const day = now.toISOString().slice(0, 10);
+  const rows = await ctx.host.eventStore.listLlmUsage(day);
+  return privateReply(ctx.caller.userId, formatUsage(rows, usageBudgets(), day));
+}

@@ -1,0 +1,126 @@
+/**
+ * Daily token budgets through the real composition (issue #21): `createLlmRuntime` with a store puts the
+ * spend gate in front of the seats and the judge; the round host runs a match against the local OpenAI
+ * emulator. A spent channel budget makes the LLM seat wait visibly and the judge fall back to the rule
+ * judge, with no request sent; otherwise the seat's and the judge's tokens land in the store under the
+ * match and its channel, and each call is logged as one structured line.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { createLlmRuntime } from '../../src/app/llm.js';
+import { RULE_JUDGE_ID } from '../../src/engine/judge/rule-judge.js';
+import { LlmConfigSchema, type LlmConfigInput } from '../../src/llm/config.js';
+import { openStore, type EventStore, type LlmUsageRecord } from '../../src/store/index.js';
+import { startOpenAiEmulator, type OpenAiEmulator } from '../emulators/openai.js';
+import { harness, person, publishedText, unwrap } from '../host/helpers.js';
+import { honest, market, v, verdictFor } from './helpers.js';
+
+const HOST = person('host');
+const ALICE = person('alice');
+const WAIT_REPLY = JSON.stringify({ plan: null, actions: [{ action_type: 'wait' }], pitch: null });
+const utcDay = (d: Date) => d.toISOString().slice(0, 10);
+
+/** A pino logger writing JSON lines into `lines`. */
+function capture(): { logger: pino.Logger; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const l of chunk.toString('utf8').split('\n')) if (l.trim()) lines.push(JSON.parse(l) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { logger: pino({ level: 'info' }, sink), lines };
+}
+
+/** A runtime on the emulator with `over` settings and a host on `store`; returns both. */
+async function setUp(emu: OpenAiEmulator, store: EventStore, over: LlmConfigInput) {
+  const { logger, lines } = capture();
+  const config = LlmConfigSchema.parse({ baseUrl: emu.baseURL, agentModel: 'agent-m', judgeModel: 'judge-m', timeoutMs: 10_000, maxRetries: 0, ...over });
+  const rt = await createLlmRuntime(config, logger, store);
+  assert.ok(rt.agentFor && rt.judge);
+  const h = await harness({ store, agentFor: rt.agentFor, judge: rt.judge, judgeTimeoutMs: rt.hostJudgeTimeoutMs, allowedModels: rt.allowedModels });
+  return { h, lines };
+}
+
+/** Open a match in `channel`: alice on lab_0 (she pitches), an LLM seat on lab_1; started. */
+async function startMatch(h: Awaited<ReturnType<typeof setUp>>['h'], channel: string) {
+  const m = unwrap(await h.host.create(channel, 'test', HOST, { task: 'market_round', seed: 5, roundSeconds: 0 }));
+  unwrap(await h.host.join(channel, ALICE, 'lab_0'));
+  unwrap(await h.host.assign(channel, HOST, 'lab_1', { kind: 'llm', model: 'agent-m' }));
+  unwrap(await h.host.start(channel, HOST));
+  await h.host.idle();
+  return m;
+}
+
+/** Close round 0: alice pitches and is done. */
+async function closeFirstRound(h: Awaited<ReturnType<typeof setUp>>['h'], channel: string) {
+  const mine = honest(market(5), 'lab_0');
+  unwrap(await h.host.act(channel, ALICE, { action_type: 'make_pitch', message: mine.text, job_ids: mine.jobs }));
+  unwrap(await h.host.done(channel, ALICE));
+  await h.host.idle();
+}
+
+describe('token budgets through the runtime and the round host', () => {
+  let emu: OpenAiEmulator;
+  let store: EventStore;
+  before(async () => {
+    emu = await startOpenAiEmulator({
+      responder: (req) => (req.body?.model === 'judge-m' ? { content: verdictFor(req, () => v(0.5)) } : { content: WAIT_REPLY }),
+    });
+    store = await openStore({ sqlitePath: ':memory:' });
+  });
+  after(async () => {
+    await store.close();
+    await emu.close();
+  });
+
+  test('a spent channel: the LLM seat waits and the judge falls back, nothing is sent, the refusal is logged', async () => {
+    // Another process spent the channel's day (recorded for today and tomorrow, so midnight cannot flip the test).
+    const now = new Date();
+    for (const day of [utcDay(now), utcDay(new Date(now.getTime() + 86_400_000))]) {
+      await store.addLlmUsage({ day, channelId: 'c-spent', matchId: null, model: 'agent-m', calls: 1, promptTokens: 1_000 });
+    }
+    const { h, lines } = await setUp(emu, store, { channelDailyTokens: 1_000 });
+    const n0 = emu.chatRequests().length;
+    const m = await startMatch(h, 'c-spent');
+    assert.match(publishedText(h), /could not act \(agent error: today's LLM token budget for this channel is spent \(it resets at 00:00 UTC\)\); the seat waits this round/);
+    await closeFirstRound(h, 'c-spent');
+    assert.equal(emu.chatRequests().length - n0, 0, 'no request reached the server');
+    const closed = (await store.load(m.id)).flatMap((e) => (e.body.type === 'round_closed' ? [e.body] : []))[0];
+    const decision = closed?.judge as { judgeId: string; meta?: { fallback?: unknown; runs?: { message?: string }[] } };
+    assert.equal(decision.judgeId, RULE_JUDGE_ID, 'the rule judge decided');
+    assert.match(String(decision.meta?.fallback), /budget_exhausted/);
+    assert.match(decision.meta?.runs?.[0]?.message ?? '', /^llm_budget_spent \(channel\)/);
+    const refused = lines.filter((l) => l.msg !== undefined && String(l.msg).startsWith('llm call refused'));
+    const roles = refused.map((l) => (l.llm as { role: string; refusal: { scope: string; code: string } }));
+    assert.ok(roles.some((r) => r.role === 'agent') && roles.some((r) => r.role === 'judge'), 'the seat and the judge were refused');
+    assert.ok(roles.every((r) => r.refusal.code === 'llm_budget_spent' && r.refusal.scope === 'channel'));
+    assert.ok(refused.every((l) => l.level === 40), 'refusals log at warn');
+    unwrap(await h.host.end('c-spent', HOST));
+    await h.host.stop();
+  });
+
+  test('within the budgets: the seat and the judge are counted under the match and its channel, one log line each', async () => {
+    const from = utcDay(new Date());
+    const { h, lines } = await setUp(emu, store, { channelDailyTokens: 1_000_000 });
+    const n0 = emu.chatRequests().length;
+    const m = await startMatch(h, 'c-count');
+    await closeFirstRound(h, 'c-count');
+    const sent = emu.chatRequests().length - n0;
+    assert.ok(sent >= 3, `the seat and the judge (both orders) were asked: ${sent} requests`);
+    const days = [...new Set([from, utcDay(new Date())])];
+    const rows: LlmUsageRecord[] = (await Promise.all(days.map((d) => store.listLlmUsage(d)))).flat().filter((r) => r.matchId === m.id);
+    assert.deepEqual([...new Set(rows.map((r) => r.channelId))], ['c-count'], 'counted under the match and its channel');
+    const calls = (model: string) => rows.filter((r) => r.model === model).reduce((x, r) => x + r.calls, 0);
+    assert.ok(calls('agent-m') >= 1, 'the seat was counted');
+    assert.ok(calls('judge-m') >= 2, 'the judge was counted against the match (withLlmMatch in the round host)');
+    assert.equal(calls('agent-m') + calls('judge-m'), sent, 'every request was counted once');
+    const usage = lines.filter((l) => l.msg === 'llm usage').map((l) => l.llm as { matchId: string; channelId: string; tokens: number; code: string });
+    assert.equal(usage.length, sent, 'one log line per call');
+    assert.ok(usage.every((u) => u.matchId === m.id && u.channelId === 'c-count' && u.tokens > 0 && u.code === 'ok'));
+    unwrap(await h.host.end('c-count', HOST));
+    await h.host.stop();
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * The admin usage view (issue #21): `stats view:usage` shows a platform admin, privately, today's LLM tokens
+ * for the deployment, per channel and per model, with the budgets and what is left; anyone else gets
+ * `not_admin` and no figure. Through the real catalogue (text grammar and typed options) on a real store.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { configureUsageBudgets } from '../../src/commands/usage-budgets.js';
+import { formatUsage } from '../../src/commands/handlers-usage.js';
+import type { Caller, Reply } from '../../src/commands/types.js';
+import { arena, assertOk, bob, type Arena } from './harness.js';
+import { postText } from '../host/helpers.js';
+
+const ADMIN: Caller = { userId: 'test:root', displayName: 'Root', isAdmin: true };
+const utcDay = (d: Date) => d.toISOString().slice(0, 10);
+const allText = (r: Reply) => [...r.public, ...r.private].map(postText).join('\n');
+
+describe('stats view:usage', () => {
+  let a: Arena;
+  before(async () => {
+    a = await arena();
+    configureUsageBudgets({ dailyTokens: 100_000, channelDailyTokens: 30_000, matchTokens: 400_000 });
+    // The same rows today and tomorrow (UTC), so a test running across midnight reads the same figures.
+    const now = new Date();
+    for (const day of [utcDay(now), utcDay(new Date(now.getTime() + 86_400_000))]) {
+      await a.store.addLlmUsage({ day, channelId: 'discord:111', matchId: 'm1', model: 'gpt-small', calls: 4, promptTokens: 10_000, completionTokens: 2_000 });
+      await a.store.addLlmUsage({ day, channelId: 'discord:111', matchId: 'm1', model: 'gpt-judge', calls: 2, promptTokens: 6_000, completionTokens: 500 });
+      await a.store.addLlmUsage({ day, channelId: 'discord:111', matchId: 'm1', model: 'gpt-small', refused: 3 });
+      await a.store.addLlmUsage({ day, channelId: 'slack:C22', matchId: 'm2', model: 'gpt-small', calls: 1, promptTokens: 1_500, completionTokens: 0 });
+    }
+  });
+  after(async () => {
+    configureUsageBudgets(null);
+    await a.close();
+  });
+
+  test('an admin sees the day privately: deployment, per channel, per model, budgets and what is left', async () => {
+    const r = assertOk(await a.run(ADMIN, 'stats view:usage'), 'stats view:usage');
+    assert.equal(r.public.length, 0, 'nothing posted to the channel');
+    assert.equal(r.private.length, 1);
+    assert.equal(r.private[0]!.userId, ADMIN.userId);
+    const text = allText(r);
+    assert.match(text, /LLM usage today \(UTC \d{4}-\d{2}-\d{2}\)/);
+    // 12,000 + 6,500 + 1,500 = 20,000 of 100,000.
+    assert.match(text, /Deployment: 20,000 of 100,000 tokens \(80,000 left\) · 7 calls · 3 refused/);
+    assert.match(text, /• discord:111: 18,500 of 30,000 tokens \(11,500 left\) · 6 calls · 3 refused · 1 match/);
+    assert.match(text, /• slack:C22: 1,500 of 30,000 tokens \(28,500 left\) · 1 call · 1 match/);
+    assert.match(text, /• gpt-small: 13,500 tokens \(prompt 11,500, completion 2,000\) · 5 calls · 3 refused/);
+    assert.match(text, /• gpt-judge: 6,500 tokens \(prompt 6,000, completion 500\) · 2 calls/);
+    assert.match(text, /Budgets: 100,000 a day for the deployment, 30,000 a day per channel, 400,000 per match/);
+    assert.ok(text.indexOf('discord:111') < text.indexOf('slack:C22'), 'channels by tokens, most first');
+  });
+
+  test('the typed (Discord) path gives the same view', async () => {
+    const r = assertOk(await a.runTyped(ADMIN, 'stats', { view: 'usage' }));
+    assert.match(allText(r), /Deployment: 20,000 of 100,000/);
+  });
+
+  test('anyone else is refused with not_admin and sees no figure', async () => {
+    for (const r of [await a.run(bob, 'stats view:usage'), await a.runTyped(bob, 'stats', { view: 'usage' })]) {
+      assert.equal(r.error?.code, 'not_admin');
+      assert.equal(r.public.length, 0);
+      assert.doesNotMatch(allText(r), /20,000|gpt-small|discord:111/);
+    }
+  });
+
+  test('plain `stats` is still the public preference view; a bad view is an option error', async () => {
+    const r = assertOk(await a.run(bob, 'stats'));
+    assert.equal(r.public.length, 1);
+    assert.match(allText(r), /Preference data in this channel/);
+    assert.doesNotMatch(allText(r), /LLM usage/);
+    assert.equal((await a.run(ADMIN, 'stats view:money')).error?.code, 'invalid_option');
+  });
+});
+
+test('formatUsage: no call yet, unlimited budgets, unknown budgets', () => {
+  assert.match(postText(formatUsage([], null, '2025-01-01')), /No LLM call today: 0 tokens spent\.\nBudgets: not known in this process/);
+  const row = { day: '2025-01-01', channelId: null, matchId: null, model: 'x', calls: 1, refused: 0, promptTokens: 3, completionTokens: 4, tokens: 7 };
+  const text = postText(formatUsage([row], { dailyTokens: 0, channelDailyTokens: 0, matchTokens: 0 }, '2025-01-01'));
+  assert.match(text, /Deployment: 7 tokens \(no budget\) · 1 call\./);
+  assert.match(text, /• \(no channel\): 7 tokens · 1 call · 0 matches/);
+  assert.match(text, /Budgets: no limit a day for the deployment, no limit a day per channel, no limit per match/);
+});
+
+test("the config's adminUserIds see the usage view too (the same admins who may host any match)", async () => {
+  const a = await arena({ adminUserIds: [bob.userId] });
+  try {
+    const r = assertOk(await a.run(bob, 'stats view:usage'));
+    assert.equal(r.private[0]!.userId, bob.userId);
+    assert.match(allText(r), /LLM usage today/);
+  } finally {
+    await a.close();
+  }
+});
