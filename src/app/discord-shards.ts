@@ -50,7 +50,15 @@ export async function startShards(opts: ShardedStart): Promise<number> {
     process.stderr.write('--shards: cannot tell which script to run for each shard\n');
     return 2;
   }
-  let handle: ShardManagerHandle;
+  let handle: ShardManagerHandle | undefined;
+  // Signals are handled from before the spawn: a stop during it stops the shards once they are up; a
+  // second signal kills what was spawned and exits at once (untilStopSignal's default exit follows).
+  const stopSignal = untilStopSignal(logger, {
+    onSecond: (signal) => {
+      handle?.kill();
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    },
+  });
   try {
     handle = await startShardManager({
       token: discord.token,
@@ -67,23 +75,15 @@ export async function startShards(opts: ShardedStart): Promise<number> {
     return e.code === 'shard_out_of_range' ? 2 : 1;
   }
   logger.info({ shards: handle.shards, total: handle.total }, 'discord shards: running; press Ctrl+C to stop');
-  // A second signal: kill the shards and exit at once (untilStopSignal's default exit follows this hook).
-  const outcome = await Promise.race([
-    untilStopSignal(logger, {
-      onSecond: (signal) => {
-        handle.kill();
-        process.exit(signal === 'SIGINT' ? 130 : 143);
-      },
-    }).then((signal) => ({ signal })),
-    handle.failed.then((code) => ({ code })),
-  ]);
+  const running = handle;
+  const outcome = await Promise.race([stopSignal.then((signal) => ({ signal })), running.failed.then((code) => ({ code }))]);
   if ('code' in outcome) {
-    await handle.stop(0);
+    await running.stop(0);
     return outcome.code;
   }
   const drainSeconds = config.shutdown.drainSeconds;
   logger.info({ signal: outcome.signal, drainSeconds }, 'discord shards: stopping');
-  const inTime = await handle.stop(drainSeconds * 1000 + MANAGER_GRACE_MS);
+  const inTime = await running.stop(drainSeconds * 1000 + MANAGER_GRACE_MS);
   logger.info({ inTime }, 'discord shards: stopped');
   return 0;
 }

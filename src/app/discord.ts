@@ -125,6 +125,9 @@ export async function startDiscord(opts: StartDiscordOptions): Promise<DiscordRu
  */
 export async function start(ctx: PlatformContext): Promise<number> {
   const { config, store, logger } = ctx;
+  // Listen for a stop from the start: a signal or a manager's stop during log-in and restore is kept and
+  // honoured once the bot runs (a shard whose manager died meanwhile must not stay connected for ever).
+  const stopping = Promise.race([untilStopSignal(logger), managerStop()]);
   const llm = await createLlmRuntime(config.llm, logger, store);
   let rt: DiscordRuntime;
   try {
@@ -148,7 +151,7 @@ export async function start(ctx: PlatformContext): Promise<number> {
     return 1;
   }
   logger.info({ llm: llm.summary }, 'discord: running; press Ctrl+C to stop');
-  const signal = await Promise.race([untilStopSignal(logger), managerStop()]);
+  const signal = await stopping;
   const drainSeconds = config.shutdown.drainSeconds;
   logger.info({ signal, drainSeconds }, 'discord: stopping');
   rt.bot.stopAccepting();
@@ -164,6 +167,7 @@ export async function start(ctx: PlatformContext): Promise<number> {
  */
 function managerStop(): Promise<'manager' | 'manager_gone'> {
   if (!process.env.SHARDING_MANAGER || !process.send) return new Promise(() => {});
+  if (!process.connected) return Promise.resolve('manager_gone');
   return new Promise((resolve) => {
     process.on('message', (m: unknown) => {
       if (typeof m === 'object' && m !== null && (m as { arena?: unknown }).arena === SHARD_STOP_MESSAGE.arena) resolve('manager');

@@ -1,8 +1,8 @@
 /**
- * The admin view of LLM spend (issue #21): `stats view:usage` shows a platform admin, privately, today's
- * LLM tokens (UTC day, prompt + completion) from the store's `llm_usage` table: the deployment's total, each
- * channel's and each model's, with the budgets (usage-budgets.ts) and what is left of them. Anyone else gets
- * `not_admin` and sees nothing.
+ * The admin view of LLM spend (issue #21): `stats view:usage` shows an operator (config `adminUserIds`),
+ * privately, today's LLM tokens (UTC day, prompt + completion) from the store's `llm_usage` table: the deployment's total, each
+ * channel's and each model's, with the budgets (usage-budgets.ts) and what is left of them; a platform
+ * admin sees only the channel it asks in. Anyone else gets `not_admin` and sees nothing.
  */
 import { errorReply, privateReply } from '../chat/reply.js';
 import type { LlmUsageRecord } from '../store/types.js';
@@ -52,7 +52,8 @@ const refusedText = (s: Sum) => (s.refused > 0 ? ` · ${fmt(s.refused)} refused`
  * The usage post of `day` from its `rows`, against `budgets` (null = not known in this process). Pure.
  * Channels are sorted by tokens spent, most first; calls without a channel show as "(no channel)".
  */
-export function formatUsage(rows: readonly LlmUsageRecord[], budgets: UsageBudgets | null, day: string): Post {
+export function formatUsage(rows: readonly LlmUsageRecord[], budgets: UsageBudgets | null, day: string, channelOnly?: string): Post {
+  if (channelOnly !== undefined) return formatChannelUsage(rows.filter((r) => r.channelId === channelOnly), budgets, day);
   const total = sumBy(rows, () => 'all').get('all');
   const budgetLine = budgets
     ? `Budgets: ${budgets.dailyTokens ? fmt(budgets.dailyTokens) : 'no limit'} a day for the deployment, ${budgets.channelDailyTokens ? fmt(budgets.channelDailyTokens) : 'no limit'} a day per channel, ${budgets.matchTokens ? fmt(budgets.matchTokens) : 'no limit'} per match. Days are UTC; the daily budgets reset at 00:00 UTC.`
@@ -83,11 +84,30 @@ export function formatUsage(rows: readonly LlmUsageRecord[], budgets: UsageBudge
   };
 }
 
-/** `stats view:usage`: today's usage for a platform admin, privately; `not_admin` for anyone else. */
+/** One channel's usage: what a platform admin of that channel's server may see (no other tenant's figures). */
+function formatChannelUsage(rows: readonly LlmUsageRecord[], budgets: UsageBudgets | null, day: string): Post {
+  const title = `LLM usage today in this channel (UTC ${day})`;
+  const total = sumBy(rows, () => 'all').get('all');
+  const budget = budgets ? `Budget: ${budgets.channelDailyTokens ? fmt(budgets.channelDailyTokens) : 'no limit'} a day per channel, ${budgets.matchTokens ? fmt(budgets.matchTokens) : 'no limit'} per match; it resets at 00:00 UTC.` : 'Budget: not known in this process.';
+  if (!total) return { title, text: ['No LLM call in this channel today.', budget].join('\n') };
+  const byModel = [...sumBy(rows, (r) => r.model).entries()].sort((a, b) => b[1].tokens - a[1].tokens || a[0].localeCompare(b[0]));
+  return {
+    title,
+    text: [`This channel: ${against(total.tokens, budgets?.channelDailyTokens ?? null)} · ${plural(total.calls, 'call')}${refusedText(total)} · ${plural(total.matches.size, 'match', 'matches')}.`, budget].join('\n'),
+    fields: [{ name: 'By model', value: byModel.map(([model, m]) => `• ${model}: ${fmt(m.tokens)} tokens · ${plural(m.calls, 'call')}${refusedText(m)}`).join('\n') }],
+  };
+}
+
+/**
+ * `stats view:usage`, privately: the whole deployment for the config's `adminUserIds` (the operators); for a
+ * platform admin (e.g. Manage Server in one guild) only the channel it is asked in, since one deployment
+ * serves many servers and workspaces; `not_admin` for anyone else.
+ */
 export async function usageView(ctx: CommandContext, now: Date = new Date()): Promise<Reply> {
   const denied = isPlatformAdmin(ctx);
   if (denied) return errorReply(ctx.caller.userId, denied);
   const day = now.toISOString().slice(0, 10);
   const rows = await ctx.host.eventStore.listLlmUsage(day);
-  return privateReply(ctx.caller.userId, formatUsage(rows, usageBudgets(), day));
+  const operator = ctx.host.isAdmin?.(ctx.caller, false) ?? false;
+  return privateReply(ctx.caller.userId, formatUsage(rows, usageBudgets(), day, operator ? undefined : ctx.channelId));
 }

@@ -62,3 +62,26 @@ function shortError(e: unknown): string {
   if (typeof code === 'string') return e instanceof Error && e.name === 'LlmAgentError' ? `LLM ${code}` : code;
   return e instanceof Error ? e.name : 'error';
 }
+
+/** How long past the agent timeout a process waits before taking over a turn another process claimed. */
+export const TURN_TAKEOVER_MARGIN_MS = 10_000;
+
+/**
+ * Whether this process should run `lab`'s turn of `round`: it claims the turn in the store (so two
+ * processes resuming one match, e.g. several Discord shards started at once, never ask the model twice or
+ * apply its actions twice). A process that loses the claim waits out the agent timeout plus a margin and
+ * then takes the turn over only if the seat is still not done in that round (its claimant died); `false`
+ * if the round is aborted meanwhile.
+ */
+export async function claimAgentTurn(
+  d: { tryClaim(key: string): Promise<boolean>; stillPending(): Promise<boolean>; clock: Clock; timeoutMs: number },
+  key: string,
+  signal: AbortSignal,
+): Promise<boolean> {
+  if (await d.tryClaim(key)) return true;
+  const waited = await sleep(d.clock, d.timeoutMs + TURN_TAKEOVER_MARGIN_MS, signal).then(
+    () => true,
+    () => false,
+  );
+  return waited && !signal.aborted && (await d.stillPending());
+}

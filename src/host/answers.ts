@@ -68,7 +68,7 @@ function reason(s: MatchState, lab: LabId, o: Offer, d: Decision): string {
   const why = keep
     ? `we need ${keep} for our own jobs`
     : theirs && !wouldUse(s, lab, o.offeredBlockIds)
-      ? `our jobs are covered, we have no use for ${theirs}`
+      ? `${theirs} does not fit our jobs`
       : theirs && ask > 0
         ? `${ask.toFixed(2)} credits is more than ${theirs} is worth to us`
         : 'it leaves us worse off than we are now';

@@ -346,9 +346,9 @@ export class RoundHost {
     return this.runner.stop();
   }
 
-  /** A platform admin (`Caller.isAdmin`) or one of the configured `adminUserIds`. */
-  isAdmin(caller: Caller): boolean {
-    return caller.isAdmin || this.admins.has(caller.userId);
+  /** One of the configured `adminUserIds` (the operators), or with `platform` also a platform admin (`Caller.isAdmin`). */
+  isAdmin(caller: Caller, platform = true): boolean {
+    return (platform && caller.isAdmin) || this.admins.has(caller.userId);
   }
 
   private mayHost(m: HostedMatch, caller: Caller): boolean {

@@ -18,7 +18,7 @@ import type { EventStore } from '../store/types.js';
 import { validatorFor } from '../agents/dry-run.js';
 import type { AgentFactory, SeatAgent } from '../agents/seat.js';
 import { withLlmMatch } from '../agents/llm-scope.js';
-import { askAgent, type AgentOutcome } from './agent-turn.js';
+import { askAgent, claimAgentTurn, type AgentOutcome } from './agent-turn.js';
 import { ballotToOpen, type BallotKeeper, type BuiltBallot } from '../voting/ballot-host.js';
 import { decideRound, stateForJudge } from '../match/judging.js';
 import type { MatchLog } from '../match/match-log.js';
@@ -354,15 +354,15 @@ export class RoundRunner {
     if (!state) return;
     const round = state.round;
     const key = `${m.id}:${round}`;
-    let ctrl = this.rounds.get(key);
-    if (!ctrl) {
-      ctrl = new AbortController();
-      this.rounds.set(key, ctrl);
-    }
+    const ctrl = this.rounds.get(key) ?? new AbortController();
+    this.rounds.set(key, ctrl);
     const signal = ctrl.signal;
     const obs = observe(state, lab);
     this.track(
       (async () => {
+        const stillPending = async () => ((x) => isOpen(x, round) && !x.done.includes(lab))(await this.d.log.refresh(m.id));
+        const claim = { tryClaim: (k: string) => this.d.store.tryClaim(k), stillPending, clock: this.d.clock, timeoutMs: this.d.agentTimeoutMs };
+        if (!extra && !(await claimAgentTurn(claim, `agent_turn:${m.id}:${round}:${lab}`, signal))) return;
         const outcome = await askAgent(agent, obs, { matchId: m.id, lab, round, validate: validatorFor(state, lab) }, { clock: this.d.clock, timeoutMs: this.d.agentTimeoutMs, signal });
         if (signal.aborted && !outcome.ok) return;
         const reply = await this.d.log.mutex.run(m.id, () => this.applyAgent(m.id, lab, round, outcome, extra));
@@ -385,7 +385,7 @@ export class RoundRunner {
     const turn = (x: HostedMatch) => (x.roundActions ?? []).filter((a) => a.lab === lab && a.seq > m.lastSeq);
     for (const action of outcome.ok ? outcome.actions : []) {
       const r = await this.d.log.append(id, (x) =>
-        isOpen(x, round) && !x.state.labs[lab]?.finished ? ok({ type: 'action' as const, lab, userId, action }) : fail('not_running', 'closed'),
+        isOpen(x, round) && (extra || !x.done.includes(lab)) && !x.state.labs[lab]?.finished ? ok({ type: 'action' as const, lab, userId, action }) : fail('not_running', 'closed'),
       );
       if (!r.ok) break;
       cur = r.value.match;

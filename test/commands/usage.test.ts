@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { configureUsageBudgets } from '../../src/commands/usage-budgets.js';
 import { formatUsage } from '../../src/commands/handlers-usage.js';
 import type { Caller, Reply } from '../../src/commands/types.js';
-import { arena, assertOk, bob, type Arena } from './harness.js';
+import { arena, assertOk, bob, CHANNEL, type Arena } from './harness.js';
 import { postText } from '../host/helpers.js';
 
 const ADMIN: Caller = { userId: 'test:root', displayName: 'Root', isAdmin: true };
@@ -18,7 +18,7 @@ const allText = (r: Reply) => [...r.public, ...r.private].map(postText).join('\n
 describe('stats view:usage', () => {
   let a: Arena;
   before(async () => {
-    a = await arena();
+    a = await arena({ adminUserIds: [ADMIN.userId] });
     configureUsageBudgets({ dailyTokens: 100_000, channelDailyTokens: 30_000, matchTokens: 400_000 });
     // The same rows today and tomorrow (UTC), so a test running across midnight reads the same figures.
     const now = new Date();
@@ -27,6 +27,7 @@ describe('stats view:usage', () => {
       await a.store.addLlmUsage({ day, channelId: 'discord:111', matchId: 'm1', model: 'gpt-judge', calls: 2, promptTokens: 6_000, completionTokens: 500 });
       await a.store.addLlmUsage({ day, channelId: 'discord:111', matchId: 'm1', model: 'gpt-small', refused: 3 });
       await a.store.addLlmUsage({ day, channelId: 'slack:C22', matchId: 'm2', model: 'gpt-small', calls: 1, promptTokens: 1_500, completionTokens: 0 });
+      await a.store.addLlmUsage({ day, channelId: CHANNEL, matchId: 'm3', model: 'gpt-small', calls: 2, promptTokens: 700, completionTokens: 300 });
     }
   });
   after(async () => {
@@ -41,11 +42,11 @@ describe('stats view:usage', () => {
     assert.equal(r.private[0]!.userId, ADMIN.userId);
     const text = allText(r);
     assert.match(text, /LLM usage today \(UTC \d{4}-\d{2}-\d{2}\)/);
-    // 12,000 + 6,500 + 1,500 = 20,000 of 100,000.
-    assert.match(text, /Deployment: 20,000 of 100,000 tokens \(80,000 left\) · 7 calls · 3 refused/);
+    // 12,000 + 6,500 + 1,500 + 1,000 = 21,000 of 100,000.
+    assert.match(text, /Deployment: 21,000 of 100,000 tokens \(79,000 left\) · 9 calls · 3 refused/);
     assert.match(text, /• discord:111: 18,500 of 30,000 tokens \(11,500 left\) · 6 calls · 3 refused · 1 match/);
     assert.match(text, /• slack:C22: 1,500 of 30,000 tokens \(28,500 left\) · 1 call · 1 match/);
-    assert.match(text, /• gpt-small: 13,500 tokens \(prompt 11,500, completion 2,000\) · 5 calls · 3 refused/);
+    assert.match(text, /• gpt-small: 14,500 tokens \(prompt 12,200, completion 2,300\) · 7 calls · 3 refused/);
     assert.match(text, /• gpt-judge: 6,500 tokens \(prompt 6,000, completion 500\) · 2 calls/);
     assert.match(text, /Budgets: 100,000 a day for the deployment, 30,000 a day per channel, 400,000 per match/);
     assert.ok(text.indexOf('discord:111') < text.indexOf('slack:C22'), 'channels by tokens, most first');
@@ -53,14 +54,22 @@ describe('stats view:usage', () => {
 
   test('the typed (Discord) path gives the same view', async () => {
     const r = assertOk(await a.runTyped(ADMIN, 'stats', { view: 'usage' }));
-    assert.match(allText(r), /Deployment: 20,000 of 100,000/);
+    assert.match(allText(r), /Deployment: 21,000 of 100,000/);
+  });
+
+  test("a platform admin who is not an operator sees only the channel it asks in, no other tenant's figures", async () => {
+    const guildAdmin: Caller = { userId: 'test:mod', displayName: 'Mod', isAdmin: true };
+    const text = allText(assertOk(await a.run(guildAdmin, 'stats view:usage')));
+    assert.match(text, /LLM usage today in this channel/);
+    assert.match(text, /This channel: 1,000 of 30,000 tokens \(29,000 left\) · 2 calls · 1 match/);
+    assert.doesNotMatch(text, /discord:111|slack:C22|Deployment|gpt-judge|18,500|21,000/);
   });
 
   test('anyone else is refused with not_admin and sees no figure', async () => {
     for (const r of [await a.run(bob, 'stats view:usage'), await a.runTyped(bob, 'stats', { view: 'usage' })]) {
       assert.equal(r.error?.code, 'not_admin');
       assert.equal(r.public.length, 0);
-      assert.doesNotMatch(allText(r), /20,000|gpt-small|discord:111/);
+      assert.doesNotMatch(allText(r), /21,000|gpt-small|discord:111/);
     }
   });
 

@@ -97,7 +97,7 @@ describe('answers within the round', () => {
         assert.ok(answer.payment > 0 && answer.payment < 60, `${to} offers a lower price (${answer.payment})`);
       } else assert.equal(sent.status, 'rejected');
       const dm = r.reply!.private.find((p) => /Direct message from/.test(p.title ?? ''))!.text;
-      assert.match(dm, answer ? /Not as offered \(o_\d\): 60\.00 credits is more than b_0_2 is worth to us/ : /No to o_\d: (our jobs are covered, we have no use for b_0_2|60\.00 credits is more than b_0_2 is worth to us)\./);
+      assert.match(dm, answer ? /Not as offered \(o_\d\): 60\.00 credits is more than b_0_2 is worth to us/ : /No to o_\d: (b_0_2 does not fit our jobs|60\.00 credits is more than b_0_2 is worth to us)\./);
       seen.push(answer ? 'counter' : 'reject');
       if (answer) unwrap(await h.host.act('x4', ada, { action_type: 'reject_offer', offer_id: answer.id }));
     }

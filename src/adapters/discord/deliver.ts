@@ -37,8 +37,9 @@ function renderPublic(posts: readonly Post[], ids: ButtonIds, held: boolean): Di
 }
 
 /**
- * What an interaction answers with: public payloads, the caller's ephemeral ones, and the posts taken from
- * the caller's inbox for it (put back with `inbox.add` if the answer cannot be sent).
+ * What an interaction answers with: public payloads, the caller's ephemeral ones, and the caller's private
+ * posts it carries (those taken from the inbox and its own new ones: put back with `inbox.add` if the answer
+ * could not be sent for a passing reason).
  */
 export interface Planned {
   pub: DiscordPayload[];
@@ -58,10 +59,12 @@ export async function planMessages(reply: Reply, callerUserId: string, inbox: Pr
   const others = reply.private.filter((p) => p.userId !== callerUserId);
   await inbox.add(others);
   const taken = await inbox.take(callerUserId);
-  const own: Post[] = [...taken, ...reply.private.filter((p) => p.userId === callerUserId)];
+  const fresh = reply.private.filter((p) => p.userId === callerUserId);
+  const own: Post[] = [...taken, ...fresh];
   const pub = renderPublic(reply.public, ids, others.length > 0);
   const mine = own.map((p) => renderPost(p, ids, { ephemeral: true }));
-  return { pub, mine, taken };
+  // Kept for a failed answer: the held posts and the caller's new ones, in the order they were meant to be shown.
+  return { pub, mine, taken: [...taken, ...fresh] };
 }
 
 /** Discord shows at most 10 embeds per message: the post's embed plus one image embed per further chart. */
@@ -123,4 +126,16 @@ export interface ChannelSink {
 export async function publishReply(sink: ChannelSink, channelId: string, reply: Reply, inbox: PrivateInbox, ids: ButtonIds, logger?: ChartLogger): Promise<void> {
   await inbox.add(reply.private);
   for (const payload of renderPublic(reply.public, ids, reply.private.length > 0)) await sink.send(channelId, await withCharts(payload, logger));
+}
+
+/**
+ * Whether a failed answer may succeed later, so its private posts are worth keeping: a network error, a
+ * Discord 5xx or 429, or an interaction that expired (10062 Unknown interaction, 40060 already
+ * acknowledged). A 4xx that rejects the payload itself (e.g. 50035 Invalid Form Body) would fail again at
+ * every later interaction of that person, so those posts are dropped (and logged) instead.
+ */
+export function transientAnswerError(err: unknown): boolean {
+  const e = err as { status?: unknown; code?: unknown } | null;
+  if (typeof e?.status !== 'number') return true;
+  return e.status >= 500 || e.status === 429 || e.code === 10062 || e.code === 40060;
 }

@@ -21,7 +21,7 @@ import type { Caller, Reply } from '../../commands/types.js';
 import type { CommandBackend, MatchContext, RawOptions } from './backend.js';
 import { callerOf } from './caller.js';
 import { FORM_OPTIONS, ROOT_COMMAND } from './commands-json.js';
-import { answer, inboxMessages, INBOX_BUTTON_ID, planMessages, type Planned, type Repliable } from './deliver.js';
+import { answer, inboxMessages, INBOX_BUTTON_ID, planMessages, transientAnswerError, type Planned, type Repliable } from './deliver.js';
 import type { PrivateInbox } from './inbox.js';
 import { notice, type ButtonIds } from './render.js';
 
@@ -134,12 +134,16 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
     log.info({ interaction: i.id, deferred: i.deferred, public: reply.public.length, private: reply.private.length, ms: Date.now() - started }, 'discord: command answered');
   }
 
-  /** Answer; if that fails, the posts taken from the caller's inbox for it go back (shown with the next interaction). */
+  /**
+   * Answer; if that fails for a passing reason, the caller's private posts it carried go back to the inbox
+   * (shown with the next interaction); a payload Discord rejects outright is dropped, not retried forever.
+   */
   async function answerKeeping(i: Repliable, plan: Planned, log?: Logger): Promise<void> {
     try {
       await answer(i, plan, log);
     } catch (err) {
-      await deps.inbox.add(plan.taken);
+      if (transientAnswerError(err)) await deps.inbox.add(plan.taken);
+      else log?.error({ interaction: i.id, dropped: plan.taken.length, err: (err as Error).message }, 'discord: answer rejected, private posts dropped');
       throw err;
     }
   }

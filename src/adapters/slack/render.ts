@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import type { types } from '@slack/bolt';
 import { plainOf, renderSpans } from '../../chat/player-text.js';
+import { DEADLINE_FIELD } from '../../present/common.js';
 import type { Button, Post } from '../../commands/types.js';
 
 type KnownBlock = types.KnownBlock;
@@ -125,13 +126,24 @@ export function fallbackText(post: Post): string {
   return cut(parts.join('\n') || ' ', LIMITS.fallback);
 }
 
+/**
+ * A field value as mrkdwn. The round host's deadline field (an ISO time, src/present/common.ts
+ * DEADLINE_FIELD) becomes Slack's date token, shown in each reader's own time zone
+ * (api.slack.com/reference/surfaces/formatting#date-formatting), with the UTC time as its fallback.
+ */
+export function slackFieldValue(name: string, value: string): string {
+  const ms = name === DEADLINE_FIELD ? Date.parse(value) : NaN;
+  if (!Number.isFinite(ms)) return toMrkdwn(value || '—');
+  return `closes at <!date^${Math.floor(ms / 1000)}^{time_secs}|${new Date(ms).toISOString().slice(11, 19)} UTC>`;
+}
+
 /** One post as a Slack message. `extraFields` are appended after the post's own fields. */
 export function renderPost(post: Post, extraFields: readonly { name: string; value: string }[] = []): SlackMessage {
   const blocks: KnownBlock[] = [];
   // A header is plain_text (never parsed): player text in it only loses its markers.
   if (post.title) blocks.push({ type: 'header', text: { type: 'plain_text', text: cut(plainOf(post.title).replace(/\n/g, ' '), LIMITS.header), emoji: true } });
   if (post.text.trim() !== '') blocks.push({ type: 'section', text: mrkdwn(cut(toMrkdwn(post.text), LIMITS.section)) });
-  const fields = [...(post.fields ?? []), ...extraFields].map((f) => mrkdwn(cut(`*${toMrkdwn(f.name || '—').replace(/\n/g, ' ')}*\n${toMrkdwn(f.value || '—')}`, LIMITS.field)));
+  const fields = [...(post.fields ?? []), ...extraFields].map((f) => mrkdwn(cut(`*${toMrkdwn(f.name || '—').replace(/\n/g, ' ')}*\n${slackFieldValue(f.name, f.value)}`, LIMITS.field)));
   for (let i = 0; i < fields.length; i += LIMITS.fieldsPerSection) {
     blocks.push({ type: 'section', fields: fields.slice(i, i + LIMITS.fieldsPerSection) });
   }

@@ -6,11 +6,20 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mergePosts, slackUserId } from '../../../src/adapters/slack/deliver.js';
 import { parsePitchSubmission, pitchView, PITCH_FORM } from '../../../src/adapters/slack/modal.js';
-import { actionIdFor, commandOfAction, renderPost, toMrkdwn } from '../../../src/adapters/slack/render.js';
+import { actionIdFor, commandOfAction, renderPost, slackFieldValue, toMrkdwn } from '../../../src/adapters/slack/render.js';
 
 type Block = { type: string; text?: { type: string; text: string }; fields?: { text: string }[]; elements?: { action_id: string; value: string; style?: string; text: { text: string } }[] };
 
 describe('slack render', () => {
+  test("the round deadline is Slack's date token (each reader's time zone), other fields stay text", () => {
+    const iso = '2026-11-25T09:46:25.858Z';
+    assert.equal(slackFieldValue('Deadline', iso), 'closes at <!date^1795599985^{time_secs}|09:46:25 UTC>');
+    assert.equal(slackFieldValue('Deadline', 'soon'), 'soon', 'not a time: left as text');
+    assert.equal(slackFieldValue('Seats', iso), toMrkdwn(iso));
+    const msg = JSON.stringify(renderPost({ title: 'Round 1/5 is open', text: '', fields: [{ name: 'Deadline', value: iso }] }));
+    assert.match(msg, /closes at <!date\^1795599985\^\{time_secs\}\|09:46:25 UTC>/);
+  });
+
   test('a post becomes a header, an escaped mrkdwn section, fields and buttons', () => {
     const m = renderPost({
       title: 'Round 1 closed',
