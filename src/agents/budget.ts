@@ -103,6 +103,11 @@ export interface SpendGateOptions {
   budgets: TokenBudgets;
   /** The clock that picks the UTC day (default: the system clock). */
   now?: () => Date;
+  /**
+   * Completion tokens a call may spend when it names no `maxTokens` (the client's `maxOutputTokens`), added to
+   * the prompt's estimate so that a call that passes the check cannot pass the budget by its reply. Default 0.
+   */
+  maxOutputTokens?: number;
   /** One line per call, made or refused. */
   onCall?: (line: LlmUsageLine) => void;
   /** A ledger failure: reading (the call was refused) or recording (the call's tokens are missing from the count). */
@@ -156,7 +161,7 @@ export function spendGate(inner: LlmCaller, opts: SpendGateOptions): LlmCaller {
       const at = started.toISOString();
       const day = utcDay(started);
       const matchId = req.matchId ?? currentLlmMatch();
-      const estimate = estimateTokens(req.messages.map((m) => m.content).join('\n'));
+      const estimate = estimateTokens(req.messages.map((m) => m.content).join('\n')) + (req.maxTokens ?? opts.maxOutputTokens ?? 0);
       const base = { at, day, role: req.role, model: req.model, matchId, budgets: opts.budgets };
       let channelId: string | null = null;
       let spent: SpentTotals;

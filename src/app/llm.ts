@@ -62,7 +62,7 @@ export async function createLlmRuntime(config: LlmConfig, logger?: Logger, store
   ]);
   const client = new LlmClient(config, store || !logger ? {} : { onCall: (rec) => logger.debug({ llm: rec }, 'llm call') });
   // Everything that spends the operator's key in a match (seats, extra turns, the judge) goes through the gate.
-  const caller: LlmCaller = store ? spendGate(client, { ledger: storeLedger(store), budgets, ...gateLogging(logger) }) : client;
+  const caller: LlmCaller = store ? spendGate(client, { ledger: storeLedger(store), budgets, maxOutputTokens: config.maxOutputTokens, ...gateLogging(logger) }) : client;
   const models = judgeModels(config);
   const judge = models.length
     ? createLlmJudge({ client: caller, models, samples: config.judgeSamples, temperature: config.judgeTemperature, timeoutMs: config.judgeTimeoutMs })

@@ -92,6 +92,18 @@ describe('spend gate: token budgets counted in the store', () => {
     assert.equal(emu.chatRequests().length - n0, 1);
   });
 
+  test('the check counts the reply the call may get (maxOutputTokens), not only its prompt', async () => {
+    const day = '2025-04-02';
+    const at = new Date(`${day}T12:00:00Z`);
+    await b.addLlmUsage({ day, channelId: null, matchId: null, model: 'judge', calls: 1, promptTokens: 9_000, completionTokens: 0 });
+    const budgets = { ...NONE, dailyTokens: 10_000 };
+    const careful = spendGate(emuClient(emu), { ledger: storeLedger(a), budgets, now: () => at, maxOutputTokens: 1_200 });
+    const r = await ask(careful, 'm4');
+    assert.equal(!r.ok && r.code, 'budget_exhausted', '9,000 spent + the prompt + a possible 1,200-token reply would pass 10,000');
+    const promptOnly = spendGate(emuClient(emu), { ledger: storeLedger(a), budgets, now: () => at });
+    assert.equal((await ask(promptOnly, 'm4')).ok, true, 'counting the prompt alone, the same call would have been sent');
+  });
+
   test('channel scope: a spent channel is refused while another channel still runs', async () => {
     // The probe's prompt is estimated at 5 tokens (chars / 4): 500 spent + 5 passes 502.
     const budgets = { channelDailyTokens: 502 };
