@@ -137,7 +137,9 @@ export function budgetRefusal(spent: SpentTotals, budgets: TokenBudgets, estimat
     message: `llm_budget_spent (${scope}): ${sentence}`,
   });
   if (over(spent.deployment, budgets.dailyTokens)) {
-    return refusal('deployment', spent.deployment, budgets.dailyTokens, `the bot has spent ${fmt(spent.deployment)} of its ${fmt(budgets.dailyTokens)} LLM tokens for today (UTC ${day}); LLM calls resume at 00:00 UTC.`);
+    // No figures in the sentence: it is stored with the match (the judge's meta) and a deployment serves many
+    // servers; the operator's log line carries spent and budget.
+    return refusal('deployment', spent.deployment, budgets.dailyTokens, `the bot's LLM tokens for today (UTC ${day}) are spent; LLM calls resume at 00:00 UTC.`);
   }
   if (where.inChannel && over(spent.channel, budgets.channelDailyTokens)) {
     return refusal('channel', spent.channel, budgets.channelDailyTokens, `this channel has spent ${fmt(spent.channel)} of its ${fmt(budgets.channelDailyTokens)} LLM tokens for today (UTC ${day}); LLM calls resume at 00:00 UTC.`);

@@ -77,7 +77,7 @@ describe('spend gate: token budgets counted in the store', () => {
       const r = await ask(caller, matchId);
       assert.equal(r.ok, false);
       assert.equal(!r.ok && r.code, 'budget_exhausted');
-      assert.match(!r.ok ? r.message : '', /^llm_budget_spent \(deployment\): the bot has spent 10,000 of its 10,000 LLM tokens for today \(UTC 2025-03-01\)/);
+      assert.match(!r.ok ? r.message : '', /^llm_budget_spent \(deployment\): the bot's LLM tokens for today \(UTC 2025-03-01\) are spent; LLM calls resume at 00:00 UTC\.$/);
     }
     assert.equal(emu.chatRequests().length - n0, 0, 'nothing reached the server');
     assert.deepEqual(lines.map((l) => [l.code, l.refusal?.scope, l.refusal?.spent, l.refusal?.budget]), [
