@@ -60,9 +60,15 @@ export function escapeText(text: string): string {
  */
 const LOOKALIKE: Record<string, string> = { '*': '\u2217', _: '\u02cd', '~': '\u223c', '`': '\u02cb' };
 
-/** A player's text as Slack mrkdwn shows it literally: `&<>` escaped, emphasis characters as look-alikes. */
+const WORD = /[A-Za-z0-9]/;
+
+/**
+ * A player's text as Slack mrkdwn shows it literally: `&<>` escaped, emphasis characters as look-alikes. An
+ * underscore between two letters or digits stays itself (Slack opens and closes italics only at a word's
+ * edge), so ids quoted in a note (`b_2_2`, `lab_1`) read and copy as the ids they are.
+ */
 export function escapePlayerMrkdwn(text: string): string {
-  return escapeText(text).replace(/[*_~`]/g, (c) => LOOKALIKE[c] ?? c);
+  return escapeText(text).replace(/[*_~`]/g, (c, i: number, s: string) => (c === '_' && WORD.test(s[i - 1] ?? '') && WORD.test(s[i + 1] ?? '') ? c : (LOOKALIKE[c] ?? c)));
 }
 
 /** The catalogue's markdown-ish text (bold with **, code with backticks) as Slack mrkdwn, escaped; player spans literal, player blocks as `>` quotes. */

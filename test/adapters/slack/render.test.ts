@@ -6,11 +6,17 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mergePosts, slackUserId } from '../../../src/adapters/slack/deliver.js';
 import { parsePitchSubmission, pitchView, PITCH_FORM } from '../../../src/adapters/slack/modal.js';
-import { actionIdFor, commandOfAction, renderPost, slackFieldValue, toMrkdwn } from '../../../src/adapters/slack/render.js';
+import { actionIdFor, commandOfAction, escapePlayerMrkdwn, renderPost, slackFieldValue, toMrkdwn } from '../../../src/adapters/slack/render.js';
 
 type Block = { type: string; text?: { type: string; text: string }; fields?: { text: string }[]; elements?: { action_id: string; value: string; style?: string; text: { text: string } }[] };
 
 describe('slack render', () => {
+  test('player text: ids keep their underscores; an underscore at a word edge, and * ~ `, become look-alikes', () => {
+    assert.equal(escapePlayerMrkdwn('b_2_2 for lab_1'), 'b_2_2 for lab_1');
+    assert.equal(escapePlayerMrkdwn('_urgent_ and __init__'), '\u02cdurgent\u02cd and \u02cd\u02cdinit\u02cd\u02cd');
+    assert.equal(escapePlayerMrkdwn('*bold* ~x~ `c`'), '\u2217bold\u2217 \u223cx\u223c \u02cbc\u02cb');
+  });
+
   test("the round deadline is Slack's date token (each reader's time zone), other fields stay text", () => {
     const iso = '2026-11-25T09:46:25.858Z';
     assert.equal(slackFieldValue('Deadline', iso), 'closes at <!date^1795599985^{time_secs}|09:46:25 UTC>');
