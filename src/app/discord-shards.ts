@@ -72,7 +72,7 @@ export async function startShards(opts: ShardedStart): Promise<number> {
   } catch (err) {
     const e = err as ShardingError;
     logger.error({ code: e.code ?? null, err: e.message }, 'discord shards: could not start');
-    return e.code === 'shard_out_of_range' ? 2 : 1;
+    return e.code === 'shard_out_of_range' || e.code === 'shard_config' ? 2 : 1;
   }
   logger.info({ shards: handle.shards, total: handle.total }, 'discord shards: running; press Ctrl+C to stop');
   const running = handle;

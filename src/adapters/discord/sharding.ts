@@ -10,8 +10,9 @@
  * base (discord.js's own lookup always asks discord.com, so an emulator or proxy would be bypassed); a
  * stop asks each child over IPC ({@link SHARD_STOP_MESSAGE}) rather than by signal, so a child that already
  * got the terminal's Ctrl+C does not take the manager's request for a second, forcing signal; a child
- * that exits is respawned by the manager (a crash, or a kill), except after a configuration error (exit 2)
- * or when one shard dies more than {@link CRASH_LIMIT} times in a minute.
+ * that exits is respawned by the manager (a crash, or a kill) after a growing pause ({@link respawnDelayMs}),
+ * except after a configuration error (exit 2, also during the first spawn: the manager then exits 2) or when
+ * one shard dies more than {@link CRASH_LIMIT} times in a minute.
  */
 import type { ChildProcess } from 'node:child_process';
 import { ShardingManager, type Shard } from 'discord.js';
@@ -21,6 +22,9 @@ import type { ShardSpec } from './shard-spec.js';
 
 /** The IPC message a manager sends a shard process to stop it gracefully (see app/discord.ts). */
 export const SHARD_STOP_MESSAGE = { arena: 'stop' } as const;
+
+/** Pause before respawning a shard after its `n`-th exit within the crash window: 1 s, 2 s, 4 s, … at most 30 s. */
+export const respawnDelayMs = (n: number): number => Math.min(30_000, 1000 * 2 ** Math.max(0, n - 1));
 
 /** A shard that exits this many times within {@link CRASH_WINDOW_MS} is not respawned again: the manager stops. */
 export const CRASH_LIMIT = 5;
@@ -32,7 +36,7 @@ const IDENTIFY_WINDOW_MS = 5500;
 /** A failure to start the manager; `code` is machine-readable. */
 export class ShardingError extends Error {
   constructor(
-    readonly code: 'token_invalid' | 'gateway_unavailable' | 'shard_out_of_range' | 'spawn_failed',
+    readonly code: 'token_invalid' | 'gateway_unavailable' | 'shard_out_of_range' | 'spawn_failed' | 'shard_config',
     message: string,
   ) {
     super(message);
@@ -112,7 +116,9 @@ export async function startShardManager(opts: ShardManagerOptions): Promise<Shar
     totalShards: total,
     shardList: list,
     mode: 'process',
-    respawn: true,
+    // We respawn ourselves, with a growing pause (a database away for a few seconds must not exhaust the
+    // crash limit in a burst of instant restarts).
+    respawn: false,
     shardArgs: [...opts.args],
     execArgv: [...opts.execArgv],
   });
@@ -120,6 +126,10 @@ export async function startShardManager(opts: ShardManagerOptions): Promise<Shar
   const failed = new Promise<number>((r) => (giveUp = r));
   const deaths = new Map<number, number[]>();
   let stopping = false;
+  // Respawns start once every shard was ready (a shard that dies during the first spawn fails the start);
+  // a shard that exits 2 (its configuration is wrong) fails it with exit code 2.
+  let ready = false;
+  let configError = false;
 
   manager.on('shardCreate', (shard: Shard) => {
     // mode 'process': the shard's child is a ChildProcess (never a Worker).
@@ -135,10 +145,18 @@ export async function startShardManager(opts: ShardManagerOptions): Promise<Shar
       const now = Date.now();
       const recent = [...(deaths.get(shard.id) ?? []), now].filter((t) => now - t < CRASH_WINDOW_MS);
       deaths.set(shard.id, recent);
-      if (code === 2) giveUp(2);
-      else if (recent.length > CRASH_LIMIT) {
+      if (code === 2) {
+        configError = true;
+        giveUp(2);
+      } else if (recent.length > CRASH_LIMIT) {
         logger.error({ shard: shard.id, exits: recent.length }, 'discord shards: a shard keeps exiting; giving up');
         giveUp(1);
+      } else if (ready) {
+        const waitMs = respawnDelayMs(recent.length);
+        logger.info({ shard: shard.id, waitMs }, 'discord shards: respawning the shard');
+        setTimeout(() => {
+          if (!stopping) shard.spawn(opts.readyTimeoutMs ?? 60_000).catch((err: Error) => logger.error({ shard: shard.id, err: err.message }, 'discord shards: respawn failed'));
+        }, waitMs);
       }
     });
   });
@@ -155,8 +173,10 @@ export async function startShardManager(opts: ShardManagerOptions): Promise<Shar
     await manager.spawn({ amount: total, delay, timeout: opts.readyTimeoutMs ?? 60_000 });
   } catch (err) {
     kill();
+    if (configError) throw new ShardingError('shard_config', 'a shard exited with a configuration error (see its output above)');
     throw new ShardingError('spawn_failed', `a shard did not become ready: ${(err as Error).message}`);
   }
+  ready = true;
   logger.info({ total, shards: list }, 'discord shards: every shard is ready');
 
   return {

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseShardSpec, ShardSpecError, withoutShardsOption } from '../../../src/adapters/discord/shard-spec.js';
+import { respawnDelayMs } from '../../../src/adapters/discord/sharding.js';
 
 test('auto, a count, a list of a total, a list of the recommended total', () => {
   assert.deepEqual(parseShardSpec('auto'), { total: 'auto', list: 'all' });
@@ -25,4 +26,8 @@ test('refused with a message that says what is accepted', () => {
 test('the shard processes get the same arguments without --shards', () => {
   assert.deepEqual(withoutShardsOption(['--platform', 'discord', '--shards', 'auto', '--db', 'x.db']), ['--platform', 'discord', '--db', 'x.db']);
   assert.deepEqual(withoutShardsOption(['--shards=0,1/2', '--platform', 'discord']), ['--platform', 'discord']);
+});
+
+test('a dead shard is respawned after a growing pause: 1 s, 2 s, 4 s, … at most 30 s', () => {
+  assert.deepEqual([1, 2, 3, 4, 5, 6, 9].map(respawnDelayMs), [1000, 2000, 4000, 8000, 16_000, 30_000, 30_000]);
 });
