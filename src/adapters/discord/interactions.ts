@@ -11,6 +11,7 @@
 import {
   ApplicationCommandOptionType,
   ComponentType,
+  MessageFlags,
   TextInputStyle,
   type AutocompleteInteraction,
   type Interaction,
@@ -105,29 +106,39 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
     }
   }
 
+  /** Defers the interaction (ephemerally for a private answer) when `work` is not done within the soft deadline. */
+  async function deferIfSlow(i: Repliable, work: Promise<unknown>, ephemeral = false): Promise<void> {
+    if (i.deferred || i.replied) return;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), deps.softDeadlineMs)));
+    const first = await Promise.race([work.then(() => 'done' as const, () => 'done' as const), late]);
+    clearTimeout(timer);
+    if (first === 'late') await i.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {});
+  }
+
   async function execute(i: Repliable, w: Work, allowModal: boolean): Promise<void> {
     const caller = callerOf(i, deps.adminRoleId);
     const channelId = i.channelId ?? '';
     const name = commandName(w);
     const started = Date.now();
     if (SLOW_COMMANDS.has(name)) await i.deferReply();
-    const pending = run(w, channelId, caller);
-    if (!i.deferred) {
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), deps.softDeadlineMs)));
-      const first = await Promise.race([pending, late]);
-      clearTimeout(timer);
-      if (first === 'late') await i.deferReply();
-    }
-    const reply = await pending;
-    const ctx = await context(channelId, caller.userId);
+    // Everything before the first response counts against Discord's 3 s: the command, the match context and
+    // the inbox's store work (which reaches the database when several processes share one).
+    const work = (async () => {
+      const reply = await run(w, channelId, caller);
+      const ctx = await context(channelId, caller.userId);
+      const wantsModal = reply.modal !== undefined && allowModal && !i.isModalSubmit();
+      return { reply, ctx, plan: wantsModal ? null : await planMessages(reply, caller.userId, deps.inbox, deps.ids) };
+    })();
+    await deferIfSlow(i, work);
+    const { reply, ctx, plan: planned } = await work;
     const log = logger.child({ matchId: ctx?.matchId ?? null, seat: ctx?.seat ?? null, command: name });
     if (reply.modal && allowModal && !i.deferred && !i.replied && !i.isModalSubmit()) {
       await i.showModal(modalJson(reply.modal));
       log.info({ interaction: i.id, ms: Date.now() - started }, 'discord: modal shown');
       return;
     }
-    const plan = await planMessages(reply, caller.userId, deps.inbox, deps.ids);
+    const plan = planned ?? (await planMessages(reply, caller.userId, deps.inbox, deps.ids));
     // A form asked for too late to show (the reply was deferred): say how to open it.
     if (reply.modal && plan.pub.length + plan.mine.length === 0) plan.mine.push(notice(`Open the form with \`/arena ${reply.modal.command}\`.`));
     await answerKeeping(i, plan, log);
@@ -169,7 +180,9 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
       return execute(i, { kind: 'run', name, options }, true);
     }
     if (i.isButton() && i.customId === INBOX_BUTTON_ID) {
-      return answerKeeping(i, await inboxMessages(deps.inbox, callerOf(i, deps.adminRoleId).userId, deps.ids));
+      const taking = inboxMessages(deps.inbox, callerOf(i, deps.adminRoleId).userId, deps.ids);
+      await deferIfSlow(i, taking, true);
+      return answerKeeping(i, await taking);
     }
     if (i.isButton()) {
       const text = deps.ids.command(i.customId);

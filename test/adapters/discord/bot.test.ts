@@ -11,6 +11,8 @@ import type { Caller, Reply } from '../../../src/commands/types.js';
 import { DEADLINE_FIELD } from '../../../src/present/common.js';
 import type { CommandBackend, RawOptions } from '../../../src/adapters/discord/backend.js';
 import { startDiscordBot, type DiscordBot } from '../../../src/adapters/discord/bot.js';
+import { INBOX_BUTTON_ID } from '../../../src/adapters/discord/deliver.js';
+import { MemoryInbox, type PrivateInbox } from '../../../src/adapters/discord/inbox.js';
 import { DiscordEmulator, type EmulatorUser, type RecordedRequest } from '../../emulators/discord.js';
 
 const TOKEN = 'fake.bot.token-SECRET-123';
@@ -167,6 +169,26 @@ describe('discord bot against the emulator (fake backend)', () => {
       assert.ok(reqs.some((r) => r.method === 'POST' && r.path.includes('/webhooks/') && (r.body as { flags?: number }).flags === 64));
     } finally {
       backend.gate = null;
+      await slowBot.stop();
+    }
+  });
+
+  test('the "My private update" button is deferred (ephemeral) while a slow store takes the inbox, then answered', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const held = new MemoryInbox();
+    await held.add([{ userId: `discord:${alice.id}`, text: 'held for you while the database was slow' }]);
+    const slowInbox: PrivateInbox = { add: (p) => held.add(p), take: async (u) => (await gate, held.take(u)) };
+    const slowBot = await startDiscordBot({ backend, token: TOKEN, logger: pino({ level: 'silent' }), restApi: emu.restApi, softDeadlineMs: 1, inbox: slowInbox });
+    try {
+      const d = emu.dispatchButton(alice, INBOX_BUTTON_ID);
+      const deferral = await emu.waitFor((r) => r.path.startsWith(`/api/v10/interactions/${d.id}/`) && (r.body as { type: number }).type === 5);
+      assert.equal((deferral.body as { data?: { flags?: number } }).data?.flags, 64, 'deferred ephemerally: the answer is private');
+      open();
+      await Promise.all([bot.handled(d.id), slowBot.handled(d.id)]);
+      const answered = emu.forInteraction(d).some((r) => r.method === 'POST' && r.path.includes('/webhooks/') && JSON.stringify(r.body).includes('held for you while the database was slow'));
+      assert.ok(answered, 'the held post arrives as a follow-up');
+    } finally {
       await slowBot.stop();
     }
   });
