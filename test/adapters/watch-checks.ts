@@ -78,8 +78,11 @@ export function leaksIn(states: readonly MatchState[], text: string, settled: Se
   }
   const leaks: string[] = [];
   for (const line of text.matchAll(/^Lab [A-Z] (j_\d+_\w+): (met|missed|partial)/gm)) settled.add(line[1]!);
+  // A lab's own pitch post ("Lab A pitches") may name its jobs: the author chose to make them public.
+  const pitch = /^(Lab [A-Z]) pitches/m.exec(text);
   for (const job of Object.values(last.jobs)) {
-    if (!settled.has(job.id) && !named.has(job.id) && new RegExp(`\\b${job.id}\\b`).test(text)) leaks.push(`job id ${job.id}`);
+    const pitchedByOwner = pitch !== null && last.labs[job.owner]!.publicName === pitch[1];
+    if (!settled.has(job.id) && !named.has(job.id) && !pitchedByOwner && new RegExp(`\\b${job.id}\\b`).test(text)) leaks.push(`job id ${job.id}`);
     if (num(job.baseValue, 2).test(text)) leaks.push(`base value of ${job.id}`);
     if (num(job.baseValue * job.urgencyMultiplier, 1).test(text)) leaks.push(`value of ${job.id}`);
   }

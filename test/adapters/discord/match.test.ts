@@ -16,6 +16,7 @@ import { openStore, type EventStore } from '../../../src/store/index.js';
 import { startDiscord, type DiscordRuntime } from '../../../src/app/discord.js';
 import { DiscordEmulator, type EmulatorUser } from '../../emulators/discord.js';
 import { answerOf, buttonIds, click, isEphemeral, payloadText, publicMessages, slash, submitModal, type Answer } from './helpers.js';
+import { leaksIn as leaksInText } from '../watch-checks.js';
 
 const TOKEN = 'MTIz.fake-discord-token.SECRET';
 const alice: EmulatorUser = { id: '310000000000000001', username: 'alice' };
@@ -202,35 +203,8 @@ describe('discord: a full match end to end', () => {
   test('no public message carries a private value of any seat', async () => {
     const states = await statesOf(store, matchId);
     assert.ok(states.length > 10);
-    const last = states.at(-1)!;
-    const num = (v: number, dp: number) => new RegExp(`(?<![\\d.])${v.toFixed(dp).replace('.', '\\.')}(?!\\d)`);
     const settled = new Set<string>();
-    // Job ids a lab named itself in one of its pitches (the pitch, its narration and the judge's check quote it).
-    const named = new Set<string>();
-    for (const msg of last.messages) {
-      if (msg.kind !== 'pitch' && msg.kind !== 'counter_pitch') continue;
-      for (const id of msg.text.match(/\bj_\d+_\w+/g) ?? []) if (last.jobs[id]?.owner === msg.from) named.add(id);
-    }
-    /** Private values found in `text`: budgets at any point, job values, unsettled job ids, private phrasings. */
-    const leaksIn = (text: string): string[] => {
-      const leaks: string[] = [];
-      // A job id becomes public when it settles (the round-close "Deadlines" lines, RULES §2 step 5) or
-      // when its own lab names it in a pitch; before that it must not appear.
-      for (const line of text.matchAll(/^Lab [A-Z] (j_\d+_\w+): (met|missed|partial)/gm)) settled.add(line[1]!);
-      const pitch = /^(Lab [A-Z]) pitches/m.exec(text);
-      for (const job of Object.values(last.jobs)) {
-        const pitchedByOwner = pitch !== null && last.labs[job.owner]!.publicName === pitch[1];
-        if (!settled.has(job.id) && !pitchedByOwner && !named.has(job.id) && new RegExp(`\\b${job.id}\\b`).test(text)) leaks.push(`job id ${job.id}`);
-        if (num(job.baseValue, 2).test(text)) leaks.push(`base value of ${job.id}`);
-        if (num(job.baseValue * job.urgencyMultiplier, 1).test(text)) leaks.push(`value of ${job.id}`);
-      }
-      for (const st of states) for (const lab of Object.values(st.labs)) if (num(lab.budget, 2).test(text)) leaks.push(`budget of ${lab.id}`);
-      // Private phrasings: job deadlines and requirements, reward breakdowns, budgets, private views.
-      for (const re of [/needs \d+ GPU-h by/, /min rel(iability)? 0\.\d\d/, /your round \d+ reward/, /[Bb]udget \d/, /only you see this/, /You play Lab/, /job_utility/]) {
-        if (re.test(text)) leaks.push(String(re));
-      }
-      return leaks.map((l) => `${l} in: ${text.slice(0, 100)}`);
-    };
+    const leaksIn = (text: string): string[] => leaksInText(states, text, settled);
     const pub = publicMessages(emu);
     assert.ok(pub.length > 20);
     assert.deepEqual(pub.flatMap((x) => leaksIn(payloadText(x.body))), []);
