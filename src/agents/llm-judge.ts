@@ -261,8 +261,11 @@ export function createLlmJudge(opts: LlmJudgeOptions): AsyncJudge {
         const done = await Promise.all(calls.map((c) => callOnce(state, c.model, pitches, r, combined, matchId, c.a)));
         if (done.some((d) => d.ok)) return hardened ? decideHardened(state, rule, pitches, done) : decideLegacy(state, rule, done);
         const first = done[0];
-        // Only the code goes public: a model's raw reply may quote the fact sheet (kept in `runs`, not posted).
-        return withFallback(rule, first?.code ?? 'no judge model configured', first?.code ?? 'error', done);
+        // Only the code goes public: a model's raw reply may quote the fact sheet (kept in `runs`, not posted);
+        // a spent token budget also says which one (our own sentence's scope, never model text).
+        const scope = first?.code === 'budget_exhausted' ? /^llm_budget_spent \((deployment|channel|match)\)/.exec(first.message ?? '')?.[1] : undefined;
+        const why = scope ? `budget_exhausted: the ${scope === 'deployment' ? "bot's daily" : scope === 'channel' ? "channel's daily" : "match's"} LLM token budget is spent` : first?.code;
+        return withFallback(rule, why ?? 'no judge model configured', first?.code ?? 'error', done);
       } catch (e) {
         // A bug here must not stall the round: the grounded decision stands.
         const message = e instanceof Error ? e.message : String(e);

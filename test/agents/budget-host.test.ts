@@ -91,7 +91,7 @@ describe('token budgets through the runtime and the round host', () => {
     const closed = (await store.load(m.id)).flatMap((e) => (e.body.type === 'round_closed' ? [e.body] : []))[0];
     const decision = closed?.judge as { judgeId: string; meta?: { fallback?: unknown; runs?: { message?: string }[] } };
     assert.equal(decision.judgeId, RULE_JUDGE_ID, 'the rule judge decided');
-    assert.match(String(decision.meta?.fallback), /budget_exhausted/);
+    assert.equal(decision.meta?.fallback, "LLM judge budget_exhausted: the channel's daily LLM token budget is spent");
     assert.match(decision.meta?.runs?.[0]?.message ?? '', /^llm_budget_spent \(channel\)/);
     const refused = lines.filter((l) => l.msg !== undefined && String(l.msg).startsWith('llm call refused'));
     const roles = refused.map((l) => (l.llm as { role: string; refusal: { scope: string; code: string } }));
