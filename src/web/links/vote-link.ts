@@ -54,8 +54,10 @@ export function verifyVoteToken(token: string, secret: string, nowMs: number): {
   const m = /^([A-Za-z0-9_-]{1,2000})\.([A-Za-z0-9_-]{43})$/.exec(token);
   if (!m) return { ok: false, code: 'malformed_link' };
   const [, body, sig] = m as unknown as [string, string, string];
-  const want = mac(secret, body);
-  const got = Buffer.from(sig, 'base64url');
+  // Compared as the canonical text: base64url's last character carries 2 unused bits, so decoding first
+  // would accept 4 spellings of one signature (a link that is not byte for byte the one we issued).
+  const want = Buffer.from(mac(secret, body).toString('base64url'));
+  const got = Buffer.from(sig);
   if (got.length !== want.length || !timingSafeEqual(got, want)) return { ok: false, code: 'bad_signature' };
   let raw: unknown;
   try {
