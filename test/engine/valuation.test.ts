@@ -1,7 +1,8 @@
 /**
  * valuation.ts against a plain reference of its rules (the straightforward version it replaced:
  * filter, sort, Set of taken ids): positionParts, positionValue and tradeGain agree bit for bit on
- * generated positions, including odd ones (settled jobs, unusable blocks, repeated block ids).
+ * generated positions, including odd ones (settled jobs, unusable blocks, repeated block ids) and long
+ * lists (64 items or more, which valuation.ts sorts with Array.prototype.sort).
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -80,6 +81,22 @@ describe('valuation', () => {
         },
       ),
       { numRuns: 3000 },
+    );
+  });
+
+  test('long lists of jobs and blocks match the reference bit for bit', () => {
+    fc.assert(
+      fc.property(
+        fc.array(job, { minLength: 40, maxLength: 70 }),
+        fc.array(block, { minLength: 60, maxLength: 80 }),
+        fc.integer({ min: 0, max: 20000 }).map((b) => b / 100),
+        (jobs, blocks, budget) => {
+          const ref = reference(jobs, blocks, budget);
+          assert.deepEqual(positionParts(jobs, blocks, budget), ref);
+          assert.ok(Object.is(positionValue(jobs, blocks, budget), ref.total));
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });
