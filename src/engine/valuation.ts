@@ -94,31 +94,53 @@ export interface PositionTable {
   values: number[];
 }
 
+/** Put block `b` at place `nb` of the scratch block lists. */
+function addBlock(b: ValuedBlock, nb: number): void {
+  bHours[nb] = b.gpuHours;
+  bRel[nb] = b.reliability;
+  bId[nb] = b.id;
+  // Taken marks are per id, as a list of taken ids would keep them: a repeated id shares its first slot.
+  let slot = nb;
+  for (let k = 0; k < nb; k++) {
+    if (bId[k] === b.id) {
+      slot = k;
+      break;
+    }
+  }
+  bSlot[nb] = slot;
+  bTaker[nb] = -1;
+}
+
+/** Whether `id` is among `ids` (indexed: `give` lists are short, often empty). */
+function among(ids: readonly string[], id: string): boolean {
+  for (let i = 0; i < ids.length; i++) if (ids[i] === id) return true;
+  return false;
+}
+
+const NO_IDS: readonly string[] = [];
+const NO_BLOCKS: readonly ValuedBlock[] = [];
+
 /**
  * Σ over pending jobs of value × fundable fraction, plus SPARE_HOUR_VALUE × spare hours (without the
  * budget), appending each pending job's id and part to `ids`/`values` when given. See {@link positionParts}.
+ * The blocks valued are `blocks` without the ids in `give`, then `receive` counted as available: the list
+ * a trade leaves, read in place rather than copied.
  */
-function positionCore(jobs: readonly Job[], blocks: readonly ValuedBlock[], ids: string[] | null, values: number[] | null): number {
+function positionCore(
+  jobs: readonly Job[],
+  blocks: readonly ValuedBlock[],
+  give: readonly string[],
+  receive: readonly ValuedBlock[],
+  ids: string[] | null,
+  values: number[] | null,
+): number {
   // Indexed loops: the lists may be frozen (observations), which for…of iterates slowly.
   let nb = 0;
   for (let i = 0; i < blocks.length; i++) {
     const b = blocks[i]!;
-    if (!usable(b)) continue;
-    bHours[nb] = b.gpuHours;
-    bRel[nb] = b.reliability;
-    bId[nb] = b.id;
-    // Taken marks are per id, as a list of taken ids would keep them: a repeated id shares its first slot.
-    let slot = nb;
-    for (let k = 0; k < nb; k++) {
-      if (bId[k] === b.id) {
-        slot = k;
-        break;
-      }
-    }
-    bSlot[nb] = slot;
-    bTaker[nb] = -1;
-    nb++;
+    if (usable(b) && (give.length === 0 || !among(give, b.id))) addBlock(b, nb++);
   }
+  for (let i = 0; i < receive.length; i++) addBlock(receive[i]!, nb++);
   sortIndexes(bOrder, nb, byHoursDesc);
   let nj = 0;
   for (let i = 0; i < jobs.length; i++) {
@@ -194,12 +216,27 @@ export function positionParts(jobs: readonly Job[], blocks: readonly ValuedBlock
 export function positionTable(jobs: readonly Job[], blocks: readonly ValuedBlock[], budget: number): PositionTable {
   const jobIds: string[] = [];
   const values: number[] = [];
-  return { total: positionCore(jobs, blocks, jobIds, values) + budget, jobIds, values };
+  return { total: positionCore(jobs, blocks, NO_IDS, NO_BLOCKS, jobIds, values) + budget, jobIds, values };
 }
 
 /** Position value in credits: `positionParts(...).total`. */
 export function positionValue(jobs: readonly Job[], blocks: readonly ValuedBlock[], budget: number): number {
-  return positionCore(jobs, blocks, null, null) + budget;
+  return positionCore(jobs, blocks, NO_IDS, NO_BLOCKS, null, null) + budget;
+}
+
+/**
+ * Position value in credits after a trade: `positionValue(jobs, after, budget)`, where `after` is
+ * `blocks` without the ids in `give`, then the `receive` blocks counted as available (valuation reads only
+ * their id, hours and reliability), without building `after` or copies of the received blocks.
+ */
+export function positionValueAfter(
+  jobs: readonly Job[],
+  blocks: readonly ValuedBlock[],
+  budget: number,
+  give: readonly string[],
+  receive: readonly ValuedBlock[],
+): number {
+  return positionCore(jobs, blocks, give, receive, null, null) + budget;
 }
 
 /**
@@ -233,12 +270,5 @@ export function tradeGainFrom(
   receive: readonly ValuedBlock[],
   paymentIn: number,
 ): number {
-  const after: ValuedBlock[] = [];
-  for (let i = 0; i < blocks.length; i++) if (!give.includes(blocks[i]!.id)) after.push(blocks[i]!);
-  // Received blocks count as available; valuation reads only these four fields.
-  for (let i = 0; i < receive.length; i++) {
-    const b = receive[i]!;
-    after.push({ id: b.id, gpuHours: b.gpuHours, reliability: b.reliability, status: 'available' });
-  }
-  return positionValue(jobs, after, budget + paymentIn) - before;
+  return positionValueAfter(jobs, blocks, budget + paymentIn, give, receive) - before;
 }

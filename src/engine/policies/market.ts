@@ -5,7 +5,7 @@
  */
 import type { Block, LabId, Offer } from '../types.js';
 import type { PublicBlock, PublicLab } from '../views.js';
-import { SPARE_HOUR_VALUE, positionValue, tradeGainFrom, type ValuedBlock } from '../valuation.js';
+import { SPARE_HOUR_VALUE, positionValue, positionValueAfter, type ValuedBlock } from '../valuation.js';
 import { type Desk, blockOf, hasId, isSpent, push, round2 } from './desk.js';
 import type { JobPlan } from './plan.js';
 
@@ -118,15 +118,7 @@ function position(d: Desk): Block[] {
  * (see {@link gainAt}).
  */
 export function tradeCore(d: Desk, give: readonly string[], receive: readonly ValuedBlock[]): number {
-  const live = position(d);
-  // tradeGainFrom values the received blocks as available copies of their four valued fields; blocks
-  // already available value the same as they are, so then the list is built here without the copies:
-  // positionValue(after, 0 + 0) − 0 is exactly what tradeGainFrom returns.
-  for (let i = 0; i < receive.length; i++) if (receive[i]!.status !== 'available') return tradeGainFrom(0, d.jobs, live, 0, give, receive, 0);
-  const after: ValuedBlock[] = [];
-  for (let i = 0; i < live.length; i++) if (!hasId(give, live[i]!.id)) after.push(live[i]!);
-  for (let i = 0; i < receive.length; i++) after.push(receive[i]!);
-  return positionValue(d.jobs, after, 0);
+  return positionValueAfter(d.jobs, position(d), 0, give, receive);
 }
 
 /**
