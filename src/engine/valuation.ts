@@ -28,36 +28,56 @@ export interface PositionParts {
   byJob: Record<string, number>;
 }
 
-// Module-level comparators: the hot path allocates no closures. Block ids are unique within a position.
-const byHoursDesc = (a: ValuedBlock, b: ValuedBlock): number => b.gpuHours - a.gpuHours || (a.id < b.id ? -1 : 1);
-const byDeadline = (a: Job, b: Job): number => a.deadlineRound - b.deadlineRound || jobValue(b) - jobValue(a) || (a.id < b.id ? -1 : 1);
+// Scratch lists of positionCore, reused by every call. It reads each block's and job's fields once into
+// them: the engine's job and block records come in several shapes (optional keys, public facts, copies),
+// so every property read is a polymorphic lookup, and the sorts used to repeat them at each comparison.
+// They never escape and positionCore never re-enters itself (it calls no outside code), so nothing is
+// carried from one call to the next: slots past the current lists' lengths are never read. Bounded by
+// the longest lists valued.
+/** Usable blocks (in list order): GPU-hours, reliability, id, and the slot that marks their id as taken. */
+const bHours: number[] = [];
+const bRel: number[] = [];
+const bId: string[] = [];
+const bSlot: number[] = [];
+/** Per slot: the pending job (its place in valuation order) holding the id, or −1 while the id is free. */
+const bTaker: number[] = [];
+/** Usable blocks' indexes in valuation order (GPU-hours desc, then id). */
+const bOrder: number[] = [];
+/** Pending jobs (in list order) with their deadline and value, and their indexes in valuation order. */
+const jRef: Job[] = [];
+const jDeadline: number[] = [];
+const jValue: number[] = [];
+const jId: string[] = [];
+const jOrder: number[] = [];
 
-/** Whether `id` is among the first `n` taken ids (those of earlier jobs). */
-function takenBefore(taken: readonly string[], n: number, id: string): boolean {
-  for (let k = 0; k < n; k++) if (taken[k] === id) return true;
-  return false;
-}
+// The orders of the reference sorts, on the scratch lists (x, y: indexes): hours desc then id, and
+// deadline asc, value desc, then id. Ties fall only between equal ids, which compare 1 both ways.
+const byHoursDesc = (x: number, y: number): number => bHours[y]! - bHours[x]! || (bId[x]! < bId[y]! ? -1 : 1);
+const byDeadline = (x: number, y: number): number => jDeadline[x]! - jDeadline[y]! || jValue[y]! - jValue[x]! || (jId[x]! < jId[y]! ? -1 : 1);
 
 /**
- * Sort in place by `cmp` as Array.prototype.sort does, without its per-call setup, which dominates for a
- * lab's handful of items. V8 sorts a list shorter than 64 by binary insertion, placing each element
- * after every earlier one it does not precede (cmp ≥ 0); a linear scan finds the same place for these
- * comparators (ordered keys, ties only between equal ids, which compare 1 both ways). Longer lists go to
+ * Indexes 0…n−1 in `order`, sorted by `cmp` as Array.prototype.sort orders the items themselves (its
+ * result depends only on the comparisons), without its per-call setup, which dominates for a lab's
+ * handful of items. V8 sorts a list shorter than 64 by binary insertion, placing each element after every
+ * earlier one it does not precede (cmp ≥ 0); a linear scan finds the same place for these comparators
+ * (ordered keys, ties only between equal ids, which compare 1 both ways). Longer lists go to
  * Array.prototype.sort itself.
  */
-export function sortShort<T>(xs: T[], cmp: (a: T, b: T) => number): void {
-  if (xs.length >= 64) {
-    xs.sort(cmp);
+export function sortIndexes(order: number[], n: number, cmp: (x: number, y: number) => number): void {
+  if (n >= 64) {
+    const all: number[] = [];
+    for (let i = 0; i < n; i++) all.push(i);
+    all.sort(cmp);
+    for (let i = 0; i < n; i++) order[i] = all[i]!;
     return;
   }
-  for (let i = 1; i < xs.length; i++) {
-    const x = xs[i]!;
+  for (let i = 0; i < n; i++) {
     let j = i - 1;
-    while (j >= 0 && cmp(x, xs[j]!) < 0) {
-      xs[j + 1] = xs[j]!;
+    while (j >= 0 && cmp(i, order[j]!) < 0) {
+      order[j + 1] = order[j]!;
       j--;
     }
-    xs[j + 1] = x;
+    order[j + 1] = i;
   }
 }
 
@@ -74,53 +94,104 @@ export interface PositionTable {
   values: number[];
 }
 
+/** Put block `b` at place `nb` of the scratch block lists. */
+function addBlock(b: ValuedBlock, nb: number): void {
+  bHours[nb] = b.gpuHours;
+  bRel[nb] = b.reliability;
+  bId[nb] = b.id;
+  // Taken marks are per id, as a list of taken ids would keep them: a repeated id shares its first slot.
+  let slot = nb;
+  for (let k = 0; k < nb; k++) {
+    if (bId[k] === b.id) {
+      slot = k;
+      break;
+    }
+  }
+  bSlot[nb] = slot;
+  bTaker[nb] = -1;
+}
+
+/** Whether `id` is among `ids` (indexed: `give` lists are short, often empty). */
+function among(ids: readonly string[], id: string): boolean {
+  for (let i = 0; i < ids.length; i++) if (ids[i] === id) return true;
+  return false;
+}
+
+const NO_IDS: readonly string[] = [];
+const NO_BLOCKS: readonly ValuedBlock[] = [];
+
 /**
  * Σ over pending jobs of value × fundable fraction, plus SPARE_HOUR_VALUE × spare hours (without the
  * budget), appending each pending job's id and part to `ids`/`values` when given. See {@link positionParts}.
+ * The blocks valued are `blocks` without the ids in `give`, then `receive` counted as available: the list
+ * a trade leaves, read in place rather than copied.
  */
-function positionCore(jobs: readonly Job[], blocks: readonly ValuedBlock[], ids: string[] | null, values: number[] | null): number {
+function positionCore(
+  jobs: readonly Job[],
+  blocks: readonly ValuedBlock[],
+  give: readonly string[],
+  receive: readonly ValuedBlock[],
+  ids: string[] | null,
+  values: number[] | null,
+): number {
   // Indexed loops: the lists may be frozen (observations), which for…of iterates slowly.
-  const free: ValuedBlock[] = [];
-  for (let i = 0; i < blocks.length; i++) if (usable(blocks[i]!)) free.push(blocks[i]!);
-  sortShort(free, byHoursDesc);
-  const pending: Job[] = [];
-  for (let i = 0; i < jobs.length; i++) if (jobs[i]!.outcome === 'pending') pending.push(jobs[i]!);
-  sortShort(pending, byDeadline);
-  // Taken block ids: a short list (a lab holds a handful of blocks), cheaper than a Set here.
-  const taken: string[] = [];
+  let nb = 0;
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i]!;
+    if (usable(b) && (give.length === 0 || !among(give, b.id))) addBlock(b, nb++);
+  }
+  for (let i = 0; i < receive.length; i++) addBlock(receive[i]!, nb++);
+  sortIndexes(bOrder, nb, byHoursDesc);
+  let nj = 0;
+  for (let i = 0; i < jobs.length; i++) {
+    const j = jobs[i]!;
+    if (j.outcome !== 'pending') continue;
+    jRef[nj] = j;
+    jDeadline[nj] = j.deadlineRound;
+    jValue[nj] = jobValue(j);
+    jId[nj] = j.id;
+    nj++;
+  }
+  sortIndexes(jOrder, nj, byDeadline);
   let value = 0;
-  for (let p = 0; p < pending.length; p++) {
-    const job = pending[p]!;
+  for (let p = 0; p < nj; p++) {
+    const x = jOrder[p]!;
+    const job = jRef[x]!;
     const need = job.gpuHoursRequired - job.allocatedHours;
     let v = 0;
-    if (need <= 0) v = jobValue(job);
+    if (need <= 0) v = jValue[x]!;
     else {
       let got = 0;
-      const mark = taken.length;
-      for (let i = 0; i < free.length; i++) {
-        const b = free[i]!;
+      const minRel = job.minReliability;
+      for (let k = 0; k < nb; k++) {
         if (got >= need) break;
-        if (b.reliability < job.minReliability || takenBefore(taken, mark, b.id)) continue;
-        got += b.gpuHours;
-        taken.push(b.id);
+        const b = bOrder[k]!;
+        const taker = bTaker[bSlot[b]!]!;
+        // Blocks taken by an earlier job are skipped; this job may take a repeated id twice.
+        if (bRel[b]! < minRel || (taker !== -1 && taker !== p)) continue;
+        got += bHours[b]!;
+        bTaker[bSlot[b]!] = p;
       }
       if (got >= need) {
-        v = jobValue(job);
+        v = jValue[x]!;
       } else if (job.partialCreditAllowed && got > 0) {
-        v = (jobValue(job) * (job.allocatedHours + got)) / job.gpuHoursRequired;
+        v = (jValue[x]! * (job.allocatedHours + got)) / job.gpuHoursRequired;
       } else {
-        while (taken.length > mark) taken.pop(); // an unfundable job keeps nothing (pop: no `length` setter call)
-        if (job.partialCreditAllowed) v = (jobValue(job) * job.allocatedHours) / job.gpuHoursRequired;
+        for (let k = 0; k < nb; k++) if (bTaker[k] === p) bTaker[k] = -1; // an unfundable job keeps nothing
+        if (job.partialCreditAllowed) v = (jValue[x]! * job.allocatedHours) / job.gpuHoursRequired;
       }
     }
     if (ids !== null && values !== null) {
-      ids.push(job.id);
+      ids.push(jId[x]!);
       values.push(v);
     }
     value += v;
   }
   let spare = 0;
-  for (let i = 0; i < free.length; i++) if (!taken.includes(free[i]!.id)) spare += free[i]!.gpuHours * free[i]!.reliability;
+  for (let k = 0; k < nb; k++) {
+    const b = bOrder[k]!;
+    if (bTaker[bSlot[b]!] === -1) spare += bHours[b]! * bRel[b]!;
+  }
   return value + SPARE_HOUR_VALUE * spare;
 }
 
@@ -145,12 +216,27 @@ export function positionParts(jobs: readonly Job[], blocks: readonly ValuedBlock
 export function positionTable(jobs: readonly Job[], blocks: readonly ValuedBlock[], budget: number): PositionTable {
   const jobIds: string[] = [];
   const values: number[] = [];
-  return { total: positionCore(jobs, blocks, jobIds, values) + budget, jobIds, values };
+  return { total: positionCore(jobs, blocks, NO_IDS, NO_BLOCKS, jobIds, values) + budget, jobIds, values };
 }
 
 /** Position value in credits: `positionParts(...).total`. */
 export function positionValue(jobs: readonly Job[], blocks: readonly ValuedBlock[], budget: number): number {
-  return positionCore(jobs, blocks, null, null) + budget;
+  return positionCore(jobs, blocks, NO_IDS, NO_BLOCKS, null, null) + budget;
+}
+
+/**
+ * Position value in credits after a trade: `positionValue(jobs, after, budget)`, where `after` is
+ * `blocks` without the ids in `give`, then the `receive` blocks counted as available (valuation reads only
+ * their id, hours and reliability), without building `after` or copies of the received blocks.
+ */
+export function positionValueAfter(
+  jobs: readonly Job[],
+  blocks: readonly ValuedBlock[],
+  budget: number,
+  give: readonly string[],
+  receive: readonly ValuedBlock[],
+): number {
+  return positionCore(jobs, blocks, give, receive, null, null) + budget;
 }
 
 /**
@@ -184,12 +270,5 @@ export function tradeGainFrom(
   receive: readonly ValuedBlock[],
   paymentIn: number,
 ): number {
-  const after: ValuedBlock[] = [];
-  for (let i = 0; i < blocks.length; i++) if (!give.includes(blocks[i]!.id)) after.push(blocks[i]!);
-  // Received blocks count as available; valuation reads only these four fields.
-  for (let i = 0; i < receive.length; i++) {
-    const b = receive[i]!;
-    after.push({ id: b.id, gpuHours: b.gpuHours, reliability: b.reliability, status: 'available' });
-  }
-  return positionValue(jobs, after, budget + paymentIn) - before;
+  return positionValueAfter(jobs, blocks, budget + paymentIn, give, receive) - before;
 }

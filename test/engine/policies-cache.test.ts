@@ -1,9 +1,9 @@
 /**
- * The policies keep one-entry caches keyed by the identity of the engine's shared public-block list
- * (desk.ts block lookups, buying.ts market by owner). These tests check that a decision never depends
- * on what was looked at before: the same observation gives the same actions cold, warm, after another
- * observation, and as a structured clone (fresh identities), and block lookups agree before and after
- * the lookup index is built.
+ * The policies keep a one-entry cache keyed by the identity of the engine's shared public-block list
+ * (desk.ts block lookups) and parse offer notes once per text (market.ts). These tests check that a
+ * decision never depends on what was looked at before: the same observation gives the same actions
+ * cold, warm, after another observation, and as a structured clone (fresh identities), and block lookups
+ * agree before and after the lookup index is built.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,13 +1,14 @@
 /**
  * valuation.ts against a plain reference of its rules (the straightforward version it replaced:
- * filter, sort, Set of taken ids): positionParts, positionValue and tradeGain agree bit for bit on
- * generated positions, including odd ones (settled jobs, unusable blocks, repeated block ids).
+ * filter, sort, Set of taken ids): positionParts, positionValue, positionValueAfter and tradeGain agree
+ * bit for bit on generated positions, including odd ones (settled jobs, unusable blocks, repeated block
+ * ids) and long lists (64 items or more, which valuation.ts sorts with Array.prototype.sort).
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Job } from '../../src/engine/types.js';
-import { type PositionParts, type ValuedBlock, SPARE_HOUR_VALUE, jobValue, positionParts, positionValue, tradeGain } from '../../src/engine/valuation.js';
+import { type PositionParts, type ValuedBlock, SPARE_HOUR_VALUE, jobValue, positionParts, positionValue, positionValueAfter, tradeGain } from '../../src/engine/valuation.js';
 
 function reference(jobs: readonly Job[], blocks: readonly ValuedBlock[], budget: number): PositionParts {
   const free = blocks.filter((b) => b.status === 'available' || b.status === 'reserved').sort((a, b) => b.gpuHours - a.gpuHours || (a.id < b.id ? -1 : 1));
@@ -62,7 +63,7 @@ const job: fc.Arbitrary<Job> = fc
   .map((j) => ({ ...j, owner: 'lab_0', allocatedBlockIds: [], energyCost: 0, realisedValue: null, surge: false, shockAffected: false }) as Job);
 
 describe('valuation', () => {
-  test('positionParts, positionValue and tradeGain match the reference bit for bit', () => {
+  test('positionParts, positionValue, positionValueAfter and tradeGain match the reference bit for bit', () => {
     fc.assert(
       fc.property(
         fc.array(job, { maxLength: 5 }),
@@ -77,9 +78,26 @@ describe('valuation', () => {
           assert.ok(Object.is(positionValue(jobs, blocks, budget), ref.total));
           const after = [...blocks.filter((b) => !give.includes(b.id)), ...receive.map((b) => ({ ...b, status: 'available' as const }))];
           assert.ok(Object.is(tradeGain(jobs, blocks, budget, give, receive, pay), reference(jobs, after, budget + pay).total - ref.total));
+          assert.ok(Object.is(positionValueAfter(jobs, blocks, budget, give, receive), reference(jobs, after, budget).total));
         },
       ),
       { numRuns: 3000 },
+    );
+  });
+
+  test('long lists of jobs and blocks match the reference bit for bit', () => {
+    fc.assert(
+      fc.property(
+        fc.array(job, { minLength: 40, maxLength: 70 }),
+        fc.array(block, { minLength: 60, maxLength: 80 }),
+        fc.integer({ min: 0, max: 20000 }).map((b) => b / 100),
+        (jobs, blocks, budget) => {
+          const ref = reference(jobs, blocks, budget);
+          assert.deepEqual(positionParts(jobs, blocks, budget), ref);
+          assert.ok(Object.is(positionValue(jobs, blocks, budget), ref.total));
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });

@@ -26,31 +26,6 @@ function eligible(d: Desk, b: PublicBlock, minRel: number, asked: readonly strin
 
 const NO_BLOCKS: readonly PublicBlock[] = [];
 
-// Available blocks of each owner, in market order, for the last public-block list seen. The engine
-// shares one frozen list per version of the blocks (public.ts) between the observations of that
-// version, so seats and jobs that look at the same market reuse it (a one-entry cache keyed by the
-// identity of a frozen list, whose entries are frozen too: it can never change a result). A list that is
-// not frozen (a caller's own copy, which it may edit) is never cached.
-let marketList: readonly PublicBlock[] | null = null;
-let marketByOwner = new Map<LabId, PublicBlock[]>();
-
-/** `owner`'s available blocks in the market `list`, in list order (do not mutate). */
-function availableOf(list: readonly PublicBlock[], owner: LabId): readonly PublicBlock[] {
-  if (list !== marketList || !Object.isFrozen(list)) {
-    const byOwner = new Map<LabId, PublicBlock[]>();
-    for (let i = 0; i < list.length; i++) {
-      const b = list[i]!;
-      if (b.status !== 'available') continue;
-      const mine = byOwner.get(b.owner);
-      if (mine === undefined) byOwner.set(b.owner, [b]);
-      else mine.push(b);
-    }
-    marketList = list;
-    marketByOwner = byOwner;
-  }
-  return marketByOwner.get(owner) ?? NO_BLOCKS;
-}
-
 /**
  * What to buy for `p`: from one other lab, the set of its available blocks (meeting the job's minimum
  * reliability) that covers the deficit with least waste; the seller whose set wastes fewest hours wins
@@ -62,6 +37,7 @@ export function findPurchase(d: Desk, p: JobPlan, exclude: (lab: LabId) => boole
   const labs = others(d);
   const minRel = p.job.minReliability;
   const asked = askedFor(d);
+  const market = d.obs.blocks;
   let best: PublicBlock[] | null = null;
   let bestHours = 0;
   let bestEnergy = 0;
@@ -70,12 +46,13 @@ export function findPurchase(d: Desk, p: JobPlan, exclude: (lab: LabId) => boole
   for (let s = 0; s < labs.length; s++) {
     const seller = labs[s]!.id;
     if (exclude(seller)) continue;
-    const avail = availableOf(d.obs.blocks, seller);
     let own: PublicBlock[] | null = null;
     let total = 0;
-    for (let i = 0; i < avail.length; i++) {
-      const b = avail[i]!;
-      if (!eligible(d, b, minRel, asked, skip)) continue;
+    // The seller's available blocks, scanned in market order: a market holds a few dozen blocks, and an
+    // index by owner would be rebuilt for more than half of the calls (each chosen action makes a new list).
+    for (let i = 0; i < market.length; i++) {
+      const b = market[i]!;
+      if (b.owner !== seller || b.status !== 'available' || !eligible(d, b, minRel, asked, skip)) continue;
       (own ??= []).push(b);
       total += b.gpuHours;
       if (!largest || b.gpuHours > largest.gpuHours) largest = b;
