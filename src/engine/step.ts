@@ -164,9 +164,8 @@ function refusal(s: MatchState, lab: LabId): StepOutput | null {
 /**
  * One parsed action of a seat that may act, on draft `d` whose state is the state before the action.
  * `own`: the draft is this action's own (applyAction), so a failing handler that wrote anyway is undone
- * by a fresh draft of its base. Otherwise (a turn's shared draft, {@link applyTurn}) the draft cannot
- * tell this action's writes from the turn's earlier ones: a failure without `keep` on a draft that is
- * no longer pristine returns null, and the caller starts the turn over one draft per action.
+ * by a fresh draft of its base. Otherwise (a turn's shared draft, {@link applyTurn}) such a failure
+ * cannot be undone: it returns null, and the caller starts the turn over one draft per action.
  */
 function act(d: Draft, lab: LabId, action: Action, own: boolean): StepOutput | null {
   const state = d.s;
@@ -184,7 +183,7 @@ function act(d: Draft, lab: LabId, action: Action, own: boolean): StepOutput | n
   const out = dispatch(ctx, action);
   if (!out.ok) {
     // A failing handler changes nothing unless it says `keep` (handlers/common.ts); a fresh draft is
-    // needed only if it wrote anyway.
+    // needed only if it wrote anyway (a shared draft holds the turn's earlier writes: see applyTurn).
     if (!out.keep && !d.pristine()) {
       if (!own) return null;
       d = new Draft(d.base);
@@ -250,9 +249,10 @@ const turnOver = (s: MatchState, lab: LabId): boolean => s.over || s.labs[lab]!.
  * of a turn (the next observation is taken after it), so the seats record, the actor's seat and every
  * record the actions touch are copied once per turn instead of once per action (a turn is 1–4 actions).
  * Records written in place are the draft's own copies, which no observation or cache has seen yet.
- * A failing handler's writes are discarded unless it says `keep` (handlers/common.ts), which a shared
- * draft cannot do once an earlier action of the turn wrote: such a failure (the archetypes' actions are
- * valid: none in the bench) starts the turn over, one draft per action.
+ * A failing handler's writes are discarded unless it says `keep` (handlers/common.ts), and a shared
+ * draft cannot tell one action's writes from the turn's earlier ones: the turn's first action has the
+ * draft to itself, as in applyAction, and a later failure without `keep` after the turn has written
+ * starts the turn over, one draft per action (rare: the archetypes' actions do not fail in the bench).
  */
 export function applyTurn(state: MatchState, lab: LabId, actions: readonly unknown[], n: number, results: ActionResult[]): MatchState {
   const first = results.length;
@@ -263,12 +263,14 @@ export function applyTurn(state: MatchState, lab: LabId, actions: readonly unkno
     if (step === null) {
       const action = parse(actions[k]);
       if (typeof action === 'string') step = penalised((d ??= new Draft(s)), lab, 'malformed_action', action, MALFORMED_PENALTY);
-      else if (ownDraft(action)) {
-        // A draft of its own over the turn so far (which nobody has seen, and which it never writes).
-        step = act(new Draft(s), lab, action, true)!;
-        d = null;
+      else if (d === null || ownDraft(action)) {
+        // A draft of the turn so far (which nobody has seen, and which it never writes) that is the
+        // action's own, as applyAction's; the next actions share it unless it was replaced or is finish's.
+        const own = new Draft(s);
+        step = act(own, lab, action, true)!;
+        d = step.state === own.s && !ownDraft(action) ? own : null;
       } else {
-        step = act((d ??= new Draft(s)), lab, action, false);
+        step = act(d, lab, action, false);
         if (step === null) {
           results.length = first;
           return applyOneByOne(state, lab, actions, n, results);
