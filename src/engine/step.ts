@@ -264,8 +264,8 @@ export function applyTurn(state: MatchState, lab: LabId, actions: readonly unkno
       const action = parse(actions[k]);
       if (typeof action === 'string') step = penalised((d ??= new Draft(s)), lab, 'malformed_action', action, MALFORMED_PENALTY);
       else if (d === null || ownDraft(action)) {
-        // A draft of the turn so far (which nobody has seen, and which it never writes) that is the
-        // action's own, as applyAction's; the next actions share it unless it was replaced or is finish's.
+        // The action's own draft of the state so far, as applyAction's (copy-on-write: that state is
+        // never written); the next actions share it unless it was replaced or is finish's.
         const own = new Draft(s);
         step = act(own, lab, action, true)!;
         d = step.state === own.s && !ownDraft(action) ? own : null;
