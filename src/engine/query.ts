@@ -29,11 +29,14 @@ export function positionOf(s: MatchState, lab: LabId): PositionParts {
   return positionParts(labJobs(s, lab), labBlocks(s, lab), s.labs[lab]!.budget);
 }
 
-/**
- * {@link positionOf} of two different labs, with the job parts as lists (valuation.ts PositionTable):
- * the two parties of a trade, reading each record once.
- */
-export function positionTablesOf(s: MatchState, a: LabId, b: LabId): [PositionTable, PositionTable] {
+/** A lab's jobs and blocks, each in record order (labJobs, labBlocks). */
+export interface Holdings {
+  jobs: readonly Job[];
+  blocks: readonly Block[];
+}
+
+/** The {@link Holdings} of two different labs (the parties of a trade), reading each record once. */
+export function holdingsOf(s: MatchState, a: LabId, b: LabId): [Holdings, Holdings] {
   const jobsA: Job[] = [];
   const jobsB: Job[] = [];
   for (const id in s.jobs) {
@@ -48,7 +51,19 @@ export function positionTablesOf(s: MatchState, a: LabId, b: LabId): [PositionTa
     if (x.owner === a) blocksA.push(x);
     else if (x.owner === b) blocksB.push(x);
   }
-  return [positionTable(jobsA, blocksA, s.labs[a]!.budget), positionTable(jobsB, blocksB, s.labs[b]!.budget)];
+  return [
+    { jobs: jobsA, blocks: blocksA },
+    { jobs: jobsB, blocks: blocksB },
+  ];
+}
+
+/**
+ * {@link positionOf} of two different labs, with the job parts as lists (valuation.ts PositionTable):
+ * the two parties of a trade, reading each record once.
+ */
+export function positionTablesOf(s: MatchState, a: LabId, b: LabId): [PositionTable, PositionTable] {
+  const [x, y] = holdingsOf(s, a, b);
+  return [positionTable(x.jobs, x.blocks, s.labs[a]!.budget), positionTable(y.jobs, y.blocks, s.labs[b]!.budget)];
 }
 
 /** Credits this lab holds in coalition escrow. */

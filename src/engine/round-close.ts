@@ -3,13 +3,13 @@
  * offers expire, shocks happen, jobs settle at their deadlines, coalitions close or lapse, the last
  * round's final settlement runs, and every seat gets its round-close reward.
  */
-import type { JudgeDecision, LabId, MatchState, RewardBreakdown, RewardEntry, RewardSource } from './types.js';
+import type { ActionResult, JudgeDecision, LabId, MatchState, RewardBreakdown, RewardEntry, RewardSource } from './types.js';
 import type { PitchBonusEvent, RoundReport, SettlementEvent, TradeEvent } from './views.js';
 import { chargeFabrication, holdBonus } from './pitch-bonus.js';
 import { Draft } from './mut.js';
 import { closeDeadOffers } from './dead-offers.js';
 import type { RewardSink } from './mut.js';
-import { applyAction } from './step.js';
+import { applyTurn } from './step.js';
 import { observe } from './observe.js';
 import { rng } from './rng.js';
 import { applyShock } from './shocks.js';
@@ -74,6 +74,7 @@ export function runScripted(state: MatchState, scripted: Scripted[] = [], trades
   let s = state;
   const { seed, holdout, scripted: policies } = s.config;
   const labIds = s.labIds;
+  const results: ActionResult[] = [];
   for (let i = 0; i < labIds.length; i++) {
     const lab = labIds[i]!;
     const name = policies[lab];
@@ -90,20 +91,23 @@ export function runScripted(state: MatchState, scripted: Scripted[] = [], trades
     } catch (e) {
       scripted.push({ lab, action_type: 'none', ok: false, code: 'policy_error', message: e instanceof Error ? e.message : String(e) });
     }
-    for (let k = 0; k < n; k++) {
+    if (n === 0) continue;
+    // The turn's actions in order, stopping after one that ends the seat's play (step.ts applyTurn).
+    results.length = 0;
+    s = applyTurn(s, lab, actions, n, results);
+    for (let k = 0; k < results.length; k++) {
       const a = actions[k];
-      const { state: next, result } = applyAction(s, lab, a);
-      s = next;
+      const result = results[k]!;
       const rec: Scripted = { lab, action_type: actionTypeOf(a), ok: result.ok, code: result.code, message: result.message, reward: result.reward };
       if (result.entries !== undefined) rec.entries = result.entries;
       if (result.ok) rec.action = a;
       if (result.created !== undefined) rec.created = result.created;
       scripted.push(rec);
+      // Read after the turn: an accepted offer is never written again (only active offers change).
       if (result.code === 'offer_accepted') {
         const o = s.offers[String((a as { offer_id: string }).offer_id).trim()]!;
         trades.push({ offerId: o.id, from: o.from, to: o.to, offeredBlockIds: o.offeredBlockIds, requestedBlockIds: o.requestedBlockIds, payment: o.payment, ask: o.ask ?? 0 });
       }
-      if (s.over || s.labs[lab]!.finished) break;
     }
   }
   return s;

@@ -120,8 +120,8 @@ function settleStep(d: Draft, lab: LabId, raw: RewardBreakdown, valid: boolean, 
   return b;
 }
 
-function penalised(state: MatchState, lab: LabId, code: ErrorCode, message: string, penalty: number): StepOutput {
-  const d = new Draft(state);
+/** Penalise a step that never reached a handler (malformed, over the action limit) on draft `d`. */
+function penalised(d: Draft, lab: LabId, code: ErrorCode, message: string, penalty: number): StepOutput {
   const raw = emptyBreakdown();
   raw.invalid_action_penalty = penalty;
   const reward = settleStep(d, lab, raw, false, null);
@@ -153,35 +153,41 @@ function parse(raw: unknown): Action | string {
   return issue ? `${issue.path.join('.') || 'action'}: ${issue.message}` : 'invalid action';
 }
 
+/** The refusal of a step by a seat that cannot act in `s` (unknown, match over, finished), else null. */
+function refusal(s: MatchState, lab: LabId): StepOutput | null {
+  if (typeof lab !== 'string' || !Object.hasOwn(s.labs, lab)) return refuse(s, 'unknown_lab', `no seat ${String(lab)}`);
+  if (s.over) return refuse(s, 'match_over', 'the match is over');
+  if (s.labs[lab]!.finished) return refuse(s, 'seat_finished', 'your seat has finished');
+  return null;
+}
+
 /**
- * Apply one seat's action. `raw` is an action object or its JSON text (docs/RULES.md §3).
- * Errors are values: unknown seat → `unknown_lab`, match over → `match_over`, finished seat →
- * `seat_finished` (these three change nothing and earn 0); bad shape → `malformed_action` (−0.15);
- * too many actions this round → `action_limit`; otherwise the handler's codes (codes.ts). A failed
- * action leaves the state unchanged except the actor's stats and reputation (and, for a failed trade
- * execution, the offer marked invalid).
+ * One parsed action of a seat that may act, on draft `d` whose state is the state before the action.
+ * `own`: the draft is this action's own (applyAction), so a failing handler that wrote anyway is undone
+ * by a fresh draft of its base. Otherwise (a turn's shared draft, {@link applyTurn}) such a failure
+ * cannot be undone: it returns null, and the caller starts the turn over one draft per action.
  */
-export function applyAction(state: MatchState, lab: LabId, raw: unknown): StepOutput {
-  if (typeof lab !== 'string' || !Object.hasOwn(state.labs, lab)) return refuse(state, 'unknown_lab', `no seat ${String(lab)}`);
-  if (state.over) return refuse(state, 'match_over', 'the match is over');
-  if (state.labs[lab]!.finished) return refuse(state, 'seat_finished', 'your seat has finished');
-  const action = parse(raw);
-  if (typeof action === 'string') return penalised(state, lab, 'malformed_action', action, MALFORMED_PENALTY);
+function act(d: Draft, lab: LabId, action: Action, own: boolean): StepOutput | null {
+  const state = d.s;
   const seat = state.seats[lab]!;
   if (seat.actionsThisRound >= state.config.maxActionsPerRound)
-    return penalised(state, lab, 'action_limit', `at most ${state.config.maxActionsPerRound} actions per round`, INVALID_PENALTY);
+    return penalised(d, lab, 'action_limit', `at most ${state.config.maxActionsPerRound} actions per round`, INVALID_PENALTY);
   const type = action.action_type;
   const text = isTextAction(type);
   const prevText = text ? previousText(state, lab) : null;
+  // Read before the handler runs: a shared draft's seat is written in place.
+  const recent = seat.recentFingerprints;
 
-  let d = new Draft(state);
   let reward = emptyBreakdown();
   const ctx = new StepCtx(d, lab, reward);
   const out = dispatch(ctx, action);
   if (!out.ok) {
     // A failing handler changes nothing unless it says `keep` (handlers/common.ts); a fresh draft is
-    // needed only if it wrote anyway.
-    if (!out.keep && !d.pristine()) d = new Draft(state);
+    // needed only if it wrote anyway (a shared draft holds the turn's earlier writes: see applyTurn).
+    if (!out.keep && !d.pristine()) {
+      if (!own) return null;
+      d = new Draft(d.base);
+    }
     reward = emptyBreakdown();
     if (!out.noPenalty) reward.invalid_action_penalty = INVALID_PENALTY;
   }
@@ -191,7 +197,6 @@ export function applyAction(state: MatchState, lab: LabId, raw: unknown): StepOu
     if (out.ok && 'message' in action && action.message === prevText) reward.spam_penalty = SPAM_PENALTY;
   } else if (type !== 'wait') {
     fingerprint = fingerprintOf(action);
-    const recent = seat.recentFingerprints;
     const n = recent.length;
     if (n >= 2 && recent[n - 1] === fingerprint && recent[n - 2] === fingerprint) reward.spam_penalty = SPAM_PENALTY;
   }
@@ -203,4 +208,90 @@ export function applyAction(state: MatchState, lab: LabId, raw: unknown): StepOu
   // ctx.created is this step's own object: it can be handed out as it is.
   if (out.ok && (ctx.created.offerId || ctx.created.coalitionId)) result.created = ctx.created;
   return { state: d.s, result };
+}
+
+/**
+ * Apply one seat's action. `raw` is an action object or its JSON text (docs/RULES.md §3).
+ * Errors are values: unknown seat → `unknown_lab`, match over → `match_over`, finished seat →
+ * `seat_finished` (these three change nothing and earn 0); bad shape → `malformed_action` (−0.15);
+ * too many actions this round → `action_limit`; otherwise the handler's codes (codes.ts). A failed
+ * action leaves the state unchanged except the actor's stats and reputation (and, for a failed trade
+ * execution, the offer marked invalid).
+ */
+export function applyAction(state: MatchState, lab: LabId, raw: unknown): StepOutput {
+  const refused = refusal(state, lab);
+  if (refused !== null) return refused;
+  const action = parse(raw);
+  if (typeof action === 'string') return penalised(new Draft(state), lab, 'malformed_action', action, MALFORMED_PENALTY);
+  return act(new Draft(state), lab, action, true)!;
+}
+
+/**
+ * Actions a turn applies on a draft of their own, as applyAction does. In a shared draft an entity the
+ * turn already wrote is the draft's own object, which the next write changes in place: code that reads
+ * such an entity, writes it through the draft, then reads the first object again sees the new values
+ * where a fresh draft would show the old ones. The handlers of handlers/ never do that (see
+ * handlers/common.ts); finish runs the settlement (settlement.ts, coalition-ops.ts), which does (an idle
+ * reservation's event reads its block after releasing it), and it ends the seat's play anyway.
+ */
+const ownDraft = (a: Action): boolean => a.action_type === 'finish';
+
+/** Whether a seat's turn ends after a step: the match is over or the seat has finished. */
+const turnOver = (s: MatchState, lab: LabId): boolean => s.over || s.labs[lab]!.finished;
+
+/**
+ * A scripted seat's turn (round-close.ts runScripted): `actions[0..n)` applied in order by `lab`, each
+ * exactly as {@link applyAction} would apply it to the state the previous one left, stopping after the
+ * step that ends the seat's play (match over, seat finished). Each step's result is pushed to `results`;
+ * returns the state after the turn.
+ *
+ * Why one draft for the whole turn instead of one per action: nobody sees the state between two actions
+ * of a turn (the next observation is taken after it), so the seats record, the actor's seat and every
+ * record the actions touch are copied once per turn instead of once per action (a turn is 1–4 actions).
+ * Records written in place are the draft's own copies, which no observation or cache has seen yet.
+ * A failing handler's writes are discarded unless it says `keep` (handlers/common.ts), and a shared
+ * draft cannot tell one action's writes from the turn's earlier ones: the turn's first action has the
+ * draft to itself, as in applyAction, and a later failure without `keep` after the turn has written
+ * starts the turn over, one draft per action (rare: the archetypes' actions do not fail in the bench).
+ */
+export function applyTurn(state: MatchState, lab: LabId, actions: readonly unknown[], n: number, results: ActionResult[]): MatchState {
+  const first = results.length;
+  let d: Draft | null = null;
+  let s = state;
+  for (let k = 0; k < n; k++) {
+    let step = refusal(s, lab);
+    if (step === null) {
+      const action = parse(actions[k]);
+      if (typeof action === 'string') step = penalised((d ??= new Draft(s)), lab, 'malformed_action', action, MALFORMED_PENALTY);
+      else if (d === null || ownDraft(action)) {
+        // The action's own draft of the state so far, as applyAction's (copy-on-write: that state is
+        // never written); the next actions share it unless it was replaced or is finish's.
+        const own = new Draft(s);
+        step = act(own, lab, action, true)!;
+        d = step.state === own.s && !ownDraft(action) ? own : null;
+      } else {
+        step = act(d, lab, action, false);
+        if (step === null) {
+          results.length = first;
+          return applyOneByOne(state, lab, actions, n, results);
+        }
+      }
+    }
+    s = step.state;
+    results.push(step.result);
+    if (turnOver(s, lab)) break;
+  }
+  return s;
+}
+
+/** {@link applyTurn} by applyAction, one draft per action. */
+function applyOneByOne(state: MatchState, lab: LabId, actions: readonly unknown[], n: number, results: ActionResult[]): MatchState {
+  let s = state;
+  for (let k = 0; k < n; k++) {
+    const { state: next, result } = applyAction(s, lab, actions[k]);
+    s = next;
+    results.push(result);
+    if (turnOver(s, lab)) break;
+  }
+  return s;
 }

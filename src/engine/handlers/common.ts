@@ -2,6 +2,12 @@
  * Handler plumbing: the context a handler gets, its outcome type and the shared id checks
  * (docs/RULES.md §3: repeated ids → duplicate_block; multi-block actions check every id before any
  * change, so a handler either fails without touching the draft or succeeds as a whole).
+ *
+ * A scripted seat's turn runs its actions through one shared draft (step.ts applyTurn), where an entity
+ * an earlier action wrote is the draft's own object and is written in place. So a handler reads what it
+ * needs from an entity before writing that entity through the draft, never from the object it read
+ * after the write (it would see the new values where a fresh draft shows the old). test/engine/turn.test.ts
+ * checks that a turn gives what its actions one by one give.
  */
 import type { ActionResult, Block, LabId, MatchState, RewardBreakdown } from '../types.js';
 import type { ErrorCode, SuccessCode } from '../codes.js';

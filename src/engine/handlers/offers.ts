@@ -3,11 +3,13 @@
  * offer moves blocks both ways and credits one way: `payment` from sender to recipient, or `ask` from
  * recipient to sender (selling for credits, rules v3).
  */
-import type { Lab, LabId, MatchState, Offer } from '../types.js';
+import type { Block, Lab, LabId, MatchState, Offer } from '../types.js';
+import type { Draft } from '../mut.js';
 import type { Action } from '../actions.js';
 import { isLive, clamp, own, round2, round4 } from '../util.js';
-import { holdsLive, labBlocks, labJobs, positionTablesOf } from '../query.js';
-import { tradeGain } from '../valuation.js';
+import { holdingsOf, holdsLive, labBlocks, labJobs } from '../query.js';
+import type { Holdings } from '../query.js';
+import { positionTable, tradeGain } from '../valuation.js';
 import { ownedJobsAndBlocks } from '../public.js';
 import type { PositionTable } from '../valuation.js';
 import { checkBlocks, checkDuplicates, fail, ok } from './common.js';
@@ -138,7 +140,9 @@ function executionError(s: MatchState, o: Offer): Failure | null {
  */
 function executeTrade(ctx: Ctx, o: Offer): void {
   const { d } = ctx;
-  const [beforeFrom, beforeTo] = positionTablesOf(d.s, o.from, o.to);
+  const [from, to] = partiesOf(d, o.from, o.to);
+  const beforeFrom = positionTable(from.jobs, from.blocks, d.s.labs[o.from]!.budget);
+  const beforeTo = positionTable(to.jobs, to.blocks, d.s.labs[o.to]!.budget);
   if (o.payment > 0) {
     d.setBudget(o.from, d.s.labs[o.from]!.budget - o.payment);
     d.setBudget(o.to, d.s.labs[o.to]!.budget + o.payment);
@@ -154,9 +158,38 @@ function executeTrade(ctx: Ctx, o: Offer): void {
   raiseReputation(d.lab(o.to));
   d.offer(o.id).status = 'accepted';
   // Both positions after the trade, read before crediting: a party's credit touches only its own jobs.
-  const [afterFrom, afterTo] = positionTablesOf(d.s, o.from, o.to);
+  // The trade changed no job and only the traded blocks, so each party's holdings after it are its
+  // holdings before, less the blocks it gave, plus (as they are now) the blocks it got: the same lists
+  // as a new pass over the records would give, but for the order, which valuation does not depend on
+  // (it sorts both lists by total orders: valuation.ts).
+  const blocks = d.s.blocks;
+  const afterFrom = positionTable(from.jobs, traded(from.blocks, o.offeredBlockIds, o.requestedBlockIds, blocks), d.s.labs[o.from]!.budget);
+  const afterTo = positionTable(to.jobs, traded(to.blocks, o.requestedBlockIds, o.offeredBlockIds, blocks), d.s.labs[o.to]!.budget);
   credit(ctx, o.id, o.from, beforeFrom, afterFrom);
   credit(ctx, o.id, o.to, beforeTo, afterTo);
+}
+
+/**
+ * The jobs and blocks of a trade's two parties: from the observation caches (public.ts) while the
+ * draft's jobs and blocks records are still the base state's (immutable: a cache keyed by a record
+ * that may yet change would go stale), else from one pass over each record.
+ */
+function partiesOf(d: Draft, a: LabId, b: LabId): [Holdings, Holdings] {
+  const s = d.s;
+  if (s.jobs === d.base.jobs && s.blocks === d.base.blocks) {
+    const x = ownedJobsAndBlocks(s, a);
+    const y = ownedJobsAndBlocks(s, b);
+    if (x !== undefined && y !== undefined) return [x, y];
+  }
+  return holdingsOf(s, a, b);
+}
+
+/** A party's blocks after a trade: `blocks` less the ids it gave, plus those it got, read from `rec`. */
+function traded(blocks: readonly Block[], gave: readonly string[], got: readonly string[], rec: Readonly<Record<string, Block>>): Block[] {
+  const out: Block[] = [];
+  for (let i = 0; i < blocks.length; i++) if (!gave.includes(blocks[i]!.id)) out.push(blocks[i]!);
+  for (let i = 0; i < got.length; i++) out.push(rec[got[i]!]!);
+  return out;
 }
 
 function raiseReputation(l: Lab): void {
