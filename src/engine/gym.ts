@@ -221,18 +221,78 @@ function ownStep(a: RoundReport['scriptedActions'][number], lab: LabId): RoundRe
   return mine.length > 0 ? { ...rest, entries: mine } : rest;
 }
 
+/** The keys every round report starts with, in order (round-close.ts writes them so). */
+const REPORT_KEYS = ['round', 'scriptedActions', 'trades', 'judge', 'shocks', 'settlements', 'coalitions', 'rewards', 'leaderboard', 'final'];
+
+/**
+ * Which of the round close's report shapes `r` has (round-close.ts): its keys are REPORT_KEYS in order,
+ * then 1: pitchBonus, entries; 2: those and deadOffers; 3: pitchBonus, arrivals, entries; 4: those and
+ * deadOffers; 5: nothing more (a match already over). 0: any other keys.
+ */
+function reportShape(r: RoundReport): 0 | 1 | 2 | 3 | 4 | 5 {
+  const n = REPORT_KEYS.length;
+  let i = 0;
+  let tail = 0;
+  for (const k in r) {
+    if (i < n) {
+      if (k !== REPORT_KEYS[i]) return 0;
+    } else if (i === n) {
+      if (k !== 'pitchBonus') return 0;
+    } else if (i === n + 1) {
+      if (k === 'entries') tail = 1;
+      else if (k === 'arrivals') tail = 3;
+      else return 0;
+    } else if (i === n + 2) {
+      if (!(tail === 1 ? k === 'deadOffers' : k === 'entries')) return 0;
+      if (tail === 1) tail = 2;
+    } else if (i === n + 3) {
+      if (tail !== 3 || k !== 'deadOffers') return 0;
+      tail = 4;
+    } else return 0;
+    i++;
+  }
+  if (i === n) return 5;
+  return (tail === 1 && i === n + 2) || (tail === 2 && i === n + 3) || (tail === 3 && i === n + 3) || (tail === 4 && i === n + 4) ? (tail as 1 | 2 | 3 | 4) : 0;
+}
+
 /**
  * The round report as the controlled seat may see it: other seats' actions by type and code only (their
  * result messages name private values), only its own reward breakdown, and of other seats' pitch
  * bonuses only what the channel may see (visiblePitchBonus), and only its own reward entries.
+ *
+ * The same keys in the same order as `{ ...report, scriptedActions, rewards, entries, pitchBonus }`
+ * (each of the last two only when the report has it): written as one literal per report shape of the
+ * round close, because a spread of a report (five shapes, a dozen keys) takes V8's slow generic copy;
+ * a report of any other shape is spread.
  */
 export function seatReport(report: RoundReport, lab: LabId): RoundReport {
   const own = report.rewards[lab];
-  return {
-    ...report,
-    scriptedActions: report.scriptedActions.map((a) => (a.lab === lab ? ownStep(a, lab) : { lab: a.lab, action_type: a.action_type, ok: a.ok, code: a.code, message: '' })),
-    rewards: own ? { [lab]: own } : {},
-    ...(report.entries ? { entries: report.entries.filter((e) => e.lab === lab) } : {}),
-    ...(report.pitchBonus ? { pitchBonus: visiblePitchBonus(report.pitchBonus, lab) } : {}),
-  };
+  const scriptedActions = report.scriptedActions.map((a) => (a.lab === lab ? ownStep(a, lab) : { lab: a.lab, action_type: a.action_type, ok: a.ok, code: a.code, message: '' }));
+  const rewards = own ? { [lab]: own } : {};
+  const shape = reportShape(report);
+  if (shape === 0) {
+    return {
+      ...report,
+      scriptedActions,
+      rewards,
+      ...(report.entries ? { entries: report.entries.filter((e) => e.lab === lab) } : {}),
+      ...(report.pitchBonus ? { pitchBonus: visiblePitchBonus(report.pitchBonus, lab) } : {}),
+    };
+  }
+  const { round, trades, judge, shocks, settlements, coalitions, leaderboard, final } = report;
+  if (shape === 5) return { round, scriptedActions, trades, judge, shocks, settlements, coalitions, rewards, leaderboard, final };
+  // Shapes 1–4 carry pitchBonus and entries; a falsy one stays as it is, as in the spread.
+  const pitchBonus = report.pitchBonus ? visiblePitchBonus(report.pitchBonus, lab) : report.pitchBonus;
+  const entries = report.entries ? report.entries.filter((e) => e.lab === lab) : report.entries;
+  const { arrivals, deadOffers } = report;
+  switch (shape) {
+    case 1:
+      return { round, scriptedActions, trades, judge, shocks, settlements, coalitions, rewards, leaderboard, final, pitchBonus, entries };
+    case 2:
+      return { round, scriptedActions, trades, judge, shocks, settlements, coalitions, rewards, leaderboard, final, pitchBonus, entries, deadOffers };
+    case 3:
+      return { round, scriptedActions, trades, judge, shocks, settlements, coalitions, rewards, leaderboard, final, pitchBonus, arrivals, entries };
+    default:
+      return { round, scriptedActions, trades, judge, shocks, settlements, coalitions, rewards, leaderboard, final, pitchBonus, arrivals, entries, deadOffers };
+  }
 }
