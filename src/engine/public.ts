@@ -31,7 +31,7 @@ function publicBlock(b: Block): PublicBlock {
  * digit names the likely position, checked first (one string comparison instead of up to five: this runs
  * for every block and job of every new version of the records); anything else takes the linear scan.
  */
-function seatOf(labIds: readonly LabId[], lab: LabId): number {
+export function seatOf(labIds: readonly LabId[], lab: LabId): number {
   const guess = lab.charCodeAt(lab.length - 1) - 48;
   if (guess >= 0 && guess < labIds.length && labIds[guess] === lab) return guess;
   for (let k = 0; k < labIds.length; k++) if (labIds[k] === lab) return k;
