@@ -47,12 +47,13 @@ export function defaultOpponents(task: TaskName, seed: number, seat: LabId): Rec
 type ParsedReset = z.output<typeof ResetOptionsSchema>;
 
 /**
- * {@link defaultOpponents} frozen and shared, by everything it depends on: task, seat count, seat and
- * seed mod 5 (a bounded memo of a pure function). `reset` passes it to createMatch, which copies it.
+ * {@link defaultOpponents} frozen and shared, by everything it depends on: task, seat count, seat (its
+ * position among the seats) and seed mod 5 (a bounded memo of a pure function), under one number so that
+ * a reset builds no key string. `reset` passes it to createMatch, which keeps it (parseConfig).
  */
-const defaultMemo = new Map<string, Readonly<Record<LabId, ArchetypeName>>>();
-function sharedDefaultOpponents(task: TaskName, seed: number, seat: LabId, seats: number): Readonly<Record<LabId, ArchetypeName>> {
-  const key = `${task}|${seats}|${seat}|${seed % ARCHETYPES.length}`;
+const defaultMemo = new Map<number, Readonly<Record<LabId, ArchetypeName>>>();
+function sharedDefaultOpponents(task: TaskName, seed: number, seat: LabId, labs: readonly LabId[]): Readonly<Record<LabId, ArchetypeName>> {
+  const key = ((TASK_NAMES.indexOf(task) * 64 + labs.length) * 64 + labs.indexOf(seat)) * ARCHETYPES.length + (seed % ARCHETYPES.length);
   let v = defaultMemo.get(key);
   if (v === undefined) {
     if (defaultMemo.size >= 256) defaultMemo.clear();
@@ -137,7 +138,7 @@ export class ArenaEnv {
     const labs = labIdsFor(o.task, o.seed);
     if (!labs.includes(o.seat)) throw new Error(`reset: no seat ${o.seat} in ${o.task} seed ${o.seed} (seats: ${labs.join(', ')})`);
     // Without opponents, scriptedSeats is defaultOpponents of the seat (which it never contains).
-    const scripted = o.opponents === undefined ? sharedDefaultOpponents(o.task, o.seed, o.seat, labs.length) : scriptedSeats(o.task, o.seed, [o.seat], o.opponents);
+    const scripted = o.opponents === undefined ? sharedDefaultOpponents(o.task, o.seed, o.seat, labs) : scriptedSeats(o.task, o.seed, [o.seat], o.opponents);
     this.s = createMatch({ task: o.task, seed: o.seed, holdout: o.holdout, scripted, maxActionsPerRound: Math.max(12, o.actionsPerRound) });
     this.lab = o.seat;
     this.perRound = o.actionsPerRound;
