@@ -3,7 +3,8 @@
  * carries another seat's private values: jobs, exact budget, escrow, policy, shock schedule.
  *
  * Public lists (public.ts) are computed once per version of the records they derive from and shared,
- * frozen, between observations; an observation's own lists are fresh arrays.
+ * frozen, between observations; a seat's view of the coalitions is worked out once per version of that
+ * record (coalition-views.ts). An observation's own lists are fresh arrays.
  */
 import type { Coalition, LabId, MatchState, Message, Offer } from './types.js';
 import type { AuctionView, DemandLevel, Observation, PublicCoalition, PublicLab, PublicView } from './views.js';
