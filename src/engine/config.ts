@@ -44,6 +44,38 @@ export type MatchConfigInput = z.input<typeof MatchConfigSchema>;
 const POLICY_SET = new Set<string>(POLICY_NAMES);
 
 /**
+ * Frozen `scripted` records already checked, with the seat count they were checked for and their stored
+ * form (frozen too): the gym hands every match one of a few shared, frozen default-opponent records, so
+ * each is checked once instead of at every reset. A WeakMap keyed by the record: it keeps nothing alive,
+ * and it can never change a result, since a frozen record's keys and values cannot change and the stored
+ * form depends only on them and the seats (`lab_0` … `lab_<n−1>`: the count names them).
+ */
+const checkedScripted = new WeakMap<object, { seats: number; out: MatchConfig['scripted'] }>();
+
+/**
+ * `scripted` in seat order when it is a plain record of seats of `labs` to policy names, else undefined
+ * (the schema decides and produces the error).
+ */
+function scriptedFast(scripted: object, labs: readonly string[]): MatchConfig['scripted'] | undefined {
+  if (Object.getPrototypeOf(scripted) !== Object.prototype) return undefined;
+  if (Object.getOwnPropertySymbols(scripted).length > 0) return undefined;
+  // Each value read once, in key order; arrays rather than a Map: a match has at most five seats.
+  const keys = Object.keys(scripted);
+  const values: unknown[] = [];
+  for (let i = 0; i < keys.length; i++) values.push((scripted as Record<string, unknown>)[keys[i]!]);
+  for (let i = 0; i < keys.length; i++) {
+    const v = values[i];
+    if (!labs.includes(keys[i]!) || typeof v !== 'string' || !POLICY_SET.has(v)) return undefined;
+  }
+  const out: MatchConfig['scripted'] = {};
+  for (let i = 0; i < labs.length; i++) {
+    const k = keys.indexOf(labs[i]!);
+    if (k >= 0) out[labs[i]!] = values[k] as PolicyName;
+  }
+  return out;
+}
+
+/**
  * The parsed config when `input` is plainly valid (own plain-data fields, every value in range), else
  * undefined and the schema decides (it also produces the error). Same output as the schema path.
  */
@@ -55,23 +87,20 @@ function parseConfigFast(input: unknown): MatchConfig | undefined {
   if (holdout !== undefined && typeof holdout !== 'boolean') return undefined;
   const maxActions = maxActionsPerRound ?? DEFAULT_MAX_ACTIONS_PER_ROUND;
   if (typeof maxActions !== 'number' || !Number.isSafeInteger(maxActions) || maxActions < 1 || maxActions > 100) return undefined;
-  const labs = labIdsFor(task as MatchConfig['task'], seed);
-  const out: MatchConfig['scripted'] = {};
+  let out: MatchConfig['scripted'] | undefined = {};
   if (scripted !== undefined) {
-    if (typeof scripted !== 'object' || scripted === null || Object.getPrototypeOf(scripted) !== Object.prototype) return undefined;
-    if (Object.getOwnPropertySymbols(scripted).length > 0) return undefined;
-    // Each value read once, in key order; arrays rather than a Map: a match has at most five seats.
-    const keys = Object.keys(scripted);
-    const values: unknown[] = [];
-    for (let i = 0; i < keys.length; i++) values.push((scripted as Record<string, unknown>)[keys[i]!]);
-    for (let i = 0; i < keys.length; i++) {
-      const v = values[i];
-      if (!labs.includes(keys[i]!) || typeof v !== 'string' || !POLICY_SET.has(v)) return undefined;
-    }
-    for (let i = 0; i < labs.length; i++) {
-      const k = keys.indexOf(labs[i]!);
-      if (k >= 0) out[labs[i]!] = values[k] as PolicyName;
-    }
+    if (typeof scripted !== 'object' || scripted === null) return undefined;
+    const labs = labIdsFor(task as MatchConfig['task'], seed);
+    if (Object.isFrozen(scripted)) {
+      const hit = checkedScripted.get(scripted);
+      if (hit !== undefined && hit.seats === labs.length) out = hit.out;
+      else {
+        out = scriptedFast(scripted, labs);
+        if (out === undefined) return undefined;
+        checkedScripted.set(scripted, { seats: labs.length, out: Object.freeze(out) });
+      }
+    } else out = scriptedFast(scripted, labs);
+    if (out === undefined) return undefined;
   }
   return { task: task as MatchConfig['task'], seed, holdout: holdout ?? false, scripted: out, maxActionsPerRound: maxActions };
 }

@@ -47,12 +47,13 @@ export function defaultOpponents(task: TaskName, seed: number, seat: LabId): Rec
 type ParsedReset = z.output<typeof ResetOptionsSchema>;
 
 /**
- * {@link defaultOpponents} frozen and shared, by everything it depends on: task, seat count, seat and
- * seed mod 5 (a bounded memo of a pure function). `reset` passes it to createMatch, which copies it.
+ * {@link defaultOpponents} frozen and shared, by everything it depends on: task, seat count, seat (its
+ * position among the seats) and seed mod 5 (a bounded memo of a pure function), under one number so that
+ * a reset builds no key string. `reset` passes it to createMatch, which keeps it (parseConfig).
  */
-const defaultMemo = new Map<string, Readonly<Record<LabId, ArchetypeName>>>();
-function sharedDefaultOpponents(task: TaskName, seed: number, seat: LabId, seats: number): Readonly<Record<LabId, ArchetypeName>> {
-  const key = `${task}|${seats}|${seat}|${seed % ARCHETYPES.length}`;
+const defaultMemo = new Map<number, Readonly<Record<LabId, ArchetypeName>>>();
+function sharedDefaultOpponents(task: TaskName, seed: number, seat: LabId, labs: readonly LabId[]): Readonly<Record<LabId, ArchetypeName>> {
+  const key = ((TASK_NAMES.indexOf(task) * 64 + labs.length) * 64 + labs.indexOf(seat)) * ARCHETYPES.length + (seed % ARCHETYPES.length);
   let v = defaultMemo.get(key);
   if (v === undefined) {
     if (defaultMemo.size >= 256) defaultMemo.clear();
@@ -137,7 +138,7 @@ export class ArenaEnv {
     const labs = labIdsFor(o.task, o.seed);
     if (!labs.includes(o.seat)) throw new Error(`reset: no seat ${o.seat} in ${o.task} seed ${o.seed} (seats: ${labs.join(', ')})`);
     // Without opponents, scriptedSeats is defaultOpponents of the seat (which it never contains).
-    const scripted = o.opponents === undefined ? sharedDefaultOpponents(o.task, o.seed, o.seat, labs.length) : scriptedSeats(o.task, o.seed, [o.seat], o.opponents);
+    const scripted = o.opponents === undefined ? sharedDefaultOpponents(o.task, o.seed, o.seat, labs) : scriptedSeats(o.task, o.seed, [o.seat], o.opponents);
     this.s = createMatch({ task: o.task, seed: o.seed, holdout: o.holdout, scripted, maxActionsPerRound: Math.max(12, o.actionsPerRound) });
     this.lab = o.seat;
     this.perRound = o.actionsPerRound;
@@ -221,18 +222,78 @@ function ownStep(a: RoundReport['scriptedActions'][number], lab: LabId): RoundRe
   return mine.length > 0 ? { ...rest, entries: mine } : rest;
 }
 
+/** The keys every round report starts with, in order (round-close.ts writes them so). */
+const REPORT_KEYS = ['round', 'scriptedActions', 'trades', 'judge', 'shocks', 'settlements', 'coalitions', 'rewards', 'leaderboard', 'final'];
+
+/**
+ * Which of the round close's report shapes `r` has (round-close.ts): its keys are REPORT_KEYS in order,
+ * then 1: pitchBonus, entries; 2: those and deadOffers; 3: pitchBonus, arrivals, entries; 4: those and
+ * deadOffers; 5: nothing more (a match already over). 0: any other keys.
+ */
+function reportShape(r: RoundReport): 0 | 1 | 2 | 3 | 4 | 5 {
+  const n = REPORT_KEYS.length;
+  let i = 0;
+  let tail = 0;
+  for (const k in r) {
+    if (i < n) {
+      if (k !== REPORT_KEYS[i]) return 0;
+    } else if (i === n) {
+      if (k !== 'pitchBonus') return 0;
+    } else if (i === n + 1) {
+      if (k === 'entries') tail = 1;
+      else if (k === 'arrivals') tail = 3;
+      else return 0;
+    } else if (i === n + 2) {
+      if (!(tail === 1 ? k === 'deadOffers' : k === 'entries')) return 0;
+      if (tail === 1) tail = 2;
+    } else if (i === n + 3) {
+      if (tail !== 3 || k !== 'deadOffers') return 0;
+      tail = 4;
+    } else return 0;
+    i++;
+  }
+  if (i === n) return 5;
+  return (tail === 1 && i === n + 2) || (tail === 2 && i === n + 3) || (tail === 3 && i === n + 3) || (tail === 4 && i === n + 4) ? (tail as 1 | 2 | 3 | 4) : 0;
+}
+
 /**
  * The round report as the controlled seat may see it: other seats' actions by type and code only (their
  * result messages name private values), only its own reward breakdown, and of other seats' pitch
  * bonuses only what the channel may see (visiblePitchBonus), and only its own reward entries.
+ *
+ * The same keys in the same order as `{ ...report, scriptedActions, rewards, entries, pitchBonus }`
+ * (each of the last two only when the report has it): written as one literal per report shape of the
+ * round close, because a spread of a report (five shapes, a dozen keys) takes V8's slow generic copy;
+ * a report of any other shape is spread.
  */
 export function seatReport(report: RoundReport, lab: LabId): RoundReport {
   const own = report.rewards[lab];
-  return {
-    ...report,
-    scriptedActions: report.scriptedActions.map((a) => (a.lab === lab ? ownStep(a, lab) : { lab: a.lab, action_type: a.action_type, ok: a.ok, code: a.code, message: '' })),
-    rewards: own ? { [lab]: own } : {},
-    ...(report.entries ? { entries: report.entries.filter((e) => e.lab === lab) } : {}),
-    ...(report.pitchBonus ? { pitchBonus: visiblePitchBonus(report.pitchBonus, lab) } : {}),
-  };
+  const scriptedActions = report.scriptedActions.map((a) => (a.lab === lab ? ownStep(a, lab) : { lab: a.lab, action_type: a.action_type, ok: a.ok, code: a.code, message: '' }));
+  const rewards = own ? { [lab]: own } : {};
+  const shape = reportShape(report);
+  if (shape === 0) {
+    return {
+      ...report,
+      scriptedActions,
+      rewards,
+      ...(report.entries ? { entries: report.entries.filter((e) => e.lab === lab) } : {}),
+      ...(report.pitchBonus ? { pitchBonus: visiblePitchBonus(report.pitchBonus, lab) } : {}),
+    };
+  }
+  const { round, trades, judge, shocks, settlements, coalitions, leaderboard, final } = report;
+  if (shape === 5) return { round, scriptedActions, trades, judge, shocks, settlements, coalitions, rewards, leaderboard, final };
+  // Shapes 1–4 carry pitchBonus and entries; a falsy one stays as it is, as in the spread.
+  const pitchBonus = report.pitchBonus ? visiblePitchBonus(report.pitchBonus, lab) : report.pitchBonus;
+  const entries = report.entries ? report.entries.filter((e) => e.lab === lab) : report.entries;
+  const { arrivals, deadOffers } = report;
+  switch (shape) {
+    case 1:
+      return { round, scriptedActions, trades, judge, shocks, settlements, coalitions, rewards, leaderboard, final, pitchBonus, entries };
+    case 2:
+      return { round, scriptedActions, trades, judge, shocks, settlements, coalitions, rewards, leaderboard, final, pitchBonus, entries, deadOffers };
+    case 3:
+      return { round, scriptedActions, trades, judge, shocks, settlements, coalitions, rewards, leaderboard, final, pitchBonus, arrivals, entries };
+    default:
+      return { round, scriptedActions, trades, judge, shocks, settlements, coalitions, rewards, leaderboard, final, pitchBonus, arrivals, entries, deadOffers };
+  }
 }

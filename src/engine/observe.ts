@@ -3,11 +3,13 @@
  * carries another seat's private values: jobs, exact budget, escrow, policy, shock schedule.
  *
  * Public lists (public.ts) are computed once per version of the records they derive from and shared,
- * frozen, between observations; an observation's own lists are fresh arrays.
+ * frozen, between observations; a seat's view of the coalitions is worked out once per version of that
+ * record (coalition-views.ts). An observation's own lists are fresh arrays.
  */
 import type { Coalition, LabId, MatchState, Message, Offer } from './types.js';
 import type { AuctionView, DemandLevel, Observation, PublicCoalition, PublicLab, PublicView } from './views.js';
 import { activeOffers, demandOf, ownJobsAndBlocks, publicBlocks, publicCoalitions, publicLabs } from './public.js';
+import { seatCoalitions } from './coalition-views.js';
 
 export { budgetBand, publicBlocks, publicCoalition, publicLabs } from './public.js';
 
@@ -28,25 +30,6 @@ export function demandLevel(s: MatchState, lab: LabId): DemandLevel {
     if (b.owner === lab && b.status !== 'used' && b.status !== 'failed') have += b.gpuHours;
   }
   return demandOf(need, have);
-}
-
-/** A member's view of its coalition: other members' escrow is not shown (0). Shared when nothing to hide. */
-function memberView(c: Coalition, lab: LabId): Coalition {
-  const members = c.members;
-  let hidden = false;
-  // Indexed loops: member lists may be frozen (for…of is slow there).
-  for (let i = 0; i < members.length; i++) {
-    const m = members[i]!;
-    if (m !== lab && (c.commitments[m]?.escrow ?? 0) !== 0) hidden = true;
-  }
-  if (!hidden) return c;
-  const commitments: Coalition['commitments'] = {};
-  for (let i = 0; i < members.length; i++) {
-    const m = members[i]!;
-    const cm = c.commitments[m]!;
-    commitments[m] = m === lab ? cm : { consented: cm.consented, blockIds: cm.blockIds, escrow: 0, standing: cm.standing };
-  }
-  return { ...c, commitments };
 }
 
 function visibleMessages(messages: readonly Message[], lab: LabId | null, limit: number): Message[] {
@@ -73,20 +56,12 @@ export function observe(s: MatchState, lab: LabId): Observation {
     const o = active[k]!;
     if (o.from === lab || o.to === lab) offers.push(o);
   }
-  const myCoalitions: Coalition[] = [];
+  const view = seatCoalitions(s, lab);
+  const myCoalitions: Coalition[] = view.mine.length === 0 ? [] : view.mine.slice();
   const coalitions: PublicCoalition[] = [];
-  let pub: readonly PublicCoalition[] | null = null;
-  let i = 0;
-  // The seat's escrow is summed in this same pass (query.ts escrowOf: same order, same sum).
-  let escrow = 0;
-  const records = s.coalitions;
-  for (const id in records) {
-    const c = records[id]!;
-    const cm = c.commitments[lab];
-    escrow += cm?.escrow ?? 0;
-    if (cm !== undefined) myCoalitions.push(memberView(c, lab));
-    else coalitions.push((pub ??= publicCoalitions(s))[i]!);
-    i += 1;
+  if (view.others.length > 0) {
+    const pub = publicCoalitions(s);
+    for (let k = 0; k < view.others.length; k++) coalitions.push(pub[view.others[k]!]!);
   }
   const labs: PublicLab[] = [];
   const all = publicLabs(s);
@@ -106,7 +81,7 @@ export function observe(s: MatchState, lab: LabId): Observation {
       finished: me.finished,
       jobs,
       blocks,
-      escrow: Math.round(escrow * 100) / 100,
+      escrow: Math.round(view.escrow * 100) / 100,
       actionsLeftThisRound: Math.max(0, s.config.maxActionsPerRound - seat.actionsThisRound),
       grudges: seat.grudges,
     },

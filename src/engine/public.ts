@@ -31,7 +31,7 @@ function publicBlock(b: Block): PublicBlock {
  * digit names the likely position, checked first (one string comparison instead of up to five: this runs
  * for every block and job of every new version of the records); anything else takes the linear scan.
  */
-function seatOf(labIds: readonly LabId[], lab: LabId): number {
+export function seatOf(labIds: readonly LabId[], lab: LabId): number {
   const guess = lab.charCodeAt(lab.length - 1) - 48;
   if (guess >= 0 && guess < labIds.length && labIds[guess] === lab) return guess;
   for (let k = 0; k < labIds.length; k++) if (labIds[k] === lab) return k;
@@ -165,10 +165,14 @@ export function publicLabs(s: MatchState): PublicLab[] {
   return value as PublicLab[];
 }
 
-/** Public facts of a coalition: members, consent, status and the blocks it currently holds (no escrow). */
-export function publicCoalition(s: MatchState, c: Coalition): PublicCoalition {
-  const committedBlockIds: string[] = [];
-  for (const m of c.members) for (const id of c.commitments[m]?.blockIds ?? []) if (s.blocks[id]?.committedTo === c.id) committedBlockIds.push(id);
+/** The blocks committed to `c` that it still holds (committedTo is `c`), in member then commitment order. */
+function committedIds(s: MatchState, c: Coalition): string[] {
+  const out: string[] = [];
+  for (const m of c.members) for (const id of c.commitments[m]?.blockIds ?? []) if (s.blocks[id]?.committedTo === c.id) out.push(id);
+  return out;
+}
+
+function publicCoalitionOf(c: Coalition, committedBlockIds: string[]): PublicCoalition {
   return {
     id: c.id,
     proposer: c.proposer,
@@ -181,16 +185,34 @@ export function publicCoalition(s: MatchState, c: Coalition): PublicCoalition {
   };
 }
 
-let lastCoalitions: { coalitions: object; blocks: object; value: readonly PublicCoalition[] } | null = null;
+/** Public facts of a coalition: members, consent, status and the blocks it currently holds (no escrow). */
+export function publicCoalition(s: MatchState, c: Coalition): PublicCoalition {
+  return publicCoalitionOf(c, committedIds(s, c));
+}
 
-/** Public facts of every coalition, in creation order. */
+let lastCoalitions: { coalitions: object; blocks: object; src: readonly Coalition[]; value: readonly PublicCoalition[] } | null = null;
+
+/**
+ * Public facts of every coalition, in creation order. A coalition at the same position as in the last
+ * list, the same object still holding the same blocks, keeps its public object: the list is rebuilt for
+ * every new version of the blocks record, which rarely touches a coalition.
+ */
 export function publicCoalitions(s: MatchState): readonly PublicCoalition[] {
-  const hit = lastCoalitions;
-  if (hit !== null && hit.coalitions === s.coalitions && hit.blocks === s.blocks) return hit.value;
+  const prev = lastCoalitions;
+  if (prev !== null && prev.coalitions === s.coalitions && prev.blocks === s.blocks) return prev.value;
+  const src: Coalition[] = [];
   const out: PublicCoalition[] = [];
-  for (const id in s.coalitions) out.push(Object.freeze(publicCoalition(s, s.coalitions[id]!)));
+  let i = 0;
+  for (const id in s.coalitions) {
+    const c = s.coalitions[id]!;
+    const committed = committedIds(s, c);
+    const old = prev !== null && prev.src[i] === c ? prev.value[i] : undefined;
+    out.push(old !== undefined && sameIds(old.committedBlockIds, committed) ? old : Object.freeze(publicCoalitionOf(c, committed)));
+    src.push(c);
+    i += 1;
+  }
   const value = Object.freeze(out);
-  lastCoalitions = { coalitions: s.coalitions, blocks: s.blocks, value };
+  lastCoalitions = { coalitions: s.coalitions, blocks: s.blocks, src, value };
   return value;
 }
 
