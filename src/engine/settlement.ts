@@ -49,11 +49,15 @@ function releaseIdle(d: Draft, lab: LabId, holder: string | null, sink: RewardSi
   for (const id in blocks) {
     const b = blocks[id]!;
     // status first: reserved blocks are few, so most blocks cost one load.
-    if (b.status === 'reserved' && b.owner === lab && b.reservedFor !== null && (holder === null || b.reservedFor === holder)) {
+    const reservedFor = b.reservedFor;
+    if (b.status === 'reserved' && b.owner === lab && reservedFor !== null && (holder === null || reservedFor === holder)) {
+      // Read before the write: when the close's draft already holds its own copy of the block, d.block
+      // returns that same object (`b`), and clearing it would clear what the entry names.
       const w = d.block(id);
       w.status = 'available';
       w.reservedFor = null;
-      sink.add(lab, 'job_utility', IDLE_RESERVATION_COST, { kind: 'idle_reservation', blockId: id, jobId: b.reservedFor });
+      // A reservation for the lab itself (reserve_capacity without a job) names no job.
+      sink.add(lab, 'job_utility', IDLE_RESERVATION_COST, { kind: 'idle_reservation', blockId: id, jobId: reservedFor === lab ? null : reservedFor });
     }
   }
 }
