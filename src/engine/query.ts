@@ -3,8 +3,8 @@
  * records' insertion order, which is deterministic (creation order), never user input order.
  */
 import type { Block, Coalition, Job, LabId, MatchState } from './types.js';
-import { positionParts, positionTable } from './valuation.js';
-import type { PositionParts, PositionTable } from './valuation.js';
+import { positionParts } from './valuation.js';
+import type { PositionParts } from './valuation.js';
 
 export function labBlocks(s: MatchState, lab: LabId): Block[] {
   const out: Block[] = [];
@@ -55,15 +55,6 @@ export function holdingsOf(s: MatchState, a: LabId, b: LabId): [Holdings, Holdin
     { jobs: jobsA, blocks: blocksA },
     { jobs: jobsB, blocks: blocksB },
   ];
-}
-
-/**
- * {@link positionOf} of two different labs, with the job parts as lists (valuation.ts PositionTable):
- * the two parties of a trade, reading each record once.
- */
-export function positionTablesOf(s: MatchState, a: LabId, b: LabId): [PositionTable, PositionTable] {
-  const [x, y] = holdingsOf(s, a, b);
-  return [positionTable(x.jobs, x.blocks, s.labs[a]!.budget), positionTable(y.jobs, y.blocks, s.labs[b]!.budget)];
 }
 
 /** Credits this lab holds in coalition escrow. */

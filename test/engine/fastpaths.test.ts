@@ -12,7 +12,7 @@ import { Draft } from '../../src/engine/mut.js';
 import { applyAction } from '../../src/engine/index.js';
 import { positionParts, positionTable, sortIndexes } from '../../src/engine/valuation.js';
 import { firstDuplicate } from '../../src/engine/util.js';
-import { labBlocks, labJobs, positionOf, positionTablesOf } from '../../src/engine/query.js';
+import { holdingsOf, labBlocks, labJobs, positionOf } from '../../src/engine/query.js';
 import type { MatchState } from '../../src/engine/types.js';
 import { match, must } from './helpers.js';
 
@@ -140,9 +140,11 @@ describe('positionTable', () => {
           assert.deepEqual(table.jobIds, Object.keys(parts.byJob));
           assert.deepEqual(table.values, Object.values(parts.byJob));
         }
-        const [a, b] = positionTablesOf(s, s.labIds[0]!, s.labIds[1]!);
-        assert.equal(a.total, positionOf(s, s.labIds[0]!).total);
-        assert.equal(b.total, positionOf(s, s.labIds[1]!).total);
+        // A trade's two parties, read in one pass each (handlers/offers.ts executeTrade).
+        const [x, y] = holdingsOf(s, s.labIds[0]!, s.labIds[1]!);
+        assert.deepEqual(x, { jobs: labJobs(s, s.labIds[0]!), blocks: labBlocks(s, s.labIds[0]!) });
+        assert.equal(positionTable(x.jobs, x.blocks, s.labs[s.labIds[0]!]!.budget).total, positionOf(s, s.labIds[0]!).total);
+        assert.equal(positionTable(y.jobs, y.blocks, s.labs[s.labIds[1]!]!.budget).total, positionOf(s, s.labIds[1]!).total);
       }
   });
 });
