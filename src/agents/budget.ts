@@ -151,6 +151,24 @@ export function budgetRefusal(spent: SpentTotals, budgets: TokenBudgets, estimat
 }
 
 /**
+ * Whether a new LLM seat in `channelId` would start on a spent daily budget (the deployment's, then the
+ * channel's; a match's budget starts with its match): the refusal a one-token call there would get today,
+ * or null. Asked when a host seats a model (`seat … agent:llm`), so the seat is refused up front instead
+ * of waiting every round. A ledger that cannot be read gives null: the gate still guards each call.
+ */
+export async function seatBudgetRefusal(ledger: Pick<SpendLedger, 'spent'>, budgets: TokenBudgets, channelId: string, now: Date = new Date()): Promise<BudgetRefusal | null> {
+  if (budgets.dailyTokens <= 0 && budgets.channelDailyTokens <= 0) return null;
+  const day = utcDay(now);
+  let spent: SpentTotals;
+  try {
+    spent = await ledger.spent({ day, channelId, matchId: null });
+  } catch {
+    return null;
+  }
+  return budgetRefusal(spent, budgets, 1, day, { inChannel: true, inMatch: false });
+}
+
+/**
  * Put the budgets of `opts` in front of `inner` (see the file comment). Calls that name no match take the
  * match of the enclosing `withLlmMatch` (the judge, src/agents/llm-scope.ts); the match's channel comes
  * from the ledger. The returned caller never throws.

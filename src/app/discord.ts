@@ -140,6 +140,7 @@ export async function start(ctx: PlatformContext): Promise<number> {
         judgeTimeoutMs: llm.hostJudgeTimeoutMs,
         ...(llm.judge ? { judge: llm.judge } : {}),
         ...(llm.agentFor ? { agentFor: llm.agentFor, defaultAgentModel: llm.defaultAgentModel, allowedModels: llm.allowedModels } : {}),
+        ...(llm.llmSeatRefusal ? { llmSeatRefusal: llm.llmSeatRefusal } : {}),
       },
     });
   } catch (err) {

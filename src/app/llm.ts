@@ -7,7 +7,7 @@
  */
 import type { Logger } from 'pino';
 import type { AgentFactory } from '../agents/seat.js';
-import { spendGate, type LlmUsageLine, type SpendLedger, type TokenBudgets } from '../agents/budget.js';
+import { seatBudgetRefusal, spendGate, type LlmUsageLine, type SpendLedger, type TokenBudgets } from '../agents/budget.js';
 import { configureUsageBudgets } from '../commands/usage-budgets.js';
 import type { AsyncJudge } from '../engine/judge/types.js';
 import type { LlmClient } from '../llm/client.js';
@@ -34,6 +34,11 @@ export interface LlmRuntime {
   hostJudgeTimeoutMs: number;
   /** The token budgets in force ({@link budgetsOf}); enforced only when the runtime was given a store. */
   budgets: TokenBudgets;
+  /**
+   * Why a host may not seat a model in a channel today (a daily token budget is spent: a sentence for the
+   * host), or null when it may; the round host's `llmSeatRefusal`. Null itself without an endpoint or a store.
+   */
+  llmSeatRefusal: ((channelId: string) => Promise<string | null>) | null;
   /** One line for the console/logs. */
   summary: string;
 }
@@ -53,7 +58,7 @@ export async function createLlmRuntime(config: LlmConfig, logger?: Logger, store
   const allowedModels = allowedModelsOf(config);
   const budgets = budgetsOf(config);
   configureUsageBudgets(budgets);
-  if (!llmEnabled(config)) return { config, client: null, agentFor: null, evalAgentFor: null, judge: null, defaultAgentModel: null, allowedModels: [], hostJudgeTimeoutMs, budgets, summary };
+  if (!llmEnabled(config)) return { config, client: null, agentFor: null, evalAgentFor: null, judge: null, defaultAgentModel: null, allowedModels: [], hostJudgeTimeoutMs, budgets, llmSeatRefusal: null, summary };
   // The OpenAI SDK (~13 MB) loads only when an endpoint is configured.
   const [{ LlmClient }, { createLlmJudge }, { llmAgentFactory }] = await Promise.all([
     import('../llm/client.js'),
@@ -70,7 +75,8 @@ export async function createLlmRuntime(config: LlmConfig, logger?: Logger, store
   const anyModel = llmAgentFactory(caller, logger ? { onNote: (note) => logger.debug({ agent: note }, 'llm agent turn') } : {});
   // Only allowed models get an agent: the factory's cache (one agent per model) holds at most this list.
   const agentFor: AgentFactory = (driver) => (driver.kind === 'llm' && !allowedModels.includes(driver.model) ? null : anyModel(driver));
-  return { config, client, agentFor, evalAgentFor: anyModel, judge, defaultAgentModel: config.agentModel, allowedModels, hostJudgeTimeoutMs, budgets, summary };
+  const llmSeatRefusal = store ? seatRefusalOf(storeLedger(store), budgets) : null;
+  return { config, client, agentFor, evalAgentFor: anyModel, judge, defaultAgentModel: config.agentModel, allowedModels, hostJudgeTimeoutMs, budgets, llmSeatRefusal, summary };
 }
 
 /** The token budgets of `config` (0 = unlimited): `dailyTokens`, `channelDailyTokens`, and `matchTokenBudget` as `matchTokens`. */
@@ -80,6 +86,17 @@ export function budgetsOf(config: LlmConfig): TokenBudgets {
 
 /** Channels remembered per match id (a match never changes channel); bounded, oldest dropped first. */
 const CHANNEL_CACHE_SIZE = 1_000;
+
+/** The host's up-front check of a new LLM seat ({@link seatBudgetRefusal}), as a sentence for the host. */
+function seatRefusalOf(ledger: SpendLedger, budgets: TokenBudgets): (channelId: string) => Promise<string | null> {
+  return async (channelId) => {
+    const refusal = await seatBudgetRefusal(ledger, budgets, channelId);
+    if (refusal === null) return null;
+    // The ledger's sentence without its machine-readable prefix; the host's error carries the code.
+    const why = refusal.message.replace(/^llm_budget_spent \(\w+\): /, '');
+    return `No LLM seat now: ${why} Seat a scripted policy (\`agent:scripted\`) instead.`;
+  };
+}
 
 /** The gate's ledger over the store: usage sums and upserts, and each match's channel (cached). */
 export function storeLedger(store: Pick<EventStore, 'llmSpent' | 'addLlmUsage' | 'getMatch'>): SpendLedger {

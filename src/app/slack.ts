@@ -129,6 +129,7 @@ async function buildHost(store: EventStore, config: ArenaConfig | undefined, log
     ...(config ? hostOptionsFromConfig(config) : {}),
     ...(llm?.judge ? { judge: llm.judge, judgeTimeoutMs: llm.hostJudgeTimeoutMs } : {}),
     ...(llm?.agentFor ? { agentFor: llm.agentFor, defaultAgentModel: llm.defaultAgentModel, allowedModels: llm.allowedModels } : {}),
+    ...(llm?.llmSeatRefusal ? { llmSeatRefusal: llm.llmSeatRefusal } : {}),
   });
 }
 

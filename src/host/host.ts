@@ -172,10 +172,13 @@ export class RoundHost {
     );
   }
 
-  /** Host/admin: drive a free seat by a scripted policy or an LLM model. Errors: not_host, not_in_lobby, unknown_seat, seat_taken, invalid_driver. */
+  /** Host/admin: drive a free seat by a scripted policy or an LLM model. Errors: not_host, not_in_lobby, unknown_seat, seat_taken, invalid_driver, model_not_allowed, budget_exhausted. */
   async assign(channelId: string, caller: Caller, lab: string, driver: SeatDriver): Promise<HostResult<HostedMatch>> {
-    return this.inChannel(channelId, async (m0) =>
-      this.appendThen(m0.id, (m) => {
+    return this.inChannel(channelId, async (m0) => {
+      // A model on a spent daily budget would only wait every round: refused up front (src/app/llm.ts).
+      const spent = driver.kind === 'llm' && this.mayHost(m0, caller) ? await this.opts.llmSeatRefusal?.(channelId) : null;
+      if (spent) return fail('budget_exhausted', spent);
+      return this.appendThen(m0.id, (m) => {
         if (!this.mayHost(m, caller)) return fail('not_host', 'Only the match host or an admin can assign seats.');
         const lobby = lobbyCheck(m);
         if (lobby) return lobby;
@@ -195,8 +198,8 @@ export class RoundHost {
         }
         const checked = checkDriver(driver, this.agentFor);
         return checked.ok ? ok({ type: 'seat_assigned', lab: target, driver: checked.value }) : checked;
-      }, async (match) => ok(match)),
-    );
+      }, async (match) => ok(match));
+    });
   }
 
   /** Host/admin: start; empty seats get archetypes by seat index (RULES §8 order). Reply: the start and round-open posts. */

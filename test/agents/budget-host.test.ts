@@ -102,6 +102,31 @@ describe('token budgets through the runtime and the round host', () => {
     await h.host.stop();
   });
 
+  test('seating a model on a spent day is refused up front (budget_exhausted); a scripted seat and another channel still work', async () => {
+    const now = new Date();
+    for (const day of [utcDay(now), utcDay(new Date(now.getTime() + 86_400_000))]) {
+      await store.addLlmUsage({ day, channelId: 'c-full', matchId: null, model: 'agent-m', calls: 1, promptTokens: 5_000 });
+    }
+    const config = LlmConfigSchema.parse({ baseUrl: emu.baseURL, agentModel: 'agent-m', judgeModel: 'judge-m', timeoutMs: 10_000, maxRetries: 0, channelDailyTokens: 5_000 });
+    const rt = await createLlmRuntime(config, capture().logger, store);
+    assert.ok(rt.agentFor && rt.llmSeatRefusal);
+    const h = await harness({ store, agentFor: rt.agentFor, allowedModels: rt.allowedModels, llmSeatRefusal: rt.llmSeatRefusal });
+    unwrap(await h.host.create('c-full', 'test', HOST, { task: 'market_round', seed: 5, roundSeconds: 0 }));
+    const r = await h.host.assign('c-full', HOST, 'lab_1', { kind: 'llm', model: 'agent-m' });
+    assert.equal(!r.ok && r.error.code, 'budget_exhausted');
+    assert.match(!r.ok ? r.error.message : '', /^No LLM seat now: this channel has spent 5,000 of its 5,000 LLM tokens for today \(UTC \d{4}-\d\d-\d\d\); LLM calls resume at 00:00 UTC\. Seat a scripted policy \(`agent:scripted`\) instead\.$/);
+    const m = (await h.host.current('c-full'))!;
+    assert.equal(m.drivers.lab_1, undefined, 'nothing was recorded');
+    const other = await h.host.assign('c-full', ALICE, 'lab_1', { kind: 'llm', model: 'agent-m' });
+    assert.equal(!other.ok && other.error.code, 'not_host', 'a non-host learns only that they may not seat');
+    unwrap(await h.host.assign('c-full', HOST, 'lab_1', { kind: 'scripted', policy: 'rule_based_expert' }));
+    unwrap(await h.host.create('c-fresh', 'test', HOST, { task: 'market_round', seed: 5, roundSeconds: 0 }));
+    unwrap(await h.host.assign('c-fresh', HOST, 'lab_1', { kind: 'llm', model: 'agent-m' }));
+    unwrap(await h.host.end('c-full', HOST));
+    unwrap(await h.host.end('c-fresh', HOST));
+    await h.host.stop();
+  });
+
   test('within the budgets: the seat and the judge are counted under the match and its channel, one log line each', async () => {
     const from = utcDay(new Date());
     const { h, lines } = await setUp(emu, store, { channelDailyTokens: 1_000_000 });

@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { spendGate, budgetRefusal, type LlmUsageLine, type SpendLedger, type TokenBudgets } from '../../src/agents/budget.js';
+import { spendGate, budgetRefusal, seatBudgetRefusal, type LlmUsageLine, type SpendLedger, type TokenBudgets } from '../../src/agents/budget.js';
 import { withLlmMatch } from '../../src/agents/llm-scope.js';
 import { storeLedger } from '../../src/app/llm.js';
 import type { LlmCaller } from '../../src/llm/types.js';
@@ -165,6 +165,29 @@ describe('spend gate: token budgets counted in the store', () => {
     assert.equal(budgetRefusal(spent, NONE, 1, DAY, where), null, '0 = unlimited');
     assert.equal(budgetRefusal({ deployment: 99, channel: 0, match: 0 }, all, 1, DAY, where), null, 'exactly at the budget is still allowed');
   });
+});
+
+test('a new LLM seat: refused on a spent deployment or channel day, never on a match budget or an unreadable ledger', async () => {
+  const now = new Date(`${DAY}T12:00:00Z`);
+  const asked: unknown[] = [];
+  const ledger = (spent: { deployment: number; channel: number; match: number }) => ({
+    spent: (q: unknown) => {
+      asked.push(q);
+      return Promise.resolve(spent);
+    },
+  });
+  const budgets = { dailyTokens: 1_000, channelDailyTokens: 100, matchTokens: 10 };
+  const channel = await seatBudgetRefusal(ledger({ deployment: 500, channel: 100, match: 0 }), budgets, 'c1', now);
+  assert.equal(channel?.scope, 'channel');
+  assert.ok(channel?.message.includes(`this channel has spent 100 of its 100 LLM tokens for today (UTC ${DAY})`), channel?.message);
+  assert.deepEqual(asked.at(-1), { day: DAY, channelId: 'c1', matchId: null }, "today's spend of the channel, no match");
+  assert.equal((await seatBudgetRefusal(ledger({ deployment: 1_000, channel: 0, match: 0 }), budgets, 'c1', now))?.scope, 'deployment');
+  assert.equal(await seatBudgetRefusal(ledger({ deployment: 999, channel: 99, match: 10_000 }), budgets, 'c1', now), null, 'one token left in each daily budget; a match budget starts with its match');
+  const n = asked.length;
+  assert.equal(await seatBudgetRefusal(ledger({ deployment: 9e9, channel: 9e9, match: 0 }), { dailyTokens: 0, channelDailyTokens: 0, matchTokens: 10 }, 'c1', now), null, 'no daily budget: allowed');
+  assert.equal(asked.length, n, 'and the ledger is not read');
+  const down = { spent: () => Promise.reject(new Error('database is down')) };
+  assert.equal(await seatBudgetRefusal(down, budgets, 'c1', now), null, 'the gate guards each call while the ledger is away');
 });
 
 test('usage survives closing and reopening the SQLite file', async () => {
