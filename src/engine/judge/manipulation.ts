@@ -87,6 +87,10 @@ function compute(text: string): ManipulationFlag[] {
   if (VERDICT.some((r) => r.test(norm))) flags.push({ kind: 'verdict', detail: 'a verdict or scores written into the pitch' });
   const seen = new Map<string, number>();
   const said = new Set<string>();
+  // Filler is a sum of cleaned sentences, each no longer than its part of `norm`: a text of at most
+  // PADDING_CHARS cannot be padding, so its sentences' claims (an extraction per new sentence: most
+  // scripted pitches are a new number in a stock phrase) are not needed.
+  const mayPad = norm.length > PADDING_CHARS;
   let filler = 0;
   let most = 1;
   for (const raw of norm.split(SENTENCE)) {
@@ -95,7 +99,7 @@ function compute(text: string): ManipulationFlag[] {
     const n = (seen.get(s) ?? 0) + 1;
     seen.set(s, n);
     if (s.length >= REPEAT_MIN_CHARS) most = Math.max(most, n);
-    if (n > 1) continue;
+    if (n > 1 || !mayPad) continue;
     let fresh = false;
     for (const c of claimsOf(raw)) {
       const k = claimKey(c);

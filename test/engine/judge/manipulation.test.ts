@@ -40,6 +40,15 @@ describe('manipulation flags', () => {
     assert.deepEqual(kinds(restated), ['padding']);
   });
 
+  test('padding starts above PADDING_CHARS characters of filler (texts up to the limit skip the sentence claims)', () => {
+    const word = (n: number) => 'x'.repeat(n);
+    assert.deepEqual(kinds(word(PADDING_CHARS)), []);
+    assert.deepEqual(kinds(word(PADDING_CHARS + 1)), ['padding']);
+    // "pad: x…" is one sentence whose filler is "pad x…" (the colon is dropped): one character shorter.
+    assert.deepEqual(kinds(`Pad: ${word(PADDING_CHARS - 4)}`), []);
+    assert.deepEqual(kinds(`Pad: ${word(PADDING_CHARS - 3)}`), ['padding']);
+  });
+
   test('ordinary pitches are not flagged', () => {
     for (const t of [
       TRUTHFUL,
