@@ -43,11 +43,18 @@ const bSlot: number[] = [];
 const bTaker: number[] = [];
 /** Usable blocks' indexes in valuation order (GPU-hours desc, then id). */
 const bOrder: number[] = [];
-/** Pending jobs (in list order) with their deadline and value, and their indexes in valuation order. */
-const jRef: Job[] = [];
+/**
+ * Pending jobs (in list order): deadline, value, id, hours required and allocated, minimum reliability and
+ * partial credit; and their indexes in valuation order. Filled by loadJobs and only read by assess, so one
+ * load serves the two valuations of a trade (before and after).
+ */
 const jDeadline: number[] = [];
 const jValue: number[] = [];
 const jId: string[] = [];
+const jRequired: number[] = [];
+const jAllocated: number[] = [];
+const jMinRel: number[] = [];
+const jPartial: boolean[] = [];
 const jOrder: number[] = [];
 
 // The orders of the reference sorts, on the scratch lists (x, y: indexes): hours desc then id, and
@@ -120,21 +127,40 @@ function among(ids: readonly string[], id: string): boolean {
 const NO_IDS: readonly string[] = [];
 const NO_BLOCKS: readonly ValuedBlock[] = [];
 
+/** Load the pending jobs of `jobs` into the scratch job lists, in valuation order; returns their count. */
+function loadJobs(jobs: readonly Job[]): number {
+  // Indexed loops: the lists may be frozen (observations), which for…of iterates slowly.
+  let nj = 0;
+  for (let i = 0; i < jobs.length; i++) {
+    const j = jobs[i]!;
+    if (j.outcome !== 'pending') continue;
+    jDeadline[nj] = j.deadlineRound;
+    jValue[nj] = jobValue(j);
+    jId[nj] = j.id;
+    jRequired[nj] = j.gpuHoursRequired;
+    jAllocated[nj] = j.allocatedHours;
+    jMinRel[nj] = j.minReliability;
+    jPartial[nj] = j.partialCreditAllowed;
+    nj++;
+  }
+  sortIndexes(jOrder, nj, byDeadline);
+  return nj;
+}
+
 /**
- * Σ over pending jobs of value × fundable fraction, plus SPARE_HOUR_VALUE × spare hours (without the
- * budget), appending each pending job's id and part to `ids`/`values` when given. See {@link positionParts}.
- * The blocks valued are `blocks` without the ids in `give`, then `receive` counted as available: the list
- * a trade leaves, read in place rather than copied.
+ * Σ over the `nj` loaded pending jobs of value × fundable fraction, plus SPARE_HOUR_VALUE × spare hours
+ * (without the budget), appending each pending job's id and part to `ids`/`values` when given. See
+ * {@link positionParts}. The blocks valued are `blocks` without the ids in `give`, then `receive` counted
+ * as available: the list a trade leaves, read in place rather than copied.
  */
-function positionCore(
-  jobs: readonly Job[],
+function assess(
+  nj: number,
   blocks: readonly ValuedBlock[],
   give: readonly string[],
   receive: readonly ValuedBlock[],
   ids: string[] | null,
   values: number[] | null,
 ): number {
-  // Indexed loops: the lists may be frozen (observations), which for…of iterates slowly.
   let nb = 0;
   for (let i = 0; i < blocks.length; i++) {
     const b = blocks[i]!;
@@ -142,27 +168,15 @@ function positionCore(
   }
   for (let i = 0; i < receive.length; i++) addBlock(receive[i]!, nb++);
   sortIndexes(bOrder, nb, byHoursDesc);
-  let nj = 0;
-  for (let i = 0; i < jobs.length; i++) {
-    const j = jobs[i]!;
-    if (j.outcome !== 'pending') continue;
-    jRef[nj] = j;
-    jDeadline[nj] = j.deadlineRound;
-    jValue[nj] = jobValue(j);
-    jId[nj] = j.id;
-    nj++;
-  }
-  sortIndexes(jOrder, nj, byDeadline);
   let value = 0;
   for (let p = 0; p < nj; p++) {
     const x = jOrder[p]!;
-    const job = jRef[x]!;
-    const need = job.gpuHoursRequired - job.allocatedHours;
+    const need = jRequired[x]! - jAllocated[x]!;
     let v = 0;
     if (need <= 0) v = jValue[x]!;
     else {
       let got = 0;
-      const minRel = job.minReliability;
+      const minRel = jMinRel[x]!;
       for (let k = 0; k < nb; k++) {
         if (got >= need) break;
         const b = bOrder[k]!;
@@ -174,11 +188,11 @@ function positionCore(
       }
       if (got >= need) {
         v = jValue[x]!;
-      } else if (job.partialCreditAllowed && got > 0) {
-        v = (jValue[x]! * (job.allocatedHours + got)) / job.gpuHoursRequired;
+      } else if (jPartial[x]! && got > 0) {
+        v = (jValue[x]! * (jAllocated[x]! + got)) / jRequired[x]!;
       } else {
         for (let k = 0; k < nb; k++) if (bTaker[k] === p) bTaker[k] = -1; // an unfundable job keeps nothing
-        if (job.partialCreditAllowed) v = (jValue[x]! * job.allocatedHours) / job.gpuHoursRequired;
+        if (jPartial[x]!) v = (jValue[x]! * jAllocated[x]!) / jRequired[x]!;
       }
     }
     if (ids !== null && values !== null) {
@@ -193,6 +207,35 @@ function positionCore(
     if (bTaker[bSlot[b]!] === -1) spare += bHours[b]! * bRel[b]!;
   }
   return value + SPARE_HOUR_VALUE * spare;
+}
+
+/** {@link assess} of `jobs` (loaded first): the valuation core of a position, or of the list a trade leaves. */
+function positionCore(
+  jobs: readonly Job[],
+  blocks: readonly ValuedBlock[],
+  give: readonly string[],
+  receive: readonly ValuedBlock[],
+  ids: string[] | null,
+  values: number[] | null,
+): number {
+  return assess(loadJobs(jobs), blocks, give, receive, ids, values);
+}
+
+/** Valuation cores (no budget) of a position and of the list a trade leaves, see {@link tradeCores}. */
+export interface TradeCores {
+  before: number;
+  after: number;
+}
+
+/**
+ * `positionValue(jobs, blocks, 0)` and `positionValueAfter(jobs, blocks, 0, give, receive)` with the jobs
+ * loaded once: a trade is valued before and after on the same jobs, and reading a job record's fields
+ * costs more than the rest of a valuation (the records come in several shapes).
+ */
+export function tradeCores(jobs: readonly Job[], blocks: readonly ValuedBlock[], give: readonly string[], receive: readonly ValuedBlock[]): TradeCores {
+  const nj = loadJobs(jobs);
+  const before = assess(nj, blocks, NO_IDS, NO_BLOCKS, null, null);
+  return { before, after: assess(nj, blocks, give, receive, null, null) };
 }
 
 /**
@@ -254,7 +297,9 @@ export function tradeGain(
   receive: readonly ValuedBlock[],
   paymentIn: number,
 ): number {
-  return tradeGainFrom(positionValue(jobs, blocks, budget), jobs, blocks, budget, give, receive, paymentIn);
+  // tradeGainFrom(positionValue(jobs, blocks, budget), …) with the jobs loaded once: the same float operations.
+  const c = tradeCores(jobs, blocks, give, receive);
+  return c.after + (budget + paymentIn) - (c.before + budget);
 }
 
 /**

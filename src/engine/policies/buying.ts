@@ -9,6 +9,7 @@ import { type JobPlan, pick } from './plan.js';
 import { askedFor, gainAt, others, tradeCore } from './market.js';
 
 const NONE: readonly string[] = [];
+const NO_BLOCKS: readonly PublicBlock[] = [];
 
 /**
  * Whether block `b` (available, of a seller) can be bought for a job needing reliability ≥ `minRel`:
@@ -24,8 +25,6 @@ function eligible(d: Desk, b: PublicBlock, minRel: number, asked: readonly strin
   );
 }
 
-const NO_BLOCKS: readonly PublicBlock[] = [];
-
 /**
  * What to buy for `p`: from one other lab, the set of its available blocks (meeting the job's minimum
  * reliability) that covers the deficit with least waste; the seller whose set wastes fewest hours wins
@@ -38,6 +37,15 @@ export function findPurchase(d: Desk, p: JobPlan, exclude: (lab: LabId) => boole
   const minRel = p.job.minReliability;
   const asked = askedFor(d);
   const market = d.obs.blocks;
+  // One pass over the market keeps the blocks any seller could sell for this job, in market order (a
+  // market holds a few dozen blocks and most are not for sale); the sellers then read only those. An index
+  // by owner would be rebuilt for more than half of the calls (each chosen action makes a new list).
+  let cands: PublicBlock[] | null = null;
+  for (let i = 0; i < market.length; i++) {
+    const b = market[i]!;
+    if (b.status === 'available' && b.owner !== d.me && eligible(d, b, minRel, asked, skip)) (cands ??= []).push(b);
+  }
+  if (cands === null) return [];
   let best: PublicBlock[] | null = null;
   let bestHours = 0;
   let bestEnergy = 0;
@@ -48,11 +56,9 @@ export function findPurchase(d: Desk, p: JobPlan, exclude: (lab: LabId) => boole
     if (exclude(seller)) continue;
     let own: PublicBlock[] | null = null;
     let total = 0;
-    // The seller's available blocks, scanned in market order: a market holds a few dozen blocks, and an
-    // index by owner would be rebuilt for more than half of the calls (each chosen action makes a new list).
-    for (let i = 0; i < market.length; i++) {
-      const b = market[i]!;
-      if (b.owner !== seller || b.status !== 'available' || !eligible(d, b, minRel, asked, skip)) continue;
+    for (let i = 0; i < cands.length; i++) {
+      const b = cands[i]!;
+      if (b.owner !== seller) continue;
       (own ??= []).push(b);
       total += b.gpuHours;
       if (!largest || b.gpuHours > largest.gpuHours) largest = b;

@@ -5,7 +5,7 @@
  */
 import type { Block, LabId, Offer } from '../types.js';
 import type { PublicBlock, PublicLab } from '../views.js';
-import { SPARE_HOUR_VALUE, positionValue, positionValueAfter, type ValuedBlock } from '../valuation.js';
+import { SPARE_HOUR_VALUE, positionValue, positionValueAfter, tradeCores, type ValuedBlock } from '../valuation.js';
 import { type Desk, blockOf, hasId, isSpent, push, round2 } from './desk.js';
 import type { JobPlan } from './plan.js';
 
@@ -107,8 +107,14 @@ function position(d: Desk): Block[] {
       d.posCore = NaN;
     }
   }
-  if (Number.isNaN(d.posCore)) d.posCore = positionValue(d.jobs, d.posLive, 0);
   return d.posLive;
+}
+
+/** The seat's position's valuation core (see {@link position}), valued now if it is not yet. */
+function currentCore(d: Desk): number {
+  const live = position(d);
+  if (Number.isNaN(d.posCore)) d.posCore = positionValue(d.jobs, live, 0);
+  return d.posCore;
 }
 
 /**
@@ -118,7 +124,12 @@ function position(d: Desk): Block[] {
  * (see {@link gainAt}).
  */
 export function tradeCore(d: Desk, give: readonly string[], receive: readonly ValuedBlock[]): number {
-  return positionValueAfter(d.jobs, position(d), 0, give, receive);
+  const live = position(d);
+  if (!Number.isNaN(d.posCore)) return positionValueAfter(d.jobs, live, 0, give, receive);
+  // The position is valued with the first trade (gainAt needs both), reading the jobs once for the two.
+  const c = tradeCores(d.jobs, live, give, receive);
+  d.posCore = c.before;
+  return c.after;
 }
 
 /**
@@ -127,8 +138,7 @@ export function tradeCore(d: Desk, give: readonly string[], receive: readonly Va
  * (positionValue(after, budget + paymentIn) − positionValue(live, budget)).
  */
 export function gainAt(d: Desk, core: number, paymentIn: number): number {
-  position(d);
-  return core + (d.budget + paymentIn) - (d.posCore + d.budget);
+  return core + (d.budget + paymentIn) - (currentCore(d) + d.budget);
 }
 
 /** Credits the recipient of `o` receives on acceptance: its payment minus its ask (rules v3). */

@@ -83,6 +83,10 @@ export interface Pickable {
   energyCost: number;
 }
 
+// Candidates still free in a pick, reused by every call: pick calls no outside code, so it never re-enters,
+// and it clears the slots it used before returning (no block is kept alive). Bounded by the longest list.
+const pool: (Pickable | null)[] = [];
+
 /**
  * Blocks covering `need` GPU-hours with least waste: the smallest single block that covers what is left,
  * else the largest one and repeat. Ties: lower energy cost, then list order. Candidates below `minRel` or
@@ -95,19 +99,19 @@ export function pick<T extends Pickable>(
   taken: readonly string[],
 ): { chosen: T[]; hours: number } {
   // Chosen blocks are blanked (null) rather than spliced out: the others keep their order for ties.
-  const pool: (T | null)[] = [];
+  let n = 0;
   for (let i = 0; i < cands.length; i++) {
     const b = cands[i]!;
-    if (b.reliability >= minRel && !hasId(taken, b.id)) pool.push(b);
+    if (b.reliability >= minRel && !hasId(taken, b.id)) pool[n++] = b;
   }
   const chosen: T[] = [];
   let hours = 0;
-  let left = pool.length;
+  let left = n;
   while (hours < need && left > 0) {
     const rest = need - hours;
-    let best: T | null = null;
+    let best: Pickable | null = null;
     let at = -1;
-    for (let i = 0; i < pool.length; i++) {
+    for (let i = 0; i < n; i++) {
       const b = pool[i];
       if (!b || b.gpuHours < rest) continue;
       if (!best || b.gpuHours < best.gpuHours || (b.gpuHours === best.gpuHours && b.energyCost < best.energyCost)) {
@@ -116,7 +120,7 @@ export function pick<T extends Pickable>(
       }
     }
     if (!best) {
-      for (let i = 0; i < pool.length; i++) {
+      for (let i = 0; i < n; i++) {
         const b = pool[i];
         if (!b) continue;
         if (!best || b.gpuHours > best.gpuHours || (b.gpuHours === best.gpuHours && b.energyCost < best.energyCost)) {
@@ -127,9 +131,10 @@ export function pick<T extends Pickable>(
     }
     pool[at] = null;
     left--;
-    chosen.push(best!);
+    chosen.push(best as T);
     hours += best!.gpuHours;
   }
+  for (let i = 0; i < n; i++) pool[i] = null;
   return { chosen, hours };
 }
 
