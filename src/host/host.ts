@@ -16,7 +16,7 @@ import type { EventStore, MatchRecord } from '../store/types.js';
 import type { BallotCloseReason } from '../voting/ballots/index.js';
 import { DEFAULT_AGENT_TIMEOUT_MS, type AgentFactory } from '../agents/seat.js';
 import { BallotKeeper, DEFAULT_BALLOT_SECONDS, DEFAULT_VOTES_PER_MINUTE } from '../voting/ballot-host.js';
-import { archetypeAt, boundedAction, checkDriver, lobbyCheck, resolveLab, roundClosed, runningSeat } from '../match/inputs.js';
+import { archetypeAt, boundedAction, checkDriver, lobbyCheck, resolveLab, roundClosed, runningSeat, withModel } from '../match/inputs.js';
 import { DEFAULT_JUDGE_TIMEOUT_MS } from '../match/judging.js';
 import { MatchLog, type Plan } from '../match/match-log.js';
 import { labName, mergeReplies, renderEnded, renderStart, type CloseReason } from '../present/render.js';
@@ -31,7 +31,6 @@ import type { HostedMatch, MatchSettings, SeatDriver } from '../match/types.js';
 import { personName } from '../chat/player-text.js';
 
 export type { RoundHostOptions } from './options.js';
-
 
 /** A match's log is abandoned if it is still empty this long after creation (its creator died mid-`new`). */
 const ABANDON_AFTER_MS = 60_000;
@@ -186,17 +185,9 @@ export class RoundHost {
         const target = resolveLab(m, labs, lab);
         if (!target) return fail('unknown_seat', `No seat "${lab}" in this match.`, { option: 'lab', validValues: labs });
         if (m.drivers[target]?.kind === 'human') return fail('seat_taken', `${labName(m, target)} is held by a person.`);
-        const model = this.opts.defaultAgentModel;
-        if (driver.kind === 'llm' && !driver.model.trim()) {
-          if (!model) return fail('invalid_driver', 'Name a model (`model:`): no default agent model is configured (ARENA_AGENT_MODEL).', { option: 'model' });
-          driver = { kind: 'llm', model };
-        }
-        const allowed = this.opts.allowedModels;
-        if (driver.kind === 'llm' && allowed && !allowed.includes(driver.model)) {
-          const list = allowed.length ? allowed.join(', ') : 'none (no LLM model is configured)';
-          return fail('model_not_allowed', `Model "${driver.model}" is not allowed here. Allowed models: ${list}.`, { option: 'model', validValues: [...allowed] });
-        }
-        const checked = checkDriver(driver, this.agentFor);
+        const modelled = withModel(driver, this.opts.defaultAgentModel, this.opts.allowedModels);
+        if (!modelled.ok) return modelled;
+        const checked = checkDriver(modelled.value, this.agentFor);
         return checked.ok ? ok({ type: 'seat_assigned', lab: target, driver: checked.value }) : checked;
       }, async (match) => ok(match));
     });

@@ -46,6 +46,22 @@ export function checkDriver(driver: SeatDriver, agentFor: AgentFactory | undefin
   return ok({ kind: 'llm', model: driver.model });
 }
 
+/**
+ * An LLM driver's model: the default (`defaultModel`) when it names none, then checked against `allowed`
+ * (unset = no list). Other drivers pass unchanged. Errors: `invalid_driver` (no model and no default),
+ * `model_not_allowed` (listing the allowed models).
+ */
+export function withModel(driver: SeatDriver, defaultModel: string | null | undefined, allowed: readonly string[] | undefined): HostResult<SeatDriver> {
+  if (driver.kind !== 'llm') return ok(driver);
+  const model = driver.model.trim() ? driver.model : defaultModel;
+  if (!model) return fail('invalid_driver', 'Name a model (`model:`): no default agent model is configured (ARENA_AGENT_MODEL).', { option: 'model' });
+  if (allowed && !allowed.includes(model)) {
+    const list = allowed.length ? allowed.join(', ') : 'none (no LLM model is configured)';
+    return fail('model_not_allowed', `Model "${model}" is not allowed here. Allowed models: ${list}.`, { option: 'model', validValues: [...allowed] });
+  }
+  return ok({ kind: 'llm', model });
+}
+
 /** `round_closed` when a command written for `round` (0-based) arrives after that round closed; null otherwise. */
 export function roundClosed(m: HostedMatch, round: number | undefined): HostResult<never> | null {
   if (round === undefined || !m.state || m.state.round === round) return null;
