@@ -28,10 +28,10 @@ export interface PositionParts {
   byJob: Record<string, number>;
 }
 
-// Scratch lists of positionCore, reused by every call. It reads each block's and job's fields once into
-// them: the engine's job and block records come in several shapes (optional keys, public facts, copies),
+// Scratch lists of loadJobs and assess, reused by every call; they read each block's and job's fields once
+// into them: the engine's job and block records come in several shapes (optional keys, public facts, copies),
 // so every property read is a polymorphic lookup, and the sorts used to repeat them at each comparison.
-// They never escape and positionCore never re-enters itself (it calls no outside code), so nothing is
+// They never escape and neither function re-enters (neither calls outside code), so nothing is
 // carried from one call to the next: slots past the current lists' lengths are never read. Bounded by
 // the longest lists valued.
 /** Usable blocks (in list order): GPU-hours, reliability, id, and the slot that marks their id as taken. */
@@ -209,18 +209,6 @@ function assess(
   return value + SPARE_HOUR_VALUE * spare;
 }
 
-/** {@link assess} of `jobs` (loaded first): the valuation core of a position, or of the list a trade leaves. */
-function positionCore(
-  jobs: readonly Job[],
-  blocks: readonly ValuedBlock[],
-  give: readonly string[],
-  receive: readonly ValuedBlock[],
-  ids: string[] | null,
-  values: number[] | null,
-): number {
-  return assess(loadJobs(jobs), blocks, give, receive, ids, values);
-}
-
 /** Valuation cores (no budget) of a position and of the list a trade leaves, see {@link tradeCores}. */
 export interface TradeCores {
   before: number;
@@ -259,12 +247,12 @@ export function positionParts(jobs: readonly Job[], blocks: readonly ValuedBlock
 export function positionTable(jobs: readonly Job[], blocks: readonly ValuedBlock[], budget: number): PositionTable {
   const jobIds: string[] = [];
   const values: number[] = [];
-  return { total: positionCore(jobs, blocks, NO_IDS, NO_BLOCKS, jobIds, values) + budget, jobIds, values };
+  return { total: assess(loadJobs(jobs), blocks, NO_IDS, NO_BLOCKS, jobIds, values) + budget, jobIds, values };
 }
 
 /** Position value in credits: `positionParts(...).total`. */
 export function positionValue(jobs: readonly Job[], blocks: readonly ValuedBlock[], budget: number): number {
-  return positionCore(jobs, blocks, NO_IDS, NO_BLOCKS, null, null) + budget;
+  return assess(loadJobs(jobs), blocks, NO_IDS, NO_BLOCKS, null, null) + budget;
 }
 
 /**
@@ -279,7 +267,7 @@ export function positionValueAfter(
   give: readonly string[],
   receive: readonly ValuedBlock[],
 ): number {
-  return positionCore(jobs, blocks, give, receive, null, null) + budget;
+  return assess(loadJobs(jobs), blocks, give, receive, null, null) + budget;
 }
 
 /**
