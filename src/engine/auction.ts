@@ -47,6 +47,7 @@ export function lotBlock(lot: AuctionLot, owner: LabId): Block {
     reservedFor: null,
     committedTo: null,
     usedFor: null,
+    tradedFrom: undefined,
   };
 }
 

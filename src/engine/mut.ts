@@ -9,10 +9,10 @@
  * `coalition()` is the exception: its commitments and hoursUsedByPartners are cloned too.
  *
  * Speed (every action and every round close goes through here): a copy is `{ ...x }` in effect — the
- * same own keys in the same order — but the state and the common entities are copied as object
- * literals where their keys are the engine's usual ones, because a spread's call site in V8 becomes slow
- * for good once it has seen more than four object shapes. (A literal copies string keys only; states
- * are JSON data, which has no symbol keys.)
+ * same own keys in the same order, save a job's or block's optional keys (see the entity copies below) —
+ * but the state and the common entities are copied as object literals where their keys are the engine's
+ * usual ones, because a spread's call site in V8 becomes slow for good once it has seen more than four
+ * object shapes. (A literal copies string keys only; states are JSON data, which has no symbol keys.)
  */
 import type { Block, Coalition, Job, Lab, LabId, MatchState, Message, Offer, SeatStats } from './types.js';
 import type { RewardSource } from './types.js';
@@ -29,16 +29,22 @@ type Rec<T> = Record<string, T>;
  */
 const STATE_KEYS: readonly string[] = ['version', 'config', 'params', 'round', 'over', 'labIds', 'labs', 'blocks', 'jobs', 'offers', 'coalitions', 'nextOfferSeq', 'nextCoalitionSeq', 'messages', 'pitches', 'judgeHistory', 'shockSchedule', 'shockHistory', 'auction', 'ledger', 'seats'];
 
-/** True when `s` has exactly the keys of STATE_KEYS, in that order. */
-function canonicalKeys(s: MatchState): boolean {
+/**
+ * True when `x` has `keys[0, required)` in that order, followed by any of the optional `keys[required…]`
+ * in any order (an optional key may be missing in a state parsed from JSON, which drops undefined keys).
+ */
+function fitsKeys(x: object, keys: readonly string[], required = keys.length): boolean {
   let i = 0;
-  for (const k in s) if (k !== STATE_KEYS[i++]) return false;
-  return i === STATE_KEYS.length;
+  for (const k in x) {
+    if (i < required ? k !== keys[i] : keys.indexOf(k, required) < 0) return false;
+    i++;
+  }
+  return i >= required;
 }
 
 /** A shallow copy of a state, keys in the same order (`{ ...b }`). */
 function copyState(b: MatchState): MatchState {
-  if (!canonicalKeys(b)) return { ...b };
+  if (!fitsKeys(b, STATE_KEYS)) return { ...b };
   // Written out (keep in step with STATE_KEYS and MatchState: the compiler flags a missing key).
   const s: MatchState = {
     version: b.version,
@@ -68,92 +74,51 @@ function copyState(b: MatchState): MatchState {
 
 /**
  * Entity copies (`{ ...x }`) written out as object literals. Entities come in several object shapes (the
- * first matches of a process leave transient ones, a traded block gains tradedFrom, …), too many for a
- * fast spread; a literal costs the same whatever the source's shape. A literal is used only when the
- * source has exactly the keys listed here in this order (the order the engine creates them in:
- * world.ts, create.ts, handlers/offers.ts), optionally followed by the optional key; any other object is
- * spread, so a copy always has its source's keys in its source's order.
+ * first matches of a process leave transient ones, states parsed from JSON lack undefined keys, …), too
+ * many for a fast spread; a literal costs the same whatever the source's shape. A literal is used only
+ * when the source has the keys listed here in this order (the order the engine creates them in: world.ts,
+ * auction.ts, create.ts, handlers/offers.ts); any other object is spread, keeping its keys and their order.
+ *
+ * The optional keys of blocks (tradedFrom) and jobs (tradeCredit, heldBonus) are the exception: the engine
+ * creates them as undefined, and a copy always carries them in this order, as undefined when its source
+ * lacks them (a state parsed from JSON). Every block and every job then has one object layout whatever
+ * happens to it, so the code that reads them stays monomorphic: ≈ 18 % of a gym step (docs/BENCHMARKS.md).
+ * A copy differs from a spread only in undefined keys and in the order of those optional keys, which
+ * JSON data does not distinguish.
  */
 const LAB_KEYS = ['id', 'publicName', 'budget', 'initialBudget', 'reputation', 'finished'];
-const BLOCK_KEYS = ['id', 'owner', 'gpuCount', 'duration', 'gpuHours', 'reliability', 'energyCost', 'status', 'reservedFor', 'committedTo', 'usedFor'];
-const JOB_KEYS = ['id', 'owner', 'gpuHoursRequired', 'deadlineRound', 'baseValue', 'urgencyMultiplier', 'minReliability', 'partialCreditAllowed', 'allocatedHours', 'allocatedBlockIds', 'energyCost', 'outcome', 'realisedValue', 'surge', 'shockAffected'];
+const BLOCK_KEYS = ['id', 'owner', 'gpuCount', 'duration', 'gpuHours', 'reliability', 'energyCost', 'status', 'reservedFor', 'committedTo', 'usedFor', 'tradedFrom'];
+const JOB_KEYS = ['id', 'owner', 'gpuHoursRequired', 'deadlineRound', 'baseValue', 'urgencyMultiplier', 'minReliability', 'partialCreditAllowed', 'allocatedHours', 'allocatedBlockIds', 'energyCost', 'outcome', 'realisedValue', 'surge', 'shockAffected', 'tradeCredit', 'heldBonus'];
 const OFFER_KEYS = ['id', 'from', 'to', 'offeredBlockIds', 'requestedBlockIds', 'payment', 'ask', 'message', 'roundCreated', 'expiresRound', 'status', 'linkedOfferId'];
 const SEAT_KEYS = ['cumulativeReward', 'roundReward', 'lastBreakdown', 'actionsThisRound', 'recentFingerprints', 'steps', 'invalidActions', 'grudges', 'pendingReward'];
 
-/** Exactly `keys` in order → 1; followed by `extra` → 2; anything else → 0. */
-function keyOrder(x: object, keys: readonly string[], extra: string | null): 0 | 1 | 2 {
-  const n = keys.length;
-  let i = 0;
-  for (const k in x) {
-    if (i < n ? k !== keys[i] : i > n || k !== extra) return 0;
-    i++;
-  }
-  return i === n ? 1 : i === n + 1 ? 2 : 0;
-}
-
 function copyLab(x: Lab): Lab {
-  if (keyOrder(x, LAB_KEYS, null) === 0) return { ...x };
+  if (!fitsKeys(x, LAB_KEYS)) return { ...x };
   return { id: x.id, publicName: x.publicName, budget: x.budget, initialBudget: x.initialBudget, reputation: x.reputation, finished: x.finished };
 }
 
 function copyBlock(x: Block): Block {
-  const order = keyOrder(x, BLOCK_KEYS, 'tradedFrom');
-  if (order === 0) return { ...x };
-  const { id, owner, gpuCount, duration, gpuHours, reliability, energyCost, status, reservedFor, committedTo, usedFor } = x;
-  const out: Block = { id, owner, gpuCount, duration, gpuHours, reliability, energyCost, status, reservedFor, committedTo, usedFor };
-  // Added as a trade adds it (see copyJob): the copy keeps its source's hidden class.
-  if (order === 2) out.tradedFrom = x.tradedFrom;
-  return out;
+  if (!fitsKeys(x, BLOCK_KEYS, BLOCK_KEYS.length - 1)) return { ...x };
+  const { id, owner, gpuCount, duration, gpuHours, reliability, energyCost, status, reservedFor, committedTo, usedFor, tradedFrom } = x;
+  return { id, owner, gpuCount, duration, gpuHours, reliability, energyCost, status, reservedFor, committedTo, usedFor, tradedFrom };
 }
 
-/**
- * How a job's keys extend JOB_KEYS: 1 none, 2 tradeCredit, 3 heldBonus, 4 tradeCredit then heldBonus,
- * 5 heldBonus then tradeCredit; 0 any other keys. (A job gains heldBonus when a won pitch argued for it,
- * tradeCredit when a trade credited it, in either order; those jobs are copied at every later write.)
- */
-function jobKeys(x: Job): 0 | 1 | 2 | 3 | 4 | 5 {
-  const n = JOB_KEYS.length;
-  let i = 0;
-  let first = '';
-  let second = '';
-  for (const k in x) {
-    if (i < n) {
-      if (k !== JOB_KEYS[i]) return 0;
-    } else if (i === n) first = k;
-    else if (i === n + 1) second = k;
-    else return 0;
-    i++;
-  }
-  if (i === n) return 1;
-  if (i === n + 1) return first === 'tradeCredit' ? 2 : first === 'heldBonus' ? 3 : 0;
-  if (first === 'tradeCredit' && second === 'heldBonus') return 4;
-  return first === 'heldBonus' && second === 'tradeCredit' ? 5 : 0;
-}
-
-/** A shallow copy of a job (`{ ...x }`: same keys, same order, same values), made as the Draft makes its copies. */
+/** A shallow copy of a job as the Draft makes its copies (`{ ...x }`, with the optional keys as above). */
 export function copyJob(x: Job): Job {
-  const order = jobKeys(x);
-  if (order === 0) return { ...x };
+  if (!fitsKeys(x, JOB_KEYS, JOB_KEYS.length - 2)) return { ...x };
   const { id, owner, gpuHoursRequired, deadlineRound, baseValue, urgencyMultiplier, minReliability, partialCreditAllowed } = x;
-  const { allocatedHours, allocatedBlockIds, energyCost, outcome, realisedValue, surge, shockAffected } = x;
-  const out: Job = { id, owner, gpuHoursRequired, deadlineRound, baseValue, urgencyMultiplier, minReliability, partialCreditAllowed, allocatedHours, allocatedBlockIds, energyCost, outcome, realisedValue, surge, shockAffected };
-  // Extra keys are added as the engine adds them (not written into the literal): the copy then has the
-  // same hidden class as its source, so code reading jobs sees fewer classes (V8 gives a literal with
-  // more keys another layout).
-  if (order === 2 || order === 4) out.tradeCredit = x.tradeCredit;
-  if (order === 3 || order === 4 || order === 5) out.heldBonus = x.heldBonus;
-  if (order === 5) out.tradeCredit = x.tradeCredit;
-  return out;
+  const { allocatedHours, allocatedBlockIds, energyCost, outcome, realisedValue, surge, shockAffected, tradeCredit, heldBonus } = x;
+  return { id, owner, gpuHoursRequired, deadlineRound, baseValue, urgencyMultiplier, minReliability, partialCreditAllowed, allocatedHours, allocatedBlockIds, energyCost, outcome, realisedValue, surge, shockAffected, tradeCredit, heldBonus };
 }
 
 function copyOffer(x: Offer): Offer {
-  if (keyOrder(x, OFFER_KEYS, null) === 0) return { ...x };
+  if (!fitsKeys(x, OFFER_KEYS)) return { ...x };
   const { id, from, to, offeredBlockIds, requestedBlockIds, payment, ask, message, roundCreated, expiresRound, status, linkedOfferId } = x;
   return { id, from, to, offeredBlockIds, requestedBlockIds, payment, ask, message, roundCreated, expiresRound, status, linkedOfferId };
 }
 
 function copySeat(x: SeatStats): SeatStats {
-  if (keyOrder(x, SEAT_KEYS, null) === 0) return { ...x };
+  if (!fitsKeys(x, SEAT_KEYS)) return { ...x };
   const { cumulativeReward, roundReward, lastBreakdown, actionsThisRound, recentFingerprints, steps, invalidActions, grudges, pendingReward } = x;
   return { cumulativeReward, roundReward, lastBreakdown, actionsThisRound, recentFingerprints, steps, invalidActions, grudges, pendingReward };
 }

@@ -76,7 +76,11 @@ const LAB_IDS: LabId[] = [];
 /** "Lab A", "Lab B", … */
 export const publicNameOf = (i: number): string => `Lab ${String.fromCharCode(65 + i)}`;
 
-/** A fresh block drawn as in §1 (count, duration, reliability U(0.72, 0.99), energy U(1.5, 6.0)). */
+/**
+ * A fresh block drawn as in §1 (count, duration, reliability U(0.72, 0.99), energy U(1.5, 6.0)).
+ * `tradedFrom` is written as undefined (JSON omits it) so that traded and untraded blocks share one
+ * object layout (see newJob).
+ */
 export function drawBlock(r: () => number, id: string, owner: LabId): Block {
   const gpuCount = pick(r, GPU_COUNTS);
   const duration = pick(r, DURATIONS);
@@ -92,12 +96,16 @@ export function drawBlock(r: () => number, id: string, owner: LabId): Block {
     reservedFor: null,
     committedTo: null,
     usedFor: null,
+    tradedFrom: undefined,
   };
 }
 
 /** A job with zero progress. */
 export function newJob(fields: Pick<Job, 'id' | 'owner' | 'gpuHoursRequired' | 'deadlineRound' | 'baseValue' | 'urgencyMultiplier' | 'minReliability' | 'partialCreditAllowed' | 'surge'>): Job {
-  // An explicit literal: adding keys to a spread copy is very slow in V8 (dictionary-mode objects).
+  // An explicit literal: adding keys to a spread copy is very slow in V8 (dictionary-mode objects). The
+  // optional keys are written as undefined so that every job the engine makes has one object layout
+  // whatever later happens to it (a trade credit, a held bonus, in either order): code that reads jobs
+  // stays monomorphic (≈ 18 % of a gym step, docs/BENCHMARKS.md). JSON omits undefined keys.
   return {
     id: fields.id,
     owner: fields.owner,
@@ -114,6 +122,8 @@ export function newJob(fields: Pick<Job, 'id' | 'owner' | 'gpuHoursRequired' | '
     realisedValue: null,
     surge: fields.surge,
     shockAffected: fields.surge,
+    tradeCredit: undefined,
+    heldBonus: undefined,
   };
 }
 

@@ -1,6 +1,7 @@
 /**
  * The engine's fast paths give exactly what the plain forms give: Draft copies keep every key of their
- * source in its order (literal copies for the usual shapes, a spread for anything else), a failed
+ * source in its order (literal copies for the usual shapes, a spread for anything else; job and block
+ * copies always carry their optional keys, so every job and every block has one layout), a failed
  * action's draft is reused only while untouched, sortIndexes orders as Array.prototype.sort, the two-list
  * position (positionTable) matches positionParts, firstDuplicate matches a Set scan, and offer
  * execution credits the same deal_quality and per-job trade credit as positionParts does.
@@ -9,11 +10,11 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Draft } from '../../src/engine/mut.js';
-import { applyAction } from '../../src/engine/index.js';
+import { applyAction, closeRound, createMatch, labIdsFor } from '../../src/engine/index.js';
 import { positionParts, positionTable, sortIndexes } from '../../src/engine/valuation.js';
 import { firstDuplicate } from '../../src/engine/util.js';
 import { holdingsOf, labBlocks, labJobs, positionOf } from '../../src/engine/query.js';
-import type { MatchState } from '../../src/engine/types.js';
+import type { MatchState, PolicyName } from '../../src/engine/types.js';
 import { match, must } from './helpers.js';
 
 /** A copy of `o` with its keys in reverse order (same values). */
@@ -92,6 +93,57 @@ describe('Draft copies', () => {
     (first as unknown as { hostNote: string }).hostNote = 'in place';
     const again = applyAction(first, s.labIds[1]!, { action_type: 'wait' }).state;
     assert.equal((again as unknown as { hostNote?: string }).hostNote, 'in place');
+  });
+
+  test('every job and every block of a played match keeps one key list, whatever happened to it', () => {
+    // One layout per entity kind is what keeps the engine's reads of jobs and blocks monomorphic (mut.ts).
+    const jobKeys = new Set<string>();
+    const blockKeys = new Set<string>();
+    const seen = { tradeCredit: 0, heldBonus: 0, tradedFrom: 0 };
+    const arch: PolicyName[] = ['cooperative', 'rule_based_expert', 'selfish', 'deadline_panicked', 'deceptive'];
+    for (const seed of [0, 1, 2, 3, 4, 5]) {
+      const scripted: Record<string, PolicyName> = {};
+      labIdsFor('coalition_market', seed).forEach((l, i) => (scripted[l] = arch[(i + seed) % arch.length]!));
+      let st = createMatch({ task: 'coalition_market', seed, scripted });
+      while (!st.over) {
+        st = closeRound(st).state;
+        for (const j of Object.values(st.jobs)) {
+          jobKeys.add(Object.keys(j).join());
+          if (j.tradeCredit !== undefined) seen.tradeCredit++;
+          if (j.heldBonus !== undefined) seen.heldBonus++;
+        }
+        for (const b of Object.values(st.blocks)) {
+          blockKeys.add(Object.keys(b).join());
+          if (b.tradedFrom !== undefined) seen.tradedFrom++;
+        }
+      }
+    }
+    assert.ok(seen.tradeCredit > 0 && seen.heldBonus > 0 && seen.tradedFrom > 0, JSON.stringify(seen));
+    assert.deepEqual([...jobKeys], [Object.keys(createMatch({ task: 'coalition_market', seed: 0 }).jobs.j_0_0!).join()]);
+    assert.equal(jobKeys.size, 1);
+    assert.equal(blockKeys.size, 1);
+    assert.match([...jobKeys][0]!, /,tradeCredit,heldBonus$/);
+    assert.match([...blockKeys][0]!, /,tradedFrom$/);
+  });
+
+  test('a job or block parsed from JSON (optional keys missing or reordered) is copied with all its keys, same values', () => {
+    const s = match('market_round', 3);
+    const fresh = Object.keys(s.jobs.j_0_0!);
+    const parsed = JSON.parse(JSON.stringify(s)) as MatchState;
+    // JSON drops undefined keys; an older state may hold heldBonus before tradeCredit.
+    const { tradeCredit: _t, heldBonus: _h, ...rest } = s.jobs.j_0_1!;
+    parsed.jobs.j_0_1 = { ...rest, heldBonus: 0.05, tradeCredit: 12.5 };
+    const d = new Draft(parsed);
+    const bare = d.job('j_0_0');
+    const both = d.job('j_0_1');
+    const block = d.block('b_0_0');
+    assert.deepEqual(Object.keys(bare), fresh);
+    assert.deepEqual(Object.keys(both), fresh);
+    assert.deepEqual(Object.keys(block), Object.keys(s.blocks.b_0_0!));
+    assert.deepEqual(JSON.parse(JSON.stringify(bare)), parsed.jobs.j_0_0);
+    assert.deepEqual(JSON.parse(JSON.stringify(both)), parsed.jobs.j_0_1);
+    assert.deepEqual([both.heldBonus, both.tradeCredit], [0.05, 12.5]);
+    assert.deepEqual(JSON.parse(JSON.stringify(block)), parsed.blocks.b_0_0);
   });
 
   test('pristine until something is written', () => {

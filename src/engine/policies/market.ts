@@ -184,6 +184,7 @@ export function accept(d: Desk, o: Offer): boolean {
       reservedFor: null,
       committedTo: null,
       usedFor: null,
+      tradedFrom: undefined,
     });
     (d.changed ??= new Map()).set(id, { ...pb, owner: d.me, status: 'available' });
   }
