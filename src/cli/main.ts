@@ -16,7 +16,7 @@ import { Command, Option } from 'commander';
 import { pino, type Logger } from 'pino';
 import { PLATFORMS, PLATFORM_NAMES, SHARDED_DISCORD } from '../app/platforms.js';
 import { z } from 'zod';
-import { runConsole, type ConsoleSeat } from '../adapters/console/session.js';
+import { CONSOLE_CHANNEL, runConsole, type ConsoleSeat } from '../adapters/console/session.js';
 import type { Persistence } from '../adapters/console/persistence.js';
 import { allowedModelsOf, createLlmRuntime } from '../app/llm.js';
 import { loadConfig, type ArenaConfig } from '../app/config/index.js';
@@ -137,6 +137,13 @@ async function main(argv: string[]): Promise<number> {
     }
     if (seats.some((s) => s.agent === 'llm') && !llm.agentFor) {
       process.stderr.write(`--seat …=llm needs an LLM endpoint. ${llm.summary}\n`);
+      return 2;
+    }
+    // As the chat platforms refuse `seat … agent:llm` up front: a seat that could never make a call is
+    // refused before the match starts, not found waiting at every round.
+    const spent = seats.some((s) => s.agent === 'llm') ? await llm.llmSeatRefusal?.(CONSOLE_CHANNEL) : null;
+    if (spent) {
+      process.stderr.write(`--seat …=llm: ${spent.replace(/ Seat a scripted policy .*$/, '')} Seat a scripted policy instead (--seat lab_N=scripted:<policy>).\n`);
       return 2;
     }
     const interactive = Boolean(process.stdin.isTTY);

@@ -1,13 +1,16 @@
 /**
  * `npm start` with an LLM endpoint configured (the local OpenAI-compatible emulator): `--seat lab_2=llm:<m>`
  * seats an LLM agent, ARENA_JUDGE_MODEL makes the LLM judge score pitches, and the banner says so. Without
- * an endpoint the banner says the rule judge and scripted seats are used, and `--seat …=llm` is refused.
+ * an endpoint the banner says the rule judge and scripted seats are used, and `--seat …=llm` is refused; so it
+ * is, before any call, when the day's token budget is already spent.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { startOpenAiEmulator, type OpenAiEmulator } from '../../emulators/openai.js';
 import { verdictFor, v } from '../../agents/helpers.js';
+import { openStore } from '../../../src/store/index.js';
+import { CONSOLE_CHANNEL } from '../../../src/adapters/console/session.js';
 import { spawnScript, tempDir } from './spawn.js';
 
 const WAIT_REPLY = JSON.stringify({ plan: null, actions: [{ action_type: 'wait' }], pitch: null });
@@ -45,6 +48,28 @@ describe('console with an LLM endpoint', () => {
     const models = emu.chatRequests().map((r) => r.body?.model);
     assert.ok(models.filter((m) => m === 'agent-m').length >= 5, `the LLM seat was asked every round (${models.join(',')})`);
     assert.ok(models.includes('judge-m'), 'the LLM judge was asked about the pitch');
+  });
+
+  test('refuses an LLM seat up front when the daily token budget is spent, before any call', { timeout: 60_000 }, async () => {
+    const db = join(tempDir(), 'arena.db');
+    const store = await openStore({ sqlitePath: db });
+    const day = new Date().toISOString().slice(0, 10);
+    await store.addLlmUsage({ day, channelId: CONSOLE_CHANNEL, matchId: 'm_earlier', model: 'agent-m', calls: 3, promptTokens: 900, completionTokens: 200 });
+    await store.close();
+    const calls = emu.chatRequests().length;
+    const env = { ARENA_LLM_BASE_URL: emu.baseURL, OPENAI_API_KEY: 'sk-test', ARENA_LLM_DAILY_TOKENS: '1000' };
+    const refused = spawnScript('src/cli/main.ts', ['--db', db, '--task', 'market_round', '--seed', '3', '--seat', 'lab_2=llm:agent-m'], env);
+    refused.child.stdin.end();
+    assert.equal((await refused.exited).code, 2, `stdout:\n${refused.out()}`);
+    assert.match(refused.err(), /^--seat …=llm: No LLM seat now: the bot's LLM tokens for today \(UTC \d{4}-\d\d-\d\d\) are spent; LLM calls resume at 00:00 UTC\. Seat a scripted policy instead \(--seat lab_N=scripted:<policy>\)\.$/m);
+    assert.doesNotMatch(refused.out(), /Match started/);
+    assert.equal(emu.chatRequests().length, calls, 'no model was called');
+    // Under the budget the same seat plays.
+    const ok = spawnScript('src/cli/main.ts', ['--db', db, '--task', 'single_trade', '--seed', '1', '--round-seconds', '0', '--seat', 'lab_1=llm:agent-m'], { ...env, ARENA_LLM_DAILY_TOKENS: '100000' });
+    await ok.waitFor(/LLM seats: lab_1 \(agent-m\)/, 60_000);
+    ok.send('end');
+    ok.child.stdin.end();
+    assert.equal((await ok.exited).code, 0, `stderr:\n${ok.err()}`);
   });
 
   test('without an endpoint it says the rule judge decides and refuses LLM seats', { timeout: 60_000 }, async () => {
