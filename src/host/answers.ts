@@ -6,8 +6,8 @@
  * of its blocks it will not part with, never by how much.
  */
 import { observe, rng, tradeGain } from '../engine/index.js';
-import { getPolicy } from '../engine/policies/index.js';
-import type { LabId, MatchState, Offer, PolicyName } from '../engine/types.js';
+import { ARCHETYPES, archetypeParams, getPolicy } from '../engine/policies/index.js';
+import type { ArchetypeName, LabId, MatchState, Offer, PolicyName } from '../engine/types.js';
 
 /** The actions a scripted seat takes in answer (its decision, then a direct message with the reason). */
 export interface ScriptedAnswer {
@@ -35,13 +35,31 @@ function policyDecision(s: MatchState, lab: LabId, policy: PolicyName, o: Offer)
   return null;
 }
 
-/** Whether the trade raises the seat's own valuation of its position (sign only; the amount stays private). */
-function helps(s: MatchState, lab: LabId, o: Pick<Offer, 'offeredBlockIds' | 'requestedBlockIds' | 'payment' | 'ask'>): boolean {
+type Terms = Pick<Offer, 'offeredBlockIds' | 'requestedBlockIds' | 'payment' | 'ask'>;
+
+/** The trade's gain to the seat's own valuation of its position, credits (private: only its sign is said). */
+function gainOf(s: MatchState, lab: LabId, o: Terms): number {
   const jobs = Object.values(s.jobs).filter((j) => j.owner === lab && j.outcome === 'pending');
   const blocks = Object.values(s.blocks).filter((b) => b.owner === lab);
   const receive = o.offeredBlockIds.map((id) => s.blocks[id]!).filter(Boolean);
   const money = o.payment - (o.ask ?? 0);
-  return tradeGain(jobs, blocks, s.labs[lab]!.budget, o.requestedBlockIds, receive, money) > 0;
+  return tradeGain(jobs, blocks, s.labs[lab]!.budget, o.requestedBlockIds, receive, money);
+}
+
+/** Whether the trade raises the seat's own valuation of its position (sign only; the amount stays private). */
+function helps(s: MatchState, lab: LabId, o: Terms): boolean {
+  return gainOf(s, lab, o) > 0;
+}
+
+/**
+ * Whether the seat would pay anything at all for `ids` given to it: its gain from them for nothing clears
+ * its archetype's haggling margin (acceptance threshold + 1 + markup, as its haggle prices a counter:
+ * engine/policies/archetypes.ts), or is positive for a policy without one.
+ */
+function wouldPayFor(s: MatchState, lab: LabId, policy: PolicyName, ids: readonly string[]): boolean {
+  const p = (ARCHETYPES as readonly string[]).includes(policy) ? archetypeParams(policy as ArchetypeName, s.config.holdout) : null;
+  const margin = p ? p.acceptThreshold + 1 + p.markup : 0;
+  return gainOf(s, lab, { offeredBlockIds: [...ids], requestedBlockIds: [], payment: 0, ask: 0 }) > margin;
 }
 
 /** A block of `lab`'s that its own pending jobs are using or could use (reliability high enough). */
@@ -60,20 +78,28 @@ function wouldUse(s: MatchState, lab: LabId, ids: readonly string[]): boolean {
 }
 
 /** The reason, in the seat's voice, for a decision on `o` (no private number; prices only as offered). */
-function reason(s: MatchState, lab: LabId, o: Offer, d: Decision): string {
+function reason(s: MatchState, lab: LabId, policy: PolicyName, o: Offer, d: Decision): string {
   if (d.kind === 'accept') return `Deal on ${o.id}: that works for us.`;
   const keep = neededBlock(s, lab, o.requestedBlockIds);
   const ask = o.ask ?? 0;
   const theirs = o.offeredBlockIds.join(', ');
+  // A sale the seat would not pay for at any price: asking less again cannot help, so it says so.
+  const noPrice = d.kind === 'reject' && !keep && theirs !== '' && ask > 0 && o.requestedBlockIds.length === 0 && !wouldPayFor(s, lab, policy, o.offeredBlockIds);
   const why = keep
     ? `we need ${keep} for our own jobs`
     : theirs && !wouldUse(s, lab, o.offeredBlockIds)
       ? `${theirs} does not fit our jobs`
-      : theirs && ask > 0
-        ? `${ask.toFixed(2)} credits is more than ${theirs} is worth to us`
-        : 'it leaves us worse off than we are now';
+      : noPrice
+        ? `${theirs} adds too little to our jobs for us to pay anything for it`
+        : theirs && ask > 0
+          ? `${ask.toFixed(2)} credits is more than ${theirs} is worth to us`
+          : 'it leaves us worse off than we are now';
   if (d.kind === 'counter') return `Not as offered (${o.id}): ${why}. Here is what we can do instead.`;
-  const hint = o.payment === 0 && ask === 0 ? ' Add credits or better blocks and we can talk.' : ' Make it worth our while and ask again.';
+  const hint = noPrice
+    ? ' Try a lab that is short of capacity.'
+    : o.payment === 0 && ask === 0
+      ? ' Add credits or better blocks and we can talk.'
+      : ' Make it worth our while and ask again.';
   return `No to ${o.id}: ${why}.${hint}`;
 }
 
@@ -100,7 +126,7 @@ export function answerOffer(s: MatchState, lab: LabId, policy: PolicyName, offer
   // An offer the policy would leave lying is answered anyway: yes if it helps the seat, else no.
   const d: Decision = sensible(o, fromPolicy ?? (helps(s, lab, o) ? { kind: 'accept' } : { kind: 'reject' }));
   const act = d.kind === 'accept' ? { action_type: 'accept_offer', offer_id: o.id } : d.kind === 'reject' ? { action_type: 'reject_offer', offer_id: o.id } : d.action;
-  return { lab, actions: [{ action_type: 'send_message', target_lab_id: o.from, message: reason(s, lab, o, d) }, act] };
+  return { lab, actions: [{ action_type: 'send_message', target_lab_id: o.from, message: reason(s, lab, policy, o, d) }, act] };
 }
 
 /** A scripted seat's reply to a direct message: how to do business with it (it does not chat). */

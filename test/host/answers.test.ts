@@ -97,11 +97,28 @@ describe('answers within the round', () => {
         assert.ok(answer.payment > 0 && answer.payment < 60, `${to} offers a lower price (${answer.payment})`);
       } else assert.equal(sent.status, 'rejected');
       const dm = r.reply!.private.find((p) => /Direct message from/.test(p.title ?? ''))!.text;
-      assert.match(dm, answer ? /Not as offered \(o_\d\): 60\.00 credits is more than b_0_2 is worth to us/ : /No to o_\d: (b_0_2 does not fit our jobs|60\.00 credits is more than b_0_2 is worth to us)\./);
+      assert.match(dm, answer ? /Not as offered \(o_\d\): 60\.00 credits is more than b_0_2 is worth to us/ : /No to o_\d: (b_0_2 does not fit our jobs|60\.00 credits is more than b_0_2 is worth to us|b_0_2 adds too little to our jobs for us to pay anything for it)\./);
       seen.push(answer ? 'counter' : 'reject');
       if (answer) unwrap(await h.host.act('x4', ada, { action_type: 'reject_offer', offer_id: answer.id }));
     }
     assert.deepEqual(seen.sort(), ['counter', 'reject'], 'seed 4: Lab B haggles; Lab C, whose policy would ask the seller to pay on top, declines');
+    await h.host.stop();
+  });
+
+  test('a seat that would pay nothing for a block says so, instead of inviting a lower price it would refuse too', async () => {
+    const h = await harness();
+    unwrap(await h.host.create('x5', 'console', ada, { task: 'coalition_market', seed: 21, roundSeconds: 0 }));
+    unwrap(await h.host.join('x5', ada, 'lab_0'));
+    unwrap(await h.host.start('x5', ada));
+    const texts: string[] = [];
+    for (const ask of [12, 6, 0.5]) {
+      const r = unwrap(await h.host.act('x5', ada, { action_type: 'send_offer', target_lab_id: 'lab_3', block_ids: ['b_0_0'], ask }));
+      const sent = Object.values(r.match.state!.offers).filter((o) => o.from === 'lab_0').at(-1)!;
+      assert.equal(sent.status, 'rejected', `ask ${ask}: rejected`);
+      texts.push(r.reply!.private.find((p) => /Direct message from Lab D/.test(p.title ?? ''))!.text);
+    }
+    for (const t of texts) assert.match(t, /No to o_\d: b_0_0 adds too little to our jobs for us to pay anything for it\. Try a lab that is short of capacity\./);
+    assert.ok(texts.every((t) => !/ask again/.test(t)), 'no invitation to ask less');
     await h.host.stop();
   });
 });
