@@ -94,7 +94,12 @@ function reason(s: MatchState, lab: LabId, policy: PolicyName, o: Offer, d: Deci
         : theirs && ask > 0
           ? `${ask.toFixed(2)} credits is more than ${theirs} is worth to us`
           : 'it leaves us worse off than we are now';
-  if (d.kind === 'counter') return `Not as offered (${o.id}): ${why}. Here is what we can do instead.`;
+  if (d.kind === 'counter') {
+    // A counter that still hands over the block it "needs" is haggling over the price, and says so.
+    const gives = (d.action['block_ids'] as unknown[] | undefined) ?? [];
+    const price = keep && gives.includes(keep) ? (o.payment > 0 ? `${o.payment.toFixed(2)} credits is below what ${keep} is worth to us` : `we do not give ${keep} away`) : null;
+    return `Not as offered (${o.id}): ${price ?? why}. Here is what we can do instead.`;
+  }
   const hint = noPrice
     ? ' Try a lab that is short of capacity.'
     : o.payment === 0 && ask === 0

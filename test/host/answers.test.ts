@@ -75,7 +75,7 @@ describe('answers within the round', () => {
     assert.match(pub, /Lab B \(scripted\) answers:\n• sent Lab A a direct message\n• (rejected o_1 from Lab A|countered o_1)/);
     const dm = r.reply!.private.find((p) => /Direct message from Lab B/.test(p.title ?? ''));
     assert.ok(dm);
-    assert.match(dm.text, /(No to |Not as offered \()o_1\)?: (we need b_1_0 for our own jobs|it leaves us worse off)/);
+    assert.match(dm.text, /(No to |Not as offered \()o_1\)?: (we need b_1_0 for our own jobs|it leaves us worse off|we do not give b_1_0 away)/);
     const s = m.state!;
     for (const v of [s.labs['lab_1']!.budget, ...Object.values(s.jobs).filter((j) => j.owner === 'lab_1').map((j) => j.baseValue)]) assert.ok(!dm.text.includes(v.toFixed(2)), 'no private number in the reason');
     await h.host.stop();
@@ -119,6 +119,20 @@ describe('answers within the round', () => {
     }
     for (const t of texts) assert.match(t, /No to o_\d: b_0_0 adds too little to our jobs for us to pay anything for it\. Try a lab that is short of capacity\./);
     assert.ok(texts.every((t) => !/ask again/.test(t)), 'no invitation to ask less');
+    await h.host.stop();
+  });
+
+  test('a counter that sells the wanted block for more says the price is too low, not that the block is needed', async () => {
+    const h = await harness();
+    unwrap(await h.host.create('x6', 'console', ada, { task: 'coalition_market', seed: 21, roundSeconds: 0 }));
+    unwrap(await h.host.join('x6', ada, 'lab_0'));
+    unwrap(await h.host.start('x6', ada));
+    const r = unwrap(await h.host.act('x6', ada, { action_type: 'send_offer', target_lab_id: 'lab_1', requested_block_ids: ['b_1_3'], payment: 5 }));
+    const counter = Object.values(r.match.state!.offers).find((o) => o.linkedOfferId === 'o_1')!;
+    assert.deepEqual([counter.from, counter.offeredBlockIds, counter.ask > 5], ['lab_1', ['b_1_3'], true], 'Lab B sells b_1_3, for more');
+    const dm = r.reply!.private.find((p) => /Direct message from Lab B/.test(p.title ?? ''))!.text;
+    assert.match(dm, /Not as offered \(o_1\): 5\.00 credits is below what b_1_3 is worth to us\. Here is what we can do instead\./);
+    assert.doesNotMatch(dm, /we need b_1_3/);
     await h.host.stop();
   });
 });
