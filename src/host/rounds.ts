@@ -178,8 +178,8 @@ export class RoundRunner {
       cur = r.value.match;
       posts.private.push({
         userId: d.userId,
-        title: `${labName(cur, lab)}: nothing left to decide this round`,
-        text: 'Your jobs are settled, fully allocated or out of reach, and no offer, coalition or auction waits on you, so you are marked done. You can still act (offers, pitches, messages) until the round closes.',
+        title: `${labName(cur, lab)}: nothing left to decide in round ${round + 1}`,
+        text: `Your jobs are settled, fully allocated or out of reach, and no offer, coalition or auction waits on you, so you are marked done for round ${round + 1}. You can still act (offers, pitches, messages) until it closes.`,
       });
     }
     return { match: cur, posts };

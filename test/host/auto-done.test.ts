@@ -42,7 +42,7 @@ describe('no idle typing', () => {
     m = last!.match;
     assert.deepEqual(m.done, ['lab_0']);
     assert.equal(m.state!.round, 0, 'the round stays open for Bo');
-    assert.ok(last!.reply?.private.some((p) => p.userId === ada.userId && /nothing left to decide/.test(p.title ?? '')));
+    assert.ok(last!.reply?.private.some((p) => p.userId === ada.userId && p.title === 'Lab A: nothing left to decide in round 1' && /marked done for round 1\./.test(p.text)));
     // She can still act (a public message) after being marked done.
     unwrap(await h.host.act('ad', ada, { action_type: 'send_message', target_lab_id: null, message: 'All set here, good luck.' }));
     // Bo runs his: nobody has anything to decide, so the round closes at once (no timer, no `done`).
