@@ -129,7 +129,7 @@ describe('answers within the round', () => {
     unwrap(await h.host.start('x6', ada));
     const r = unwrap(await h.host.act('x6', ada, { action_type: 'send_offer', target_lab_id: 'lab_1', requested_block_ids: ['b_1_3'], payment: 5 }));
     const counter = Object.values(r.match.state!.offers).find((o) => o.linkedOfferId === 'o_1')!;
-    assert.deepEqual([counter.from, counter.offeredBlockIds, counter.ask > 5], ['lab_1', ['b_1_3'], true], 'Lab B sells b_1_3, for more');
+    assert.deepEqual([counter.from, counter.offeredBlockIds, (counter.ask ?? 0) > 5], ['lab_1', ['b_1_3'], true], 'Lab B sells b_1_3, for more');
     const dm = r.reply!.private.find((p) => /Direct message from Lab B/.test(p.title ?? ''))!.text;
     assert.match(dm, /Not as offered \(o_1\): 5\.00 credits is below what b_1_3 is worth to us\. Here is what we can do instead\./);
     assert.doesNotMatch(dm, /we need b_1_3/);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createMatch } from '../../src/engine/index.js';
+import { applyAction, closeRound, createMatch } from '../../src/engine/index.js';
 import type { MatchState } from '../../src/engine/types.js';
 import { openDecisions } from '../../src/match/idle.js';
 import { harness, person, postText, unwrap } from './helpers.js';
@@ -25,6 +25,22 @@ function selfSufficient(s: MatchState): Record<string, [string, string][]> | nul
 }
 
 describe('no idle typing', () => {
+  test('a coalition proposal is something to decide in the round it is first seen, not every round until it lapses', () => {
+    const coalitionsOf = (s: MatchState) => openDecisions(s, 'lab_0').filter((x) => x.startsWith('coalition'));
+    let s = createMatch({ task: 'coalition_market', seed: 21 });
+    const out = applyAction(s, 'lab_4', { action_type: 'form_coalition', target_lab_ids: ['lab_0', 'lab_2'], message: 'pool spare capacity' });
+    assert.equal(out.result.ok, true);
+    s = out.state;
+    assert.equal(s.coalitions['c_1']!.expiresRound, s.params.maxRounds - 1, 'open to the end of the match');
+    assert.deepEqual(coalitionsOf(s), ['coalition c_1'], 'proposed this round');
+    s = closeRound(s, { judge: null }).state;
+    assert.deepEqual(coalitionsOf(s), ['coalition c_1'], 'and the next (proposed at a close, it is first seen then)');
+    s = closeRound(s, { judge: null }).state;
+    assert.equal(s.coalitions['c_1']!.status, 'proposed', 'still awaiting consent');
+    assert.deepEqual(coalitionsOf(s), [], 'after that, silence is an answer');
+    assert.deepEqual(openDecisions(s, 'lab_2').filter((x) => x.startsWith('coalition')), [], 'for every invitee');
+  });
+
   test('a person with nothing to decide is marked done and told; a round of such seats closes at once', async () => {
     let seed = 0;
     while (selfSufficient(createMatch({ task: 'single_trade', seed })) === null) seed++;
