@@ -7,6 +7,8 @@
  */
 import { observe, rng, tradeGain } from '../engine/index.js';
 import { ARCHETYPES, archetypeParams, getPolicy } from '../engine/policies/index.js';
+import { threshold } from '../engine/policies/archetypes.js';
+import { isOpen } from '../engine/policies/desk.js';
 import type { ArchetypeName, LabId, MatchState, Offer, PolicyName } from '../engine/types.js';
 
 /** The actions a scripted seat takes in answer (its decision, then a direct message with the reason). */
@@ -53,12 +55,15 @@ function helps(s: MatchState, lab: LabId, o: Terms): boolean {
 
 /**
  * Whether the seat would pay anything at all for `ids` given to it: its gain from them for nothing clears
- * its archetype's haggling margin (acceptance threshold + 1 + markup, as its haggle prices a counter:
- * engine/policies/archetypes.ts), or is positive for a policy without one.
+ * its archetype's haggling margin (its acceptance threshold now + 1 + markup, as its haggle prices a
+ * counter: engine/policies/archetypes.ts), or is positive for a policy without one.
  */
 function wouldPayFor(s: MatchState, lab: LabId, policy: PolicyName, ids: readonly string[]): boolean {
   const p = (ARCHETYPES as readonly string[]).includes(policy) ? archetypeParams(policy as ArchetypeName, s.config.holdout) : null;
-  const margin = p ? p.acceptThreshold + 1 + p.markup : 0;
+  let nearest = Infinity;
+  for (const j of Object.values(s.jobs)) if (j.owner === lab && isOpen(j, s.round)) nearest = Math.min(nearest, j.deadlineRound - s.round);
+  // deadline_panicked's threshold falls as its deadlines near.
+  const margin = p ? threshold(p, nearest) + 1 + p.markup : 0;
   return gainOf(s, lab, { offeredBlockIds: [...ids], requestedBlockIds: [], payment: 0, ask: 0 }) > margin;
 }
 
@@ -97,7 +102,11 @@ function reason(s: MatchState, lab: LabId, policy: PolicyName, o: Offer, d: Deci
   if (d.kind === 'counter') {
     // A counter that still hands over the block it "needs" is haggling over the price, and says so.
     const gives = (d.action['block_ids'] as unknown[] | undefined) ?? [];
-    const price = keep && gives.includes(keep) ? (o.payment > 0 ? `${o.payment.toFixed(2)} credits is below what ${keep} is worth to us` : `we do not give ${keep} away`) : null;
+    let price: string | null = null;
+    if (keep && gives.includes(keep)) {
+      if (o.offeredBlockIds.length > 0 || ask > 0) price = `what you offer for ${keep} is below what it is worth to us`;
+      else price = o.payment > 0 ? `${o.payment.toFixed(2)} credits is below what ${keep} is worth to us` : `we do not give ${keep} away`;
+    }
     return `Not as offered (${o.id}): ${price ?? why}. Here is what we can do instead.`;
   }
   const hint = noPrice

@@ -1,13 +1,13 @@
 /**
  * Whether a seat has anything left to decide this round (issue #19 "no idle typing"): a pending job it can
- * still complete and has not fully allocated, an active offer addressed to it, a coalition proposal
- * awaiting its consent that is new (proposed this round or at the last close), or an open emergency
- * auction it has not bid in. A person whose seat has none is marked done automatically
- * (src/host/rounds.ts) and may still act.
+ * still complete and has not fully allocated, an active offer addressed to it, a recent coalition proposal
+ * awaiting its consent, or an open emergency auction it has not bid in. A person whose seat has none is
+ * marked done automatically (src/host/rounds.ts) and may still act.
  *
- * A proposal counts for one round only: there is no action to decline one, so a person not joining
- * would otherwise type `done` every round until it lapses (up to the end of the match). They can still
- * consent later.
+ * A proposal counts in the round it was made and the next (one made at a round's close is first seen in
+ * the next round), never longer: there is no action to decline one, so a person not joining would
+ * otherwise type `done` every round until it lapses (up to the end of the match). They can still consent
+ * later.
  */
 import type { LabId, MatchState } from '../engine/types.js';
 import { doomedJobs } from './doomed.js';
