@@ -53,6 +53,13 @@ describe('bench against the original, same run', () => {
     assert.throws(() => ratiosAgainst([1, 2], [1, 2]), /need 3 original runs/);
   });
 
+  test('without --original only random_validish gets a ratio, to the fixed figure (the original times only its own random_validish)', () => {
+    const r = run([...TINY.slice(0, -1), 'random_validish,rule_based_expert', '--baseline', '1000']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^total random_validish \(single_trade\): \d+ steps in [\d.]+ s = \d+ steps\/s, [\d.]+× the original's 1000 steps\/s \(a fixed figure; --original <checkout> measures it now\)$/m);
+    assert.match(r.stdout, /^total rule_based_expert \(single_trade\): \d+ steps in [\d.]+ s = \d+ steps\/s$/m);
+  });
+
   test('--original times the stand-in before and after each run of ours and prints the ratios', () => {
     const dir = mkdtempSync(join(tmpdir(), 'orig-'));
     try {
