@@ -79,8 +79,7 @@ export interface Block {
   /** Job the block was used for; null unless status is used. */
   usedFor: JobId | null;
   /**
-   * The lab that last sold or swapped this block to its owner through a trade (undefined or absent if
-   * never traded: engine-made blocks carry the key as undefined, which JSON omits).
+   * The lab that last sold or swapped this block to its owner through a trade (undefined if never traded).
    * A completed job that used it earns negotiation_efficiency for both sides (docs/RULES.md §4.1).
    */
   tradedFrom?: LabId;
@@ -115,14 +114,12 @@ export interface Job {
   /**
    * Credits of this job's value that trades have credited to its owner's deal_quality (a trade that makes
    * the job fundable counts its value as gain). Reconciled at settlement: whatever the job does not
-   * realise is taken back from deal_quality (docs/RULES.md §4.3). Undefined (or absent, as JSON has it)
-   * until a trade touches the job.
+   * realise is taken back from deal_quality (docs/RULES.md §4.3). Undefined until a trade touches it.
    */
   tradeCredit?: number;
   /**
    * Judge bonus held on this job by winning pitches that argued for it (≤ 0.15 over the match), paid into
-   * judge_argument × credit when it settles, else forfeited (docs/RULES.md §6.5). Undefined (or absent)
-   * until held.
+   * judge_argument × credit when it settles, else forfeited (docs/RULES.md §6.5). Undefined until held.
    */
   heldBonus?: number;
 }
