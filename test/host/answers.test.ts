@@ -6,6 +6,15 @@ import { harness, person, postText, unwrap } from './helpers.js';
 
 const ada = person('ada');
 
+/** Ada alone on lab_0 of a started match (scripted seats elsewhere, no round timer). */
+async function soloMatch(id: string, task: 'single_trade' | 'market_round' | 'coalition_market', seed: number) {
+  const h = await harness();
+  unwrap(await h.host.create(id, 'console', ada, { task, seed, roundSeconds: 0 }));
+  unwrap(await h.host.join(id, ada, 'lab_0'));
+  const m = unwrap(await h.host.start(id, ada)).match;
+  return { h, m };
+}
+
 describe('answers within the round', () => {
   test('an LLM seat gets an extra turn when a person sends it an offer, and answers it in the same round', async () => {
     const seen: { round: number; offers: string[] }[] = [];
@@ -61,10 +70,7 @@ describe('answers within the round', () => {
   });
 
   test('a scripted seat answers an offer at once, in words, without its private numbers', async () => {
-    const h = await harness();
-    unwrap(await h.host.create('x3', 'console', ada, { task: 'single_trade', seed: 0, roundSeconds: 0 }));
-    unwrap(await h.host.join('x3', ada, 'lab_0'));
-    const m = unwrap(await h.host.start('x3', ada)).match;
+    const { h, m } = await soloMatch('x3', 'single_trade', 0);
     // A lowball: Lab B's reliable block for nothing.
     const r = unwrap(await h.host.act('x3', ada, { action_type: 'send_offer', target_lab_id: 'lab_1', requested_block_ids: ['b_1_0'], message: 'give it to us' }));
     assert.equal(r.match.state!.round, 0, 'answered within the round');
@@ -82,10 +88,7 @@ describe('answers within the round', () => {
   });
 
   test('selling for credits to scripted seats: never "pay us to take it"; a price counter or a no, each with its reason', async () => {
-    const h = await harness();
-    unwrap(await h.host.create('x4', 'console', ada, { task: 'market_round', seed: 4, roundSeconds: 0 }));
-    unwrap(await h.host.join('x4', ada, 'lab_0'));
-    unwrap(await h.host.start('x4', ada));
+    const { h } = await soloMatch('x4', 'market_round', 4);
     const seen: string[] = [];
     for (const to of ['lab_1', 'lab_2']) {
       const r = unwrap(await h.host.act('x4', ada, { action_type: 'send_offer', target_lab_id: to, block_ids: ['b_0_2'], ask: 60, message: '60 credits' }));
@@ -106,10 +109,7 @@ describe('answers within the round', () => {
   });
 
   test('a seat that would pay nothing for a block says so, instead of inviting a lower price it would refuse too', async () => {
-    const h = await harness();
-    unwrap(await h.host.create('x5', 'console', ada, { task: 'coalition_market', seed: 21, roundSeconds: 0 }));
-    unwrap(await h.host.join('x5', ada, 'lab_0'));
-    unwrap(await h.host.start('x5', ada));
+    const { h } = await soloMatch('x5', 'coalition_market', 21);
     const texts: string[] = [];
     for (const ask of [12, 6, 0.5]) {
       const r = unwrap(await h.host.act('x5', ada, { action_type: 'send_offer', target_lab_id: 'lab_3', block_ids: ['b_0_0'], ask }));
@@ -123,10 +123,7 @@ describe('answers within the round', () => {
   });
 
   test('a counter that sells the wanted block for more says the price is too low, not that the block is needed', async () => {
-    const h = await harness();
-    unwrap(await h.host.create('x6', 'console', ada, { task: 'coalition_market', seed: 21, roundSeconds: 0 }));
-    unwrap(await h.host.join('x6', ada, 'lab_0'));
-    unwrap(await h.host.start('x6', ada));
+    const { h } = await soloMatch('x6', 'coalition_market', 21);
     const r = unwrap(await h.host.act('x6', ada, { action_type: 'send_offer', target_lab_id: 'lab_1', requested_block_ids: ['b_1_3'], payment: 5 }));
     const counter = Object.values(r.match.state!.offers).find((o) => o.linkedOfferId === 'o_1')!;
     assert.deepEqual([counter.from, counter.offeredBlockIds, (counter.ask ?? 0) > 5], ['lab_1', ['b_1_3'], true], 'Lab B sells b_1_3, for more');
