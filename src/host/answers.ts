@@ -5,7 +5,7 @@
  * The reason names no private value: it says whether the trade helps the seat's own position and which
  * of its blocks it will not part with, never by how much.
  */
-import { observe, rng, tradeGain } from '../engine/index.js';
+import { MESSAGE_MAX, observe, rng, tradeGain } from '../engine/index.js';
 import { ARCHETYPES, archetypeParams, getPolicy } from '../engine/policies/index.js';
 import { threshold } from '../engine/policies/archetypes.js';
 import { isOpen } from '../engine/policies/desk.js';
@@ -129,6 +129,23 @@ function sensible(o: Offer, d: Decision): Decision {
 }
 
 /**
+ * A counter that gives a block the seat's own pending jobs could use closes with this round (expires_in 0)
+ * and says so: at the round close the seat plans again with its policy and may put that block to work,
+ * which would kill the counter under the person's feet if it stayed open to a later round (found playing
+ * market_round seed 4: "open until round 3", gone at the close). Other counters keep the policy's expiry.
+ */
+function honest(s: MatchState, lab: LabId, d: Decision): Decision {
+  if (d.kind !== 'counter') return d;
+  const gives = d.action['block_ids'];
+  const used = Array.isArray(gives) ? neededBlock(s, lab, gives.filter((x): x is string => typeof x === 'string')) : null;
+  if (used === null) return d;
+  const said = typeof d.action['message'] === 'string' ? d.action['message'].trim() : '';
+  const note = `This counter closes with the round: after that we may put ${used} to work on our own jobs.`;
+  const both = `${said} ${note}`;
+  return { kind: 'counter', action: { ...d.action, expires_in: 0, message: said === '' || both.length > MESSAGE_MAX ? note : both } };
+}
+
+/**
  * The answer of scripted seat `lab` (policy `policy`) to offer `offerId` addressed to it, or null when the
  * offer is not active or not addressed to it. Deterministic: the policy's rng is seeded by match, round,
  * seat and offer.
@@ -138,7 +155,7 @@ export function answerOffer(s: MatchState, lab: LabId, policy: PolicyName, offer
   if (!o || o.status !== 'active' || o.to !== lab) return null;
   const fromPolicy = policyDecision(s, lab, policy, o);
   // An offer the policy would leave lying is answered anyway: yes if it helps the seat, else no.
-  const d: Decision = sensible(o, fromPolicy ?? (helps(s, lab, o) ? { kind: 'accept' } : { kind: 'reject' }));
+  const d: Decision = honest(s, lab, sensible(o, fromPolicy ?? (helps(s, lab, o) ? { kind: 'accept' } : { kind: 'reject' })));
   const act = d.kind === 'accept' ? { action_type: 'accept_offer', offer_id: o.id } : d.kind === 'reject' ? { action_type: 'reject_offer', offer_id: o.id } : d.action;
   return { lab, actions: [{ action_type: 'send_message', target_lab_id: o.from, message: reason(s, lab, policy, o, d) }, act] };
 }

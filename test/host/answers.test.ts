@@ -132,4 +132,26 @@ describe('answers within the round', () => {
     assert.doesNotMatch(dm, /we need b_1_3/);
     await h.host.stop();
   });
+  test('a counter that gives a block the seat could use closes with the round and says so; others keep their expiry', async () => {
+    // market_round seed 4: Lab C counters with b_2_0, then puts it to work at the close (found playing).
+    const { h } = await soloMatch('x7', 'market_round', 4);
+    const r = unwrap(await h.host.act('x7', ada, { action_type: 'send_offer', target_lab_id: 'lab_2', requested_block_ids: ['b_2_0'], payment: 10 }));
+    const counter = Object.values(r.match.state!.offers).find((o) => o.linkedOfferId === 'o_1')!;
+    assert.deepEqual([counter.from, counter.offeredBlockIds, counter.expiresRound], ['lab_2', ['b_2_0'], 0], 'open this round only');
+    assert.match(counter.message, /This counter closes with the round: after that we may put b_2_0 to work on our own jobs\.$/);
+    assert.match(r.reply!.public.map(postText).join('\n'), /closes with the round/, 'the channel reads it too');
+    const closed = unwrap(await h.host.done('x7', ada)).match;
+    assert.equal(closed.state!.round, 1);
+    assert.equal(closed.state!.offers[counter.id]!.status, 'expired', 'it lapsed as announced, not killed as a dead offer');
+    assert.equal(closed.state!.blocks['b_2_0']!.status, 'used', 'and the seat did put the block to work');
+    await h.host.stop();
+
+    // single_trade seed 2: Lab B's counter sells b_1_1, which its own jobs cannot use: the policy's expiry stands.
+    const other = await soloMatch('x8', 'single_trade', 2);
+    const r2 = unwrap(await other.h.host.act('x8', ada, { action_type: 'send_offer', target_lab_id: 'lab_1', requested_block_ids: ['b_1_1'], payment: 1 }));
+    const c2 = Object.values(r2.match.state!.offers).find((o) => o.linkedOfferId === 'o_1')!;
+    assert.deepEqual([c2.offeredBlockIds, c2.expiresRound > 0], [['b_1_1'], true]);
+    assert.doesNotMatch(c2.message, /closes with the round/);
+    await other.h.host.stop();
+  });
 });
