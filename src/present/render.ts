@@ -168,8 +168,10 @@ function closeSummary(m: HostedMatch, r: RoundReport, reason: CloseReason, maxRo
     if (a.jobs.length) lines.push(`New jobs for ${[...new Set(a.jobs.map((j) => labName(m, j.lab)))].join(', ')} (details to their owners).`);
     fields.push({ name: 'Arrivals', value: lines.join('\n') });
   }
-  if (r.deadOffers?.length)
-    fields.push({ name: 'Offers closed', value: r.deadOffers.map((x) => `${x.offerId} (${labName(m, x.from)} → ${labName(m, x.to)}) can no longer happen: ${x.blockId} ${DEAD_WHY[x.why]}`).join('\n') });
+  const closedOffers = (r.deadOffers ?? []).map((x) => `${x.offerId} (${labName(m, x.from)} → ${labName(m, x.to)}) can no longer happen: ${x.blockId} ${DEAD_WHY[x.why]}`);
+  // Offers that reached their last round unanswered lapse at this close; the report does not list them.
+  for (const o of Object.values(m.state?.offers ?? {})) if (o.status === 'expired' && o.expiresRound === r.round) closedOffers.push(`${o.id} (${labName(m, o.from)} → ${labName(m, o.to)}) expired unanswered`);
+  if (closedOffers.length > 0) fields.push({ name: 'Offers closed', value: closedOffers.join('\n') });
   if (r.coalitions.length > 0)
     fields.push({ name: 'Coalitions', value: r.coalitions.map((c) => `${c.id}: ${c.status}`).join('\n') });
   fields.push({ name: 'Leaderboard', value: leaderboardText(m, r.leaderboard) });

@@ -140,10 +140,12 @@ describe('answers within the round', () => {
     assert.deepEqual([counter.from, counter.offeredBlockIds, counter.expiresRound], ['lab_2', ['b_2_0'], 0], 'open this round only');
     assert.match(counter.message, /This counter closes with the round: after that we may put b_2_0 to work on our own jobs\.$/);
     assert.match(r.reply!.public.map(postText).join('\n'), /closes with the round/, 'the channel reads it too');
-    const closed = unwrap(await h.host.done('x7', ada)).match;
+    const done = unwrap(await h.host.done('x7', ada));
+    const closed = done.match;
     assert.equal(closed.state!.round, 1);
     assert.equal(closed.state!.offers[counter.id]!.status, 'expired', 'it lapsed as announced, not killed as a dead offer');
     assert.equal(closed.state!.blocks['b_2_0']!.status, 'used', 'and the seat did put the block to work');
+    assert.match(done.closed!.public.map(postText).join('\n'), new RegExp(`Offers closed\\n${counter.id} \\(Lab C → Lab A\\) expired unanswered`), 'the close post says it lapsed');
     await h.host.stop();
 
     // single_trade seed 2: Lab B's counter sells b_1_1, which its own jobs cannot use: the policy's expiry stands.
