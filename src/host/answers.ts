@@ -7,7 +7,7 @@
  */
 import { MESSAGE_MAX, observe, rng, tradeGain } from '../engine/index.js';
 import { ARCHETYPES, archetypeParams, getPolicy } from '../engine/policies/index.js';
-import { threshold } from '../engine/policies/archetypes.js';
+import { MAX_PRICE, threshold } from '../engine/policies/archetypes.js';
 import { isOpen } from '../engine/policies/desk.js';
 import type { ArchetypeName, LabId, MatchState, Offer, PolicyName } from '../engine/types.js';
 
@@ -59,12 +59,32 @@ function helps(s: MatchState, lab: LabId, o: Terms): boolean {
  * counter: engine/policies/archetypes.ts), or is positive for a policy without one.
  */
 function wouldPayFor(s: MatchState, lab: LabId, policy: PolicyName, ids: readonly string[]): boolean {
-  const p = (ARCHETYPES as readonly string[]).includes(policy) ? archetypeParams(policy as ArchetypeName, s.config.holdout) : null;
+  const t = acceptance(s, lab, policy);
+  const margin = t ? t.threshold + 1 + t.markup : 0;
+  return gainOf(s, lab, { offeredBlockIds: [...ids], requestedBlockIds: [], payment: 0, ask: 0 }) > margin;
+}
+
+/** An archetype's acceptance threshold now (deadline_panicked's falls near a deadline) and haggling markup; null for other policies. */
+function acceptance(s: MatchState, lab: LabId, policy: PolicyName): { threshold: number; markup: number } | null {
+  if (!(ARCHETYPES as readonly string[]).includes(policy)) return null;
+  const p = archetypeParams(policy as ArchetypeName, s.config.holdout);
   let nearest = Infinity;
   for (const j of Object.values(s.jobs)) if (j.owner === lab && isOpen(j, s.round)) nearest = Math.min(nearest, j.deadlineRound - s.round);
-  // deadline_panicked's threshold falls as its deadlines near.
-  const margin = p ? threshold(p, nearest) + 1 + p.markup : 0;
-  return gainOf(s, lab, { offeredBlockIds: [...ids], requestedBlockIds: [], payment: 0, ask: 0 }) > margin;
+  return { threshold: threshold(p, nearest), markup: p.markup };
+}
+
+/**
+ * Whether an archetype would refuse to sell the blocks `o` asks for even for MAX_PRICE credits, the most
+ * its haggle ever names (engine/policies/archetypes.ts, docs/RULES.md §7): then "ask again" is no advice,
+ * and the answer says so with that public cap, never the block's worth to the seat. At that price the
+ * policy accepts when its gain clears its threshold; below, only selfish rejects, the others leave the
+ * offer lying and {@link answerOffer} accepts it if the gain is positive.
+ */
+function notForSale(s: MatchState, lab: LabId, policy: PolicyName, o: Offer): boolean {
+  const t = acceptance(s, lab, policy);
+  if (!t || o.offeredBlockIds.length > 0 || o.requestedBlockIds.length === 0) return false;
+  const gain = gainOf(s, lab, { offeredBlockIds: [], requestedBlockIds: o.requestedBlockIds, payment: MAX_PRICE, ask: 0 });
+  return gain < t.threshold && (policy === 'selfish' || gain <= 0);
 }
 
 /** A block of `lab`'s that its own pending jobs are using or could use (reliability high enough). */
@@ -111,7 +131,9 @@ function reason(s: MatchState, lab: LabId, policy: PolicyName, o: Offer, d: Deci
   }
   const hint = noPrice
     ? ' Try a lab that is short of capacity.'
-    : o.payment === 0 && ask === 0
+    : keep && notForSale(s, lab, policy, o)
+      ? ` Not for sale for ${MAX_PRICE} credits or less: try another lab's blocks.`
+      : o.payment === 0 && ask === 0
       ? ' Add credits or better blocks and we can talk.'
       : ' Make it worth our while and ask again.';
   return `No to ${o.id}: ${why}.${hint}`;

@@ -97,7 +97,7 @@ function retaliate(d: Desk, c: Ctx, o: Offer): void {
 }
 
 /** Highest price (credits) an archetype names when it haggles; above it, it just rejects. */
-const MAX_PRICE = 80;
+export const MAX_PRICE = 80;
 
 /**
  * Haggle (rules v3): answer an offer below its threshold with a counter-offer on the same blocks at the
