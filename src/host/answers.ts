@@ -9,6 +9,8 @@ import { MESSAGE_MAX, observe, rng, tradeGain } from '../engine/index.js';
 import { ARCHETYPES, archetypeParams, getPolicy } from '../engine/policies/index.js';
 import { MAX_PRICE, threshold } from '../engine/policies/archetypes.js';
 import { isOpen } from '../engine/policies/desk.js';
+import { grudgeNotice } from '../engine/policies/talk.js';
+import { EXPLOITATIVE_GAIN } from '../engine/handlers/offers.js';
 import type { ArchetypeName, LabId, MatchState, Offer, PolicyName } from '../engine/types.js';
 
 /** The actions a scripted seat takes in answer (its decision, then a direct message with the reason). */
@@ -102,9 +104,24 @@ function wouldUse(s: MatchState, lab: LabId, ids: readonly string[]): boolean {
   return helps(s, lab, { offeredBlockIds: [...ids], requestedBlockIds: [], payment: 0, ask: 0 });
 }
 
+/**
+ * Why a retaliatory seat refuses every deal with `o`'s sender, in its grudge-notice format, or null when it
+ * holds no grudge. The engine records the grudge when an exploitative offer is made (handlers/offers.ts)
+ * or a coalition is breached (coalition-ops.ts), so the policy rejects without a word of why
+ * (archetypes.ts `decideOffers`); a person told to "ask again" would never get a deal.
+ */
+function grudgeNote(s: MatchState, lab: LabId, policy: PolicyName, o: Offer): string | null {
+  if (policy !== 'retaliatory' || !s.seats[lab]?.grudges.includes(o.from)) return null;
+  const breach = Object.values(s.coalitions).find((c) => c.members.includes(lab) && c.commitments[o.from]?.standing === 'breached');
+  const why = breach ? `you breached coalition ${breach.id}` : gainOf(s, lab, o) < EXPLOITATIVE_GAIN ? `offer ${o.id} was exploitative` : 'an earlier offer of yours was exploitative';
+  return grudgeNotice(s.labs[lab]!.publicName, s.labs[o.from]!.publicName, why);
+}
+
 /** The reason, in the seat's voice, for a decision on `o` (no private number; prices only as offered). */
 function reason(s: MatchState, lab: LabId, policy: PolicyName, o: Offer, d: Decision): string {
   if (d.kind === 'accept') return `Deal on ${o.id}: that works for us.`;
+  const grudge = d.kind === 'reject' ? grudgeNote(s, lab, policy, o) : null;
+  if (grudge) return `No to ${o.id}. ${grudge} Other labs may still deal with you.`;
   const keep = neededBlock(s, lab, o.requestedBlockIds);
   const ask = o.ask ?? 0;
   const theirs = o.offeredBlockIds.join(', ');

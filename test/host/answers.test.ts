@@ -109,13 +109,14 @@ describe('answers within the round', () => {
   });
 
   test('a seat that would pay nothing for a block says so, instead of inviting a lower price it would refuse too', async () => {
+    // Lab B plays deadline_panicked here (Lab D, retaliatory, would take a 12-credit ask as exploitative and refuse everything after).
     const { h } = await soloMatch('x5', 'coalition_market', 21);
     const texts: string[] = [];
     for (const ask of [12, 6, 0.5]) {
-      const r = unwrap(await h.host.act('x5', ada, { action_type: 'send_offer', target_lab_id: 'lab_3', block_ids: ['b_0_0'], ask }));
+      const r = unwrap(await h.host.act('x5', ada, { action_type: 'send_offer', target_lab_id: 'lab_1', block_ids: ['b_0_0'], ask }));
       const sent = Object.values(r.match.state!.offers).filter((o) => o.from === 'lab_0').at(-1)!;
       assert.equal(sent.status, 'rejected', `ask ${ask}: rejected`);
-      texts.push(r.reply!.private.find((p) => /Direct message from Lab D/.test(p.title ?? ''))!.text);
+      texts.push(r.reply!.private.find((p) => /Direct message from Lab B/.test(p.title ?? ''))!.text);
     }
     for (const t of texts) assert.match(t, /No to o_\d: b_0_0 adds too little to our jobs for us to pay anything for it\. Try a lab that is short of capacity\./);
     assert.ok(texts.every((t) => !/ask again/.test(t)), 'no invitation to ask less');
