@@ -30,13 +30,18 @@ export function errorReply(userId: string, error: CommandError): Reply {
   return { public: [], private: [{ userId, title: `✗ ${error.code}`, text: lines.join('\n') }], error };
 }
 
-/** Concatenate replies in order (public posts, then private posts, of each). */
+/**
+ * Concatenate replies in order (public posts, then private posts, of each). Each private post records how
+ * many public posts precede it (`afterPublic`): those of the replies before its own, and its own reply's
+ * (or the position it already had there), so the order in which things happened survives the merge.
+ */
 export function mergeReplies(...replies: (Reply | null | undefined)[]): Reply {
   const out = emptyReply();
   for (const r of replies) {
     if (!r) continue;
+    const before = out.public.length;
     out.public.push(...r.public);
-    out.private.push(...r.private);
+    for (const p of r.private) out.private.push({ ...p, afterPublic: before + (p.afterPublic ?? r.public.length) });
     if (r.modal && !out.modal) out.modal = r.modal;
     if (r.error && !out.error) out.error = r.error;
   }

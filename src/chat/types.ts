@@ -44,6 +44,11 @@ export interface ChartRequest {
 export interface PrivatePost extends Post {
   /** Platform user id of the recipient. */
   userId: string;
+  /**
+   * How many of the reply's public posts come before this one, set by `mergeReplies` so a single stream
+   * (the console) can show a command's private answer before the round closes it set off. Absent: after all.
+   */
+  afterPublic?: number;
 }
 
 /** What a command (or a round close) produces. */

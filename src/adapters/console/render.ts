@@ -7,7 +7,7 @@
  * move the cursor, retitle the window or write the clipboard.
  */
 import { renderSpans, stripControls } from '../../chat/player-text.js';
-import type { Post, Reply } from '../../commands/types.js';
+import type { Post, PrivatePost, Reply } from '../../commands/types.js';
 
 /** How {@link renderReply} prints a reply. */
 export interface RenderOptions {
@@ -56,21 +56,30 @@ export function postLines(post: Post, color: boolean): string[] {
   return out;
 }
 
-/** The whole reply as text (public posts first, then the user's private posts), ending in a newline, or '' if empty. */
+/**
+ * The whole reply as text, ending in a newline, or '' if empty: public posts in order, each of the user's
+ * private posts right after the public posts that preceded it (`afterPublic`; all of them when unset), so
+ * "Allocated …" shows before the round closes the allocation set off.
+ */
 export function renderReply(reply: Reply, opts: RenderOptions): string {
   const channel = opts.channel ?? '#arena';
   const blocks: string[] = [];
-  for (const post of reply.public) {
-    const [first = '', ...rest] = postLines(post, opts.color);
+  const mine = reply.private.filter((p) => p.userId === opts.userId);
+  const privateAt = (k: number): void => {
+    for (const post of mine) if (Math.min(post.afterPublic ?? Infinity, reply.public.length) === k) blocks.push(privateBlock(post, opts.color));
+  };
+  privateAt(0);
+  for (let k = 0; k < reply.public.length; k++) {
+    const [first = '', ...rest] = postLines(reply.public[k]!, opts.color);
     blocks.push([`[${channel}] ${first}`, ...rest.map((l) => `  ${l}`)].join('\n'));
-  }
-  for (const post of reply.private) {
-    if (post.userId !== opts.userId) continue;
-    const isError = post.title?.startsWith('✗') ?? false;
-    const tag = '[private → you]';
-    const lines = postLines(post, false).map((l) => `    ${tag} ${l}`);
-    if (!opts.color) blocks.push(lines.join('\n'));
-    else blocks.push(`${isError ? ANSI.red : ANSI.dim}${lines.join('\n')}${ANSI.reset}`);
+    privateAt(k + 1);
   }
   return blocks.length ? `${blocks.join('\n')}\n` : '';
+}
+
+/** One private post, tagged and dimmed (errors in red). */
+function privateBlock(post: PrivatePost, color: boolean): string {
+  const isError = post.title?.startsWith('✗') ?? false;
+  const lines = postLines(post, false).map((l) => `    [private → you] ${l}`);
+  return color ? `${isError ? ANSI.red : ANSI.dim}${lines.join('\n')}${ANSI.reset}` : lines.join('\n');
 }

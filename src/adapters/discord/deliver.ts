@@ -8,7 +8,7 @@
  * then carries a "My private update" button that shows them (ephemeral) at once. The inbox is kept in the
  * event store (inbox.ts), so any bot process or shard serves it and a restart keeps it.
  */
-import { AttachmentBuilder, ButtonStyle, ComponentType, type ButtonInteraction, type ChatInputCommandInteraction, type ModalSubmitInteraction } from 'discord.js';
+import { AttachmentBuilder, ButtonStyle, ComponentType, MessageFlags, type ButtonInteraction, type ChatInputCommandInteraction, type ModalSubmitInteraction } from 'discord.js';
 import { renderPostCharts, type ChartLogger } from '../../analytics/charts/attach.js';
 import type { Post, PrivatePost, Reply } from '../../commands/types.js';
 import type { PrivateInbox } from './inbox.js';
@@ -45,6 +45,8 @@ export interface Planned {
   pub: DiscordPayload[];
   mine: DiscordPayload[];
   taken: PrivatePost[];
+  /** For each of `mine`, how many of `pub` come before it (the reply's order, `afterPublic`); absent: after all. */
+  at?: number[];
 }
 
 /** The caller's waiting private posts as ephemeral payloads (a notice if there are none). */
@@ -63,8 +65,10 @@ export async function planMessages(reply: Reply, callerUserId: string, inbox: Pr
   const own: Post[] = [...taken, ...fresh];
   const pub = renderPublic(reply.public, ids, others.length > 0);
   const mine = own.map((p) => renderPost(p, ids, { ephemeral: true }));
+  // Held posts first; a new one right after the public posts that came before it (e.g. "Allocated …" before the close it set off).
+  const at = [...taken.map(() => 0), ...fresh.map((p) => Math.min(p.afterPublic ?? pub.length, pub.length))];
   // Kept for a failed answer: the held posts and the caller's new ones, in the order they were meant to be shown.
-  return { pub, mine, taken: [...taken, ...fresh] };
+  return { pub, mine, taken: [...taken, ...fresh], at };
 }
 
 /** Discord shows at most 10 embeds per message: the post's embed plus one image embed per further chart. */
@@ -94,14 +98,16 @@ export async function withCharts(p: DiscordPayload, logger?: ChartLogger): Promi
  * it (PATCH @original); with no public post the placeholder is deleted and only ephemeral follow-ups
  * are sent. Otherwise the first post is the reply itself.
  */
-export async function answer(i: Repliable, planned: { pub: DiscordPayload[]; mine: DiscordPayload[] }, logger?: ChartLogger): Promise<void> {
-  const plan = { pub: await Promise.all(planned.pub.map((p) => withCharts(p, logger))), mine: planned.mine };
-  const all = [...plan.pub, ...plan.mine];
+export async function answer(i: Repliable, planned: Pick<Planned, 'pub' | 'mine' | 'at'>, logger?: ChartLogger): Promise<void> {
+  const pub = await Promise.all(planned.pub.map((p) => withCharts(p, logger)));
+  const all = inOrder(pub, planned.mine, planned.at);
   if (i.deferred) {
-    const [first, ...rest] = plan.pub;
-    if (first) await i.editReply(editable(first));
+    // The placeholder is public: edited into the first post when that is public, else deleted.
+    const [first, ...rest] = all;
+    const editFirst = first !== undefined && !isEphemeral(first);
+    if (editFirst) await i.editReply(editable(first));
     else await i.deleteReply();
-    for (const p of [...rest, ...plan.mine]) await i.followUp(p);
+    for (const p of editFirst ? rest : all) await i.followUp(p);
     if (all.length === 0) await i.followUp(notice('Done.'));
     return;
   }
@@ -109,6 +115,22 @@ export async function answer(i: Repliable, planned: { pub: DiscordPayload[]; min
   if (i.replied) await i.followUp(first!);
   else await i.reply(first!);
   for (const p of rest) await i.followUp(p);
+}
+
+const isEphemeral = (p: DiscordPayload): boolean => ((p.flags ?? 0) & MessageFlags.Ephemeral) !== 0;
+
+/** Public and ephemeral payloads in the reply's order: `mine[k]` after the first `at[k]` public ones (after all when unset). */
+function inOrder(pub: readonly DiscordPayload[], mine: readonly DiscordPayload[], at: readonly number[] = []): DiscordPayload[] {
+  const out: DiscordPayload[] = [];
+  const mineAt = (n: number): void => {
+    for (let k = 0; k < mine.length; k++) if (Math.min(at[k] ?? pub.length, pub.length) === n) out.push(mine[k]!);
+  };
+  mineAt(0);
+  for (let n = 0; n < pub.length; n++) {
+    out.push(pub[n]!);
+    mineAt(n + 1);
+  }
+  return out;
 }
 
 /** editReply cannot change flags; drop them (a deferred public reply stays public). */

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ButtonIds } from '../../../src/adapters/discord/render.js';
 import { MemoryInbox } from '../../../src/adapters/discord/inbox.js';
-import { planMessages, transientAnswerError } from '../../../src/adapters/discord/deliver.js';
+import { answer, planMessages, transientAnswerError, type Repliable } from '../../../src/adapters/discord/deliver.js';
+import { mergeReplies } from '../../../src/chat/reply.js';
 
 test('planMessages carries the held posts then the new ones; others go to their inboxes', async () => {
   const inbox = new MemoryInbox();
@@ -32,4 +33,39 @@ test('transientAnswerError: network, 5xx, 429 and expired interactions may pass;
   assert.equal(transientAnswerError({ status: 400, code: 40060 }), true);
   assert.equal(transientAnswerError({ status: 400, code: 50035 }), false);
   assert.equal(transientAnswerError({ status: 403, code: 50001 }), false);
+});
+
+/** A stand-in interaction that records what was sent, in order (the calls discord.js would make). */
+function recorder(deferred: boolean) {
+  const calls: string[] = [];
+  const text = (p: { content?: string; embeds?: { description?: string }[]; flags?: number }) => `${p.flags ? 'ephemeral' : 'public'}: ${p.embeds?.[0]?.description ?? p.content ?? ''}`;
+  const i = {
+    deferred,
+    replied: false,
+    reply: async (p: never) => void calls.push(`reply ${text(p)}`),
+    editReply: async (p: never) => void calls.push(`editReply ${text(p)}`),
+    deleteReply: async () => void calls.push('deleteReply'),
+    followUp: async (p: never) => void calls.push(`followUp ${text(p)}`),
+  };
+  return { i: i as unknown as Repliable, calls };
+}
+
+test('answer keeps the reply order: the caller\'s "Allocated …" before the round close it set off', async () => {
+  const reply = mergeReplies(
+    { public: [], private: [{ userId: 'u1', text: 'Allocated b_0_1 to j_0_0.' }] },
+    { public: [{ text: 'Round 3 closed' }, { text: 'Round 4 is open' }], private: [{ userId: 'u1', text: 'your round 3 reward' }] },
+  );
+  for (const deferred of [true, false]) {
+    const plan = await planMessages(reply, 'u1', new MemoryInbox(), new ButtonIds());
+    const { i, calls } = recorder(deferred);
+    await answer(i, plan);
+    const sent = ['ephemeral: Allocated b_0_1 to j_0_0.', 'public: Round 3 closed', 'public: Round 4 is open', 'ephemeral: your round 3 reward'];
+    // A deferred (public) placeholder cannot become ephemeral: it is deleted and everything follows in order.
+    assert.deepEqual(calls, deferred ? ['deleteReply', ...sent.map((x) => `followUp ${x}`)] : [`reply ${sent[0]}`, ...sent.slice(1).map((x) => `followUp ${x}`)]);
+  }
+  // Without an order (a reply never merged), public posts come first, as before.
+  const plain = await planMessages({ public: [{ text: 'Round 3 closed' }], private: [{ userId: 'u1', text: 'mine' }] }, 'u1', new MemoryInbox(), new ButtonIds());
+  const { i, calls } = recorder(true);
+  await answer(i, plain);
+  assert.deepEqual(calls, ['editReply public: Round 3 closed', 'followUp ephemeral: mine']);
 });
