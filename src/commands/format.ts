@@ -19,7 +19,9 @@ export function blockLine(b: Block | PublicBlock): string {
 /** Private job line: hours, deadline (1-based round, settles when it closes), reliability, value. */
 export function jobLine(j: Job): string {
   const value = (j.baseValue * j.urgencyMultiplier).toFixed(1);
-  const state = j.outcome === 'pending' ? `${j.allocatedHours}/${j.gpuHoursRequired} GPU-h allocated` : `${j.outcome} (${(j.realisedValue ?? 0).toFixed(2)})`;
+  // Blocks are used whole: a bigger block covers the job, and "12/2 GPU-h" would read like a typo.
+  const hours = j.allocatedHours > j.gpuHoursRequired ? `complete (${j.allocatedHours} GPU-h on it)` : `${j.allocatedHours}/${j.gpuHoursRequired} GPU-h allocated`;
+  const state = j.outcome === 'pending' ? hours : `${j.outcome} (${(j.realisedValue ?? 0).toFixed(2)})`;
   const extra = [j.partialCreditAllowed ? 'partial credit' : 'all or nothing', j.surge ? 'surge' : ''].filter(Boolean).join(', ');
   return `\`${j.id}\` needs ${j.gpuHoursRequired} GPU-h by the end of round ${j.deadlineRound + 1}, min rel ${j.minReliability.toFixed(2)}, worth ≈${value}; ${state}; ${extra}`;
 }

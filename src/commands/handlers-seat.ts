@@ -88,7 +88,13 @@ export const allocate = defineCommand('allocate', z.object({ job: idValue('job')
   };
   return submit(ctx, { action_type: 'allocate_to_job', job_id: o.job, block_ids: o.blocks }, codes, (_r, m) => {
     const j = m.state?.jobs[o.job];
-    const progress = j ? ` ${j.allocatedHours}/${j.gpuHoursRequired} GPU-h${j.allocatedHours >= j.gpuHoursRequired ? ': complete, it settles at its deadline' : ''}.` : '';
+    const over = j ? Math.round((j.allocatedHours - j.gpuHoursRequired) * 100) / 100 : 0;
+    // Allocated blocks are used whole (docs/RULES.md §3.10), so "12/2 GPU-h" read like a typo: say what the surplus is.
+    const progress = !j
+      ? ''
+      : over > 0
+        ? ` ${j.allocatedHours} GPU-h for a ${j.gpuHoursRequired} GPU-h job: complete, it settles at its deadline. A block is used whole, so ${over} GPU-h go unused.`
+        : ` ${j.allocatedHours}/${j.gpuHoursRequired} GPU-h${over === 0 ? ': complete, it settles at its deadline' : ''}.`;
     return privateReply(ctx.caller.userId, { text: `Allocated ${idList(o.blocks)} to ${o.job}.${progress}` });
   });
 });

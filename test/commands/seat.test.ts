@@ -85,7 +85,28 @@ describe('allocate', () => {
     assert.match(replyText(r), new RegExp(`Allocated ${block} to ${job}`));
     const s = await a.state();
     assert.equal(s.blocks[block]?.status, 'used');
-    assert.ok((s.jobs[job]?.allocatedHours ?? 0) > 0);
+    const { allocatedHours: got, gpuHoursRequired: need } = s.jobs[job]!;
+    assert.equal(got, s.blocks[block]!.gpuHours);
+    // Progress in words: a block larger than the need says how much of it goes unused, never "12/2 GPU-h".
+    const over = Math.round((got - need) * 100) / 100;
+    if (over > 0) assert.match(replyText(r), new RegExp(`${got} GPU-h for a ${need} GPU-h job: complete, it settles at its deadline\\. A block is used whole, so ${over} GPU-h go unused\\.`));
+    else assert.match(replyText(r), new RegExp(`${got}/${need} GPU-h${over === 0 ? ': complete' : '\\.'}`));
+    await a.close();
+  });
+
+  test('a block larger than the job: the surplus is named, not shown as "12/2 GPU-h"', async () => {
+    const a = await started();
+    const s = await a.state();
+    let fit: { job: string; block: string; over: number } | null = null;
+    for (const j of jobsOf(s, 'lab_0').map((id) => s.jobs[id]!))
+      for (const b of blocksOf(s, 'lab_0').map((id) => s.blocks[id]!))
+        if (!fit && b.reliability >= j.minReliability && b.gpuHours > j.gpuHoursRequired) fit = { job: j.id, block: b.id, over: b.gpuHours - j.gpuHoursRequired };
+    assert.ok(fit, 'fixture: a block of lab_0 bigger than one of its jobs');
+    const r = assertOk(await a.run(alice, `allocate job:${fit.job} blocks:${fit.block}`));
+    assert.match(replyText(r), new RegExp(`GPU-h job: complete, it settles at its deadline\\. A block is used whole, so ${fit.over} GPU-h go unused\\.$`));
+    assert.doesNotMatch(replyText(r), /\d+\/\d+ GPU-h/);
+    const me = replyText(assertOk(await a.run(alice, 'me')));
+    assert.match(me, new RegExp(`${fit.job}\` needs .*; complete \\(\\d+ GPU-h on it\\)`));
     await a.close();
   });
 
