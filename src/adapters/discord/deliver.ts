@@ -65,8 +65,9 @@ export async function planMessages(reply: Reply, callerUserId: string, inbox: Pr
   const own: Post[] = [...taken, ...fresh];
   const pub = renderPublic(reply.public, ids, others.length > 0);
   const mine = own.map((p) => renderPost(p, ids, { ephemeral: true }));
-  // Held posts first; a new one right after the public posts that came before it (e.g. "Allocated …" before the close it set off).
-  const at = [...taken.map(() => 0), ...fresh.map((p) => Math.min(p.afterPublic ?? pub.length, pub.length))];
+  // A new post right after the public posts that came before it ("Allocated …" before the close it set off);
+  // held posts after this command's public answer, as the "My private update" they were waiting as.
+  const at = [...taken.map(() => pub.length), ...fresh.map((p) => Math.min(p.afterPublic ?? pub.length, pub.length))];
   // Kept for a failed answer: the held posts and the caller's new ones, in the order they were meant to be shown.
   return { pub, mine, taken: [...taken, ...fresh], at };
 }

@@ -63,6 +63,13 @@ test('answer keeps the reply order: the caller\'s "Allocated …" before the rou
     // A deferred (public) placeholder cannot become ephemeral: it is deleted and everything follows in order.
     assert.deepEqual(calls, deferred ? ['deleteReply', ...sent.map((x) => `followUp ${x}`)] : [`reply ${sent[0]}`, ...sent.slice(1).map((x) => `followUp ${x}`)]);
   }
+  // Posts held in the inbox follow the command's own public answer (they are the "My private update").
+  const inbox = new MemoryInbox();
+  await inbox.add([{ userId: 'u1', text: 'briefing held since the start' }]);
+  const held = await planMessages(mergeReplies({ public: [{ text: 'status: round 1/5' }], private: [] }), 'u1', inbox, new ButtonIds());
+  const h = recorder(false);
+  await answer(h.i, held);
+  assert.deepEqual(h.calls, ['reply public: status: round 1/5', 'followUp ephemeral: briefing held since the start']);
   // Without an order (a reply never merged), public posts come first, as before.
   const plain = await planMessages({ public: [{ text: 'Round 3 closed' }], private: [{ userId: 'u1', text: 'mine' }] }, 'u1', new MemoryInbox(), new ButtonIds());
   const { i, calls } = recorder(true);
