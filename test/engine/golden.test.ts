@@ -1,0 +1,142 @@
+/**
+ * Golden pins of the engine (docs/RULES.md §0): the worlds `createMatch` draws and whole scripted episodes
+ * must not drift under the same RULES_VERSION, since a stored match replays its inputs through today's
+ * code and every figure in docs/EVALUATION.md is a function of seeds. Each pin is the sha256 of canonical
+ * JSON (test/support/canonical.ts: keys sorted, arrays in order).
+ *
+ * A deliberate change to worlds or rules bumps RULES_VERSION (src/engine/index.ts), re-pins these hashes
+ * and notes the change in docs/RULES.md's history; an accidental one is a bug. To print the new table:
+ *   UPDATE_GOLDEN=1 npm test -- test/engine/golden
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { applyAction, closeRound, createMatch, observe, TASK_NAMES } from '../../src/engine/index.js';
+import type { MatchState, RoundReport, TaskName } from '../../src/engine/index.js';
+import { defaultOpponents } from '../../src/engine/gym.js';
+import { canonicalHash } from '../support/canonical.js';
+import { roundScript } from './golden-script.js';
+
+const UPDATE = process.env.UPDATE_GOLDEN === '1';
+
+const HOW_TO_FIX =
+  'a deliberate change to worlds or rules bumps RULES_VERSION (src/engine/index.ts), re-pins these hashes ' +
+  '(run with UPDATE_GOLDEN=1 to print the new ones: UPDATE_GOLDEN=1 npm test -- test/engine/golden) and notes it ' +
+  "in docs/RULES.md's history; an accidental one is a bug";
+
+/** Compare a computed table with its pins; in UPDATE_GOLDEN mode print it as source to paste instead. */
+function checkPins(name: string, actual: Record<string, string>, pinned: Readonly<Record<string, string>>): void {
+  if (UPDATE) {
+    const rows = Object.entries(actual).map(([k, v]) => `  '${k}': '${v}',`);
+    console.log(`const ${name}: Readonly<Record<string, string>> = {\n${rows.join('\n')}\n};`);
+    return;
+  }
+  const changed = Object.keys({ ...pinned, ...actual }).filter((k) => actual[k] !== pinned[k]);
+  const list = changed.length > 4 ? `${changed.slice(0, 4).join(', ')} and ${changed.length - 4} more` : changed.join(', ');
+  assert.deepEqual(actual, pinned, `${name}: ${changed.length} of ${Object.keys(pinned).length} pinned hashes changed (${list}): ${HOW_TO_FIX}.`);
+}
+
+const WORLD_SEEDS = [0, 1, 7, 42, 123456];
+
+/** One episode: lab_0 plays test/engine/golden-script.ts, the others the gym's default archetypes (§8). */
+function episode(task: TaskName, seed: number, holdout: boolean): { trace: unknown[]; final: MatchState } {
+  let s = createMatch({ task, seed, holdout, scripted: defaultOpponents(task, seed, 'lab_0') });
+  const trace: unknown[] = [];
+  while (!s.over) {
+    for (const action of roundScript(observe(s, 'lab_0'))) {
+      const round = s.round;
+      const out = applyAction(s, 'lab_0', action);
+      trace.push({ round, action, result: out.result });
+      s = out.state;
+      if (s.over) break;
+    }
+    if (s.over) break;
+    const out = closeRound(s);
+    trace.push({ report: out.report });
+    s = out.state;
+  }
+  return { trace, final: s };
+}
+
+const EPISODES: readonly { task: TaskName; seed: number; holdout: boolean }[] = TASK_NAMES.flatMap((task) => [
+  ...[0, 7, 42].map((seed) => ({ task, seed, holdout: false })),
+  { task, seed: 1, holdout: true },
+]);
+
+// Pinned under RULES_VERSION 3 (UPDATE_GOLDEN=1 prints these tables).
+const WORLDS: Readonly<Record<string, string>> = {
+  'single_trade/0/holdout=false': 'fa4fe348b767751af9ab813a7bf0a7c00848d4dd55aca7c7d087f2def93ff648',
+  'single_trade/0/holdout=true': '6466b66f4a63df6c649337d6b4cd65862c24a0f6745db9a4fe7bab770db33b87',
+  'single_trade/1/holdout=false': '16111978d98b6a01865e577170786269b857a59f18fe3a04fdf2af198a96509f',
+  'single_trade/1/holdout=true': 'f618cb3cded88aecdf6cf3956b284cfeba2566621c4b6644c3245a51d602dcfa',
+  'single_trade/7/holdout=false': 'b41a9042914804e63d19544705b0b44c03d675810a34fd670a14914bd70f9859',
+  'single_trade/7/holdout=true': '80d031957699165059b9432e08970d62a117e2dd42bc0e272be3a6cefb1e1c2d',
+  'single_trade/42/holdout=false': '4c5a99d5f45dc99848c9c4e2759c15d5c8b41e14c77fca1b89f50466934f0aa6',
+  'single_trade/42/holdout=true': '1bc48f719b9d537821c3477e5a82798e27090dddd90534cb7f4d04e72621a3ba',
+  'single_trade/123456/holdout=false': '208600f9f1fa8485324a9db851b80c0ce7a3fd25768abd9f6a8e410cd06d1ba7',
+  'single_trade/123456/holdout=true': 'e2e8b6eefb2258121a33be975679bd213dcb8fd617223a7080f4ed3e2b528051',
+  'market_round/0/holdout=false': '053fdc3d9a13407665fabffa8f358bd2a6d3bf7e7a7d105fae961f0154c2cb38',
+  'market_round/0/holdout=true': 'ed682b503248dd4ee218adb2a0b7225e81c81c9490e6846f13de806ce5ea57ae',
+  'market_round/1/holdout=false': 'c0708166933aa95bba7e4f7f4668231e5eb8218a6df871418c456c640ac83264',
+  'market_round/1/holdout=true': 'eb71dcae1084c2897b61764c6c4b6daadeaecda93c269470d23b77f22613a71a',
+  'market_round/7/holdout=false': '7107d8fe4e20323b9604832bd9c2149feb68b8c028694866448969245db444c1',
+  'market_round/7/holdout=true': '00601ed7fd2ecccbc3e98ea725c4d16f765a8c2bbabe06fac068a2eb899d82b0',
+  'market_round/42/holdout=false': '364c7af04b130599e4feb247a47f0481c3b07c76af294aa5c3c16c10ef43154b',
+  'market_round/42/holdout=true': '477d0d290d5182126fe996a8d5f8cd1d8ea1d148ef5dcd24df2e41708030147e',
+  'market_round/123456/holdout=false': '262942c7269f7e00599123fc965e4a84e2c3a18ccab8abd92452e3b2da6ec6cc',
+  'market_round/123456/holdout=true': '9ca370c431750f77cb7db74d671d09feb555e89e1601189c90b04e93fe8bc492',
+  'coalition_market/0/holdout=false': '708785fb536e928b4d3f8a310578c2fd5f58e6df48d4d166842f6ac1a787984d',
+  'coalition_market/0/holdout=true': '4dea5e73c72927abebd8ce837704fd4c9b1932be57554ab9496a4a97c01b24e3',
+  'coalition_market/1/holdout=false': 'e99f292fad3e8bf51ec40712008675755c0ed6eeb2255c793cab87c7236dbb4c',
+  'coalition_market/1/holdout=true': 'a33c16196724685f2889cc99ded28fe0eaf3f84ef794f36c33682ff44c147b12',
+  'coalition_market/7/holdout=false': 'b11aaffa42248b9054dd0d5dcc682db13eb726fead822c6b3ebf50bcd1e3e292',
+  'coalition_market/7/holdout=true': 'a96354cc1fbffee53d7991672098baec9c8e815bd15bc4d82c805be97c4895d8',
+  'coalition_market/42/holdout=false': 'f2740018f06751d66da0d0ebc6ed51f5a5d8e140d8ed87f5d7e4f4faa3a40648',
+  'coalition_market/42/holdout=true': '4368a87460ba3d816119525e4711c235d1d72ecf124a66566c5a9cca677144bc',
+  'coalition_market/123456/holdout=false': '70cd11eec243be8e8eed19f9a017d33e4f2609333427afbc66a16a52347a4202',
+  'coalition_market/123456/holdout=true': '0838cdfc20c6918e8d2cf110d4a1bf67800fe254034f32914f56d69f6294a302',
+};
+const EPISODE_HASHES: Readonly<Record<string, string>> = {
+  'single_trade/0/holdout=false': 'b9bbf3b62533ed21290f98765d27c2c76dc3b50d733caa1a73b62eb0460865cc',
+  'single_trade/7/holdout=false': '18a7932aa6a443eaa8ac61b53e12d6f3387d36775b11cd8a52a430e9d365b191',
+  'single_trade/42/holdout=false': '5c8517fe8331faebd8d5f905d81c32b965178aa436dc309188ec23436f8e47ba',
+  'single_trade/1/holdout=true': '573a79193b64509c41b39a1e74fac24fa4c9d71f56966978f6daa0230dc68744',
+  'market_round/0/holdout=false': 'd487e5bed2bb2a403f560aaffbb9a1d35e016d7f6807bfa6ed62c740c4b9258b',
+  'market_round/7/holdout=false': '8cbd787c315bb057f8398be29c3a5153e8dc91c8b18dfffc4e25f6d327a2c6b1',
+  'market_round/42/holdout=false': '3c08c75cfc1bca37888a7c87fc685a45048e98e357bf9c592be16a1bc37da044',
+  'market_round/1/holdout=true': '2ce8c0fd0a94fd963705542a176f962a8dc562876aedcfe4ed2be85e0060b35d',
+  'coalition_market/0/holdout=false': 'c53546a238dd5186622b730eeb8441c06e53f5ad022144386952fa8d944fa8d9',
+  'coalition_market/7/holdout=false': 'fa492674bfd17b65a424e4c5938ea0cb994307d0090a2bad76c9a1cde7898d7b',
+  'coalition_market/42/holdout=false': '16f98fde2b56c96f82b7f302096c5dbcdf9bf2a5f3b37e583638484f97a3b681',
+  'coalition_market/1/holdout=true': '2931d2afd4d3d2c6ae23fad5463a40dd8f5af4437d487345ddf86ab0e2f50ded',
+};
+
+describe('golden: pinned worlds and episodes', () => {
+  test(`createMatch of every task, seeds ${WORLD_SEEDS.join(', ')}, holdout off and on`, () => {
+    const actual: Record<string, string> = {};
+    for (const task of TASK_NAMES) {
+      for (const seed of WORLD_SEEDS) for (const holdout of [false, true]) actual[`${task}/${seed}/holdout=${holdout}`] = canonicalHash(createMatch({ task, seed, holdout }));
+    }
+    checkPins('WORLDS', actual, WORLDS);
+  });
+
+  test('whole scripted episodes: every step result, every round report and the final state', () => {
+    const actual: Record<string, string> = {};
+    const seen = new Set<string>();
+    for (const { task, seed, holdout } of EPISODES) {
+      const ep = episode(task, seed, holdout);
+      actual[`${task}/${seed}/holdout=${holdout}`] = canonicalHash(ep);
+      for (const t of ep.trace as { result?: { code: string }; report?: RoundReport }[]) {
+        if (t.result) seen.add(t.result.code);
+        if (!t.report) continue;
+        if (t.report.trades.length > 0) seen.add('trade');
+        if (t.report.judge?.winner) seen.add('judge_winner');
+        if (t.report.shocks.length > 0) seen.add('shock');
+        for (const a of t.report.scriptedActions) seen.add(a.code);
+      }
+    }
+    checkPins('EPISODE_HASHES', actual, EPISODE_HASHES);
+    // The pins are worth something only if the episodes reach these parts of the rules.
+    const wanted = ['trade', 'judge_winner', 'shock', 'offer_accepted', 'counter_offer_created', 'coalition_proposed', 'coalition_activated', 'bid_placed', 'job_allocated', 'capacity_released', 'malformed_action'];
+    assert.deepEqual(wanted.filter((c) => !seen.has(c)), [], 'parts of the rules the golden episodes no longer reach');
+  });
+});
