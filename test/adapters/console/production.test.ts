@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { tempDir } from './spawn.js';
 
 function runCompiled(dir: string, input: string, seed: number) {
@@ -16,8 +16,9 @@ function runCompiled(dir: string, input: string, seed: number) {
   for (const k of ['LOG_LEVEL', 'DATABASE_URL', 'ARENA_CONFIG', 'OPENAI_API_KEY', 'ARENA_LLM_BASE_URL', 'ARENA_LLM_API_KEY']) delete env[k];
   const r = spawnSync(
     process.execPath,
-    ['--import', './test/support/packages-hook.mjs', 'scripts/run.mjs', 'main', '--db', join(dir, `a-${seed}.db`), '--task', 'single_trade', '--seed', String(seed), '--round-seconds', '0'],
-    { input, encoding: 'utf8', env, timeout: 280_000 },
+    ['--import', resolve('test/support/packages-hook.mjs'), resolve('scripts/run.mjs'), 'main', '--db', join(dir, `a-${seed}.db`), '--task', 'single_trade', '--seed', String(seed), '--round-seconds', '0'],
+    // In `dir`: the final charts go to ./data/charts of the working directory, never into the checkout.
+    { cwd: dir, input, encoding: 'utf8', env, timeout: 280_000 },
   );
   return { ...r, packages: readFileSync(packages, 'utf8').split('\n') };
 }

@@ -22,17 +22,18 @@ export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'arena-console-'
 
 /**
  * Spawn `script` (relative to the repo root) with args (and `extraEnv` over ours). NO_COLOR and no
- * LOG_LEVEL, so output is plain. With `cwd` (another directory, e.g. to see which files a run writes) the
- * script and tsx are given by absolute path, as they cannot be found from there.
+ * LOG_LEVEL, so output is plain. It runs in `cwd`, by default a fresh temporary directory: what the
+ * entry writes relative to its working directory (the console's ./data/charts) never lands in the
+ * checkout, and a developer's config/arena.json is not read. The script and tsx are given by absolute path.
  */
-export function spawnScript(script: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}, cwd?: string): Spawned {
+export function spawnScript(script: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}, cwd: string = tempDir()): Spawned {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...extraEnv };
   delete env.LOG_LEVEL;
   delete env.DATABASE_URL;
   delete env.ARENA_CONFIG;
   delete env.ARENA_DB;
-  const argv = cwd ? ['--import', import.meta.resolve('tsx'), resolve(script), ...args] : ['--import', 'tsx', script, ...args];
-  const child = spawn(process.execPath, argv, { cwd: cwd ?? process.cwd(), env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const argv = ['--import', import.meta.resolve('tsx'), resolve(script), ...args];
+  const child = spawn(process.execPath, argv, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   const waiters: { re: RegExp; resolve: () => void }[] = [];
@@ -70,5 +71,5 @@ export function spawnScript(script: string, args: string[], extraEnv: NodeJS.Pro
   };
 }
 
-/** The console entry point, as `npm start` runs it (in `cwd` when given). */
+/** The console entry point, as `npm start` runs it (in `cwd` when given, else in a fresh temporary directory). */
 export const spawnArena = (args: string[], cwd?: string): Spawned => spawnScript('src/cli/main.ts', args, {}, cwd);
