@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { JudgeDecision, LabId, MatchState, Pitch } from '../engine/types.js';
 import type { ChatMessage } from '../llm/types.js';
 import { closeTag, makeNonce, openTag, quoteBlock, quotingRule } from '../llm/quote.js';
-import { seatFacts } from '../engine/judge/facts.js';
+import { judgedSeatFacts } from '../engine/judge/snapshot.js';
 import { flagsText, manipulationFlags, substantiveText } from '../engine/judge/manipulation.js';
 
 /** Version of this prompt and rubric, stored in every decision's meta. */
@@ -110,7 +110,7 @@ export function factLines(
   rule: JudgeDecision | null,
   pitchText?: (lab: LabId) => string | undefined,
 ): string[] {
-  const f = seatFacts(state, lab);
+  const f = judgedSeatFacts(state, lab);
   const who = (l: LabId) => alias[l] ?? 'another lab';
   const lines: string[] = [];
   if (f.pending.length === 0) lines.push('- no pending job with unmet GPU-hours');

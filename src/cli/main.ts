@@ -40,6 +40,8 @@ const OptionsSchema = z.object({
   db: z.string().min(1).optional(),
   config: z.string().min(1).optional(),
   seat: z.array(z.string()).default([]),
+  /** console: `true` (the flag alone) resumes the latest unfinished console match; a match id resumes that one. */
+  resume: z.union([z.literal(true), z.string().regex(/^m_[0-9a-f]{6,32}$/, 'a match id such as m_1a2b3c4d5e6f')]).optional(),
   /** Checked by src/adapters/discord/shard-spec.ts once the platform is known. */
   shards: z.string().trim().min(1).optional(),
 });
@@ -90,6 +92,7 @@ function parseArgs(argv: string[]): z.output<typeof OptionsSchema> {
     .option('--db <file>', 'SQLite file (default ./data/arena.db; `:memory:` keeps nothing)')
     .option('--config <file>', 'config file (default config/arena.json if present)')
     .option('--shards <spec>', 'discord: run discord.js\'s ShardingManager, one process per shard: auto, a count (4) or a list of a total (0,1/4); default DISCORD_SHARDS, else no sharding')
+    .option('--resume [match]', 'console: resume a saved unfinished match (the latest, or this id) instead of starting a new one')
     .option('--seat <lab=driver>', 'console: seat an agent before the match starts, e.g. lab_2=llm:gpt-4o-mini or lab_1=scripted:selfish (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .showHelpAfterError()
     // Usage errors exit 2 (the documented code); --help exits 0.
@@ -116,6 +119,10 @@ async function main(argv: string[]): Promise<number> {
   const logger = pino({ level }, pino.destination(2));
   // The shard manager runs no bot and opens no store: its shard processes (this entry again, without
   // --shards, with SHARDING_MANAGER set by discord.js) do.
+  if (args.resume !== undefined && (args.seed !== undefined || args.task !== undefined || args.roundSeconds !== undefined)) {
+    process.stderr.write('error: option --resume: it continues a saved match; --task, --seed and --round-seconds start a new one. Use one or the other.\n');
+    return 2;
+  }
   if (args.shards !== undefined && args.platform !== 'discord') {
     process.stderr.write('error: option --shards: only with --platform discord\n');
     return 2;
@@ -155,6 +162,7 @@ async function main(argv: string[]): Promise<number> {
       output: process.stdout,
       interactive,
       color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+      ...(args.resume !== undefined ? { resume: args.resume } : {}),
       task: args.task ?? config.match.task,
       ...(args.seed !== undefined ? { seed: args.seed } : {}),
       roundSeconds: args.roundSeconds ?? config.console.roundSeconds,

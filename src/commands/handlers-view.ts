@@ -6,8 +6,10 @@ import { z } from 'zod';
 import { labName, roundLabel, seatLabel } from '../present/common.js';
 import { pendingSeats } from '../match/replay.js';
 import { defineCommand, type CommandDefinition } from './definition.js';
+import type { CommandContext } from './context.js';
 import { hasSeat, matchExists, running } from './preconditions.js';
 import { errorReply, mergeReplies, privateReply, publicReply } from '../chat/reply.js';
+import { boolValue, choiceValue } from './options.js';
 import { renderMe, renderStatus } from './views.js';
 
 /** `status`: the match's public view, posted to the channel. */
@@ -17,9 +19,10 @@ export const status = defineCommand('status', z.object({}), [matchExists], async
 export const me = defineCommand('me', z.object({}), [matchExists, hasSeat], async (ctx) => privateReply(ctx.caller.userId, renderMe(ctx.match!, ctx.lab!)));
 
 /** `done`: the caller's seat is done for this round; the host closes the round when every person/agent seat is done. */
-export const done = defineCommand('done', z.object({}), [matchExists, running, hasSeat], async (ctx) => {
+export const done = defineCommand('done', z.object({ undo: boolValue().optional(), auto: choiceValue(['on', 'off']).optional() }), [matchExists, running, hasSeat], async (ctx, o) => {
   const lab = ctx.lab!;
   const before = ctx.match!;
+  if (o.auto !== undefined || o.undo === true) return doneSetting(ctx, o.auto === 'on' ? 'auto-on' : o.auto === 'off' ? 'auto-off' : 'undo');
   if (before.done.includes(lab)) {
     return privateReply(ctx.caller.userId, { text: `You already said done this round. Waiting for: ${pendingSeats(before).map((l) => seatLabel(before, l)).join(', ') || 'nobody'}.` });
   }
@@ -32,6 +35,19 @@ export const done = defineCommand('done', z.object({}), [matchExists, running, h
   const waiting = pendingSeats(match).map((l) => seatLabel(match, l));
   return publicReply({ text: `${said.text}${waiting.length ? ` Waiting for: ${waiting.join(', ')}.` : ''}` });
 });
+
+/** `done undo:true` / `done auto:on|off`: take a done back, or set the automatic done for this match. */
+async function doneSetting(ctx: CommandContext, how: 'undo' | 'auto-on' | 'auto-off') {
+  const before = ctx.match!;
+  const lab = ctx.lab!;
+  const r = await ctx.host.done(ctx.channelId, ctx.caller, before.state?.round, how);
+  if (!r.ok) return errorReply(ctx.caller.userId, r.error);
+  const n = before.state ? before.state.round + 1 : 1;
+  if (how === 'auto-off') return privateReply(ctx.caller.userId, { text: 'You will not be marked done automatically in this match. Type `done` when you are done with a round (`done auto:on` turns it back on).' });
+  if (how === 'auto-on') return privateReply(ctx.caller.userId, { text: 'You may be marked done automatically again when nothing is left for you to decide (`done auto:off` turns it off).' });
+  if (!before.done.includes(lab)) return privateReply(ctx.caller.userId, { text: `You are not done with round ${n}: nothing to take back.` });
+  return publicReply({ text: `${labName(r.value.match, lab)} is not done with round ${n} after all.` });
+}
 
 /** The view commands, in catalogue order. */
 export const VIEW_COMMANDS: readonly CommandDefinition[] = [status, me, done];

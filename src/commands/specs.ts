@@ -158,8 +158,12 @@ const REST: readonly CommandSpec[] = [
   {
     name: 'done',
     description: 'Say you are done for this round',
-    help: 'When every person and agent seat is done (or the timer runs out) the round closes. Example: `done`.',
-    options: [],
+    help:
+      'When every person and agent seat is done (or the timer runs out) the round closes. When nothing is left for you to decide (no job that can still earn from more GPU-hours, no block another lab could buy, no offer, coalition or auction waiting on you) you are marked done automatically and told so; `done undo:true` takes a done back within the round, `done auto:off` turns the automatic done off for this match. Example: `done`.',
+    options: [
+      opt('undo', 'boolean', false, 'true: take back your done (or the automatic one) for this round'),
+      opt('auto', 'string', false, 'on or off: whether you may be marked done automatically in this match (default on)'),
+    ],
     access: 'seat',
   },
   {

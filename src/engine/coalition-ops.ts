@@ -7,6 +7,7 @@ import type { Coalition, LabId } from './types.js';
 import type { Draft, RewardSink } from './mut.js';
 import { BREACH_PENALTY } from './reward.js';
 import { clamp, round4, splitCents } from './util.js';
+import { addGrudge } from './grudges.js';
 
 /** Reputation lost by a breacher (reference §3 e). */
 export const BREACH_REPUTATION = -0.12;
@@ -124,10 +125,7 @@ export function breachCoalition(d: Draft, id: string, breacher: LabId, sink: Rew
   const lab = d.lab(breacher);
   lab.reputation = round4(clamp(lab.reputation + BREACH_REPUTATION, 0, 1));
   sink.add(breacher, 'breach_penalty', BREACH_PENALTY, { kind: 'coalition_breach', coalitionId: c.id });
-  for (const m of others) {
-    const seat = d.s.seats[m]!;
-    if (!seat.grudges.includes(breacher)) d.seat(m).grudges = [...seat.grudges, breacher];
-  }
+  for (const m of others) addGrudge(d, m, breacher);
 }
 
 /** Withdraw a block from a coalition that is not active yet (no breach): it leaves the commitment. */

@@ -2,12 +2,23 @@
  * Match configuration: what `createMatch` accepts, validated with zod (docs/RULES.md §0–§1).
  */
 import { z } from 'zod';
-import type { MatchConfig, PolicyName } from './types.js';
+import type { MatchConfig, PolicyName, RulesVersion } from './types.js';
 import { ARCHETYPE_NAMES, BASELINE_NAMES, PROBE_NAMES, TASK_NAMES } from './types.js';
 import { labIdsFor } from './world.js';
 
 /** Every scripted policy name: the five archetypes, the six baselines, then the probes (docs/RULES.md §7). */
 export const POLICY_NAMES: readonly PolicyName[] = [...ARCHETYPE_NAMES, ...BASELINE_NAMES, ...PROBE_NAMES];
+
+/** The rules new matches play under (docs/RULES.md §0). */
+export const CURRENT_RULES: RulesVersion = 4;
+/** Every rules version this engine plays: older ones only to replay stored matches. */
+export const PLAYABLE_RULES: readonly RulesVersion[] = [3, 4];
+
+/** The rules version of a state (absent in v3 configs). */
+export const rulesOf = (s: { config: MatchConfig }): RulesVersion => s.config.rules ?? 3;
+
+/** Whether positions are valued by the best assignment of blocks to jobs (rules v4, docs/RULES.md §3.2). */
+export const exactValuation = (s: { config: MatchConfig }): boolean => rulesOf(s) >= 4;
 
 /** Default actions per seat per round before `action_limit` (docs/RULES.md §2). */
 export const DEFAULT_MAX_ACTIONS_PER_ROUND = 12;
@@ -22,6 +33,7 @@ const PolicySchema = z.enum(POLICY_NAMES as [PolicyName, ...PolicyName[]]);
  * - holdout: default false (holdout policy parameters, §7.2)
  * - scripted: seat → policy name, default {}
  * - maxActionsPerRound: integer 1–100, default 12
+ * - rules: 3 or 4 (default {@link CURRENT_RULES}); 3 only to replay matches stored under it
  */
 export const MatchConfigSchema = z
   .object({
@@ -30,6 +42,7 @@ export const MatchConfigSchema = z
     holdout: z.boolean().default(false),
     scripted: z.record(z.string(), PolicySchema).default({}),
     maxActionsPerRound: z.number().int().min(1).max(100).default(DEFAULT_MAX_ACTIONS_PER_ROUND),
+    rules: z.union([z.literal(3), z.literal(4)]).default(CURRENT_RULES),
   })
   .superRefine((cfg, ctx) => {
     const labs = new Set(labIdsFor(cfg.task, cfg.seed));
@@ -81,7 +94,8 @@ function scriptedFast(scripted: object, labs: readonly string[]): MatchConfig['s
  */
 function parseConfigFast(input: unknown): MatchConfig | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
-  const { task, seed, holdout, scripted, maxActionsPerRound } = input as Record<string, unknown>;
+  const { task, seed, holdout, scripted, maxActionsPerRound, rules } = input as Record<string, unknown>;
+  if (rules !== undefined && rules !== 3 && rules !== 4) return undefined;
   if (typeof task !== 'string' || !(TASK_NAMES as readonly string[]).includes(task)) return undefined;
   if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0) return undefined;
   if (holdout !== undefined && typeof holdout !== 'boolean') return undefined;
@@ -102,7 +116,13 @@ function parseConfigFast(input: unknown): MatchConfig | undefined {
     } else out = scriptedFast(scripted, labs);
     if (out === undefined) return undefined;
   }
-  return { task: task as MatchConfig['task'], seed, holdout: holdout ?? false, scripted: out, maxActionsPerRound: maxActions };
+  return withRules({ task: task as MatchConfig['task'], seed, holdout: holdout ?? false, scripted: out, maxActionsPerRound: maxActions }, rules ?? CURRENT_RULES);
+}
+
+/** `cfg` with its rules version: stored from v4 on, absent for v3 (whose states keep their exact JSON). */
+function withRules(cfg: MatchConfig, rules: RulesVersion): MatchConfig {
+  if (rules !== 3) cfg.rules = rules;
+  return cfg;
 }
 
 /** Parse a config; throws a ZodError when invalid. Scripted seats are stored in seat order. */
@@ -115,5 +135,5 @@ export function parseConfig(input: MatchConfigInput): MatchConfig {
     const p = cfg.scripted[lab];
     if (p !== undefined) scripted[lab] = p;
   }
-  return { task: cfg.task, seed: cfg.seed, holdout: cfg.holdout, scripted, maxActionsPerRound: cfg.maxActionsPerRound };
+  return withRules({ task: cfg.task, seed: cfg.seed, holdout: cfg.holdout, scripted, maxActionsPerRound: cfg.maxActionsPerRound }, cfg.rules);
 }

@@ -11,7 +11,7 @@ import { ZERO_BREAKDOWN } from './reward.js';
 import { round2 } from './util.js';
 import { announcedAuction } from './auction.js';
 
-function newSeat(): SeatStats {
+function newSeat(lapsing: boolean): SeatStats {
   return {
     cumulativeReward: 0,
     roundReward: ZERO_BREAKDOWN,
@@ -22,6 +22,8 @@ function newSeat(): SeatStats {
     invalidActions: 0,
     grudges: [],
     pendingReward: ZERO_BREAKDOWN,
+    // Rules v4: grudges lapse (§7.1); v3 seats have no such key in JSON (undefined).
+    grudgeEnds: lapsing ? [] : undefined,
   };
 }
 
@@ -42,7 +44,7 @@ export function createMatch(input: MatchConfigInput): MatchState {
   const seats: Record<LabId, SeatStats> = {};
   let money = 0;
   for (const lab of labIds) {
-    seats[lab] = newSeat();
+    seats[lab] = newSeat(config.rules !== undefined);
     money += world.labs[lab]!.budget;
   }
   const state: MatchState = {
@@ -67,6 +69,8 @@ export function createMatch(input: MatchConfigInput): MatchState {
     auction: null,
     ledger: { initialMoney: round2(money), injected: 0, burned: 0 },
     seats,
+    // Rules v4 snapshots each pitch's facts (§6.1); v3 states have no such key in JSON (undefined).
+    pitchFacts: config.rules === undefined ? undefined : {},
   };
   // An emergency auction scheduled for round 0 opens with the match (§5.1; none of the presets has one).
   state.auction = announcedAuction(state, 0);

@@ -6,10 +6,13 @@
  * - closeRound(state, { judge? }) → { state, report }
  * - observe(state, lab) → Observation; publicView(state) → PublicView
  */
+import { CURRENT_RULES } from './config.js';
+
 /**
- * Version of the game rules this engine implements (docs/RULES.md). A match replays identically only
- * under the rules it was recorded with, so the host stores this number with every new match and refuses
- * to replay a log recorded under another version.
+ * Version of the game rules new matches play under (docs/RULES.md §0). A match replays identically only
+ * under the rules it was recorded with, so the host stores this number with every new match and replays
+ * a stored match under its own version: the engine still plays v3 (`createMatch({ rules: 3, … })`) and
+ * refuses older logs (see {@link PLAYABLE_RULES}).
  *
  * - 1: the first engine (implicit; matches stored without a version are v1). The judge's bonus was paid
  *   at round close whatever happened next.
@@ -24,7 +27,7 @@
  *   match (§1.1); emergency auctions are announced a round ahead and sold to the highest sealed `bid`
  *   (§5.1). Scripted seats haggle (counter with a price) and bid by their valuations (§7).
  */
-export const RULES_VERSION = 3;
+export const RULES_VERSION = CURRENT_RULES;
 
 export { createMatch } from './create.js';
 export { applyAction } from './step.js';
@@ -32,7 +35,7 @@ export type { StepOutput } from './step.js';
 export { closeRound, runScripted } from './round-close.js';
 export type { CloseOptions } from './round-close.js';
 export { observe, publicView, budgetBand, demandLevel, publicBlocks, publicLabs, publicCoalition } from './observe.js';
-export { MatchConfigSchema, POLICY_NAMES, DEFAULT_MAX_ACTIONS_PER_ROUND } from './config.js';
+export { MatchConfigSchema, POLICY_NAMES, DEFAULT_MAX_ACTIONS_PER_ROUND, PLAYABLE_RULES, rulesOf, exactValuation } from './config.js';
 export type { MatchConfigInput } from './config.js';
 export { worldParams, labIdsFor, PRESETS } from './world.js';
 export type { TaskPreset } from './world.js';

@@ -27,7 +27,7 @@ type Rec<T> = Record<string, T>;
  * these keys in this order as an object literal, which is several times cheaper than a spread once the
  * spread's call site has seen more than a few object shapes; any other state is spread (same result).
  */
-const STATE_KEYS: readonly string[] = ['version', 'config', 'params', 'round', 'over', 'labIds', 'labs', 'blocks', 'jobs', 'offers', 'coalitions', 'nextOfferSeq', 'nextCoalitionSeq', 'messages', 'pitches', 'judgeHistory', 'shockSchedule', 'shockHistory', 'auction', 'ledger', 'seats'];
+const STATE_KEYS: readonly string[] = ['version', 'config', 'params', 'round', 'over', 'labIds', 'labs', 'blocks', 'jobs', 'offers', 'coalitions', 'nextOfferSeq', 'nextCoalitionSeq', 'messages', 'pitches', 'judgeHistory', 'shockSchedule', 'shockHistory', 'auction', 'ledger', 'seats', 'pitchFacts'];
 
 /**
  * True when `x` has `keys[0, required)` in that order, followed by any of the optional `keys[required…]`
@@ -44,7 +44,8 @@ function fitsKeys(x: object, keys: readonly string[], required = keys.length): b
 
 /** A shallow copy of a state, keys in the same order (`{ ...b }`). */
 function copyState(b: MatchState): MatchState {
-  if (!fitsKeys(b, STATE_KEYS)) return { ...b };
+  // `pitchFacts` (rules v4) is optional: undefined under v3, and JSON omits it.
+  if (!fitsKeys(b, STATE_KEYS, STATE_KEYS.length - 1)) return { ...b };
   // Written out (keep in step with STATE_KEYS and MatchState: the compiler flags a missing key).
   const s: MatchState = {
     version: b.version,
@@ -68,6 +69,7 @@ function copyState(b: MatchState): MatchState {
     auction: b.auction,
     ledger: b.ledger,
     seats: b.seats,
+    pitchFacts: b.pitchFacts,
   };
   return s;
 }
@@ -90,7 +92,7 @@ const LAB_KEYS = ['id', 'publicName', 'budget', 'initialBudget', 'reputation', '
 const BLOCK_KEYS = ['id', 'owner', 'gpuCount', 'duration', 'gpuHours', 'reliability', 'energyCost', 'status', 'reservedFor', 'committedTo', 'usedFor', 'tradedFrom'];
 const JOB_KEYS = ['id', 'owner', 'gpuHoursRequired', 'deadlineRound', 'baseValue', 'urgencyMultiplier', 'minReliability', 'partialCreditAllowed', 'allocatedHours', 'allocatedBlockIds', 'energyCost', 'outcome', 'realisedValue', 'surge', 'shockAffected', 'tradeCredit', 'heldBonus'];
 const OFFER_KEYS = ['id', 'from', 'to', 'offeredBlockIds', 'requestedBlockIds', 'payment', 'ask', 'message', 'roundCreated', 'expiresRound', 'status', 'linkedOfferId'];
-const SEAT_KEYS = ['cumulativeReward', 'roundReward', 'lastBreakdown', 'actionsThisRound', 'recentFingerprints', 'steps', 'invalidActions', 'grudges', 'pendingReward'];
+const SEAT_KEYS = ['cumulativeReward', 'roundReward', 'lastBreakdown', 'actionsThisRound', 'recentFingerprints', 'steps', 'invalidActions', 'grudges', 'pendingReward', 'grudgeEnds'];
 
 function copyLab(x: Lab): Lab {
   if (!fitsKeys(x, LAB_KEYS)) return { ...x };
@@ -118,9 +120,10 @@ function copyOffer(x: Offer): Offer {
 }
 
 function copySeat(x: SeatStats): SeatStats {
-  if (!fitsKeys(x, SEAT_KEYS)) return { ...x };
-  const { cumulativeReward, roundReward, lastBreakdown, actionsThisRound, recentFingerprints, steps, invalidActions, grudges, pendingReward } = x;
-  return { cumulativeReward, roundReward, lastBreakdown, actionsThisRound, recentFingerprints, steps, invalidActions, grudges, pendingReward };
+  // `grudgeEnds` (rules v4) is optional: undefined under v3, and JSON omits it.
+  if (!fitsKeys(x, SEAT_KEYS, SEAT_KEYS.length - 1)) return { ...x };
+  const { cumulativeReward, roundReward, lastBreakdown, actionsThisRound, recentFingerprints, steps, invalidActions, grudges, pendingReward, grudgeEnds } = x;
+  return { cumulativeReward, roundReward, lastBreakdown, actionsThisRound, recentFingerprints, steps, invalidActions, grudges, pendingReward, grudgeEnds };
 }
 
 /** Seat ids of the presets' matches (2–5 seats), in seat order. */

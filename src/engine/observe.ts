@@ -98,6 +98,7 @@ export function observe(s: MatchState, lab: LabId): Observation {
     cumulativeReward: seat.cumulativeReward,
     lastReward: seat.lastBreakdown,
     auction: auctionView(s, lab),
+    rules: s.config.rules,
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import type { Block, Coalition, Job, LabId, MatchState } from './types.js';
 import { positionParts } from './valuation.js';
+import { exactValuation } from './config.js';
 import type { PositionParts } from './valuation.js';
 
 export function labBlocks(s: MatchState, lab: LabId): Block[] {
@@ -26,7 +27,7 @@ export function labJobs(s: MatchState, lab: LabId): Job[] {
 
 /** A lab's position in credits, with each pending job's part (docs/RULES.md §3.2, valuation.ts). */
 export function positionOf(s: MatchState, lab: LabId): PositionParts {
-  return positionParts(labJobs(s, lab), labBlocks(s, lab), s.labs[lab]!.budget);
+  return positionParts(labJobs(s, lab), labBlocks(s, lab), s.labs[lab]!.budget, exactValuation(s));
 }
 
 /** A lab's jobs and blocks, each in record order (labJobs, labBlocks). */

@@ -8,6 +8,7 @@ import type { PitchBonusEvent, RoundReport, SettlementEvent, TradeEvent } from '
 import { chargeFabrication, holdBonus } from './pitch-bonus.js';
 import { Draft } from './mut.js';
 import { closeDeadOffers } from './dead-offers.js';
+import { lapseGrudges } from './grudges.js';
 import type { RewardSink } from './mut.js';
 import { applyTurn } from './step.js';
 import { observe } from './observe.js';
@@ -188,7 +189,9 @@ export function closeRound(state: MatchState, opts: CloseOptions = {}): { state:
   chargeFabrication(decision, sink); // a fabricated claim costs its seat (§6.6)
   const round = closing + 1;
   d.s.round = round;
+  lapseGrudges(d); // rules v4: grudges hold two rounds (§7.1)
   if (s.pitches.length > 0) d.s.pitches = [];
+  if (s.pitchFacts !== undefined && s.pitches.length > 0) d.s.pitchFacts = {};
 
   for (const id in s.offers) {
     const o = s.offers[id]!;

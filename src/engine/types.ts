@@ -45,7 +45,15 @@ export interface MatchConfig {
   scripted: Record<LabId, PolicyName>;
   /** Actions a seat may take in one round before `action_limit` (default 12). */
   maxActionsPerRound: number;
+  /**
+   * The rules version the match plays under (docs/RULES.md §0; {@link RulesVersion}). Absent means 3, so
+   * a v3 state keeps its exact JSON; every newer version is stored.
+   */
+  rules?: RulesVersion;
 }
+
+/** Rules versions this engine can play: 3 (replay of stored matches) and 4 (the current rules). */
+export type RulesVersion = 3 | 4;
 
 /** Constants derived from the task at creation (docs/RULES.md §1). */
 export interface WorldParams {
@@ -206,6 +214,43 @@ export interface Pitch {
   replyTo: LabId | null;
 }
 
+/** A pending job as the judge sees it (docs/RULES.md §6). Hours in GPU-hours, rounds 0-based. */
+export interface JobFacts {
+  id: JobId;
+  requiredHours: number;
+  /** requiredHours − allocatedHours (> 0 for a pending job). */
+  unmetHours: number;
+  deadlineRound: number;
+  /** deadlineRound − current round (≥ 0: a pending job settles when its deadline round closes). */
+  roundsLeft: number;
+  minReliability: number;
+  /** Job urgency multiplier (docs/RULES.md §1: U(1.0, 1.8); surge jobs up to 1.9). */
+  urgency: number;
+}
+
+/**
+ * A seat's facts at the moment its pitch was recorded (rules v4, docs/RULES.md §6.1): the judge checks the
+ * pitch's claims against these, so what the seat does later in the round (allocating the job it argued
+ * for, trading the block it named) cannot turn a true claim false. Private like the seat's jobs: never in
+ * an observation or a public view. Lists as in the judge's `SeatFacts` (judge/facts.ts).
+ */
+export interface PitchFacts {
+  /** The round the pitch was made in (0-based). */
+  round: number;
+  /** The seat's pending jobs with unmet hours then, by deadline then id. */
+  pending: JobFacts[];
+  /** Offers the seat had sent or received then, any status. */
+  offerIds: OfferId[];
+  /** Coalitions the seat was a member of then, any status. */
+  coalitionIds: CoalitionId[];
+  /** Blocks it owned or that appeared in its offers or coalition commitments then. */
+  relatedBlockIds: BlockId[];
+  /** True GPU-hour values of its capacity then (each related live block, and its own live total). */
+  capacityHours: number[];
+  /** Reliabilities of its related live blocks then. */
+  capacityReliabilities: number[];
+}
+
 /** One seat's score from a judge (rule or LLM). Parts are in [0, 1]; score in [0, 1]. */
 export interface JudgeSeatScore {
   lab: LabId;
@@ -319,6 +364,11 @@ export interface SeatStats {
    * round-close breakdown (or in its finish step), then reset.
    */
   pendingReward: RewardBreakdown;
+  /**
+   * Rules v4: the last round (0-based) each grudge of {@link grudges} holds, in the same order; a grudge
+   * lapses when a later round opens (docs/RULES.md §7.1). Undefined under v3, where grudges never lapse.
+   */
+  grudgeEnds?: number[];
 }
 
 /** The capacity an emergency auction sells: a block's facts without an owner yet (docs/RULES.md §5.1). */
@@ -380,6 +430,11 @@ export interface MatchState {
   auction?: Auction | null;
   ledger: Ledger;
   seats: Record<LabId, SeatStats>;
+  /**
+   * Rules v4: each seat's facts when its latest pitch of this round was recorded (cleared with the
+   * pitches at the close). Private: never shown to any seat. Undefined under v3 (JSON omits it).
+   */
+  pitchFacts?: Record<LabId, PitchFacts>;
 }
 
 /** Result of one action: machine-readable code plus a human sentence. */

@@ -4,6 +4,7 @@
  * engine (deal_quality) and the scripted policies (whether to accept). Pure.
  */
 import type { BlockStatus, Job } from './types.js';
+import { bestAssignment, type AssignmentInput } from './assignment.js';
 
 /** The facts about a block that valuation needs (a full Block or a PublicBlock both fit). */
 export interface ValuedBlock {
@@ -43,6 +44,8 @@ const bSlot: number[] = [];
 const bTaker: number[] = [];
 /** Usable blocks' indexes in valuation order (GPU-hours desc, then id). */
 const bOrder: number[] = [];
+/** Per block: whether it is the first of its id (a repeated id cannot be assigned twice by the exact search). */
+const bFirst: boolean[] = [];
 /**
  * Pending jobs (in list order): deadline, value, id, hours required and allocated, minimum reliability and
  * partial credit; and their indexes in valuation order. Filled by loadJobs and only read by assess, so one
@@ -56,6 +59,24 @@ const jAllocated: number[] = [];
 const jMinRel: number[] = [];
 const jPartial: boolean[] = [];
 const jOrder: number[] = [];
+/** The scratch lists as the exact search reads them (assignment.ts); `nb` and `nj` are set per call. */
+const exactInput: AssignmentInput = {
+  hours: bHours,
+  rel: bRel,
+  first: bFirst,
+  order: bOrder,
+  nb: 0,
+  value: jValue,
+  required: jRequired,
+  allocated: jAllocated,
+  minRel: jMinRel,
+  partial: jPartial,
+  jobs: jOrder,
+  nj: 0,
+  spareValue: SPARE_HOUR_VALUE,
+};
+/** Job values of the exact search's best assignment, in valuation order. */
+const exactValues: number[] = [];
 
 // The orders of the reference sorts, on the scratch lists (x, y: indexes): hours desc then id, and
 // deadline asc, value desc, then id. Ties fall only between equal ids, which compare 1 both ways.
@@ -115,6 +136,7 @@ function addBlock(b: ValuedBlock, nb: number): void {
     }
   }
   bSlot[nb] = slot;
+  bFirst[nb] = slot === nb;
   bTaker[nb] = -1;
 }
 
@@ -160,7 +182,9 @@ function assess(
   receive: readonly ValuedBlock[],
   ids: string[] | null,
   values: number[] | null,
+  exact: boolean,
 ): number {
+  const first = values === null ? 0 : values.length;
   let nb = 0;
   for (let i = 0; i < blocks.length; i++) {
     const b = blocks[i]!;
@@ -206,7 +230,14 @@ function assess(
     const b = bOrder[k]!;
     if (bTaker[bSlot[b]!] === -1) spare += bHours[b]! * bRel[b]!;
   }
-  return value + SPARE_HOUR_VALUE * spare;
+  const greedy = value + SPARE_HOUR_VALUE * spare;
+  if (!exact || nj === 0 || nb === 0) return greedy;
+  // Rules v4: the best assignment; the greedy one above is its lower bound (usually already the best).
+  exactInput.nb = nb;
+  exactInput.nj = nj;
+  const best = bestAssignment(exactInput, greedy, exactValues);
+  if (best !== greedy && values !== null) for (let p = 0; p < nj; p++) values[first + p] = exactValues[p]!;
+  return best;
 }
 
 /** Valuation cores (no budget) of a position and of the list a trade leaves, see {@link tradeCores}. */
@@ -220,39 +251,41 @@ export interface TradeCores {
  * loaded once: a trade is valued before and after on the same jobs, and reading a job record's fields
  * costs more than the rest of a valuation (the records come in several shapes).
  */
-export function tradeCores(jobs: readonly Job[], blocks: readonly ValuedBlock[], give: readonly string[], receive: readonly ValuedBlock[]): TradeCores {
+export function tradeCores(jobs: readonly Job[], blocks: readonly ValuedBlock[], give: readonly string[], receive: readonly ValuedBlock[], exact: boolean): TradeCores {
   const nj = loadJobs(jobs);
-  const before = assess(nj, blocks, NO_IDS, NO_BLOCKS, null, null);
-  return { before, after: assess(nj, blocks, give, receive, null, null) };
+  const before = assess(nj, blocks, NO_IDS, NO_BLOCKS, null, null, exact);
+  return { before, after: assess(nj, blocks, give, receive, null, null, exact) };
 }
 
 /**
  * Position value = Σ over pending jobs (deadline asc, value desc) of value × fundable fraction
- * + SPARE_HOUR_VALUE × spare usable GPU-hours (reliability-weighted) + budget. Blocks are assigned
- * greedily (largest first) among usable blocks meeting the job's minimum reliability; a job without
- * partial credit counts only if fully covered (then its blocks are consumed).
+ * + SPARE_HOUR_VALUE × spare usable GPU-hours (reliability-weighted) + budget. A job without partial
+ * credit counts only if fully covered (then its blocks are consumed); blocks serve only jobs whose
+ * minimum reliability they meet. `exact` (rules v4): blocks go to jobs by the best assignment
+ * (assignment.ts); otherwise (v3) greedily, earliest deadline first, largest block first.
  *
  * @param jobs the lab's jobs (settled ones are ignored)
  * @param blocks the lab's blocks (only available/reserved ones count)
  * @param budget credits
+ * @param exact the best assignment (rules v4) rather than the greedy one (v3)
  */
-export function positionParts(jobs: readonly Job[], blocks: readonly ValuedBlock[], budget: number): PositionParts {
-  const t = positionTable(jobs, blocks, budget);
+export function positionParts(jobs: readonly Job[], blocks: readonly ValuedBlock[], budget: number, exact: boolean): PositionParts {
+  const t = positionTable(jobs, blocks, budget, exact);
   const byJob: Record<string, number> = {};
   for (let i = 0; i < t.jobIds.length; i++) byJob[t.jobIds[i]!] = t.values[i]!;
   return { total: t.total, byJob };
 }
 
 /** {@link positionParts} with the job parts as lists: `byJob[jobIds[i]] = values[i]`, in this order. */
-export function positionTable(jobs: readonly Job[], blocks: readonly ValuedBlock[], budget: number): PositionTable {
+export function positionTable(jobs: readonly Job[], blocks: readonly ValuedBlock[], budget: number, exact: boolean): PositionTable {
   const jobIds: string[] = [];
   const values: number[] = [];
-  return { total: assess(loadJobs(jobs), blocks, NO_IDS, NO_BLOCKS, jobIds, values) + budget, jobIds, values };
+  return { total: assess(loadJobs(jobs), blocks, NO_IDS, NO_BLOCKS, jobIds, values, exact) + budget, jobIds, values };
 }
 
 /** Position value in credits: `positionParts(...).total`. */
-export function positionValue(jobs: readonly Job[], blocks: readonly ValuedBlock[], budget: number): number {
-  return assess(loadJobs(jobs), blocks, NO_IDS, NO_BLOCKS, null, null) + budget;
+export function positionValue(jobs: readonly Job[], blocks: readonly ValuedBlock[], budget: number, exact: boolean): number {
+  return assess(loadJobs(jobs), blocks, NO_IDS, NO_BLOCKS, null, null, exact) + budget;
 }
 
 /**
@@ -266,8 +299,9 @@ export function positionValueAfter(
   budget: number,
   give: readonly string[],
   receive: readonly ValuedBlock[],
+  exact: boolean,
 ): number {
-  return assess(loadJobs(jobs), blocks, give, receive, null, null) + budget;
+  return assess(loadJobs(jobs), blocks, give, receive, null, null, exact) + budget;
 }
 
 /**
@@ -284,9 +318,10 @@ export function tradeGain(
   give: readonly string[],
   receive: readonly ValuedBlock[],
   paymentIn: number,
+  exact: boolean,
 ): number {
   // tradeGainFrom(positionValue(jobs, blocks, budget), …) with the jobs loaded once: the same float operations.
-  const c = tradeCores(jobs, blocks, give, receive);
+  const c = tradeCores(jobs, blocks, give, receive, exact);
   return c.after + (budget + paymentIn) - (c.before + budget);
 }
 
@@ -302,6 +337,7 @@ export function tradeGainFrom(
   give: readonly string[],
   receive: readonly ValuedBlock[],
   paymentIn: number,
+  exact: boolean,
 ): number {
-  return positionValueAfter(jobs, blocks, budget + paymentIn, give, receive) - before;
+  return positionValueAfter(jobs, blocks, budget + paymentIn, give, receive, exact) - before;
 }

@@ -13,6 +13,7 @@ import type {
   Offer,
   RewardBreakdown,
   RewardEntry,
+  RulesVersion,
   ShockEvent,
   TaskName,
   Difficulty,
@@ -108,6 +109,11 @@ export interface Observation {
    * Optional so older views stay valid.
    */
   auction?: AuctionView | null;
+  /**
+   * The rules version of the match (docs/RULES.md §0) when it is 4 or later; absent under v3 (so a v3
+   * observation keeps its JSON). Policies value positions by the best assignment from v4 on.
+   */
+  rules?: RulesVersion;
 }
 
 /** An open emergency auction as one seat sees it (docs/RULES.md §5.1). */

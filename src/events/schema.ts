@@ -58,7 +58,12 @@ export const MatchEventSchema = z.discriminatedUnion('type', [
    */
   z.object({ type: z.literal('match_started'), drivers: z.record(z.string(), z.unknown()), rulesVersion: z.number().int().positive().optional() }),
   z.object({ type: z.literal('action'), lab: z.string(), userId: z.string(), action: z.unknown() }),
-  z.object({ type: z.literal('seat_done'), lab: z.string() }),
+  /** `auto`: the host marked a person done because nothing was left to decide (src/match/idle.ts). */
+  z.object({ type: z.literal('seat_done'), lab: z.string(), auto: z.literal(true).optional() }),
+  /** A person took back their `done` (or an automatic one) within the round: the round waits for them again. */
+  z.object({ type: z.literal('seat_undone'), lab: z.string() }),
+  /** A person's setting for this match: `autoDone` false = never mark their seat done automatically. */
+  z.object({ type: z.literal('seat_setting'), lab: z.string(), autoDone: z.boolean() }),
   /** `judge` is the decision used (null = nobody pitched); stored so replay never calls a model. */
   z.object({ type: z.literal('round_closed'), round: z.number().int().nonnegative(), reason: z.enum(['all_done', 'timer', 'host']), judge: z.unknown().nullable() }),
   z.object({ type: z.literal('match_ended'), by: z.string(), reason: z.string() }),

@@ -5,11 +5,12 @@
  * The reason names no private value: it says whether the trade helps the seat's own position and which
  * of its blocks it will not part with, never by how much.
  */
-import { MESSAGE_MAX, observe, rng, tradeGain } from '../engine/index.js';
+import { MESSAGE_MAX, observe, rng, tradeGain, exactValuation } from '../engine/index.js';
 import { ARCHETYPES, archetypeParams, getPolicy } from '../engine/policies/index.js';
 import { MAX_PRICE, threshold } from '../engine/policies/archetypes.js';
 import { isOpen } from '../engine/policies/desk.js';
-import { grudgeNotice } from '../engine/policies/talk.js';
+import { exploitedText, grudgeNotice } from '../engine/policies/talk.js';
+import { grudgeEnd, isExploitative, offerWorth } from '../engine/grudges.js';
 import { EXPLOITATIVE_GAIN } from '../engine/handlers/offers.js';
 import type { ArchetypeName, LabId, MatchState, Offer, PolicyName } from '../engine/types.js';
 
@@ -47,7 +48,7 @@ function gainOf(s: MatchState, lab: LabId, o: Terms): number {
   const blocks = Object.values(s.blocks).filter((b) => b.owner === lab);
   const receive = o.offeredBlockIds.map((id) => s.blocks[id]!).filter(Boolean);
   const money = o.payment - (o.ask ?? 0);
-  return tradeGain(jobs, blocks, s.labs[lab]!.budget, o.requestedBlockIds, receive, money);
+  return tradeGain(jobs, blocks, s.labs[lab]!.budget, o.requestedBlockIds, receive, money, exactValuation(s));
 }
 
 /** Whether the trade raises the seat's own valuation of its position (sign only; the amount stays private). */
@@ -113,6 +114,15 @@ function wouldUse(s: MatchState, lab: LabId, ids: readonly string[]): boolean {
 function grudgeNote(s: MatchState, lab: LabId, policy: PolicyName, o: Offer): string | null {
   if (policy !== 'retaliatory' || !s.seats[lab]?.grudges.includes(o.from)) return null;
   const breach = Object.values(s.coalitions).find((c) => c.members.includes(lab) && c.commitments[o.from]?.standing === 'breached');
+  const end = grudgeEnd(s, lab, o.from);
+  if (end !== null) {
+    // Rules v4: the test is public (reference prices) and the grudge lapses: say both.
+    const facts = (ids: readonly string[]) => ids.flatMap((id) => (Object.hasOwn(s.blocks, id) ? [s.blocks[id]!] : []));
+    const w = offerWorth(facts(o.requestedBlockIds), facts(o.offeredBlockIds), o.payment, o.ask ?? 0);
+    const until = `until the end of round ${end + 1}`;
+    const why = isExploitative(w) ? exploitedText(o.id, w, end) : breach ? `you breached coalition ${breach.id}; ${until}` : `an earlier offer of yours was exploitative; ${until}`;
+    return grudgeNotice(s.labs[lab]!.publicName, s.labs[o.from]!.publicName, why);
+  }
   const why = breach ? `you breached coalition ${breach.id}` : gainOf(s, lab, o) < EXPLOITATIVE_GAIN ? `offer ${o.id} was exploitative` : 'an earlier offer of yours was exploitative';
   return grudgeNotice(s.labs[lab]!.publicName, s.labs[o.from]!.publicName, why);
 }

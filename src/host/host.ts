@@ -258,18 +258,27 @@ export class RoundHost {
   /**
    * The caller's seat is done for the round; `closed` holds the round-close posts when this closed the round
    * (not published: the caller renders them). With `round` (0-based), a `done` that arrives after that round
-   * closed is refused with `round_closed` (it never ends the next round early).
+   * closed is refused with `round_closed` (it never ends the next round early). `how`: 'undo' takes a done
+   * (theirs or an automatic one) back within the round; 'auto-on' / 'auto-off' set, for this match, whether
+   * the host may mark them done when nothing is left to decide (src/match/idle.ts).
    */
-  async done(channelId: string, caller: Caller, round?: number): Promise<HostResult<{ match: HostedMatch; closed: Reply | null }>> {
+  async done(channelId: string, caller: Caller, round?: number, how: 'done' | 'undo' | 'auto-on' | 'auto-off' = 'done'): Promise<HostResult<{ match: HostedMatch; closed: Reply | null }>> {
     return this.inChannel(channelId, async (m0) =>
       this.appendThen(m0.id, (m) => {
         const seat = runningSeat(m, caller);
         if (!seat.ok) return seat;
+        const lab = seat.value;
+        if (how === 'auto-on' || how === 'auto-off') {
+          const on = how === 'auto-on';
+          return (m.autoDoneOff ?? []).includes(lab) === !on ? ok(null) : ok({ type: 'seat_setting', lab, autoDone: on });
+        }
         const late = roundClosed(m, round);
         if (late) return late;
-        if (m.done.includes(seat.value) || m.state?.labs[seat.value]?.finished) return ok(null);
-        return ok({ type: 'seat_done', lab: seat.value });
+        if (how === 'undo') return m.done.includes(lab) ? ok({ type: 'seat_undone', lab }) : ok(null);
+        if (m.done.includes(lab) || m.state?.labs[lab]?.finished) return ok(null);
+        return ok({ type: 'seat_done', lab });
       }, async (match) => {
+        if (how !== 'done') return ok({ match: this.log.cached(match.id) ?? match, closed: null });
         const closed = await this.runner.closeIfNoOne(match);
         return ok({ match: this.log.cached(match.id) ?? match, closed });
       }),

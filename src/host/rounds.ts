@@ -24,6 +24,7 @@ import { decideRound, stateForJudge } from '../match/judging.js';
 import type { MatchLog } from '../match/match-log.js';
 import { agentMessages, mergeReplies, renderAgentActivity, renderOverByFinish, renderRoundClose, type CloseReason } from '../present/render.js';
 import { roundVerdictReply } from '../present/verdicts.js';
+import { autoDoneNotice } from '../present/auto-done.js';
 import { ballotOpenField, voteButton } from '../voting/render.js';
 import { drivenSeats, pendingSeats } from '../match/replay.js';
 import { openDecisions } from '../match/idle.js';
@@ -161,27 +162,29 @@ export class RoundRunner {
 
   /**
    * Under the lock: mark done every person whose seat has nothing left to decide this round
-   * (src/match/idle.ts) and tell them privately; they may still act until the round closes.
+   * (src/match/idle.ts), unless they turned it off (`done auto:off`) or took a done back this round, and
+   * tell them what was decided and how to take it back (src/present/auto-done.ts).
    */
   async autoDone(m: HostedMatch): Promise<{ match: HostedMatch; posts: Reply }> {
     const posts: Reply = { public: [], private: [] };
     let cur = m;
     if (!this.d.autoDone || !cur.state || cur.phase !== 'running') return { match: cur, posts };
     const round = cur.state.round;
+    const marked: LabId[] = [];
     for (const lab of cur.state.labIds) {
       const d = cur.drivers[lab];
       const state = cur.state;
       if (!state || d?.kind !== 'human' || cur.done.includes(lab) || state.labs[lab]?.finished) continue;
+      if (cur.autoDoneOff?.includes(lab) || cur.undone?.includes(lab)) continue;
       if (openDecisions(state, lab).length > 0) continue;
-      const r = await this.d.log.append(cur.id, (x) => (isOpen(x, round) && !x.done.includes(lab) ? ok({ type: 'seat_done' as const, lab }) : fail('not_running', 'closed')));
+      const r = await this.d.log.append(cur.id, (x) => (isOpen(x, round) && !x.done.includes(lab) ? ok({ type: 'seat_done' as const, lab, auto: true as const }) : fail('not_running', 'closed')));
       if (!r.ok) break;
       cur = r.value.match;
-      posts.private.push({
-        userId: d.userId,
-        title: `${labName(cur, lab)}: nothing left to decide in round ${round + 1}`,
-        text: `Your jobs are settled, fully allocated or out of reach, and no offer, coalition or auction waits on you, so you are marked done for round ${round + 1}. You can still act (offers, pitches, messages) until it closes.`,
-      });
+      marked.push(lab);
     }
+    // Told after every mark: whether the round closes at once depends on all of them.
+    const closesNow = marked.length > 0 && roundNeedsNoOne(cur);
+    for (const lab of marked) posts.private.push(autoDoneNotice(cur, lab, round, closesNow, this.d.clock.now()));
     return { match: cur, posts };
   }
 

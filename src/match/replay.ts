@@ -4,9 +4,9 @@
  * {@link applyEvent} for the events it appends (to get the action result or round report) and
  * {@link replay} to load a log.
  */
-import { RULES_VERSION, applyAction, closeRound, createMatch } from '../engine/index.js';
+import { PLAYABLE_RULES, applyAction, closeRound, createMatch } from '../engine/index.js';
 import { JudgeDecisionSchema, publicDecision } from '../engine/judge/decision.js';
-import type { ActionResult, JudgeDecision, LabId, MatchState, PolicyName } from '../engine/types.js';
+import type { ActionResult, JudgeDecision, LabId, MatchState, PolicyName, RulesVersion } from '../engine/types.js';
 import type { RoundReport } from '../engine/views.js';
 import type { Ballot } from '../voting/ballots/types.js';
 import { emptyLedger, ledgerClose, ledgerStep } from './ledger.js';
@@ -90,8 +90,8 @@ export function applyEvent(m: HostedMatch | null, ev: StoredEvent): FoldStep {
     case 'match_started': {
       if (m.phase !== 'lobby') throw bad('match_started twice');
       const rules = body.rulesVersion ?? 1;
-      if (rules !== RULES_VERSION) {
-        const why = `played under engine rules v${rules}; this engine plays v${RULES_VERSION} (docs/RULES.md §0), so its rewards would not replay`;
+      if (!(PLAYABLE_RULES as readonly number[]).includes(rules)) {
+        const why = `played under engine rules v${rules}; this engine plays v${PLAYABLE_RULES.join(' and v')} (docs/RULES.md §0), so its rewards would not replay`;
         throw new ReplayError(ev.matchId, ev.seq, why, 'old_rules');
       }
       const drivers: Record<LabId, SeatDriver> = {};
@@ -105,7 +105,7 @@ export function applyEvent(m: HostedMatch | null, ev: StoredEvent): FoldStep {
       const { task, seed, holdout } = m.settings;
       let state;
       try {
-        state = createMatch({ task, seed, holdout, scripted });
+        state = createMatch({ task, seed, holdout, scripted, rules: rules as RulesVersion });
       } catch (e) {
         throw bad(`engine rejected the config: ${e instanceof Error ? e.message : String(e)}`);
       }
@@ -129,7 +129,20 @@ export function applyEvent(m: HostedMatch | null, ev: StoredEvent): FoldStep {
     case 'seat_done': {
       const state = running(m, bad);
       if (!state.labs[body.lab]) throw bad(`unknown lab ${body.lab}`);
-      return { match: m.done.includes(body.lab) ? base : { ...base, done: [...m.done, body.lab] } };
+      if (m.done.includes(body.lab)) return { match: base };
+      return { match: { ...base, done: [...m.done, body.lab], ...(body.auto ? { autoDone: [...(m.autoDone ?? []), body.lab] } : {}) } };
+    }
+    case 'seat_undone': {
+      const state = running(m, bad);
+      if (!state.labs[body.lab]) throw bad(`unknown lab ${body.lab}`);
+      const undone = (m.undone ?? []).includes(body.lab) ? (m.undone ?? []) : [...(m.undone ?? []), body.lab];
+      return { match: { ...base, done: m.done.filter((l) => l !== body.lab), autoDone: (m.autoDone ?? []).filter((l) => l !== body.lab), undone } };
+    }
+    case 'seat_setting': {
+      const state = running(m, bad);
+      if (!state.labs[body.lab]) throw bad(`unknown lab ${body.lab}`);
+      const off = (m.autoDoneOff ?? []).filter((l) => l !== body.lab);
+      return { match: { ...base, autoDoneOff: body.autoDone ? off : [...off, body.lab] } };
     }
     case 'round_closed': {
       const state = running(m, bad);
@@ -149,10 +162,12 @@ export function applyEvent(m: HostedMatch | null, ev: StoredEvent): FoldStep {
           state: out.state,
           done: [],
           lastJudge: judge,
+          autoDone: [],
+          undone: [],
           phase: over ? 'over' : 'running',
           roundDeadline: over ? null : deadlineAfter(ev.at, m.settings.roundSeconds),
           endedAt: over ? Date.parse(ev.at) : null,
-          doomed: [...(m.doomed ?? []), ...newlyDoomed(m.doomed ?? [], out.state).map((x) => x.jobId)],
+          doomed: [...(m.doomed ?? []), ...newlyDoomed(m.doomed ?? [], out.state).map(doomKey)],
           ledger: ledgerClose(m.ledger ?? emptyLedger(), ev.seq, out.report),
           roundActions: [],
           lastRound: {
@@ -206,9 +221,16 @@ function foldBallot(m: HostedMatch, base: HostedMatch, body: BallotEvent, at: st
 }
 
 /** Jobs that became impossible at this close (not announced before). */
+/**
+ * Jobs to announce at this close: newly incomplete ones, and a partial-credit job once more when it can
+ * no longer earn anything (announced keys: the job id, then `<id>:lost`).
+ */
 function newlyDoomed(announced: readonly string[], s: MatchState): DoomedJob[] {
-  return s.over ? [] : doomedJobs(s).filter((x) => !announced.includes(x.jobId));
+  return s.over ? [] : doomedJobs(s).filter((x) => !announced.includes(doomKey(x)));
 }
+
+/** The key under which a job's announcement is remembered (see {@link newlyDoomed}). */
+const doomKey = (x: DoomedJob): string => (x.lost ? `${x.jobId}:lost` : x.jobId);
 
 /** A step as the round's narration needs it (src/present/narrate.ts). */
 function actionRecord(seq: number, round: number, lab: LabId, action: unknown, r: { ok: boolean; code: string; created?: { offerId?: string; coalitionId?: string } }): ActionRecord {

@@ -23,6 +23,12 @@ export interface HostedMatch {
   drivers: Record<LabId, SeatDriver>;
   /** Seats that said `done` this round. */
   done: LabId[];
+  /** Seats of this round the host marked done because nothing was left to decide (a subset of `done`). */
+  autoDone?: LabId[];
+  /** People who took their `done` back this round (`done undo:true`): not marked done automatically again until the round closes. */
+  undone?: LabId[];
+  /** People who turned automatic `done` off for this match (`done auto:off`). */
+  autoDoneOff?: LabId[];
   /** Engine state once started (null in the lobby). */
   state: MatchState | null;
   /** When the current round's timer runs out (ms since epoch), or null. Derived from the last round-open event time. */

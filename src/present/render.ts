@@ -22,6 +22,7 @@ import { roundLedgerLines, seatSummary } from './ledger.js';
 import { dealSide, directMessagePosts, narrate, narrationFields } from './narrate.js';
 import { breakdownChart, standingsChart } from './charts.js';
 import type { ActionRecord, HostedMatch } from '../match/types.js';
+import type { DoomedJob } from '../match/doomed.js';
 import { emptyReply, mergeReplies } from '../chat/reply.js';
 
 export { DEADLINE_FIELD, labName, seatLabel } from './common.js';
@@ -197,17 +198,38 @@ function arrivalNotices(m: HostedMatch, r: RoundReport): PrivatePost[] {
   return out;
 }
 
+/**
+ * The words for a job the market can no longer complete, true of its credit rule: lost (no partial credit,
+ * or nothing left to add) or still earning (partial credit with capacity left).
+ */
+export function doomedNotice(x: DoomedJob): { title: string; text: string } {
+  const rel = x.minReliability.toFixed(2);
+  const idle = 'Blocks you reserved for it cost −0.05 each if still idle at its deadline.';
+  if (!x.partial) {
+    return {
+      title: `${x.jobId} can no longer be completed`,
+      text: `It still needs ${x.missing} GPU-h at reliability ≥ ${rel}, and only ${x.left} GPU-h of such capacity is left in the whole market. It has no partial credit, so it will settle as missed at its deadline and earns nothing. ${idle}`,
+    };
+  }
+  if (x.lost) {
+    return {
+      title: `${x.jobId} can get no more GPU-hours`,
+      text: `No capacity at reliability ≥ ${rel} is left in the market. It keeps its partial credit: ${x.allocated} of ${x.required} GPU-h, ${x.secured.toFixed(2)} credits at its deadline. ${idle}`,
+    };
+  }
+  return {
+    title: `${x.jobId} can no longer be completed in full`,
+    text: `It still needs ${x.missing} GPU-h at reliability ≥ ${rel}, and ${x.left} GPU-h of such capacity is left in the whole market. It has partial credit, so every hour still counts: allocating all ${x.left} (buying what you do not hold) brings it to ${x.allocated + x.left} of ${x.required} GPU-h, up to ${x.reachable.toFixed(2)} credits at its deadline (${x.secured.toFixed(2)} as allocated now).`,
+  };
+}
+
 /** Private notices to the owners of jobs that became impossible at this close (src/match/doomed.ts). */
 function doomedNotices(m: HostedMatch): PrivatePost[] {
   const out: PrivatePost[] = [];
   for (const x of m.lastRound?.doomed ?? []) {
     const d = m.drivers[x.owner];
     if (d?.kind !== 'human') continue;
-    out.push({
-      userId: d.userId,
-      title: `${x.jobId} can no longer be completed`,
-      text: `It still needs ${x.missing} GPU-h at reliability ≥ ${x.minReliability.toFixed(2)}, and only ${x.left} GPU-h of such capacity is left in the whole market. It will settle as missed at its deadline (partial credit only if the job allows it); blocks you reserved for it cost −0.05 each if still idle then.`,
-    });
+    out.push({ userId: d.userId, ...doomedNotice(x) });
   }
   return out;
 }

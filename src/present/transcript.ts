@@ -62,7 +62,12 @@ export function renderTranscript(events: readonly StoredEvent[]): string {
         out.push(actionLine(next, { ...ev, body }, step.result));
         break;
       case 'seat_done':
-        out.push(`- ${labName(next, body.lab)} is done`);
+        out.push(`- ${labName(next, body.lab)} is done${body.auto ? ' (nothing left to decide)' : ''}`);
+        break;
+      case 'seat_undone':
+        out.push(`- ${labName(next, body.lab)} is not done after all`);
+        break;
+      case 'seat_setting':
         break;
       case 'round_closed':
         if (step.report) {

@@ -11,6 +11,7 @@ import type { Post, PrivatePost, Reply } from '../chat/types.js';
 import type { JudgeDecision, LabId } from '../engine/types.js';
 import { storedChecks, type ClaimCheck, type JobTruth, type PitchCheck } from '../engine/judge/explain.js';
 import { FABRICATION_COST } from '../engine/pitch-bonus.js';
+import { rulesOf } from '../engine/config.js';
 import { FABRICATION_SATURATION } from '../engine/judge/rule-judge.js';
 import type { StoredEvent } from '../match/types.js';
 import { labName } from './common.js';
@@ -84,6 +85,9 @@ function checkLines(c: PitchCheck, you: boolean): string[] {
   return lines;
 }
 
+/** Whether the match's rules judge a pitch against its seat's facts when it was made (v4, docs/RULES.md §6.1). */
+const atPitch = (m: HostedMatch): boolean => m.state !== null && rulesOf(m.state) >= 4;
+
 /** Each human author's private post with their own pitch's check and the truth about their jobs. */
 export function authorVerdictPosts(m: HostedMatch, decision: JudgeDecision | null): PrivatePost[] {
   const checks = storedChecks(decision?.meta);
@@ -96,7 +100,7 @@ export function authorVerdictPosts(m: HostedMatch, decision: JudgeDecision | nul
     out.push({
       userId: d.userId,
       title: `The judge's check of your round ${c.round + 1} pitch`,
-      text: [...checkLines(c, true), '', 'Your pending jobs as the judge saw them (private):', ...truth].join('\n'),
+      text: [...checkLines(c, true), '', `Your pending jobs ${atPitch(m) ? 'when you pitched' : 'as the judge saw them at the close'} (private):`, ...truth].join('\n'),
     });
   }
   return out;
@@ -109,7 +113,7 @@ export function channelVerdictPost(m: HostedMatch, decision: JudgeDecision | nul
   const round = checks[0]!.round;
   return {
     title: `The judge's check of the round ${round + 1} pitches`,
-    text: 'Each claim the judge could check against the game state: ✓ verified, ✗ fabricated, ? unsupported, · not counted.',
+    text: `Each claim the judge could check against ${atPitch(m) ? "its lab's facts when the pitch was made" : 'the game state at the close'}: ✓ verified, ✗ fabricated, ? unsupported, · not counted.`,
     fields: checks.map((c: PitchCheck) => ({ name: labName(m, c.lab as LabId), value: checkLines(c, false).join('\n') })),
   };
 }

@@ -153,6 +153,11 @@ export function feedOf(events: readonly StoredEvent[], from: HostedMatch | null,
       case 'seat_done':
         add('done', [post(`${labName(pub, body.lab)} is done for the round`)]);
         break;
+      case 'seat_undone':
+        add('done', [post(`${labName(pub, body.lab)} is not done after all`)]);
+        break;
+      case 'seat_setting':
+        break;
       case 'round_closed': {
         const r = step.report;
         if (!r) break;

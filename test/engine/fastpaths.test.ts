@@ -186,8 +186,8 @@ describe('positionTable', () => {
       for (let seed = 0; seed < 20; seed++) {
         const s = match(task, seed);
         for (const lab of s.labIds) {
-          const parts = positionParts(labJobs(s, lab), labBlocks(s, lab), s.labs[lab]!.budget);
-          const table = positionTable(labJobs(s, lab), labBlocks(s, lab), s.labs[lab]!.budget);
+          const parts = positionParts(labJobs(s, lab), labBlocks(s, lab), s.labs[lab]!.budget, true);
+          const table = positionTable(labJobs(s, lab), labBlocks(s, lab), s.labs[lab]!.budget, true);
           assert.equal(table.total, parts.total);
           assert.deepEqual(table.jobIds, Object.keys(parts.byJob));
           assert.deepEqual(table.values, Object.values(parts.byJob));
@@ -195,8 +195,8 @@ describe('positionTable', () => {
         // A trade's two parties, read in one pass each (handlers/offers.ts executeTrade).
         const [x, y] = holdingsOf(s, s.labIds[0]!, s.labIds[1]!);
         assert.deepEqual(x, { jobs: labJobs(s, s.labIds[0]!), blocks: labBlocks(s, s.labIds[0]!) });
-        assert.equal(positionTable(x.jobs, x.blocks, s.labs[s.labIds[0]!]!.budget).total, positionOf(s, s.labIds[0]!).total);
-        assert.equal(positionTable(y.jobs, y.blocks, s.labs[s.labIds[1]!]!.budget).total, positionOf(s, s.labIds[1]!).total);
+        assert.equal(positionTable(x.jobs, x.blocks, s.labs[s.labIds[0]!]!.budget, true).total, positionOf(s, s.labIds[0]!).total);
+        assert.equal(positionTable(y.jobs, y.blocks, s.labs[s.labIds[1]!]!.budget, true).total, positionOf(s, s.labIds[1]!).total);
       }
   });
 });

@@ -11,7 +11,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyAction, closeRound, createMatch, observe, TASK_NAMES } from '../../src/engine/index.js';
-import type { MatchState, RoundReport, TaskName } from '../../src/engine/index.js';
+import type { MatchState, RoundReport, RulesVersion, TaskName } from '../../src/engine/index.js';
 import { defaultOpponents } from '../../src/engine/gym.js';
 import { canonicalHash } from '../support/canonical.js';
 import { roundScript } from './golden-script.js';
@@ -38,8 +38,8 @@ function checkPins(name: string, actual: Record<string, string>, pinned: Readonl
 const WORLD_SEEDS = [0, 1, 7, 42, 123456];
 
 /** One episode: lab_0 plays test/engine/golden-script.ts, the others the gym's default archetypes (§8). */
-function episode(task: TaskName, seed: number, holdout: boolean): { trace: unknown[]; final: MatchState } {
-  let s = createMatch({ task, seed, holdout, scripted: defaultOpponents(task, seed, 'lab_0') });
+function episode(task: TaskName, seed: number, holdout: boolean, rules: RulesVersion): { trace: unknown[]; final: MatchState } {
+  let s = createMatch({ task, seed, holdout, rules, scripted: defaultOpponents(task, seed, 'lab_0') });
   const trace: unknown[] = [];
   while (!s.over) {
     for (const action of roundScript(observe(s, 'lab_0'))) {
@@ -110,20 +110,26 @@ const EPISODE_HASHES: Readonly<Record<string, string>> = {
   'coalition_market/1/holdout=true': '2931d2afd4d3d2c6ae23fad5463a40dd8f5af4437d487345ddf86ab0e2f50ded',
 };
 
+/** The pins of each rules version the engine plays: v3 only replays stored matches, and must not drift either. */
+const PINS: readonly { rules: RulesVersion; worlds: Readonly<Record<string, string>>; episodes: Readonly<Record<string, string>> }[] = [
+  { rules: 3, worlds: WORLDS, episodes: EPISODE_HASHES },
+];
+
 describe('golden: pinned worlds and episodes', () => {
-  test(`createMatch of every task, seeds ${WORLD_SEEDS.join(', ')}, holdout off and on`, () => {
+  for (const { rules, worlds, episodes } of PINS) {
+  test(`rules v${rules}: createMatch of every task, seeds ${WORLD_SEEDS.join(', ')}, holdout off and on`, () => {
     const actual: Record<string, string> = {};
     for (const task of TASK_NAMES) {
-      for (const seed of WORLD_SEEDS) for (const holdout of [false, true]) actual[`${task}/${seed}/holdout=${holdout}`] = canonicalHash(createMatch({ task, seed, holdout }));
+      for (const seed of WORLD_SEEDS) for (const holdout of [false, true]) actual[`${task}/${seed}/holdout=${holdout}`] = canonicalHash(createMatch({ task, seed, holdout, rules }));
     }
-    checkPins('WORLDS', actual, WORLDS);
+    checkPins(`WORLDS${rules === 3 ? '' : `_V${rules}`}`, actual, worlds);
   });
 
-  test('whole scripted episodes: every step result, every round report and the final state', () => {
+  test(`rules v${rules}: whole scripted episodes: every step result, every round report and the final state`, () => {
     const actual: Record<string, string> = {};
     const seen = new Set<string>();
     for (const { task, seed, holdout } of EPISODES) {
-      const ep = episode(task, seed, holdout);
+      const ep = episode(task, seed, holdout, rules);
       actual[`${task}/${seed}/holdout=${holdout}`] = canonicalHash(ep);
       for (const t of ep.trace as { result?: { code: string }; report?: RoundReport }[]) {
         if (t.result) seen.add(t.result.code);
@@ -134,9 +140,10 @@ describe('golden: pinned worlds and episodes', () => {
         for (const a of t.report.scriptedActions) seen.add(a.code);
       }
     }
-    checkPins('EPISODE_HASHES', actual, EPISODE_HASHES);
+    checkPins(`EPISODE_HASHES${rules === 3 ? '' : `_V${rules}`}`, actual, episodes);
     // The pins are worth something only if the episodes reach these parts of the rules.
     const wanted = ['trade', 'judge_winner', 'shock', 'offer_accepted', 'counter_offer_created', 'coalition_proposed', 'coalition_activated', 'bid_placed', 'job_allocated', 'capacity_released', 'malformed_action'];
     assert.deepEqual(wanted.filter((c) => !seen.has(c)), [], 'parts of the rules the golden episodes no longer reach');
   });
+  }
 });

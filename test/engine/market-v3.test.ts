@@ -17,7 +17,7 @@ describe('ask: selling blocks for credits', () => {
     let s = must(s0, 'lab_0', { action_type: 'send_offer', target_lab_id: 'lab_1', block_ids: ['b_0_2'], ask: 12.345 }, 'offer_created');
     assert.equal(s.offers.o_1!.ask, 12.35);
     assert.equal(s.offers.o_1!.payment, 0);
-    const gainTo = tradeGain(Object.values(s.jobs).filter((j) => j.owner === 'lab_1'), Object.values(s.blocks).filter((b) => b.owner === 'lab_1'), 100, [], [s.blocks.b_0_2!], -12.35);
+    const gainTo = tradeGain(Object.values(s.jobs).filter((j) => j.owner === 'lab_1'), Object.values(s.blocks).filter((b) => b.owner === 'lab_1'), 100, [], [s.blocks.b_0_2!], -12.35, true);
     const out = act(s, 'lab_1', { action_type: 'accept_offer', offer_id: 'o_1' });
     assert.equal(out.result.code, 'offer_accepted');
     s = out.state;

@@ -25,7 +25,7 @@ function fairSwap() {
 describe('archetypes', () => {
   test('cooperative accepts a fair swap that selfish refuses', () => {
     const obs = fairSwap();
-    const gain = tradeGain(obs.self.jobs, obs.self.blocks, obs.self.budget, ['b_1_0'], [obs.blocks[0]!], 0);
+    const gain = tradeGain(obs.self.jobs, obs.self.blocks, obs.self.budget, ['b_1_0'], [obs.blocks[0]!], 0, obs.rules !== undefined);
     assert.ok(Math.abs(gain) < 1e-9, 'the swap is value-neutral for lab_1');
     assert.deepEqual(find(run('cooperative', obs), 'accept_offer'), { action_type: 'accept_offer', offer_id: 'o_1' });
     const selfish = run('selfish', obs);
@@ -140,7 +140,7 @@ describe('archetypes', () => {
       offers: [offer('o_2', 'lab_0', 'lab_1', { offeredBlockIds: ['b_0_0'], payment: 20 })],
       coalitions: [proposal('c_1', 'lab_0', ['lab_0', 'lab_1'])],
     });
-    const gift = tradeGain(later.self.jobs, later.self.blocks, later.self.budget, [], [later.blocks[1]!], 20);
+    const gift = tradeGain(later.self.jobs, later.self.blocks, later.self.budget, [], [later.blocks[1]!], 20, later.rules !== undefined);
     assert.ok(gift > 20, 'the offer is clearly good for it');
     const acts = run('retaliatory', later);
     assert.deepEqual(find(acts, 'reject_offer'), { action_type: 'reject_offer', offer_id: 'o_2' });

@@ -62,7 +62,7 @@ describe('baselines', () => {
       blocks: [block('b_0_0', 'lab_0', 4)],
       offers: [offer('o_1', 'lab_1', 'lab_0', { requestedBlockIds: ['b_0_0'], payment: 1 })],
     });
-    assert.ok(tradeGain(obs.self.jobs, obs.self.blocks, 100, ['b_0_0'], [], 1) < -50);
+    assert.ok(tradeGain(obs.self.jobs, obs.self.blocks, 100, ['b_0_0'], [], 1, obs.rules !== undefined) < -50);
     assert.deepEqual(run('always_accept', obs)[0], { action_type: 'accept_offer', offer_id: 'o_1' });
     assert.equal(find(run('rule_based_expert', obs), 'accept_offer'), undefined, 'the expert does not');
   });
@@ -120,7 +120,7 @@ describe('rule_based_expert', () => {
     assert.deepEqual(o.requested_block_ids, ['b_2_0']);
     const resale = 1.5 * 4 * 0.9;
     assert.ok((o.payment ?? 0) > resale + 8, `pays ${o.payment}: more than the seller’s resale value plus the selfish margin`);
-    assert.ok(tradeGain(obs.self.jobs, obs.self.blocks, 100, [], [obs.blocks[2]!], -(o.payment ?? 0)) > 0.5, 'still a gain for itself');
+    assert.ok(tradeGain(obs.self.jobs, obs.self.blocks, 100, [], [obs.blocks[2]!], -(o.payment ?? 0), obs.rules !== undefined) > 0.5, 'still a gain for itself');
   });
 
   test('remembers refused bids from its own offer notes: raises its price once, then looks elsewhere', () => {

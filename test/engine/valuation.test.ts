@@ -74,11 +74,11 @@ describe('valuation', () => {
         fc.integer({ min: -3000, max: 3000 }).map((p) => p / 100),
         (jobs, blocks, budget, give, receive, pay) => {
           const ref = reference(jobs, blocks, budget);
-          assert.deepEqual(positionParts(jobs, blocks, budget), ref);
-          assert.ok(Object.is(positionValue(jobs, blocks, budget), ref.total));
+          assert.deepEqual(positionParts(jobs, blocks, budget, false), ref);
+          assert.ok(Object.is(positionValue(jobs, blocks, budget, false), ref.total));
           const after = [...blocks.filter((b) => !give.includes(b.id)), ...receive.map((b) => ({ ...b, status: 'available' as const }))];
-          assert.ok(Object.is(tradeGain(jobs, blocks, budget, give, receive, pay), reference(jobs, after, budget + pay).total - ref.total));
-          assert.ok(Object.is(positionValueAfter(jobs, blocks, budget, give, receive), reference(jobs, after, budget).total));
+          assert.ok(Object.is(tradeGain(jobs, blocks, budget, give, receive, pay, false), reference(jobs, after, budget + pay).total - ref.total));
+          assert.ok(Object.is(positionValueAfter(jobs, blocks, budget, give, receive, false), reference(jobs, after, budget).total));
         },
       ),
       { numRuns: 3000 },
@@ -93,8 +93,8 @@ describe('valuation', () => {
         fc.integer({ min: 0, max: 20000 }).map((b) => b / 100),
         (jobs, blocks, budget) => {
           const ref = reference(jobs, blocks, budget);
-          assert.deepEqual(positionParts(jobs, blocks, budget), ref);
-          assert.ok(Object.is(positionValue(jobs, blocks, budget), ref.total));
+          assert.deepEqual(positionParts(jobs, blocks, budget, false), ref);
+          assert.ok(Object.is(positionValue(jobs, blocks, budget, false), ref.total));
         },
       ),
       { numRuns: 300 },

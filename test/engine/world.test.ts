@@ -11,7 +11,9 @@ import { assertInvariants, money } from './helpers.js';
 describe('config', () => {
   test('defaults and validation', () => {
     const s = createMatch({ task: 'single_trade', seed: 0 });
-    assert.deepEqual(s.config, { task: 'single_trade', seed: 0, holdout: false, scripted: {}, maxActionsPerRound: 12 });
+    assert.deepEqual(s.config, { task: 'single_trade', seed: 0, holdout: false, scripted: {}, maxActionsPerRound: 12, rules: 4 });
+    // A v3 config (replay of stored matches) keeps its exact v3 form: no rules key.
+    assert.deepEqual(createMatch({ task: 'single_trade', seed: 0, rules: 3 }).config, { task: 'single_trade', seed: 0, holdout: false, scripted: {}, maxActionsPerRound: 12 });
     const bad: unknown[] = [
       { task: 'nope', seed: 1 },
       { task: 'single_trade', seed: -1 },
@@ -19,6 +21,7 @@ describe('config', () => {
       { task: 'single_trade', seed: 1, scripted: { lab_5: 'selfish' } },
       { task: 'single_trade', seed: 1, scripted: { lab_1: 'villain' } },
       { task: 'single_trade', seed: 1, maxActionsPerRound: 0 },
+      { task: 'single_trade', seed: 1, rules: 2 },
     ];
     for (const b of bad) assert.throws(() => createMatch(b as never), { name: 'ZodError' });
     assert.equal(MatchConfigSchema.safeParse({ task: 'market_round', seed: 3, scripted: { lab_2: 'selfish' } }).success, true);

@@ -23,14 +23,14 @@ async function v1Match(store: Awaited<ReturnType<typeof openStore>>, id: string,
 }
 
 test('replay refuses a log from rules v1 with a clear, coded message', async () => {
-  assert.equal(RULES_VERSION, 3);
+  assert.equal(RULES_VERSION, 4);
   const store = await openStore({ sqlitePath: ':memory:' });
   try {
     await v1Match(store, 'm_old', 'c1');
     const events = await store.load('m_old');
     assert.throws(
       () => replay(events),
-      (err: unknown) => err instanceof ReplayError && err.code === 'old_rules' && /engine rules v1; this engine plays v3/.test(err.message),
+      (err: unknown) => err instanceof ReplayError && err.code === 'old_rules' && /engine rules v1; this engine plays v3 and v4/.test(err.message),
     );
   } finally {
     await store.close();

@@ -1,7 +1,10 @@
 /**
- * The console adapter: one local channel (`console:local`) in the terminal, the user `console:you` as host
- * on lab_0, the other seats scripted. On start it resumes this channel's unfinished match from the store
- * (so a killed process continues where it was), else creates and starts a new one. Commands are the
+ * The console adapter: a local channel in the terminal, the user `console:you` as host on lab_0, the other
+ * seats scripted. It starts a new match unless told to resume one (`--resume [id]`): a piped script or a
+ * `--seed` never plays on in another match by surprise. An unfinished match stays saved, and the start and
+ * the goodbye print the command that resumes it (a killed process continues where it was). Each console
+ * match has its own channel (`console:local`, or `console:local:<n>` while an earlier one is unfinished
+ * there), so a new match never displaces a saved one. Commands are the
  * catalogue's text grammar (a leading `/arena` is optional; lines starting with `#` are comments). Interactive
  * on a TTY (prompt); otherwise one command per line, echoed, until the match ends or input ends. `quit`,
  * Ctrl-C (SIGINT) and the end of input leave and say where the match is saved and how to resume it — or,
@@ -15,14 +18,14 @@ import type { TaskName } from '../../engine/types.js';
 import type { AsyncJudge } from '../../engine/judge/types.js';
 import { RoundHost, type AgentFactory, type RoundHostOptions } from '../../host/index.js';
 import { roundLabel } from '../../present/common.js';
-import type { EventStore } from '../../store/types.js';
+import type { EventStore, MatchRecord } from '../../store/types.js';
 import { ratingChangeHook } from '../../analytics/ratings/match-over.js';
 import { DEFAULT_CHARTS_DIR, writeReplyCharts } from './charts.js';
 import { LineQueue } from './lines.js';
-import { bannerLine, chartNotWritten, goodbyeLine, quitHelp, type Keeping } from './persistence.js';
+import { bannerLine, chartNotWritten, goodbyeLine, quitHelp, savedLine, type Keeping } from './persistence.js';
 import { renderReply } from './render.js';
 
-/** The console's one channel and user. */
+/** The console's channel (a new match takes `console:local:<n>` while an unfinished one holds this one). */
 export const CONSOLE_CHANNEL = 'console:local';
 /** The console's user: hosts the match and holds lab_0; not an admin. */
 export const CONSOLE_USER: Caller = { userId: 'console:you', displayName: 'you', isAdmin: false };
@@ -36,6 +39,11 @@ export interface ConsoleOptions {
   interactive: boolean;
   /** ANSI styles (stdout is a TTY and NO_COLOR unset). */
   color: boolean;
+  /**
+   * Resume a saved unfinished console match: its id, or `true` for the most recent one. Undefined: start a
+   * new match (and list the unfinished ones with the command that resumes each).
+   */
+  resume?: string | true;
   /** Settings of a new match (ignored when resuming). `seed` undefined = random (printed). */
   task: TaskName;
   seed?: number;
@@ -122,7 +130,15 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
       queue.poke();
     },
   });
-  const say = async (text: string) => show(await runText(host, CONSOLE_CHANNEL, CONSOLE_USER, text));
+  const target = await consoleChannel(opts);
+  if (typeof target === 'string') {
+    write(target);
+    await host.stop();
+    rl.close();
+    return 2;
+  }
+  const channel = target.channel;
+  const say = async (text: string) => show(await runText(host, channel, CONSOLE_USER, text));
   try {
     write(
       [
@@ -137,9 +153,10 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
     );
     // Only this channel's match is loaded (lazily, by `current`, which also re-arms its timer): `restore()`
     // would take over every unfinished match in the database, e.g. a Discord bot's on the same SQLite file.
-    await openMatch(opts, host, (text) => runText(host, CONSOLE_CHANNEL, CONSOLE_USER, text), show, write);
+    for (const saved of target.saved) write(savedLine(opts.keeping, saved));
+    await openMatch(opts, host, channel, (text) => runText(host, channel, CONSOLE_USER, text), show, write);
     if (opts.interactive && !interrupted) rl.prompt();
-    while (!interrupted && (await host.current(CONSOLE_CHANNEL)) !== null) {
+    while (!interrupted && (await host.current(channel)) !== null) {
       const line = await queue.next();
       if (line === null || interrupted) break;
       if (line === undefined) continue;
@@ -155,7 +172,7 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
       else await say(text);
       if (opts.interactive && !interrupted) rl.prompt();
     }
-    const left = await host.current(CONSOLE_CHANNEL);
+    const left = await host.current(channel);
     write(left ? goodbyeLine(opts.keeping, left) : 'The match is over. `npm start` opens a new one.\n');
     return 0;
   } finally {
@@ -164,6 +181,33 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
     rl.close();
     await host.stop();
   }
+}
+
+/** Where this run plays: the channel of the match to resume, or a free one for a new match (with the saved ones to mention). */
+interface ConsoleTarget {
+  channel: string;
+  /** Unfinished console matches left saved (a new match was asked for): each is announced with its resume command. */
+  saved: MatchRecord[];
+}
+
+/**
+ * The channel of the match `opts.resume` names (or the latest unfinished console match), or, for a new
+ * match, `console:local` if no unfinished match holds it, else the first free `console:local:<n>`. A
+ * message (ends with a newline) when there is nothing to resume.
+ */
+async function consoleChannel(opts: ConsoleOptions): Promise<ConsoleTarget | string> {
+  const unfinished = (await opts.store.listUnfinished()).filter((r) => r.platform === 'console').sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+  if (opts.resume !== undefined) {
+    const rec = opts.resume === true ? unfinished[0] : unfinished.find((r) => r.id === opts.resume);
+    if (rec) return { channel: rec.channelId, saved: [] };
+    const which = opts.resume === true ? 'no unfinished console match is saved' : `no unfinished console match ${opts.resume} is saved`;
+    const ids = unfinished.map((r) => r.id).join(', ');
+    return `Nothing to resume: ${which}${opts.keeping ? ` in ${opts.keeping.where}` : ''}.${ids ? ` Unfinished: ${ids}.` : ''} \`npm start\` opens a new match.\n`;
+  }
+  const held = new Set(unfinished.map((r) => r.channelId));
+  let channel = CONSOLE_CHANNEL;
+  for (let n = 2; held.has(channel); n++) channel = `${CONSOLE_CHANNEL}:${n}`;
+  return { channel, saved: unfinished };
 }
 
 /**
@@ -175,16 +219,17 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
 async function openMatch(
   opts: ConsoleOptions,
   host: RoundHost,
+  channel: string,
   run: (text: string) => Promise<Reply>,
   show: (reply: Reply) => Promise<void>,
   write: (t: string) => void,
 ): Promise<void> {
-  const existing = await host.current(CONSOLE_CHANNEL);
+  const existing = await host.current(channel);
   if (existing?.phase === 'running' && existing.state) {
     const s = existing.state;
     write(
       `Resumed match ${existing.id} (${existing.settings.task}, seed ${existing.settings.seed}) at round ${roundLabel(s.round, s.params.maxRounds)}; ` +
-        `${existing.lastSeq} events in its log. (--task/--seed apply to new matches; \`end\` stops this one.)\n`,
+        `${existing.lastSeq} events in its log. (\`end\` stops it for good.)\n`,
     );
     await show(await run('status'));
     return;
@@ -203,7 +248,7 @@ async function openMatch(
   } else {
     write(`Resumed the lobby of match ${existing.id}; starting it.\n`);
   }
-  const lobby = await host.current(CONSOLE_CHANNEL);
+  const lobby = await host.current(channel);
   if (lobby?.settings.votes) write(`${VOTES_NOTICE}\n`);
   if (lobby && !host.seatOf(lobby, CONSOLE_USER.userId)) await setup(formatCommand('join', { lab: 'lab_0' }));
   for (const seat of opts.seats ?? []) {

@@ -11,6 +11,8 @@ import { holdingsOf, holdsLive, labBlocks, labJobs } from '../query.js';
 import type { Holdings } from '../query.js';
 import { positionTable, tradeGain } from '../valuation.js';
 import { ownedJobsAndBlocks } from '../public.js';
+import { exactValuation, rulesOf } from '../config.js';
+import { addGrudge, isExploitative, offerWorth } from '../grudges.js';
 import type { PositionTable } from '../valuation.js';
 import { checkBlocks, checkDuplicates, fail, ok } from './common.js';
 import type { Ctx, Failure, Outcome } from './common.js';
@@ -21,7 +23,7 @@ type OfferTerms = Pick<SendAction, 'block_ids' | 'requested_block_ids' | 'paymen
 
 /** Reputation change of both parties per executed trade (reference §2.2). */
 export const TRADE_REPUTATION = 0.02;
-/** A recipient whose gain from an offer is below this holds a grudge against the sender (§7.1 retaliatory). */
+/** Rules v3: a recipient whose gain from an offer is below this holds a grudge against the sender (§7.1 retaliatory). */
 export const EXPLOITATIVE_GAIN = -5;
 
 /** Validate an offer from `from` to `to` as send_offer (§3.1); null when valid. `payment`, `ask`: credits, 2 dp. */
@@ -64,6 +66,15 @@ function createOffer(ctx: Ctx, to: LabId, t: OfferTerms, payment: number, ask: n
   d.addOffer(offer);
   s.nextOfferSeq += 1;
   if (t.message.length > 0) d.addMessage({ round: s.round, from: lab, to, text: t.message, kind: 'offer' });
+  if (rulesOf(s) >= 4) {
+    // Rules v4: judged at the public reference price the sender can see (grudges.ts); a new exploitative
+    // offer renews a grudge that holds.
+    const requested = t.requested_block_ids.map((b) => s.blocks[b]!);
+    const offered = t.block_ids.map((b) => s.blocks[b]!);
+    if (isExploitative(offerWorth(requested, offered, payment, ask))) addGrudge(d, to, lab);
+    ctx.created.offerId = id;
+    return id;
+  }
   // The recipient's gain matters only if it holds no grudge against the sender yet.
   const seat = s.seats[to]!;
   if (!seat.grudges.includes(lab)) {
@@ -73,8 +84,8 @@ function createOffer(ctx: Ctx, to: LabId, t: OfferTerms, payment: number, ask: n
     const owned = s.jobs === d.base.jobs && s.blocks === d.base.blocks ? ownedJobsAndBlocks(s, to) : undefined;
     const jobs = owned === undefined ? labJobs(s, to) : owned.jobs;
     const blocks = owned === undefined ? labBlocks(s, to) : owned.blocks;
-    const gain = tradeGain(jobs, blocks, s.labs[to]!.budget, t.requested_block_ids, received, payment - ask);
-    if (gain < EXPLOITATIVE_GAIN) d.seat(to).grudges = [...seat.grudges, lab];
+    const gain = tradeGain(jobs, blocks, s.labs[to]!.budget, t.requested_block_ids, received, payment - ask, false);
+    if (gain < EXPLOITATIVE_GAIN) addGrudge(d, to, lab);
   }
   ctx.created.offerId = id;
   return id;
@@ -141,8 +152,9 @@ function executionError(s: MatchState, o: Offer): Failure | null {
 function executeTrade(ctx: Ctx, o: Offer): void {
   const { d } = ctx;
   const [from, to] = partiesOf(d, o.from, o.to);
-  const beforeFrom = positionTable(from.jobs, from.blocks, d.s.labs[o.from]!.budget);
-  const beforeTo = positionTable(to.jobs, to.blocks, d.s.labs[o.to]!.budget);
+  const exact = exactValuation(d.s);
+  const beforeFrom = positionTable(from.jobs, from.blocks, d.s.labs[o.from]!.budget, exact);
+  const beforeTo = positionTable(to.jobs, to.blocks, d.s.labs[o.to]!.budget, exact);
   if (o.payment > 0) {
     d.setBudget(o.from, d.s.labs[o.from]!.budget - o.payment);
     d.setBudget(o.to, d.s.labs[o.to]!.budget + o.payment);
@@ -163,8 +175,8 @@ function executeTrade(ctx: Ctx, o: Offer): void {
   // as a new pass over the records would give, but for the order, which valuation does not depend on
   // (it sorts both lists by total orders: valuation.ts).
   const blocks = d.s.blocks;
-  const afterFrom = positionTable(from.jobs, traded(from.blocks, o.offeredBlockIds, o.requestedBlockIds, blocks), d.s.labs[o.from]!.budget);
-  const afterTo = positionTable(to.jobs, traded(to.blocks, o.requestedBlockIds, o.offeredBlockIds, blocks), d.s.labs[o.to]!.budget);
+  const afterFrom = positionTable(from.jobs, traded(from.blocks, o.offeredBlockIds, o.requestedBlockIds, blocks), d.s.labs[o.from]!.budget, exact);
+  const afterTo = positionTable(to.jobs, traded(to.blocks, o.requestedBlockIds, o.offeredBlockIds, blocks), d.s.labs[o.to]!.budget, exact);
   credit(ctx, o.id, o.from, beforeFrom, afterFrom);
   credit(ctx, o.id, o.to, beforeTo, afterTo);
 }

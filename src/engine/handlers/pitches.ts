@@ -6,6 +6,8 @@ import type { Action } from '../actions.js';
 import { PITCH_MIN } from '../actions.js';
 import type { Pitch } from '../types.js';
 import { own } from '../util.js';
+import { rulesOf } from '../config.js';
+import { pitchFactsOf } from '../judge/snapshot.js';
 import { checkDuplicates, fail, ok, ownPendingJob } from './common.js';
 import type { Ctx, Outcome } from './common.js';
 
@@ -26,6 +28,8 @@ function record(ctx: Ctx, text: string, jobIds: readonly string[], replyTo: stri
   const { d, lab } = ctx;
   const s = d.s;
   const pitch: Pitch = { round: s.round, lab, text, jobIds: jobIds.slice(), replyTo };
+  // Rules v4: the judge checks the pitch against the seat's facts now, not at the close (§6.1).
+  if (rulesOf(s) >= 4) s.pitchFacts = { ...s.pitchFacts, [lab]: pitchFactsOf(s, lab) };
   // The seat's earlier pitch of the round (if any) is dropped, the others keep their order.
   const prev = s.pitches;
   const pitches: Pitch[] = [];

@@ -4,21 +4,20 @@
  */
 import type { JobId, MatchState, Pitch } from '../types.js';
 import { claimsOf } from './claims.js';
-import { StateFacts } from './state-facts.js';
+import { factsForPitch, openForPitch } from './snapshot.js';
 import { checkClaims } from './verify.js';
 
 /** The jobs a pitch argued for: `named` = its own job ids it named; `open` = those (or, naming none, the argued jobs of §6.2) still short of hours. */
 export interface ArguedJobs {
   /** Own job ids named by the pitch (structured `jobIds`, then ids in the text), in that order, once each. */
   named: JobId[];
-  /** Argued jobs that are pending and not fully allocated when the round closes (each can hold a share of the bonus). */
+  /**
+   * Argued jobs that can hold a share of the bonus: pending with unmet hours when the pitch was made
+   * (rules v4; allocating to them afterwards keeps them), or still short of hours at the close (v3).
+   */
   open: JobId[];
 }
 
-const isOpen = (s: MatchState, id: JobId): boolean => {
-  const j = s.jobs[id];
-  return j !== undefined && j.outcome === 'pending' && j.allocatedHours < j.gpuHoursRequired;
-};
 
 /** Append `id` to `named` if it is a job of the pitch's seat not named yet. */
 function addNamed(state: MatchState, pitch: Pitch, named: JobId[], id: JobId): void {
@@ -42,7 +41,7 @@ export function arguedJobs(state: MatchState, pitch: Pitch): ArguedJobs {
     const c = claims[i]!;
     if (c.kind === 'job') addNamed(state, pitch, named, c.id);
   }
-  if (named.length > 0) return { named, open: named.filter((id) => isOpen(state, id)) };
-  const v = checkClaims(new StateFacts(state, pitch.lab), claims, []);
-  return { named, open: v.argued.map((j) => j.id).filter((id) => isOpen(state, id)) };
+  if (named.length > 0) return { named, open: named.filter((id) => openForPitch(state, pitch, id)) };
+  const v = checkClaims(factsForPitch(state, pitch), claims, []);
+  return { named, open: v.argued.map((j) => j.id).filter((id) => openForPitch(state, pitch, id)) };
 }

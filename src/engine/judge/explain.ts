@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { JobId, LabId, MatchState, Pitch } from '../types.js';
 import { claimsOf, type Claim } from './claims.js';
 import { manipulationFlags, type ManipulationFlag } from './manipulation.js';
-import { StateFacts } from './state-facts.js';
+import { factsForPitch } from './snapshot.js';
 import { checkClaims, type ClaimRuling, type ClaimWhy } from './verify.js';
 
 /** One checked claim, in the order the checker met it (structured job ids first, then the text's claims). */
@@ -45,7 +45,7 @@ export interface PitchCheck {
 
 /** The judge's work on `pitch` against `state` (the state the judge saw). */
 export function checkPitch(state: MatchState, pitch: Pitch): PitchCheck {
-  const facts = new StateFacts(state, pitch.lab);
+  const facts = factsForPitch(state, pitch);
   const claims: ClaimCheck[] = [];
   const v = checkClaims(facts, claimsOf(pitch.text), pitch.jobIds, (claim, ruling, why, job) => {
     claims.push(job ? { claim: { ...claim }, ruling, why, jobId: job.id } : { claim: { ...claim }, ruling, why });

@@ -3,21 +3,9 @@
  * against (docs/RULES.md §6). Private values live here; nothing from this file may reach a public
  * reason string except as counts. Pure.
  */
-import type { BlockId, CoalitionId, Job, JobId, LabId, MatchState, OfferId } from '../types.js';
+import type { BlockId, CoalitionId, Job, JobFacts, JobId, LabId, MatchState, OfferId } from '../types.js';
 
-/** A pending job as the judge sees it. Hours in GPU-hours, rounds 0-based. */
-export interface JobFacts {
-  id: JobId;
-  requiredHours: number;
-  /** requiredHours − allocatedHours (> 0 for a pending job). */
-  unmetHours: number;
-  deadlineRound: number;
-  /** deadlineRound − current round (≥ 0: a pending job settles when its deadline round closes). */
-  roundsLeft: number;
-  minReliability: number;
-  /** Job urgency multiplier (docs/RULES.md §1: U(1.0, 1.8); surge jobs up to 1.9). */
-  urgency: number;
-}
+export type { JobFacts } from '../types.js';
 
 export interface SeatFacts {
   lab: LabId;

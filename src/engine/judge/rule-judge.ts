@@ -9,7 +9,7 @@ import type { JudgeDecision, JudgeSeatScore, LabId, MatchState, Pitch } from '..
 import { claimsOf } from './claims.js';
 import { countsReason, seatReason } from './reasons.js';
 import type { JobFacts } from './facts.js';
-import { StateFacts } from './state-facts.js';
+import { factsForPitch } from './snapshot.js';
 import { JUDGE_BONUS_MAX, type SyncJudge } from './types.js';
 import { checkClaims } from './verify.js';
 import { flagsText, manipulationFlags, type ManipulationFlag } from './manipulation.js';
@@ -67,7 +67,7 @@ interface Scored {
 
 function score(state: MatchState, pitch: Pitch): Scored {
   // Only the facts the pitch's claims ask about are looked up (not a whole seatFacts).
-  const v = checkClaims(new StateFacts(state, pitch.lab), claimsOf(pitch.text), pitch.jobIds);
+  const v = checkClaims(factsForPitch(state, pitch), claimsOf(pitch.text), pitch.jobIds);
   const nV = v.verified.length;
   const nF = v.fabricated.length;
   const nU = v.unsupported.length;

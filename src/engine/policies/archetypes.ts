@@ -10,13 +10,14 @@ import type { ArchetypeName, Block, LabId, Offer } from '../types.js';
 import type { Observation, PublicBlock, PublicLab } from '../views.js';
 import type { Policy, PolicyContext } from './types.js';
 import { type ArchetypeParams, archetypeParams } from './params.js';
-import { type Desk, hasId, idsOf, isAllocated, isOpen, isSpent, makeDesk, push, room, round2, sortSmall } from './desk.js';
+import { type Desk, blockOf, hasId, idsOf, isAllocated, isOpen, isSpent, makeDesk, push, room, round2, sortSmall } from './desk.js';
 import { type JobPlan, type Usable, allocatePlanned, plan } from './plan.js';
 import { accept, alreadyBuying, executable, incoming, labInfo, netIn, offerGain, others, pastBids, spareValue } from './market.js';
 import { bidInAuction } from './auction.js';
 import { findSeller, offerToBuy, overBid } from './buying.js';
 import { coalitionsEnabled, commit, committedOwn, contributed, defectFor, grudges, invitations, liveCoalitions, propose } from './coalition.js';
-import { grudgeNotice, inflatedPitch, misleadingMessage, quote, truthfulPitch } from './talk.js';
+import { exploitedText, grudgeNotice, inflatedPitch, misleadingMessage, quote, truthfulPitch } from './talk.js';
+import { GRUDGE_ROUNDS, isExploitative, offerWorth } from '../grudges.js';
 
 interface Ctx {
   name: ArchetypeName;
@@ -62,16 +63,42 @@ function decideOffers(d: Desk, c: Ctx): void {
       continue;
     }
     if (gain === -Infinity || (changed && !executable(d, o))) continue;
+    // Rules v4: an offer exploitative at the public reference price is refused whatever it is worth to the seat.
+    if (d.rules >= 4 && c.p.exploitGain > -Infinity && exploitative(d, o)) {
+      retaliate(d, c, o);
+      continue;
+    }
     const fresh = changed ? offerGain(d, o) : gain; // the desk changes when it accepts
     if (fresh >= thr) {
       changed = accept(d, o) || changed;
-    } else if (c.p.exploitGain > -Infinity && fresh < c.p.exploitGain) {
+    } else if (d.rules < 4 && c.p.exploitGain > -Infinity && fresh < c.p.exploitGain) {
       retaliate(d, c, o);
     } else if (rejections < 1) {
       rejections++;
       haggle(d, c, o, thr - fresh);
     }
   }
+}
+
+/** The public facts of the blocks of `ids` this seat can see. */
+function publicFacts(d: Desk, ids: readonly string[]): PublicBlock[] {
+  const out: PublicBlock[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    const b = blockOf(d, ids[i]!);
+    if (b !== undefined) out.push(b);
+  }
+  return out;
+}
+
+/** Rules v4: whether `o` is exploitative for this seat at the public reference price (grudges.ts). */
+function exploitative(d: Desk, o: Offer): boolean {
+  return isExploitative(offerWorth(publicFacts(d, o.requestedBlockIds), publicFacts(d, o.offeredBlockIds), o.payment, o.ask ?? 0));
+}
+
+/** Why `o` was exploitative, in terms its sender can check, and how long the grudge holds (v4). */
+function exploitedWhy(d: Desk, o: Offer): string {
+  const w = offerWorth(publicFacts(d, o.requestedBlockIds), publicFacts(d, o.offeredBlockIds), o.payment, o.ask ?? 0);
+  return exploitedText(o.id, w, d.round + GRUDGE_ROUNDS - 1);
 }
 
 const byWorthDesc = (a: PublicBlock, b: PublicBlock): number => b.gpuHours * b.reliability - a.gpuHours * a.reliability;
@@ -92,7 +119,7 @@ function retaliate(d: Desk, c: Ctx, o: Offer): void {
     push(d, { action_type: 'reject_offer', offer_id: o.id });
   }
   const target = labInfo(d, o.from)?.publicName ?? o.from;
-  push(d, { action_type: 'send_message', target_lab_id: o.from, message: grudgeNotice(d.obs.self.publicName, target, `offer ${o.id} was exploitative`) });
+  push(d, { action_type: 'send_message', target_lab_id: o.from, message: grudgeNotice(d.obs.self.publicName, target, d.rules >= 4 ? exploitedWhy(d, o) : `offer ${o.id} was exploitative`) });
   c.refused.push(o.from);
 }
 

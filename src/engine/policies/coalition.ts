@@ -53,6 +53,8 @@ export function breachers(d: Desk): LabId[] {
  * {@link GRUDGE_MARK}) that is still among its visible messages.
  */
 export function grudges(d: Desk): LabId[] {
+  // Rules v4: grudges lapse, so the engine's list (which lapses them) is the whole memory.
+  if (d.rules >= 4) return d.obs.self.grudges?.slice() ?? [];
   const out = breachers(d);
   const listed = d.obs.self.grudges;
   if (listed !== undefined) for (let i = 0; i < listed.length; i++) if (!hasId(out, listed[i]!)) out.push(listed[i]!);

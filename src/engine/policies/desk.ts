@@ -9,7 +9,7 @@
  * blocks and jobs), and hand-written stable sorts of a few elements rather than Array.prototype.sort.
  */
 import type { ActionInput } from '../actions.js';
-import type { Block, Job, LabId, Offer } from '../types.js';
+import type { Block, Job, LabId, Offer, RulesVersion } from '../types.js';
 import type { Observation, PublicBlock, PublicLab } from '../views.js';
 import { MAX_SCRIPTED_ACTIONS } from './types.js';
 
@@ -43,6 +43,10 @@ export interface Desk {
   posSpent: number;
   posLive: Block[];
   posCore: number;
+  /** The match's rules version (the observation's `rules`, absent = 3). */
+  rules: RulesVersion;
+  /** Value positions by the best assignment of blocks to jobs (rules v4), else greedily (v3). */
+  exact: boolean;
   /**
    * Facts of the observation computed once per desk (market.ts): incoming and outgoing active offers,
    * block ids asked for in the outgoing ones, past bids per block, other labs still playing. Shared:
@@ -82,6 +86,8 @@ export function makeDesk(obs: Observation, limit = MAX_SCRIPTED_ACTIONS): Desk {
     posSpent: 0,
     posLive: [],
     posCore: NaN,
+    rules: obs.rules ?? 3,
+    exact: obs.rules !== undefined && obs.rules >= 4,
     incoming: null,
     outgoing: null,
     asked: null,

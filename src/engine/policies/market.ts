@@ -113,7 +113,7 @@ function position(d: Desk): Block[] {
 /** The seat's position's valuation core (see {@link position}), valued now if it is not yet. */
 function currentCore(d: Desk): number {
   const live = position(d);
-  if (Number.isNaN(d.posCore)) d.posCore = positionValue(d.jobs, live, 0);
+  if (Number.isNaN(d.posCore)) d.posCore = positionValue(d.jobs, live, 0, d.exact);
   return d.posCore;
 }
 
@@ -125,9 +125,9 @@ function currentCore(d: Desk): number {
  */
 export function tradeCore(d: Desk, give: readonly string[], receive: readonly ValuedBlock[]): number {
   const live = position(d);
-  if (!Number.isNaN(d.posCore)) return positionValueAfter(d.jobs, live, 0, give, receive);
+  if (!Number.isNaN(d.posCore)) return positionValueAfter(d.jobs, live, 0, give, receive, d.exact);
   // The position is valued with the first trade (gainAt needs both), reading the jobs once for the two.
-  const c = tradeCores(d.jobs, live, give, receive);
+  const c = tradeCores(d.jobs, live, give, receive, d.exact);
   d.posCore = c.before;
   return c.after;
 }

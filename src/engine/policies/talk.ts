@@ -5,6 +5,7 @@
  * quote and grudge formats are also parsed back (`parseQuote`, `GRUDGE_MARK`), so keep them stable.
  */
 import type { Job, LabId, Message } from '../types.js';
+import { REFERENCE_PRICE, type OfferWorth } from '../grudges.js';
 
 
 /**
@@ -72,6 +73,15 @@ export function parseQuotes(messages: readonly Message[], me: LabId): Map<string
 export const GRUDGE_MARK = 'refuses further deals with';
 
 export const grudgeNotice = (name: string, targetName: string, why: string): string => `${name} ${GRUDGE_MARK} ${targetName}: ${why}.`;
+
+/**
+ * Why an offer was exploitative under rules v4, in public terms (docs/RULES.md §7.1), and until when the
+ * grudge holds (`until`: 0-based round). Example: "offer o_3 asked for 36.00 credits' worth at the reference
+ * price of 5 credits per reliable GPU-hour and gave 4.50, under half; until the end of round 3".
+ */
+export function exploitedText(offerId: string, w: OfferWorth, until: number): string {
+  return `offer ${offerId} asked for ${w.gives.toFixed(2)} credits' worth at the reference price of ${REFERENCE_PRICE} credits per reliable GPU-hour and gave ${w.gets.toFixed(2)}, under half; until the end of round ${until + 1}`;
+}
 
 /** A naive, unverifiable plea (base_instruct_naive): no ids, no numbers. */
 export const naivePlea = (name: string, round: number): string =>

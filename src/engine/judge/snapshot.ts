@@ -1,0 +1,122 @@
+/**
+ * Claims judged against the pitch's own moment (rules v4, docs/RULES.md §6.1): when a seat pitches, the
+ * engine keeps a snapshot of its facts ({@link PitchFacts}, in `MatchState.pitchFacts`), and the judge
+ * checks the pitch against that snapshot at the round close. A seat that pitches only true facts about a
+ * pending job and then allocates to it in the same round is judged on what was true when it spoke. Under
+ * rules v3 (no snapshot) the judge reads the state at the close, as v3 did. Pure.
+ */
+import type { JobId, LabId, MatchState, Pitch, PitchFacts } from '../types.js';
+import { rulesOf } from '../config.js';
+import { type JobFacts, type SeatFacts, seatFacts } from './facts.js';
+import { StateFacts } from './state-facts.js';
+import type { FactSource } from './verify.js';
+
+/** The snapshot of `lab`'s facts in `state`, as stored with its pitch. */
+export function pitchFactsOf(state: MatchState, lab: LabId): PitchFacts {
+  const f = seatFacts(state, lab);
+  return {
+    round: f.round,
+    pending: f.pending,
+    offerIds: [...f.offerIds],
+    coalitionIds: [...f.coalitionIds],
+    relatedBlockIds: [...f.relatedBlockIds],
+    capacityHours: f.capacityHours,
+    capacityReliabilities: f.capacityReliabilities,
+  };
+}
+
+/** The stored snapshot of `pitch`'s facts, if the rules keep one and it is this round's. */
+function snapshotOf(state: MatchState, pitch: Pitch): PitchFacts | undefined {
+  if (rulesOf(state) < 4) return undefined;
+  const f = state.pitchFacts !== undefined && Object.hasOwn(state.pitchFacts, pitch.lab) ? state.pitchFacts[pitch.lab] : undefined;
+  return f !== undefined && f.round === pitch.round ? f : undefined;
+}
+
+/** A {@link FactSource} over a stored snapshot; job ownership and the market's block ids come from `state` (a round cannot change either). */
+class SnapshotFacts implements FactSource {
+  readonly round: number;
+
+  constructor(
+    private readonly state: MatchState,
+    private readonly lab: LabId,
+    private readonly f: PitchFacts,
+  ) {
+    this.round = f.round;
+  }
+
+  pending(): JobFacts[] {
+    return this.f.pending;
+  }
+
+  pendingJob(id: JobId): JobFacts | undefined {
+    return this.f.pending.findLast((j) => j.id === id);
+  }
+
+  ownsJob(id: JobId): boolean {
+    return Object.hasOwn(this.state.jobs, id) && this.state.jobs[id]!.owner === this.lab;
+  }
+
+  hasOffer(id: string): boolean {
+    return this.f.offerIds.includes(id);
+  }
+
+  hasCoalition(id: string): boolean {
+    return this.f.coalitionIds.includes(id);
+  }
+
+  isRelatedBlock(id: string): boolean {
+    return this.f.relatedBlockIds.includes(id);
+  }
+
+  isMarketBlock(id: string): boolean {
+    return Object.hasOwn(this.state.blocks, id);
+  }
+
+  someCapacityHours(test: (hours: number) => boolean): boolean {
+    return this.f.capacityHours.some(test);
+  }
+
+  someCapacityReliability(test: (reliability: number) => boolean): boolean {
+    return this.f.capacityReliabilities.some(test);
+  }
+}
+
+/**
+ * The facts `pitch` is judged against: its snapshot under rules v4, else the state at the close (v3, or a
+ * state without a snapshot for it).
+ */
+export function factsForPitch(state: MatchState, pitch: Pitch): FactSource {
+  const f = snapshotOf(state, pitch);
+  return f === undefined ? new StateFacts(state, pitch.lab) : new SnapshotFacts(state, pitch.lab, f);
+}
+
+/**
+ * The facts of `lab` the judge weighs for its pitch this round, as {@link SeatFacts}: the snapshot of its
+ * latest pitch under rules v4, else the state's (for the LLM judge's fact sheet, agents/llm-prompt.ts).
+ */
+export function judgedSeatFacts(state: MatchState, lab: LabId): SeatFacts {
+  const live = seatFacts(state, lab);
+  let pitch: Pitch | undefined;
+  for (const p of state.pitches) if (p.lab === lab && p.round === state.round) pitch = p;
+  const f = pitch === undefined ? undefined : snapshotOf(state, pitch);
+  if (f === undefined) return live;
+  return {
+    ...live,
+    round: f.round,
+    pending: f.pending,
+    offerIds: new Set(f.offerIds),
+    coalitionIds: new Set(f.coalitionIds),
+    relatedBlockIds: new Set(f.relatedBlockIds),
+    capacityHours: f.capacityHours,
+    capacityReliabilities: f.capacityReliabilities,
+  };
+}
+
+/** Whether job `id` was pending with unmet hours in the facts `pitch` is judged against (argued.ts). */
+export function openForPitch(state: MatchState, pitch: Pitch, id: JobId): boolean {
+  const j = Object.hasOwn(state.jobs, id) ? state.jobs[id]! : undefined;
+  if (j === undefined || j.outcome !== 'pending') return false;
+  const f = snapshotOf(state, pitch);
+  if (f === undefined) return j.allocatedHours < j.gpuHoursRequired;
+  return f.pending.some((x) => x.id === id);
+}
