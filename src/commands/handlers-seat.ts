@@ -93,7 +93,7 @@ export const allocate = defineCommand('allocate', z.object({ job: idValue('job')
     const progress = !j
       ? ''
       : over > 0
-        ? ` ${j.allocatedHours} GPU-h for a ${j.gpuHoursRequired} GPU-h job: complete, it settles at its deadline. A block is used whole, so ${over} GPU-h go unused.`
+        ? ` ${j.allocatedHours} GPU-h for a ${j.gpuHoursRequired} GPU-h job: complete, it settles at its deadline. A block is used whole, so ${over} GPU-h ${over === 1 ? 'goes' : 'go'} unused.`
         : ` ${j.allocatedHours}/${j.gpuHoursRequired} GPU-h${over === 0 ? ': complete, it settles at its deadline' : ''}.`;
     return privateReply(ctx.caller.userId, { text: `Allocated ${idList(o.blocks)} to ${o.job}.${progress}` });
   });

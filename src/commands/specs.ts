@@ -76,7 +76,7 @@ const REST: readonly CommandSpec[] = [
   {
     name: 'offer',
     description: 'Offer another lab blocks and/or credits for some of its blocks',
-    help: 'Nothing is escrowed; everything is checked again when the other lab accepts. Pay credits with `pay`, or sell for credits with `ask`. During an emergency auction, `offer bid:<credits>` places your sealed bid (only you see it; the highest wins at the round close). Examples: `offer to:lab_1 give:b_0_1 want:b_1_0 pay:5 msg:"swap for your 4-GPU block"`, `offer to:lab_2 give:b_0_2 ask:12`, `offer bid:14`.',
+    help: 'Nothing is escrowed; everything is checked again when the other lab accepts. Pay credits with `pay`, or sell for credits with `ask`. During an emergency auction, `offer bid:<credits>` places your sealed bid (only you see it; the highest wins at the round close). Lowball with care: an offer that gives a lab less than half of what it asks of it, and at least 10 credits less, at the public reference price of 5 credits per reliability-weighted GPU-hour (a 4 GPU-h block at 0.90 is worth 18), is exploitative, and a retaliatory lab then refuses every deal with you for that round and the next. Examples: `offer to:lab_1 give:b_0_1 want:b_1_0 pay:5 msg:"swap for your 4-GPU block"`, `offer to:lab_2 give:b_0_2 ask:12`, `offer bid:14`.',
     options: [opt('to', 'lab', false, 'Lab the offer goes to (e.g. lab_1); required unless you bid'), give, want, pay, ask, msg, expires, opt('bid', 'number', false, 'A sealed bid (credits) in the emergency auction open this round, instead of an offer')],
     access: 'seat',
   },
@@ -104,7 +104,7 @@ const REST: readonly CommandSpec[] = [
   {
     name: 'pitch',
     description: 'Argue publicly why you need capacity; the judge scores pitches at round close',
-    help: 'The judge checks each claim (job ids, GPU-hours, deadlines, reliability, offers, blocks) against the truth and shows you its verdict claim by claim at the round close (the channel sees it when the ballot closes). True, specific claims win; each fabricated claim costs −0.05 judge_argument (at most −0.10 a pitch) and the pitch cannot win, nor can one that gives the judge instructions, repeats itself or pads. Example: `pitch text:"j_0_1 still needs 6 GPU-hours and is due in 2 rounds" job:j_0_1`.',
+    help: 'The judge checks each claim (job ids, GPU-hours, deadlines, reliability, offers, blocks) against your facts when you pitch, and shows you its verdict claim by claim at the round close (the channel sees it when the ballot closes); what you do later in the round cannot make a true claim false. The winning pitch\'s bonus is held on the jobs it argues for that still need GPU-hours when you pitch, and paid when they settle, so pitch for a job before you fill it. True, specific claims win; each fabricated claim costs −0.05 judge_argument (at most −0.10 a pitch) and the pitch cannot win, nor can one that gives the judge instructions, repeats itself or pads. Example: `pitch text:"j_0_1 still needs 6 GPU-hours and is due in 2 rounds" job:j_0_1`.',
     options: [
       opt('text', 'text', true, 'The pitch (12–1200 characters); it is public'),
       opt('job', 'jobs', false, 'Your job id(s) it argues for, comma-separated'),
@@ -129,7 +129,7 @@ const REST: readonly CommandSpec[] = [
   {
     name: 'coalition',
     description: 'Propose a coalition, accept one, or commit blocks/credits to it',
-    help: 'propose invites labs (`with`); every member must accept (its first commit is its consent); committed blocks can be used by members for their jobs. Examples: `coalition action:propose with:lab_1,lab_2 msg:"pool for j_0_1" rounds:3`, `coalition action:accept id:c_1`, `coalition action:commit id:c_1 blocks:b_0_2 pay:5`.',
+    help: 'propose invites labs (`with`); every member must accept (its first commit is its consent); a committed block can be used by the other members for their jobs, not by the lab that committed it (releasing it from an active coalition is a breach). Examples: `coalition action:propose with:lab_1,lab_2 msg:"pool for j_0_1" rounds:3`, `coalition action:accept id:c_1`, `coalition action:commit id:c_1 blocks:b_0_2 pay:5`.',
     options: [
       opt('action', 'string', true, 'propose, accept or commit', ['propose', 'accept', 'commit']),
       opt('with', 'lab', false, 'propose: labs to invite, comma-separated'),

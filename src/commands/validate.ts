@@ -94,7 +94,11 @@ export function checkAllocatable(option: string, ids: readonly string[], obs: Ob
     if (valid.includes(id)) continue;
     const b = obs.blocks.find((x) => x.id === id) ?? obs.self.blocks.find((x) => x.id === id);
     if (!b) return fail('unknown_block', option, `\`${option}\`: no block ${id}.`, 'block ids you can run jobs on', valid);
-    if (b.owner === obs.self.id) return fail(b.status === 'used' ? 'block_used' : 'failed_block', option, `\`${option}\`: your block ${id} is ${b.status}.`, 'your unused blocks', valid);
+    if (b.owner === obs.self.id && b.status === 'committed') {
+      // The engine's rule (docs/RULES.md §3.9): a committed block serves the partners, not its owner.
+      return fail('unavailable_block', option, `\`${option}\`: your block ${id} is committed to a coalition: only your partners may run jobs on it (releasing it from an active coalition is a breach).`, 'your available or reserved blocks, or partners\' committed blocks', valid);
+    }
+    if (b.owner === obs.self.id) return fail(b.status === 'used' ? 'block_used' : 'failed_block', option, `\`${option}\`: your block ${id} is ${b.status}.`, 'your available or reserved blocks, or partners\' committed blocks', valid);
     return fail('unowned_block', option, `\`${option}\`: ${id} belongs to ${b.owner} and is not committed to a coalition of yours.`, 'your blocks or pooled coalition blocks', valid);
   }
   return null;

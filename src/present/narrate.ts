@@ -75,8 +75,11 @@ function describe(m: HostedMatch, rec: ActionRecord, a: Action): string | null {
       return `released ${plural(a.block_ids.length, 'block')}`;
     case 'form_coalition':
       return `proposed coalition ${rec.created?.coalitionId ?? ''} with ${a.target_lab_ids.map(name).join(', ')}${note(a.message)}`.replace('coalition  with', 'a coalition with');
-    case 'commit_to_coalition':
-      return `committed ${a.block_ids.length ? plural(a.block_ids.length, 'block') : 'credits'} to coalition ${a.coalition_id}`;
+    case 'commit_to_coalition': {
+      // The first commit is consent: with nothing in it, the seat only joined. Escrow amounts stay private.
+      const parts = [a.block_ids.length ? plural(a.block_ids.length, 'block') : '', a.payment > 0 ? 'credits in escrow' : ''].filter(Boolean);
+      return parts.length ? `committed ${parts.join(' and ')} to coalition ${a.coalition_id}` : `joined coalition ${a.coalition_id}`;
+    }
     case 'allocate_to_job':
       return `ran a job on ${plural(a.block_ids.length, 'block')}`;
     case 'send_message':

@@ -5,7 +5,7 @@
  * person as a private post.
  */
 import type { Button, Post, PrivatePost, Reply } from '../chat/types.js';
-import type { JudgeDecision, LabId, ShockKind } from '../engine/types.js';
+import type { JudgeDecision, LabId } from '../engine/types.js';
 import type { RoundReport } from '../engine/views.js';
 import {
   currentStandings,
@@ -23,6 +23,7 @@ import { dealSide, directMessagePosts, narrate, narrationFields } from './narrat
 import { breakdownChart, standingsChart } from './charts.js';
 import type { ActionRecord, HostedMatch } from '../match/types.js';
 import type { DoomedJob } from '../match/doomed.js';
+import { shockSentence } from './shocks.js';
 import { emptyReply, mergeReplies } from '../chat/reply.js';
 
 export { DEADLINE_FIELD, labName, seatLabel } from './common.js';
@@ -34,17 +35,6 @@ const REASON_TEXT: Record<CloseReason, string> = {
   all_done: 'every seat is done',
   timer: 'the round timer ran out',
   host: 'the host closed it',
-};
-
-/** Public one-line descriptions of shocks (by kind only, so no private value can leak through them). */
-const SHOCK_TEXT: Record<ShockKind, string> = {
-  capacity_failure: 'a GPU block failed',
-  new_supply: 'new GPU capacity came to market',
-  energy_spike: 'energy costs rose by 25%',
-  deadline_acceleration: "a lab's deadline moved one round earlier",
-  reliability_downgrade: 'block reliability fell by 0.12',
-  demand_surge: 'demand surged: every lab got an urgent job',
-  emergency_auction: 'an emergency block was auctioned to the highest sealed bid',
 };
 
 export { emptyReply, mergeReplies };
@@ -82,6 +72,13 @@ export function renderStart(m: HostedMatch): Reply {
 }
 
 /** Each person's own position (private): budget, jobs with hours and deadlines, blocks. */
+/**
+ * How a pitch pays (docs/RULES.md §6.5), told in every briefing and in `help pitch`: the order of a pitch
+ * and an allocation matters, so a new player is told it rather than left to discover it.
+ */
+export const PITCH_PAYS =
+  'How a pitch pays: the round\'s best pitch wins a bonus that is held on the jobs it argues for that still need GPU-hours when you pitch, and paid when those jobs settle (a share if partly done, nothing if missed). So pitch for a job before you fill it: a pitch about a job already fully allocated has nothing to hold the bonus on. Claims are checked against your facts when you pitch.';
+
 function briefings(m: HostedMatch): PrivatePost[] {
   const s = m.state;
   if (!s) return [];
@@ -99,6 +96,7 @@ function briefings(m: HostedMatch): PrivatePost[] {
         `Budget ${me?.budget.toFixed(2)} credits, reputation ${me?.reputation.toFixed(2)}.`,
         `Jobs: ${jobs.map((j) => `${j.id} needs ${j.gpuHoursRequired} GPU-h by the end of round ${j.deadlineRound + 1} (min reliability ${j.minReliability.toFixed(2)})`).join('; ')}.`,
         `Blocks: ${blocks.map((b) => `${b.id} ${b.gpuHours} GPU-h @${b.reliability.toFixed(2)}`).join(', ')}.`,
+        PITCH_PAYS,
       ].join('\n'),
     });
   }
@@ -149,10 +147,7 @@ function closeSummary(m: HostedMatch, r: RoundReport, reason: CloseReason, maxRo
   if (r.shocks.length > 0)
     fields.push({
       name: 'Shocks',
-      value: r.shocks
-        // An auction's engine text names only its winner and price (docs/RULES.md §5.1), never a losing bid.
-        .map((x) => `${x.kind}: ${x.kind === 'emergency_auction' ? x.text : SHOCK_TEXT[x.kind]}${x.affectedLabs.length ? ` (${x.affectedLabs.map((l) => labName(m, l)).join(', ')})` : ''}${x.blockIds.length ? ` [${x.blockIds.join(', ')}]` : ''}`)
-        .join('\n'),
+      value: r.shocks.map((x) => shockSentence(m, x)).join('\n'),
     });
   if (r.settlements.length > 0)
     fields.push({
@@ -205,10 +200,11 @@ function arrivalNotices(m: HostedMatch, r: RoundReport): PrivatePost[] {
 export function doomedNotice(x: DoomedJob): { title: string; text: string } {
   const rel = x.minReliability.toFixed(2);
   const idle = 'Blocks you reserved for it cost −0.05 each if still idle at its deadline.';
-  if (!x.partial) {
+  if (!x.partial || (x.lost && x.allocated === 0)) {
+    const why = x.partial ? 'Nothing is allocated to it yet and nothing more can be' : 'It has no partial credit';
     return {
       title: `${x.jobId} can no longer be completed`,
-      text: `It still needs ${x.missing} GPU-h at reliability ≥ ${rel}, and only ${x.left} GPU-h of such capacity is left in the whole market. It has no partial credit, so it will settle as missed at its deadline and earns nothing. ${idle}`,
+      text: `It still needs ${x.missing} GPU-h at reliability ≥ ${rel}, and only ${x.left} GPU-h of such capacity is left in the whole market. ${why}, so it will settle as missed at its deadline and earns nothing. ${idle}`,
     };
   }
   if (x.lost) {

@@ -100,8 +100,9 @@ ${opts.chartVersion !== null ? html`<figure><img class="chart" src="/matches/${o
 export function matchPage(rec: MatchRecord, m: HostedMatch, items: readonly FeedItem[], opts: { chartVersion: number | null; demo?: boolean }): Html {
   const live = rec.status !== 'over' && m.phase !== 'over';
   const title = `${m.settings.task} · ${rec.id}`;
-  const body = html`<div class="match${opts.demo ? ' demo' : ''}" data-stream="/matches/${rec.id}/events" data-last-seq="${m.lastSeq}" data-match="${rec.id}"${opts.demo ? html` data-follow="1"` : ''}>
-<h1>${opts.demo ? 'Now playing: ' : ''}${m.settings.task} ${live ? html`<span class="badge live">LIVE</span>` : html`<span class="badge over">${m.phase === 'over' ? 'finished' : m.phase}</span>`}</h1>
+  // A finished match opens no stream (live.js): the demo view only watches for a newer live match.
+  const body = html`<div class="match${opts.demo ? ' demo' : ''}"${live ? html` data-stream="/matches/${rec.id}/events"` : ''} data-last-seq="${m.lastSeq}" data-match="${rec.id}"${opts.demo ? html` data-follow="1"` : ''}>
+<h1>${opts.demo ? (live ? 'Now playing: ' : 'Last played: ') : ''}${m.settings.task} ${live ? html`<span class="badge live">LIVE</span>` : html`<span class="badge over">${m.phase === 'over' ? 'finished' : m.phase}</span>`}</h1>
 <p class="meta">Match <code>${rec.id}</code> · ${rec.platform} · opened ${rec.createdAt.slice(0, 16).replace('T', ' ')} UTC${m.phase === 'over' ? html` · <a href="/matches/${rec.id}/replay">replay round by round</a>` : ''} <span class="conn" role="status" aria-live="polite"></span></p>
 <div id="state">${statePanel(m, { chartVersion: opts.chartVersion, matchId: rec.id })}</div>
 <section class="feed" aria-labelledby="feed-h"><h2 id="feed-h">What the channel saw</h2><ol id="feed" aria-live="polite">${items.map((i) => i.html)}</ol></section></div>`;

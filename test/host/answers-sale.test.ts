@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { applyAction, createMatch } from '../../src/engine/index.js';
+import { applyAction, closeRound, createMatch } from '../../src/engine/index.js';
 import type { MatchState, TaskName } from '../../src/engine/index.js';
 import { defaultOpponents } from '../../src/engine/gym.js';
 import { answerOffer } from '../../src/host/answers.js';
@@ -29,7 +29,7 @@ describe('a scripted seat says whether a block is for sale', () => {
           if (/Not for sale for 80 credits or less: try another lab's blocks\.$/.test(low.said)) {
             seen.notForSale++;
             assert.equal(at80, 'reject_offer', where);
-          } else if (/refuses further deals with Lab A: offer o_1 was exploitative\. Other labs may still deal with you\.$/.test(low.said)) {
+          } else if (/refuses further deals with Lab A: offer o_1 asked for [\d.]+ credits' worth at the reference price of 5 credits per reliable GPU-hour and gave 5\.00, under half; until the end of round 2\. Other labs may still deal with you\.$/.test(low.said)) {
             seen.grudge++;
             assert.equal(s0.config.scripted[b.owner], 'retaliatory', where);
           } else if (/ask again\.$/.test(low.said)) {
@@ -42,17 +42,40 @@ describe('a scripted seat says whether a block is for sale', () => {
     assert.ok(seen.notForSale > 50 && seen.grudge > 50 && seen.askAgain > 3, `every answer occurs: ${JSON.stringify(seen)}`);
   });
 
-  test('coalition_market seed 8: Lab B (deceptive) needs b_1_0 and says it is not for sale, whatever the offer', () => {
+  test('coalition_market seed 8: Lab B (deceptive) needs b_1_3 and says it is not for sale, whatever the offer', () => {
     const s0 = createMatch({ task: 'coalition_market', seed: 8, scripted: defaultOpponents('coalition_market', 8, 'lab_0') });
     for (const pay of [15, 30, 60]) {
-      const a = answerTo(s0, 'b_1_0', pay);
+      const a = answerTo(s0, 'b_1_3', pay);
       assert.equal(a.did, 'reject_offer');
-      assert.equal(a.said, "No to o_1: we need b_1_0 for our own jobs. Not for sale for 80 credits or less: try another lab's blocks.");
+      assert.equal(a.said, "No to o_1: we need b_1_3 for our own jobs. Not for sale for 80 credits or less: try another lab's blocks.");
     }
   });
-  test('a retaliatory seat that holds a grudge says so and why, instead of inviting another offer it would refuse', () => {
+  test('rules v4: a grudge is public (half the reference price), says how long it holds, and lapses two rounds on', () => {
     const scripted = { lab_1: 'retaliatory', lab_2: 'cooperative', lab_3: 'selfish' } as const;
     const s0 = createMatch({ task: 'coalition_market', seed: 8, scripted });
+    const worth = (5 * s0.blocks['b_1_0']!.gpuHours * s0.blocks['b_1_0']!.reliability).toFixed(2);
+    // Half the block's public reference worth or more is no grudge matter, whatever the block is worth to Lab B.
+    const fair = applyAction(s0, 'lab_0', { action_type: 'send_offer', target_lab_id: 'lab_1', requested_block_ids: ['b_1_0'], payment: Math.ceil(Number(worth) / 2) }).state;
+    assert.deepEqual(fair.seats['lab_1']!.grudges, []);
+    // Under half of it is exploitative: the sender can compute that from what the channel shows.
+    const low = applyAction(s0, 'lab_0', { action_type: 'send_offer', target_lab_id: 'lab_1', requested_block_ids: ['b_1_0'], payment: 1 }).state;
+    assert.deepEqual([low.seats['lab_1']!.grudges, low.seats['lab_1']!.grudgeEnds], [['lab_0'], [1]]);
+    const first = answerOffer(low, 'lab_1', 'retaliatory', 'o_1')!;
+    assert.equal(
+      (first.actions[0] as { message: string }).message,
+      `No to o_1. Lab B refuses further deals with Lab A: offer o_1 asked for ${worth} credits' worth at the reference price of 5 credits per reliable GPU-hour and gave 1.00, under half; until the end of round 2. Other labs may still deal with you.`,
+    );
+    // In the next round a fair offer is still refused, with the end of the grudge; after it, the grudge is gone.
+    const next = closeRound(low, { judge: null }).state;
+    assert.match(answerTo(next, 'b_1_2', 40).said, /an earlier offer of yours was exploitative; until the end of round 2\. Other labs may still deal with you\.$/);
+    const later = closeRound(next, { judge: null }).state;
+    assert.deepEqual(later.seats['lab_1']!.grudges, [], 'lapsed when round 3 opened');
+    assert.doesNotMatch(answerTo(later, 'b_1_2', 40).said, /refuses further deals/);
+  });
+
+  test('rules v3 (stored matches): a retaliatory seat that holds a grudge says so and why, instead of inviting another offer it would refuse', () => {
+    const scripted = { lab_1: 'retaliatory', lab_2: 'cooperative', lab_3: 'selfish' } as const;
+    const s0 = createMatch({ task: 'coalition_market', seed: 8, scripted, rules: 3 });
     // Fresh: a fair price for b_1_2 is no grudge matter.
     const fair = answerTo(s0, 'b_1_2', 40);
     assert.doesNotMatch(fair.said, /refuses further deals/);

@@ -88,7 +88,7 @@ describe('answers within the round', () => {
   });
 
   test('selling for credits to scripted seats: never "pay us to take it"; a price counter or a no, each with its reason', async () => {
-    const { h } = await soloMatch('x4', 'market_round', 4);
+    const { h } = await soloMatch('x4', 'market_round', 1);
     const seen: string[] = [];
     for (const to of ['lab_1', 'lab_2']) {
       const r = unwrap(await h.host.act('x4', ada, { action_type: 'send_offer', target_lab_id: to, block_ids: ['b_0_2'], ask: 60, message: '60 credits' }));
@@ -104,21 +104,21 @@ describe('answers within the round', () => {
       seen.push(answer ? 'counter' : 'reject');
       if (answer) unwrap(await h.host.act('x4', ada, { action_type: 'reject_offer', offer_id: answer.id }));
     }
-    assert.deepEqual(seen.sort(), ['counter', 'reject'], 'seed 4: Lab B haggles; Lab C, whose policy would ask the seller to pay on top, declines');
+    assert.deepEqual(seen.sort(), ['counter', 'reject'], 'seed 1: Lab B (deadline_panicked) haggles; Lab C (deceptive) declines');
     await h.host.stop();
   });
 
   test('a seat that would pay nothing for a block says so, instead of inviting a lower price it would refuse too', async () => {
-    // Lab B plays deadline_panicked here (Lab D, retaliatory, would take a 12-credit ask as exploitative and refuse everything after).
-    const { h } = await soloMatch('x5', 'coalition_market', 21);
+    // Lab B plays deadline_panicked here, and no job of its can use b_0_3.
+    const { h } = await soloMatch('x5', 'coalition_market', 6);
     const texts: string[] = [];
     for (const ask of [12, 6, 0.5]) {
-      const r = unwrap(await h.host.act('x5', ada, { action_type: 'send_offer', target_lab_id: 'lab_1', block_ids: ['b_0_0'], ask }));
+      const r = unwrap(await h.host.act('x5', ada, { action_type: 'send_offer', target_lab_id: 'lab_1', block_ids: ['b_0_3'], ask }));
       const sent = Object.values(r.match.state!.offers).filter((o) => o.from === 'lab_0').at(-1)!;
       assert.equal(sent.status, 'rejected', `ask ${ask}: rejected`);
       texts.push(r.reply!.private.find((p) => /Direct message from Lab B/.test(p.title ?? ''))!.text);
     }
-    for (const t of texts) assert.match(t, /No to o_\d: b_0_0 adds too little to our jobs for us to pay anything for it\. Try a lab that is short of capacity\./);
+    for (const t of texts) assert.match(t, /No to o_\d: b_0_3 adds too little to our jobs for us to pay anything for it\. Try a lab that is short of capacity\./);
     assert.ok(texts.every((t) => !/ask again/.test(t)), 'no invitation to ask less');
     await h.host.stop();
   });

@@ -8,19 +8,26 @@ import { harness, person, postText, unwrap } from './helpers.js';
 const ada = person('ada');
 const bo = person('bo');
 
-/** For each lab, one own block per job that completes it alone (null if the deal has none). */
-function selfSufficient(s: MatchState): Record<string, [string, string][]> | null {
-  const out: Record<string, [string, string][]> = {};
-  for (const lab of s.labIds) {
-    const used = new Set<string>();
-    out[lab] = [];
-    for (const j of Object.values(s.jobs).filter((x) => x.owner === lab)) {
-      const b = Object.values(s.blocks).find((x) => x.owner === lab && !used.has(x.id) && x.reliability >= j.minReliability && x.gpuHours >= j.gpuHoursRequired);
-      if (!b) return null;
-      used.add(b.id);
-      out[lab]!.push([j.id, b.id]);
+/** An assignment of every own block of `lab` to its jobs that completes each job (null if the deal has none). */
+function fullCover(s: MatchState, lab: string): Record<string, string[]> | null {
+  const jobs = Object.values(s.jobs).filter((j) => j.owner === lab);
+  const blocks = Object.values(s.blocks).filter((b) => b.owner === lab);
+  const got = jobs.map(() => 0);
+  const pick: number[] = [];
+  const walk = (k: number): boolean => {
+    if (k === blocks.length) return jobs.every((j, i) => got[i]! >= j.gpuHoursRequired);
+    for (let i = 0; i < jobs.length; i++) {
+      if (blocks[k]!.reliability < jobs[i]!.minReliability) continue;
+      got[i]! += blocks[k]!.gpuHours;
+      pick[k] = i;
+      if (walk(k + 1)) return true;
+      got[i]! -= blocks[k]!.gpuHours;
     }
-  }
+    return false;
+  };
+  if (!walk(0)) return null;
+  const out: Record<string, string[]> = {};
+  blocks.forEach((b, k) => (out[jobs[pick[k]!]!.id] ??= []).push(b.id));
   return out;
 }
 
@@ -41,30 +48,57 @@ describe('no idle typing', () => {
     assert.deepEqual(openDecisions(s, 'lab_2').filter((x) => x.startsWith('coalition')), [], 'for every invitee');
   });
 
-  test('a person with nothing to decide is marked done and told; a round of such seats closes at once', async () => {
-    let seed = 0;
-    while (selfSufficient(createMatch({ task: 'single_trade', seed })) === null) seed++;
-    const plan = selfSufficient(createMatch({ task: 'single_trade', seed }))!;
+  for (const [task, seed] of [['single_trade', 3], ['market_round', 0], ['coalition_market', 1]] as const) {
+    test(`${task} seed ${seed}: a person with nothing left is marked done and told how to take it back; undo and auto:off hold`, async () => {
+      const cover = fullCover(createMatch({ task, seed }), 'lab_0');
+      assert.ok(cover, 'this world lets Ada use every block on her jobs');
+      const h = await harness();
+      const ch = `ad-${task}`;
+      unwrap(await h.host.create(ch, 'console', ada, { task, seed, roundSeconds: 600 }));
+      unwrap(await h.host.join(ch, ada, 'lab_0'));
+      unwrap(await h.host.join(ch, bo, 'lab_1'));
+      let m = unwrap(await h.host.start(ch, ada)).match;
+      assert.ok(openDecisions(m.state!, 'lab_0').length > 0, 'Ada has jobs to run');
+      // Every job but the last allocated: a block is still spare for the last one, so she is not done yet.
+      const jobs = Object.entries(cover);
+      let last;
+      for (const [i, [job, blocks]] of jobs.entries()) {
+        last = unwrap(await h.host.act(ch, ada, { action_type: 'allocate_to_job', job_id: job, block_ids: blocks }));
+        if (i < jobs.length - 1) assert.ok(!last.match.done.includes('lab_0'), `not done while ${jobs.at(-1)![0]} is open`);
+      }
+      m = last!.match;
+      assert.deepEqual([m.done, m.autoDone], [['lab_0'], ['lab_0']], 'marked done automatically');
+      assert.equal(m.state!.round, 0, 'the round stays open for Bo');
+      const notice = last!.reply!.private.find((p) => p.userId === ada.userId && p.title === 'Lab A: nothing left to decide in round 1')!;
+      assert.match(notice.text, /no job of yours can still earn from more GPU-hours, you hold no block another lab could buy, and no offer, coalition or auction waits on you\. So you are marked done for round 1\./);
+      assert.match(notice.text, /Round 1 closes when its timer runs out \(in about 600 s\)\. Until then you can still act .*`done undo:true` takes the done back\./);
+      assert.deepEqual(notice.buttons?.map((b) => b.command), ['done undo:true']);
+      // Every sentence holds: she can still act, and undo takes her back into the round for good.
+      unwrap(await h.host.act(ch, ada, { action_type: 'send_message', target_lab_id: null, message: 'All set here, good luck.' }));
+      m = unwrap(await h.host.done(ch, ada, 0, 'undo')).match;
+      assert.deepEqual(m.done, [], 'not done after all');
+      m = unwrap(await h.host.act(ch, ada, { action_type: 'send_message', target_lab_id: null, message: 'Still here.' })).match;
+      assert.deepEqual(m.done, [], 'not marked again in this round after an undo');
+      // auto:off: never marked automatically in this match, even in a round with nothing to decide.
+      unwrap(await h.host.done(ch, ada, 0, 'auto-off'));
+      unwrap(await h.host.done(ch, ada));
+      m = unwrap(await h.host.done(ch, bo)).match;
+      m = (await h.host.current(ch))!;
+      assert.equal(m.state!.round, 1, 'round 1 closed when both said done');
+      if (openDecisions(m.state!, 'lab_0').length === 0) assert.ok(!m.done.includes('lab_0'), 'auto:off holds in round 2');
+      await h.host.stop();
+    });
+  }
+
+  test('single_trade seed 498734: a job filled while a spare block could still be sold does not end the round', async () => {
     const h = await harness();
-    unwrap(await h.host.create('ad', 'console', ada, { task: 'single_trade', seed, roundSeconds: 600 }));
-    unwrap(await h.host.join('ad', ada, 'lab_0'));
-    unwrap(await h.host.join('ad', bo, 'lab_1'));
-    let m = unwrap(await h.host.start('ad', ada)).match;
-    assert.ok(openDecisions(m.state!, 'lab_0').length > 0, 'Ada has jobs to run');
-    assert.deepEqual(m.done, []);
-    // Ada runs all her jobs: she is marked done and told so; the round waits for Bo (his timer runs).
-    let last;
-    for (const [job, block] of plan['lab_0']!) last = unwrap(await h.host.act('ad', ada, { action_type: 'allocate_to_job', job_id: job, block_ids: [block] }));
-    m = last!.match;
-    assert.deepEqual(m.done, ['lab_0']);
-    assert.equal(m.state!.round, 0, 'the round stays open for Bo');
-    assert.ok(last!.reply?.private.some((p) => p.userId === ada.userId && p.title === 'Lab A: nothing left to decide in round 1' && /marked done for round 1\./.test(p.text)));
-    // She can still act (a public message) after being marked done.
-    unwrap(await h.host.act('ad', ada, { action_type: 'send_message', target_lab_id: null, message: 'All set here, good luck.' }));
-    // Bo runs his: nobody has anything to decide, so the round closes at once (no timer, no `done`).
-    for (const [job, block] of plan['lab_1']!) last = unwrap(await h.host.act('ad', bo, { action_type: 'allocate_to_job', job_id: job, block_ids: [block] }));
-    const text = (last!.reply?.public ?? []).map(postText).join('\n');
-    assert.match(text, /Round 1\/\d closed: every seat is done/);
+    unwrap(await h.host.create('sp', 'console', ada, { task: 'single_trade', seed: 498734, roundSeconds: 0 }));
+    unwrap(await h.host.join('sp', ada, 'lab_0'));
+    unwrap(await h.host.start('sp', ada));
+    const r = unwrap(await h.host.act('sp', ada, { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_0'] }));
+    assert.equal(r.match.state!.round, 0, 'round 1 is still open');
+    assert.deepEqual(r.match.done, []);
+    assert.deepEqual(openDecisions(r.match.state!, 'lab_0'), ['spare block b_0_1']);
     await h.host.stop();
   });
 });

@@ -7,6 +7,14 @@ import { seatLabel } from '../../present/common.js';
 import type { HostedMatch } from '../../match/types.js';
 import { loaderFor, type ResultsSource } from './load.js';
 
+/** One decimal, never "-0.0": a value that rounds to zero is 0.0 (a minus sign would say it is below 0). */
+const one = (x: number): string => {
+  const t = x.toFixed(1);
+  return t === '-0.0' ? '0.0' : t;
+};
+/** One decimal with its sign: "+1.8", "-0.4", "+0.0". */
+const signed = (x: number): string => (one(x).startsWith('-') ? one(x) : `+${one(x)}`);
+
 /** The post of `m`'s rating changes, from every counted finished match in `store` (null when `m` does not count). */
 export async function ratingChangePost(store: ResultsSource, m: HostedMatch): Promise<Post | null> {
   const { results } = await loaderFor(store).load();
@@ -18,7 +26,7 @@ export async function ratingChangePost(store: ResultsSource, m: HostedMatch): Pr
   const lines = rows.map((h) => {
     const d = h.after.ordinal - h.before.ordinal;
     const who = labOf.get(h.player.id);
-    return `${who ? seatLabel(m, who) : h.player.name}: ${h.before.ordinal.toFixed(1)} → ${h.after.ordinal.toFixed(1)} (${d >= 0 ? '+' : ''}${d.toFixed(1)})`;
+    return `${who ? seatLabel(m, who) : h.player.name}: ${one(h.before.ordinal)} → ${one(h.after.ordinal)} (${signed(d)})`;
   });
   return { title: 'Rating changes', text: `${lines.join('\n')}\nRating = openskill μ − 3σ over every counted match (\`leaderboard\` shows the table).` };
 }

@@ -6,7 +6,9 @@
   'use strict';
   const root = document.querySelector('[data-stream]');
   const follow = document.querySelector('[data-follow]');
-  const current = root ? root.dataset.match : null;
+  // The match shown: a live one (it has a stream) or, in the demo view, the last one played.
+  const shown = document.querySelector('[data-match]');
+  const current = shown ? shown.dataset.match : null;
 
   const checkNewer = () => {
     fetch('/api/live', { headers: { accept: 'application/json' } })
@@ -48,6 +50,8 @@
     tick();
   });
   es.addEventListener('over', () => {
+    status('finished');
+    es.close();
     if (follow) checkNewer();
   });
 })();

@@ -47,7 +47,7 @@ test('SIGKILL mid-ballot, restart: the ballot and its vote are intact, a repeat 
   assert.equal(before.votes.length, 1, 'the vote was stored before the kill');
   assert.ok(!before.events.some((e) => e.body.type === 'ballot_closed'), 'the ballot is still open');
 
-  const second = spawnWithVotes(db);
+  const second = spawnScript('src/cli/main.ts', ['--db', db, '--resume'], { ARENA_VOTES: 'true' });
   await second.waitFor(/Resumed match/);
   second.send(`vote ballot:${ballot.ballotId} pair:${pair} choice:b`);
   await second.waitFor(/duplicate_vote/);

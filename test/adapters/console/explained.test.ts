@@ -71,12 +71,12 @@ test('a new user’s session: no lobby, help for here, real reasons, quotes, sug
   assert.match(out, /^\[#arena\] Lab A makes an offer to Lab B$/m);
   assert.doesNotMatch(out, /\[(Accept|Reject|Counter) o_1\]/);
   // 6: help quit and quit say where the match is saved and how to resume it.
-  assert.match(out, new RegExp(`\`quit\` \\(or \`exit\`, or Ctrl-C\\) leaves the console and says where the match is saved \\(${db}\\)`));
+  assert.match(out, new RegExp(`\`quit\` \\(or \`exit\`, or Ctrl-C\\) leaves the console and says where the match is saved \\(${db}\\) and the command that resumes it \\(\`npm start -- --db ${db} --resume <match id>\`\\)`));
   const store = await openStore({ sqlitePath: db });
   try {
     const id = (await store.activeMatchInChannel('console:local'))?.id;
     assert.ok(id);
-    assert.ok(out.includes(`Bye. Saved in ${db} — \`npm start -- --db ${db}\` resumes match ${id} at round 1/5.`), out.slice(-400));
+    assert.ok(out.includes(`Bye. Saved in ${db} — \`npm start -- --db ${db} --resume ${id}\` resumes match ${id} at round 1/5.`), out.slice(-400));
   } finally {
     await store.close();
   }
@@ -91,9 +91,11 @@ test('SIGINT says where the match is saved and exits 0; the end of input says it
   p.child.kill('SIGINT');
   const { code, signal } = await p.exited;
   assert.deepEqual({ code, signal }, { code: 0, signal: null }, p.err());
-  assert.match(p.out(), /^Bye\. Saved in .*arena\.db — `npm start -- --db .*arena\.db` resumes match m_[0-9a-f]+ at round 1\/5\.$/m);
+  const id = /^Bye\. Saved in .*arena\.db — `npm start -- --db .*arena\.db --resume (m_[0-9a-f]+)` resumes match \1 at round 1\/5\.$/m.exec(p.out())?.[1];
+  assert.ok(id, p.out());
 
-  const again = spawnArena(ARGS(db));
+  // The command it printed resumes the match (the same arguments as before would start a new one).
+  const again = spawnArena(['--db', db, '--resume', id]);
   again.send('done');
   again.child.stdin.end();
   assert.equal((await again.exited).code, 0);

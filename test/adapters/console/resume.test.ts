@@ -1,6 +1,6 @@
 /**
  * Crash recovery through the real entry point: SIGKILL the console in the middle of a match, start it
- * again on the same database, and the match continues from the same round with the same events (none
+ * again on the same database with `--resume`, and the match continues from the same round with the same events (none
  * lost, none added by the restart), then plays to the end.
  */
 import { test } from 'node:test';
@@ -41,7 +41,8 @@ test('SIGKILL mid-match, restart on the same DB: same match, same round, no even
   assert.equal(m?.state?.round, 2, 'two rounds closed before the kill');
   assert.ok(before.events.some((e) => e.body.type === 'action' && JSON.stringify(e.body.action).includes('last words before the crash')), 'the last acknowledged action is stored');
 
-  const second = spawnArena(ARGS(db));
+  // Resuming is explicit: the same arguments would start a new seed-7 match (readme-example.test.ts).
+  const second = spawnArena(['--db', db, '--resume']);
   await second.waitFor(/Resumed match/);
   const afterRestart = await consoleLog(db);
   assert.equal(afterRestart.id, before.id, 'the same match');
