@@ -302,4 +302,4 @@ export function judgeFallbackNotice(decision: JudgeDecision | null): string | nu
 }
 
 /** Deterministic rng for tests and the benchmark: `rng(seed, round, 'llm-judge')` (src/engine/rng.ts). */
-export const seededJudgeRng = (seed: number, round: number): (() => number) => seededRng(seed, round, 'llm-judge');
+export const seededJudgeRng = (seed: number | string, round: number): (() => number) => seededRng(seed, round, 'llm-judge');

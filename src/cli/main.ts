@@ -35,7 +35,8 @@ const wholeNumber = (min: number, max: number) => {
 const OptionsSchema = z.object({
   platform: z.enum(PLATFORM_NAMES),
   task: z.enum(TASK_NAMES as [TaskName, ...TaskName[]]).optional(),
-  seed: wholeNumber(0, 2 ** 31 - 1).optional(),
+  /** A number, or a finished match's published secret (32 hex digits) to play its world again. */
+  seed: z.union([wholeNumber(0, 2 ** 31 - 1), z.string().trim().toLowerCase().regex(/^[0-9a-f]{32}$/)], { error: 'expected a whole number from 0 to 2147483647, or a match secret (32 hex digits)' }).optional(),
   roundSeconds: wholeNumber(0, MAX_ROUND_SECONDS).optional(),
   db: z.string().min(1).optional(),
   config: z.string().min(1).optional(),
@@ -87,7 +88,7 @@ function parseArgs(argv: string[]): z.output<typeof OptionsSchema> {
     .description('Judged negotiation matches over scarce GPU capacity: console, Discord or Slack.')
     .addOption(new Option('--platform <name>', 'where to play').choices([...PLATFORM_NAMES]).default('console'))
     .addOption(new Option('--task <task>', 'task of a new match').choices([...TASK_NAMES]))
-    .option('--seed <n>', 'seed of a new match (default: random, printed)')
+    .option('--seed <n>', 'seed of a new match: a number, or a finished match\'s secret to replay its world (default: a secret, printed when the match is over)')
     .option('--round-seconds <n>', 'round timer of a new match in seconds; 0 = rounds close on `done`')
     .option('--db <file>', 'SQLite file (default ./data/arena.db; `:memory:` keeps nothing)')
     .option('--config <file>', 'config file (default config/arena.json if present)')

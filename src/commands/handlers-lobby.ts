@@ -9,7 +9,7 @@ import { labName, seatLabel } from '../present/common.js';
 import { MAX_ROUND_SECONDS } from '../match/settings.js';
 import type { SeatDriver } from '../match/types.js';
 import { defineCommand, type CommandDefinition } from './definition.js';
-import { boolValue, choiceValue, idValue, intValue } from './options.js';
+import { boolValue, choiceValue, idValue, intValue, seedValue } from './options.js';
 import { inLobby, isHost, matchExists, noSeat } from './preconditions.js';
 import { errorReply, mergeReplies, publicReply } from '../chat/reply.js';
 import { renderLobby } from './views.js';
@@ -30,7 +30,7 @@ export const newMatch = defineCommand(
   'new',
   z.object({
     task: choiceValue(TASK_NAMES as [string, ...string[]]).optional(),
-    seed: intValue(0, 2 ** 31 - 1).optional(),
+    seed: seedValue().optional(),
     round_seconds: intValue(0, MAX_ROUND_SECONDS).optional(),
     holdout: boolValue().optional(),
     votes: choiceValue(['on', 'off']).optional(),

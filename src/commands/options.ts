@@ -56,6 +56,18 @@ export const intValue = (min: number, max: number) => {
   return z.preprocess(num, z.number({ error: expected }).int({ error: expected }).min(min, { error: expected }).max(max, { error: expected }));
 };
 
+/**
+ * A seed the host chooses: a whole number from 0 to 2^31 − 1 (practice, demos), or a published match secret
+ * (32 hex digits, from a finished match's final post) to play its world again.
+ */
+export const seedValue = () => {
+  const expected = 'a whole number from 0 to 2147483647, or a match secret (32 hex digits)';
+  return z.preprocess(
+    (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : typeof v === 'string' ? v.trim().toLowerCase() : v),
+    z.union([z.number().int().min(0).max(2 ** 31 - 1), z.string().regex(/^[0-9a-f]{32}$/)], { error: expected }),
+  );
+};
+
 /** Credits: a finite number in [0, 1e6] (2 dp are kept by the engine). */
 export const moneyValue = () => {
   const expected = 'a number of credits ≥ 0';

@@ -26,7 +26,7 @@ const REST: readonly CommandSpec[] = [
     help: 'Opens a lobby; seats are claimed with `join`, scripted or LLM seats added with `seat`, then the host runs `start`. One match per channel. Example: `new task:market_round seed:42 round_seconds:120`.',
     options: [
       opt('task', 'string', false, 'single_trade (2 labs), market_round (3, default) or coalition_market (4–5)', TASK_NAMES),
-      opt('seed', 'integer', false, 'Seed of the world; same seed, same match (default: random)'),
+      opt('seed', 'string', false, 'A number or a past match\'s secret; marks the match seeded by the host (default: a secret)'),
       opt('round_seconds', 'integer', false, 'Round timer in seconds; 0 = a round closes when every seat is done'),
       opt('holdout', 'boolean', false, 'Use the holdout parameters for scripted seats (default false)'),
       opt('votes', 'string', false, 'Blind votes on pitches after each round, collected for research exports (default: the bot\'s config)', ['on', 'off']),

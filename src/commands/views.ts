@@ -9,6 +9,7 @@ import { categoryTotals, entryLine, fmtAmount, SCORE_FORMULA } from '../present/
 import { ledgerSum, seatEntries } from '../match/ledger.js';
 import { REWARD_WEIGHTS } from '../engine/reward.js';
 import { currentStandings, fmtReward, labName, leaderboardText, roundLabel, seatLabel } from '../present/common.js';
+import { HOST_SEEDED } from '../present/render.js';
 import { pendingSeats } from '../match/replay.js';
 import type { HostedMatch } from '../match/types.js';
 import { blockLine, coalitionLine, fieldValue, idList, jobLine, offerLine } from './format.js';
@@ -81,7 +82,7 @@ export function renderLobby(m: HostedMatch): Post {
   return {
     // The seed determines every private value: public posts reveal it only when the match is over.
     title: `Lobby: ${m.settings.task} (${labs.length} seats, ${timer})`,
-    text: 'Take a seat with `join` (or `join lab:lab_1`); the host adds scripted/LLM seats with `seat` and starts with `start`. Free seats are scripted at start.',
+    text: `Take a seat with \`join\` (or \`join lab:lab_1\`); the host adds scripted/LLM seats with \`seat\` and starts with \`start\`. Free seats are scripted at start.${m.settings.hostSeeded ? `\n${HOST_SEEDED}` : ''}`,
     fields: [{ name: 'Seats', value: labs.map((l) => `${l}: ${seatLabel(m, l)}`).join('\n') }],
     buttons: [button('Join', 'join', 'primary'), button('Start (host)', 'start', 'success')],
   };

@@ -2,7 +2,7 @@
  * Match configuration: what `createMatch` accepts, validated with zod (docs/RULES.md §0–§1).
  */
 import { z } from 'zod';
-import type { MatchConfig, PolicyName, RulesVersion } from './types.js';
+import type { MatchConfig, PolicyName, RulesVersion, Seed } from './types.js';
 import { ARCHETYPE_NAMES, BASELINE_NAMES, PROBE_NAMES, TASK_NAMES } from './types.js';
 import { labIdsFor } from './world.js';
 
@@ -19,6 +19,12 @@ export const rulesOf = (s: { config: MatchConfig }): RulesVersion => s.config.ru
 
 /** Whether positions are valued by the best assignment of blocks to jobs (rules v4, docs/RULES.md §3.2). */
 export const exactValuation = (s: { config: MatchConfig }): boolean => rulesOf(s) >= 4;
+
+/** A match secret used as the seed: 128 bits as 32 lowercase hex digits ({@link Seed}). */
+export const SECRET_SEED = /^[0-9a-f]{32}$/;
+
+/** Whether `x` is a valid {@link Seed}: a safe integer ≥ 0 or a 32-hex-digit secret. */
+export const isSeed = (x: unknown): x is Seed => (typeof x === 'number' && Number.isSafeInteger(x) && x >= 0) || (typeof x === 'string' && SECRET_SEED.test(x));
 
 /** Default actions per seat per round before `action_limit` (docs/RULES.md §2). */
 export const DEFAULT_MAX_ACTIONS_PER_ROUND = 12;
@@ -38,7 +44,7 @@ const PolicySchema = z.enum(POLICY_NAMES as [PolicyName, ...PolicyName[]]);
 export const MatchConfigSchema = z
   .object({
     task: TaskSchema,
-    seed: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+    seed: z.union([z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), z.string().regex(SECRET_SEED, '32 lowercase hex digits')]),
     holdout: z.boolean().default(false),
     scripted: z.record(z.string(), PolicySchema).default({}),
     maxActionsPerRound: z.number().int().min(1).max(100).default(DEFAULT_MAX_ACTIONS_PER_ROUND),
@@ -97,7 +103,7 @@ function parseConfigFast(input: unknown): MatchConfig | undefined {
   const { task, seed, holdout, scripted, maxActionsPerRound, rules } = input as Record<string, unknown>;
   if (rules !== undefined && rules !== 3 && rules !== 4) return undefined;
   if (typeof task !== 'string' || !(TASK_NAMES as readonly string[]).includes(task)) return undefined;
-  if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0) return undefined;
+  if (!isSeed(seed)) return undefined;
   if (holdout !== undefined && typeof holdout !== 'boolean') return undefined;
   const maxActions = maxActionsPerRound ?? DEFAULT_MAX_ACTIONS_PER_ROUND;
   if (typeof maxActions !== 'number' || !Number.isSafeInteger(maxActions) || maxActions < 1 || maxActions > 100) return undefined;

@@ -63,11 +63,11 @@ class TycheI {
  * {@link TycheI}); it is created lazily on the first draw, so handing an rng to a policy that never
  * draws costs nothing.
  *
- * @param seed the match seed (integer ≥ 0)
+ * @param seed the match seed (an integer ≥ 0, or a 32-hex-digit match secret; types.ts `Seed`)
  * @param round the round the draws belong to (0 for world generation)
  * @param purpose a label such as 'world', 'shocks', 'policy:lab_1', 'shock:capacity_failure'
  */
-export function rng(seed: number, round: number, purpose: string): () => number {
+export function rng(seed: number | string, round: number, purpose: string): () => number {
   let gen: TycheI | null = null;
   return () => {
     if (gen === null) gen = new TycheI(`${seed}:${round}:${purpose}`);

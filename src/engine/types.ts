@@ -34,8 +34,8 @@ export * from './policy-names.js';
 /** What `createMatch` takes (validated by `MatchConfigSchema` in config.ts). */
 export interface MatchConfig {
   task: TaskName;
-  /** Integer ≥ 0. All randomness of the match derives from it. */
-  seed: number;
+  /** All randomness of the match derives from it ({@link Seed}). */
+  seed: Seed;
   /** Use the holdout archetype parameters (docs/RULES.md §7.2). Default false. */
   holdout: boolean;
   /**
@@ -51,6 +51,13 @@ export interface MatchConfig {
    */
   rules?: RulesVersion;
 }
+
+/**
+ * A match seed: an integer ≥ 0 (chosen by a host for practice, or by a trainer), or a match secret of 128
+ * bits written as 32 lowercase hex digits, drawn at random for hosted matches so that nothing public lets
+ * anyone find it by trying seeds (docs/RULES.md §0; published when the match is over).
+ */
+export type Seed = number | string;
 
 /** Rules versions this engine can play: 3 (replay of stored matches) and 4 (the current rules). */
 export type RulesVersion = 3 | 4;

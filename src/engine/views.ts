@@ -14,6 +14,7 @@ import type {
   RewardBreakdown,
   RewardEntry,
   RulesVersion,
+  Seed,
   ShockEvent,
   TaskName,
   Difficulty,
@@ -130,7 +131,7 @@ export interface AuctionView {
 export interface PublicView {
   task: TaskName;
   difficulty: Difficulty;
-  seed: number;
+  seed: Seed;
   round: number;
   maxRounds: number;
   over: boolean;

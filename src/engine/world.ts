@@ -2,7 +2,7 @@
  * World generation (docs/RULES.md §1): task presets, seat list, labs, blocks, jobs, shock schedule.
  * Draws come from `rng(seed, 0, purpose)` with purposes `params:<task>`, `world:<task>` and `shocks:<task>`.
  */
-import type { Block, Difficulty, Job, Lab, LabId, ScheduledShock, TaskName, WorldParams } from './types.js';
+import type { Block, Difficulty, Job, Lab, LabId, ScheduledShock, Seed, TaskName, WorldParams } from './types.js';
 import { SHOCK_KINDS } from './types.js';
 import { rng } from './rng.js';
 import { pick, uniform2 } from './util.js';
@@ -37,9 +37,9 @@ export const JOB_HOURS = [2, 3, 4, 6, 8] as const;
 export const PARTIAL_CREDIT_P = 0.35;
 
 /** The last (task, seed) → drawn [labCount, maxRounds]: a match's setup asks for it several times in a row. */
-let lastDrawn: { task: TaskName; seed: number; counts: readonly [number, number] } | null = null;
+let lastDrawn: { task: TaskName; seed: Seed; counts: readonly [number, number] } | null = null;
 
-function drawCounts(task: TaskName, seed: number): readonly [number, number] {
+function drawCounts(task: TaskName, seed: Seed): readonly [number, number] {
   const p = PRESETS[task];
   // Nothing to draw when both are fixed (the draws would not change anything).
   if (p.labCounts.length === 1 && p.roundCounts.length === 1) return [p.labCounts[0]!, p.roundCounts[0]!];
@@ -52,7 +52,7 @@ function drawCounts(task: TaskName, seed: number): readonly [number, number] {
 }
 
 /** The world constants of a match: seat count and round count are seeded for coalition_market. */
-export function worldParams(task: TaskName, seed: number): WorldParams {
+export function worldParams(task: TaskName, seed: Seed): WorldParams {
   const p = PRESETS[task];
   const [labCount, maxRounds] = drawCounts(task, seed);
   return {
@@ -66,7 +66,7 @@ export function worldParams(task: TaskName, seed: number): WorldParams {
 }
 
 /** Seat ids `lab_0 … lab_{n−1}` of a match, known before it is created. */
-export function labIdsFor(task: TaskName, seed: number): LabId[] {
+export function labIdsFor(task: TaskName, seed: Seed): LabId[] {
   const n = drawCounts(task, seed)[0];
   while (LAB_IDS.length < n) LAB_IDS.push(`lab_${LAB_IDS.length}`);
   return LAB_IDS.slice(0, n);
@@ -181,7 +181,7 @@ function layoutFor(params: WorldParams): Layout {
 }
 
 /** Labs, blocks and jobs (before the feasibility fix), drawn in lab order from rng(seed, 0, `world:<task>`). */
-export function generateWorld(task: TaskName, params: WorldParams, seed: number): GeneratedWorld {
+export function generateWorld(task: TaskName, params: WorldParams, seed: Seed): GeneratedWorld {
   const r = rng(seed, 0, `world:${task}`);
   const layout = layoutFor(params);
   // Copies of the templates; every key is assigned below, in the templates' order.
@@ -223,7 +223,7 @@ export function generateWorld(task: TaskName, params: WorldParams, seed: number)
  * medium: one shock at round 2 or 3 of a seeded kind; hard: three at distinct seeded rounds in
  * [1, rounds − 2] with distinct seeded kinds; easy: none. Sorted by round.
  */
-export function shockScheduleFor(task: TaskName, params: WorldParams, seed: number): ScheduledShock[] {
+export function shockScheduleFor(task: TaskName, params: WorldParams, seed: Seed): ScheduledShock[] {
   const count = PRESETS[task].shockCount;
   if (count === 0) return [];
   const r = rng(seed, 0, `shocks:${task}`);

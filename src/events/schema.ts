@@ -5,7 +5,8 @@
  * Terms: a *match* is one hosted game in one channel; a *round* is the engine's round_index.
  */
 import { z } from 'zod';
-import type { PolicyName, TaskName } from '../engine/types.js';
+import type { PolicyName, Seed, TaskName } from '../engine/types.js';
+import { SECRET_SEED } from '../engine/config.js';
 
 /** Who drives a seat. */
 export type SeatDriver =
@@ -23,7 +24,13 @@ export const SeatDriverSchema = z.discriminatedUnion('kind', [
 /** Lobby settings chosen with `new`. */
 export interface MatchSettings {
   task: TaskName;
-  seed: number;
+  /**
+   * The world's seed: a random 128-bit match secret (32 hex digits) unless the host chose one; secret until
+   * the match is over (docs/RULES.md §0). Logs written before secrets hold integers.
+   */
+  seed: Seed;
+  /** The host chose the seed (`new seed:…`, `--seed`): practice, left out of ratings and research exports by default. */
+  hostSeeded?: boolean;
   /** Round timer in seconds; 0 = no timer (rounds close when every human/agent seat is done). */
   roundSeconds: number;
   holdout: boolean;
@@ -43,7 +50,9 @@ export const MatchEventSchema = z.discriminatedUnion('type', [
     hostUserId: z.string(),
     settings: z.object({
       task: z.enum(['single_trade', 'market_round', 'coalition_market']),
-      seed: z.number().int().nonnegative(),
+      seed: z.union([z.number().int().nonnegative(), z.string().regex(SECRET_SEED)]),
+      /** Absent in logs written before match secrets: their seeds were integers (drawn at random unless given). */
+      hostSeeded: z.boolean().optional(),
       roundSeconds: z.number().int().nonnegative(),
       holdout: z.boolean(),
       /** Ballots on pitches (preference data, issue #10); absent in logs written before votes existed = off. */

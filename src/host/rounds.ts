@@ -31,7 +31,6 @@ import { openDecisions } from '../match/idle.js';
 import { answerMessage, answerOffer } from './answers.js';
 import { narrate } from '../present/narrate.js';
 import { seatLabel } from '../present/common.js';
-import { labName } from '../match/names.js';
 import { fail, ok } from '../match/results.js';
 import { KeyedTimers, type Clock } from '../match/timers.js';
 import type { HostedMatch } from '../match/types.js';

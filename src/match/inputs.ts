@@ -1,7 +1,7 @@
 /** Inputs of lobby and seat commands: seat names, seat drivers, raw actions, default seat policies. */
 import { POLICY_NAMES } from '../engine/config.js';
 import { ARCHETYPES } from '../engine/policies/index.js';
-import type { ArchetypeName, LabId } from '../engine/types.js';
+import type { ArchetypeName, LabId, Seed } from '../engine/types.js';
 import { toJson, type AgentFactory } from '../agents/seat.js';
 import { labName } from './names.js';
 import { seatOfUser } from './replay.js';
@@ -27,8 +27,10 @@ export function resolveLab(m: HostedMatch, labs: readonly LabId[], input: string
  * The archetype of seat `i` when nobody claimed it: ARCHETYPES rotated by the seed (as the gym's
  * opponents, RULES §8), so a seat's position does not give its strategy away.
  */
-export function archetypeAt(i: number, seed: number): ArchetypeName {
-  return ARCHETYPES[(seed + i) % ARCHETYPES.length] ?? 'cooperative';
+export function archetypeAt(i: number, seed: Seed): ArchetypeName {
+  // A match secret rotates by its first 32 bits: the archetypes stay as secret as the seed.
+  const n = typeof seed === 'number' ? seed : Number.parseInt(seed.slice(0, 8), 16);
+  return ARCHETYPES[(n + i) % ARCHETYPES.length] ?? 'cooperative';
 }
 
 /**

@@ -66,7 +66,7 @@ export function renderStart(m: HostedMatch): Reply {
   const intro: Post = {
     // No seed here: it determines every private value, so it is revealed only when the match is over.
     title: `Match started: ${m.settings.task} (${s.params.maxRounds} rounds)`,
-    text: `Seats:\n${seats}`,
+    text: `Seats:\n${seats}${m.settings.hostSeeded ? `\n${HOST_SEEDED}` : ''}`,
   };
   return { public: [intro, renderRoundOpen(m)], private: briefings(m) };
 }
@@ -281,12 +281,24 @@ export function agentMessages(m: HostedMatch, records: readonly ActionRecord[]):
   return directMessagePosts(m, records.filter((x) => m.drivers[x.lab]?.kind !== 'human'));
 }
 
+/** Said of a match whose seed its host chose, wherever the match is shown (docs/RULES.md §0). */
+export const HOST_SEEDED = 'Seeded by the host: the host may know every private value, so this match is practice, left out of ratings and research exports.';
+
+/**
+ * The seed, published when the match is over so anyone can replay it and check the world
+ * (`npm start -- --task <task> --seed <seed>` plays the same world; the export has the whole log).
+ */
+export function seedLine(m: HostedMatch): string {
+  const who = m.settings.hostSeeded ? 'chosen by the host' : 'the match secret, revealed now';
+  return `Seed ${m.settings.seed} (${m.settings.task}; ${who}): \`npm start -- --task ${m.settings.task} --seed ${m.settings.seed}\` plays the same world.`;
+}
+
 /** The final leaderboard post. */
 export function renderFinalPost(m: HostedMatch, rows: readonly { lab: LabId; cumulativeReward: number }[]): Post {
   const best = [...rows].sort((a, b) => b.cumulativeReward - a.cumulativeReward)[0];
   return {
     title: 'Match over: final leaderboard',
-    text: `${best ? `Winner: ${seatLabel(m, best.lab)} with ${fmtReward(best.cumulativeReward)}.` : 'No seats.'} Seed ${m.settings.seed} (${m.settings.task}).`,
+    text: `${best ? `Winner: ${seatLabel(m, best.lab)} with ${fmtReward(best.cumulativeReward)}.` : 'No seats.'} ${seedLine(m)}`,
     fields: [
       { name: 'Leaderboard', value: leaderboardText(m, rows) },
       // Public now: the match is over, so each seat's ledger no longer helps anyone play.

@@ -45,7 +45,7 @@ export function renderTranscript(events: readonly StoredEvent[]): string {
       case 'match_created':
         out.push(
           `# Match ${next.id}`,
-          `${body.settings.task}, seed ${body.settings.seed}, ${body.settings.roundSeconds > 0 ? `${body.settings.roundSeconds} s rounds` : 'no round timer'}${body.settings.holdout ? ', holdout' : ''} · ${body.platform} channel \`${body.channelId}\` · host \`${body.hostUserId}\` · ${ev.at}`,
+          `${body.settings.task}, seed ${body.settings.seed}${body.settings.hostSeeded ? ' (seeded by the host: practice)' : ''}, ${body.settings.roundSeconds > 0 ? `${body.settings.roundSeconds} s rounds` : 'no round timer'}${body.settings.holdout ? ', holdout' : ''} · ${body.platform} channel \`${body.channelId}\` · host \`${body.hostUserId}\` · ${ev.at}`,
           '## Lobby',
         );
         break;

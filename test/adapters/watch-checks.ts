@@ -66,7 +66,7 @@ export function assertToldInWords(posts: readonly ChannelPost[]): void {
 /**
  * Private values found in a public text: any seat's budget at any point, job values, job ids before they
  * settle (the round-close "Deadlines" lines make them public, RULES §2 step 5) unless their own lab named
- * them in a pitch, and private phrasings. `settled` is carried across calls in channel order.
+ * them in a pitch (its text or its `job` option), and private phrasings. `settled` is carried across calls in channel order.
  */
 export function leaksIn(states: readonly MatchState[], text: string, settled: Set<string>): string[] {
   const last = states.at(-1)!;
@@ -76,6 +76,8 @@ export function leaksIn(states: readonly MatchState[], text: string, settled: Se
     if (msg.kind !== 'pitch' && msg.kind !== 'counter_pitch') continue;
     for (const id of msg.text.match(/\bj_\d+_\w+/g) ?? []) if (last.jobs[id]?.owner === msg.from) named.add(id);
   }
+  // The jobs a pitch names with its `job` option are public too: its post says "pitches for j_…".
+  for (const s of states) for (const p of s.pitches) for (const id of p.jobIds) if (last.jobs[id]?.owner === p.lab) named.add(id);
   const leaks: string[] = [];
   for (const line of text.matchAll(/^Lab [A-Z] (j_\d+_\w+): (met|missed|partial)/gm)) settled.add(line[1]!);
   // A lab's own pitch post ("Lab A pitches") may name its jobs: the author chose to make them public.

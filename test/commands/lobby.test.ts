@@ -15,14 +15,15 @@ describe('new', () => {
     assert.deepEqual(r.public[0]?.buttons?.map((b) => b.command), ['join', 'start']);
     const m = await a.match();
     assert.equal(m.hostUserId, alice.userId);
-    assert.deepEqual(m.settings, { task: 'single_trade', seed: 12, roundSeconds: 30, holdout: false });
+    assert.deepEqual(m.settings, { task: 'single_trade', seed: 12, hostSeeded: true, roundSeconds: 30, holdout: false });
+    assert.match(JSON.stringify(r.public), /Seeded by the host: the host may know every private value/, 'a chosen seed is said on the lobby');
     await a.close();
   });
 
   test('typed options (Discord) work the same', async () => {
     const a = await arena();
     assertOk(await a.runTyped(alice, 'new', { task: 'coalition_market', seed: 3, round_seconds: 0, holdout: true }));
-    assert.deepEqual((await a.match()).settings, { task: 'coalition_market', seed: 3, roundSeconds: 0, holdout: true });
+    assert.deepEqual((await a.match()).settings, { task: 'coalition_market', seed: 3, hostSeeded: true, roundSeconds: 0, holdout: true });
     await a.close();
   });
 

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { applyAction, closeRound, createMatch } from '../../src/engine/index.js';
 import type { MatchState } from '../../src/engine/types.js';
 import { openDecisions } from '../../src/match/idle.js';
-import { harness, person, postText, unwrap } from './helpers.js';
+import { harness, person, unwrap } from './helpers.js';
 
 const ada = person('ada');
 const bo = person('bo');

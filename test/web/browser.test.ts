@@ -162,7 +162,9 @@ describe('web page in a browser', () => {
     assert.match(await page.$eval('main', (e) => (e as unknown as { textContent: string }).textContent), /Preference data[\s\S]*All votes[\s\S]*LLM judge vs rule judge/);
     await check('preferences');
     await page.goto(`${h.base}/demo`, { waitUntil: 'load' });
-    assert.match(await page.$eval('h1', (e) => (e as unknown as { textContent: string }).textContent), /Now playing: market_round/);
+    // The newest match is over by now: the demo view says so, and shows no live stream beside it.
+    assert.match(await page.$eval('h1', (e) => (e as unknown as { textContent: string }).textContent), /Last played: market_round finished/);
+    assert.equal(await page.$('[data-stream]'), null, 'a finished match opens no event stream');
     await check('demo');
     assert.deepEqual(errors.filter((e) => !/favicon/.test(e)), [], 'no console errors (CSP included)');
   });

@@ -14,7 +14,7 @@
 import { createInterface } from 'node:readline';
 import { pino, type Logger } from 'pino';
 import { VOTES_NOTICE, formatCommand, runText, setCommandErrorSink, type Caller, type Reply } from '../../commands/index.js';
-import type { TaskName } from '../../engine/types.js';
+import type { Seed, TaskName } from '../../engine/types.js';
 import type { AsyncJudge } from '../../engine/judge/types.js';
 import { RoundHost, type AgentFactory, type RoundHostOptions } from '../../host/index.js';
 import { roundLabel } from '../../present/common.js';
@@ -44,9 +44,9 @@ export interface ConsoleOptions {
    * new match (and list the unfinished ones with the command that resumes each).
    */
   resume?: string | true;
-  /** Settings of a new match (ignored when resuming). `seed` undefined = random (printed). */
+  /** Settings of a new match (ignored when resuming). `seed` undefined = a match secret (printed when the match is over). */
   task: TaskName;
-  seed?: number;
+  seed?: Seed;
   roundSeconds: number;
   holdout?: boolean;
   /** Ballots on pitches in a new match (`new votes:on|off`; issue #10); undefined = off. */
@@ -241,8 +241,12 @@ async function openMatch(
     return !reply.error;
   };
   if (!existing) {
-    const seed = opts.seed ?? Math.floor(Math.random() * 1_000_000);
-    write(`New match: ${opts.task}, seed ${seed} (replay it with: npm start -- --task ${opts.task} --seed ${seed}).\n`);
+    const seed = opts.seed;
+    write(
+      seed === undefined
+        ? `New match: ${opts.task}. Its seed is a secret until the match is over; the final post prints it with the command that replays it.\n`
+        : `New match: ${opts.task}, seed ${seed}, chosen by you: practice, left out of ratings and research exports.\n`,
+    );
     const created = await setup(formatCommand('new', { task: opts.task, seed, round_seconds: opts.roundSeconds, holdout: opts.holdout ? 'true' : undefined, votes: opts.votes === undefined ? undefined : opts.votes ? 'on' : 'off' }));
     if (!created) return;
   } else {

@@ -278,7 +278,8 @@ export function originalPublicState(s: MatchState, seat: LabId, ctx: { taskId: s
     task_id: ctx.taskId,
     task_type: pub.task,
     difficulty: pub.difficulty,
-    seed: pub.seed,
+    // HTTP sessions are created from the trainer's integer seeds (routes.ts), never from a match secret.
+    seed: Number(pub.seed),
     judge_mode: ctx.judgeMode,
     round_index: pub.round,
     max_rounds: pub.maxRounds,
