@@ -44,6 +44,8 @@ export interface GuardRefusal {
 
 const usable = (b: { status: string }) => b.status === 'available' || b.status === 'reserved';
 const credits = (x: number) => `${x.toFixed(2)} credits`;
+/** Whether the match values positions by the best assignment of blocks to jobs (rules v4; v3 greedily), as the engine does. */
+const exactFor = (obs: Observation): boolean => obs.rules !== undefined && obs.rules >= 4;
 /** The seat's jobs with partial credit for every one (progress counted pro rata). */
 const proRata = (jobs: readonly Job[]): Job[] => jobs.map((j) => (j.partialCreditAllowed ? j : { ...j, partialCreditAllowed: true }));
 
@@ -60,14 +62,15 @@ interface Trade {
  */
 function valueOf(obs: Observation, t: Trade): { given: number; got: number } {
   const { jobs, blocks, budget } = obs.self;
+  const exact = exactFor(obs);
   const valuations = [jobs, proRata(jobs)];
-  const lost = (js: readonly Job[]) => -tradeGain(js, blocks, budget, t.give, [], 0);
+  const lost = (js: readonly Job[]) => -tradeGain(js, blocks, budget, t.give, [], 0, exact);
   const given = (t.give.length > 0 ? Math.max(0, Math.min(...valuations.map(lost))) : 0) + Math.max(0, -t.paymentIn);
   let got = 0;
   if (t.receive.length > 0) {
-    const marginal = (js: readonly Job[]) => tradeGain(js, blocks, budget, t.give, t.receive, 0) - tradeGain(js, blocks, budget, t.give, [], 0);
+    const marginal = (js: readonly Job[]) => tradeGain(js, blocks, budget, t.give, t.receive, 0, exact) - tradeGain(js, blocks, budget, t.give, [], 0, exact);
     got = Math.max(0, ...valuations.map(marginal));
-    for (const j of valuations[1]!) if (j.outcome === 'pending') got = Math.max(got, tradeGain([j], [], 0, [], t.receive, 0));
+    for (const j of valuations[1]!) if (j.outcome === 'pending') got = Math.max(got, tradeGain([j], [], 0, [], t.receive, 0, exact));
   }
   return { given, got: got + Math.max(0, t.paymentIn) };
 }
@@ -119,7 +122,7 @@ export function guardAction(obs: Observation, raw: unknown): GuardRefusal | null
     }
     case 'finish': {
       // A pending, not fully allocated job that the seat's own usable blocks can still complete (the engine's valuation counts it).
-      const parts = positionParts(obs.self.jobs, obs.self.blocks.filter(usable), 0).byJob;
+      const parts = positionParts(obs.self.jobs, obs.self.blocks.filter(usable), 0, exactFor(obs)).byJob;
       const open = obs.self.jobs.find((j) => j.outcome === 'pending' && j.deadlineRound >= obs.round && j.allocatedHours < j.gpuHoursRequired && (parts[j.id] ?? 0) > 0);
       return open
         ? { code: GUARD_CODE, message: `Finishing now would forfeit job ${open.id}, which your own blocks can still complete: allocate to it first (allocate_to_job), or wait.` }

@@ -17,7 +17,7 @@ const SEAT = 'lab_1';
 const world = (seed: number): MatchState => createMatch({ task: 'market_round', seed, scripted: {} });
 const live = (obs: Observation) => obs.self.blocks.filter((b) => b.status === 'available' || b.status === 'reserved');
 /** What giving `ids` away is worth to the seat by the engine's valuation (credits). */
-const worth = (obs: Observation, ids: string[]) => -tradeGain(obs.self.jobs, obs.self.blocks, obs.self.budget, ids, [], 0);
+const worth = (obs: Observation, ids: string[]) => -tradeGain(obs.self.jobs, obs.self.blocks, obs.self.budget, ids, [], 0, (obs.rules ?? 3) >= 4);
 const offer = (to: string, give: string[], want: string[], money: { payment?: number; ask?: number } = {}) => ({ action_type: 'send_offer', target_lab_id: to, block_ids: give, requested_block_ids: want, payment: money.payment ?? 0, ask: money.ask ?? 0 });
 const spare = (b: { gpuHours: number; reliability: number }) => 1.5 * b.gpuHours * b.reliability;
 

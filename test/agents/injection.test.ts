@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { llmAgentFactory, type AgentNote } from '../../src/agents/seat-agent.js';
 import { runText } from '../../src/commands/index.js';
-import { jobValue, positionValue, type MatchState } from '../../src/engine/index.js';
+import { exactValuation, jobValue, positionValue, type MatchState } from '../../src/engine/index.js';
 import { INJECTIONS, type Injection } from '../emulators/injections.js';
 import { obedientResponder } from '../emulators/obedient.js';
 import { startOpenAiEmulator, type OpenAiEmulator } from '../emulators/openai.js';
@@ -32,6 +32,7 @@ const positionOf = (s: MatchState) =>
     Object.values(s.jobs).filter((j) => j.owner === SEAT),
     Object.values(s.blocks).filter((b) => b.owner === SEAT),
     s.labs[SEAT]!.budget,
+    exactValuation(s),
   );
 
 /** Every number a text shows, ids (`b_1_0`, `j_1_0`, `o_3`, `lab_1`) left out. */
