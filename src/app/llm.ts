@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { AgentFactory } from '../agents/seat.js';
 import { seatBudgetRefusal, spendGate, type LlmUsageLine, type SpendLedger, type TokenBudgets } from '../agents/budget.js';
 import { configureUsageBudgets } from '../commands/usage-budgets.js';
+import { agentNoteSink } from './llm-guard.js';
 import type { AsyncJudge } from '../engine/judge/types.js';
 import type { LlmClient } from '../llm/client.js';
 import type { LlmCaller } from '../llm/types.js';
@@ -52,7 +53,7 @@ export interface LlmRuntime {
  * The judge's whole-judgement deadline is `judgeTimeoutMs`; give the host a judge timeout a little
  * longer (its own fallback then never fires first).
  */
-export async function createLlmRuntime(config: LlmConfig, logger?: Logger, store?: Pick<EventStore, 'llmSpent' | 'addLlmUsage' | 'getMatch'>): Promise<LlmRuntime> {
+export async function createLlmRuntime(config: LlmConfig, logger?: Logger, store?: Pick<EventStore, 'llmSpent' | 'addLlmUsage' | 'getMatch' | 'addLlmGuard'>): Promise<LlmRuntime> {
   const summary = describeLlmConfig(config);
   const hostJudgeTimeoutMs = config.judgeTimeoutMs + 2_000;
   const allowedModels = allowedModelsOf(config);
@@ -72,7 +73,9 @@ export async function createLlmRuntime(config: LlmConfig, logger?: Logger, store
   const judge = models.length
     ? createLlmJudge({ client: caller, models, samples: config.judgeSamples, temperature: config.judgeTemperature, timeoutMs: config.judgeTimeoutMs })
     : null;
-  const anyModel = llmAgentFactory(caller, logger ? { onNote: (note) => logger.debug({ agent: note }, 'llm agent turn') } : {});
+  // Each seat turn is logged; redacted figures and refused actions are also counted for `stats view:usage`.
+  const onNote = agentNoteSink(logger, store ? { addLlmGuard: (g) => store.addLlmGuard(g), channelOf: storeLedger(store).channelOf } : undefined);
+  const anyModel = llmAgentFactory(caller, onNote ? { onNote } : {});
   // Only allowed models get an agent: the factory's cache (one agent per model) holds at most this list.
   const agentFor: AgentFactory = (driver) => (driver.kind === 'llm' && !allowedModels.includes(driver.model) ? null : anyModel(driver));
   const llmSeatRefusal = store ? seatRefusalOf(storeLedger(store), budgets) : null;

@@ -10,8 +10,7 @@
  * machine's load, it reports CPU ms per step: the child server's (from /proc, Linux) and the gym step's,
  * and their ratio. Exit codes: 0 ok, 2 bad arguments, 1 the server failed.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
@@ -19,6 +18,7 @@ import { z } from 'zod';
 import { POLICY_NAMES } from '../engine/config.js';
 import { TASK_NAMES, type PolicyName, type TaskName } from '../engine/types.js';
 import { renderTable } from '../eval/table.js';
+import { clockTick, cpuOf } from '../eval/proc-cpu.js';
 import { buildApp } from '../adapters/http/app.js';
 import { benchHttp, benchInProcess, type ServerBenchOptions, type ServerBenchRow } from '../adapters/http/bench.js';
 
@@ -65,28 +65,6 @@ function startChild(maxSessions: number, logLevel: string, serve: string | undef
     });
     child.on('exit', (code) => reject(new Error(`the server exited (${code}) before listening: ${out}`)));
   });
-}
-
-/** CPU ms (user + system) process `pid` used so far, from /proc (Linux); null elsewhere. */
-function cpuOf(pid: number | undefined, tick: number): () => number | null {
-  return () => {
-    if (pid === undefined) return null;
-    try {
-      // Fields after the command name (which may hold spaces): state is 3rd, utime 14th, stime 15th.
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return ((Number(f[11]) + Number(f[12])) * 1000) / tick;
-    } catch {
-      return null;
-    }
-  };
-}
-
-/** Clock ticks per second of /proc times (usually 100). */
-function clockTick(): number {
-  const r = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
-  const n = Number(r.stdout?.trim());
-  return Number.isFinite(n) && n > 0 ? n : 100;
 }
 
 const ms = (x: number | null): string => (x === null ? 'n/a' : x.toFixed(3));

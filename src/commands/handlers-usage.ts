@@ -5,7 +5,7 @@
  * admin sees only the channel it asks in. Anyone else gets `not_admin` and sees nothing.
  */
 import { errorReply, privateReply } from '../chat/reply.js';
-import type { LlmUsageRecord } from '../store/types.js';
+import type { LlmGuardRecord, LlmUsageRecord } from '../store/types.js';
 import type { CommandContext } from './context.js';
 import { isPlatformAdmin } from './preconditions.js';
 import type { Post, Reply } from './types.js';
@@ -49,10 +49,39 @@ function sumBy(rows: readonly LlmUsageRecord[], key: (r: LlmUsageRecord) => stri
 const refusedText = (s: Sum) => (s.refused > 0 ? ` · ${fmt(s.refused)} refused` : '');
 
 /**
- * The usage post of `day` from its `rows`, against `budgets` (null = not known in this process). Pure.
- * Channels are sorted by tokens spent, most first; calls without a channel show as "(no channel)".
+ * What LLM seats' self-protection did (src/agents/redact.ts, guard.ts), as a field: private figures redacted
+ * from their messages, notes and pitches, and actions refused because they gave value away; per model.
+ * Null when there is nothing to show.
  */
-export function formatUsage(rows: readonly LlmUsageRecord[], budgets: UsageBudgets | null, day: string, channelOnly?: string): Post {
+function guardField(guard: readonly LlmGuardRecord[]): { name: string; value: string } | null {
+  const byModel = new Map<string, { redactions: number; refusals: number; matches: Set<string> }>();
+  for (const g of guard) {
+    const m = byModel.get(g.model) ?? { redactions: 0, refusals: 0, matches: new Set<string>() };
+    m.redactions += g.redactions;
+    m.refusals += g.refusals;
+    if (g.matchId !== null) m.matches.add(g.matchId);
+    byModel.set(g.model, m);
+  }
+  if (byModel.size === 0) return null;
+  const lines = [...byModel.entries()]
+    .sort((a, b) => a[0].localeCompare(b[0]))
+    .map(([model, m]) => `• ${model}: ${plural(m.redactions, 'private figure')} redacted · ${plural(m.refusals, 'action')} refused (gave value away) · ${plural(m.matches.size, 'match', 'matches')}`);
+  return { name: 'LLM seats protected', value: lines.join('\n') };
+}
+
+/**
+ * The usage post of `day` from its `rows`, against `budgets` (null = not known in this process), with what
+ * the seats' self-protection did (`guard`). Pure. Channels are sorted by tokens spent, most first; calls
+ * without a channel show as "(no channel)".
+ */
+export function formatUsage(rows: readonly LlmUsageRecord[], budgets: UsageBudgets | null, day: string, channelOnly?: string, guard: readonly LlmGuardRecord[] = []): Post {
+  const post = formatTokens(rows, budgets, day, channelOnly);
+  const field = guardField(channelOnly === undefined ? guard : guard.filter((g) => g.channelId === channelOnly));
+  return field ? { ...post, fields: [...(post.fields ?? []), field] } : post;
+}
+
+/** The token part of {@link formatUsage}. */
+function formatTokens(rows: readonly LlmUsageRecord[], budgets: UsageBudgets | null, day: string, channelOnly?: string): Post {
   if (channelOnly !== undefined) return formatChannelUsage(rows.filter((r) => r.channelId === channelOnly), budgets, day);
   const total = sumBy(rows, () => 'all').get('all');
   const budgetLine = budgets
@@ -107,7 +136,7 @@ export async function usageView(ctx: CommandContext, now: Date = new Date()): Pr
   const denied = isPlatformAdmin(ctx);
   if (denied) return errorReply(ctx.caller.userId, denied);
   const day = now.toISOString().slice(0, 10);
-  const rows = await ctx.host.eventStore.listLlmUsage(day);
+  const [rows, guard] = await Promise.all([ctx.host.eventStore.listLlmUsage(day), ctx.host.eventStore.listLlmGuard(day)]);
   const operator = ctx.host.isAdmin?.(ctx.caller, false) ?? false;
-  return privateReply(ctx.caller.userId, formatUsage(rows, usageBudgets(), day, operator ? undefined : ctx.channelId));
+  return privateReply(ctx.caller.userId, formatUsage(rows, usageBudgets(), day, operator ? undefined : ctx.channelId, guard));
 }

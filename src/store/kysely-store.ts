@@ -9,7 +9,7 @@
  *   writer that is ahead of the log from leaving a gap. Zero rows inserted = conflict.
  * - tryClaim / recordVote / secret: `INSERT … ON CONFLICT DO NOTHING` on a unique key; one row inserted = first
  *   (votes.ts).
- * - addLlmUsage: `INSERT … ON CONFLICT DO UPDATE SET tokens = llm_usage.tokens + excluded.tokens` (llm-usage.ts).
+ * - addLlmUsage, addLlmGuard: `INSERT … ON CONFLICT DO UPDATE SET tokens = llm_usage.tokens + excluded.tokens` (llm-usage.ts, llm-guard.ts).
  * - pruneClaims: one `DELETE … WHERE` on key prefix and age; a claim racing with it is either kept or gone.
  * - inboxTake: one `DELETE … WHERE user_id = ? RETURNING …`: each held post goes to one taker (inbox.ts).
  * - createMatch: a partial unique index keeps one lobby/running match per channel.
@@ -27,6 +27,7 @@ import * as votes from './votes.js';
 import * as inbox from './inbox.js';
 import { memoryRateLimit, type RateLimit, type RateLimitOptions } from './rate-limit.js';
 import * as llmUsage from './llm-usage.js';
+import * as llmGuard from './llm-guard.js';
 import type {
   AppendResult,
   CreateMatchResult,
@@ -36,6 +37,8 @@ import type {
   LegacyVoteRecord,
   LlmSpent,
   LlmSpentQuery,
+  LlmGuardDelta,
+  LlmGuardRecord,
   LlmUsageDelta,
   LlmUsageRecord,
   MatchFilter,
@@ -260,6 +263,14 @@ export class KyselyEventStore implements EventStore {
 
   listLlmUsage(day: string): Promise<LlmUsageRecord[]> {
     return llmUsage.listLlmUsage(this.db, day);
+  }
+
+  addLlmGuard(delta: LlmGuardDelta): Promise<void> {
+    return llmGuard.addLlmGuard(this.db, delta);
+  }
+
+  listLlmGuard(day: string): Promise<LlmGuardRecord[]> {
+    return llmGuard.listLlmGuard(this.db, day);
   }
 
   inboxAdd(userId: string, posts: readonly unknown[]): Promise<void> {

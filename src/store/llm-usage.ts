@@ -12,10 +12,10 @@ import type { Database } from './schema.js';
 import { StoreError, type LlmSpent, type LlmUsageDelta, type LlmUsageRecord, type LlmSpentQuery } from './types.js';
 
 /** A UTC day as `YYYY-MM-DD`. */
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
+export const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** PostgreSQL returns bigint and sum() as strings, SQLite as numbers: both become a safe integer ≥ 0. */
-const Count = z.union([z.number(), z.string(), z.bigint()]).transform((v, ctx) => {
+export const Count = z.union([z.number(), z.string(), z.bigint()]).transform((v, ctx) => {
   const n = Number(v);
   if (!Number.isSafeInteger(n) || n < 0) {
     ctx.addIssue({ code: 'custom', message: `not a count: ${String(v)}` });
@@ -38,7 +38,8 @@ const UsageRow = z.object({
 
 const SpentRow = z.object({ deployment: Count, channel: Count, match: Count });
 
-const count = (n: number | undefined, what: string): number => {
+/** `n` (missing = 0) when it is an integer ≥ 0; else a TypeError naming `what`. */
+export const count = (n: number | undefined, what: string): number => {
   const v = n ?? 0;
   if (!Number.isSafeInteger(v) || v < 0) throw new TypeError(`addLlmUsage: ${what} must be an integer >= 0, got ${String(n)}`);
   return v;

@@ -152,6 +152,26 @@ const m0005: Migration = {
   },
 };
 
+/**
+ * 0006: what the self-protection of LLM seats did (src/agents/guard.ts, redact.ts), as running sums per
+ * (UTC day, channel, match, model) like `llm_usage`: private figures redacted from the seats' text and
+ * actions refused because they gave value away. Shown to operators by `stats view:usage`. Self-contained.
+ */
+const m0006: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('llm_guard')
+      .addColumn('day', 'text', (c) => c.notNull())
+      .addColumn('channel_id', 'text', (c) => c.notNull())
+      .addColumn('match_id', 'text', (c) => c.notNull())
+      .addColumn('model', 'text', (c) => c.notNull())
+      .addColumn('redactions', 'bigint', (c) => c.notNull())
+      .addColumn('refusals', 'bigint', (c) => c.notNull())
+      .addPrimaryKeyConstraint('llm_guard_pk', ['day', 'channel_id', 'match_id', 'model'])
+      .execute();
+  },
+};
+
 /** Every migration by name, in order. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_matches_events_claims': m0001,
@@ -159,6 +179,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0003_pairwise_votes_secrets': m0003,
   '0004_llm_usage': m0004,
   '0005_private_inbox': m0005,
+  '0006_llm_guard': m0006,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };

@@ -79,6 +79,16 @@ export interface LlmUsageTable {
   tokens: number;
 }
 
+/** `llm_guard` (0006): running sums of LLM seats' redacted figures and refused actions per (UTC day, channel, match, model). */
+export interface LlmGuardTable {
+  day: string;
+  channel_id: string;
+  match_id: string;
+  model: string;
+  redactions: number;
+  refusals: number;
+}
+
 /** `private_inbox` (0005): posts held for one person until their next interaction (src/store/inbox.ts). */
 export interface PrivateInboxTable {
   /** Random UUID. */
@@ -111,4 +121,5 @@ export interface Database {
   private_inbox: PrivateInboxTable;
   rate_limits: RateLimitsTable;
   llm_usage: LlmUsageTable;
+  llm_guard: LlmGuardTable;
 }

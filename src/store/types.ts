@@ -116,6 +116,30 @@ export interface LlmUsageRecord {
   tokens: number;
 }
 
+/**
+ * One LLM seat turn's self-protection counts for {@link EventStore.addLlmGuard}: private figures redacted from
+ * its text and actions refused by the self-harm guard (src/agents/redact.ts, guard.ts); missing = 0.
+ */
+export interface LlmGuardDelta {
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  channelId: string | null;
+  matchId: string | null;
+  model: string;
+  redactions?: number;
+  refusals?: number;
+}
+
+/** Running sums of one (UTC day, channel, match, model), as {@link EventStore.listLlmGuard} returns them. */
+export interface LlmGuardRecord {
+  day: string;
+  channelId: string | null;
+  matchId: string | null;
+  model: string;
+  redactions: number;
+  refusals: number;
+}
+
 /** What {@link EventStore.llmSpent} sums; a null channel or match sums nothing for it. */
 export interface LlmSpentQuery {
   /** UTC day, `YYYY-MM-DD`. */
@@ -282,6 +306,19 @@ export interface EventStore {
    * @throws {TypeError} when `day` is not `YYYY-MM-DD`.
    */
   listLlmUsage(day: string): Promise<LlmUsageRecord[]>;
+
+  /**
+   * Add one LLM seat turn's redactions and guard refusals to the row of its (day, channel, match, model),
+   * atomically (one upsert, as {@link EventStore.addLlmUsage}).
+   * @throws {TypeError} when `day` is not `YYYY-MM-DD`, the model is empty or a count is not an integer ≥ 0.
+   */
+  addLlmGuard(delta: LlmGuardDelta): Promise<void>;
+
+  /**
+   * Every self-protection row of `day` (UTC), ordered by channel, match, model: what `stats view:usage` shows.
+   * @throws {TypeError} when `day` is not `YYYY-MM-DD`.
+   */
+  listLlmGuard(day: string): Promise<LlmGuardRecord[]>;
 
   /**
    * Hold `posts` (JSON-serialisable values, in order) for `userId` until {@link EventStore.inboxTake}: the

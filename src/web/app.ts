@@ -6,7 +6,7 @@
  * `/demo`, `/leaderboard` (+ `.csv`, `.json`, `/leaderboard/ratings.png`), `/preferences` (+ the admin-only
  * `/preferences/export`), `/vote/link/:token` and `/vote` (routes-data.ts, routes-vote.ts).
  *
- * `buildWebApp` returns the app (not listening), its stream hub and its match cache, for the CLI and tests.
+ * `buildWebApp` returns the app (not listening), its stream hub, its match cache and its render cache, for the CLI and tests.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -20,6 +20,7 @@ import { pseudonymizer } from '../analytics/preference/pseudonym.js';
 import type { EventStore } from '../store/types.js';
 import { voteLinkSecret } from './links/vote-link.js';
 import { MatchCache } from './cache.js';
+import { RenderCache } from './render-cache.js';
 import { StreamHub } from './hub.js';
 import type { Html } from './html.js';
 import { namingFor } from './people.js';
@@ -37,6 +38,8 @@ export interface WebApp {
   app: FastifyInstance;
   hub: StreamHub;
   cache: MatchCache;
+  /** Rendered answers of the ratings and preference routes (render-cache.ts). */
+  renders: RenderCache;
 }
 
 /** Where the static files are: next to this module (tsx) or under the package's src/web/static (bundled dist/bin). */
@@ -75,6 +78,7 @@ export async function buildWebApp(store: EventStore, settings: WebSettings, opts
   const now = opts.now ?? Date.now;
   const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 16_384, disableRequestLogging: true, keepAliveTimeout: 72_000, forceCloseConnections: true, routerOptions: { maxParamLength: 2048 } });
   const cache = new MatchCache(store);
+  const renders = new RenderCache();
   const linkSecret = await voteLinkSecret(store, settings.web.linkSecret);
   const naming = namingFor(settings.web.people, await pseudonymizer(store, settings.votes.pseudonymSecret));
   let render: ((id: string, afterSeq: number) => Promise<{ items: FeedItem[]; state: Html | null }>) | null = null;
@@ -84,6 +88,7 @@ export async function buildWebApp(store: EventStore, settings: WebSettings, opts
     pollMs: settings.web.pollMs,
     maxStreams: settings.web.maxStreams,
     maxPerAddress: settings.web.maxStreamsPerAddress,
+    streamMs: settings.web.streamSeconds * 1000,
     onError: (err, matchId) => app.log.error({ err, matchId }, 'web: live update failed'),
   });
   const ctx: WebContext = {
@@ -91,6 +96,7 @@ export async function buildWebApp(store: EventStore, settings: WebSettings, opts
     settings,
     cache,
     hub,
+    renders,
     naming,
     votes: new WebVotes(store, cache, settings.votes.perMinute, now),
     linkSecret,
@@ -102,13 +108,23 @@ export async function buildWebApp(store: EventStore, settings: WebSettings, opts
   await app.register(fastifyCookie, { secret: linkSecret });
   await app.register(fastifyFormbody);
 
+  // Every request counts against the address's limit; a rendering route (a chart, the ratings, the
+  // preference statistics: tens to hundreds of ms of CPU when not cached) against a lower one as well, of
+  // which at most a sixth in any 10 s: renders block the event loop, so a burst of them would stall
+  // every other visitor for seconds.
+  const perMinute = settings.web.renderRequestsPerMinute;
   const limiter = new RateLimiterMemory({ points: settings.web.requestsPerMinute, duration: 60 });
+  const renderLimiters = [new RateLimiterMemory({ points: Math.ceil(perMinute / 6), duration: 10 }), new RateLimiterMemory({ points: perMinute, duration: 60 })];
   app.addHook('onRequest', async (req, reply) => {
+    const rendering = req.routeOptions.config.rendering === true;
     try {
       await limiter.consume(req.ip);
+      if (rendering) for (const l of renderLimiters) await l.consume(req.ip);
     } catch (e) {
       if (!(e instanceof RateLimiterRes)) throw e;
-      return reply.status(429).header('retry-after', String(Math.ceil(e.msBeforeNext / 1000))).type('text/plain').send('Too many requests from your address; try again in a minute.');
+      const wait = Math.ceil(e.msBeforeNext / 1000);
+      const what = rendering ? 'chart, ratings and preference requests' : 'requests';
+      return reply.status(429).header('retry-after', String(wait)).type('text/plain').send(`Too many ${what} from your address; try again in ${wait} s.`);
     }
   });
 
@@ -126,5 +142,5 @@ export async function buildWebApp(store: EventStore, settings: WebSettings, opts
   registerVoteRoutes(app, ctx);
   // Before the server stops accepting: end the streams, or closing would wait for them.
   app.addHook('preClose', async () => hub.close());
-  return { app, hub, cache };
+  return { app, hub, cache, renders };
 }

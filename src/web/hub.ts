@@ -9,7 +9,10 @@
  * resume point moves past them); `event: state` with the state panels after every batch (no id);
  * `event: over` when the match is over; a `: ping` comment every 15 s.
  *
- * Caps: at most `maxStreams` streams overall (then 503) and `maxPerAddress` per client address (then 429).
+ * Caps: at most `maxStreams` streams overall (then 503) and `maxPerAddress` per client address (then 429;
+ * by default 1/16 of all, config `web.maxStreamsPerAddress`). A stream ends after `streamMs` (config
+ * `web.streamSeconds`): the browser reconnects after its retry delay with `Last-Event-ID` and resumes where
+ * it was, and is admitted again under the caps, so no address holds slots for good.
  */
 import type { ServerResponse } from 'node:http';
 import type { LoadedMatch } from './cache.js';
@@ -23,6 +26,8 @@ export interface HubDeps {
   pollMs: number;
   maxStreams: number;
   maxPerAddress: number;
+  /** Lifetime of one stream (ms); then the hub ends it and the browser reconnects. */
+  streamMs: number;
   /** Called with a failure of a poll (logged by the caller); the poll goes on. */
   onError?: (err: unknown, matchId: string) => void;
 }
@@ -87,7 +92,12 @@ export class StreamHub {
     const client: Client = { res, address, sent: afterSeq };
     this.total++;
     this.perAddress.set(address, (this.perAddress.get(address) ?? 0) + 1);
-    res.on('close', () => this.detach(id, client));
+    const lifetime = setTimeout(() => res.end(), this.d.streamMs);
+    lifetime.unref();
+    res.on('close', () => {
+      clearTimeout(lifetime);
+      this.detach(id, client);
+    });
     res.write('retry: 1000\n\n');
     let w = this.watches.get(id);
     if (!w) {

@@ -87,7 +87,7 @@ export function registerMatchRoutes(app: FastifyInstance, ctx: WebContext): (id:
   });
 
   const charts = new Map<string, Buffer>();
-  app.get('/matches/:id/standings.png', async (req, reply) => {
+  app.get('/matches/:id/standings.png', { config: { rendering: true } }, async (req, reply) => {
     const p = IdSchema.safeParse(req.params);
     const loaded = p.success ? await ctx.cache.get(p.data.id) : null;
     const v = loaded ? chartVersion(loaded) : null;

@@ -57,3 +57,24 @@ export function runUsageConformance(withStores: WithStores): void {
       assert.equal(rows.reduce((x, r) => x + r.tokens, 0), expected);
     }));
 }
+
+/** Register the self-protection count tests (table `llm_guard`, migration 0006) with the suite's `withStores`. */
+export function runGuardConformance(withStores: WithStores): void {
+  test('llm guard: redactions and refusals summed per (day, channel, match, model); two stores lose no increment', () =>
+    withStores(2, async (a, b) => {
+      assert.deepEqual(await a.listLlmGuard(DAY), [], 'empty');
+      const adds = Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).addLlmGuard({ day: DAY, channelId: 'c1', matchId: 'm1', model: 'small', redactions: 2, refusals: i % 3 === 0 ? 1 : 0 }));
+      await Promise.all([...adds, b.addLlmGuard({ day: DAY, channelId: null, matchId: null, model: 'small', redactions: 1 }), a.addLlmGuard({ day: NEXT, channelId: 'c1', matchId: 'm1', model: 'small', refusals: 5 })]);
+      assert.deepEqual(
+        (await b.listLlmGuard(DAY)).map((r) => [r.channelId, r.matchId, r.model, r.redactions, r.refusals]),
+        [
+          [null, null, 'small', 1, 0],
+          ['c1', 'm1', 'small', 40, 7],
+        ],
+      );
+      assert.deepEqual((await a.listLlmGuard(NEXT)).map((r) => r.refusals), [5]);
+      await assert.rejects(a.addLlmGuard({ day: 'today', channelId: null, matchId: null, model: 'x' }), TypeError);
+      await assert.rejects(a.addLlmGuard({ day: DAY, channelId: null, matchId: null, model: 'x', redactions: 1.5 }), TypeError);
+      await assert.rejects(a.listLlmGuard(''), TypeError);
+    }));
+}

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import type { MatchEventBody } from '../../src/match/types.js';
 import { KyselyEventStore, MIGRATIONS, StoreError, type EventStore } from '../../src/store/index.js';
 import { runVoteConformance } from './conformance-votes.js';
-import { runUsageConformance } from './conformance-usage.js';
+import { runGuardConformance, runUsageConformance } from './conformance-usage.js';
 
 /** What a backend gives the suite. */
 export interface ConformanceBackend {
@@ -263,5 +263,6 @@ export function runConformance(name: string, backend: ConformanceBackend): void 
 
     runVoteConformance(withStores);
     runUsageConformance(withStores);
+    runGuardConformance(withStores);
   });
 }

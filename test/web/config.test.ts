@@ -12,8 +12,19 @@ describe('web config', () => {
     assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
     assert.deepEqual(r.config.web, {
       host: '127.0.0.1', port: 8090, publicUrl: null, linkSecret: null, linkTtlSeconds: 3600, adminToken: null, people: 'pseudonyms',
-      minMatches: 1, maxStreams: 1000, maxStreamsPerAddress: 200, requestsPerMinute: 600, pollMs: 250,
+      minMatches: 1, maxStreams: 1000, maxStreamsPerAddress: 62, streamSeconds: 600, requestsPerMinute: 600, renderRequestsPerMinute: 60, pollMs: 250,
     });
+  });
+
+  test('the share rule: one address may hold 1/16 of the streams unless maxStreamsPerAddress says otherwise', () => {
+    const share = (env: Record<string, string>) => {
+      const r = base(env);
+      assert.ok(r.ok, JSON.stringify(!r.ok && r.error));
+      return r.config.web.maxStreamsPerAddress;
+    };
+    assert.equal(share({ ARENA_WEB_MAX_STREAMS: '320' }), 20);
+    assert.equal(share({ ARENA_WEB_MAX_STREAMS: '10' }), 1, 'at least one');
+    assert.equal(share({ ARENA_WEB_MAX_STREAMS: '320', ARENA_WEB_MAX_STREAMS_PER_ADDRESS: '100' }), 100, 'an explicit cap (a reverse proxy: every client has its address) wins');
   });
 
   test('environment overrides', () => {

@@ -28,7 +28,7 @@ export const LINK_SECRET = 'link-secret-0123456789abcdef';
 /** Default settings of the tests (names shown, so the escaping of display names is exercised). */
 export function settings(over: Partial<WebSettings['web']> = {}): WebSettings {
   return {
-    web: { publicUrl: 'http://127.0.0.1', linkSecret: LINK_SECRET, adminToken: ADMIN_TOKEN, people: 'names', minMatches: 1, maxStreams: 1000, maxStreamsPerAddress: 200, requestsPerMinute: 100_000, pollMs: 50, ...over },
+    web: { publicUrl: 'http://127.0.0.1', linkSecret: LINK_SECRET, adminToken: ADMIN_TOKEN, people: 'names', minMatches: 1, maxStreams: 1000, maxStreamsPerAddress: 200, streamSeconds: 600, requestsPerMinute: 100_000, renderRequestsPerMinute: 100_000, pollMs: 50, ...over },
     votes: { perMinute: 30, pseudonymSecret: 'pseudonym-secret-0123456789' },
   };
 }

@@ -36,7 +36,7 @@ describe('web page under load', () => {
     store = await openStore({ sqlitePath: db });
     host = new RoundHost({ store, publish: async () => {} });
     web = spawn(process.execPath, ['--import', 'tsx', 'src/cli/web.ts', '--port', '0'], {
-      env: { ...process.env, ARENA_CONFIG: join(dir, 'arena.json'), ARENA_DB: db, LOG_LEVEL: 'warn', ARENA_WEB_REQUESTS_PER_MINUTE: '100000' },
+      env: { ...process.env, ARENA_CONFIG: join(dir, 'arena.json'), ARENA_DB: db, LOG_LEVEL: 'warn', ARENA_WEB_REQUESTS_PER_MINUTE: '100000', ARENA_WEB_MAX_STREAMS_PER_ADDRESS: String(CLIENTS) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     base = await new Promise<string>((ok, fail) => {

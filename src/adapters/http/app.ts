@@ -19,8 +19,8 @@ import { SessionStore } from './sessions.js';
 export interface AppOptions {
   server: {
     maxSessions: number;
-    /** Default 64. */
-    maxSessionsPerClient?: number;
+    /** Own and self-play sessions one client address may hold (the config's default is 1/16 of maxSessions: src/app/config/schema.ts). */
+    maxSessionsPerClient: number;
     idleTtlSeconds: number;
     bodyLimitBytes: number;
     debugState: boolean;
@@ -68,7 +68,7 @@ export async function buildApp(opts: AppOptions): Promise<ServerApp> {
   });
   const store = new SessionStore({
     maxSessions: opts.server.maxSessions,
-    maxSessionsPerClient: opts.server.maxSessionsPerClient ?? 64,
+    maxSessionsPerClient: opts.server.maxSessionsPerClient,
     idleTtlMs: opts.server.idleTtlSeconds * 1000,
     now: opts.now,
     onEvent: (e) => app.log.info(e, `session ${e.event}`),

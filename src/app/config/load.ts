@@ -63,6 +63,8 @@ const ENV_OF: Record<string, string> = {
   'web.maxStreams': 'ARENA_WEB_MAX_STREAMS',
   'web.maxStreamsPerAddress': 'ARENA_WEB_MAX_STREAMS_PER_ADDRESS',
   'web.requestsPerMinute': 'ARENA_WEB_REQUESTS_PER_MINUTE',
+  'web.renderRequestsPerMinute': 'ARENA_WEB_RENDER_REQUESTS_PER_MINUTE',
+  'web.streamSeconds': 'ARENA_WEB_STREAM_SECONDS',
   'web.pollMs': 'ARENA_WEB_POLL_MS',
 };
 
@@ -118,6 +120,8 @@ export function applyEnv(raw: Record<string, unknown>, env: Env): Record<string,
       maxStreams: num(env.ARENA_WEB_MAX_STREAMS),
       maxStreamsPerAddress: num(env.ARENA_WEB_MAX_STREAMS_PER_ADDRESS),
       requestsPerMinute: num(env.ARENA_WEB_REQUESTS_PER_MINUTE),
+      renderRequestsPerMinute: num(env.ARENA_WEB_RENDER_REQUESTS_PER_MINUTE),
+      streamSeconds: num(env.ARENA_WEB_STREAM_SECONDS),
       pollMs: num(env.ARENA_WEB_POLL_MS),
     }),
   };

@@ -24,7 +24,7 @@
  * | `votes.perMinute` | 30 | votes one person may cast per minute (counted in the database on PostgreSQL, so across processes; per process on SQLite) | `ARENA_VOTES_PER_MINUTE` |
  * | `votes.pseudonymSecret` | null | key of people's pseudonyms in exports; null = generated on first use and kept in the database | `ARENA_PSEUDONYM_SECRET` |
  * | `server.debugState` | false | allow `GET /state?include_private=true` (the full state, every seat's secrets) | `ARENA_SERVER_DEBUG_STATE` (`GPU_ARENA_DEBUG_STATE` too, as the original) |
- * | `server.maxSessionsPerClient` | 64 | own and self-play sessions one client address may hold; one more gets 429 `too_many_client_sessions` | `ARENA_SERVER_MAX_SESSIONS_PER_CLIENT` |
+ * | `server.maxSessionsPerClient` | null = 1/16 of `maxSessions` (16) | own and self-play sessions one client address may hold; one more gets 429 `too_many_client_sessions` | `ARENA_SERVER_MAX_SESSIONS_PER_CLIENT` |
  * | `server.compat` | `native` | answer shapes: `native` (ours) or `original` (the original arena's exact shapes; `npm run serve -- --compat original`) | `ARENA_SERVER_COMPAT` |
  * | `web.host` / `web.port` | `127.0.0.1` / 8090 | address `npm run web` listens on (the public web page, src/web) | `ARENA_WEB_HOST` / `ARENA_WEB_PORT` |
  * | `web.publicUrl` | null | the page's public base URL (`https://arena.example.org`); set = `vote` replies carry a personal web-vote link | `ARENA_WEB_PUBLIC_URL` |
@@ -33,8 +33,10 @@
  * | `web.adminToken` | null | bearer token of the preference-data downloads (≥ 16 characters); null = no downloads | `ARENA_WEB_ADMIN_TOKEN` |
  * | `web.people` | `pseudonyms` | how the page names people: `names` (display names, as in the channel) or `pseudonyms` | `ARENA_WEB_PEOPLE` |
  * | `web.minMatches` | 1 | leaderboard: fewest counted matches a player needs to be listed | `ARENA_WEB_MIN_MATCHES` |
- * | `web.maxStreams` / `web.maxStreamsPerAddress` | 1000 / 200 | open live-update streams at once, overall and per client address (one more gets 503/429) | `ARENA_WEB_MAX_STREAMS` / `ARENA_WEB_MAX_STREAMS_PER_ADDRESS` |
+ * | `web.maxStreams` / `web.maxStreamsPerAddress` | 1000 / null = 1/16 of `maxStreams` (62) | open live-update streams at once, overall and per client address (one more gets 503/429) | `ARENA_WEB_MAX_STREAMS` / `ARENA_WEB_MAX_STREAMS_PER_ADDRESS` |
+ * | `web.streamSeconds` | 600 | a live-update stream ends after this; the browser reconnects at once and resumes where it was (`Last-Event-ID`) | `ARENA_WEB_STREAM_SECONDS` |
  * | `web.requestsPerMinute` | 600 | page and API requests per client address per minute (429 above) | `ARENA_WEB_REQUESTS_PER_MINUTE` |
+ * | `web.renderRequestsPerMinute` | 60 | requests per client address per minute to the routes that render (leaderboard, preference data, charts), at most a sixth of them in any 10 s; within `requestsPerMinute` | `ARENA_WEB_RENDER_REQUESTS_PER_MINUTE` |
  * | `web.pollMs` | 250 | how often a watched live match's log is read for new events (ms) | `ARENA_WEB_POLL_MS` |
  *
  * | `shutdown.drainSeconds` | 10 | after SIGTERM/SIGINT: how long in-flight commands and queued posts may take before the store closes and the process exits 0 (a second signal exits at once) | `ARENA_SHUTDOWN_DRAIN_SECONDS` |
@@ -53,6 +55,15 @@ import { LlmConfigSchema } from '../../llm/config.js';
 import { MAX_ROUND_SECONDS } from '../../match/settings.js';
 
 const seconds = z.number().int().min(0).max(MAX_ROUND_SECONDS);
+
+/**
+ * Share of all slots one client address may hold unless configured otherwise: event streams of the web page
+ * (`web.maxStreamsPerAddress`) and sessions of the HTTP API (`server.maxSessionsPerClient`). With 1/16, no
+ * fewer than 16 addresses can fill a server.
+ */
+export const ADDRESS_SHARE = 1 / 16;
+/** The per-address cap of `slots` under {@link ADDRESS_SHARE}: at least 1. */
+export const addressCap = (slots: number): number => Math.max(1, Math.floor(slots * ADDRESS_SHARE));
 
 export const ArenaConfigSchema = z
   .object({
@@ -98,11 +109,13 @@ export const ArenaConfigSchema = z
         idleTtlSeconds: z.number().int().min(1).max(7 * 24 * 3600).default(900),
         bodyLimitBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(65_536),
         debugState: z.boolean().default(false),
-        maxSessionsPerClient: z.number().int().min(1).max(100_000).default(64),
+        /** null = {@link addressCap} of maxSessions. */
+        maxSessionsPerClient: z.number().int().min(1).max(100_000).nullable().default(null),
         compat: z.enum(['native', 'original']).default('native'),
       })
       .strict()
-      .default({ host: '127.0.0.1', port: 8080, maxSessions: 256, idleTtlSeconds: 900, bodyLimitBytes: 65_536, debugState: false, maxSessionsPerClient: 64, compat: 'native' }),
+      .transform((s) => ({ ...s, maxSessionsPerClient: s.maxSessionsPerClient ?? addressCap(s.maxSessions) }))
+      .prefault({}),
     web: z
       .object({
         host: z.string().trim().min(1).default('127.0.0.1'),
@@ -114,11 +127,15 @@ export const ArenaConfigSchema = z
         people: z.enum(['names', 'pseudonyms']).default('pseudonyms'),
         minMatches: z.number().int().min(1).max(1000).default(1),
         maxStreams: z.number().int().min(1).max(100_000).default(1000),
-        maxStreamsPerAddress: z.number().int().min(1).max(100_000).default(200),
+        /** null = {@link addressCap} of maxStreams. */
+        maxStreamsPerAddress: z.number().int().min(1).max(100_000).nullable().default(null),
+        streamSeconds: z.number().int().min(10).max(24 * 3600).default(600),
         requestsPerMinute: z.number().int().min(10).max(1_000_000).default(600),
+        renderRequestsPerMinute: z.number().int().min(1).max(1_000_000).default(60),
         pollMs: z.number().int().min(20).max(10_000).default(250),
       })
       .strict()
+      .transform((w) => ({ ...w, maxStreamsPerAddress: w.maxStreamsPerAddress ?? addressCap(w.maxStreams) }))
       .prefault({}),
     /** Graceful stop (src/app/shutdown.ts): seconds in-flight commands and queued posts may take after SIGTERM/SIGINT. */
     shutdown: z.object({ drainSeconds: z.number().min(0).max(600).default(10) }).strict().prefault({}),
