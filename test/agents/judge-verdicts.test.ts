@@ -52,7 +52,7 @@ describe("the judge's per-claim verdict", () => {
     assert.match(mineA, /The judge's check of your round 1 pitch/);
     assert.match(mineA, /✓ job j_0_\d+: verified \(your pending job\)/);
     assert.match(mineA, /✓ \d+ GPU-hours: verified \(matches your pending job j_0_\d+\)/);
-    assert.match(mineA, /Your pending jobs as the judge saw them \(private\):\n• j_0_\d+: \d+ of \d+ GPU-hours unmet/);
+    assert.match(mineA, /Your pending jobs when you pitched \(private\):\n• j_0_\d+: \d+ of \d+ GPU-hours unmet/);
     assert.doesNotMatch(mineA, /cost:/);
     const mineB = privateOf(bob, closed);
     assert.match(mineB, /✗ job j_1_9: fabricated \(not a job of yours\)/);
@@ -81,7 +81,7 @@ describe("the judge's per-claim verdict", () => {
     assert.match(pub, /cost: judge_argument −0\.100/);
     assert.match(pub, /✓ job j_0_\d+: verified \(its pending job\)/);
     for (const t of truths) assert.ok(!pub.includes(t), `private truth "${t}" in the channel`);
-    assert.doesNotMatch(pub, /as the judge saw them|unmet/);
+    assert.doesNotMatch(pub, /when you pitched|unmet/);
     await h.host.stop();
   });
 
@@ -92,7 +92,7 @@ describe("the judge's per-claim verdict", () => {
     assert.match(pub, /The judge's check of the round 1 pitches/);
     assert.match(pub, /Lab C\n✓ job j_2_\d+: verified/);
     for (const t of truths) assert.ok(!pub.includes(t));
-    assert.match(privateOf(alice, closed), /as the judge saw them/);
+    assert.match(privateOf(alice, closed), /Your pending jobs when you pitched/);
     await h.host.stop();
   });
 });
