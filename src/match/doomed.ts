@@ -26,8 +26,10 @@ export interface DoomedJob {
   allocated: number;
   /** Credits it can still earn at most: value × (allocated + left) / required with partial credit, else 0. */
   reachable: number;
-  /** Credits it earns as allocated now (partial credit), else 0. */
+  /** Credits of its value it earns as allocated now (partial credit), else 0; energy is taken off at settlement. */
   secured: number;
+  /** Energy cost (credits) of the blocks allocated to it so far: realised value = value × credit − energy. */
+  energy: number;
   /** Nothing can earn anything more for it: no partial credit, or no capacity at its reliability left. */
   lost: boolean;
 }
@@ -57,6 +59,7 @@ export function doomedJobs(s: MatchState): DoomedJob[] {
       allocated: j.allocatedHours,
       reachable: partial ? r2((value * (j.allocatedHours + left)) / j.gpuHoursRequired) : 0,
       secured: partial ? r2((value * j.allocatedHours) / j.gpuHoursRequired) : 0,
+      energy: r2(j.energyCost),
       lost: !partial || left === 0,
     });
   }

@@ -210,12 +210,12 @@ export function doomedNotice(x: DoomedJob): { title: string; text: string } {
   if (x.lost) {
     return {
       title: `${x.jobId} can get no more GPU-hours`,
-      text: `No capacity at reliability ≥ ${rel} is left in the market. It keeps its partial credit: ${x.allocated} of ${x.required} GPU-h, ${x.secured.toFixed(2)} credits at its deadline. ${idle}`,
+      text: `No capacity at reliability ≥ ${rel} is left in the market. It keeps its partial credit: ${x.allocated} of ${x.required} GPU-h, so it realises ${(x.secured - x.energy).toFixed(2)} credits at its deadline (${x.secured.toFixed(2)} of its value less ${x.energy.toFixed(2)} energy). ${idle}`,
     };
   }
   return {
     title: `${x.jobId} can no longer be completed in full`,
-    text: `It still needs ${x.missing} GPU-h at reliability ≥ ${rel}, and ${x.left} GPU-h of such capacity is left in the whole market. It has partial credit, so every hour still counts: allocating all ${x.left} (buying what you do not hold) brings it to ${x.allocated + x.left} of ${x.required} GPU-h, up to ${x.reachable.toFixed(2)} credits at its deadline (${x.secured.toFixed(2)} as allocated now).`,
+    text: `It still needs ${x.missing} GPU-h at reliability ≥ ${rel}, and ${x.left} GPU-h of such capacity is left in the whole market. It has partial credit, so every hour still counts: allocating all ${x.left} (buying what you do not hold) brings it to ${x.allocated + x.left} of ${x.required} GPU-h, up to ${x.reachable.toFixed(2)} credits of its value at its deadline (${x.secured.toFixed(2)} as allocated now), less the energy cost of the blocks it runs on.`,
   };
 }
 

@@ -39,7 +39,7 @@ test("the README's piped example, twice on one database with an unfinished match
   for (const n of [1, 2]) {
     const out = await run(dir, ['--seed', '3'], README_INPUT);
     assert.match(out, new RegExp(`An unfinished match ${id} \\(started [^)]+\\) stays saved: \`npm start -- --resume ${id}\` resumes it\\. Starting a new match\\.`), `run ${n}`);
-    assert.match(out, /New match: market_round, seed 3 /, `run ${n} plays seed 3`);
+    assert.match(out, /New match: market_round, seed 3, chosen by you/, `run ${n} plays seed 3`);
     assert.doesNotMatch(out, /Resumed/, `run ${n} resumes nothing`);
   }
   assert.equal(await eventsOf(id), before, 'the saved match was not played on');
