@@ -110,9 +110,58 @@ const EPISODE_HASHES: Readonly<Record<string, string>> = {
   'coalition_market/1/holdout=true': '2931d2afd4d3d2c6ae23fad5463a40dd8f5af4437d487345ddf86ab0e2f50ded',
 };
 
+/** Rules v4 (new matches): the same worlds for integer seeds (v4 adds only config.rules and empty pitch facts to the state) and v4 episodes. */
+const WORLDS_V4: Readonly<Record<string, string>> = {
+  'single_trade/0/holdout=false': 'd570251b1c60b30115a275549ad187ba65f573cfb81507e37afa1a57214f67de',
+  'single_trade/0/holdout=true': '839fc3a5cb2366b078bd1fd9898654c0b817d1bfb6a4af03ea98986e77c893f2',
+  'single_trade/1/holdout=false': 'd5c5ad78943156fe0c1cfdcfd7a15b354f1246626de5715c56fda2e005275c38',
+  'single_trade/1/holdout=true': '871879052fe9e5409ef39084b155c92521117f5d4660b06351e244a8ed2e2ac1',
+  'single_trade/7/holdout=false': 'd18a315b17befdf8b1a3a8a3f9ba3ea674812e59f33273d3e1e6fbbac5001886',
+  'single_trade/7/holdout=true': 'b88d75d183dd92218be667b0e951c8d125d992cb523dff2f234d11283cdd82ed',
+  'single_trade/42/holdout=false': '0459d996f57e0f8eed52db84ce4465cc0b2f2e0d721f61ba0858a39e3e18feca',
+  'single_trade/42/holdout=true': 'eadf613b9a14f9fd6242d8a022440151789d3b81f66db774871abeed3e81c5ff',
+  'single_trade/123456/holdout=false': 'cfb3d14d41f7149ab10fa819e16a74cb6a5c64abd36efeaa648e879f26ecfaf7',
+  'single_trade/123456/holdout=true': 'dee6fe09a127e695345dab0222d6f88fca1a5b326ec33a3448a3b6ad055c8f6a',
+  'market_round/0/holdout=false': '8e5357be48c954b11bc21eab92fe44e602800f3f5f2894dd38611120b633967d',
+  'market_round/0/holdout=true': '107874ff4ccc8163122811a57469dc57d9096c6222c14248c4be76a175274ec2',
+  'market_round/1/holdout=false': '5dea24e2bff4f3cd77263b4e319891aa43d1eea064fb30b1980f0f75e47fb40f',
+  'market_round/1/holdout=true': 'f1d8381655ea7c0f9ac9563ab6020e3aff5040b14437af3941edbd64c05d714e',
+  'market_round/7/holdout=false': '28d469ca1aa546228eb4157b293534b4c8a3ee0495020f7b3a28cd9320fcc351',
+  'market_round/7/holdout=true': 'd518305d4db3f315690f325de78fbab9dd547c96cb8f66ef75e7ea4f2b2f69be',
+  'market_round/42/holdout=false': '772faa703c551b6106edb4713417836eec1bd06e5d1a039d9096ef3e92489382',
+  'market_round/42/holdout=true': 'a8efe13a68c189676ae02c3bff05ad4a97436d68c3fe59c220dbc6bb3a6cc311',
+  'market_round/123456/holdout=false': '7176f83a63278baa187a31d68b751e400d315f19ede3c39efeed518f801da0bf',
+  'market_round/123456/holdout=true': 'e4e1a5e29ff914799e6347b914251930f01de843290b3d221099c118d9d4f8ba',
+  'coalition_market/0/holdout=false': '5f1ddc1ab77bd3ec550e4e9100ffe48c5accfac6ea0175cea720b6c6b5ee47b8',
+  'coalition_market/0/holdout=true': '6bc48e641dc7e4a8a846133c0c0804070fd2918c7b5552fb2abe89b14e013bb4',
+  'coalition_market/1/holdout=false': '9fc2263301788b48c0019f3009002488ce3ebfe7ab1df2eb827c31b248b6091c',
+  'coalition_market/1/holdout=true': '8fec5d90941a7f57310685034bbd93c92c9d6a9b9b1567646176f1d1ae8466d4',
+  'coalition_market/7/holdout=false': '8f0d9cbb3428b9cfc067e5690b8f06444e2e6932fc7cb7583c646368c73b88ee',
+  'coalition_market/7/holdout=true': 'deba6fa84141fb20e845e7a4fab6ecdd53a3191bdbcdfc09c9f357c8cb3a03af',
+  'coalition_market/42/holdout=false': 'bcbbb3d443b22096ee2b40df8133c62bdeb76341737b292ae247894e2d5af073',
+  'coalition_market/42/holdout=true': 'e7fdb3df1c214ba3daaeea0e386dc20cb84aaa902c8fac19c5cb88b4cb62d405',
+  'coalition_market/123456/holdout=false': '6f8630fc9de46b2c6cea15db2a43fe1f1b93ba3fbcd80ace03d90dd2685ef152',
+  'coalition_market/123456/holdout=true': '516dab5cb3a1596284390f19313ed2cdd366ab2418fe1e5706c70a5c2295125a',
+};
+const EPISODE_HASHES_V4: Readonly<Record<string, string>> = {
+  'single_trade/0/holdout=false': '6e16696a45cebbf559752067e48e510ef1fb74efd5ba533385ef8a853ef60278',
+  'single_trade/7/holdout=false': '8fc898bd432166f6ce793a11b143cd81cc3014c0790570c52c3f44340fd095fa',
+  'single_trade/42/holdout=false': '21019f4a431dd397e67bf4197d7d20862f5a0548365b72d7c752b37b820b4766',
+  'single_trade/1/holdout=true': '29a97853036c8a91192847f83cd8b7756ed50a0eee6276e0f9101470b9d96473',
+  'market_round/0/holdout=false': '0e83db2e9325bf912a2c0e091d6cb1765dbaead02af36b153d9ac5f64edb97a1',
+  'market_round/7/holdout=false': '6829aada37d790eb98d8e8f8e4b5b7f8111ac66c0c5193d06137bb2da9aa9bb8',
+  'market_round/42/holdout=false': '9ebc8393ac247d33e5248d9761c02f8d416f4d3212c00fe10d14040b10bb51aa',
+  'market_round/1/holdout=true': 'ac3b4e748ec95a99da6d96d959b0fb526fa583b0f8e2c33d2d3c4fd892893d67',
+  'coalition_market/0/holdout=false': 'ee4a857069c94b2ff418260324450a3a406b29c4934f612180466f77748a0bf0',
+  'coalition_market/7/holdout=false': 'c029a7223e2686d56b2c196485a27f2e7972be814957e42d9261c7fcc84c6550',
+  'coalition_market/42/holdout=false': '6b5fede4aa4c56a7c7db6dd70b585aeb12fa42b368abc1e65f3e35b5bbd74f1d',
+  'coalition_market/1/holdout=true': 'f968590e20124590cf55798178ddf1c37ae06a4c2b23e4172d2ff5eddfd79af5',
+};
+
 /** The pins of each rules version the engine plays: v3 only replays stored matches, and must not drift either. */
 const PINS: readonly { rules: RulesVersion; worlds: Readonly<Record<string, string>>; episodes: Readonly<Record<string, string>> }[] = [
   { rules: 3, worlds: WORLDS, episodes: EPISODE_HASHES },
+  { rules: 4, worlds: WORLDS_V4, episodes: EPISODE_HASHES_V4 },
 ];
 
 describe('golden: pinned worlds and episodes', () => {
