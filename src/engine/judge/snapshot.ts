@@ -7,22 +7,58 @@
  */
 import type { JobId, LabId, MatchState, Pitch, PitchFacts } from '../types.js';
 import { rulesOf } from '../config.js';
-import { type JobFacts, type SeatFacts, seatFacts } from './facts.js';
+import { type JobFacts, type SeatFacts, live, pendingJobs, seatFacts } from './facts.js';
 import { StateFacts } from './state-facts.js';
 import type { FactSource } from './verify.js';
 
-/** The snapshot of `lab`'s facts in `state`, as stored with its pitch. */
+/** Append `id` to `ids` unless it is there (the lists are a handful of ids: no Set). */
+function addOnce(ids: string[], id: string): void {
+  for (let i = 0; i < ids.length; i++) if (ids[i] === id) return;
+  ids.push(id);
+}
+
+/**
+ * The snapshot of `lab`'s facts in `state`, as stored with its pitch: the lists of `seatFacts` (facts.ts), in
+ * its order, built straight into arrays (every pitch takes one, so no Sets and nothing the checks never ask).
+ */
 export function pitchFactsOf(state: MatchState, lab: LabId): PitchFacts {
-  const f = seatFacts(state, lab);
-  return {
-    round: f.round,
-    pending: f.pending,
-    offerIds: [...f.offerIds],
-    coalitionIds: [...f.coalitionIds],
-    relatedBlockIds: [...f.relatedBlockIds],
-    capacityHours: f.capacityHours,
-    capacityReliabilities: f.capacityReliabilities,
-  };
+  const offerIds: string[] = [];
+  const related: string[] = [];
+  const { offers, coalitions, blocks } = state;
+  for (const id in offers) {
+    const o = offers[id]!;
+    if (o.from !== lab && o.to !== lab) continue;
+    offerIds.push(o.id);
+    for (let i = 0; i < o.offeredBlockIds.length; i++) addOnce(related, o.offeredBlockIds[i]!);
+    for (let i = 0; i < o.requestedBlockIds.length; i++) addOnce(related, o.requestedBlockIds[i]!);
+  }
+  const coalitionIds: string[] = [];
+  for (const id in coalitions) {
+    const c = coalitions[id]!;
+    if (!c.members.includes(lab)) continue;
+    coalitionIds.push(c.id);
+    for (const m in c.commitments) {
+      const ids = c.commitments[m]!.blockIds;
+      for (let i = 0; i < ids.length; i++) addOnce(related, ids[i]!);
+    }
+  }
+  let ownLiveHours = 0;
+  for (const id in blocks) {
+    const b = blocks[id]!;
+    if (b.owner !== lab) continue;
+    addOnce(related, b.id);
+    if (live(b.status)) ownLiveHours += b.gpuHours;
+  }
+  const capacityHours: number[] = [];
+  const capacityReliabilities: number[] = [];
+  for (let i = 0; i < related.length; i++) {
+    const b = Object.hasOwn(blocks, related[i]!) ? blocks[related[i]!] : undefined;
+    if (!b || !live(b.status)) continue;
+    capacityHours.push(b.gpuHours);
+    capacityReliabilities.push(b.reliability);
+  }
+  if (ownLiveHours > 0) capacityHours.push(ownLiveHours);
+  return { round: state.round, pending: pendingJobs(state, lab), offerIds, coalitionIds, relatedBlockIds: related, capacityHours, capacityReliabilities };
 }
 
 /** The stored snapshot of `pitch`'s facts, if the rules keep one and it is this round's. */

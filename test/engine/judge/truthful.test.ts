@@ -127,3 +127,25 @@ describe('truthful pitches are never fined (rules v4)', () => {
     assert.ok(fined > rounds / 10, `v3 fined ${fined} of ${rounds} rounds`);
   });
 });
+
+describe('the pitch snapshot', () => {
+  test('holds exactly the lists of seatFacts at the moment of the pitch, over many states', async () => {
+    const { seatFacts } = await import('../../../src/engine/judge/facts.js');
+    const { pitchFactsOf } = await import('../../../src/engine/judge/snapshot.js');
+    let compared = 0;
+    for (const task of TASK_NAMES)
+      for (let seed = 0; seed < 15; seed++) {
+        let s = createMatch({ task, seed, scripted: Object.fromEntries(labIdsFor(task, seed).map((l, i) => [l, ARCHETYPES[(seed + i) % ARCHETYPES.length]!])) });
+        while (!s.over) {
+          for (const lab of s.labIds) {
+            const f = seatFacts(s, lab);
+            const p = pitchFactsOf(s, lab);
+            assert.deepEqual(p, { round: f.round, pending: f.pending, offerIds: [...f.offerIds], coalitionIds: [...f.coalitionIds], relatedBlockIds: [...f.relatedBlockIds], capacityHours: f.capacityHours, capacityReliabilities: f.capacityReliabilities });
+            compared++;
+          }
+          s = closeRound(s).state;
+        }
+      }
+    assert.ok(compared > 500);
+  });
+});
