@@ -10,6 +10,7 @@ import { ledgerSum, seatEntries } from '../match/ledger.js';
 import { REWARD_WEIGHTS } from '../engine/reward.js';
 import { currentStandings, fmtReward, labName, leaderboardText, roundLabel, seatLabel } from '../present/common.js';
 import { HOST_SEEDED } from '../present/render.js';
+import { openDecisions } from '../match/idle.js';
 import { pendingSeats } from '../match/replay.js';
 import type { HostedMatch } from '../match/types.js';
 import { blockLine, coalitionLine, fieldValue, idList, jobLine, offerLine } from './format.js';
@@ -43,6 +44,16 @@ export function renderMe(m: HostedMatch, lab: LabId): Post {
   ];
   if (obs.myCoalitions.length) fields.push({ name: 'Your coalitions', value: fieldValue(obs.myCoalitions.map((c) => coalitionLine(m, c))) });
   if (direct.length) fields.push({ name: 'Direct messages', value: fieldValue(direct) });
+  if (!s.finished && !obs.over) {
+    // What keeps the round open for this seat (src/match/idle.ts): with nothing left, the host marks it done.
+    const open = openDecisions(m.state, lab);
+    const auto = m.autoDoneOff?.includes(lab)
+      ? 'automatic done is off for you (`done auto:on`)'
+      : m.undone?.includes(lab)
+        ? 'you took your done back this round, so type `done` when you are ready'
+        : 'you will be marked done automatically (`done auto:off` to keep typing `done`)';
+    fields.push({ name: 'Left to decide this round', value: open.length ? fieldValue(open) : `nothing: ${auto}` });
+  }
   fields.push({ name: 'Your reward ledger', value: ledgerField(m, lab) });
   const status = s.finished ? 'finished' : m.done.includes(lab) ? 'done for this round' : `${s.actionsLeftThisRound} actions left this round`;
   return {
