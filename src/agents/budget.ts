@@ -1,5 +1,5 @@
 /**
- * The spend gate (issue #21 "bounded LLM spend"): an {@link LlmCaller} in front of the real client that
+ * The spend gate (bounded LLM spend, docs/LLM.md): an {@link LlmCaller} in front of the real client that
  * every call spending the operator's key goes through (seat agents, their extra turns, the LLM judge;
  * src/app/llm.ts wires it). Before a call it reads what was spent from a shared ledger (the store's
  * `llm_usage` table) and refuses the call, without making it, when a token budget is spent:

@@ -1,5 +1,5 @@
 /**
- * The LLM judge (issue 4 item 3), an {@link AsyncJudge} built for adversarial pitches:
+ * The LLM judge, an {@link AsyncJudge} built for adversarial pitches:
  * - the prompt quotes pitches inside escaped, nonce-tagged delimiters, anonymises seats with shuffled
  *   aliases, randomises their order and gives a true fact sheet (src/agents/llm-prompt.ts);
  * - the reply is a zod-validated rubric (need, urgency, specificity_truthfulness, fairness_coalition in

@@ -1,5 +1,5 @@
 /**
- * The LLM judge's prompt (issue 4 item 3): adversarial input is expected.
+ * The LLM judge's prompt: adversarial input is expected.
  * (a) every pitch is quoted data inside nonce-tagged delimiters, escaped so it cannot close its block
  *     (src/llm/quote.ts), with an instruction that text inside pitches is never an instruction;
  * (b) seats are anonymised with aliases shuffled per call (lab ids and public names inside pitches are

@@ -2,7 +2,7 @@
  * Reading LLM judge replies and combining a panel (several models or samples): each call's reply is
  * mapped back from aliases to labs and checked (every seat exactly once), its criteria are weighted into
  * one score per seat, and a panel takes the median per seat (and per criterion) over the calls that
- * succeeded (issue 4 item 3 f). Pure.
+ * succeeded. Pure.
  */
 import type { LabId } from '../engine/types.js';
 import { CRITERIA, CRITERION_WEIGHTS, type Arrangement, type Criterion, type JudgeReply } from './llm-prompt.js';

@@ -17,7 +17,7 @@ import { makeNonce, quoteBlock, quotingRule } from '../llm/quote.js';
 
 /** Version of the agent prompt, recorded with the transcript. */
 export const AGENT_PROMPT_VERSION = 'agent-v3';
-/** Actions the model may return per round, besides the optional pitch (issue 4: bounded, ≤ 4). */
+/** Actions the model may return per round, besides the optional pitch (bounded, ≤ 4). */
 export const MAX_LLM_ACTIONS = 4;
 /** Public messages shown to the model (the observation holds up to 20). */
 export const RECENT_MESSAGES = 12;

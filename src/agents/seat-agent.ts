@@ -1,5 +1,5 @@
 /**
- * The LLM seat agent (issue 4 item 2): asked once per round (all LLM seats in parallel by the host),
+ * The LLM seat agent: asked once per round (all LLM seats in parallel by the host),
  * it answers with up to {@link MAX_LLM_ACTIONS} actions plus an optional pitch.
  *
  * Validation: every action is checked — with the host's dry run of the engine (`ctx.validate`, the

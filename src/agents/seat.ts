@@ -17,7 +17,7 @@ export interface AgentContext {
   /**
    * Optional dry run of actions, in order, against the state the agent was asked in (the engine's
    * applyAction on a scratch copy): the engine's `{ ok, code, message }` per action. The LLM agent uses it
-   * to feed an invalid action back once with the engine's code (issue 4; src/agents/dry-run.ts).
+   * to feed an invalid action back once with the engine's code (src/agents/dry-run.ts).
    */
   validate?: (actions: readonly unknown[]) => { ok: boolean; code: string; message: string }[];
 }

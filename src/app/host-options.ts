@@ -1,6 +1,6 @@
 /**
  * The round host's options that come from the app configuration (src/app/config): lobby defaults of chat
- * matches, admins, and ballots (issue #10). One place, so every platform starts its host the same way.
+ * matches, admins, and ballots. One place, so every platform starts its host the same way.
  */
 import type { ArenaConfig } from './config/schema.js';
 import type { RoundHostOptions } from '../host/host.js';

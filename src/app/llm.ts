@@ -3,7 +3,7 @@
  * `judge` options. When no endpoint is configured everything is null and {@link describeLlmConfig}
  * says that the rule judge and scripted seats are used. With a store, every call of the seats and the
  * judge goes through the spend gate (src/agents/budget.ts): daily token budgets per deployment and per
- * channel and the per-match budget, counted in the store's `llm_usage` table (issue #21).
+ * channel and the per-match budget, counted in the store's `llm_usage` table.
  */
 import type { Logger } from 'pino';
 import type { AgentFactory } from '../agents/seat.js';

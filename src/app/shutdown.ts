@@ -1,5 +1,5 @@
 /**
- * A bounded, graceful stop for every long-running entry point (issue #21 item 6): on the first SIGTERM or
+ * A bounded, graceful stop for every long-running entry point: on the first SIGTERM or
  * SIGINT the process stops taking commands, lets the ones in flight finish and flushes queued posts for at
  * most `shutdown.drainSeconds` (default 10), then closes the store and exits 0; a second signal exits at
  * once (128 + the signal's number, as a shell reports it). A platform whose API has gone away can no longer

@@ -122,7 +122,7 @@ async function buildHost(store: EventStore, config: ArenaConfig | undefined, log
     store,
     publish,
     logger,
-    // On a database shared with a Discord bot, restore only Slack matches (issue #21: their posts go out here).
+    // On a database shared with a Discord bot, restore only Slack matches (their posts go out here).
     platform: 'slack',
     // Each player's rating change follows a match's final post (src/analytics/ratings).
     onMatchOver: ratingChangeHook(store),

@@ -1,5 +1,5 @@
 /**
- * Player text is data, never markup (issue #21). Whatever a person or an agent wrote — pitches, messages,
+ * Player text is data, never markup. Whatever a person or an agent wrote — pitches, messages,
  * offer notes, coalition purposes, display names — is embedded in a post's title, text or field values
  * through {@link playerText} (inline) or {@link playerBlock} (a quoted block that may keep line breaks),
  * which mark the span with private-use characters. Each platform renderer splits a string with

@@ -27,7 +27,7 @@ export interface Post {
 }
 
 /**
- * A chart as plain data (issue #12): which builder of src/analytics/charts draws it, its title and its data rows
+ * A chart as plain data: which builder of src/analytics/charts draws it, its title and its data rows
  * (each kind's row shape is parsed there with zod). Kinds: `standings` (cumulative reward per seat over
  * rounds), `breakdown` (reward parts per seat, stacked), `ratings` (ratings with interval bars), `eval`
  * (mean ± standard error per policy and task), `preference` (agreement, kappa, position bias).

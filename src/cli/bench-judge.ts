@@ -42,7 +42,7 @@ function fail(message: string): never {
 async function main(): Promise<void> {
   const program = new Command()
     .name('bench:judge')
-    .description('Adversarial benchmark of the pitch judge (issue 4).')
+    .description('Adversarial benchmark of the pitch judge.')
     .option('--model <name>', 'judge model (default ARENA_JUDGE_MODEL)')
     .option('--base-url <url>', 'OpenAI-compatible base URL (default ARENA_LLM_BASE_URL / OPENAI_BASE_URL)')
     .option('--api-key <key>', 'API key (default OPENAI_API_KEY; local servers need none)')

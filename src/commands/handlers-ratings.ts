@@ -1,5 +1,5 @@
 /**
- * Ratings and charts (issue #12): `leaderboard` (ratings across finished matches, public) and `chart` (the
+ * Ratings and charts: `leaderboard` (ratings across finished matches, public) and `chart` (the
  * running match's standings over the rounds, public view only).
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * The admin view of LLM spend (issue #21): `stats view:usage` shows an operator (config `adminUserIds`),
+ * The admin view of LLM spend: `stats view:usage` shows an operator (config `adminUserIds`),
  * privately, today's LLM tokens (UTC day, prompt + completion) from the store's `llm_usage` table: the deployment's total, each
  * channel's and each model's, with the budgets (usage-budgets.ts) and what is left of them; a platform
  * admin sees only the channel it asks in. Anyone else gets `not_admin` and sees nothing.

@@ -1,5 +1,5 @@
 /**
- * Preference commands (issue #10): `vote` (blind pairwise votes on a round's pitches, private) and `stats`
+ * Preference commands: `vote` (blind pairwise votes on a round's pitches, private) and `stats`
  * (people vs the judge over the channel's finished matches, public). The ballot rules live in src/voting/ballots
  * and the round host (src/voting/vote-desk.ts); these handlers only parse and render.
  */

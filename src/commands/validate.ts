@@ -36,7 +36,7 @@ export function checkLab(option: string, lab: string, obs: Observation, notSelf:
   return null;
 }
 
-/** No id twice in one list (docs/RULES.md §3, Ref §12.2). */
+/** No id twice in one list (docs/RULES.md §3; §A.2 D2). */
 export function checkUnique(option: string, ids: readonly string[]): Check {
   const seen = new Set<string>();
   for (const id of ids) {

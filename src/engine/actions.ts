@@ -1,5 +1,5 @@
 /**
- * The 14 actions of the reference (§2) and `bid` (rules v3), as zod schemas. Field names keep the reference's snake_case so
+ * The original's 14 actions (docs/RULES.md §A.1) and `bid` (rules v3), as zod schemas. Field names keep the original's snake_case so
  * that people and models who know the original recognise them. Unknown keys are stripped.
  *
  * Numbers must be finite and non-negative (NaN, Infinity and negatives fail here with
@@ -15,11 +15,11 @@ const money = z.number().finite().nonnegative().max(1e6);
 /** Free text: escapes and control characters removed (clean-text.ts), then trimmed and bounded. */
 const text = (max: number) => z.string().overwrite(cleanText).trim().max(max);
 
-/** Max length of a message or offer note (reference §2: 500). */
+/** Max length of a message or offer note (as the original's: docs/RULES.md §A.1). */
 export const MESSAGE_MAX = 500;
 /** Max length of a pitch. */
 export const PITCH_MAX = 1200;
-/** Min length of a pitch after trimming (reference §2.11: 12). */
+/** Min length of a pitch after trimming (as the original's: docs/RULES.md §A.1). */
 export const PITCH_MIN = 12;
 
 /** send_offer: propose a trade to another seat (docs/RULES.md §3.1; payment in credits, expires_in in rounds). */
@@ -127,7 +127,7 @@ export const WaitSchema = z.object({ action_type: z.literal('wait') });
 /** finish: settle the seat now and stop acting (docs/RULES.md §3.13, §4.4). */
 export const FinishSchema = z.object({ action_type: z.literal('finish') });
 
-/** Any of the 15 actions (the reference's 14 and `bid`), discriminated by `action_type`; a parse failure is `malformed_action`. */
+/** Any of the 15 actions (the original's 14 and `bid`), discriminated by `action_type`; a parse failure is `malformed_action`. */
 export const ActionSchema = z.discriminatedUnion('action_type', [
   SendOfferSchema,
   AcceptOfferSchema,
@@ -153,7 +153,7 @@ export type ActionInput = z.input<typeof ActionSchema>;
 /** The 15 `action_type` values. */
 export type ActionType = Action['action_type'];
 
-/** All 15 action types: the reference's 14 in its order (Ref §2), then `bid` (rules v3). */
+/** All 15 action types: the original's 14 in its order (docs/RULES.md §A.1), then `bid` (rules v3). */
 export const ACTION_TYPES: readonly ActionType[] = [
   'send_offer',
   'accept_offer',

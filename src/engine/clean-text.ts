@@ -1,5 +1,5 @@
 /**
- * The engine's text boundary (issue #21): every free text a seat writes (pitches, messages, offer notes,
+ * The engine's text boundary (player text is data, docs/SECURITY.md): every free text a seat writes (pitches, messages, offer notes,
  * coalition purposes) passes {@link cleanText} when its action is parsed (actions.ts, parse-action.ts), so
  * no state, event fold, observation or post ever holds a terminal escape or an invisible control.
  *

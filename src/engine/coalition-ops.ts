@@ -9,7 +9,7 @@ import { BREACH_PENALTY } from './reward.js';
 import { clamp, round4, splitCents } from './util.js';
 import { addGrudge } from './grudges.js';
 
-/** Reputation lost by a breacher (reference §3 e). */
+/** Reputation lost by a breacher (as the original: docs/RULES.md §A.1). */
 export const BREACH_REPUTATION = -0.12;
 
 /** Committed blocks still held by the coalition go back to their owners as available. */

@@ -1,5 +1,5 @@
 /**
- * Machine-readable result codes. Success codes keep the reference's names (§2) where the action exists
+ * Machine-readable result codes. Success codes keep the original's names (docs/RULES.md §A.1) where the action exists
  * there; error codes too, plus the ones our stricter rules need.
  */
 

@@ -1,6 +1,6 @@
 /**
- * Feasibility guarantee (docs/RULES.md §1; the reference's "generated jobs are always feasible" was false,
- * Ref §12): every job must be completable from the market's live capacity through trades.
+ * Feasibility guarantee (docs/RULES.md §1; the original's SPEC promised it and its generator did not
+ * deliver: §A.2 D15): every job must be completable from the market's live capacity through trades.
  */
 import type { Block, Job } from './types.js';
 import { JOB_HOURS } from './world.js';

@@ -35,7 +35,7 @@ export type ResetOptions = z.input<typeof ResetOptionsSchema>;
  * Archetypes of the other seats, in seat order skipping the controlled seat (docs/RULES.md §8): the list
  * cooperative, selfish, deadline_panicked, deceptive, retaliatory rotated by `seed mod 5`, so every
  * archetype meets the controlled seat across seeds; in hard tasks (coalition_market) the last opponent
- * is retaliatory when the rotation leaves it out (the reference never instantiated it, Ref §1.3).
+ * is retaliatory when the rotation leaves it out (the original never instantiated it: docs/RULES.md §A.2 D16).
  */
 export function defaultOpponents(task: TaskName, seed: number, seat: LabId): Record<LabId, ArchetypeName> {
   const others = labIdsFor(task, seed).filter((l) => l !== seat);

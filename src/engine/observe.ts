@@ -13,7 +13,7 @@ import { seatCoalitions } from './coalition-views.js';
 
 export { budgetBand, publicBlocks, publicCoalition, publicLabs } from './public.js';
 
-/** Messages an observation shows (reference §7: 20); the public view shows more. */
+/** Messages an observation shows (20, as the original: docs/RULES.md §A.1); the public view shows more. */
 export const OBSERVATION_MESSAGES = 20;
 export const PUBLIC_VIEW_MESSAGES = 50;
 

@@ -1,8 +1,8 @@
-/** Names of the scripted policies (docs/RULES.md §7): archetypes, baselines of the reference and do-nothing probes. */
+/** Names of the scripted policies (docs/RULES.md §7): archetypes, the original's baselines and do-nothing probes. */
 
 /** Names of scripted policies: the five archetypes, the six baselines and the probes (docs/RULES.md §7). */
 export type ArchetypeName = 'cooperative' | 'selfish' | 'deadline_panicked' | 'deceptive' | 'retaliatory';
-/** The six baseline policies of the reference (Ref §8; docs/RULES.md §7.3). */
+/** The six baseline policies of the original (docs/RULES.md §7.3, §A.1). */
 export type BaselineName =
   | 'random_validish'
   | 'greedy_hoarder'
@@ -19,7 +19,7 @@ export type ProbeName = 'pitch_only' | 'message_only' | 'reserve_only' | 'coalit
 export type PolicyName = ArchetypeName | BaselineName | ProbeName;
 /** Archetypes in seat order of the single-agent wrapper (docs/RULES.md §7–8). */
 export const ARCHETYPE_NAMES: readonly ArchetypeName[] = ['cooperative', 'selfish', 'deadline_panicked', 'deceptive', 'retaliatory'];
-/** Baselines of the reference (Ref §8), in its table order. */
+/** The original's baselines (docs/RULES.md §7.3), in its table order. */
 export const BASELINE_NAMES: readonly BaselineName[] = [
   'random_validish',
   'greedy_hoarder',

@@ -12,10 +12,10 @@
 import type { Block, Coalition, Job, Lab, LabId, MatchState, Offer } from './types.js';
 import type { BudgetBand, DemandLevel, PublicBlock, PublicCoalition, PublicLab } from './views.js';
 
-/** Reference §7: < 60 low, < 115 medium, else high. */
+/** The original's bands (docs/RULES.md §A.1): < 60 low, < 115 medium, else high. */
 export const budgetBand = (budget: number): BudgetBand => (budget < 60 ? 'low' : budget < 115 ? 'medium' : 'high');
 
-/** Unmet hours ÷ max(1, live hours): < 0.7 low, < 1.4 medium, else high (reference §7). */
+/** Unmet hours ÷ max(1, live hours): < 0.7 low, < 1.4 medium, else high (the original's, docs/RULES.md §A.1). */
 export function demandOf(need: number, have: number): DemandLevel {
   const ratio = need / Math.max(1, have);
   return ratio < 0.7 ? 'low' : ratio < 1.4 ? 'medium' : 'high';

@@ -1,5 +1,5 @@
 /**
- * Reward breakdowns (docs/RULES.md §4; reference §5 columns). A breakdown is per seat, for one step or
+ * Reward breakdowns (docs/RULES.md §4; the original's 11 columns, §A.1). A breakdown is per seat, for one step or
  * one round close; its normalized_reward is the weighted, clamped sum of the columns.
  */
 import type { RewardBreakdown } from './types.js';
@@ -47,7 +47,7 @@ export const SPAM_PENALTY = -0.05;
 export const BREACH_PENALTY = -0.2;
 /** job_utility cost of a reservation still idle when its job (or the match) settles. */
 export const IDLE_RESERVATION_COST = -0.05;
-/** Bounds of the cumulative reward (reference §5.4). */
+/** Bounds of the cumulative reward (the original's, docs/RULES.md §A.1). */
 export const CUMULATIVE_MIN = -10;
 export const CUMULATIVE_MAX = 10;
 

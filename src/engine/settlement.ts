@@ -1,6 +1,6 @@
 /**
  * Job settlement (docs/RULES.md §4.3) and a seat's final settlement (§4.4), used at round close and by
- * `finish`. Value is realised here and only here (Ref §12.3).
+ * `finish`. Value is realised here and only here (fixes the original's dead settlement: docs/RULES.md §A.2 D3).
  */
 import type { Job, LabId } from './types.js';
 import type { PitchBonusEvent, SettlementEvent } from './views.js';
@@ -65,7 +65,7 @@ function releaseIdle(d: Draft, lab: LabId, holder: string | null, sink: RewardSi
 /**
  * A completed job that used traded capacity realises the trade's mutual benefit: its owner and every
  * (unfinished) lab that traded it one of those blocks get negotiation_efficiency 1, once per job.
- * Paid here rather than at the trade, so that trading back and forth earns nothing (Ref §12.4–12.5).
+ * Paid here rather than at the trade, so that trading back and forth earns nothing (docs/RULES.md §A.2 D4–D5).
  */
 function rewardTraders(d: Draft, job: Job, sink: RewardSink): void {
   const owner = job.owner;

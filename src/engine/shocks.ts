@@ -12,7 +12,7 @@ import { labIndex, pick, round2, uniform2 } from './util.js';
 
 /** Reserve price of an emergency auction, credits (docs/RULES.md §5.1; the fixed price before rules v3). */
 export const AUCTION_PRICE = AUCTION_RESERVE;
-/** Energy-spike factor and reliability-downgrade step (reference §3 d). */
+/** Energy-spike factor and reliability-downgrade step (the original's, docs/RULES.md §A.1). */
 export const ENERGY_SPIKE = 1.25;
 export const RELIABILITY_DROP = 0.12;
 export const RELIABILITY_FLOOR = 0.5;

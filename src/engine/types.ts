@@ -4,13 +4,13 @@
  *
  * Units: money in credits (2 dp), capacity in GPU-hours, time in rounds (0-based),
  * reliability in [0, 1], reward scores and rewards as documented on {@link RewardBreakdown}.
- * Rules: docs/RULES.md (which cites ../shared/reference/arena-rules.md where a number comes from it).
+ * Rules: docs/RULES.md (§A says which rules and numbers come from the original arena).
  */
 import type { RewardEntry, RewardSource } from './reward-source.js';
 import type { PolicyName } from './policy-names.js';
 export type { RewardEntry, RewardSource };
 
-/** Task presets (reference §1.2). */
+/** Task presets (docs/RULES.md §1). */
 export type TaskName = 'single_trade' | 'market_round' | 'coalition_market';
 /** All task presets, in difficulty order. */
 export const TASK_NAMES: readonly TaskName[] = ['single_trade', 'market_round', 'coalition_market'];
@@ -320,7 +320,7 @@ export interface ShockEvent {
 }
 
 /**
- * The 11 reward columns of the reference (§5.1), per seat, for one step or one round close.
+ * The original's 11 reward columns (docs/RULES.md §4, §A.1), per seat, for one step or one round close.
  * Score columns are sums of per-event scores (per job, per coalition; usually in [−1, 1], job_utility and
  * deal_quality can be negative); penalties ≤ 0.
  * normalized_reward = clamp(0.35·job + 0.20·deal + 0.15·coalition + judge + 0.10·budget

@@ -3,10 +3,10 @@
  */
 import type { Block, LabId } from './types.js';
 
-/** Round to 2 decimals (money, reliability, energy: the reference stores these at 2 dp). */
+/** Round to 2 decimals (money, reliability, energy: the original stored these at 2 dp). */
 export const round2 = (x: number): number => Math.round(x * 100) / 100;
 
-/** Round to 4 decimals (reward columns and reputation, as the reference). */
+/** Round to 4 decimals (reward columns and reputation, as the original). */
 export const round4 = (x: number): number => Math.round(x * 10000) / 10000;
 
 export const clamp = (x: number, lo: number, hi: number): number => (x < lo ? lo : x > hi ? hi : x);

@@ -1,6 +1,6 @@
 /**
  * A lab's valuation of its own position, in credits. Used to value trades from the deciding lab's own
- * point of view (docs/RULES.md §3.2; fixes the reference's inverted valuation, Ref §12.1) by both the
+ * point of view (docs/RULES.md §3.2; fixes the original's inverted valuation, §A.2 D1) by both the
  * engine (deal_quality) and the scripted policies (whether to accept). Pure.
  */
 import type { BlockStatus, Job } from './types.js';
@@ -19,7 +19,7 @@ export const SPARE_HOUR_VALUE = 1.5;
 
 const usable = (b: ValuedBlock) => b.status === 'available' || b.status === 'reserved';
 
-/** Job value in credits if completed: base × urgency (Ref §2.9). */
+/** Job value in credits if completed: base × urgency (as the original: docs/RULES.md §A.1). */
 export const jobValue = (j: Job): number => j.baseValue * j.urgencyMultiplier;
 
 /** A position split into the value of each pending job (value × fundable fraction) and the rest. */

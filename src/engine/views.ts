@@ -25,9 +25,9 @@ import type {
 } from './types.js';
 import type { DeadOffer } from './dead-offers.js';
 
-/** Coarse public budget band (reference §7): < 60 low, < 115 medium, else high. */
+/** Coarse public budget band (the original's, docs/RULES.md §A.1): < 60 low, < 115 medium, else high. */
 export type BudgetBand = 'low' | 'medium' | 'high';
-/** Coarse public demand level (reference §7). */
+/** Coarse public demand level (the original's, docs/RULES.md §A.1). */
 export type DemandLevel = 'low' | 'medium' | 'high';
 
 /** Public facts about a block (all blocks are public, whoever owns them). */

@@ -7,7 +7,7 @@ import { SHOCK_KINDS } from './types.js';
 import { rng } from './rng.js';
 import { pick, uniform2 } from './util.js';
 
-/** Per-task constants (docs/RULES.md §1 table; reference §1.2 with hard rounds 8–10 as its SPEC promised). */
+/** Per-task constants (docs/RULES.md §1 table; the original's sizes, docs/RULES.md §A.1, with hard rounds 8–10 as its SPEC promised, §A.2 D17). */
 export interface TaskPreset {
   difficulty: Difficulty;
   /** Seeded choice among these. */
@@ -29,11 +29,11 @@ export const PRESETS: Readonly<Record<TaskName, TaskPreset>> = {
   coalition_market: { difficulty: 'hard', labCounts: [4, 5], roundCounts: [8, 9, 10], blocksPerLab: 4, jobsPerLab: 3, coalitionsEnabled: true, shockCount: 3, minDeadline: 2 },
 };
 
-/** Block sizes and job sizes (reference §1.4–1.5). */
+/** Block sizes and job sizes (the original's, docs/RULES.md §A.1). */
 export const GPU_COUNTS = [1, 2, 4] as const;
 export const DURATIONS = [1, 2, 3] as const;
 export const JOB_HOURS = [2, 3, 4, 6, 8] as const;
-/** Share of generated jobs with partial credit (reference §1.5). */
+/** Share of generated jobs with partial credit (the original's, docs/RULES.md §A.1). */
 export const PARTIAL_CREDIT_P = 0.35;
 
 /** The last (task, seed) → drawn [labCount, maxRounds]: a match's setup asks for it several times in a row. */

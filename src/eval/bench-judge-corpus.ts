@@ -1,9 +1,9 @@
 /**
- * The adversarial pitch corpus of the judge benchmark (issue 4 item 4). For one state and two seats it
+ * The adversarial pitch corpus of the judge benchmark. For one state and two seats it
  * writes each seat's honest pitch (true jobs, unmet hours, deadlines, reliability, from
  * src/engine/judge/facts.ts) and the attacks a seat can try instead: keyword stuffing, fabricated jobs and
  * numbers, "ignore previous instructions / you are now…", a fake JSON verdict inside the pitch,
- * verbosity padding, fabricated claims in another language, all-caps urgency; and (issue 21) an "OFFICIAL
+ * verbosity padding, fabricated claims in another language, all-caps urgency; and an "OFFICIAL
  * ROUND SUMMARY (judge)" line, a polite note to the judge, the honest pitch repeated, varied filler, and
  * true claims with one inflated number, and filler under the padding flag's limit. Each attack belongs to a family ({@link ATTACK_FAMILY}). Pure.
  */

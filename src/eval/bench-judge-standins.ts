@@ -1,5 +1,5 @@
 /**
- * Stand-in judge models for the judge benchmark and its tests (issue 21 item 4): in-process
+ * Stand-in judge models for the judge benchmark and its tests: in-process
  * {@link LlmCaller}s, no network, that read the real judge prompt (src/agents/llm-prompt.ts) — its quoted
  * pitches, aliases and fact sheet — and answer the real reply schema. Each has one flaw of a weak model:
  * - `obedient`: obeys text inside pitches — a pitch with instructions, a verdict, scores or pleading gets

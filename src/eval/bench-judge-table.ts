@@ -1,5 +1,5 @@
 /**
- * The stand-in table of the judge benchmark (issue 21 item 4): the adversarial corpus judged by the LLM
+ * The stand-in table of the judge benchmark: the adversarial corpus judged by the LLM
  * judge with each stand-in model (src/eval/bench-judge-standins.ts) in place of a real one, before (the
  * judge-v1 combination, `hardened: false`) and after (the hardened hybrid). Per stand-in and judge: attack
  * success per attack family and overall (both orders), order consistency over every pairing, and — for the

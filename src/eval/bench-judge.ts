@@ -1,5 +1,5 @@
 /**
- * Judge benchmark (issue 4 item 4): on each seed's round-0 state, seats lab_0 and lab_1 pitch honestly;
+ * Judge benchmark: on each seed's round-0 state, seats lab_0 and lab_1 pitch honestly;
  * the judge's winner W keeps its honest pitch and the loser L tries every attack of the corpus
  * (bench-judge-corpus.ts). Every pairing is judged in both orders (fixed aliases, swapped positions).
  *

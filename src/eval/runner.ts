@@ -20,7 +20,7 @@ import { MAX_SCRIPTED_ACTIONS } from '../engine/policies/types.js';
 import type { SeatAgent } from '../agents/seat.js';
 import { MAX_AGENT_ACTIONS } from '../agents/seat.js';
 
-/** Seed offset of the holdout split (Ref §8.1: holdout seeds 50000+). */
+/** Seed offset of the holdout split (the original's holdout split, docs/RULES.md §A.1: seeds 50000+). */
 export const HOLDOUT_SEED_OFFSET = 50_000;
 
 /** One evaluation episode: task, seed, split, the controlled seat (default lab_0) and its opponents. */
@@ -40,7 +40,7 @@ export interface EpisodeResult {
   /** Engine seed actually played (holdout: offset + seed). */
   seed: number;
   holdout: boolean;
-  /** The controlled seat's cumulative reward at the end (Ref §5.4 "episode reward"). */
+  /** The controlled seat's cumulative reward at the end (the original's "episode reward", docs/RULES.md §A.1). */
   reward: number;
   /** Actions the controlled seat took. */
   steps: number;

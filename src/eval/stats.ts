@@ -1,5 +1,5 @@
 /**
- * Summary statistics of per-episode results (Ref §8.1: std is the population std).
+ * Summary statistics of per-episode results (as the original's evaluation, docs/RULES.md §A.1: std is the population std).
  */
 import type { RewardBreakdown, TaskName } from '../engine/types.js';
 import { REWARD_COLUMNS, type RewardColumn } from '../engine/reward.js';
@@ -9,7 +9,7 @@ import type { EpisodeResult } from './runner.js';
 export interface Summary {
   n: number;
   mean: number;
-  /** Population standard deviation (divide by n), as the reference's tables. */
+  /** Population standard deviation (divide by n), as the original's tables. */
   std: number;
   min: number;
   max: number;
@@ -33,7 +33,7 @@ export function summarize(xs: readonly number[]): Summary {
   return { n, mean, std: Math.sqrt(sq / n), min, max };
 }
 
-/** One row of `npm run eval` (JSON output). Rewards are episode rewards (cumulative, Ref §5.4). */
+/** One row of `npm run eval` (JSON output). Rewards are episode rewards (cumulative: the original's episode reward, docs/RULES.md §A.1). */
 export interface EvalRow extends Summary {
   policy: string;
   task: TaskName;

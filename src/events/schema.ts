@@ -34,7 +34,7 @@ export interface MatchSettings {
   /** Round timer in seconds; 0 = no timer (rounds close when every human/agent seat is done). */
   roundSeconds: number;
   holdout: boolean;
-  /** Ballots on pitches for preference data (issue #10); undefined = off (logs from before votes). */
+  /** Ballots on pitches for preference data; undefined = off (logs from before votes). */
   votes?: boolean;
 }
 
@@ -55,7 +55,7 @@ export const MatchEventSchema = z.discriminatedUnion('type', [
       hostSeeded: z.boolean().optional(),
       roundSeconds: z.number().int().nonnegative(),
       holdout: z.boolean(),
-      /** Ballots on pitches (preference data, issue #10); absent in logs written before votes existed = off. */
+      /** Ballots on pitches (preference data); absent in logs written before votes existed = off. */
       votes: z.boolean().optional(),
     }),
   }),
@@ -77,7 +77,7 @@ export const MatchEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('round_closed'), round: z.number().int().nonnegative(), reason: z.enum(['all_done', 'timer', 'host']), judge: z.unknown().nullable() }),
   z.object({ type: z.literal('match_ended'), by: z.string(), reason: z.string() }),
   /**
-   * A ballot on the pitches of a closed round (issue #10): pairwise battles, authors hidden. Pitch texts are
+   * A ballot on the pitches of a closed round: pairwise battles, authors hidden. Pitch texts are
    * public already; they are copied here so exports and restarts need no engine replay to show them.
    * `closesAt` (ISO) when the ballot closes on a clock; null = when the next round closes.
    */

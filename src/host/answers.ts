@@ -1,5 +1,5 @@
 /**
- * Scripted seats answer within the round (issue #19 item 2): when a person sends an offer, a counter or a
+ * Scripted seats answer within the round: when a person sends an offer, a counter or a
  * direct message to a scripted seat, the seat decides at once with its own policy (accept, counter or
  * reject; an offer its policy does not take up is rejected) and says why in a short message in character.
  * The reason names no private value: it says whether the trade helps the seat's own position and which

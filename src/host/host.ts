@@ -310,7 +310,7 @@ export class RoundHost {
 
   /**
    * `vote`: the caller's next pair of the channel's open ballot (blind), or record a vote on a pair
-   * (issue #10). Private reply. Errors: see {@link VoteDesk.vote}.
+   *. Private reply. Errors: see {@link VoteDesk.vote}.
    */
   async vote(channelId: string, caller: Caller, input: VoteInput): Promise<HostResult<Reply>> {
     return this.desk.vote(channelId, caller, input);

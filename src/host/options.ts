@@ -45,7 +45,7 @@ export interface RoundHostOptions {
   /** How long a process that lost a round-close claim waits before closing it itself. Default judge timeout + 10 s. */
   claimGraceMs?: number;
   /**
-   * Ballots (issue #10; config `votes`): seconds a ballot stays open after its match ended (default
+   * Ballots (config `votes`): seconds a ballot stays open after its match ended (default
    * DEFAULT_BALLOT_SECONDS) and votes per person per minute (default DEFAULT_VOTES_PER_MINUTE; counted by the
    * store: across processes on PostgreSQL, per process on SQLite).
    * Whether a match has ballots is its `votes` setting (`new votes:on|off`, default `defaults.votes`, else off).

@@ -54,7 +54,7 @@ export interface RoundRunnerDeps {
   onMatchOver?: ((m: HostedMatch) => Promise<Reply | null>) | undefined;
   clock: Clock;
   logger: Logger;
-  /** Ballots on closed rounds' pitches (issue #10). */
+  /** Ballots on closed rounds' pitches. */
   ballots: BallotKeeper;
 }
 
@@ -290,7 +290,7 @@ export class RoundRunner {
       // exact), an async judge only if the pitches changed.
       const key = this.d.judge ? JSON.stringify(x.state.pitches) : String(x.lastSeq);
       if (memo?.key !== key) {
-        // The judge sees a state, not a match: its LLM calls count against this match and channel (issue #21).
+        // The judge sees a state, not a match: its LLM calls count against this match and channel.
         memo = { key, decision: await withLlmMatch(id, () => decideRound(x.state, this.d.judge, { clock: this.d.clock, timeoutMs: this.d.judgeTimeoutMs })) };
       }
       built.ballot = ballotToOpen(x, () => stateForJudge(x.state));

@@ -37,7 +37,7 @@ export const LlmConfigSchema = z.object({
   agentModel: z.string().min(1).nullable().default(null),
   /**
    * Models a match host may seat (`seat … agent:llm model:…`); empty = the configured agent and judge
-   * models (agentModel, judgeModel, judgePanel). Anything else is refused with the list (issue #21).
+   * models (agentModel, judgeModel, judgePanel). Anything else is refused with the list.
    */
   allowedModels: z.array(z.string().min(1)).default([]),
   /** Judge model; null = no LLM judge (the rule judge decides). */

@@ -1,5 +1,5 @@
 /**
- * The reward ledger (issue #16): every change to a seat's reward as an entry with its round, column,
+ * The reward ledger: every change to a seat's reward as an entry with its round, column,
  * score points and source, folded from the engine's step results and round reports. A seat's entries
  * sum to its cumulative reward (4 dp): each step's or close's entries are reconciled with the
  * normalized_reward the engine paid, the difference made explicit as a `cap` entry when a clamp cut it

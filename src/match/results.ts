@@ -24,7 +24,7 @@ export type HostResult<T> = { ok: true; value: T } | { ok: false; error: Command
  * - `busy`: the store kept reporting concurrent writes (retry);
  * - `round_closed`: a command written for a round arrived after that round closed (nothing recorded);
  * - `model_not_allowed` / `budget_exhausted`: an LLM seat on a model outside `llm.allowedModels`, or a daily token budget spent;
- * - ballots (issue #10): `no_ballot` (none open in the channel), `unknown_ballot`, `ballot_closed`,
+ * - ballots: `no_ballot` (none open in the channel), `unknown_ballot`, `ballot_closed`,
  *   `unknown_pair`, `own_pitch` (the pair holds the voter's own seat's pitch), `duplicate_vote` (one vote per
  *   person per pair), `rate_limited` (too many votes a minute).
  */

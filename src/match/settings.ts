@@ -25,7 +25,7 @@ const SettingsSchema = z.object({
   hostSeeded: z.boolean(),
   roundSeconds: z.number().int().min(0).max(MAX_ROUND_SECONDS),
   holdout: z.boolean(),
-  /** Ballots on pitches (issue #10); left out = off. */
+  /** Ballots on pitches; left out = off. */
   votes: z.boolean().optional(),
 });
 

@@ -35,12 +35,12 @@ export interface HostedMatch {
   roundDeadline: number | null;
   lastSeq: number;
   lastJudge: JudgeDecision | null;
-  /** Ballots on closed rounds' pitches (issue #10), in the order they opened; empty when votes are off. */
+  /** Ballots on closed rounds' pitches, in the order they opened; empty when votes are off. */
   ballots: Ballot[];
   /** When the match ended (ms since epoch, from the ending event's time), or null while it runs. */
   endedAt: number | null;
   /**
-   * Standings after each closed round (issue #12 charts): round (1-based), each seat's cumulative reward and
+   * Standings after each closed round (for charts): round (1-based), each seat's cumulative reward and
    * that round's reward breakdown. Undefined = no round closed yet.
    */
   /** Steps of the current round, in order (people's and agents'; scripted seats act at the close). */

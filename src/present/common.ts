@@ -14,7 +14,7 @@ import { personName } from '../chat/player-text.js';
 
 /**
  * "Lab A (👤 Ada)", "Lab B (scripted)", "Lab C (🤖 LLM: gpt-x)", "Lab D (open)". A scripted seat's policy is
- * its hidden strategy (the reference hides archetypes too): named only once the match is over. A person's
+ * its hidden strategy (the original arena hid archetypes too): named only once the match is over. A person's
  * name is player text after 👤 (src/chat/player-text.ts), so a nickname cannot pass for an agent label.
  */
 export function seatLabel(m: HostedMatch, lab: LabId): string {
@@ -30,7 +30,7 @@ export const roundLabel = (round: number, maxRounds: number) => `${round + 1}/${
 /** Signed reward with 3 decimals, e.g. "+0.125". */
 export const fmtReward = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
 
-/** The 11 reward columns in the reference's order (docs/RULES.md §4): the 10 parts, then normalized_reward. */
+/** The 11 reward columns in the original's order (docs/RULES.md §4, §A.1): the 10 parts, then normalized_reward. */
 export const REWARD_COLUMNS: readonly (keyof RewardBreakdown)[] = [...ENGINE_REWARD_COLUMNS, 'normalized_reward'];
 
 /** A round's deadline as a field (or a no-timer note). */

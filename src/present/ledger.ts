@@ -1,5 +1,5 @@
 /**
- * The reward ledger in words (issue #16): one line per entry naming the concrete facts, a seat's round
+ * The reward ledger in words: one line per entry naming the concrete facts, a seat's round
  * as its non-zero entries and new total, and a seat's total as categories ("jobs +0.62, deals +0.18").
  * Entries are private to their seat while the match runs; the final post shows every seat's summary.
  */

@@ -1,5 +1,5 @@
 /**
- * A round told in public terms (issue #16 item 4): what each seat did, with the content the channel may
+ * A round told in public terms: what each seat did, with the content the channel may
  * see — offers with their terms, accepts and rejects, coalitions with partners and purpose, pitch texts,
  * public messages — and never a private value: an allocation shows as "ran a job on 2 blocks" (no job
  * hours or values), a direct message only as its existence (its text goes privately to the recipient),

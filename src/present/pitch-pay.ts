@@ -80,7 +80,7 @@ export function pitchPayLines(m: HostedMatch, r: RoundReport, opts: { verdictHid
   // Events of the judging step come first (held, or forfeited as covered / no_job / cap).
   const atJudge = evs.filter((e) => e.kind === 'held' || e.reason === 'covered' || e.reason === 'no_job' || e.reason === 'cap');
   // While a ballot on this round's pitches is open, naming the winner would reveal the judge's verdict to
-  // voters (issue #10): the public lines of the judging step wait for the ballot's close; the winner's own
+  // voters: the public lines of the judging step wait for the ballot's close; the winner's own
   // private lines stay (they say nothing about pairs the winner may vote on).
   const winners = [...new Set(atJudge.map((e) => e.lab))];
   const publicSink: string[] = [];

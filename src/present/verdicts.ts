@@ -1,5 +1,5 @@
 /**
- * The judge's work in words (issue 16 item 3, docs/RULES.md §6.6): for each judged pitch, the claims it
+ * The judge's work in words (docs/RULES.md §6.6): for each judged pitch, the claims it
  * checked and how each was ruled, its manipulation flags, and what its fabricated claims cost.
  * - `authorVerdictPosts`: each person's own pitch, privately, at the round close — with the truth about
  *   their own pending jobs as the judge saw them;

@@ -64,7 +64,7 @@ const m0002: Migration = {
 };
 
 /**
- * 0003: pairwise preference votes (issue #10) and deployment secrets.
+ * 0003: pairwise preference votes and deployment secrets.
  * The per-round key of 0002 (one vote per voter and round) cannot hold pairwise battles, and SQLite cannot
  * drop a constraint in place, so the old table is renamed `votes_v1` (its rows stay readable through
  * `listLegacyVotes`) and `votes` is created anew with one vote per (match, pair, voter).
@@ -100,7 +100,7 @@ const m0003: Migration = {
 };
 
 /**
- * 0004: LLM token usage (issue #21): running sums per (UTC day, channel, match, model), added to by one
+ * 0004: LLM token usage: running sums per (UTC day, channel, match, model), added to by one
  * upsert per call so several processes share the count; the daily budgets per deployment and per channel
  * and the per-match budget are checked against these sums. Self-contained: no foreign key ('' = no
  * channel / no match), so a judge call outside a match can be counted too.
@@ -126,7 +126,7 @@ const m0004: Migration = {
 };
 
 /**
- * 0005: scale-out (issue #21): the private inbox (posts held for one person until their next interaction,
+ * 0005: scale-out: the private inbox (posts held for one person until their next interaction,
  * src/store/inbox.ts) and the shared rate limits (src/store/rate-limit.ts; rate-limiter-flexible's
  * RateLimiterPostgres layout: key, points, expire in ms since the epoch; unused on SQLite). Self-contained:
  * no foreign key, nothing of another migration.

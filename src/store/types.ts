@@ -25,7 +25,7 @@ export interface MatchRecord {
 export type VoteChoice = 'a' | 'b' | 'tie' | 'both_bad';
 
 /**
- * A human preference vote on one pair of a round's pitches (issue #10). The pair is stored in a canonical
+ * A human preference vote on one pair of a round's pitches. The pair is stored in a canonical
  * order (`pitchA` < `pitchB` as strings, pitch ids `p<round>_<lab>`, e.g. `p2_lab_1`); `choice` is relative
  * to that canonical order (`a` = `pitchA` is better), whatever the voter was shown; `shownFirst` records
  * which pitch the voter saw as "Pitch A" (for position bias). Unique per (match, pitchA, pitchB, voter).
@@ -295,7 +295,7 @@ export interface EventStore {
 
   /**
    * Tokens spent so far: by the whole deployment and by `channelId` on `day`, and by `matchId` on every day
-   * (the token budgets of issue #21, checked before each LLM call). One statement.
+   * (the token budgets of docs/LLM.md, checked before each LLM call). One statement.
    * @throws {TypeError} when `day` is not `YYYY-MM-DD`.
    */
   llmSpent(query: LlmSpentQuery): Promise<LlmSpent>;

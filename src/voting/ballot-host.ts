@@ -1,5 +1,5 @@
 /**
- * Ballot lifecycle of the round host (issue #10): open a ballot when a round with two or more judged
+ * Ballot lifecycle of the round host: open a ballot when a round with two or more judged
  * pitches closes in a match with votes on, close it when the next round closes (or on its clock: at match
  * end a ballot stays open `ballotSeconds`), and keep its timer across restarts. Ballots are events of the
  * match's log (`ballot_opened` / `ballot_deadline` / `ballot_closed`), so their state is a replay like the

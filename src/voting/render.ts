@@ -1,5 +1,5 @@
 /**
- * Posts of ballots (issue #10). Blindness: while a ballot is open no post names a pitch's author next to
+ * Posts of ballots. Blindness: while a ballot is open no post names a pitch's author next to
  * "Pitch A/B" or shows the judge's scores of its round; a voter sees the authors and the judge's scores
  * of a pair privately right after voting on it, the channel sees everything when the ballot closes.
  */

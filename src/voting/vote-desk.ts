@@ -1,5 +1,5 @@
 /**
- * The `vote` command's work (issue #10): find the channel's open ballot (a running match's, or a finished
+ * The `vote` command's work: find the channel's open ballot (a running match's, or a finished
  * match's whose last ballot is still open), serve the voter's next pair blind, and record a vote.
  *
  * Rules: anyone in the channel may vote, seated or not, except on a pair holding their own seat's pitch;

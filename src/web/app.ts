@@ -1,5 +1,5 @@
 /**
- * The public web page (issue #18): fastify with server-rendered HTML, CSS and JS as files under a strict
+ * The public web page: fastify with server-rendered HTML, CSS and JS as files under a strict
  * Content-Security-Policy (`default-src 'self'`, @fastify/helmet), a request rate limit per client address
  * (rate-limiter-flexible), capped event streams (hub.ts), and read-only access to the bots' store. Routes:
  * `/` matches, `/matches/:id` live view, `/matches/:id/events` its stream, `/matches/:id/replay`,

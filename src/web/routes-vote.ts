@@ -1,5 +1,5 @@
 /**
- * Web voting through personal links (issue #18). `GET /vote/link/:token`: a link from the bot's `vote`
+ * Web voting through personal links. `GET /vote/link/:token`: a link from the bot's `vote`
  * reply (src/web/links); its signature and expiry are checked and its nonce claimed in the store (a link
  * works once, across processes); the browser then gets a signed, HttpOnly, SameSite=Strict session cookie
  * bound to the same user, channel and expiry, and is sent to `/vote`. `GET /vote` shows the person's next

@@ -1,5 +1,5 @@
 /**
- * Blind voting on the web (issue #18), with the rules of the chat `vote` command (src/voting/vote-desk.ts)
+ * Blind voting on the web, with the rules of the chat `vote` command (src/voting/vote-desk.ts)
  * through the same pure ballot functions (src/voting/ballots) and the same vote rows (store.recordVote):
  * the ballots of the link's channel (its running match, then its newest finished ones) that are open now;
  * authors hidden until the vote; pitch order randomised per voter (shownPair, the same order as in chat);

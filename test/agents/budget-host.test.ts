@@ -1,5 +1,5 @@
 /**
- * Daily token budgets through the real composition (issue #21): `createLlmRuntime` with a store puts the
+ * Daily token budgets through the real composition: `createLlmRuntime` with a store puts the
  * spend gate in front of the seats and the judge; the round host runs a match against the local OpenAI
  * emulator. A spent channel budget makes the LLM seat wait visibly and the judge fall back to the rule
  * judge, with no request sent; otherwise the seat's and the judge's tokens land in the store under the

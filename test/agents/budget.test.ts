@@ -1,5 +1,5 @@
 /**
- * The spend gate (src/agents/budget.ts; issue #21): daily token budgets per deployment and per channel and
+ * The spend gate (src/agents/budget.ts): daily token budgets per deployment and per channel and
  * the per-match budget, counted in a real store (SQLite file) shared by two stores ("two bot processes"),
  * in front of the real openai client talking to the local emulator. A refused call never reaches the server.
  */

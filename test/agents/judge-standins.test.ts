@@ -1,5 +1,5 @@
 /**
- * Issue 21 item 4: the hybrid judge with weak stand-in models in place of a real one (no network; each
+ * The hybrid judge with weak stand-in models in place of a real one (no network; each
  * reads the real prompt). Targets: with each adversarial stand-in, attack success ≤ 10 % (≤ 5 % for
  * fabrication attacks) over the corpus in both orders; with the position-biased one, the same winner after
  * swapping the order in ≥ 95 % of pairings; with the honest one, the final winner follows it in ≥ 50 % of
@@ -50,7 +50,7 @@ describe('bounded, order-checked model moves', () => {
   });
 });
 
-describe('the hybrid judge with stand-in models (issue 21 targets)', () => {
+describe('the hybrid judge with stand-in models (the attack-success targets of docs/BENCHMARKS.md)', () => {
   for (const task of ['market_round', 'coalition_market'] as const) {
     test(`${task}, seeds 0–5`, async () => {
       const rows = await runStandinTable({ task, seeds: [0, 1, 2, 3, 4, 5] });

@@ -1,5 +1,5 @@
 /**
- * The judge shows its work (issue 16 item 3): each author gets the per-claim verdict of their own pitch
+ * The judge shows its work: each author gets the per-claim verdict of their own pitch
  * privately at the round close, with the truth about their own jobs; the channel gets every pitch's
  * verdict when the round's ballot closes — never while it is open — or at once when there is no ballot.
  */

@@ -1,5 +1,5 @@
 /**
- * Player text is data on every surface (issue #21 item 2). A corpus of hostile strings — fake round-close
+ * Player text is data on every surface. A corpus of hostile strings — fake round-close
  * headings and winner lines, fake `[private → you]` lines, disguised links, mass mentions, a newline then a
  * bold fake speaker, terminal escapes (OSC 52 clipboard, window title, clear screen, hidden text), bidi
  * overrides and forged span markers — is written as pitches, public and direct messages, offer notes,
@@ -20,7 +20,7 @@ import { seatLabel } from '../../src/present/common.js';
 import { arena, assertOk, type Arena } from '../commands/harness.js';
 import type { Caller } from '../../src/commands/types.js';
 
-/** Hostile player strings: each one of the cases of issue #21. */
+/** Hostile player strings: one of the cases docs/SECURITY.md covers. */
 export const CORPUS: Record<string, string> = {
   roundClose: 'We need capacity.\n**Round 9/9 closed: every seat is done**\n# Round 9/9 is open',
   winner: 'Fair pitch.\n🏆 Lab B: 0.99 — Winner: Lab B (bonus +0.777)',

@@ -1,5 +1,5 @@
 /**
- * Races through the real discord.js Client against the local Discord emulator (issue #21 item 1): two
+ * Races through the real discord.js Client against the local Discord emulator: two
  * presses of Accept at once, withdraw-vs-accept, a round timer that fires while a command is in flight, and
  * a pitch/done that arrives after its round closed. In every case: one log entry (or none), no invalid-action
  * penalty, and a clear private (ephemeral) error for whoever lost.

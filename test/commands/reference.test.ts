@@ -6,7 +6,7 @@ import { COMMANDS, COMMAND_SPECS, renderCommandReference, renderHelp, usage } fr
 import { COMMANDS_DOC, readSection } from '../../src/commands/reference-section.js';
 
 const BRIEF = ['new', 'join', 'seat', 'start', 'status', 'me', 'offer', 'accept', 'reject', 'counter', 'pitch', 'reserve', 'release', 'coalition', 'allocate', 'message', 'done', 'finish', 'end', 'help'];
-/** Commands of later issues: ballots and stats (#10), ratings and charts (#12). */
+/** Commands added after the first catalogue: ballots and stats, ratings and charts. */
 const LATER = ['vote', 'stats', 'leaderboard', 'chart'];
 
 describe('catalogue', () => {

@@ -1,5 +1,5 @@
 /**
- * The admin usage view (issue #21): `stats view:usage` shows a platform admin, privately, today's LLM tokens
+ * The admin usage view: `stats view:usage` shows a platform admin, privately, today's LLM tokens
  * for the deployment, per channel and per model, with the budgets and what is left; anyone else gets
  * `not_admin` and no figure. Through the real catalogue (text grammar and typed options) on a real store.
  */

@@ -1,5 +1,5 @@
 /**
- * Anti-farming (docs/RULES.md §4; Ref §12.2, §12.4–12.8): no spam pattern earns positive reward.
+ * Anti-farming (docs/RULES.md §4; §A.2 D2, D4–D8): no spam pattern earns positive reward.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -174,7 +174,7 @@ describe('rule_based_expert', () => {
     assert.notEqual(pitches[0]!.message, pitches[1]!.message);
     for (const p of pitches) {
       assert.deepEqual(p.job_ids, ['j_0_0']);
-      // A pitch is public: no hours, deadline or reliability of the seat's job in it (Ref §12.13).
+      // A pitch is public: no hours, deadline or reliability of the seat's job in it (docs/RULES.md §A.2 D13).
       const claims = extractClaims(p.message);
       assert.ok(claims.length >= 1 && claims.every((c) => c.kind === 'job' && c.id === 'j_0_0'), JSON.stringify(claims));
       assert.doesNotMatch(p.message.replaceAll('j_0_0', ''), /\d/, p.message);

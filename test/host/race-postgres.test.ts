@@ -1,5 +1,5 @@
 /**
- * Issue #21 item 1, across processes: two bot processes (each its own RoundHost and store, forked through
+ * Concurrent commands on one match, across processes: two bot processes (each its own RoundHost and store, forked through
  * tsx: race-postgres-worker.ts) on one PostgreSQL schema, racing on the same match. The invariants are
  * checked on the log as the database holds it (race-postgres-steps.ts): one accept per offer, the loser of
  * a race refused privately and unpenalised, an action in the round it was written for or refused with

@@ -69,7 +69,7 @@ describe('pitch pay lines', () => {
   });
 });
 
-describe('pitch pay lines under an open ballot (issue #10: no verdict before the vote)', () => {
+describe('pitch pay lines under an open ballot (no verdict before the vote)', () => {
   const pitched = must(fixture(), 'lab_0', { action_type: 'make_pitch', message: 'Job j_0_1 still needs four GPU-hours by round 2.', job_ids: ['j_0_1'] });
   const held = closeRound(pitched, { judge: win('lab_0', 0.1) });
 

@@ -1,5 +1,5 @@
 /**
- * Scale-out on PostgreSQL (issue #21 item 5), with the real entry points as separate processes: a Discord
+ * Scale-out on PostgreSQL, with the real entry points as separate processes: a Discord
  * shard manager (`--platform discord --shards auto`: discord.js's ShardingManager forks one bot process per
  * shard; the emulator recommends 2 and routes each guild to `(guild_id >> 22) % 2`) and a Slack bot
  * (Socket Mode), all on one PostgreSQL schema, against the local emulators. Matches run in a guild on

@@ -1,5 +1,5 @@
 /**
- * Conformance tests of LLM token usage (table `llm_usage`, migration 0004; issue #21), part of the suite in
+ * Conformance tests of LLM token usage (table `llm_usage`, migration 0004), part of the suite in
  * conformance.ts, run on every backend. Two stores on one database stand in for two bot processes.
  */
 import { test } from 'node:test';

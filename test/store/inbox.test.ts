@@ -1,5 +1,5 @@
 /**
- * The private inbox and the rate limits of migration 0005 (issue #21, scale-out), on SQLite and — when
+ * The private inbox and the rate limits of migration 0005 (scale-out), on SQLite and — when
  * TEST_DATABASE_URL is set — PostgreSQL. Two stores on one database stand in for two bot processes: a post
  * held by one is taken by the other, and of many takes racing on both, each post goes to exactly one.
  * Without TEST_DATABASE_URL the PostgreSQL half is reported as skipped (and fails under CI, as

@@ -49,7 +49,7 @@ export interface ConsoleOptions {
   seed?: Seed;
   roundSeconds: number;
   holdout?: boolean;
-  /** Ballots on pitches in a new match (`new votes:on|off`; issue #10); undefined = off. */
+  /** Ballots on pitches in a new match (`new votes:on|off`); undefined = off. */
   votes?: boolean;
   /** Ballot time after the match ends and votes per person per minute (config `votes`). */
   ballots?: RoundHostOptions['votes'];

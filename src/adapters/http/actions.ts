@@ -2,7 +2,7 @@
  * The action of a `POST /step` at the boundary: the original's field names mapped to ours
  * (original-compat.ts), then either validated here (`invalid_actions: "reject"`, the default: a bad action
  * is a 4xx and changes nothing) or handed to the engine as it is (`"penalize"`: the engine's
- * `malformed_action` step, −0.15, docs/RULES.md §3 — what the original's HTTP API never reached, Ref §12.14).
+ * `malformed_action` step, −0.15, docs/RULES.md §3 — what the original's HTTP API never reached, docs/RULES.md §A.2 D14).
  */
 import { ACTION_TYPES, ActionSchema, type Action } from '../../engine/actions.js';
 import { ApiError } from './errors.js';

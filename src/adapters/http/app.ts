@@ -1,5 +1,5 @@
 /**
- * The trainer HTTP API (issue #13): fastify 5 with zod schemas on every route (fastify-type-provider-zod)
+ * The trainer HTTP API: fastify 5 with zod schemas on every route (fastify-type-provider-zod)
  * and the generated OpenAPI document at `/openapi.json`. `buildApp` returns an app that is not listening
  * yet (`app.listen`), so tests and the CLI share it. Every error is `{error: {code, message}}`
  * (errors.ts): 4xx for anything a client sent, 500 only for a bug of ours; with `compat: "original"`

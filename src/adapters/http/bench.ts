@@ -1,6 +1,6 @@
 /**
  * Throughput and latency of the trainer HTTP API against the in-process gym, on the same policy and
- * seeds (issue #13). A step over HTTP = one `POST /step` on a keep-alive connection (client.ts); in process
+ * seeds. A step over HTTP = one `POST /step` on a keep-alive connection (client.ts); in process
  * = one `ArenaEnv.step`. Each of `sessions` workers plays episodes back to back (seeds w, w+n, w+2n, …),
  * resetting its session in place; resets are not counted as steps. Latency is per step, in ms.
  *

@@ -1,5 +1,5 @@
 /**
- * The original arena's HTTP contract (../shared/reference/arena-rules.md §1.1, §2, §7, §10) mapped onto
+ * The original arena's HTTP contract (docs/RULES.md §A.1) mapped onto
  * our engine, so scripts written for the original run unchanged:
  *
  * - Reset: `task_type` = our `task`; `seed` (default 42, as the original); `difficulty` alone picks the
@@ -7,18 +7,18 @@
  *   difficulty that contradicts the task is refused (`difficulty_conflict`): our worlds are defined per
  *   task (seats, rounds, shocks, coalitions), there is no "hard single_trade". `judge_mode` ("off" or
  *   "rule") is accepted and echoed, but our engine judges every round's pitches with the rule judge
- *   whatever it says (docs/RULES.md §6): the reference's "off" mode, where pitches earn nothing, does not exist.
+ *   whatever it says (docs/RULES.md §6): the original's "off" mode, where pitches earn nothing, does not exist.
  * - Actions: the original's action object (`action_type`, `target_lab_id`, `offer_id`, `coalition_id`,
  *   `block_ids`, `requested_block_ids`, `job_id`, `payment`, `message`, `conditions`) maps field by field
  *   ({@link fromOriginalAction}). Differences: form_coalition's single `target_lab_id` becomes
  *   `target_lab_ids: [id]`; make_pitch/counter_pitch's `job_id` becomes `job_ids: [id]`. The original's
- *   two pitch actions were one and the same (Ref §2.11; the target was only checked to be a lab), ours
+ *   two pitch actions were one and the same (docs/RULES.md §A.1; the target was only checked to be a lab), ours
  *   differ: a counter_pitch answers the target's pitch of this round (docs/RULES.md §3.6). So make_pitch's
  *   `target_lab_id` is dropped (it stays a pitch: scripted seats pitch at the round close, so as a
  *   counter_pitch it would always fail in a single-seat session), and a counter_pitch without a target is
  *   a make_pitch. A numeric string payment ("5") is read as a number as pydantic did, but "nan"/"inf" are
- *   refused (Ref §12.8).
- *   `conditions` cannot map: the original stored them and never enforced them (Ref §2.1, §12), our
+ *   refused (docs/RULES.md §A.2 D8).
+ *   `conditions` cannot map: the original stored them and never enforced them (docs/RULES.md §A.1), our
  *   offers have no conditions, so they are dropped and the response says so in `info.ignored_fields`.
  * - Observation (native format): ours (camelCase, docs/RULES.md §0) plus the original's top-level names
  *   where they overlap ({@link withOriginalFields}); nested objects keep our field names. The original's
@@ -28,10 +28,10 @@ import { PRESETS } from '../../engine/world.js';
 import { TASK_NAMES, type Difficulty, type TaskName } from '../../engine/types.js';
 import type { Observation } from '../../engine/views.js';
 
-/** A task's difficulty: the engine's presets (docs/RULES.md §1), the same pairs as the original's (Ref §1.2). */
+/** A task's difficulty: the engine's presets (docs/RULES.md §1), the same pairs as the original's (docs/RULES.md §A.1). */
 const difficultyOf = (task: TaskName): Difficulty => PRESETS[task].difficulty;
 
-/** The original's default task of a reset (Ref §1.1; its default seed, 42, is applied in routes.ts). */
+/** The original's default task of a reset (docs/RULES.md §A.1; its default seed, 42, is applied in routes.ts). */
 export const ORIGINAL_DEFAULT_TASK: TaskName = 'single_trade';
 
 /** A task from `task`/`task_type` and `difficulty`, or an error sentence (code `difficulty_conflict`). */
@@ -104,7 +104,7 @@ export function fromOriginalAction(input: Record<string, unknown>): MappedAction
   return { action: a, ignored };
 }
 
-/** The original observation's top-level fields (Ref §7) that have a counterpart here. */
+/** The original observation's top-level fields (docs/RULES.md §A.1) that have a counterpart here. */
 export interface OriginalFields {
   task_id: string;
   round_index: number;
@@ -132,7 +132,7 @@ export type HttpObservation = Observation & OriginalFields;
 
 /**
  * Our observation with the original's top-level names added (the nested job/block/offer objects keep
- * our field names). `taskId` is `<task>-<seed>` as the original (Ref §1.1), or `<task>` where the seed
+ * our field names). `taskId` is `<task>-<seed>` as the original (docs/RULES.md §A.1), or `<task>` where the seed
  * must stay hidden (self-play before the end); `step` is what the response reports (reward = this
  * step's reward including its round close, as the gym).
  */

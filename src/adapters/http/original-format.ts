@@ -1,5 +1,7 @@
 /**
- * The original arena's answer shapes (../shared/reference/original-http-contract.md; Ref §7, §10) built
+ * The original arena's answer shapes (its pydantic models,
+ * https://github.com/abhinavgautam01/GPU_Budget_Negotiation_Arena/blob/128c8c20f9b6ebd941741bcf947af778441ff623/gpu_budget_arena/models.py;
+ * docs/RULES.md §A.1) built
  * from what this engine shows a seat, for `--compat original` / `observation_format: "original"`:
  * snake_case objects with the original's names and types, so clients that validate with its pydantic
  * models (and its SFT data) see the observation they were written for.
@@ -17,7 +19,7 @@
  *   every lab's hidden demand); `shock_history`: `round_<r>: <text>` lines.
  * - `CoalitionView.trust_score`: the mean public reputation of its members now; `breach_status`:
  *   `breached` for a breached coalition, `excused` when a member of the seat's own coalition was excused.
- * - `MessageView.signal`: the original's keyword signal of the text (Ref §2.10; it influences nothing).
+ * - `MessageView.signal`: the original's keyword signal of the text (docs/RULES.md §A.1; it influences nothing).
  * - `OfferView.conditions`: `{}`, or `{ask: n}` for an offer that asks the recipient to pay n credits
  *   (the original's `payment` only flows sender → recipient); `linked_offer_id`: the countered offer.
  */
@@ -75,7 +77,7 @@ const SIGNALS: [OriginalMessage['signal'], string[]][] = [
   ['threat', ['punish', 'never', 'retaliate']],
 ];
 
-/** The original's keyword signal of a message (Ref §2.10): lower-case substrings, in that priority. */
+/** The original's keyword signal of a message (docs/RULES.md §A.1): lower-case substrings, in that priority. */
 export function messageSignal(text: string): OriginalMessage['signal'] {
   const lower = text.toLowerCase();
   for (const [signal, words] of SIGNALS) if (words.some((w) => lower.includes(w))) return signal;

@@ -1,7 +1,7 @@
 /**
- * The original arena's answer shapes as TypeScript types (../shared/reference/original-http-contract.md,
- * its pydantic models in `gpu_budget_arena/models.py`): what original-format.ts builds. Field order is
- * the contract's.
+ * The original arena's answer shapes as TypeScript types (its pydantic models,
+ * https://github.com/abhinavgautam01/GPU_Budget_Negotiation_Arena/blob/128c8c20f9b6ebd941741bcf947af778441ff623/gpu_budget_arena/models.py): what original-format.ts builds. Field order is
+ * the models'.
  */
 import type { Block } from '../../engine/types.js';
 import type { Observation } from '../../engine/views.js';

@@ -61,7 +61,7 @@ export interface StepInfo {
 /** An observation in either format. */
 export type AnyObservation = HttpObservation | OriginalObservation;
 
-/** The original's `{observation, reward, done, info}` (Ref §10), reward = step + round-close reward. */
+/** The original's `{observation, reward, done, info}` (docs/RULES.md §A.1), reward = step + round-close reward. */
 export interface StepResponse {
   observation: AnyObservation;
   reward: number;
@@ -69,7 +69,7 @@ export interface StepResponse {
   info: StepInfo;
 }
 
-/** An action's result as the original's `last_action_result` (Ref §7). */
+/** An action's result as the original's `last_action_result` (docs/RULES.md §A.1). */
 type LastResult = { ok: boolean; code: string; message: string } | null;
 
 /** What a seat may be told of its task: `<task>-<seed>`, or (`hideSeed` before the end) `<task>`. */

@@ -1,5 +1,5 @@
 /**
- * The routes of the trainer HTTP API (the original's /health, /tasks, /reset, /step, /state, Ref §10, plus
+ * The routes of the trainer HTTP API (the original's /health, /tasks, /reset, /step, /state, docs/RULES.md §A.1, plus
  * DELETE /session/:id). Handlers only translate: the rules are the engine's (src/engine), sessions are
  * sessions.ts, the original's names original-compat.ts and its shapes original-format.ts.
  *
@@ -35,7 +35,7 @@ export interface RouteDeps {
 /** Identifies this environment in /health and /tasks (the original said gpu_budget_negotiation). */
 export const BENCHMARK_ID = 'gpu_arena';
 
-/** Features listed by /tasks (the original's list, Ref §10, where they hold here, plus ours). */
+/** Features listed by /tasks (the original's list, docs/RULES.md §A.1, where they hold here, plus ours). */
 const FEATURES = [
   'coalitions',
   'rule_judge',
@@ -150,7 +150,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
       if (body.session_id !== undefined && body.session_id !== session.id) throw new ApiError(400, 'invalid_request', 'the token belongs to another session');
       return store.run(session, () => selfPlayOf(session).step(seat, raw));
     }
-    // The original auto-reset with its defaults when /step came before any /reset (Ref §10).
+    // The original auto-reset with its defaults when /step came before any /reset (docs/RULES.md §A.1).
     if (body.session_id === undefined && deps.compat === 'original' && !store.hasDefault) {
       store.resetDefault(new SingleSeatPlay({ task: 'single_trade', seed: 42, holdout: false, actionsPerRound: 1, invalidActions: 'reject', judgeMode: 'off', format: 'original' }, 'lab_0'), req.ip);
     }

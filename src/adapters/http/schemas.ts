@@ -1,7 +1,7 @@
 /**
  * Request schemas of the trainer HTTP API (zod; fastify validates every route with them and
  * @fastify/swagger turns them into `/openapi.json`). Unknown keys are ignored, as the original's pydantic
- * models did (Ref §1.1). The action itself is validated separately (src/engine/actions.ts ActionSchema,
+ * models did (docs/RULES.md §A.1). The action itself is validated separately (src/engine/actions.ts ActionSchema,
  * after the original-name mapping in original-compat.ts) so an unknown `action_type` gets its own code.
  */
 import { z } from 'zod';
@@ -12,7 +12,7 @@ const Task = z.enum(TASK_NAMES as [TaskName, ...TaskName[]]);
 const Policy = z.enum(POLICY_NAMES as [PolicyName, ...PolicyName[]]);
 const LabId = z.string().trim().regex(/^lab_\d{1,2}$/, 'a seat id like lab_0');
 
-/** `POST /reset`: ours and the original's names (Ref §1.1); everything optional. */
+/** `POST /reset`: ours and the original's names (docs/RULES.md §A.1); everything optional. */
 export const ResetBodySchema = z
   .object({
     task: Task.optional().describe('Task (ours): single_trade, market_round or coalition_market'),

@@ -1,5 +1,5 @@
 /**
- * Preference data (issue #10): folding matches into labelled pitch pairs, exports (trl, openai-dpo,
+ * Preference data: folding matches into labelled pitch pairs, exports (trl, openai-dpo,
  * jsonl, SFT demonstrations) and agreement statistics. {@link statsForMatches} and {@link formatStats}
  * serve `/arena stats` and `npm run stats`.
  */

@@ -1,5 +1,5 @@
 /**
- * Stable pseudonyms for people in exports (issue #10): `u_` + the first 16 hex digits of
+ * Stable pseudonyms for people in exports: `u_` + the first 16 hex digits of
  * HMAC-SHA256(deployment secret, platform-qualified user id). The same person gets the same pseudonym in
  * every export of one deployment, and nobody without the secret can map it back to a platform id.
  *

@@ -1,5 +1,5 @@
 /**
- * Shapes of the ratings module (issue #12): who a player is, what a finished match contributes, and the
+ * Shapes of the ratings module: who a player is, what a finished match contributes, and the
  * rows of the published tables. Everything here is plain data; the functions over it are pure.
  */
 import type { TaskName } from '../../engine/types.js';

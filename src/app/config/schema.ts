@@ -19,7 +19,7 @@
  * | `server.maxSessions` | 256 | sessions open at once; one more gets 503 `too_many_sessions` | `ARENA_SERVER_MAX_SESSIONS` |
  * | `server.idleTtlSeconds` | 900 | a session idle this long is dropped (then 404 `unknown_session`) | `ARENA_SERVER_IDLE_TTL_SECONDS` |
  * | `server.bodyLimitBytes` | 65536 | largest request body; larger gets 413 `body_too_large` | `ARENA_SERVER_BODY_LIMIT_BYTES` |
- * | `votes.enabled` | true | matches opened without `votes:` collect blind votes on pitches (ballots, issue #10) | `ARENA_VOTES` |
+ * | `votes.enabled` | true | matches opened without `votes:` collect blind votes on pitches (ballots) | `ARENA_VOTES` |
  * | `votes.ballotSeconds` | 300 | how long a ballot stays open after the match ends (earlier ballots close with the next round) | `ARENA_BALLOT_SECONDS` |
  * | `votes.perMinute` | 30 | votes one person may cast per minute (counted in the database on PostgreSQL, so across processes; per process on SQLite) | `ARENA_VOTES_PER_MINUTE` |
  * | `votes.pseudonymSecret` | null | key of people's pseudonyms in exports; null = generated on first use and kept in the database | `ARENA_PSEUDONYM_SECRET` |

@@ -1,6 +1,6 @@
 /**
  * allocate_to_job (docs/RULES.md §3.10): blocks are consumed (status used) and their hours accumulate on
- * the job (Ref §12.11); a member may use a partner's block committed to an active coalition (pooling).
+ * the job (docs/RULES.md §A.2 D11); a member may use a partner's block committed to an active coalition (pooling).
  * Value is realised when the job settles, never here.
  */
 import type { Action } from '../actions.js';

@@ -21,7 +21,7 @@ type SendAction = Extract<Action, { action_type: 'send_offer' }>;
 type CounterAction = Extract<Action, { action_type: 'counter_offer' }>;
 type OfferTerms = Pick<SendAction, 'block_ids' | 'requested_block_ids' | 'payment' | 'ask' | 'message' | 'expires_in'>;
 
-/** Reputation change of both parties per executed trade (reference §2.2). */
+/** Reputation change of both parties per executed trade (as the original: docs/RULES.md §A.1). */
 export const TRADE_REPUTATION = 0.02;
 /** Rules v3: a recipient whose gain from an offer is below this holds a grudge against the sender (§7.1 retaliatory). */
 export const EXPLOITATIVE_GAIN = -5;

@@ -3,7 +3,7 @@
  * checked against the state — ids, GPU-hour numbers, deadlines, reliability needs — in many phrasings
  * and a few languages (English, French, Spanish, German, Italian). Everything else in a pitch
  * (keywords, capitals, instructions, JSON verdicts, padding) is ignored: it is text, never a command,
- * which is how the judge avoids the reference's keyword counter (Ref §6.5). Pure.
+ * which is how the judge avoids the original's keyword counter (docs/RULES.md §A.3). Pure.
  */
 
 import {

@@ -1,5 +1,5 @@
 /**
- * The judge's work, claim by claim (docs/RULES.md §6.6, issue 16): for each judged pitch, which claims
+ * The judge's work, claim by claim (docs/RULES.md §6.6): for each judged pitch, which claims
  * the grounded check read, how each was ruled (verified, fabricated, unsupported, or not counted) and why,
  * its manipulation flags, and — for its author only — the truth about the seat's own pending jobs as the
  * judge saw them. The same checker as the score (verify.ts), so the verdict shown is the verdict used.

@@ -2,7 +2,7 @@
  * The grounded rule judge `rule_judge_v2` (docs/RULES.md §6). It scores each seat's pitch by the seat's
  * true need and by the checkable claims of the pitch, checked against the state — never by wording:
  * keywords, capitals, padding, instructions and JSON verdicts inside a pitch are plain text and change
- * nothing (fixes Ref §6.5: keyword stuffing, wording over substance, no fact checking, injection).
+ * nothing (fixes the original judge's weaknesses, docs/RULES.md §A.3: keyword stuffing, wording over substance, no fact checking, injection).
  * Pure and deterministic: ties are broken by `rng(seed, round, 'judge')`.
  */
 import type { JudgeDecision, JudgeSeatScore, LabId, MatchState, Pitch } from '../types.js';
@@ -39,7 +39,7 @@ const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x
 const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
 /**
  * Need of the argued jobs in [0, 1]: 0.4 × min(1, Σ unmet hours / 12) + 0.4 × deadline pressure
- * (max over jobs of 1 − roundsLeft / (maxRounds − 1), as Ref §6.3's P) + 0.2 × urgency
+ * (max over jobs of 1 − roundsLeft / (maxRounds − 1), as the original judge's P, docs/RULES.md §A.3) + 0.2 × urgency
  * (max over jobs of (multiplier − 1) / 0.9). 0 when nothing is pending.
  */
 export function needOf(jobs: readonly JobFacts[], maxRounds: number): number {

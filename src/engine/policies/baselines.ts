@@ -1,5 +1,5 @@
 /**
- * Simple baselines of the reference (Ref §8), written against our rules (docs/RULES.md §7.3):
+ * The original's simple baselines, written against our rules (docs/RULES.md §7.3):
  * greedy_hoarder, always_accept, no_negotiation_allocator, base_instruct_naive. (random_validish is in
  * random.ts, rule_based_expert in expert.ts.)
  */
@@ -12,7 +12,7 @@ import { accept, executable, incoming, others, outgoing } from './market.js';
 import { naivePlea } from './talk.js';
 
 /**
- * Greedy allocation (Ref §8 greedy_hoarder): the first open job in list order that has any eligible
+ * Greedy allocation (the original's greedy_hoarder): the first open job in list order that has any eligible
  * block gets *all* eligible blocks, needed or not.
  */
 function greedyAllocate(d: Desk): void {

@@ -19,7 +19,7 @@ export { TRAIN_PARAMS, HOLDOUT_PARAMS, archetypeParams, type ArchetypeParams } f
 /** Archetypes in seat order of the single-agent wrapper (§8). */
 export const ARCHETYPES: readonly ArchetypeName[] = ARCHETYPE_NAMES;
 
-/** Baselines of the reference (Ref §8), in its table order. */
+/** The original's baselines (docs/RULES.md §7.3), in its table order. */
 export const BASELINES: readonly BaselineName[] = BASELINE_NAMES;
 
 /** Do-nothing probes (§7.4), in table order. */

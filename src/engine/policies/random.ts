@@ -1,5 +1,5 @@
 /**
- * random_validish (docs/RULES.md §7.3; Ref §8 named it but only rejected or waited): one random action a
+ * random_validish (docs/RULES.md §7.3; the original's only rejected or waited): one random action a
  * round, drawn with the seat's seeded rng among actions built from its observation. "Valid-ish": ids are
  * real and owned where the action needs it, but nothing checks reliability, value or timing, so some
  * actions fail (e.g. low_reliability) and most trades are poor.

@@ -11,7 +11,7 @@ import { REFERENCE_PRICE, type OfferWorth } from '../grudges.js';
 /**
  * A truthful pitch for `job`. It names only the job id (checkable, and passed as `job_ids` so the judge
  * weighs the job's true need from the state): a pitch is public, and a seat's hours, deadlines and
- * reliability needs are private (the reference's bot pitches leaked them, Ref §12.13). Two phrasings
+ * reliability needs are private (the original's bot pitches leaked them: docs/RULES.md §A.2 D13). Two phrasings
  * alternate by round so consecutive pitches never repeat the previous text (spam, §4.1).
  */
 export function truthfulPitch(name: string, job: Job, round: number): string {

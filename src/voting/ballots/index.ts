@@ -1,4 +1,4 @@
-/** Ballots on a round's pitches (issue #10): building them, serving pairs to voters, checking votes. Pure. */
+/** Ballots on a round's pitches: building them, serving pairs to voters, checking votes. Pure. */
 export * from './types.js';
 export { MIN_BALLOT_PITCHES, allPairs, ballotIdFor, ballotPitches, buildBallot, pitchId } from './build.js';
 export {

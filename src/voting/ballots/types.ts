@@ -1,5 +1,5 @@
 /**
- * Ballots (issue #10): blind pairwise battles between the pitches of one closed round, voted on by anyone
+ * Ballots: blind pairwise battles between the pitches of one closed round, voted on by anyone
  * in the channel. Pure data shapes; the round host folds them from `ballot_*` events (src/events/schema.ts)
  * and the votes themselves are rows of the store (VoteRecord, src/store/types.ts).
  */

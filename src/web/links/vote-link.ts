@@ -1,5 +1,5 @@
 /**
- * Personal web-vote links (issue #18): the bot's `vote` reply can carry a link to the web page that lets
+ * Personal web-vote links: the bot's `vote` reply can carry a link to the web page that lets
  * one platform user vote on one channel's ballots in a browser. The link holds a token:
  * `base64url(JSON claims) + "." + base64url(HMAC-SHA256(secret, first part))`, with the user (platform-
  * qualified id and display name), the channel, an expiry (unix seconds) and a random nonce (so each link

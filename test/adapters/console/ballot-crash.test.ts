@@ -1,5 +1,5 @@
 /**
- * A ballot survives a crash of the real process (issue #10): the console with votes on, a round with three
+ * A ballot survives a crash of the real process: the console with votes on, a round with three
  * pitches (the person and two `pitch_only` seats) opens a ballot; the person votes on the one pair without
  * their own pitch; SIGKILL; a restart on the same database keeps the ballot and the vote (a repeat is
  * refused, no second row), and the ballot closes with the next round, as it would have without the crash.

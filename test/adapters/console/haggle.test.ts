@@ -1,5 +1,5 @@
 /**
- * Issue #19: a person sells a block for credits and haggles with an LLM seat inside one round, in the real
+ * Haggling within a round: a person sells a block for credits and haggles with an LLM seat inside one round, in the real
  * console with the real openai client against the local emulator. The stand-in model (test/emulators/haggler.ts)
  * reads the real seat prompt; the LLM seat gets an extra turn when the offer arrives, so its counter (with its
  * reason) and then its acceptance come before anyone types `done`.

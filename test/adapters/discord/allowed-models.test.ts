@@ -1,5 +1,5 @@
 /**
- * Bounded LLM spend (issue #21 item 3): through the real discord.js client, a host who seats a model
+ * Bounded LLM spend: through the real discord.js client, a host who seats a model
  * outside `llm.allowedModels` gets a private error listing the allowed models, and nothing is logged;
  * an allowed model is seated. The default allow-list is the configured agent and judge models.
  */

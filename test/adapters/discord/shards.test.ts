@@ -1,5 +1,5 @@
 /**
- * Discord sharding in one test process (issue #21, scale-out): two real discord.js Clients, shard 0 and
+ * Discord sharding in one test process (scale-out): two real discord.js Clients, shard 0 and
  * shard 1 of 2, each with its own round host and its own store connection on one SQLite file (two "bot
  * processes"), against an emulator that reports 2 shards and routes each guild's events to
  * `(guild_id >> 22) % 2`. Each guild's interactions reach only its shard; shard 0 is restarted with a

@@ -1,5 +1,5 @@
 /**
- * A bounded, graceful stop (issue #21 item 6): `npm start -- --platform discord` mid-match, its Discord API
+ * A bounded, graceful stop: `npm start -- --platform discord` mid-match, its Discord API
  * gone (the emulator stopped), gets SIGTERM: it exits 0 within `shutdown.drainSeconds` (its own log says how
  * long the drain took), and a new process on the same database (a new emulator with the same guild and
  * channel) resumes the match with every acknowledged command in it. A second signal exits at once.

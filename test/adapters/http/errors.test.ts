@@ -1,6 +1,6 @@
 /**
  * Bad input over HTTP: 4xx with a code and a message, and the session unchanged; idle TTL, the session
- * cap, the debug flag, and the penalize mode (a malformed action as an engine step, Ref §12.14).
+ * cap, the debug flag, and the penalize mode (a malformed action as an engine step, docs/RULES.md §A.2 D14).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 /**
- * The original arena's answer shapes as strict zod schemas, written from the field-by-field contract
- * (../shared/reference/original-http-contract.md), not from our mapper: every field it lists is required
+ * The original arena's answer shapes as strict zod schemas, written from its pydantic models
+ * (https://github.com/abhinavgautam01/GPU_Budget_Negotiation_Arena/blob/128c8c20f9b6ebd941741bcf947af778441ff623/gpu_budget_arena/models.py), not from our mapper: every field it lists is required
  * here (even those its pydantic models default, because a client reads them), no other key is allowed,
  * and each has the contract's type. A misnamed, missing or extra nested field fails the parse.
  */

@@ -1,5 +1,6 @@
 /**
- * The original's payloads (../shared/reference/arena-rules.md §1.1, §2, §10, §11) posted verbatim: reset
+ * The original's payloads (docs/RULES.md §A.1; its own API tests:
+ * https://github.com/abhinavgautam01/GPU_Budget_Negotiation_Arena/blob/128c8c20f9b6ebd941741bcf947af778441ff623/tests/test_api.py) posted verbatim: reset
  * and step bodies as its README and tests send them, all 14 action types in its field names, its
  * /health, /tasks and /state shapes. Each original action is checked against the gym fed the equivalent
  * action written here in our field names (docs/RULES.md §3).

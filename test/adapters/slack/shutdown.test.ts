@@ -1,5 +1,5 @@
 /**
- * A bounded, graceful stop (issue #21 item 6): `npm start -- --platform slack` (Socket Mode) mid-match, its
+ * A bounded, graceful stop: `npm start -- --platform slack` (Socket Mode) mid-match, its
  * Slack API gone (the emulator stopped), gets SIGTERM: it exits 0 within `shutdown.drainSeconds` (its own
  * log says how long the drain took), and a new process on the same database resumes the match with every
  * acknowledged command in it.

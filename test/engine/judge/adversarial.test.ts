@@ -1,5 +1,5 @@
 /**
- * The issue's done-when checks and the reference judge's measured weaknesses (Ref §6.5) that the
+ * The grounded judge's acceptance checks and the original judge's measured weaknesses (docs/RULES.md §A.3) that the
  * grounded judge must not have: keyword stuffing, wording over substance, no fact checking, injection.
  */
 import { describe, test } from 'node:test';
@@ -28,7 +28,7 @@ describe('done-when: keyword stuffing with false claims loses', () => {
     assert.equal(d.winner, 'lab_0');
   });
 
-  test("the reference's 42-character keyword string earns nothing over a plain vague pitch", () => {
+  test("the original's 42-character keyword string earns nothing over a plain vague pitch", () => {
     assert.equal(score('deadline round gpu-hour reliability budget'), score(VAGUE));
     assert.ok(score('deadline round gpu-hour reliability budget') < score(TRUTHFUL));
   });

@@ -1,5 +1,5 @@
 /**
- * The judge shows its work (docs/RULES.md §6.6, issue 16): per-claim rulings that agree with the score's
+ * The judge shows its work (docs/RULES.md §6.6): per-claim rulings that agree with the score's
  * counts, the author's truth, and the visible cost of fabricated claims at the round close.
  */
 import { describe, test } from 'node:test';
