@@ -1,25 +1,34 @@
-/** The generated command reference inside a Markdown file (docs/COMMANDS.md): reading and replacing the section between its markers. */
+/**
+ * Generated sections inside Markdown files: the text between `<!-- <name>:start -->` and `<!-- <name>:end -->`,
+ * read and replaced. docs/COMMANDS.md holds the `commands` section (the command reference, src/cli/readme-commands.ts);
+ * docs/ARCHITECTURE.md the `actions` section (the engine's action table, src/cli/readme-actions.ts).
+ */
 
 /** The Markdown file (relative to the repository root) that holds the generated command reference. */
 export const COMMANDS_DOC = 'docs/COMMANDS.md';
 
-/** HTML comment in {@link COMMANDS_DOC} that opens the generated command reference. */
-export const START_MARKER = '<!-- commands:start -->';
-/** HTML comment in {@link COMMANDS_DOC} that closes the generated command reference. */
-export const END_MARKER = '<!-- commands:end -->';
+/** HTML comment that opens the generated section `name`. */
+export const startMarker = (name: string): string => `<!-- ${name}:start -->`;
+/** HTML comment that closes the generated section `name`. */
+export const endMarker = (name: string): string => `<!-- ${name}:end -->`;
 
-/** The text between the markers (trimmed), or null when the markers are missing. */
-export function readSection(doc: string): string | null {
-  const a = doc.indexOf(START_MARKER);
-  const b = doc.indexOf(END_MARKER);
+/** HTML comment in {@link COMMANDS_DOC} that opens the generated command reference. */
+export const START_MARKER = startMarker('commands');
+/** HTML comment in {@link COMMANDS_DOC} that closes the generated command reference. */
+export const END_MARKER = endMarker('commands');
+
+/** The text of section `name` (trimmed), or null when its markers are missing. */
+export function readSection(doc: string, name = 'commands'): string | null {
+  const a = doc.indexOf(startMarker(name));
+  const b = doc.indexOf(endMarker(name));
   if (a < 0 || b < a) return null;
-  return doc.slice(a + START_MARKER.length, b).trim();
+  return doc.slice(a + startMarker(name).length, b).trim();
 }
 
-/** `doc` with the section replaced by `reference`. Throws if the markers are missing. */
-export function replaceSection(doc: string, reference: string): string {
-  const a = doc.indexOf(START_MARKER);
-  const b = doc.indexOf(END_MARKER);
-  if (a < 0 || b < a) throw new Error(`${COMMANDS_DOC} has no ${START_MARKER} … ${END_MARKER} section`);
-  return `${doc.slice(0, a + START_MARKER.length)}\n${reference}\n${doc.slice(b)}`;
+/** `doc` with section `name` replaced by `text`. Throws if its markers are missing. */
+export function replaceSection(doc: string, text: string, name = 'commands'): string {
+  const a = doc.indexOf(startMarker(name));
+  const b = doc.indexOf(endMarker(name));
+  if (a < 0 || b < a) throw new Error(`no ${startMarker(name)} … ${endMarker(name)} section`);
+  return `${doc.slice(0, a + startMarker(name).length)}\n${text}\n${doc.slice(b)}`;
 }
