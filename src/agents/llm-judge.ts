@@ -11,7 +11,8 @@
  *   flag: docs/RULES.md §6.4); when a pitch addresses the judge (instructions, verdicts) the model's
  *   moves are dropped for the round; ties are broken by the grounded score, then a draw;
  * - panel: several models and/or samples, median per seat;
- * - on timeout or error of every call the rule judge's decision stands, with `meta.fallback` saying why.
+ * - on timeout or error of every call the rule judge's decision stands, with `meta.fallback` saying why
+ *   (public: the round post shows it, src/present/render.ts `judgeText`).
  * The returned decision carries model, prompt version and raw scores in `meta`; the host stores it in
  * the round_closed event, so replay never calls the model. Never throws.
  */
@@ -21,7 +22,7 @@ import { rng as seededRng } from '../engine/rng.js';
 import { JUDGE_BONUS_MIN, mayWin, ruleJudge } from '../engine/judge/rule-judge.js';
 import { manipulationFlags } from '../engine/judge/manipulation.js';
 import { JUDGE_BONUS_MAX, type AsyncJudge, type SyncJudge } from '../engine/judge/types.js';
-import { buildJudgePrompt, JudgeReplySchema, JUDGE_PROMPT_V1, JUDGE_PROMPT_VERSION, randomArrangement, type Arrangement, type Criterion } from './llm-prompt.js';
+import { buildJudgePrompt, JudgeReplySchema, JUDGE_PROMPT_VERSION, randomArrangement, type Arrangement } from './llm-prompt.js';
 import { boundedMoves, combinePanel, pairPreference, readReply, type OrderedPair, type RunSeatScore } from './panel.js';
 
 /** `JudgeDecision.judgeId` of a decision the LLM judge made; on fallback the rule judge's id stays and `meta.intendedJudge` is this. */
@@ -47,11 +48,11 @@ export interface LlmJudgeOptions {
   /** Match whose token budget pays (string, or derived from the state); default none. */
   matchId?: string | ((state: MatchState) => string | null);
   /**
-   * Default true: the hardened hybrid (both orders, bounded move, grounded eligibility; see the file
-   * comment). false: the judge-v1 combination (one order per call, the model's score capped only for
-   * fabricated claims, random ties) — kept for the benchmark's "before" column.
+   * How the calls become the decision: default {@link HARDENED} (both orders, bounded move, grounded
+   * eligibility; see the file comment). The benchmark's "before" column passes the judge-v1 combination
+   * (src/eval/judge-v1.ts).
    */
-  hardened?: boolean;
+  combination?: JudgeCombination;
 }
 
 /** One call of the panel as stored in `meta.runs` (rationales are private: never post them). */
@@ -82,16 +83,41 @@ export function fabricationCap(rule: JudgeSeatScore | undefined): number | null 
   return r4(Math.min(rule.score, 1 - rule.parts.fabricatedClaims));
 }
 
+/** One judgement's calls and what a {@link JudgeCombination} decides from. */
+export interface JudgeRound {
+  state: MatchState;
+  /** The grounded judge's decision; its scores list the judged seats. */
+  rule: JudgeDecision;
+  /** The judged pitches: each judged seat's latest of the round. */
+  pitches: Pitch[];
+  /** Every call, in run order (a both-orders combination: forward, reversed, forward, …); at least one ok. */
+  done: JudgeRunMeta[];
+  /** Randomness for tie-breaks. */
+  draw: () => number;
+  /** The judge's settings, recorded in `meta`. */
+  models: string[];
+  samples: number;
+  temperature: number;
+}
+
+/** How the model's calls and the grounded decision make the round's decision. */
+export interface JudgeCombination {
+  /** Prompt version the model is asked with (llm-prompt.ts). */
+  promptVersion: string;
+  /** Each run is asked twice: in an order, then reversed (same aliases). */
+  bothOrders: boolean;
+  decide(r: JudgeRound): JudgeDecision;
+}
+
 /** Build the LLM judge. */
 export function createLlmJudge(opts: LlmJudgeOptions): AsyncJudge {
   const grounded = opts.fallback ?? ruleJudge;
   const draw = opts.rng ?? Math.random;
   const runs = opts.models.flatMap((m) => Array.from({ length: Math.max(1, opts.samples ?? 1) }, () => m));
-
-  const hardened = opts.hardened ?? true;
+  const combination = opts.combination ?? HARDENED;
 
   async function callOnce(state: MatchState, model: string, pitches: Pitch[], rule: JudgeDecision, signal: AbortSignal, matchId: string | null, arrangement: Arrangement): Promise<JudgeRunMeta> {
-    const prompt = buildJudgePrompt(state, pitches, rule, arrangement, draw, hardened ? JUDGE_PROMPT_VERSION : JUDGE_PROMPT_V1);
+    const prompt = buildJudgePrompt(state, pitches, rule, arrangement, draw, combination.promptVersion);
     const base = { model, order: arrangement.order, alias: arrangement.alias };
     const res = await opts.client.structured({
       role: 'judge',
@@ -109,137 +135,6 @@ export function createLlmJudge(opts: LlmJudgeOptions): AsyncJudge {
     return { ...base, ok: true, latencyMs: res.latencyMs, usage: res.usage, scores: read.seats, summary: res.value.summary.slice(0, 400) };
   }
 
-  /** The judge-v1 combination (hardened: false): the model's median score, capped for fabrication; random ties. */
-  function decideLegacy(state: MatchState, rule: JudgeDecision, done: JudgeRunMeta[]): JudgeDecision {
-    const labs = rule.scores.map((s) => s.lab);
-    const combined = combinePanel(labs, done.filter((r) => r.ok && r.scores).map((r) => r.scores!));
-    const caps: Record<LabId, number | null> = {};
-    const name = (lab: LabId) => state.labs[lab]?.publicName ?? lab;
-    const scores: JudgeSeatScore[] = labs.map((lab) => {
-      const ruleSeat = rule.scores.find((s) => s.lab === lab);
-      const c = combined[lab]!;
-      const cap = fabricationCap(ruleSeat);
-      caps[lab] = cap;
-      const score = r4(cap === null ? c.score : Math.min(c.score, cap));
-      const k = (x: Criterion) => c.criteria[x].toFixed(2);
-      return {
-        lab,
-        score,
-        parts: {
-          need: c.criteria.need,
-          verifiedClaims: ruleSeat?.parts.verifiedClaims ?? 0,
-          fabricatedClaims: ruleSeat?.parts.fabricatedClaims ?? 0,
-          specificity: c.criteria.specificity_truthfulness,
-        },
-        reason:
-          `${name(lab)}: LLM ${c.score.toFixed(2)} (need ${k('need')}, urgency ${k('urgency')}, specificity ${k('specificity_truthfulness')}, fairness ${k('fairness_coalition')})` +
-          (cap !== null && c.score > cap ? `, capped at ${cap.toFixed(2)}: fabricated claims` : ''),
-      };
-    });
-    const top = Math.max(...scores.map((s) => s.score));
-    const tied = scores.filter((s) => s.score === top);
-    const winner = top > 0 ? tied[Math.floor(draw() * tied.length) % tied.length]! : null;
-    const others = scores.filter((s) => s !== winner);
-    const runnerUp = others.length ? Math.max(...others.map((s) => s.score)) : 0;
-    const bonus = winner ? r4(clamp(JUDGE_BONUS_MIN + (winner.score - runnerUp) / 2, JUDGE_BONUS_MIN, JUDGE_BONUS_MAX)) : 0;
-    const okRuns = done.filter((r) => r.ok).length;
-    const panel = runs.length > 1 ? ` (median of ${okRuns} of ${runs.length} judge calls)` : '';
-    const reason = winner
-      ? `${name(winner.lab)} wins the pitch: LLM judge score ${winner.score.toFixed(2)}${others.length ? ` vs ${runnerUp.toFixed(2)}` : ', the only pitch'}${panel}.`
-      : `No pitch earned the bonus${panel}.`;
-    return {
-      round: state.round,
-      judgeId: LLM_JUDGE_ID,
-      winner: winner?.lab ?? null,
-      scores,
-      bonus,
-      reason,
-      meta: {
-        promptVersion: JUDGE_PROMPT_V1,
-        models: opts.models,
-        samples: opts.samples ?? 1,
-        temperature: opts.temperature ?? 0,
-        llmScores: Object.fromEntries(labs.map((l) => [l, combined[l]!])),
-        caps,
-        rule: { judgeId: rule.judgeId, winner: rule.winner, scores: Object.fromEntries(rule.scores.map((s) => [s.lab, s.score])) },
-        runs: done,
-        fallback: null,
-      },
-    };
-  }
-
-  /**
-   * The hardened hybrid (see the file comment): final = grounded score + the model's bounded move; only
-   * grounded-eligible pitches win; ties by grounded score, then a draw. `done` holds the calls in pairs
-   * (forward, reversed) in run order.
-   */
-  function decideHardened(state: MatchState, rule: JudgeDecision, pitches: Pitch[], done: JudgeRunMeta[]): JudgeDecision {
-    const labs = rule.scores.map((s) => s.lab);
-    const name = (lab: LabId) => state.labs[lab]?.publicName ?? lab;
-    const pairs: OrderedPair[] = [];
-    for (let i = 0; i + 1 < done.length; i += 2) pairs.push({ forward: done[i]!.ok ? done[i]!.scores! : null, reverse: done[i + 1]!.ok ? done[i + 1]!.scores! : null });
-    const read = pairs.map((p) => pairPreference(labs, p));
-    // A pitch that addresses the judge may have steered the model: its moves are dropped this round.
-    const injected = pitches.some((p) => manipulationFlags(p.text).some((f) => f.kind === 'instruction' || f.kind === 'verdict'));
-    const moves = injected ? Object.fromEntries(labs.map((l) => [l, 0])) : boundedMoves(labs, read.map((x) => x.prefs));
-    const combined = combinePanel(labs, done.filter((r) => r.ok && r.scores).map((r) => r.scores!));
-    const byLab = new Map(pitches.map((p) => [p.lab, p]));
-    const grounded = new Map(rule.scores.map((s) => [s.lab, s]));
-    const eligible = new Set(labs.filter((l) => byLab.has(l) && mayWin(state, byLab.get(l)!)));
-    const scores: JudgeSeatScore[] = labs.map((lab) => {
-      const g = grounded.get(lab)!;
-      const cap = fabricationCap(g);
-      const raw = r4(clamp(g.score + moves[lab]!, 0, 1));
-      const score = cap === null ? raw : Math.min(raw, cap);
-      const m = moves[lab]!;
-      return {
-        lab,
-        score,
-        parts: g.parts,
-        reason:
-          `${name(lab)}: ${score.toFixed(2)} = grounded ${g.score.toFixed(2)} ${m < 0 ? '−' : '+'} LLM ${Math.abs(m).toFixed(2)}` +
-          ` (LLM ${combined[lab]!.score.toFixed(2)})${eligible.has(lab) ? '' : ', cannot win'}`,
-      };
-    });
-    const g = (lab: LabId) => grounded.get(lab)!.score;
-    const order = scores.filter((s) => eligible.has(s.lab)).sort((a, b) => b.score - a.score || g(b.lab) - g(a.lab));
-    let winner: JudgeSeatScore | null = null;
-    if (order.length > 0 && order[0]!.score > 0) {
-      const tied = order.filter((s) => s.score === order[0]!.score && g(s.lab) === g(order[0]!.lab));
-      winner = tied[Math.floor(draw() * tied.length) % tied.length]!;
-    }
-    const others = scores.filter((s) => s !== winner);
-    const runnerUp = others.length ? Math.max(...others.map((s) => s.score)) : 0;
-    const bonus = winner ? r4(clamp(JUDGE_BONUS_MIN + (winner.score - runnerUp) / 2, JUDGE_BONUS_MIN, JUDGE_BONUS_MAX)) : 0;
-    const consistent = read.filter((x) => x.consistent).length;
-    const how = `${consistent} of ${pairs.length} both-order judgement${pairs.length === 1 ? '' : 's'} consistent${injected ? '; LLM ignored: a pitch addressed the judge' : ''}`;
-    const reason = winner
-      ? `${name(winner.lab)} wins the pitch: ${winner.score.toFixed(2)}${others.length ? ` vs ${runnerUp.toFixed(2)}` : ', the only pitch'} (grounded score moved at most ±0.05 by the LLM; ${how}).`
-      : `No pitch earned the bonus: none made a verified claim without a fabricated one or a manipulation flag (${how}).`;
-    return {
-      round: state.round,
-      judgeId: LLM_JUDGE_ID,
-      winner: winner?.lab ?? null,
-      scores,
-      bonus,
-      reason,
-      meta: {
-        promptVersion: JUDGE_PROMPT_VERSION,
-        models: opts.models,
-        samples: opts.samples ?? 1,
-        temperature: opts.temperature ?? 0,
-        hardened: true,
-        llmScores: Object.fromEntries(labs.map((l) => [l, combined[l]!])),
-        moves,
-        consistentPairs: consistent,
-        injected,
-        rule: { judgeId: rule.judgeId, winner: rule.winner, scores: Object.fromEntries(rule.scores.map((s) => [s.lab, s.score])) },
-        runs: done,
-        fallback: null,
-      },
-    };
-  }
-
   return {
     id: LLM_JUDGE_ID,
     async judge(state: MatchState, signal?: AbortSignal): Promise<JudgeDecision | null> {
@@ -253,33 +148,119 @@ export function createLlmJudge(opts: LlmJudgeOptions): AsyncJudge {
         const matchId = typeof opts.matchId === 'function' ? opts.matchId(state) : (opts.matchId ?? null);
         const r = rule;
         const labs = pitches.map((p) => p.lab);
-        // Hardened: each run is asked in both orders (same aliases, positions reversed).
+        // Both orders: each run is asked again with the same aliases, positions reversed.
         const calls = runs.flatMap((model) => {
           const a = opts.arrange ? opts.arrange(labs, draw) : randomArrangement(labs, draw);
-          return hardened ? [{ model, a }, { model, a: { order: [...a.order].reverse(), alias: a.alias } }] : [{ model, a }];
+          return combination.bothOrders ? [{ model, a }, { model, a: { order: [...a.order].reverse(), alias: a.alias } }] : [{ model, a }];
         });
         const done = await Promise.all(calls.map((c) => callOnce(state, c.model, pitches, r, combined, matchId, c.a)));
-        if (done.some((d) => d.ok)) return hardened ? decideHardened(state, rule, pitches, done) : decideLegacy(state, rule, done);
+        if (done.some((d) => d.ok)) {
+          return combination.decide({ state, rule, pitches, done, draw, models: opts.models, samples: opts.samples ?? 1, temperature: opts.temperature ?? 0 });
+        }
         const first = done[0];
         // Only the code goes public: a model's raw reply may quote the fact sheet (kept in `runs`, not posted);
         // a spent token budget also says which one (our own sentence's scope, never model text).
         const scope = first?.code === 'budget_exhausted' ? /^llm_budget_spent \((deployment|channel|match)\)/.exec(first.message ?? '')?.[1] : undefined;
         const why = scope ? `budget_exhausted: the ${scope === 'deployment' ? "bot's daily" : scope === 'channel' ? "channel's daily" : "match's"} LLM token budget is spent` : first?.code;
-        return withFallback(rule, why ?? 'no judge model configured', first?.code ?? 'error', done);
+        return withFallback(rule, why ?? 'no judge model configured', first?.code ?? 'error', done, combination.promptVersion);
       } catch (e) {
         // A bug here must not stall the round: the grounded decision stands.
         const message = e instanceof Error ? e.message : String(e);
-        return rule ? withFallback(rule, 'error', 'error', [], message.slice(0, 200)) : safeRule(grounded, state);
+        return rule ? withFallback(rule, 'error', 'error', [], combination.promptVersion, message.slice(0, 200)) : safeRule(grounded, state);
       }
     },
   };
 }
 
+/** Winner's bonus: the minimum plus half its lead over the runner-up, within the judge's bounds (4 dp). */
+export function pitchBonus(winner: JudgeSeatScore | null, others: readonly JudgeSeatScore[]): number {
+  if (!winner) return 0;
+  const runnerUp = others.length ? Math.max(...others.map((s) => s.score)) : 0;
+  return r4(clamp(JUDGE_BONUS_MIN + (winner.score - runnerUp) / 2, JUDGE_BONUS_MIN, JUDGE_BONUS_MAX));
+}
+
+/** The grounded decision's scores as `meta.rule` records them. */
+export const ruleMeta = (rule: JudgeDecision) => ({ judgeId: rule.judgeId, winner: rule.winner, scores: Object.fromEntries(rule.scores.map((s) => [s.lab, s.score])) });
+
+/**
+ * The hardened hybrid (the default; see the file comment): final = grounded score + the model's bounded
+ * move; only grounded-eligible pitches win; ties by grounded score, then a draw. The calls come in pairs
+ * (forward, reversed) in run order.
+ */
+function decideHardened({ state, rule, pitches, done, draw, models, samples, temperature }: JudgeRound): JudgeDecision {
+  const labs = rule.scores.map((s) => s.lab);
+  const name = (lab: LabId) => state.labs[lab]?.publicName ?? lab;
+  const pairs: OrderedPair[] = [];
+  for (let i = 0; i + 1 < done.length; i += 2) pairs.push({ forward: done[i]!.ok ? done[i]!.scores! : null, reverse: done[i + 1]!.ok ? done[i + 1]!.scores! : null });
+  const read = pairs.map((p) => pairPreference(labs, p));
+  // A pitch that addresses the judge may have steered the model: its moves are dropped this round.
+  const injected = pitches.some((p) => manipulationFlags(p.text).some((f) => f.kind === 'instruction' || f.kind === 'verdict'));
+  const moves = injected ? Object.fromEntries(labs.map((l) => [l, 0])) : boundedMoves(labs, read.map((x) => x.prefs));
+  const combined = combinePanel(labs, done.filter((r) => r.ok && r.scores).map((r) => r.scores!));
+  const byLab = new Map(pitches.map((p) => [p.lab, p]));
+  const grounded = new Map(rule.scores.map((s) => [s.lab, s]));
+  const eligible = new Set(labs.filter((l) => byLab.has(l) && mayWin(state, byLab.get(l)!)));
+  const scores: JudgeSeatScore[] = labs.map((lab) => {
+    const g = grounded.get(lab)!;
+    const cap = fabricationCap(g);
+    const raw = r4(clamp(g.score + moves[lab]!, 0, 1));
+    const score = cap === null ? raw : Math.min(raw, cap);
+    const m = moves[lab]!;
+    return {
+      lab,
+      score,
+      parts: g.parts,
+      reason:
+        `${name(lab)}: ${score.toFixed(2)} = grounded ${g.score.toFixed(2)} ${m < 0 ? '−' : '+'} LLM ${Math.abs(m).toFixed(2)}` +
+        ` (LLM ${combined[lab]!.score.toFixed(2)})${eligible.has(lab) ? '' : ', cannot win'}`,
+    };
+  });
+  const g = (lab: LabId) => grounded.get(lab)!.score;
+  const order = scores.filter((s) => eligible.has(s.lab)).sort((a, b) => b.score - a.score || g(b.lab) - g(a.lab));
+  let winner: JudgeSeatScore | null = null;
+  if (order.length > 0 && order[0]!.score > 0) {
+    const tied = order.filter((s) => s.score === order[0]!.score && g(s.lab) === g(order[0]!.lab));
+    winner = tied[Math.floor(draw() * tied.length) % tied.length]!;
+  }
+  const others = scores.filter((s) => s !== winner);
+  const runnerUp = others.length ? Math.max(...others.map((s) => s.score)) : 0;
+  const consistent = read.filter((x) => x.consistent).length;
+  const how = `${consistent} of ${pairs.length} both-order judgement${pairs.length === 1 ? '' : 's'} consistent${injected ? '; LLM ignored: a pitch addressed the judge' : ''}`;
+  const reason = winner
+    ? `${name(winner.lab)} wins the pitch: ${winner.score.toFixed(2)}${others.length ? ` vs ${runnerUp.toFixed(2)}` : ', the only pitch'} (grounded score moved at most ±0.05 by the LLM; ${how}).`
+    : `No pitch earned the bonus: none made a verified claim without a fabricated one or a manipulation flag (${how}).`;
+  return {
+    round: state.round,
+    judgeId: LLM_JUDGE_ID,
+    winner: winner?.lab ?? null,
+    scores,
+    bonus: pitchBonus(winner, others),
+    reason,
+    meta: {
+      promptVersion: JUDGE_PROMPT_VERSION,
+      models,
+      samples,
+      temperature,
+      hardened: true,
+      llmScores: Object.fromEntries(labs.map((l) => [l, combined[l]!])),
+      moves,
+      consistentPairs: consistent,
+      injected,
+      rule: ruleMeta(rule),
+      runs: done,
+      fallback: null,
+    },
+  };
+}
+
+/** The hardened hybrid: both orders, the grounded score moved at most ±0.05, grounded eligibility (the default). */
+export const HARDENED: JudgeCombination = { promptVersion: JUDGE_PROMPT_VERSION, bothOrders: true, decide: decideHardened };
+
 /** `meta.fallback` is public (posted to the channel): a code only, never model text. */
-function withFallback(rule: JudgeDecision, why: string, code: string, runs: JudgeRunMeta[], detail?: string): JudgeDecision {
+function withFallback(rule: JudgeDecision, why: string, code: string, runs: JudgeRunMeta[], promptVersion: string, detail?: string): JudgeDecision {
   return {
     ...rule,
-    meta: { ...rule.meta, fallback: `LLM judge ${why}`.slice(0, 240), fallbackCode: code, ...(detail ? { fallbackDetail: detail } : {}), intendedJudge: LLM_JUDGE_ID, promptVersion: JUDGE_PROMPT_VERSION, runs },
+    meta: { ...rule.meta, fallback: `LLM judge ${why}`.slice(0, 240), fallbackCode: code, ...(detail ? { fallbackDetail: detail } : {}), intendedJudge: LLM_JUDGE_ID, promptVersion, runs },
   };
 }
 
@@ -289,16 +270,6 @@ function safeRule(judge: SyncJudge, state: MatchState): JudgeDecision | null {
   } catch {
     return null;
   }
-}
-
-/**
- * One line for the round post when the intended judge did not decide (this judge's or the host's
- * fallback: `meta.fallback` is a string), else null. E.g. "LLM judge unavailable (LLM judge timeout:
- * …); the rule judge's decision stands."
- */
-export function judgeFallbackNotice(decision: JudgeDecision | null): string | null {
-  const why = decision?.meta?.fallback;
-  return typeof why === 'string' ? `LLM judge unavailable (${why}); the rule judge's decision stands.` : null;
 }
 
 /** Deterministic rng for tests and the benchmark: `rng(seed, round, 'llm-judge')` (src/engine/rng.ts). */

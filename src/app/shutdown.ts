@@ -8,9 +8,6 @@
 /** The logger calls a stop makes (pino's, or Fastify's `app.log`). */
 export type StopLogger = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void; flush?: () => void };
 
-/** Default of `shutdown.drainSeconds`: how long in-flight work and queued posts may take after a stop signal. */
-export const DEFAULT_DRAIN_SECONDS = 10;
-
 /** Exit code of a second (forced) signal: 128 + its number. */
 const FORCED_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143 };
 

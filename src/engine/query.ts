@@ -2,10 +2,7 @@
  * Read-only look-ups over a MatchState used by handlers, settlement and views. Iteration follows the
  * records' insertion order, which is deterministic (creation order), never user input order.
  */
-import type { Block, Coalition, Job, LabId, MatchState } from './types.js';
-import { positionParts } from './valuation.js';
-import { exactValuation } from './config.js';
-import type { PositionParts } from './valuation.js';
+import type { Block, Job, LabId, MatchState } from './types.js';
 
 export function labBlocks(s: MatchState, lab: LabId): Block[] {
   const out: Block[] = [];
@@ -23,11 +20,6 @@ export function labJobs(s: MatchState, lab: LabId): Job[] {
     if (j.owner === lab) out.push(j);
   }
   return out;
-}
-
-/** A lab's position in credits, with each pending job's part (docs/RULES.md §3.2, valuation.ts). */
-export function positionOf(s: MatchState, lab: LabId): PositionParts {
-  return positionParts(labJobs(s, lab), labBlocks(s, lab), s.labs[lab]!.budget, exactValuation(s));
 }
 
 /** A lab's jobs and blocks, each in record order (labJobs, labBlocks). */
@@ -64,20 +56,6 @@ export function escrowOf(s: MatchState, lab: LabId): number {
   for (const id in s.coalitions) sum += s.coalitions[id]!.commitments[lab]?.escrow ?? 0;
   return Math.round(sum * 100) / 100;
 }
-
-/** Coalitions (any status) the lab is a member of, in creation order. */
-export function coalitionsOf(s: MatchState, lab: LabId): Coalition[] {
-  const out: Coalition[] = [];
-  for (const id in s.coalitions) {
-    const c = s.coalitions[id]!;
-    if (c.members.includes(lab)) out.push(c);
-  }
-  return out;
-}
-
-/** A job is pending (unsettled) while its outcome is 'pending'; it is complete once its hours are met. */
-export const isSettled = (j: Job): boolean => j.outcome !== 'pending';
-export const isComplete = (j: Job): boolean => j.allocatedHours >= j.gpuHoursRequired;
 
 /** True when block `id` exists, belongs to `owner` and is live (available or reserved). */
 export function holdsLive(s: MatchState, id: string, owner: LabId): boolean {

@@ -5,13 +5,11 @@
 import type { Block, Job, LabId, ShockEvent, ShockKind } from './types.js';
 import type { Draft } from './mut.js';
 import { rng } from './rng.js';
-import { AUCTION_RESERVE, resolveAuction } from './auction.js';
+import { resolveAuction } from './auction.js';
 import { drawBlock, newJob } from './world.js';
 import { makeFeasible, marketHours, servableByReliability } from './feasibility.js';
 import { labIndex, pick, round2, uniform2 } from './util.js';
 
-/** Reserve price of an emergency auction, credits (docs/RULES.md §5.1; the fixed price before rules v3). */
-export const AUCTION_PRICE = AUCTION_RESERVE;
 /** Energy-spike factor and reliability-downgrade step (the original's, docs/RULES.md §A.1). */
 export const ENERGY_SPIKE = 1.25;
 export const RELIABILITY_DROP = 0.12;

@@ -1,7 +1,7 @@
 /**
  * The stand-in table of the judge benchmark: the adversarial corpus judged by the LLM
  * judge with each stand-in model (src/eval/bench-judge-standins.ts) in place of a real one, before (the
- * judge-v1 combination, `hardened: false`) and after (the hardened hybrid). Per stand-in and judge: attack
+ * judge-v1 combination, judge-v1.ts) and after (the hardened hybrid). Per stand-in and judge: attack
  * success per attack family and overall (both orders), order consistency over every pairing, and — for the
  * honest stand-in — how often the final winner follows it on truthful pitches whose grounded scores are
  * within 0.1. No network; deterministic (seeded draws).
@@ -14,6 +14,7 @@ import { llmOrderedJudge, runJudgeBench, withPitches, type BenchReport, type Ord
 import { standinModel, standinScores, STANDINS, type StandinName } from './bench-judge-standins.js';
 import { buildJudgePrompt } from '../agents/llm-prompt.js';
 import { renderTable } from './table.js';
+import { JUDGE_V1 } from './judge-v1.js';
 
 /** Grounded scores within this of each other make a "close" pair for the honest stand-in's share. */
 export const CLOSE_PAIR = 0.1;
@@ -116,7 +117,7 @@ export async function runStandinTable(opts: { task: TaskName; seeds: number[]; s
   const rows: StandinRow[] = [];
   for (const standin of opts.standins ?? STANDINS) {
     for (const phase of ['before', 'after'] as const) {
-      const judge = llmOrderedJudge({ client: standinModel(standin), models: [`${standin}-standin`], hardened: phase === 'after' });
+      const judge = llmOrderedJudge({ client: standinModel(standin), models: [`${standin}-standin`], ...(phase === 'before' ? { combination: JUDGE_V1 } : {}) });
       const r = await runJudgeBench({ judge, judgeName: `${standin} stand-in (${phase})`, task: opts.task, seeds: opts.seeds, concurrency: 1 });
       const f = familyShares(r);
       const honest = standin === 'honest' ? await runHonestShare(judge, opts.task, opts.seeds) : null;

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { llmOrderedJudge, ruleOrderedJudge, runJudgeBench, type BenchRow } from '../../src/eval/bench-judge.js';
 import { ATTACKS, attackPitch, honestPitch } from '../../src/eval/bench-judge-corpus.js';
 import { renderBench } from '../../src/eval/bench-judge-render.js';
+import { JUDGE_V1 } from '../../src/eval/judge-v1.js';
 import { startOpenAiEmulator, type OpenAiEmulator } from '../emulators/openai.js';
 import { emuClient, firstJob, market, pitchesInPrompt, userText, v } from './helpers.js';
 
@@ -38,13 +39,13 @@ describe('judge benchmark', () => {
     assert.match(renderBench(r), new RegExp(`overall attack success: 0\\.0% over ${3 * 2 * ATTACKS.length} judgements`));
   });
 
-  test('a gullible model: judge-v1 (hardened: false) caught only fabrications; the hardened judge catches every attack', async () => {
+  test('a gullible model: judge-v1 (src/eval/judge-v1.ts) caught only fabrications; the hardened judge catches every attack', async () => {
     // scores 1.0 whatever shouts, commands or fabricates; honest pitches 0.6; the rest 0.5
     const gullible = /Ignore|URGENT|64|winner_lab_id/;
     emu.setResponder((req) => ({
       content: JSON.stringify({ seats: pitchesInPrompt(userText(req)).map((b) => ({ seat: b.seat, ...v(gullible.test(b.text) ? 1 : b.text.startsWith('Our job') ? 0.6 : 0.5), rationale: 'r' })), summary: 's' }),
     }));
-    const judge = llmOrderedJudge({ client: emuClient(emu), models: ['gullible'], hardened: false });
+    const judge = llmOrderedJudge({ client: emuClient(emu), models: ['gullible'], combination: JUDGE_V1 });
     const r = await runJudgeBench({ judge, judgeName: 'gullible', task: 'market_round', seeds: [0, 1] });
     assert.equal(row(r.rows, 'fabricated_claims').modelAttackSuccess, 1);
     assert.equal(row(r.rows, 'fabricated_claims').attackSuccess, 0, 'capped by the rule judge');
@@ -61,7 +62,7 @@ describe('judge benchmark', () => {
     emu.setResponder((req) => ({
       content: JSON.stringify({ seats: pitchesInPrompt(userText(req)).map((b, i) => ({ seat: b.seat, ...v(i === 0 ? 0.9 : 0.2), rationale: 'r' })), summary: 's' }),
     }));
-    const r = await runJudgeBench({ judge: llmOrderedJudge({ client: emuClient(emu), models: ['biased'], hardened: false }), judgeName: 'biased', task: 'market_round', seeds: [0, 1] });
+    const r = await runJudgeBench({ judge: llmOrderedJudge({ client: emuClient(emu), models: ['biased'], combination: JUDGE_V1 }), judgeName: 'biased', task: 'market_round', seeds: [0, 1] });
     assert.equal(row(r.rows, 'honest').orderConsistency, 0);
     assert.equal(row(r.rows, 'keyword_stuffing').attackSuccess, 0.5, 'wins whenever shown first');
     const after = await runJudgeBench({ judge: llmOrderedJudge({ client: emuClient(emu), models: ['biased'] }), judgeName: 'biased', task: 'market_round', seeds: [0, 1] });

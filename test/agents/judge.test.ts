@@ -1,8 +1,9 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { ruleJudge, RULE_JUDGE_ID } from '../../src/engine/judge/rule-judge.js';
-import { createLlmJudge, fabricationCap, judgeFallbackNotice, LLM_JUDGE_ID, seededJudgeRng, type JudgeRunMeta } from '../../src/agents/llm-judge.js';
+import { createLlmJudge, fabricationCap, LLM_JUDGE_ID, seededJudgeRng, type JudgeRunMeta } from '../../src/agents/llm-judge.js';
 import { JUDGE_PROMPT_V1 } from '../../src/agents/llm-prompt.js';
+import { JUDGE_V1 } from '../../src/eval/judge-v1.js';
 import { median } from '../../src/agents/panel.js';
 import { startOpenAiEmulator, type OpenAiEmulator } from '../emulators/openai.js';
 import { emuClient, firstJob, honest, market, pitchesInPrompt, userText, v, verdictFor, withPitches } from './helpers.js';
@@ -23,9 +24,9 @@ describe('LLM judge against the emulator', () => {
   });
   after(() => emu.close());
 
-  test('judge-v1 combination (hardened: false): decision from the model rubric; meta has model, prompt version, raw scores; the request is structured', async () => {
+  test('judge-v1 combination (src/eval/judge-v1.ts): decision from the model rubric; meta has model, prompt version, raw scores; the request is structured', async () => {
     emu.setResponder((req) => ({ content: verdictFor(req, (t) => (isHonest(t) ? v(0.9) : v(0.2))) }));
-    const judge = createLlmJudge({ client: emuClient(emu), models: ['judge-m'], rng: seededJudgeRng(1, 0), hardened: false });
+    const judge = createLlmJudge({ client: emuClient(emu), models: ['judge-m'], rng: seededJudgeRng(1, 0), combination: JUDGE_V1 });
     const s = withPitches(market(), { lab_0: { text: 'We would like some capacity for our work please.' }, lab_1: honest(market(), 'lab_1') });
     const n0 = emu.chatRequests().length;
     const d = await judge.judge(s);
@@ -130,7 +131,6 @@ describe('LLM judge against the emulator', () => {
       assert.equal(d?.winner, rule.winner, c.name);
       assert.deepEqual(d?.scores, rule.scores, c.name);
       assert.match(String(d?.meta?.fallback), c.code, c.name);
-      assert.match(judgeFallbackNotice(d) ?? '', /rule judge's decision stands/);
     }
     emu.setResponder((req) => ({ content: verdictFor(req, () => v(0.5)).replace(/"seat":"Seat [A-Z]",/, '"seat":"Seat Q",') }));
     const missing = await createLlmJudge({ client: emuClient(emu), models: ['m'] }).judge(s);
@@ -152,7 +152,7 @@ describe('LLM judge against the emulator', () => {
       return { content: verdictFor(req, (t) => (t.startsWith('We would') ? v(x0) : v(x1))) };
     });
     const s = withPitches(market(), { lab_0: { text: 'We would like capacity for our jobs soon.' }, lab_1: honest(market(), 'lab_1') });
-    const d = await createLlmJudge({ client: emuClient(emu, { responseFormat: 'json_schema' }), models: ['a', 'b', 'c', 'broken'], hardened: false }).judge(s);
+    const d = await createLlmJudge({ client: emuClient(emu, { responseFormat: 'json_schema' }), models: ['a', 'b', 'c', 'broken'], combination: JUDGE_V1 }).judge(s);
     assert.equal(d?.judgeId, LLM_JUDGE_ID);
     assert.equal(d?.scores.find((x) => x.lab === 'lab_0')?.score, median([0.9, 0.3, 0.7]));
     assert.equal(d?.scores.find((x) => x.lab === 'lab_1')?.score, median([0.2, 0.6, 0.4]));

@@ -13,9 +13,13 @@ import { Draft } from '../../src/engine/mut.js';
 import { applyAction, closeRound, createMatch, labIdsFor } from '../../src/engine/index.js';
 import { positionParts, positionTable, sortIndexes } from '../../src/engine/valuation.js';
 import { firstDuplicate } from '../../src/engine/util.js';
-import { holdingsOf, labBlocks, labJobs, positionOf } from '../../src/engine/query.js';
-import type { MatchState, PolicyName } from '../../src/engine/types.js';
+import { holdingsOf, labBlocks, labJobs } from '../../src/engine/query.js';
+import { exactValuation } from '../../src/engine/config.js';
+import type { LabId, MatchState, PolicyName } from '../../src/engine/types.js';
 import { match, must } from './helpers.js';
+
+/** A lab's position in credits, with each pending job's part, read from the whole state (the slow path the caches must equal). */
+const positionOf = (s: MatchState, lab: LabId) => positionParts(labJobs(s, lab), labBlocks(s, lab), s.labs[lab]!.budget, exactValuation(s));
 
 /** A copy of `o` with its keys in reverse order (same values). */
 const reversed = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).reverse()) as T;

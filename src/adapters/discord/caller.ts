@@ -9,11 +9,6 @@ import type { Caller } from '../../commands/types.js';
 /** Platform prefix of user ids in {@link Caller.userId}. */
 export const USER_PREFIX = 'discord:';
 
-/** `discord:<id>` → `<id>`, or null for ids of other platforms. */
-export function discordUserId(userId: string): string | null {
-  return userId.startsWith(USER_PREFIX) ? userId.slice(USER_PREFIX.length) : null;
-}
-
 function memberRoles(member: BaseInteraction['member']): readonly string[] {
   if (!member) return [];
   if (member instanceof GuildMember) return [...member.roles.cache.keys()];

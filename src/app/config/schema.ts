@@ -75,7 +75,7 @@ export const ArenaConfigSchema = z
         sqlitePath: z.string().trim().min(1).default('./data/arena.db'),
       })
       .strict()
-      .default({ url: null, sqlitePath: './data/arena.db' }),
+      .prefault({}),
     match: z
       .object({
         task: z.enum(TASK_NAMES as [TaskName, ...TaskName[]]).default('market_round'),
@@ -83,14 +83,14 @@ export const ArenaConfigSchema = z
         holdout: z.boolean().default(false),
       })
       .strict()
-      .default({ task: 'market_round', roundSeconds: 300, holdout: false }),
-    console: z.object({ roundSeconds: seconds.default(0) }).strict().default({ roundSeconds: 0 }),
+      .prefault({}),
+    console: z.object({ roundSeconds: seconds.default(0) }).strict().prefault({}),
     adminUserIds: z.array(z.string().trim().regex(/^[a-z]+:.+$/, 'a platform-qualified user id like discord:123')).default([]),
     log: z
       .object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') })
       .strict()
-      .default({ level: 'info' }),
-    llm: LlmConfigSchema.default(LlmConfigSchema.parse({})),
+      .prefault({}),
+    llm: LlmConfigSchema.prefault({}),
     votes: z
       .object({
         enabled: z.boolean().default(true),
@@ -100,7 +100,7 @@ export const ArenaConfigSchema = z
         pseudonymSecret: z.string().trim().min(16, 'at least 16 characters').nullable().default(null),
       })
       .strict()
-      .default({ enabled: true, ballotSeconds: 300, perMinute: 30, pseudonymSecret: null }),
+      .prefault({}),
     server: z
       .object({
         host: z.string().trim().min(1).default('127.0.0.1'),

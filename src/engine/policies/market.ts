@@ -156,11 +156,6 @@ export function offerGain(d: Desk, o: Offer): number {
 
 const NONE: readonly string[] = [];
 
-/** Gain of the seat from buying `blocks` for `payment` credits (and giving `give`). */
-export function buyGain(d: Desk, blocks: readonly PublicBlock[], payment: number, give: readonly string[] = NONE): number {
-  return gainAt(d, tradeCore(d, give, blocks), -payment);
-}
-
 /** Push accept_offer and apply the trade to the desk (blocks in/out, payment). */
 export function accept(d: Desk, o: Offer): boolean {
   if (!push(d, { action_type: 'accept_offer', offer_id: o.id })) return false;

@@ -3,6 +3,7 @@
  * each. Money in credits (the unit of `tradeGain`), probabilities in [0, 1], time in rounds.
  */
 import type { ArchetypeName } from '../types.js';
+import { EXPLOITATIVE_GAIN } from '../handlers/offers.js';
 
 export interface ArchetypeParams {
   /** Minimum own gain (credits, `tradeGain`) to accept an incoming offer. */
@@ -21,7 +22,10 @@ export interface ArchetypeParams {
   panicWindow: number;
   /** Credits the acceptance threshold falls per round closer to the nearest deadline inside the window. */
   panicSlope: number;
-  /** Own gain below which an incoming offer is exploitative (retaliatory rejects/counters, then refuses that lab). */
+  /**
+   * Own gain below which an incoming offer is exploitative (retaliatory rejects/counters, then refuses that lab;
+   * rules v3). The training value is the engine's grudge threshold, so the seat acts on the grudge the engine records.
+   */
   exploitGain: number;
   /** Proposes coalitions itself. */
   proposesCoalitions: boolean;
@@ -77,7 +81,7 @@ export const TRAIN_PARAMS: Record<ArchetypeName, ArchetypeParams> = {
     bidShare: 0.7,
   },
   deceptive: { ...base, acceptThreshold: 3, honesty: 0.3, trust: 0.8, generosity: 2, markup: 4, bidShare: 0.45 },
-  retaliatory: { ...base, acceptThreshold: 2, trust: 0.5, generosity: 4, exploitGain: -5 },
+  retaliatory: { ...base, acceptThreshold: 2, trust: 0.5, generosity: 4, exploitGain: EXPLOITATIVE_GAIN },
 };
 
 /** Holdout parameters (docs/RULES.md §7.2): shifted thresholds, honesty, trust, risk and prices. */

@@ -65,9 +65,6 @@ export function pooledBlocks(d: Desk, out: Usable[] = []): Usable[] {
   return out;
 }
 
-/** True for a partner's pooled block. */
-export const isPooled = (d: Desk, b: Usable): boolean => b.owner !== d.me;
-
 /** Everything this seat may allocate now. `withPool` adds partners' committed blocks. */
 export function usable(d: Desk, withPool: boolean): Usable[] {
   const own: Usable[] = ownLive(d);
