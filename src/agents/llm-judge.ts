@@ -173,21 +173,41 @@ export function createLlmJudge(opts: LlmJudgeOptions): AsyncJudge {
 }
 
 /** Winner's bonus: the minimum plus half its lead over the runner-up, within the judge's bounds (4 dp). */
-export function pitchBonus(winner: JudgeSeatScore | null, others: readonly JudgeSeatScore[]): number {
+function pitchBonus(winner: JudgeSeatScore | null, others: readonly JudgeSeatScore[]): number {
   if (!winner) return 0;
   const runnerUp = others.length ? Math.max(...others.map((s) => s.score)) : 0;
   return r4(clamp(JUDGE_BONUS_MIN + (winner.score - runnerUp) / 2, JUDGE_BONUS_MIN, JUDGE_BONUS_MAX));
 }
 
-/** The grounded decision's scores as `meta.rule` records them. */
-export const ruleMeta = (rule: JudgeDecision) => ({ judgeId: rule.judgeId, winner: rule.winner, scores: Object.fromEntries(rule.scores.map((s) => [s.lab, s.score])) });
+/**
+ * A decision of this judge from a combination's result: the winner's bonus ({@link pitchBonus}); `meta` records
+ * the prompt version and settings, then `extra` (the combination's own scores), the grounded scores and every call.
+ */
+export function llmDecision(
+  r: JudgeRound,
+  promptVersion: string,
+  d: { winner: JudgeSeatScore | null; scores: JudgeSeatScore[]; others: readonly JudgeSeatScore[]; reason: string },
+  extra: Record<string, unknown>,
+): JudgeDecision {
+  const rule = { judgeId: r.rule.judgeId, winner: r.rule.winner, scores: Object.fromEntries(r.rule.scores.map((s) => [s.lab, s.score])) };
+  return {
+    round: r.state.round,
+    judgeId: LLM_JUDGE_ID,
+    winner: d.winner?.lab ?? null,
+    scores: d.scores,
+    bonus: pitchBonus(d.winner, d.others),
+    reason: d.reason,
+    meta: { promptVersion, models: r.models, samples: r.samples, temperature: r.temperature, ...extra, rule, runs: r.done, fallback: null },
+  };
+}
 
 /**
  * The hardened hybrid (the default; see the file comment): final = grounded score + the model's bounded
  * move; only grounded-eligible pitches win; ties by grounded score, then a draw. The calls come in pairs
  * (forward, reversed) in run order.
  */
-function decideHardened({ state, rule, pitches, done, draw, models, samples, temperature }: JudgeRound): JudgeDecision {
+function decideHardened(r: JudgeRound): JudgeDecision {
+  const { state, rule, pitches, done, draw } = r;
   const labs = rule.scores.map((s) => s.lab);
   const name = (lab: LabId) => state.labs[lab]?.publicName ?? lab;
   const pairs: OrderedPair[] = [];
@@ -229,28 +249,8 @@ function decideHardened({ state, rule, pitches, done, draw, models, samples, tem
   const reason = winner
     ? `${name(winner.lab)} wins the pitch: ${winner.score.toFixed(2)}${others.length ? ` vs ${runnerUp.toFixed(2)}` : ', the only pitch'} (grounded score moved at most ±0.05 by the LLM; ${how}).`
     : `No pitch earned the bonus: none made a verified claim without a fabricated one or a manipulation flag (${how}).`;
-  return {
-    round: state.round,
-    judgeId: LLM_JUDGE_ID,
-    winner: winner?.lab ?? null,
-    scores,
-    bonus: pitchBonus(winner, others),
-    reason,
-    meta: {
-      promptVersion: JUDGE_PROMPT_VERSION,
-      models,
-      samples,
-      temperature,
-      hardened: true,
-      llmScores: Object.fromEntries(labs.map((l) => [l, combined[l]!])),
-      moves,
-      consistentPairs: consistent,
-      injected,
-      rule: ruleMeta(rule),
-      runs: done,
-      fallback: null,
-    },
-  };
+  const llmScores = Object.fromEntries(labs.map((l) => [l, combined[l]!]));
+  return llmDecision(r, JUDGE_PROMPT_VERSION, { winner, scores, others, reason }, { hardened: true, llmScores, moves, consistentPairs: consistent, injected });
 }
 
 /** The hardened hybrid: both orders, the grounded score moved at most ±0.05, grounded eligibility (the default). */

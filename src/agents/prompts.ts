@@ -15,7 +15,7 @@ import type { Observation } from '../engine/views.js';
 import type { ChatMessage } from '../llm/types.js';
 import { makeNonce, quoteBlock, quotingRule } from '../llm/quote.js';
 
-/** Version of the agent prompt, recorded with the transcript. */
+/** Version of the agent prompt, recorded with each action an LLM seat takes (the `action` event's `promptVersion`). */
 export const AGENT_PROMPT_VERSION = 'agent-v3';
 /** Actions the model may return per round, besides the optional pitch (bounded, ≤ 4). */
 export const MAX_LLM_ACTIONS = 4;

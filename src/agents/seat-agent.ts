@@ -26,7 +26,7 @@ import type { Observation } from '../engine/views.js';
 import type { AgentContext, AgentFactory, SeatAgent } from './seat.js';
 import type { LlmCaller, LlmErrorCode, LlmUsage } from '../llm/types.js';
 import { GUARD_CODE, guardAction } from './guard.js';
-import { AgentReplySchema, buildAgentMessages, buildFeedbackMessages, MAX_LLM_ACTIONS, toActionInput, type Rejection } from './prompts.js';
+import { AGENT_PROMPT_VERSION, AgentReplySchema, buildAgentMessages, buildFeedbackMessages, MAX_LLM_ACTIONS, toActionInput, type Rejection } from './prompts.js';
 import { privateFigures, redactFigures } from './redact.js';
 
 /** The engine's verdict on one action (code from src/engine/codes.ts). */
@@ -118,6 +118,7 @@ export function createLlmSeatAgent(opts: LlmSeatAgentOptions): SeatAgent {
   // The guard's refusals of each seat's last turn (match:lab), told to the seat at its next turn.
   const refusedBefore = new Map<string, Rejection[]>();
   return {
+    promptVersion: AGENT_PROMPT_VERSION,
     async act(obs: Observation, ctx: AgentContext): Promise<ActionInput[]> {
       const started = performance.now();
       const seat = `${ctx.matchId}:${ctx.lab}`;

@@ -25,6 +25,11 @@ export interface AgentContext {
 /** A program that plays one seat: returns this round's actions (the engine validates each one). */
 export interface SeatAgent {
   act(obs: Observation, ctx: AgentContext): Promise<ActionInput[]>;
+  /**
+   * The version of the prompt it asks a model with (the LLM agent: `AGENT_PROMPT_VERSION`), recorded with each
+   * action it takes in the match's event log, as the judge's prompt version is with its decision.
+   */
+  readonly promptVersion?: string;
 }
 
 /** Hook that builds the agent of a seat's driver; null when this driver has no agent (e.g. no LLM configured). */

@@ -5,15 +5,16 @@
  * by the hardened hybrid (src/agents/llm-judge.ts `HARDENED`); pass this as `combination` to measure what the
  * hardening changed.
  */
-import type { JudgeSeatScore, LabId } from '../engine/types.js';
-import { fabricationCap, LLM_JUDGE_ID, pitchBonus, ruleMeta, type JudgeCombination, type JudgeRound } from '../agents/llm-judge.js';
+import type { JudgeDecision, JudgeSeatScore, LabId } from '../engine/types.js';
+import { fabricationCap, llmDecision, type JudgeCombination, type JudgeRound } from '../agents/llm-judge.js';
 import { JUDGE_PROMPT_V1, type Criterion } from '../agents/llm-prompt.js';
 import { combinePanel } from '../agents/panel.js';
 
 const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 /** The judge-v1 decision: the model's median score per seat, capped for fabrication; ties drawn. */
-function decideV1({ state, rule, done, draw, models, samples, temperature }: JudgeRound) {
+function decideV1(r: JudgeRound): JudgeDecision {
+  const { state, rule, done, draw } = r;
   const labs = rule.scores.map((s) => s.lab);
   const combined = combinePanel(labs, done.filter((r) => r.ok && r.scores).map((r) => r.scores!));
   const caps: Record<LabId, number | null> = {};
@@ -49,25 +50,8 @@ function decideV1({ state, rule, done, draw, models, samples, temperature }: Jud
   const reason = winner
     ? `${name(winner.lab)} wins the pitch: LLM judge score ${winner.score.toFixed(2)}${others.length ? ` vs ${runnerUp.toFixed(2)}` : ', the only pitch'}${panel}.`
     : `No pitch earned the bonus${panel}.`;
-  return {
-    round: state.round,
-    judgeId: LLM_JUDGE_ID,
-    winner: winner?.lab ?? null,
-    scores,
-    bonus: pitchBonus(winner, others),
-    reason,
-    meta: {
-      promptVersion: JUDGE_PROMPT_V1,
-      models,
-      samples,
-      temperature,
-      llmScores: Object.fromEntries(labs.map((l) => [l, combined[l]!])),
-      caps,
-      rule: ruleMeta(rule),
-      runs: done,
-      fallback: null,
-    },
-  };
+  const llmScores = Object.fromEntries(labs.map((l) => [l, combined[l]!]));
+  return llmDecision(r, JUDGE_PROMPT_V1, { winner, scores, others, reason }, { llmScores, caps });
 }
 
 /** The judge-v1 combination: prompt `judge-v1` (pitches in full), one order per call. */

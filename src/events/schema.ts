@@ -66,7 +66,8 @@ export const MatchEventSchema = z.discriminatedUnion('type', [
    * written under rules v1. Replay refuses a log whose rules differ from the engine's (its rewards would).
    */
   z.object({ type: z.literal('match_started'), drivers: z.record(z.string(), z.unknown()), rulesVersion: z.number().int().positive().optional() }),
-  z.object({ type: z.literal('action'), lab: z.string(), userId: z.string(), action: z.unknown() }),
+  /** `promptVersion`: the prompt an LLM seat agent chose this action with (src/agents/prompts.ts); absent for people and scripted seats. */
+  z.object({ type: z.literal('action'), lab: z.string(), userId: z.string(), action: z.unknown(), promptVersion: z.string().optional() }),
   /** `auto`: the host marked a person done because nothing was left to decide (src/match/idle.ts). */
   z.object({ type: z.literal('seat_done'), lab: z.string(), auto: z.literal(true).optional() }),
   /** A person took back their `done` (or an automatic one) within the round: the round waits for them again. */

@@ -9,14 +9,14 @@ import type { Observation } from '../engine/views.js';
 import { sleep, type Clock } from '../match/timers.js';
 
 /** An agent's answer: actions are JSON values (checked by the engine), or why the seat waits. */
-export type AgentOutcome = { ok: true; actions: unknown[] } | { ok: false; reason: string };
+export type AgentOutcome = { ok: true; actions: unknown[]; promptVersion?: string } | { ok: false; reason: string };
 
 const AnswerSchema = z.array(z.unknown()).max(100);
 
 /**
  * Ask one agent with a timeout (clock time). Never throws: a rejection, a timeout or a non-array answer
  * becomes `{ ok: false, reason }`. Answers are JSON-normalised (so the log stores exactly what is applied)
- * and capped at {@link MAX_AGENT_ACTIONS}.
+ * and capped at {@link MAX_AGENT_ACTIONS}; they carry the agent's prompt version, if it has one.
  */
 export async function askAgent(
   agent: SeatAgent,
@@ -38,7 +38,8 @@ export async function askAgent(
       (raw): AgentOutcome => {
         const parsed = AnswerSchema.safeParse(raw);
         if (!parsed.success) return { ok: false, reason: 'answer was not a list of actions' };
-        return { ok: true, actions: parsed.data.slice(0, MAX_AGENT_ACTIONS).map(toJson) };
+        const actions = parsed.data.slice(0, MAX_AGENT_ACTIONS).map(toJson);
+        return agent.promptVersion === undefined ? { ok: true, actions } : { ok: true, actions, promptVersion: agent.promptVersion };
       },
       (e: unknown): AgentOutcome => ({ ok: false, reason: `agent error: ${shortError(e)}` }),
     );

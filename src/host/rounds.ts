@@ -387,7 +387,7 @@ export class RoundRunner {
     const turn = (x: HostedMatch) => (x.roundActions ?? []).filter((a) => a.lab === lab && a.seq > m.lastSeq);
     for (const action of outcome.ok ? outcome.actions : []) {
       const r = await this.d.log.append(id, (x) =>
-        isOpen(x, round) && (extra || !x.done.includes(lab)) && !x.state.labs[lab]?.finished ? ok({ type: 'action' as const, lab, userId, action }) : fail('not_running', 'closed'),
+        isOpen(x, round) && (extra || !x.done.includes(lab)) && !x.state.labs[lab]?.finished ? ok({ type: 'action' as const, lab, userId, action, ...(outcome.ok && outcome.promptVersion !== undefined ? { promptVersion: outcome.promptVersion } : {}) }) : fail('not_running', 'closed'),
       );
       if (!r.ok) break;
       cur = r.value.match;
