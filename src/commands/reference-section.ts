@@ -12,11 +12,6 @@ export const startMarker = (name: string): string => `<!-- ${name}:start -->`;
 /** HTML comment that closes the generated section `name`. */
 export const endMarker = (name: string): string => `<!-- ${name}:end -->`;
 
-/** HTML comment in {@link COMMANDS_DOC} that opens the generated command reference. */
-export const START_MARKER = startMarker('commands');
-/** HTML comment in {@link COMMANDS_DOC} that closes the generated command reference. */
-export const END_MARKER = endMarker('commands');
-
 /** The text of section `name` (trimmed), or null when its markers are missing. */
 export function readSection(doc: string, name = 'commands'): string | null {
   const a = doc.indexOf(startMarker(name));
