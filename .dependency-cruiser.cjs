@@ -2,10 +2,13 @@
  * The layers of src/ and what each may import (`npm run lint:layers`; CI fails on any violation or cycle).
  * docs/ARCHITECTURE.md draws the same table. A folder not named here may import nothing of ours.
  *
- * Bottom to top: engine, llm, chat → events → agents → store → voting/ballots → match → present → voting
- * → host → analytics → eval → commands → adapters → app → cli.
+ * Bottom to top: errors; engine, llm, chat → events → agents → store → voting/ballots → match → present →
+ * voting → host → analytics → eval → commands → adapters → app → cli.
  */
+/** Layers every layer may import: `errors` holds only the CodedError base class (docs/ARCHITECTURE.md#errors). */
+const EVERYWHERE = ['errors'];
 const LAYERS = {
+  errors: [],
   engine: [],
   llm: [],
   chat: [],
@@ -41,10 +44,10 @@ const layerRules = Object.entries(LAYERS)
   .filter(([, allowed]) => !allowed.includes('*'))
   .map(([layer, allowed]) => ({
     name: `layer-${layer.replace('/', '-')}`,
-    comment: `src/${layer} may import only: ${allowed.length ? allowed.join(', ') : 'nothing of ours'} (and itself).`,
+    comment: `src/${layer} may import only: ${allowed.length ? allowed.join(', ') : 'nothing of ours'} (and itself, and ${EVERYWHERE.join(', ')}).`,
     severity: 'error',
     from: own(layer),
-    to: { path: '^src/', pathNot: [layer, ...allowed].map((l) => `^src/${esc(l)}/`) },
+    to: { path: '^src/', pathNot: [layer, ...allowed, ...EVERYWHERE].map((l) => `^src/${esc(l)}/`) },
   }));
 
 module.exports = {

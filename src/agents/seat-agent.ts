@@ -21,6 +21,7 @@
  * reason, so the match never stalls.
  */
 import { ActionSchema } from '../engine/actions.js';
+import { CodedError } from '../errors/coded-error.js';
 import type { ActionInput } from '../engine/actions.js';
 import type { Observation } from '../engine/views.js';
 import type { AgentContext, AgentFactory, SeatAgent } from './seat.js';
@@ -42,14 +43,12 @@ export interface ActionCheck {
  */
 export type ValidateActions = NonNullable<AgentContext['validate']>;
 
-/** A model failure, with the client's code (see {@link LlmErrorCode}). */
-export class LlmAgentError extends Error {
-  /** Machine-readable cause, as the client reported it. */
-  readonly code: LlmErrorCode;
+/** A model failure, with the client's code: the agents layer throws the LLM client's codes ({@link LlmErrorCode}, src/llm/types.ts). */
+export class LlmAgentError extends CodedError<LlmErrorCode> {
+  override readonly name = 'LlmAgentError';
+
   constructor(code: LlmErrorCode, message: string) {
-    super(`LLM ${code}: ${message}`);
-    this.name = 'LlmAgentError';
-    this.code = code;
+    super(code, `LLM ${code}: ${message}`);
   }
 }
 

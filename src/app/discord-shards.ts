@@ -14,7 +14,8 @@ import type { Logger } from 'pino';
 import type { ArenaConfig } from './config/index.js';
 import { readDiscordConfig } from '../adapters/discord/config.js';
 import { parseShardSpec, withoutShardsOption } from '../adapters/discord/shard-spec.js';
-import { startShardManager, type ShardManagerHandle, type ShardingError } from '../adapters/discord/sharding.js';
+import { startShardManager, type ShardManagerHandle } from '../adapters/discord/sharding.js';
+import { isCodedError } from '../errors/coded-error.js';
 import { untilStopSignal } from './shutdown.js';
 
 /** What the entry point passes: the configuration, a logger and the `--shards` value. */
@@ -70,9 +71,9 @@ export async function startShards(opts: ShardedStart): Promise<number> {
       logger,
     });
   } catch (err) {
-    const e = err as ShardingError;
-    logger.error({ code: e.code ?? null, err: e.message }, 'discord shards: could not start');
-    return e.code === 'shard_out_of_range' || e.code === 'shard_config' ? 2 : 1;
+    const code = isCodedError(err) ? err.code : null;
+    logger.error({ code, err: err instanceof Error ? err.message : String(err) }, 'discord shards: could not start');
+    return code === 'shard_out_of_range' || code === 'shard_config' ? 2 : 1;
   }
   logger.info({ shards: handle.shards, total: handle.total }, 'discord shards: running; press Ctrl+C to stop');
   const running = handle;

@@ -21,7 +21,8 @@ import type { CommandBackend } from '../adapters/discord/backend.js';
 import { startDiscordBot, type DiscordBot } from '../adapters/discord/bot.js';
 import { storeInbox } from '../adapters/discord/inbox.js';
 import { SHARD_STOP_MESSAGE } from '../adapters/discord/sharding.js';
-import { readDiscordConfig, type DiscordConfigError } from '../adapters/discord/config.js';
+import { readDiscordConfig } from '../adapters/discord/config.js';
+import { DiscordConfigError } from '../adapters/discord/errors.js';
 import { ratingChangeHook } from '../analytics/ratings/match-over.js';
 import { drainWithin, untilStopSignal } from './shutdown.js';
 
@@ -144,8 +145,8 @@ export async function start(ctx: PlatformContext): Promise<number> {
       },
     });
   } catch (err) {
-    if ((err as DiscordConfigError).name === 'DiscordConfigError') {
-      process.stderr.write(`${(err as Error).message}\n`);
+    if (err instanceof DiscordConfigError) {
+      process.stderr.write(`${err.message}\n`);
       return 2;
     }
     logger.error({ err: (err as Error).message }, 'discord: could not start');

@@ -5,6 +5,7 @@
  * {@link replay} to load a log.
  */
 import { PLAYABLE_RULES, applyAction, closeRound, createMatch } from '../engine/index.js';
+import { CodedError } from '../errors/coded-error.js';
 import { JudgeDecisionSchema, publicDecision } from '../engine/judge/decision.js';
 import type { ActionResult, JudgeDecision, LabId, MatchState, PolicyName, RulesVersion } from '../engine/types.js';
 import type { RoundReport } from '../engine/views.js';
@@ -13,17 +14,20 @@ import { emptyLedger, ledgerClose, ledgerStep } from './ledger.js';
 import { doomedJobs, type DoomedJob } from './doomed.js';
 import { MatchEventSchema, SeatDriverSchema, type ActionRecord, type HostedMatch, type MatchEventBody, type SeatDriver, type StoredEvent } from './types.js';
 
+/** What the match layer throws: `corrupt_log`, an event does not fit the log; `old_rules`, the match was played under other engine rules. */
+export type ReplayErrorCode = 'corrupt_log' | 'old_rules';
+
 /** A log that cannot be folded (wrong first event, event for an unknown lab, engine rejected the config…). */
-export class ReplayError extends Error {
+export class ReplayError extends CodedError<ReplayErrorCode> {
   override readonly name = 'ReplayError';
+
   constructor(
     readonly matchId: string,
     readonly seq: number,
     message: string,
-    /** `corrupt_log`: an event does not fit the log; `old_rules`: the match was played under other engine rules. */
-    readonly code: 'corrupt_log' | 'old_rules' = 'corrupt_log',
+    code: ReplayErrorCode = 'corrupt_log',
   ) {
-    super(`match ${matchId} event ${seq}: ${message}`);
+    super(code, `match ${matchId} event ${seq}: ${message}`);
   }
 }
 

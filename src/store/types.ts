@@ -5,6 +5,7 @@
  * {@link EventStore.listUnfinished} + {@link EventStore.load}.
  */
 import type { MatchEventBody, StoredEvent } from '../events/schema.js';
+import { CodedError } from '../errors/coded-error.js';
 import type { RateLimit, RateLimitOptions } from './rate-limit.js';
 
 /** Life cycle of a hosted match; moves only forward: lobby → running → over (or lobby → over). */
@@ -186,14 +187,15 @@ export type RecordVoteResult = { ok: true; vote: VoteRecord } | { ok: false; cod
 export type StoreErrorCode = 'corrupt_event' | 'corrupt_row' | 'bad_config' | 'migration_failed';
 
 /** The one error the store throws on purpose; everything a caller is expected to handle is a result value. */
-export class StoreError extends Error {
+export class StoreError extends CodedError<StoreErrorCode> {
   override readonly name = 'StoreError';
+
   constructor(
-    readonly code: StoreErrorCode,
+    code: StoreErrorCode,
     message: string,
     readonly detail: { matchId?: string; seq?: number; cause?: unknown } = {},
   ) {
-    super(`${code}: ${message}`, detail.cause === undefined ? undefined : { cause: detail.cause });
+    super(code, `${code}: ${message}`, { cause: detail.cause });
   }
 }
 

@@ -18,6 +18,7 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
 import type { CommandSpec, OptionKind, OptionSpec } from '../../commands/types.js';
+import { CommandJsonError } from './errors.js';
 
 /** Name of the one top-level command. */
 export const ROOT_COMMAND = 'arena';
@@ -36,16 +37,6 @@ const TEXT_MAX = 1200;
  * a form (modal) instead, which suits long text. command → option name.
  */
 export const FORM_OPTIONS: Readonly<Record<string, string>> = { pitch: 'text' };
-
-/** Thrown when the catalogue cannot be expressed as one Discord command (a programming error). */
-export class CommandJsonError extends Error {
-  constructor(
-    readonly code: 'too_many_subcommands' | 'too_many_options' | 'too_many_choices' | 'invalid_name',
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 const NAME_RE = /^[-_\p{Ll}\p{N}]{1,32}$/u;
 

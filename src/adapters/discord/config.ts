@@ -12,6 +12,7 @@
  * | DISCORD_SHARDS | optional | shards for `npm start -- --platform discord` when `--shards` is not given (shard-spec.ts): `auto`, `4`, `0,1/4` |
  */
 import { z } from 'zod';
+import { DiscordConfigError } from './errors.js';
 
 /** Environment variables a Discord entry point may require (the others in the file comment are optional). */
 export type DiscordVar = 'DISCORD_TOKEN' | 'DISCORD_APPLICATION_ID' | 'DISCORD_GUILD_ID';
@@ -21,18 +22,6 @@ const HINTS: Record<DiscordVar, string> = {
   DISCORD_APPLICATION_ID: 'the Application ID from https://discord.com/developers/applications → your app → General Information',
   DISCORD_GUILD_ID: 'the server id (Discord settings → Advanced → Developer Mode, then right-click the server → Copy Server ID); or register with --global',
 };
-
-/** A configuration error: `code` is machine-readable, `variable` names the env var at fault. */
-export class DiscordConfigError extends Error {
-  constructor(
-    readonly code: 'missing_env' | 'invalid_env',
-    readonly variable: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'DiscordConfigError';
-  }
-}
 
 /** Discord settings read by {@link readDiscordConfig}; null = not set. */
 export interface DiscordConfig {

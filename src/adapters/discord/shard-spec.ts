@@ -13,6 +13,7 @@
  * Light imports only (no discord.js), so the entry point checks the option before loading the platform.
  */
 import { z } from 'zod';
+import { ShardSpecError } from './errors.js';
 
 /** Which shards a manager runs: `list` (ids) of `total`; 'all' / 'auto' as in the file comment. */
 export interface ShardSpec {
@@ -24,15 +25,6 @@ export interface ShardSpec {
 
 /** Most shards a spec may name (Discord's largest bots run a few thousand). */
 export const MAX_SHARDS = 16_384;
-
-/** A `--shards` value that cannot be read: `message` says what is wrong and what is accepted. */
-export class ShardSpecError extends Error {
-  readonly code = 'invalid_shards';
-  constructor(message: string) {
-    super(message);
-    this.name = 'ShardSpecError';
-  }
-}
 
 const HELP = 'expected `auto`, a shard count such as `4`, or a shard list such as `0,1/4` (shards 0 and 1 of 4)';
 

@@ -19,6 +19,7 @@ import { ShardingManager, type Shard } from 'discord.js';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { ShardSpec } from './shard-spec.js';
+import { ShardingError } from './errors.js';
 
 /** The IPC message a manager sends a shard process to stop it gracefully (see app/discord.ts). */
 export const SHARD_STOP_MESSAGE = { arena: 'stop' } as const;
@@ -32,17 +33,6 @@ const CRASH_WINDOW_MS = 60_000;
 
 /** Discord: at most `max_concurrency` IDENTIFYs per 5 s; discord.js waits 5.5 s between shards for a concurrency of 1. */
 const IDENTIFY_WINDOW_MS = 5500;
-
-/** A failure to start the manager; `code` is machine-readable. */
-export class ShardingError extends Error {
-  constructor(
-    readonly code: 'token_invalid' | 'gateway_unavailable' | 'shard_out_of_range' | 'spawn_failed' | 'shard_config',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ShardingError';
-  }
-}
 
 /** Options of {@link startShardManager}. */
 export interface ShardManagerOptions {

@@ -2,6 +2,7 @@
  * Errors of the trainer HTTP API as values: every refusal is `{error: {code, message}}` with a 4xx status
  * for anything the client sent, so a trainer can branch on `code` and a person can read `message`.
  */
+import { CodedError } from '../../errors/coded-error.js';
 
 /** Machine-readable error codes of the API (docs/HTTP-API.md lists when each happens). */
 export type ApiErrorCode =
@@ -33,15 +34,16 @@ export interface ErrorBody {
 }
 
 /** A refusal with its HTTP status; thrown inside handlers and rendered by the app's error handler. */
-export class ApiError extends Error {
+export class ApiError extends CodedError<ApiErrorCode> {
+  override readonly name = 'ApiError';
+
   constructor(
     readonly status: number,
-    readonly code: ApiErrorCode,
+    code: ApiErrorCode,
     message: string,
     readonly details?: unknown,
   ) {
-    super(message);
-    this.name = 'ApiError';
+    super(code, message);
   }
 
   body(): ErrorBody {

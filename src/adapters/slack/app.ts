@@ -9,7 +9,7 @@
  */
 import { App, LogLevel, type Logger as BoltLogger, type webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
-import type { SlackConfig } from './config.js';
+import { SlackConfigError, type SlackConfig } from './config.js';
 
 /** WebClient options (`slackApiUrl` points the Web API at an emulator; `retryConfig`, `timeout`, …). */
 export type SlackClientOptions = webApi.WebClientOptions;
@@ -56,10 +56,10 @@ export function createSlackApp(opts: SlackAppOptions): App {
     convoStore: false as const,
   };
   if (config.mode === 'socket') {
-    if (!config.appToken) throw new Error('socket mode needs the app-level token (SLACK_APP_TOKEN)');
+    if (!config.appToken) throw new SlackConfigError('missing_env', 'SLACK_APP_TOKEN', 'socket mode needs the app-level token (SLACK_APP_TOKEN)');
     // installerOptions.clientOptions is what the SocketModeClient uses for apps.connections.open.
     return new App({ ...common, socketMode: true, appToken: config.appToken, installerOptions: { clientOptions } });
   }
-  if (!config.signingSecret) throw new Error('http mode needs the signing secret (SLACK_SIGNING_SECRET)');
+  if (!config.signingSecret) throw new SlackConfigError('missing_env', 'SLACK_SIGNING_SECRET', 'http mode needs the signing secret (SLACK_SIGNING_SECRET)');
   return new App({ ...common, signingSecret: config.signingSecret, processBeforeResponse: false });
 }

@@ -13,6 +13,7 @@
  * | SLACK_API_URL | optional | Web API base for a local emulator, e.g. `http://127.0.0.1:PORT/api/` |
  */
 import { z } from 'zod';
+import { CodedError } from '../../errors/coded-error.js';
 
 /** Variables that can be required. */
 export type SlackVar = 'SLACK_BOT_TOKEN' | 'SLACK_SIGNING_SECRET' | 'SLACK_APP_TOKEN';
@@ -26,15 +27,16 @@ const HINTS: Record<SlackVar, string> = {
   SLACK_APP_TOKEN: 'an app-level token (xapp-…) with the connections:write scope from https://api.slack.com/apps → your app → Basic Information → App-Level Tokens (needed for SLACK_MODE=socket)',
 };
 
-/** A configuration error: `code` is machine-readable, `variable` names the env var at fault. */
-export class SlackConfigError extends Error {
+/** A configuration error, the one error the Slack adapter throws: `variable` names the environment variable at fault (never its value). */
+export class SlackConfigError extends CodedError<'missing_env' | 'invalid_env'> {
+  override readonly name = 'SlackConfigError';
+
   constructor(
-    readonly code: 'missing_env' | 'invalid_env',
+    code: 'missing_env' | 'invalid_env',
     readonly variable: string,
     message: string,
   ) {
-    super(message);
-    this.name = 'SlackConfigError';
+    super(code, message);
   }
 }
 

@@ -7,10 +7,11 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { COMMANDS } from '../../../src/commands/index.js';
 import type { CommandSpec } from '../../../src/commands/types.js';
-import { allCommandsJson, arenaCommandJson, AUTOCOMPLETE_KINDS, CommandJsonError, FORM_OPTIONS } from '../../../src/adapters/discord/commands-json.js';
+import { CommandJsonError, DiscordConfigError } from '../../../src/adapters/discord/errors.js';
+import { allCommandsJson, arenaCommandJson, AUTOCOMPLETE_KINDS, FORM_OPTIONS } from '../../../src/adapters/discord/commands-json.js';
 import { registerCommands } from '../../../src/adapters/discord/register.js';
 import { FORMS, SLOW_COMMANDS } from '../../../src/adapters/discord/interactions.js';
-import { readDiscordConfig, DiscordConfigError } from '../../../src/adapters/discord/config.js';
+import { readDiscordConfig } from '../../../src/adapters/discord/config.js';
 import { DiscordEmulator } from '../../emulators/discord.js';
 
 type Opt = { name: string; type: number; required?: boolean; autocomplete?: boolean; choices?: { name: string; value: unknown }[]; options?: Opt[] };

@@ -1,7 +1,8 @@
 /** `--shards` values (src/adapters/discord/shard-spec.ts): what each means, what is refused and why. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseShardSpec, ShardSpecError, withoutShardsOption } from '../../../src/adapters/discord/shard-spec.js';
+import { parseShardSpec, withoutShardsOption } from '../../../src/adapters/discord/shard-spec.js';
+import { ShardSpecError } from '../../../src/adapters/discord/errors.js';
 import { respawnDelayMs } from '../../../src/adapters/discord/sharding.js';
 
 test('auto, a count, a list of a total, a list of the recommended total', () => {
