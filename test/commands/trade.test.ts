@@ -2,7 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { observe } from '../../src/engine/index.js';
-import { alice, arena, assertOk, blocksOf, bob, carol, jobsOf, lobby, rejected, replyText, started } from './harness.js';
+import { alice, arena, assertOk, blocksOf, bob, carol, CHANNEL, jobsOf, lobby, rejected, replyText, started } from './harness.js';
 
 describe('offer', () => {
   test('a public offer without buttons; Accept / Reject / Counter go privately to the recipient only', async () => {
@@ -62,8 +62,12 @@ describe('offer', () => {
 
   test('bad input before the start: not_started; with no match: no_match', async () => {
     const a = await lobby();
-    await rejected(a, alice, 'offer to:lab_1 pay:1', 'not_started');
+    for (const cmd of ['offer to:lab_1 pay:1', 'accept offer:o_1', 'reject offer:o_1', 'counter offer:o_1 pay:2']) await rejected(a, alice, cmd, 'not_started');
     await a.close();
+    const none = await arena();
+    for (const cmd of ['offer to:lab_1 pay:1', 'accept offer:o_1', 'reject offer:o_1', 'counter offer:o_1 pay:2']) await rejected(none, alice, cmd, 'no_match');
+    assert.equal(await none.host.current(CHANNEL), null, 'still no match in the channel');
+    await none.close();
   });
 });
 
