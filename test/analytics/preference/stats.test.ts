@@ -176,9 +176,42 @@ describe('agreement math', () => {
     assert.deepEqual(bootstrapInterval(items, cohensKappa, { resamples: 200, seed: 's' }), [1, 1]);
     assert.equal(cohensKappa([{ x: 'a', y: 'a' }]), null, 'one class: chance agreement 1, kappa undefined');
   });
-  test('different seeds give different resamples; the same seed the same interval', () => {
+  test('different seeds give different resamples; the same seed the same ones', () => {
     const items: Rated[] = [{ x: 'a', y: 'a' }, { x: 'b', y: 'a' }, { x: 'a', y: 'b' }, { x: 'b', y: 'b' }, { x: 'a', y: 'a' }];
-    const stat = (s: Rated[]) => orderAgreement(s).share;
-    assert.deepEqual(bootstrapInterval(items, stat, { resamples: 300, seed: 'x' }), bootstrapInterval(items, stat, { resamples: 300, seed: 'x' }));
+    /** The resamples drawn under `seed`, each as the indexes of the items it holds. */
+    const drawn = (seed: string) => {
+      const seen: string[] = [];
+      bootstrapInterval(items, (sample) => (seen.push(sample.map((x) => items.indexOf(x)).join(',')), orderAgreement(sample).share), { resamples: 300, seed });
+      return seen;
+    };
+    const x = drawn('x');
+    assert.equal(x.length, 300);
+    assert.deepEqual(drawn('x'), x, 'same seed, same resamples');
+    const y = drawn('y');
+    assert.ok(y.filter((r, i) => r !== x[i]).length > 250, 'another seed draws other resamples');
+    assert.ok(new Set(x).size > 100, 'resamples vary within a run');
+  });
+
+  test('the interval is the 2.5 % and 97.5 % quantiles (linear interpolation) of the statistic where it is defined', () => {
+    const items: Rated[] = [{ x: 'a', y: 'a' }, { x: 'b', y: 'a' }];
+    // A statistic that counts its calls: values 0 … 999, whatever is drawn. Quantile p of n sorted values
+    // is v[h] interpolated at h = (n − 1)·p: (999 · 0.025 = 24.975, 999 · 0.975 = 974.025).
+    let k = 0;
+    assert.deepEqual(bootstrapInterval(items, () => k++, { resamples: 1000, seed: 's' }), [24.975, 974.025]);
+    // Undefined on every odd call: the 500 values 0, 2, …, 998 remain; h = 12.475 → 24 + 0.475·2 = 24.95,
+    // h = 486.525 → 972 + 0.525·2 = 973.05.
+    k = 0;
+    const interval = bootstrapInterval(items, () => (k++ % 2 === 0 ? k - 1 : null), { resamples: 1000, seed: 's' });
+    assert.ok(interval && Math.abs(interval[0] - 24.95) < 1e-9 && Math.abs(interval[1] - 973.05) < 1e-9, String(interval));
+    assert.equal(bootstrapInterval(items, () => null, { resamples: 10, seed: 's' }), null, 'never defined: no interval');
+    assert.equal(bootstrapInterval([], () => 1, { resamples: 10, seed: 's' }), null, 'no items: no interval');
+  });
+
+  test('resampling is uniform with replacement: 30 agreements in 100 give the normal-theory interval', () => {
+    // Share 0.3 of n = 100: standard error √(0.3 · 0.7 / 100) = 0.0458, so the 95 % interval is about
+    // 0.3 ± 1.96 · 0.0458 = [0.210, 0.390]; a percentile bootstrap of 4000 resamples lands within 0.02 of it.
+    const items: Rated[] = Array.from({ length: 100 }, (_, i) => (i < 30 ? { x: 'a', y: 'a' } : { x: 'a', y: 'b' }));
+    const [lo, hi] = bootstrapInterval(items, (s) => orderAgreement(s).share, { resamples: 4000, seed: 'normal' })!;
+    assert.ok(Math.abs(lo - 0.21) <= 0.02 && Math.abs(hi - 0.39) <= 0.02, `[${lo}, ${hi}]`);
   });
 });
