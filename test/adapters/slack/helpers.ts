@@ -3,7 +3,7 @@
  * logger whose lines are kept for assertions, and a bot started against the emulator.
  */
 import { Writable } from 'node:stream';
-import { pino, type Logger } from 'pino';
+import { pino, type Level, type Logger } from 'pino';
 import type { Caller, Reply } from '../../../src/commands/types.js';
 import type { SlackBackend } from '../../../src/adapters/slack/backend.js';
 import { startSlackBot, type SlackBot, type SlackBotOptions } from '../../../src/adapters/slack/bot.js';
@@ -77,8 +77,8 @@ export class FakeBackend implements SlackBackend {
   }
 }
 
-/** A pino logger writing JSON lines into `lines`. */
-export function captureLogger(): { logger: Logger; lines: string[] } {
+/** A pino logger writing JSON lines into `lines` (`level`: default info). */
+export function captureLogger(level: Level = 'info'): { logger: Logger; lines: string[] } {
   const lines: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _enc, cb) {
@@ -86,7 +86,7 @@ export function captureLogger(): { logger: Logger; lines: string[] } {
       cb();
     },
   });
-  return { logger: pino({ level: 'info' }, stream), lines };
+  return { logger: pino({ level }, stream), lines };
 }
 
 /** A config for the emulator in `mode`. */

@@ -71,11 +71,32 @@ describe('slack bot in Socket Mode (fake backend)', () => {
     assert.equal(backend.calls.at(-1)!.text, 'status');
     assert.equal(backend.calls.at(-1)!.caller.userId, `slack:${alice.id}`);
   });
+});
 
-  test('logs hold no app or bot token', () => {
+describe('the logs of a Socket Mode session hold no token', () => {
+  test('connect, a command, a retried envelope, a button and the stop are logged at debug level, without any token', async () => {
+    const emu = new SlackEmulator();
+    await emu.start();
+    const { logger, lines } = captureLogger('debug');
+    const bot = await startTestBot(emu, 'socket', { backend: new FakeBackend(), logger, postIntervalMs: 0 });
+    try {
+      await emu.socketConnected();
+      const req = emu.slashCommand(alice, CHANNEL, 'me');
+      await emu.sendEnvelope(req);
+      await emu.sendEnvelope(req, { retryAttempt: 1 });
+      await emu.sendEnvelope(emu.blockAction(alice, CHANNEL, { action_id: 'arena:status', value: 'status' }));
+      await bot.idle();
+    } finally {
+      await bot.stop();
+      await waitUntil('the Socket Mode client to disconnect', () => emu.openSockets === 0);
+      await emu.close();
+    }
+    // The session was logged (else "no token in the logs" would hold of empty logs).
+    const messages = lines.map((l) => (JSON.parse(l) as { msg?: string }).msg);
+    for (const m of ['slack: ready', 'slack: command answered', 'slack: duplicate request ignored', 'slack: stopped']) assert.ok(messages.includes(m), `"${m}" was logged: ${messages.join(' | ')}`);
+    assert.equal(messages.filter((m) => m === 'slack: command answered').length, 2, 'the command and the button');
     const all = lines.join('\n');
-    assert.ok(!all.includes(APP_TOKEN));
-    assert.ok(!all.includes('xoxb-'));
+    for (const secret of [APP_TOKEN, BOT_TOKEN, 'xoxb-', 'xapp-']) assert.ok(!all.includes(secret), `a log line holds ${secret.slice(0, 5)}…`);
   });
 });
 
