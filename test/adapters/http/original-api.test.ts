@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mustParse, Observation, PublicState } from './original-contract.js';
+import { waitUntil } from '../../support/wait.js';
 
 let child: ChildProcess;
 let url: string;
@@ -86,12 +87,15 @@ describe("the original's API tests against --compat original", () => {
   });
 
   test('logging: one info line per session lifecycle, no line per request', async () => {
+    const msgs = () => out.split('\n').filter((l) => l.startsWith('{')).map((l) => (JSON.parse(l) as { msg: string }).msg);
+    const count = (m: string) => msgs().filter((x) => x === m).length;
+    const [replaced, opened] = [count('session replaced'), count('session opened')];
     for (let i = 0; i < 5; i++) await post('/reset', { seed: i });
-    await new Promise((r) => setTimeout(r, 100));
-    const lines = out.split('\n').filter((l) => l.startsWith('{'));
-    const msgs = lines.map((l) => (JSON.parse(l) as { msg: string }).msg);
-    assert.ok(msgs.filter((m) => m === 'session replaced').length >= 5, msgs.join(' | '));
-    assert.ok(msgs.filter((m) => m === 'session opened').length >= 7, msgs.join(' | '));
-    assert.ok(!msgs.some((m) => m === 'request' || m === 'incoming request' || m === 'request completed'), 'no request is logged at info');
+    // A reset logs "session replaced", then "session opened". The log is one ordered stream: once the fifth
+    // reset's last line is out, so is every line the five requests logged (a request line, if there were one).
+    await waitUntil('the five resets to be logged', () => count('session opened') >= opened + 5);
+    assert.equal(count('session replaced'), replaced + 5, msgs().join(' | '));
+    assert.equal(count('session opened'), opened + 5, msgs().join(' | '));
+    assert.ok(!msgs().some((m) => m === 'request' || m === 'incoming request' || m === 'request completed'), 'no request is logged at info');
   });
 });
