@@ -18,6 +18,8 @@ export interface ScriptedReply {
   status?: number;
   /** Wait this long before answering (ms). */
   delayMs?: number;
+  /** Answer only once this settles (e.g. a barrier that opens when N requests are in flight): order, not time. */
+  until?: Promise<unknown>;
   /** Sent as the `retry-after-ms` header (the openai client honours it on 429/5xx). */
   retryAfterMs?: number;
   /** Never answer (the socket stays open until the client gives up or the emulator closes). */
@@ -154,6 +156,14 @@ export async function startOpenAiEmulator(opts: { replies?: ScriptedReply[]; res
     res.on('close', answered); // a hung request ends when the client gives up
     const reply = queue.shift() ?? responder(rec);
     if (reply.hang) return;
+    if (reply.until) {
+      const { until, ...rest } = reply;
+      void until.then(
+        () => send(res, rec, rest, answered),
+        () => send(res, rec, rest, answered),
+      );
+      return;
+    }
     if (reply.delayMs && reply.delayMs > 0) {
       const t = setTimeout(() => {
         timers.delete(t);

@@ -11,9 +11,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../../../src/store/index.js';
-import { drainWithin } from '../../../src/app/shutdown.js';
 import { replay } from '../../../src/match/replay.js';
 import { DiscordEmulator, type Dispatched, type EmulatorUser } from '../../emulators/discord.js';
+import { assertBoundedStop } from '../../support/stop-log.js';
 
 const TOKEN = 'MTIz.shutdown-test.SECRET';
 const DRAIN_SECONDS = 2;
@@ -55,16 +55,6 @@ async function ask(emu: DiscordEmulator, sub: string, opts: Record<string, strin
   return d;
 }
 
-test('drainWithin gives up on work that never ends and says so', async () => {
-  const warned: string[] = [];
-  const logger = { warn: (_o: object, m: string) => void warned.push(m), error: () => {} };
-  const never = await drainWithin(() => new Promise<void>(() => {}), 0.05, logger);
-  assert.equal(never.drained, false);
-  assert.match(warned[0] ?? '', /drain time is up/);
-  const quick = await drainWithin(async () => {}, 5, logger);
-  assert.equal(quick.drained, true);
-});
-
 describe('discord: SIGTERM with the platform gone', () => {
   const ids = { applicationId: '340000000000000001', guildId: '340000000000000002', channelId: '340000000000000003' };
   const emus: DiscordEmulator[] = [];
@@ -88,9 +78,7 @@ describe('discord: SIGTERM with the platform gone', () => {
     bot.child.kill('SIGTERM');
     const { code } = await bot.exited;
     assert.equal(code, 0, bot.output().slice(-2000));
-    const stopped = bot.logs().find((l) => l.msg === 'discord: drained, closing the store');
-    assert.ok(stopped, 'the stop is logged');
-    assert.ok(Number(stopped.ms) <= DRAIN_SECONDS * 1000 + 500, `drained in ${String(stopped.ms)} ms`);
+    const stopped = assertBoundedStop(bot.logs(), { begin: 'discord: stopping', end: 'discord: drained, closing the store', drainSeconds: DRAIN_SECONDS });
     if (process.env.DUMP_STOP) console.log('discord stop:', JSON.stringify(stopped));
     assert.ok(!bot.output().includes(TOKEN));
 

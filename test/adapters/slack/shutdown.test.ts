@@ -14,6 +14,7 @@ import { openStore } from '../../../src/store/index.js';
 import { replay } from '../../../src/match/replay.js';
 import { SlackEmulator } from '../../emulators/slack.js';
 import { APP_TOKEN, BOT_TOKEN, alice } from './helpers.js';
+import { assertBoundedStop } from '../../support/stop-log.js';
 
 const DRAIN_SECONDS = 2;
 const CHANNEL = 'C0STOP';
@@ -65,9 +66,7 @@ describe('slack: SIGTERM with the platform gone', () => {
     bot.child.kill('SIGTERM');
     const { code } = await bot.exited;
     assert.equal(code, 0, bot.output().slice(-2000));
-    const stopped = bot.logs().find((l) => l.msg === 'slack: drained, closing the store');
-    assert.ok(stopped, 'the stop is logged');
-    assert.ok(Number(stopped.ms) <= DRAIN_SECONDS * 1000 + 500, `drained in ${String(stopped.ms)} ms`);
+    const stopped = assertBoundedStop(bot.logs(), { begin: 'slack: shutting down', end: 'slack: drained, closing the store', drainSeconds: DRAIN_SECONDS });
     if (process.env.DUMP_STOP) console.log('slack stop:', JSON.stringify(stopped));
     assert.ok(!bot.output().includes(BOT_TOKEN) && !bot.output().includes(APP_TOKEN));
 
