@@ -1,18 +1,19 @@
 /**
  * Migration 0003 keeps the votes recorded under schema 0002 readable (`listLegacyVotes`) and replaces the
- * per-round key with the pairwise one, on SQLite and (when TEST_DATABASE_URL is set) PostgreSQL.
+ * per-round key with the pairwise one, on SQLite and on PostgreSQL (with TEST_DATABASE_URL; without it the PostgreSQL test is reported as skipped
+ * outside CI and fails under CI: test/support/postgres.ts).
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from 'kysely';
 import { MIGRATIONS, openPostgresStore, openSqliteStore, type EventStore } from '../../src/store/index.js';
 import { retryOnVanishedSchema } from '../../src/store/migrations.js';
+import { freshSchema, pgAdmin, withPostgres } from '../support/postgres.js';
 
 const until0002: Record<string, Migration> = { '0001_matches_events_claims': MIGRATIONS['0001_matches_events_claims']!, '0002_votes': MIGRATIONS['0002_votes']! };
 
@@ -57,12 +58,9 @@ test('sqlite: 0003 keeps 0002 votes readable and replaces the per-round key', as
   }
 });
 
-const url = process.env.TEST_DATABASE_URL?.trim() ?? '';
-if (url === '' && process.env.CI) {
-  test('postgres: 0003 migration', () => assert.fail('TEST_DATABASE_URL not set under CI'));
-} else if (url !== '') {
+withPostgres('postgres: 0003 keeps 0002 votes readable and replaces the per-round key', (url) => {
   test('postgres: 0003 keeps 0002 votes readable and replaces the per-round key', async () => {
-    const schema = `arena_mig_${process.pid}_${randomBytes(3).toString('hex')}`;
+    const schema = freshSchema('arena_mig');
     const pool = new pg.Pool({ connectionString: url, max: 1, options: `-c search_path=${schema}` });
     const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
     try {
@@ -76,10 +74,7 @@ if (url === '' && process.env.CI) {
         await store.close();
       }
     } finally {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop schema if exists ${schema} cascade`);
-      await c.end();
+      await pgAdmin(`drop schema if exists ${schema} cascade`);
     }
   });
-}
+});
