@@ -1,10 +1,11 @@
-import { test, describe, after, before } from 'node:test';
+import { test, describe, afterEach, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { startOpenAiEmulator, type OpenAiEmulator } from '../emulators/openai.js';
 import { LlmClient } from '../../src/llm/client.js';
 import { LlmConfigSchema, type LlmConfigInput } from '../../src/llm/config.js';
 import type { LlmCallRecord } from '../../src/llm/types.js';
+import { waitUntil } from '../support/wait.js';
 
 const Verdict = z.object({ winner: z.string(), score: z.number().min(0).max(1), note: z.string().nullable() });
 const ask = { role: 'bench' as const, model: 'm1', name: 'verdict', schema: Verdict, messages: [{ role: 'user' as const, content: 'Judge it.' }] };
@@ -16,11 +17,13 @@ function client(emu: OpenAiEmulator, over: LlmConfigInput = {}, onCall?: (r: Llm
 }
 
 describe('LlmClient against the local emulator (real openai client)', () => {
+  // One emulator per test: a request a test aborted before it was sent leaves its scripted reply queued, and a
+  // request that arrives after its test ended would take the next test's reply.
   let emu: OpenAiEmulator;
-  before(async () => {
+  beforeEach(async () => {
     emu = await startOpenAiEmulator();
   });
-  after(() => emu.close());
+  afterEach(() => emu.close());
 
   test('scripted reply: json_schema request, parsed value, usage and latency recorded', async () => {
     const records: LlmCallRecord[] = [];
@@ -28,7 +31,6 @@ describe('LlmClient against the local emulator (real openai client)', () => {
     const n0 = emu.chatRequests().length;
     emu.script({ content: JSON.stringify({ winner: 'Seat K', score: 0.7, note: null }), usage: { prompt_tokens: 50, completion_tokens: 10 } });
     const r = await c.structured({ ...ask, matchId: 'mA' });
-    assert.equal(r.ok, true);
     assert.ok(r.ok);
     assert.deepEqual(r.value, { winner: 'Seat K', score: 0.7, note: null });
     assert.equal(r.mode, 'json_schema');
@@ -37,9 +39,9 @@ describe('LlmClient against the local emulator (real openai client)', () => {
     assert.equal(req?.body?.response_format?.type, 'json_schema');
     assert.equal(req?.body?.response_format?.json_schema?.name, 'verdict');
     assert.equal(records.length, 1);
-    assert.equal(records[0]?.ok, true);
-    assert.equal(records[0]?.usage?.totalTokens, 60);
-    assert.ok((records[0]?.latencyMs ?? -1) >= 0);
+    const { role, model, matchId, mode, ok, code, usage, latencyMs } = records[0]!;
+    assert.deepEqual({ role, model, matchId, mode, ok, code, tokens: usage?.totalTokens }, { role: 'bench', model: 'm1', matchId: 'mA', mode: 'json_schema', ok: true, code: 'ok', tokens: 60 });
+    assert.equal(latencyMs, r.latencyMs, "the record carries the call's measured latency");
     assert.equal(c.spentBy('mA'), 60);
   });
 
@@ -96,10 +98,12 @@ describe('LlmClient against the local emulator (real openai client)', () => {
     const r = await c.structured(ask);
     assert.equal(r.ok, true);
     assert.ok(r.latencyMs >= 140);
-    // The aborted requests hang (never answered), so no reply can beat the abort on a slow machine.
+    // The aborted requests hang (never answered), so no reply can beat the abort on a slow machine; the
+    // caller aborts once its request has arrived (an order, not a time).
     emu.script({ hang: true });
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 50);
+    const sent = emu.chatRequests().length;
+    void waitUntil('the request to arrive', () => emu.chatRequests().length > sent).then(() => ac.abort());
     const a = await c.structured({ ...ask, signal: ac.signal });
     assert.equal(!a.ok && a.code, 'aborted');
     emu.script({ hang: true });
