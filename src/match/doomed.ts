@@ -65,6 +65,3 @@ export function doomedJobs(s: MatchState): DoomedJob[] {
   }
   return out;
 }
-
-/** Whether `d` can still earn something more (partial credit with capacity left at its reliability). */
-export const stillEarns = (d: DoomedJob): boolean => !d.lost;
