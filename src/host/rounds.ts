@@ -183,7 +183,7 @@ export class RoundRunner {
     }
     // Told after every mark: whether the round closes at once depends on all of them.
     const closesNow = marked.length > 0 && roundNeedsNoOne(cur);
-    for (const lab of marked) posts.private.push(autoDoneNotice(cur, lab, round, closesNow, this.d.clock.now()));
+    for (const lab of marked) posts.private.push(autoDoneNotice(cur, lab, round, closesNow));
     return { match: cur, posts };
   }
 

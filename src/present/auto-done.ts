@@ -10,14 +10,11 @@ import type { LabId } from '../engine/types.js';
 import type { HostedMatch } from '../match/types.js';
 import { labName } from '../match/names.js';
 
-/** Seconds from `now` to the round's deadline, rounded up (≥ 1). */
-const secondsLeft = (deadline: number, now: number): number => Math.max(1, Math.ceil((deadline - now) / 1000));
-
 /**
  * The notice for `lab`, marked done in `round` (0-based). `closesNow`: the round closes right after this
- * (every seat is done and no timer needs to run out). `now` (ms) is only used to say when a timer ends.
+ * (every seat is done and no timer needs to run out).
  */
-export function autoDoneNotice(m: HostedMatch, lab: LabId, round: number, closesNow: boolean, now: number): PrivatePost {
+export function autoDoneNotice(m: HostedMatch, lab: LabId, round: number, closesNow: boolean): PrivatePost {
   const d = m.drivers[lab];
   const userId = d?.kind === 'human' ? d.userId : lab;
   const n = round + 1;
@@ -26,7 +23,8 @@ export function autoDoneNotice(m: HostedMatch, lab: LabId, round: number, closes
   ];
   if (closesNow) lines.push(`Every other seat is done too, so round ${n} closes now.`);
   else {
-    const when = m.roundDeadline !== null ? `when its timer runs out (in about ${secondsLeft(m.roundDeadline, now)} s)` : 'when every seat is done';
+    // No "in N s": on Discord the notice may be read later, from the private inbox.
+    const when = m.roundDeadline !== null ? 'when its timer runs out or every seat is done' : 'when every seat is done';
     lines.push(`Round ${n} closes ${when}. Until then you can still act (offers, pitches, messages), and \`done undo:true\` takes the done back.`);
   }
   lines.push('To never be marked done automatically in this match: `done auto:off`.');

@@ -71,7 +71,7 @@ describe('no idle typing', () => {
       assert.equal(m.state!.round, 0, 'the round stays open for Bo');
       const notice = last!.reply!.private.find((p) => p.userId === ada.userId && p.title === 'Lab A: nothing left to decide in round 1')!;
       assert.match(notice.text, /no job of yours can still earn from more GPU-hours, you hold no block another lab could buy, and no offer, coalition or auction waits on you\. So you are marked done for round 1\./);
-      assert.match(notice.text, /Round 1 closes when its timer runs out \(in about 600 s\)\. Until then you can still act .*`done undo:true` takes the done back\./);
+      assert.match(notice.text, /Round 1 closes when its timer runs out or every seat is done\. Until then you can still act .*`done undo:true` takes the done back\./);
       assert.deepEqual(notice.buttons?.map((b) => b.command), ['done undo:true']);
       // Every sentence holds: she can still act, and undo takes her back into the round for good.
       unwrap(await h.host.act(ch, ada, { action_type: 'send_message', target_lab_id: null, message: 'All set here, good luck.' }));
