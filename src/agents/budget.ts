@@ -4,7 +4,12 @@
  * src/app/llm.ts wires it). Before a call it reads what was spent from a shared ledger (the store's
  * `llm_usage` table) and refuses the call, without making it, when a token budget is spent:
  * - `deployment`: tokens per UTC day of the whole deployment (`llm.dailyTokens`);
- * - `channel`: tokens per UTC day of the call's channel (`llm.channelDailyTokens`);
+ * - `person`: tokens per UTC day of the call's host, the person who opened its match and seats its models
+ *   (`llm.personDailyTokens`): one host cannot spend more than that however many channels, threads or
+ *   servers they play in, so they cannot spend the deployment's day and leave another server's judge to
+ *   fall back; a spent person budget stops that host's seats and judge only;
+ * - `channel`: tokens per UTC day of the call's channel (`llm.channelDailyTokens`); a Discord thread counts
+ *   against its parent channel;
  * - `match`: tokens of the call's match over its life (`llm.matchTokenBudget`), across processes.
  * A refusal is the client's own `budget_exhausted` result (so a seat waits and the judge falls back to the
  * rule judge exactly as when the client's per-match cap is hit) whose message starts with the
@@ -26,13 +31,15 @@ import type { LlmCaller, LlmErrorCode, LlmMode, LlmResult, LlmRole, StructuredRe
 import { currentLlmMatch } from './llm-scope.js';
 
 /** Which budget refused a call. */
-export type BudgetScope = 'deployment' | 'channel' | 'match';
+export type BudgetScope = 'deployment' | 'person' | 'channel' | 'match';
 
 /** Token budgets (prompt + completion tokens); 0 = unlimited. */
 export interface TokenBudgets {
   /** Per UTC day, the whole deployment. */
   dailyTokens: number;
-  /** Per UTC day, one channel. */
+  /** Per UTC day, one host (a person: every match they host, in every channel). */
+  personDailyTokens: number;
+  /** Per UTC day, one channel (a Discord thread counts against its parent). */
   channelDailyTokens: number;
   /** One match, over all its days. */
   matchTokens: number;
@@ -46,14 +53,31 @@ export interface SpentTotals {
   channel: number;
   /** The call's match, every day (0 without a match). */
   match: number;
+  /** The call's host on the day (0 without one). */
+  person: number;
 }
 
-/** What the gate needs from the store (EventStore has these as llmSpent, addLlmUsage and getMatch). */
+/** Where a match's calls count: its budget channel (a thread's parent, else its channel) and its host. */
+export interface MatchScope {
+  channelId: string;
+  /** Platform user id of the match's host (`discord:123`); null while its log is empty. */
+  personId: string | null;
+}
+
+/** What a call is counted against: its day, and (when it has them) its channel, match and host. */
+export interface SpendKey {
+  day: string;
+  channelId: string | null;
+  matchId: string | null;
+  personId: string | null;
+}
+
+/** What the gate needs from the store (EventStore has llmSpent and addLlmUsage; src/app/llm.ts finds each match's scope). */
 export interface SpendLedger {
-  spent(q: { day: string; channelId: string | null; matchId: string | null }): Promise<SpentTotals>;
-  add(u: { day: string; channelId: string | null; matchId: string | null; model: string; calls?: number; refused?: number; promptTokens?: number; completionTokens?: number }): Promise<void>;
-  /** The match's channel, or null when unknown. */
-  channelOf(matchId: string): Promise<string | null>;
+  spent(q: SpendKey): Promise<SpentTotals>;
+  add(u: SpendKey & { model: string; calls?: number; refused?: number; promptTokens?: number; completionTokens?: number }): Promise<void>;
+  /** The match's budget channel and host, or null when the match is unknown. */
+  scopeOf(matchId: string): Promise<MatchScope | null>;
 }
 
 /** A call refused before it was made: which budget, how much of it was spent, on which UTC day. */
@@ -80,6 +104,8 @@ export interface LlmUsageLine {
   model: string;
   matchId: string | null;
   channelId: string | null;
+  /** The host the call counts against, or null. */
+  personId: string | null;
   /** `ok`, the client's failure code, `llm_budget_spent` or `llm_usage_unavailable` (refused, nothing sent). */
   code: 'ok' | LlmErrorCode | 'llm_budget_spent' | 'llm_usage_unavailable';
   /** Set when a budget refused the call. */
@@ -124,9 +150,16 @@ export const utcDay = (d: Date): string => d.toISOString().slice(0, 10);
 
 /**
  * The first budget a call of `estimate` prompt tokens would pass, given what was `spent` (deployment, then
- * channel, then match), or null. Pure. `inChannel` / `inMatch`: whether the call has a channel / match.
+ * person, then channel, then match), or null. Pure. `inChannel` / `inMatch` / `ofPerson`: whether the call
+ * has a channel / match / host.
  */
-export function budgetRefusal(spent: SpentTotals, budgets: TokenBudgets, estimate: number, day: string, where: { inChannel: boolean; inMatch: boolean }): BudgetRefusal | null {
+export function budgetRefusal(
+  spent: SpentTotals,
+  budgets: TokenBudgets,
+  estimate: number,
+  day: string,
+  where: { inChannel: boolean; inMatch: boolean; ofPerson?: boolean },
+): BudgetRefusal | null {
   const over = (used: number, budget: number) => budget > 0 && used + estimate > budget;
   const refusal = (scope: BudgetScope, used: number, budget: number, sentence: string): BudgetRefusal => ({
     code: 'llm_budget_spent',
@@ -141,6 +174,10 @@ export function budgetRefusal(spent: SpentTotals, budgets: TokenBudgets, estimat
     // servers; the operator's log line carries spent and budget.
     return refusal('deployment', spent.deployment, budgets.dailyTokens, `the bot's LLM tokens for today (UTC ${day}) are spent; LLM calls resume at 00:00 UTC.`);
   }
+  if (where.ofPerson && over(spent.person, budgets.personDailyTokens)) {
+    // No figures either: a host's use sums their matches in every channel and server, which this one need not learn.
+    return refusal('person', spent.person, budgets.personDailyTokens, `this match's host has used their LLM tokens for today (UTC ${day}); their LLM calls resume at 00:00 UTC.`);
+  }
   if (where.inChannel && over(spent.channel, budgets.channelDailyTokens)) {
     return refusal('channel', spent.channel, budgets.channelDailyTokens, `this channel has spent ${fmt(spent.channel)} of its ${fmt(budgets.channelDailyTokens)} LLM tokens for today (UTC ${day}); LLM calls resume at 00:00 UTC.`);
   }
@@ -151,27 +188,33 @@ export function budgetRefusal(spent: SpentTotals, budgets: TokenBudgets, estimat
 }
 
 /**
- * Whether a new LLM seat in `channelId` would start on a spent daily budget (the deployment's, then the
- * channel's; a match's budget starts with its match): the refusal a one-token call there would get today,
- * or null. Asked when a host seats a model (`seat … agent:llm`), so the seat is refused up front instead
- * of waiting every round. A ledger that cannot be read gives null: the gate still guards each call.
+ * Whether a new LLM seat of a match hosted by `where.personId` in budget channel `where.channelId` (a
+ * thread's parent) would start on a spent daily budget (the deployment's, the host's, the channel's; a
+ * match's budget starts with its match): the refusal a one-token call there would get today, or null. Asked
+ * when a host seats a model (`seat … agent:llm`), so the seat is refused up front instead of waiting every
+ * round. A ledger that cannot be read gives null: the gate still guards each call.
  */
-export async function seatBudgetRefusal(ledger: Pick<SpendLedger, 'spent'>, budgets: TokenBudgets, channelId: string, now: Date = new Date()): Promise<BudgetRefusal | null> {
-  if (budgets.dailyTokens <= 0 && budgets.channelDailyTokens <= 0) return null;
+export async function seatBudgetRefusal(
+  ledger: Pick<SpendLedger, 'spent'>,
+  budgets: TokenBudgets,
+  where: { channelId: string; personId: string },
+  now: Date = new Date(),
+): Promise<BudgetRefusal | null> {
+  if (budgets.dailyTokens <= 0 && budgets.channelDailyTokens <= 0 && budgets.personDailyTokens <= 0) return null;
   const day = utcDay(now);
   let spent: SpentTotals;
   try {
-    spent = await ledger.spent({ day, channelId, matchId: null });
+    spent = await ledger.spent({ day, channelId: where.channelId, matchId: null, personId: where.personId });
   } catch {
     return null;
   }
-  return budgetRefusal(spent, budgets, 1, day, { inChannel: true, inMatch: false });
+  return budgetRefusal(spent, budgets, 1, day, { inChannel: true, inMatch: false, ofPerson: true });
 }
 
 /**
  * Put the budgets of `opts` in front of `inner` (see the file comment). Calls that name no match take the
- * match of the enclosing `withLlmMatch` (the judge, src/agents/llm-scope.ts); the match's channel comes
- * from the ledger. The returned caller never throws.
+ * match of the enclosing `withLlmMatch` (the judge, src/agents/llm-scope.ts); the match's budget channel and
+ * host come from the ledger. The returned caller never throws.
  */
 export function spendGate(inner: LlmCaller, opts: SpendGateOptions): LlmCaller {
   const now = opts.now ?? (() => new Date());
@@ -184,20 +227,24 @@ export function spendGate(inner: LlmCaller, opts: SpendGateOptions): LlmCaller {
       const estimate = estimateTokens(req.messages.map((m) => m.content).join('\n')) + (req.maxTokens ?? opts.maxOutputTokens ?? 0);
       const base = { at, day, role: req.role, model: req.model, matchId, budgets: opts.budgets };
       let channelId: string | null = null;
+      let personId: string | null = null;
       let spent: SpentTotals;
       try {
-        channelId = matchId === null ? null : await opts.ledger.channelOf(matchId);
-        spent = await opts.ledger.spent({ day, channelId, matchId });
+        const scope = matchId === null ? null : await opts.ledger.scopeOf(matchId);
+        channelId = scope?.channelId ?? null;
+        personId = scope?.personId ?? null;
+        spent = await opts.ledger.spent({ day, channelId, matchId, personId });
       } catch (err) {
         opts.onError?.(err, 'check');
         const message = 'llm_usage_unavailable: the token usage could not be read, so no LLM call is made until the database answers.';
-        opts.onCall?.({ ...base, channelId, code: 'llm_usage_unavailable', latencyMs: 0, promptTokens: 0, completionTokens: 0, tokens: 0, estimated: false, spentBefore: null });
+        opts.onCall?.({ ...base, channelId, personId, code: 'llm_usage_unavailable', latencyMs: 0, promptTokens: 0, completionTokens: 0, tokens: 0, estimated: false, spentBefore: null });
         return refused(req.model, message);
       }
-      const refusal = budgetRefusal(spent, opts.budgets, estimate, day, { inChannel: channelId !== null, inMatch: matchId !== null });
+      const key = { day, channelId, matchId, personId };
+      const refusal = budgetRefusal(spent, opts.budgets, estimate, day, { inChannel: channelId !== null, inMatch: matchId !== null, ofPerson: personId !== null });
       if (refusal) {
-        await record(opts, { day, channelId, matchId, model: req.model, refused: 1 });
-        opts.onCall?.({ ...base, channelId, code: 'llm_budget_spent', refusal, latencyMs: 0, promptTokens: 0, completionTokens: 0, tokens: 0, estimated: false, spentBefore: spent });
+        await record(opts, { ...key, model: req.model, refused: 1 });
+        opts.onCall?.({ ...base, channelId, personId, code: 'llm_budget_spent', refusal, latencyMs: 0, promptTokens: 0, completionTokens: 0, tokens: 0, estimated: false, spentBefore: spent });
         return refused(req.model, refusal.message);
       }
       const result = await inner.structured({ ...req, matchId });
@@ -206,10 +253,11 @@ export function spendGate(inner: LlmCaller, opts: SpendGateOptions): LlmCaller {
       const charge = result.ok
         ? { promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens, estimated: result.usage.estimated }
         : { promptTokens: CHARGED_FAILURES.has(result.code) ? estimate : 0, completionTokens: 0, estimated: true };
-      await record(opts, notSent ? { day, channelId, matchId, model: req.model, refused: 1 } : { day, channelId, matchId, model: req.model, calls: 1, promptTokens: charge.promptTokens, completionTokens: charge.completionTokens });
+      await record(opts, notSent ? { ...key, model: req.model, refused: 1 } : { ...key, model: req.model, calls: 1, promptTokens: charge.promptTokens, completionTokens: charge.completionTokens });
       opts.onCall?.({
         ...base,
         channelId,
+        personId,
         code: result.ok ? 'ok' : result.code,
         mode: result.mode,
         latencyMs: result.latencyMs,

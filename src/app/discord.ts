@@ -56,7 +56,7 @@ export function hostBackend(host: RoundHost): CommandBackend {
   return {
     commands: COMMANDS,
     run: (channelId, caller, name, options) => runCommand(host, channelId, caller, name, options),
-    runText: (channelId, caller, text) => runText(host, channelId, caller, text),
+    runText: (channelId, caller, text, opts) => runText(host, channelId, caller, text, opts),
     complete: (channelId, caller, kind, typed, where) => completions(host, channelId, caller, kind, typed, where),
     async context(channelId, userId) {
       const m = await host.current(channelId);

@@ -7,7 +7,7 @@
  */
 import type { Logger } from 'pino';
 import type { AgentFactory } from '../agents/seat.js';
-import { seatBudgetRefusal, spendGate, type LlmUsageLine, type SpendLedger, type TokenBudgets } from '../agents/budget.js';
+import { seatBudgetRefusal, spendGate, type LlmUsageLine, type MatchScope, type SpendLedger, type TokenBudgets } from '../agents/budget.js';
 import { configureUsageBudgets } from '../commands/usage-budgets.js';
 import { agentNoteSink } from './llm-guard.js';
 import type { AsyncJudge } from '../engine/judge/types.js';
@@ -36,10 +36,10 @@ export interface LlmRuntime {
   /** The token budgets in force ({@link budgetsOf}); enforced only when the runtime was given a store. */
   budgets: TokenBudgets;
   /**
-   * Why a host may not seat a model in a channel today (a daily token budget is spent: a sentence for the
-   * host), or null when it may; the round host's `llmSeatRefusal`. Null itself without an endpoint or a store.
+   * Why a host may not seat a model in a (budget) channel today (a daily token budget is spent: a sentence
+   * for the host), or null when it may; the round host's `llmSeatRefusal`. Null itself without an endpoint or a store.
    */
-  llmSeatRefusal: ((channelId: string) => Promise<string | null>) | null;
+  llmSeatRefusal: ((where: { channelId: string; personId: string }) => Promise<string | null>) | null;
   /** One line for the console/logs. */
   summary: string;
 }
@@ -53,7 +53,7 @@ export interface LlmRuntime {
  * The judge's whole-judgement deadline is `judgeTimeoutMs`; give the host a judge timeout a little
  * longer (its own fallback then never fires first).
  */
-export async function createLlmRuntime(config: LlmConfig, logger?: Logger, store?: Pick<EventStore, 'llmSpent' | 'addLlmUsage' | 'getMatch' | 'addLlmGuard'>): Promise<LlmRuntime> {
+export async function createLlmRuntime(config: LlmConfig, logger?: Logger, store?: Pick<EventStore, 'llmSpent' | 'addLlmUsage' | 'getMatch' | 'load' | 'addLlmGuard'>): Promise<LlmRuntime> {
   const summary = describeLlmConfig(config);
   const hostJudgeTimeoutMs = config.judgeTimeoutMs + 2_000;
   const allowedModels = allowedModelsOf(config);
@@ -74,7 +74,9 @@ export async function createLlmRuntime(config: LlmConfig, logger?: Logger, store
     ? createLlmJudge({ client: caller, models, samples: config.judgeSamples, temperature: config.judgeTemperature, timeoutMs: config.judgeTimeoutMs })
     : null;
   // Each seat turn is logged; redacted figures and refused actions are also counted for `stats view:usage`.
-  const onNote = agentNoteSink(logger, store ? { addLlmGuard: (g) => store.addLlmGuard(g), channelOf: storeLedger(store).channelOf } : undefined);
+  // Counted under the match's budget channel (a thread's parent), as its tokens are.
+  const scopes = store ? storeLedger(store) : null;
+  const onNote = agentNoteSink(logger, store && scopes ? { addLlmGuard: (g) => store.addLlmGuard(g), channelOf: async (id) => (await scopes.scopeOf(id))?.channelId ?? null } : undefined);
   const anyModel = llmAgentFactory(caller, onNote ? { onNote } : {});
   // Only allowed models get an agent: the factory's cache (one agent per model) holds at most this list.
   const agentFor: AgentFactory = (driver) => (driver.kind === 'llm' && !allowedModels.includes(driver.model) ? null : anyModel(driver));
@@ -82,18 +84,18 @@ export async function createLlmRuntime(config: LlmConfig, logger?: Logger, store
   return { config, client, agentFor, evalAgentFor: anyModel, judge, defaultAgentModel: config.agentModel, allowedModels, hostJudgeTimeoutMs, budgets, llmSeatRefusal, summary };
 }
 
-/** The token budgets of `config` (0 = unlimited): `dailyTokens`, `channelDailyTokens`, and `matchTokenBudget` as `matchTokens`. */
+/** The token budgets of `config` (0 = unlimited): `dailyTokens`, `personDailyTokens`, `channelDailyTokens`, and `matchTokenBudget` as `matchTokens`. */
 export function budgetsOf(config: LlmConfig): TokenBudgets {
-  return { dailyTokens: config.dailyTokens, channelDailyTokens: config.channelDailyTokens, matchTokens: config.matchTokenBudget };
+  return { dailyTokens: config.dailyTokens, personDailyTokens: config.personDailyTokens, channelDailyTokens: config.channelDailyTokens, matchTokens: config.matchTokenBudget };
 }
 
-/** Channels remembered per match id (a match never changes channel); bounded, oldest dropped first. */
-const CHANNEL_CACHE_SIZE = 1_000;
+/** Scopes remembered per match id (a match never changes channel or host); bounded, oldest dropped first. */
+const SCOPE_CACHE_SIZE = 1_000;
 
 /** The host's up-front check of a new LLM seat ({@link seatBudgetRefusal}), as a sentence for the host. */
-function seatRefusalOf(ledger: SpendLedger, budgets: TokenBudgets): (channelId: string) => Promise<string | null> {
-  return async (channelId) => {
-    const refusal = await seatBudgetRefusal(ledger, budgets, channelId);
+function seatRefusalOf(ledger: SpendLedger, budgets: TokenBudgets): (where: { channelId: string; personId: string }) => Promise<string | null> {
+  return async (where) => {
+    const refusal = await seatBudgetRefusal(ledger, budgets, where);
     if (refusal === null) return null;
     // The ledger's sentence without its machine-readable prefix; the host's error carries the code.
     const why = refusal.message.replace(/^llm_budget_spent \(\w+\): /, '');
@@ -101,21 +103,29 @@ function seatRefusalOf(ledger: SpendLedger, budgets: TokenBudgets): (channelId: 
   };
 }
 
-/** The gate's ledger over the store: usage sums and upserts, and each match's channel (cached). */
-export function storeLedger(store: Pick<EventStore, 'llmSpent' | 'addLlmUsage' | 'getMatch'>): SpendLedger {
-  const channels = new Map<string, string>();
+/**
+ * The gate's ledger over the store: usage sums and upserts, and each match's scope (cached): its budget
+ * channel (a thread's parent, from the match's first event, else its channel) and its host (from that event).
+ */
+export function storeLedger(store: Pick<EventStore, 'llmSpent' | 'addLlmUsage' | 'getMatch' | 'load'>): SpendLedger {
+  const scopes = new Map<string, MatchScope>();
   return {
     spent: (q) => store.llmSpent(q),
     add: (u) => store.addLlmUsage(u),
-    async channelOf(matchId) {
-      const known = channels.get(matchId);
+    async scopeOf(matchId) {
+      const known = scopes.get(matchId);
       if (known !== undefined) return known;
-      const channel = (await store.getMatch(matchId))?.channelId ?? null;
-      if (channel !== null) {
-        channels.set(matchId, channel);
-        if (channels.size > CHANNEL_CACHE_SIZE) channels.delete(channels.keys().next().value!);
+      const rec = await store.getMatch(matchId);
+      if (rec === null) return null;
+      const first = (await store.load(matchId))[0]?.body;
+      const created = first?.type === 'match_created' ? first : null;
+      const scope = { channelId: created?.parentChannelId ?? rec.channelId, personId: created?.hostUserId ?? null };
+      // A log still empty has no host yet: remembered once it has.
+      if (created) {
+        scopes.set(matchId, scope);
+        if (scopes.size > SCOPE_CACHE_SIZE) scopes.delete(scopes.keys().next().value!);
       }
-      return channel;
+      return scope;
     },
   };
 }

@@ -28,7 +28,7 @@ import { drainWithin, untilStopSignal } from './shutdown.js';
 /** The catalogue (src/commands) over a round host, as the Slack adapter's backend. */
 export function catalogueBackend(host: RoundHost): SlackBackend {
   return {
-    runText: (channelId, caller, text) => runText(host, channelId, caller, text),
+    runText: (channelId, caller, text, opts) => runText(host, channelId, caller, text, opts),
     runCommand: (channelId, caller, name, options) => runCommand(host, channelId, caller, name, options),
     async context(channelId, userId) {
       const m = await host.current(channelId);

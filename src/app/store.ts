@@ -5,12 +5,13 @@
  */
 import { loadConfig } from './config/index.js';
 import type { ArenaConfig } from './config/schema.js';
-import { openStore } from '../store/open.js';
 import type { EventStore } from '../store/types.js';
+import { DatabaseUnavailableError, openConfiguredStore } from './open-store.js';
 
 /**
  * Run `fn` with the configured store and configuration; returns its exit code, or 2 (message on stderr)
- * when the configuration is invalid. The store is closed afterwards, whatever `fn` does.
+ * when the configuration is invalid, or 1 (one line on stderr: what failed, which setting) when the
+ * database cannot be opened. The store is closed afterwards, whatever `fn` does.
  */
 export async function withConfiguredStore(
   opts: { db?: string | undefined; config?: string | undefined },
@@ -21,8 +22,14 @@ export async function withConfiguredStore(
     process.stderr.write(`${loaded.error.message}\n`);
     return 2;
   }
-  const db = loaded.config.database;
-  const store = await openStore(opts.db ? { sqlitePath: opts.db } : { ...(db.url ? { databaseUrl: db.url } : {}), sqlitePath: db.sqlitePath });
+  let store: EventStore;
+  try {
+    store = await openConfiguredStore({ db: opts.db, database: loaded.config.database });
+  } catch (err) {
+    if (!(err instanceof DatabaseUnavailableError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    return err.exitCode;
+  }
   try {
     return await fn(store, loaded.config);
   } finally {

@@ -48,7 +48,27 @@ export function mergeReplies(...replies: (Reply | null | undefined)[]): Reply {
   return out;
 }
 
-/** A button that runs `command` (catalogue text grammar) when clicked. */
-export function button(label: string, command: string, style: Button['style'] = 'secondary'): Button {
-  return { id: `arena:${command}`, label, command, style };
+/** A button that runs `command` (catalogue text grammar) in match `matchId` when clicked. */
+export function button(matchId: string, label: string, command: string, style: Button['style'] = 'secondary'): Button {
+  return { id: `arena:${boundCommand({ matchId, command })}`, label, command, style, matchId };
+}
+
+/** Match ids as the host makes them (`m_` + 12 hex digits); letters, digits, `_` and `-`, at most 64. */
+const BOUND = /^@([A-Za-z0-9_-]{1,64}) ([\s\S]+)$/;
+
+/**
+ * A button's command with its match, as platforms carry it (Discord custom_id, Slack button value):
+ * `@<match id> <command>`, e.g. `@m_0123456789ab accept offer:o_3`.
+ */
+export function boundCommand(b: Pick<Button, 'matchId' | 'command'>): string {
+  return `@${b.matchId} ${b.command}`;
+}
+
+/**
+ * The match and command of a {@link boundCommand} text, or null for a text without a match (a button made
+ * before buttons were bound to their match, or not one of ours): such a press must be refused.
+ */
+export function unboundCommand(text: string): { matchId: string; command: string } | null {
+  const m = BOUND.exec(text.trim());
+  return m ? { matchId: m[1]!, command: m[2]!.trim() } : null;
 }

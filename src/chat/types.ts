@@ -5,13 +5,19 @@
  * which both produce replies.
  */
 
-/** A clickable button. `command` is the catalogue text it runs when clicked, e.g. `accept offer:o_3`. */
+/**
+ * A clickable button. `command` is the catalogue text it runs when clicked, e.g. `accept offer:o_3`, in
+ * the match it was made for: platforms carry both ({@link boundCommand}), and a press in another channel
+ * or after that match ended is refused and changes nothing (src/commands/run.ts).
+ */
 export interface Button {
-  /** Stable id for platforms (Discord custom_id, Slack action_id): `arena:<command text>`. */
+  /** Stable id for platforms (Discord custom_id, Slack action_id): `arena:<bound command text>`. */
   id: string;
   label: string;
   command: string;
   style: 'primary' | 'secondary' | 'success' | 'danger';
+  /** The match the button acts in (`m_…`). */
+  matchId: string;
 }
 
 /** One post. Text is plain markdown-ish (bold with **, code with backticks) that every platform renders. */
@@ -79,4 +85,9 @@ export interface Caller {
   displayName: string;
   /** True when the platform says this user may administer matches (Manage Server / configured role). */
   isAdmin: boolean;
+  /**
+   * When the call comes from a thread (Discord), the channel the thread belongs to: a match opened there
+   * counts against that channel's daily LLM budget, so a host cannot multiply it by opening threads.
+   */
+  parentChannelId?: string;
 }

@@ -22,6 +22,7 @@ import { parseSeeds } from '../eval/evaluate.js';
 import { llmOrderedJudge, ruleOrderedJudge, runJudgeBench, type BenchReport } from '../eval/bench-judge.js';
 import { renderBench } from '../eval/bench-judge-render.js';
 import { renderStandinTable, runStandinTable, type StandinRow } from '../eval/bench-judge-table.js';
+import { redactUrls } from '../llm/redact.js';
 
 const ArgsSchema = z.object({
   model: z.string().min(1).optional(),
@@ -75,7 +76,7 @@ async function main(): Promise<void> {
     report = await runJudgeBench({ judge: ruleOrderedJudge, judgeName: 'rule judge', task: a.task, seeds: seeds.seeds });
   } else {
     const client = new LlmClient(cfg.config);
-    console.log(`Benchmarking the LLM judge ${models.join(', ')} at ${client.baseURL} (hybrid with the rule judge's fabrication cap).`);
+    console.log(`Benchmarking the LLM judge ${models.join(', ')} at ${redactUrls(client.baseURL)} (hybrid with the rule judge's fabrication cap).`);
     const judge = llmOrderedJudge({ client, models, samples: a.samples, temperature: cfg.config.judgeTemperature, timeoutMs: cfg.config.judgeTimeoutMs });
     report = await runJudgeBench({ judge, judgeName: `LLM judge ${models.join('+')}`, task: a.task, seeds: seeds.seeds, concurrency: Math.max(1, Math.floor(cfg.config.maxConcurrent / 2)) });
   }

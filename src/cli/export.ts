@@ -26,6 +26,7 @@ import { ledgerRows } from '../present/ledger.js';
 import { replay } from '../match/replay.js';
 import { parseOptions } from './options.js';
 import { withConfiguredStore } from '../app/store.js';
+import { fatalLine } from '../app/open-store.js';
 
 const since = z
   .string()
@@ -105,7 +106,7 @@ async function loadAll(store: EventStore, filter: { matchId?: string; since?: st
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`export: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(fatalLine('export', err));
     process.exit(1);
   },
 );

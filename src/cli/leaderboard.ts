@@ -17,6 +17,7 @@ import { ResultsLoader } from '../analytics/ratings/load.js';
 import { liveRatings } from '../analytics/ratings/openskill.js';
 import { parseOptions } from './options.js';
 import { withConfiguredStore } from '../app/store.js';
+import { fatalLine } from '../app/open-store.js';
 
 const ArgsSchema = z
   .object({
@@ -71,7 +72,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(fatalLine('leaderboard', err));
     process.exit(1);
   },
 );

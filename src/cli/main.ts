@@ -16,13 +16,13 @@ import { Command, Option } from 'commander';
 import { pino, type Logger } from 'pino';
 import { PLATFORMS, PLATFORM_NAMES, SHARDED_DISCORD } from '../app/platforms.js';
 import { z } from 'zod';
-import { CONSOLE_CHANNEL, runConsole, type ConsoleSeat } from '../adapters/console/session.js';
+import { CONSOLE_CHANNEL, CONSOLE_USER, runConsole, type ConsoleSeat } from '../adapters/console/session.js';
 import type { Persistence } from '../adapters/console/persistence.js';
 import { allowedModelsOf, createLlmRuntime } from '../app/llm.js';
 import { loadConfig, type ArenaConfig } from '../app/config/index.js';
 import { TASK_NAMES, type TaskName } from '../engine/types.js';
 import { MAX_ROUND_SECONDS } from '../match/settings.js';
-import { openStore } from '../store/open.js';
+import { DatabaseUnavailableError, fatalLine, openConfiguredStore } from '../app/open-store.js';
 import { DEFAULT_SQLITE_PATH } from '../store/sqlite.js';
 
 
@@ -130,7 +130,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const shards = args.platform !== 'discord' || process.env.SHARDING_MANAGER ? undefined : (args.shards ?? (process.env.DISCORD_SHARDS?.trim() || undefined));
   if (shards !== undefined) return (await SHARDED_DISCORD())({ config, logger, spec: shards });
-  const store = await openStore(args.db ? { sqlitePath: args.db } : { ...(config.database.url ? { databaseUrl: config.database.url } : {}), sqlitePath: config.database.sqlitePath });
+  // A database that cannot be opened ends the process with one line (what failed, which setting): fatalLine below.
+  const store = await openConfiguredStore({ db: args.db, database: config.database });
   armStopDeadline(config.shutdown.drainSeconds, logger);
   try {
     if (!consoleMode) return await (await PLATFORMS[args.platform as keyof typeof PLATFORMS]())({ config, store, logger });
@@ -149,7 +150,7 @@ async function main(argv: string[]): Promise<number> {
     }
     // As the chat platforms refuse `seat … agent:llm` up front: a seat that could never make a call is
     // refused before the match starts, not found waiting at every round.
-    const spent = seats.some((s) => s.agent === 'llm') ? await llm.llmSeatRefusal?.(CONSOLE_CHANNEL) : null;
+    const spent = seats.some((s) => s.agent === 'llm') ? await llm.llmSeatRefusal?.({ channelId: CONSOLE_CHANNEL, personId: CONSOLE_USER.userId }) : null;
     if (spent) {
       process.stderr.write(`--seat …=llm: ${spent.replace(/ Seat a scripted policy .*$/, '')} Seat a scripted policy instead (--seat lab_N=scripted:<policy>).\n`);
       return 2;
@@ -206,7 +207,7 @@ function armStopDeadline(drainSeconds: number, logger: Pick<Logger, 'warn'>): vo
 main(process.argv).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`gpu-arena: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(1);
+    process.stderr.write(fatalLine('gpu-arena', err));
+    process.exit(err instanceof DatabaseUnavailableError ? err.exitCode : 1);
   },
 );

@@ -14,6 +14,7 @@ import { preferenceChartSpec } from '../analytics/preference/chart.js';
 import { formatStats, statsForMatches } from '../analytics/preference/index.js';
 import { parseOptions } from './options.js';
 import { withConfiguredStore } from '../app/store.js';
+import { fatalLine } from '../app/open-store.js';
 
 const ArgsSchema = z.object({
   match: z.string().trim().min(1).optional(),
@@ -49,7 +50,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`stats: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(fatalLine('stats', err));
     process.exit(1);
   },
 );

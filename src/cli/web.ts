@@ -8,8 +8,9 @@
 import { Command } from 'commander';
 import { z } from 'zod';
 import { loadConfig } from '../app/config/index.js';
-import { openStore } from '../store/open.js';
+import { DatabaseUnavailableError, openConfiguredStore } from '../app/open-store.js';
 import { buildWebApp } from '../web/app.js';
+import { redactUrls } from '../llm/redact.js';
 import { drainWithin, untilStopSignal } from '../app/shutdown.js';
 
 const OptionsSchema = z.object({
@@ -36,14 +37,16 @@ async function main(): Promise<void> {
   const loaded = loadConfig(parsed.data.config);
   if (!loaded.ok) fail(loaded.error.message, 2);
   const config = loaded.config;
-  const db = config.database;
-  const store = await openStore({ ...(db.url ? { databaseUrl: db.url } : {}), sqlitePath: db.sqlitePath });
+  const store = await openConfiguredStore({ database: config.database }).catch((err: unknown) => {
+    if (err instanceof DatabaseUnavailableError) fail(err.message, err.exitCode);
+    throw err;
+  });
   const { app } = await buildWebApp(store, { web: config.web, votes: config.votes }, { logger: { level: config.log.level } });
   const host = parsed.data.host ?? config.web.host;
   const port = parsed.data.port ?? config.web.port;
   try {
     const address = await app.listen({ host, port });
-    console.log(`arena web page on ${address} (people shown as ${config.web.people}; web votes ${config.web.publicUrl ? `linked from ${config.web.publicUrl}` : 'off: set web.publicUrl'}; exports ${config.web.adminToken ? 'for the admin token' : 'off'})`);
+    console.log(`arena web page on ${address} (people shown as ${config.web.people}; web votes ${config.web.publicUrl ? `linked from ${redactUrls(config.web.publicUrl)}` : 'off: set web.publicUrl'}; exports ${config.web.adminToken ? 'for the admin token' : 'off'})`);
   } catch (e) {
     await store.close();
     fail(`could not listen on ${host}:${port}: ${e instanceof Error ? e.message : String(e)}`, 1);

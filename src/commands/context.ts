@@ -23,15 +23,17 @@ export interface CommandContext {
   match: HostedMatch | null;
   /** The caller's seat in `match`, or null. */
   lab: LabId | null;
+  /** The match a pressed button was made for (src/chat/reply.ts `boundCommand`); null for a typed command. */
+  boundTo: string | null;
 }
 
 /** Build the context for one command: reads the channel's current match from the host. */
-export async function loadContext(host: ArenaHost, channelId: string, caller: Caller): Promise<CommandContext> {
+export async function loadContext(host: ArenaHost, channelId: string, caller: Caller, boundTo: string | null = null): Promise<CommandContext> {
   const match = await host.current(channelId);
   const lab = match ? host.seatOf(match, caller.userId) : null;
   const colon = caller.userId.indexOf(':');
   const platform = colon > 0 ? caller.userId.slice(0, colon) : 'unknown';
-  return { host, channelId, caller, platform, match, lab };
+  return { host, channelId, caller, platform, match, lab, boundTo };
 }
 
 /** The caller's observation; only call after the `running` and `hasSeat` preconditions passed. */

@@ -81,7 +81,7 @@ export const coalition = defineCommand(
         const text = `With ${targets.map((t) => labName(m, t)).join(', ')}${o.msg ? `: ${playerText(o.msg)}` : ''}. Every member must accept.`;
         // The public post has no button (the proposer has consented already and would see it too); each
         // invited person gets one privately. Agent seats read the proposal in their observation.
-        const join = button(`Accept ${id}`, formatCommand('coalition', { action: 'accept', id }), 'success');
+        const join = button(m.id, `Accept ${id}`, formatCommand('coalition', { action: 'accept', id }), 'success');
         const invites = targets.flatMap((t) => {
           const userId = personOf(m, t);
           return userId ? [privatePost(userId, { title: `${labName(m, obs.self.id)} invites you to coalition ${id}`, text, buttons: [join] })] : [];

@@ -9,6 +9,7 @@ import { publicReply } from '../chat/reply.js';
 import { TASK_NAMES, type TaskName } from '../engine/types.js';
 import { loaderFor } from '../analytics/ratings/load.js';
 import { peopleVsModelsText, ratingLine } from '../analytics/ratings/text.js';
+import { playerText } from '../chat/player-text.js';
 import { defineCommand, type CommandDefinition } from './definition.js';
 import { matchExists, running } from './preconditions.js';
 
@@ -32,7 +33,8 @@ export const leaderboard = defineCommand(
     if (table.rows.length === 0) {
       return publicReply({ title: `Leaderboard (${scope})`, text: `No counted match yet${left ? ` (${left} finished match${left === 1 ? '' : 'es'} did not count: ended early by the host or a person left before round 1 closed)` : ''}. Finish a match to get rated.` });
     }
-    const name = (p: { name: string }) => p.name;
+    // People's display names and model names are untrusted text: shown as written, never as markup or mentions.
+    const name = (p: { name: string }) => playerText(p.name);
     return publicReply({
       title: `Leaderboard (${scope}): ${table.matches} match${table.matches === 1 ? '' : 'es'}`,
       text: [

@@ -72,9 +72,9 @@ function offerReply(m: HostedMatch, o: Offer, title: string): Reply {
   const recipient = personOf(m, o.to);
   if (!recipient) return announced;
   const buttons = [
-    button(`Accept ${o.id}`, formatCommand('accept', { offer: o.id }), 'success'),
-    button(`Reject ${o.id}`, formatCommand('reject', { offer: o.id }), 'danger'),
-    button(`Counter ${o.id}`, formatCommand('counter', { offer: o.id })),
+    button(m.id, `Accept ${o.id}`, formatCommand('accept', { offer: o.id }), 'success'),
+    button(m.id, `Reject ${o.id}`, formatCommand('reject', { offer: o.id }), 'danger'),
+    button(m.id, `Counter ${o.id}`, formatCommand('counter', { offer: o.id })),
   ];
   const notice = privatePost(recipient, { title: `${labName(m, o.from)} offers you ${o.id}`, text: `${offerLine(m, o)}\nOnly you can answer it.`, buttons });
   return mergeReplies(announced, { public: [], private: [notice] });

@@ -1,10 +1,12 @@
 /**
  * The admin view of LLM spend: `stats view:usage` shows an operator (config `adminUserIds`),
  * privately, today's LLM tokens (UTC day, prompt + completion) from the store's `llm_usage` table: the deployment's total, each
- * channel's and each model's, with the budgets (usage-budgets.ts) and what is left of them; a platform
- * admin sees only the channel it asks in. Anyone else gets `not_admin` and sees nothing.
+ * channel's, each host's (the busiest) and each model's, with the budgets (usage-budgets.ts) and what is left
+ * of them; a platform admin sees only the channel it asks in (a thread: its parent channel, whose budget it
+ * counts against). Anyone else gets `not_admin` and sees nothing. Model names are shown as untrusted text.
  */
 import { errorReply, privateReply } from '../chat/reply.js';
+import { playerText } from '../chat/player-text.js';
 import type { LlmGuardRecord, LlmUsageRecord } from '../store/types.js';
 import type { CommandContext } from './context.js';
 import { isPlatformAdmin } from './preconditions.js';
@@ -48,6 +50,9 @@ function sumBy(rows: readonly LlmUsageRecord[], key: (r: LlmUsageRecord) => stri
 
 const refusedText = (s: Sum) => (s.refused > 0 ? ` · ${fmt(s.refused)} refused` : '');
 
+/** Hosts listed in the deployment view (the ones who spent most). */
+const TOP_HOSTS = 10;
+
 /**
  * What LLM seats' self-protection did (src/agents/redact.ts, guard.ts), as a field: private figures redacted
  * from their messages, notes and pitches, and actions refused because they gave value away; per model.
@@ -65,7 +70,7 @@ function guardField(guard: readonly LlmGuardRecord[]): { name: string; value: st
   if (byModel.size === 0) return null;
   const lines = [...byModel.entries()]
     .sort((a, b) => a[0].localeCompare(b[0]))
-    .map(([model, m]) => `• ${model}: ${plural(m.redactions, 'private figure')} redacted · ${plural(m.refusals, 'action')} refused (gave value away) · ${plural(m.matches.size, 'match', 'matches')}`);
+    .map(([model, m]) => `• ${playerText(model)}: ${plural(m.redactions, 'private figure')} redacted · ${plural(m.refusals, 'action')} refused (gave value away) · ${plural(m.matches.size, 'match', 'matches')}`);
   return { name: 'LLM seats protected', value: lines.join('\n') };
 }
 
@@ -85,12 +90,24 @@ function formatTokens(rows: readonly LlmUsageRecord[], budgets: UsageBudgets | n
   if (channelOnly !== undefined) return formatChannelUsage(rows.filter((r) => r.channelId === channelOnly), budgets, day);
   const total = sumBy(rows, () => 'all').get('all');
   const budgetLine = budgets
-    ? `Budgets: ${budgets.dailyTokens ? fmt(budgets.dailyTokens) : 'no limit'} a day for the deployment, ${budgets.channelDailyTokens ? fmt(budgets.channelDailyTokens) : 'no limit'} a day per channel, ${budgets.matchTokens ? fmt(budgets.matchTokens) : 'no limit'} per match. Days are UTC; the daily budgets reset at 00:00 UTC.`
+    ? `Budgets: ${budgets.dailyTokens ? fmt(budgets.dailyTokens) : 'no limit'} a day for the deployment, ${budgets.personDailyTokens ? fmt(budgets.personDailyTokens) : 'no limit'} a day per host, ${budgets.channelDailyTokens ? fmt(budgets.channelDailyTokens) : 'no limit'} a day per channel, ${budgets.matchTokens ? fmt(budgets.matchTokens) : 'no limit'} per match. Days are UTC; the daily budgets reset at 00:00 UTC.`
     : 'Budgets: not known in this process (no LLM runtime started).';
   const title = `LLM usage today (UTC ${day})`;
   if (!total) return { title, text: ['No LLM call today: 0 tokens spent.', budgetLine].join('\n') };
   const byChannel = [...sumBy(rows, (r) => r.channelId ?? '').entries()].sort((a, b) => b[1].tokens - a[1].tokens || a[0].localeCompare(b[0]));
   const byModel = [...sumBy(rows, (r) => r.model).entries()].sort((a, b) => b[1].tokens - a[1].tokens || a[0].localeCompare(b[0]));
+  const byHost = [...sumBy(rows.filter((r) => r.personId !== null), (r) => r.personId ?? '').entries()].sort((a, b) => b[1].tokens - a[1].tokens || a[0].localeCompare(b[0]));
+  const hosts = byHost.length
+    ? [
+        {
+          name: `By host (${byHost.length > TOP_HOSTS ? `the ${TOP_HOSTS} who spent most of ${fmt(byHost.length)}` : plural(byHost.length, 'host')})`,
+          value: byHost
+            .slice(0, TOP_HOSTS)
+            .map(([host, s]) => `• ${playerText(host)}: ${against(s.tokens, budgets?.personDailyTokens ?? null)} · ${plural(s.calls, 'call')}${refusedText(s)} · ${plural(s.matches.size, 'match', 'matches')}`)
+            .join('\n'),
+        },
+      ]
+    : [];
   return {
     title,
     text: [
@@ -105,9 +122,10 @@ function formatTokens(rows: readonly LlmUsageRecord[], budgets: UsageBudgets | n
           .map(([channel, s]) => `• ${channel === '' ? '(no channel)' : channel}: ${against(s.tokens, channel === '' ? null : (budgets?.channelDailyTokens ?? null))} · ${plural(s.calls, 'call')}${refusedText(s)} · ${plural(s.matches.size, 'match', 'matches')}`)
           .join('\n'),
       },
+      ...hosts,
       {
         name: 'By model',
-        value: byModel.map(([model, s]) => `• ${model}: ${fmt(s.tokens)} tokens (prompt ${fmt(s.prompt)}, completion ${fmt(s.completion)}) · ${plural(s.calls, 'call')}${refusedText(s)}`).join('\n'),
+        value: byModel.map(([model, s]) => `• ${playerText(model)}: ${fmt(s.tokens)} tokens (prompt ${fmt(s.prompt)}, completion ${fmt(s.completion)}) · ${plural(s.calls, 'call')}${refusedText(s)}`).join('\n'),
       },
     ],
   };
@@ -123,7 +141,7 @@ function formatChannelUsage(rows: readonly LlmUsageRecord[], budgets: UsageBudge
   return {
     title,
     text: [`This channel: ${against(total.tokens, budgets?.channelDailyTokens ?? null)} · ${plural(total.calls, 'call')}${refusedText(total)} · ${plural(total.matches.size, 'match', 'matches')}.`, budget].join('\n'),
-    fields: [{ name: 'By model', value: byModel.map(([model, m]) => `• ${model}: ${fmt(m.tokens)} tokens · ${plural(m.calls, 'call')}${refusedText(m)}`).join('\n') }],
+    fields: [{ name: 'By model', value: byModel.map(([model, m]) => `• ${playerText(model)}: ${fmt(m.tokens)} tokens · ${plural(m.calls, 'call')}${refusedText(m)}`).join('\n') }],
   };
 }
 
@@ -138,5 +156,6 @@ export async function usageView(ctx: CommandContext, now: Date = new Date()): Pr
   const day = now.toISOString().slice(0, 10);
   const [rows, guard] = await Promise.all([ctx.host.eventStore.listLlmUsage(day), ctx.host.eventStore.listLlmGuard(day)]);
   const operator = ctx.host.isAdmin?.(ctx.caller, false) ?? false;
-  return privateReply(ctx.caller.userId, formatUsage(rows, usageBudgets(), day, operator ? undefined : ctx.channelId, guard));
+  // In a thread, a platform admin sees its parent channel, whose budget the thread's matches count against.
+  return privateReply(ctx.caller.userId, formatUsage(rows, usageBudgets(), day, operator ? undefined : (ctx.caller.parentChannelId ?? ctx.channelId), guard));
 }

@@ -26,7 +26,7 @@ export const done = defineCommand('done', z.object({ undo: boolValue().optional(
   if (before.done.includes(lab)) {
     return privateReply(ctx.caller.userId, { text: `You already said done this round. Waiting for: ${pendingSeats(before).map((l) => seatLabel(before, l)).join(', ') || 'nobody'}.` });
   }
-  const r = await ctx.host.done(ctx.channelId, ctx.caller, before.state?.round);
+  const r = await ctx.host.done(ctx.channelId, ctx.caller, before.state?.round, 'done', before.id);
   if (!r.ok) return errorReply(ctx.caller.userId, r.error);
   const { match, closed } = r.value;
   const round = before.state ? ` with round ${roundLabel(before.state.round, before.state.params.maxRounds)}` : '';
@@ -40,7 +40,7 @@ export const done = defineCommand('done', z.object({ undo: boolValue().optional(
 async function doneSetting(ctx: CommandContext, how: 'undo' | 'auto-on' | 'auto-off') {
   const before = ctx.match!;
   const lab = ctx.lab!;
-  const r = await ctx.host.done(ctx.channelId, ctx.caller, before.state?.round, how);
+  const r = await ctx.host.done(ctx.channelId, ctx.caller, before.state?.round, how, before.id);
   if (!r.ok) return errorReply(ctx.caller.userId, r.error);
   const n = before.state ? before.state.round + 1 : 1;
   if (how === 'auto-off') return privateReply(ctx.caller.userId, { text: 'You will not be marked done automatically in this match. Type `done` when you are done with a round (`done auto:on` turns it back on).' });

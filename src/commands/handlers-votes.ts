@@ -34,6 +34,7 @@ export const vote = defineCommand(
   [],
   async (ctx, o) => {
     const r = await ctx.host.vote(ctx.channelId, ctx.caller, {
+      ...(ctx.boundTo !== null ? { match: ctx.boundTo } : {}),
       ...(o.ballot !== undefined ? { ballot: o.ballot } : {}),
       ...(o.pair !== undefined ? { pair: o.pair } : {}),
       ...(o.choice !== undefined ? { choice: o.choice } : {}),

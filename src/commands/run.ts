@@ -10,6 +10,7 @@ import type { CommandDefinition } from './definition.js';
 import { isCommandError, parseCommandText, unknownCommand, unknownOption } from './grammar.js';
 import { optionsError } from './options.js';
 import { checkAll } from './preconditions.js';
+import { boundButtonError } from './bound.js';
 import { errorReply } from '../chat/reply.js';
 import type { Caller, CommandError, OptionKind, Reply } from './types.js';
 
@@ -21,6 +22,11 @@ let sink: ErrorSink = () => {};
 /** Where unexpected handler errors are reported (e.g. a pino logger). */
 export function setCommandErrorSink(fn: ErrorSink): void {
   sink = fn;
+}
+
+/** How a command arrived: typed (no options), or from a button made for match `match` (src/commands/bound.ts). */
+export interface RunOptions {
+  match?: string;
 }
 
 /** Option kinds whose values are ids the caller can be shown (see completions.ts `validIds`). */
@@ -41,10 +47,12 @@ function withValidIds(ctx: CommandContext, def: CommandDefinition, e: CommandErr
 
 /**
  * Run command `name` with raw option values (strings or typed values; null/undefined = not given).
- * Errors (private replies, `reply.error.code`): `unknown_command`, `unknown_option`, the preconditions'
- * codes, `missing_option` / `invalid_option`, id check and engine codes, host codes, `internal_error`.
+ * With `opts.match` (a pressed button's match) the command runs only in that match (bound.ts).
+ * Errors (private replies, `reply.error.code`): `unknown_command`, `unknown_option`, `button_other_channel`,
+ * `button_match_over`, the preconditions' codes, `missing_option` / `invalid_option`, id check and engine
+ * codes, host codes, `internal_error`.
  */
-export async function runCommand(host: ArenaHost, channelId: string, caller: Caller, name: string, rawOptions: Record<string, unknown>): Promise<Reply> {
+export async function runCommand(host: ArenaHost, channelId: string, caller: Caller, name: string, rawOptions: Record<string, unknown>, opts: RunOptions = {}): Promise<Reply> {
   const def = findCommand(name.trim().toLowerCase());
   if (!def) return errorReply(caller.userId, unknownCommand(name, COMMANDS.map((c) => c.name)));
   const raw: Record<string, unknown> = {};
@@ -55,7 +63,9 @@ export async function runCommand(host: ArenaHost, channelId: string, caller: Cal
     raw[k] = v;
   }
   try {
-    const ctx = await loadContext(host, channelId, caller);
+    const ctx = await loadContext(host, channelId, caller, opts.match ?? null);
+    const elsewhere = opts.match === undefined ? null : await boundButtonError(ctx, def.name, opts.match);
+    if (elsewhere) return errorReply(caller.userId, elsewhere);
     const failed = checkAll(ctx, def.preconditions);
     if (failed) return errorReply(caller.userId, failed);
     const parsed = def.schema.safeParse(raw);
@@ -67,9 +77,9 @@ export async function runCommand(host: ArenaHost, channelId: string, caller: Cal
   }
 }
 
-/** Run one line of the text grammar, e.g. `offer to:lab_1 give:b_0_1 pay:5` (a leading `/arena` is optional). */
-export async function runText(host: ArenaHost, channelId: string, caller: Caller, text: string): Promise<Reply> {
+/** Run one line of the text grammar, e.g. `offer to:lab_1 give:b_0_1 pay:5` (a leading `/arena` is optional); `opts` as {@link runCommand}. */
+export async function runText(host: ArenaHost, channelId: string, caller: Caller, text: string, opts: RunOptions = {}): Promise<Reply> {
   const parsed = parseCommandText(text, COMMANDS);
   if (isCommandError(parsed)) return errorReply(caller.userId, parsed);
-  return runCommand(host, channelId, caller, parsed.name, parsed.options);
+  return runCommand(host, channelId, caller, parsed.name, parsed.options, opts);
 }

@@ -32,9 +32,9 @@ export async function submit(
   describe: (result: ActionResult, match: HostedMatch) => Reply,
 ): Promise<Reply> {
   if (!ctx.match?.state || !ctx.lab) return errorReply(ctx.caller.userId, { code: 'not_running', message: 'The match is not running.' });
-  // The round the command was written for: if the round timer closes it meanwhile, the host refuses the
-  // action (`round_closed`) instead of recording it in the next round.
-  const r = await ctx.host.act(ctx.channelId, ctx.caller, action, { onlyValid: true, round: ctx.match.state.round });
+  // The round and match the command was written for: if the round timer closes that round (or the match
+  // ends and another opens) meanwhile, the host refuses the action instead of recording it elsewhere.
+  const r = await ctx.host.act(ctx.channelId, ctx.caller, action, { onlyValid: true, round: ctx.match.state.round, matchId: ctx.match.id });
   if (!r.ok) return errorReply(ctx.caller.userId, r.error.option ? r.error : engineError(r.error, options));
   const { result, match, reply } = r.value;
   return mergeReplies(describe(result, match), reply);

@@ -1,6 +1,6 @@
 /**
  * The token budgets the admin usage view (`stats view:usage`) shows beside the day's usage. The budgets
- * are configuration (`llm.dailyTokens`, `llm.channelDailyTokens`, `llm.matchTokenBudget`), which the
+ * are configuration (`llm.dailyTokens`, `llm.personDailyTokens`, `llm.channelDailyTokens`, `llm.matchTokenBudget`), which the
  * catalogue does not read: the LLM runtime (src/app/llm.ts) sets them here when it starts. Until then the
  * view shows the usage without budgets. No imports, so the runtime pulls in nothing else.
  */
@@ -9,6 +9,8 @@
 export interface UsageBudgets {
   /** Per UTC day, the whole deployment. */
   dailyTokens: number;
+  /** Per UTC day, one host (every match they host). */
+  personDailyTokens: number;
   /** Per UTC day, one channel. */
   channelDailyTokens: number;
   /** One match. */

@@ -28,13 +28,13 @@ export function renderMe(m: HostedMatch, lab: LabId): Post {
   const outgoing = obs.offers.filter((o) => o.from === lab);
   const buttons: Button[] = [];
   for (const o of incoming.slice(0, 4)) {
-    buttons.push(button(`Accept ${o.id}`, formatCommand('accept', { offer: o.id }), 'success'));
-    buttons.push(button(`Reject ${o.id}`, formatCommand('reject', { offer: o.id }), 'danger'));
+    buttons.push(button(m.id, `Accept ${o.id}`, formatCommand('accept', { offer: o.id }), 'success'));
+    buttons.push(button(m.id, `Reject ${o.id}`, formatCommand('reject', { offer: o.id }), 'danger'));
   }
   for (const c of obs.myCoalitions.filter((x) => x.status === 'proposed' && !x.commitments[lab]?.consented).slice(0, 2)) {
-    buttons.push(button(`Join ${c.id}`, formatCommand('coalition', { action: 'accept', id: c.id }), 'primary'));
+    buttons.push(button(m.id, `Join ${c.id}`, formatCommand('coalition', { action: 'accept', id: c.id }), 'primary'));
   }
-  if (!s.finished && !obs.over) buttons.push(button(m.done.includes(lab) ? 'Done ✓' : 'Done for this round', 'done', 'primary'));
+  if (!s.finished && !obs.over) buttons.push(button(m.id, m.done.includes(lab) ? 'Done ✓' : 'Done for this round', 'done', 'primary'));
   const direct = obs.messages.filter((x) => x.to !== null).slice(-5).map((x) => `${labName(m, x.from)} → ${labName(m, x.to ?? '')}: ${playerText(x.text)}`);
   const fields = [
     { name: 'Jobs', value: fieldValue(s.jobs.map(jobLine), 'none') },
@@ -95,7 +95,7 @@ export function renderLobby(m: HostedMatch): Post {
     title: `Lobby: ${m.settings.task} (${labs.length} seats, ${timer})`,
     text: `Take a seat with \`join\` (or \`join lab:lab_1\`); the host adds scripted/LLM seats with \`seat\` and starts with \`start\`. Free seats are scripted at start.${m.settings.hostSeeded ? `\n${HOST_SEEDED}` : ''}`,
     fields: [{ name: 'Seats', value: labs.map((l) => `${l}: ${seatLabel(m, l)}`).join('\n') }],
-    buttons: [button('Join', 'join', 'primary'), button('Start (host)', 'start', 'success')],
+    buttons: [button(m.id, 'Join', 'join', 'primary'), button(m.id, 'Start (host)', 'start', 'success')],
   };
 }
 
@@ -120,5 +120,5 @@ export function renderStatus(m: HostedMatch): Post {
   if (!v.over && waiting.length) fields.push({ name: 'Waiting for', value: waiting.map((l) => seatLabel(m, l)).join(', ') });
   fields.push({ name: 'Leaderboard', value: leaderboardText(m, currentStandings(m)) });
   const title = v.over ? `${v.task} (seed ${v.seed}) — over` : `${v.task} — round ${roundLabel(v.round, v.maxRounds)}`;
-  return { title, text: `Public view; \`me\` shows your private one.`, fields, buttons: v.over ? [] : [button('My view', 'me'), button('Done for this round', 'done', 'primary')] };
+  return { title, text: `Public view; \`me\` shows your private one.`, fields, buttons: v.over ? [] : [button(m.id, 'My view', 'me'), button(m.id, 'Done for this round', 'done', 'primary')] };
 }

@@ -48,6 +48,8 @@ export const MatchEventSchema = z.discriminatedUnion('type', [
     channelId: z.string(),
     platform: z.string(),
     hostUserId: z.string(),
+    /** The channel a thread match belongs to (Discord): its daily LLM budget is that channel's. Absent = none. */
+    parentChannelId: z.string().min(1).optional(),
     settings: z.object({
       task: z.enum(['single_trade', 'market_round', 'coalition_market']),
       seed: z.union([z.number().int().nonnegative(), z.string().regex(SECRET_SEED)]),

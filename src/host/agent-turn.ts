@@ -58,8 +58,9 @@ export async function askAgent(
 function shortError(e: unknown): string {
   const code = (e as { code?: unknown } | null)?.code;
   // A spent token budget says which one (src/agents/budget.ts); its scope is no secret of the seat's.
-  const scope = e instanceof Error ? /llm_budget_spent \((deployment|channel|match)\)/.exec(e.message)?.[1] : undefined;
-  if (scope) return scope === 'match' ? "this match's LLM token budget is spent" : `today's LLM token budget ${scope === 'channel' ? 'for this channel' : 'of the bot'} is spent (it resets at 00:00 UTC)`;
+  const scope = e instanceof Error ? /llm_budget_spent \((deployment|person|channel|match)\)/.exec(e.message)?.[1] : undefined;
+  if (scope === 'match') return "this match's LLM token budget is spent";
+  if (scope) return `today's LLM token budget ${scope === 'channel' ? 'for this channel' : scope === 'person' ? "of this match's host" : 'of the bot'} is spent (it resets at 00:00 UTC)`;
   if (typeof code === 'string') return e instanceof Error && e.name === 'LlmAgentError' ? `LLM ${code}` : code;
   return e instanceof Error ? e.name : 'error';
 }

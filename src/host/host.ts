@@ -16,7 +16,7 @@ import type { EventStore, MatchRecord } from '../store/types.js';
 import type { BallotCloseReason } from '../voting/ballots/index.js';
 import { DEFAULT_AGENT_TIMEOUT_MS, type AgentFactory } from '../agents/seat.js';
 import { BallotKeeper, DEFAULT_BALLOT_SECONDS, DEFAULT_VOTES_PER_MINUTE } from '../voting/ballot-host.js';
-import { archetypeAt, boundedAction, checkDriver, lobbyCheck, resolveLab, roundClosed, runningSeat, withModel } from '../match/inputs.js';
+import { archetypeAt, boundedAction, checkDriver, lobbyCheck, matchChanged, resolveLab, roundClosed, runningSeat, withModel } from '../match/inputs.js';
 import { DEFAULT_JUDGE_TIMEOUT_MS } from '../match/judging.js';
 import { MatchLog, type Plan } from '../match/match-log.js';
 import { labName, mergeReplies, renderEnded, renderStart, type CloseReason } from '../present/render.js';
@@ -132,7 +132,14 @@ export class RoundHost {
       const rec = await this.store.createMatch({ id, channelId, platform, createdAt: this.log.nowIso() });
       if (rec.ok) {
         const m = await this.log.mutex.run(id, () =>
-          this.log.init(id, { type: 'match_created', channelId, platform, hostUserId: caller.userId, settings: s.value }),
+          this.log.init(id, {
+            type: 'match_created',
+            channelId,
+            platform,
+            hostUserId: caller.userId,
+            ...(caller.parentChannelId !== undefined && caller.parentChannelId !== channelId ? { parentChannelId: caller.parentChannelId } : {}),
+            settings: s.value,
+          }),
         );
         return ok(m);
       }
@@ -175,7 +182,9 @@ export class RoundHost {
   async assign(channelId: string, caller: Caller, lab: string, driver: SeatDriver): Promise<HostResult<HostedMatch>> {
     return this.inChannel(channelId, async (m0) => {
       // A model on a spent daily budget would only wait every round: refused up front (src/app/llm.ts).
-      const spent = driver.kind === 'llm' && this.mayHost(m0, caller) ? await this.opts.llmSeatRefusal?.(channelId) : null;
+      // Counted against the match's host (who seats its models) and its budget channel (a thread's parent).
+      const where = { channelId: m0.parentChannelId ?? channelId, personId: m0.hostUserId };
+      const spent = driver.kind === 'llm' && this.mayHost(m0, caller) ? await this.opts.llmSeatRefusal?.(where) : null;
       if (spent) return fail('budget_exhausted', spent);
       return this.appendThen(m0.id, (m) => {
         if (!this.mayHost(m, caller)) return fail('not_host', 'Only the match host or an admin can assign seats.');
@@ -220,18 +229,21 @@ export class RoundHost {
    * against the very state it would change, under the match's lock, and an invalid one is not logged: the
    * error carries the engine's code (src/engine/codes.ts) and message. With `round` (the 0-based round the
    * command was written for) an action that arrives after that round closed is refused with `round_closed`
-   * and nothing is logged: it is never moved to the next round.
+   * and nothing is logged: it is never moved to the next round. With `matchId` (the match it was written for)
+   * an action that finds another match in the channel is refused with `match_changed`.
    */
   async act(
     channelId: string,
     caller: Caller,
     action: unknown,
-    opts: { onlyValid?: boolean; round?: number } = {},
+    opts: { onlyValid?: boolean; round?: number; matchId?: string } = {},
   ): Promise<HostResult<{ result: ActionResult; match: HostedMatch; reply?: Reply }>> {
     const raw = boundedAction(action);
     return this.inChannel(channelId, async (m0) => {
       let actor = '';
       const r = await this.log.append(m0.id, (m) => {
+        const other = matchChanged(m, opts.matchId);
+        if (other) return other;
         const bad = runningSeat(m, caller);
         if (!bad.ok) return bad;
         const late = roundClosed(m, opts.round);
@@ -258,13 +270,22 @@ export class RoundHost {
   /**
    * The caller's seat is done for the round; `closed` holds the round-close posts when this closed the round
    * (not published: the caller renders them). With `round` (0-based), a `done` that arrives after that round
-   * closed is refused with `round_closed` (it never ends the next round early). `how`: 'undo' takes a done
-   * (theirs or an automatic one) back within the round; 'auto-on' / 'auto-off' set, for this match, whether
-   * the host may mark them done when nothing is left to decide (src/match/idle.ts).
+   * closed is refused with `round_closed` (it never ends the next round early); with `matchId`, one that finds
+   * another match in the channel with `match_changed`. `how`: 'undo' takes a done (theirs or an automatic one)
+   * back within the round; 'auto-on' / 'auto-off' set, for this match, whether the host may mark them done when
+   * nothing is left to decide (src/match/idle.ts).
    */
-  async done(channelId: string, caller: Caller, round?: number, how: 'done' | 'undo' | 'auto-on' | 'auto-off' = 'done'): Promise<HostResult<{ match: HostedMatch; closed: Reply | null }>> {
+  async done(
+    channelId: string,
+    caller: Caller,
+    round?: number,
+    how: 'done' | 'undo' | 'auto-on' | 'auto-off' = 'done',
+    matchId?: string,
+  ): Promise<HostResult<{ match: HostedMatch; closed: Reply | null }>> {
     return this.inChannel(channelId, async (m0) =>
       this.appendThen(m0.id, (m) => {
+        const other = matchChanged(m, matchId);
+        if (other) return other;
         const seat = runningSeat(m, caller);
         if (!seat.ok) return seat;
         const lab = seat.value;

@@ -30,10 +30,11 @@ export interface RoundHostOptions {
   /** Models an LLM seat may use (config `llm.allowedModels`); any other is refused with `model_not_allowed` listing these. Unset = no list. */
   allowedModels?: readonly string[];
   /**
-   * Asked before a host seats a model (`seat … agent:llm`): a sentence why no LLM seat may start in the
-   * channel now (a daily token budget is spent; src/app/llm.ts), refused with `budget_exhausted`, or null.
+   * Asked before a host seats a model (`seat … agent:llm`) with the match's budget channel (a thread's
+   * parent) and host: a sentence why no LLM seat may start now (a daily token budget is spent: the
+   * deployment's, the host's or the channel's; src/app/llm.ts), refused with `budget_exhausted`, or null.
    */
-  llmSeatRefusal?: (channelId: string) => Promise<string | null>;
+  llmSeatRefusal?: (where: { channelId: string; personId: string }) => Promise<string | null>;
   /** Default 60 000 per agent turn. */
   agentTimeoutMs?: number;
   /** Users who may start/end/reconfigure any match (besides its host and callers with isAdmin). */

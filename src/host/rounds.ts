@@ -31,6 +31,7 @@ import { openDecisions } from '../match/idle.js';
 import { answerMessage, answerOffer } from './answers.js';
 import { narrate } from '../present/narrate.js';
 import { seatLabel } from '../present/common.js';
+import { playerText } from '../chat/player-text.js';
 import { fail, ok } from '../match/results.js';
 import { KeyedTimers, type Clock } from '../match/timers.js';
 import type { HostedMatch } from '../match/types.js';
@@ -153,7 +154,7 @@ export class RoundRunner {
       const r = await this.d.log.append(m.id, (x) => (isOpen(x, round) ? ok({ type: 'seat_done' as const, lab }) : fail('not_running', 'closed')));
       if (!r.ok) return posts;
       cur = r.value.match;
-      posts.public.push(renderAgentActivity(cur, lab, { ok: false, reason: `no agent available for ${driver.model}` }));
+      posts.public.push(renderAgentActivity(cur, lab, { ok: false, reason: `no agent available for ${playerText(driver.model)}` }));
     }
     const idle = await this.autoDone(cur);
     return mergeReplies(posts, idle.posts, await this.closeIfNoOne(idle.match));
@@ -312,7 +313,7 @@ export class RoundRunner {
     if (!report) return null;
     const ballots = await this.d.ballots.afterRoundClose(res.value.match, built.ballot);
     const after = ballots.match;
-    const view = ballots.opened ? { pitchesField: ballotOpenField(ballots.opened), buttons: [voteButton(ballots.opened)] } : undefined;
+    const view = ballots.opened ? { pitchesField: ballotOpenField(ballots.opened), buttons: [voteButton(after.id, ballots.opened)] } : undefined;
     const reply = renderRoundClose(after, report, reason, view);
     // The verdict of the ballots that closed with this round comes right after the round's results.
     reply.public.splice(1, 0, ...ballots.posts.public);

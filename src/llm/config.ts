@@ -16,10 +16,12 @@
  * | `ARENA_LLM_MAX_CONCURRENT` | maxConcurrent requests in flight (p-limit) |
  * | `ARENA_LLM_MATCH_TOKEN_BUDGET` | matchTokenBudget (prompt + completion tokens per match; 0 = unlimited) |
  * | `ARENA_LLM_DAILY_TOKENS` | dailyTokens (prompt + completion tokens per UTC day, whole deployment; 0 = unlimited) |
- * | `ARENA_LLM_CHANNEL_DAILY_TOKENS` | channelDailyTokens (prompt + completion tokens per UTC day per channel; 0 = unlimited) |
+ * | `ARENA_LLM_CHANNEL_DAILY_TOKENS` | channelDailyTokens (prompt + completion tokens per UTC day per channel; a Discord thread counts against its parent; 0 = unlimited) |
+ * | `ARENA_LLM_PERSON_DAILY_TOKENS` | personDailyTokens (prompt + completion tokens per UTC day per host, every channel and server together; 0 = unlimited) |
  * | `ARENA_LLM_RESPONSE_FORMAT` | responseFormat: auto, json_schema, json_object, text |
  */
 import { z } from 'zod';
+import { redactUrls } from './redact.js';
 
 /** The official OpenAI endpoint, used when only an API key is configured. */
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -77,6 +79,14 @@ export const LlmConfigSchema = z.object({
    * (almost four matches at the default matchTokenBudget).
    */
   channelDailyTokens: z.number().int().min(0).default(1_500_000),
+  /**
+   * Tokens (prompt + completion) one host may spend per UTC day: the seats and judge of every match they
+   * host (the person who opens a match and seats its models), in every channel, thread and server together;
+   * 0 = unlimited. Past it that host's LLM seats are refused and their calls too (`llm_budget_spent`, scope
+   * `person`); nobody else's. Default 1 000 000 (a fifth of the default `dailyTokens`, so no one host can
+   * spend the deployment's day).
+   */
+  personDailyTokens: z.number().int().min(0).default(1_000_000),
   /** Max completion tokens per call. */
   maxOutputTokens: z.number().int().min(16).max(32_768).default(1_200),
   /** Structured-output mode; auto tries json_schema, then json_object, then plain text (per model, remembered). */
@@ -123,6 +133,7 @@ export function llmEnvOverrides(env: Env): Record<string, unknown> {
     matchTokenBudget: num(env.ARENA_LLM_MATCH_TOKEN_BUDGET),
     dailyTokens: num(env.ARENA_LLM_DAILY_TOKENS),
     channelDailyTokens: num(env.ARENA_LLM_CHANNEL_DAILY_TOKENS),
+    personDailyTokens: num(env.ARENA_LLM_PERSON_DAILY_TOKENS),
     responseFormat: nonEmpty(env.ARENA_LLM_RESPONSE_FORMAT),
   };
   for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
@@ -169,13 +180,13 @@ export function judgeModels(cfg: LlmConfig): string[] {
   return [...new Set(all)];
 }
 
-/** One line for the console / logs saying what is in use, without the key. */
+/** One line for the console / logs saying what is in use, without the key (nor any credential in the base URL). */
 export function describeLlmConfig(cfg: LlmConfig): string {
   const url = effectiveBaseUrl(cfg);
   if (!url) return 'No LLM endpoint configured: the rule judge decides and LLM seats are unavailable (set ARENA_LLM_BASE_URL or OPENAI_API_KEY).';
   const judges = judgeModels(cfg);
   return [
-    `LLM endpoint ${url}${cfg.apiKey ? ' (with API key)' : ''}`,
+    `LLM endpoint ${redactUrls(url)}${cfg.apiKey ? ' (with API key)' : ''}`,
     `agent model: ${cfg.agentModel ?? 'none (name one per seat)'}`,
     `judge: ${judges.length ? judges.join(', ') + (cfg.judgeSamples > 1 ? ` ×${cfg.judgeSamples}` : '') : 'rule judge (no ARENA_JUDGE_MODEL)'}`,
   ].join('; ');

@@ -4,6 +4,7 @@ import { ARCHETYPES } from '../engine/policies/index.js';
 import type { ArchetypeName, LabId, Seed } from '../engine/types.js';
 import { toJson, type AgentFactory } from '../agents/seat.js';
 import { labName } from './names.js';
+import { playerText } from '../chat/player-text.js';
 import { seatOfUser } from './replay.js';
 import { fail, ok, type HostResult } from './results.js';
 import type { HostedMatch, SeatDriver } from './types.js';
@@ -44,7 +45,7 @@ export function checkDriver(driver: SeatDriver, agentFor: AgentFactory | undefin
       return fail('invalid_driver', `Unknown policy "${driver.policy}".`, { option: 'policy', validValues: [...POLICY_NAMES] });
     return ok({ kind: 'scripted', policy: driver.policy });
   }
-  if (!agentFor?.(driver)) return fail('invalid_driver', `No LLM agent is available for model "${driver.model}".`, { option: 'model' });
+  if (!agentFor?.(driver)) return fail('invalid_driver', `No LLM agent is available for model ${playerText(driver.model)}.`, { option: 'model' });
   return ok({ kind: 'llm', model: driver.model });
 }
 
@@ -58,8 +59,10 @@ export function withModel(driver: SeatDriver, defaultModel: string | null | unde
   const model = driver.model.trim() ? driver.model : defaultModel;
   if (!model) return fail('invalid_driver', 'Name a model (`model:`): no default agent model is configured (ARENA_AGENT_MODEL).', { option: 'model' });
   if (allowed && !allowed.includes(model)) {
-    const list = allowed.length ? allowed.join(', ') : 'none (no LLM model is configured)';
-    return fail('model_not_allowed', `Model "${model}" is not allowed here. Allowed models: ${list}.`, { option: 'model', validValues: [...allowed] });
+    // Model names are untrusted text (shown as written, never as markup): listed in the message as one player
+    // span, not as `validValues` (a reply prints those as they are).
+    const list = allowed.length ? playerText(allowed.join(', ')) : 'none (no LLM model is configured)';
+    return fail('model_not_allowed', `Model ${playerText(model)} is not allowed here. Allowed models: ${list}.`, { option: 'model' });
   }
   return ok({ kind: 'llm', model });
 }
@@ -68,6 +71,15 @@ export function withModel(driver: SeatDriver, defaultModel: string | null | unde
 export function roundClosed(m: HostedMatch, round: number | undefined): HostResult<never> | null {
   if (round === undefined || !m.state || m.state.round === round) return null;
   return fail('round_closed', `Round ${round + 1} closed before your command arrived, so nothing was recorded (it was not moved to round ${m.state.round + 1}). Send it again if you still want it.`);
+}
+
+/**
+ * null when `matchId` (the match a command was written for) is unset or is `m`; else `match_changed`: the
+ * channel's match changed while the command was on its way, so it must not act on the new one.
+ */
+export function matchChanged(m: HostedMatch, matchId: string | undefined): HostResult<never> | null {
+  if (matchId === undefined || m.id === matchId) return null;
+  return fail('match_changed', 'The match this command was for ended before it arrived, so nothing was recorded.');
 }
 
 /** null while `m` is in its lobby; else match_over / not_in_lobby. */

@@ -59,6 +59,7 @@ export function applyEvent(m: HostedMatch | null, ev: StoredEvent): FoldStep {
         channelId: body.channelId,
         platform: body.platform,
         hostUserId: body.hostUserId,
+        ...(body.parentChannelId !== undefined ? { parentChannelId: body.parentChannelId } : {}),
         settings: body.settings,
         phase: 'lobby',
         drivers: {},

@@ -23,6 +23,7 @@ export type HostResult<T> = { ok: true; value: T } | { ok: false; error: Command
  * - `invalid_driver`: an unknown scripted policy, a human driver, or an LLM model without an agent;
  * - `busy`: the store kept reporting concurrent writes (retry);
  * - `round_closed`: a command written for a round arrived after that round closed (nothing recorded);
+ * - `match_changed`: a command written for a match found another match in its channel (nothing recorded);
  * - `model_not_allowed` / `budget_exhausted`: an LLM seat on a model outside `llm.allowedModels`, or a daily token budget spent;
  * - ballots: `no_ballot` (none open in the channel), `unknown_ballot`, `ballot_closed`,
  *   `unknown_pair`, `own_pitch` (the pair holds the voter's own seat's pitch), `duplicate_vote` (one vote per
@@ -43,6 +44,7 @@ export type HostErrorCode =
   | 'invalid_driver'
   | 'busy'
   | 'round_closed'
+  | 'match_changed'
   | 'model_not_allowed'
   | 'budget_exhausted'
   | 'no_ballot'

@@ -18,6 +18,8 @@ export interface HostedMatch {
   channelId: string;
   platform: string;
   hostUserId: string;
+  /** The channel of a thread match (Discord), whose daily LLM budget it counts against; absent = its own channel. */
+  parentChannelId?: string;
   settings: MatchSettings;
   phase: 'lobby' | 'running' | 'over';
   drivers: Record<LabId, SeatDriver>;

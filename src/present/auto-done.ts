@@ -28,6 +28,6 @@ export function autoDoneNotice(m: HostedMatch, lab: LabId, round: number, closes
     lines.push(`Round ${n} closes ${when}. Until then you can still act (offers, pitches, messages), and \`done undo:true\` takes the done back.`);
   }
   lines.push('To never be marked done automatically in this match: `done auto:off`.');
-  const buttons = closesNow ? [] : [button('Not done after all', 'done undo:true')];
+  const buttons = closesNow ? [] : [button(m.id, 'Not done after all', 'done undo:true')];
   return { userId, title: `${labName(m, lab)}: nothing left to decide in round ${n}`, text: lines.join(' '), ...(buttons.length ? { buttons } : {}) };
 }

@@ -10,17 +10,19 @@ export const DEADLINE_FIELD = 'Deadline';
 
 export { labName } from '../match/names.js';
 import { labName } from '../match/names.js';
-import { personName } from '../chat/player-text.js';
+import { personName, playerText } from '../chat/player-text.js';
 
 /**
  * "Lab A (👤 Ada)", "Lab B (scripted)", "Lab C (🤖 LLM: gpt-x)", "Lab D (open)". A scripted seat's policy is
  * its hidden strategy (the original arena hid archetypes too): named only once the match is over. A person's
- * name is player text after 👤 (src/chat/player-text.ts), so a nickname cannot pass for an agent label.
+ * name is player text after 👤 (src/chat/player-text.ts), so a nickname cannot pass for an agent label; a
+ * model's name is untrusted text too (whoever configured or typed it), so `**x**` or `<@everyone>` in it is
+ * shown as written on every surface, never as markup or a mention.
  */
 export function seatLabel(m: HostedMatch, lab: LabId): string {
   const d = m.drivers[lab];
   const scripted = (policy: string) => (m.phase === 'over' ? `scripted: ${policy}` : 'scripted');
-  const who = !d ? 'open' : d.kind === 'human' ? personName(d.displayName) : d.kind === 'scripted' ? scripted(d.policy) : `🤖 LLM: ${d.model}`;
+  const who = !d ? 'open' : d.kind === 'human' ? personName(d.displayName) : d.kind === 'scripted' ? scripted(d.policy) : `🤖 LLM: ${playerText(d.model)}`;
   return `${labName(m, lab)} (${who})`;
 }
 

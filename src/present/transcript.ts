@@ -53,7 +53,7 @@ export function renderTranscript(events: readonly StoredEvent[]): string {
         out.push(`- ${labName(next, body.lab)} (${body.lab}) claimed by ${markdownOf(personName(body.displayName))}`);
         break;
       case 'seat_assigned':
-        out.push(`- ${labName(next, body.lab)} (${body.lab}) assigned to ${body.driver.kind === 'llm' ? `LLM ${body.driver.model}` : `scripted ${body.driver.policy}`}`);
+        out.push(`- ${labName(next, body.lab)} (${body.lab}) assigned to ${body.driver.kind === 'llm' ? `LLM ${markdownOf(playerText(body.driver.model))}` : `scripted ${body.driver.policy}`}`);
         break;
       case 'match_started':
         out.push('## Start', ...renderStart(next).public.map(postMarkdown), `## Round 1`);

@@ -11,7 +11,7 @@
  *   (votes.ts).
  * - addLlmUsage, addLlmGuard: `INSERT … ON CONFLICT DO UPDATE SET tokens = llm_usage.tokens + excluded.tokens` (llm-usage.ts, llm-guard.ts).
  * - pruneClaims: one `DELETE … WHERE` on key prefix and age; a claim racing with it is either kept or gone.
- * - inboxTake: one `DELETE … WHERE user_id = ? RETURNING …`: each held post goes to one taker (inbox.ts).
+ * - inboxTake: one `DELETE … WHERE user_id = ? AND channel_id = ? RETURNING …`: each held post goes to one taker (inbox.ts).
  * - createMatch: a partial unique index keeps one lobby/running match per channel.
  * On SQLite, single statements also never hold a write lock across an `await`, which matters because
  * better-sqlite3 blocks the thread while it waits on busy_timeout.
@@ -273,12 +273,12 @@ export class KyselyEventStore implements EventStore {
     return llmGuard.listLlmGuard(this.db, day);
   }
 
-  inboxAdd(userId: string, posts: readonly unknown[]): Promise<void> {
-    return inbox.inboxAdd(this.db, userId, posts);
+  inboxAdd(userId: string, channelId: string, posts: readonly unknown[]): Promise<void> {
+    return inbox.inboxAdd(this.db, userId, channelId, posts);
   }
 
-  inboxTake(userId: string): Promise<unknown[]> {
-    return inbox.inboxTake(this.db, userId);
+  inboxTake(userId: string, channelId: string): Promise<unknown[]> {
+    return inbox.inboxTake(this.db, userId, channelId);
   }
 
   rateLimit(name: string, opts: RateLimitOptions): RateLimit {

@@ -1,7 +1,7 @@
 /**
- * LLM token usage over Kysely (the same queries on SQLite and PostgreSQL; table `llm_usage`, migration
- * 0004). Split from kysely-store.ts, which delegates here. One row per (UTC day, channel, match, model)
- * holds running sums; every write is ONE statement,
+ * LLM token usage over Kysely (the same queries on SQLite and PostgreSQL; table `llm_usage`, migrations
+ * 0004 and 0007). Split from kysely-store.ts, which delegates here. One row per (UTC day, channel, match,
+ * model) holds running sums and the person they count against (the match's host); every write is ONE statement,
  * `INSERT … ON CONFLICT (day, channel_id, match_id, model) DO UPDATE SET tokens = llm_usage.tokens + excluded.tokens, …`,
  * which the database makes atomic, so several bot processes on one database add to the same count and
  * never lose an increment.
@@ -28,6 +28,7 @@ const UsageRow = z.object({
   day: z.string().regex(DAY),
   channel_id: z.string(),
   match_id: z.string(),
+  person_id: z.string(),
   model: z.string(),
   calls: Count,
   refused: Count,
@@ -36,7 +37,7 @@ const UsageRow = z.object({
   tokens: Count,
 });
 
-const SpentRow = z.object({ deployment: Count, channel: Count, match: Count });
+const SpentRow = z.object({ deployment: Count, channel: Count, match: Count, person: Count });
 
 /** `n` (missing = 0) when it is an integer ≥ 0; else a TypeError naming `what`. */
 export const count = (n: number | undefined, what: string): number => {
@@ -57,6 +58,7 @@ export async function addLlmUsage(db: Kysely<Database>, u: LlmUsageDelta): Promi
       day: u.day,
       channel_id: u.channelId ?? '',
       match_id: u.matchId ?? '',
+      person_id: u.personId ?? '',
       model: u.model,
       calls: count(u.calls, 'calls'),
       refused: count(u.refused, 'refused'),
@@ -72,12 +74,14 @@ export async function addLlmUsage(db: Kysely<Database>, u: LlmUsageDelta): Promi
         prompt_tokens: eb('llm_usage.prompt_tokens', '+', eb.ref('excluded.prompt_tokens')),
         completion_tokens: eb('llm_usage.completion_tokens', '+', eb.ref('excluded.completion_tokens')),
         tokens: eb('llm_usage.tokens', '+', eb.ref('excluded.tokens')),
+        // A match has one host; a row written before migration 0007 ('') takes it on its first new call.
+        person_id: eb.ref('excluded.person_id'),
       })),
     )
     .execute();
 }
 
-/** Tokens spent by the deployment and a channel on `day`, and by a match on every day; see EventStore.llmSpent. */
+/** Tokens spent by the deployment, a channel and a person on `day`, and by a match on every day; see EventStore.llmSpent. */
 export async function llmSpent(db: Kysely<Database>, q: LlmSpentQuery): Promise<LlmSpent> {
   if (!DAY.test(q.day)) throw new TypeError(`llmSpent: day must be YYYY-MM-DD, got ${JSON.stringify(q.day)}`);
   const tokens = sql.ref('tokens');
@@ -85,17 +89,19 @@ export async function llmSpent(db: Kysely<Database>, q: LlmSpentQuery): Promise<
   // A missing channel or match sums nothing (`1 = 0`), so one statement serves every call.
   const inChannel = q.channelId ? sql`${onDay} and ${sql.ref('channel_id')} = ${q.channelId}` : sql`1 = 0`;
   const ofMatch = q.matchId ? sql`${sql.ref('match_id')} = ${q.matchId}` : sql`1 = 0`;
+  const ofPerson = q.personId ? sql`${onDay} and ${sql.ref('person_id')} = ${q.personId}` : sql`1 = 0`;
   const row = await db
     .selectFrom('llm_usage')
     .select([
       sql<string | number>`coalesce(sum(case when ${onDay} then ${tokens} else 0 end), 0)`.as('deployment'),
       sql<string | number>`coalesce(sum(case when ${inChannel} then ${tokens} else 0 end), 0)`.as('channel'),
       sql<string | number>`coalesce(sum(case when ${ofMatch} then ${tokens} else 0 end), 0)`.as('match'),
+      sql<string | number>`coalesce(sum(case when ${ofPerson} then ${tokens} else 0 end), 0)`.as('person'),
     ])
     // Only today's rows and the match's rows (primary key prefix `day`, index `llm_usage_by_match`).
     .where(sql<boolean>`${onDay} or ${ofMatch}`)
     .executeTakeFirst();
-  const parsed = SpentRow.safeParse(row ?? { deployment: 0, channel: 0, match: 0 });
+  const parsed = SpentRow.safeParse(row ?? { deployment: 0, channel: 0, match: 0, person: 0 });
   if (!parsed.success) throw new StoreError('corrupt_row', `llm_usage sums: ${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }
@@ -112,6 +118,7 @@ export async function listLlmUsage(db: Kysely<Database>, day: string): Promise<L
       day: x.day,
       channelId: x.channel_id === '' ? null : x.channel_id,
       matchId: x.match_id === '' ? null : x.match_id,
+      personId: x.person_id === '' ? null : x.person_id,
       model: x.model,
       calls: x.calls,
       refused: x.refused,

@@ -172,6 +172,31 @@ const m0006: Migration = {
   },
 };
 
+/**
+ * 0007: the private inbox keyed by person AND channel: a post held for someone is shown only with their next
+ * interaction in the channel it was made in (a person in matches in two channels saw one channel's private
+ * offer, with its buttons, under a command in the other). Rows from before have channel '' and are never
+ * shown; they expire within the inbox's 24 h.
+ */
+const m0007: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('private_inbox').addColumn('channel_id', 'text', (c) => c.notNull().defaultTo('')).execute();
+    await db.schema.dropIndex('private_inbox_by_user').execute();
+    await db.schema.createIndex('private_inbox_by_user_channel').on('private_inbox').columns(['user_id', 'channel_id', 'sort_key']).execute();
+  },
+};
+
+/**
+ * 0008: LLM usage per person (the daily budget per host, src/agents/budget.ts): the platform user id the
+ * call's tokens count against (the match's host), '' = nobody (rows from before, calls outside a match).
+ * Not part of the key: a match has one host, so (day, channel, match, model) still names one row.
+ */
+const m0008: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('llm_usage').addColumn('person_id', 'text', (c) => c.notNull().defaultTo('')).execute();
+  },
+};
+
 /** Every migration by name, in order. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_matches_events_claims': m0001,
@@ -180,6 +205,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0004_llm_usage': m0004,
   '0005_private_inbox': m0005,
   '0006_llm_guard': m0006,
+  '0007_private_inbox_channel': m0007,
+  '0008_llm_usage_person': m0008,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };

@@ -72,6 +72,8 @@ export interface LlmUsageTable {
   channel_id: string;
   match_id: string;
   model: string;
+  /** Platform user id the tokens count against (0007; the match's host), '' = nobody. */
+  person_id: string;
   calls: number;
   refused: number;
   prompt_tokens: number;
@@ -95,6 +97,8 @@ export interface PrivateInboxTable {
   id: string;
   /** Platform-qualified recipient, e.g. `discord:123`. */
   user_id: string;
+  /** Channel the post was made in (0006): shown only with the recipient's interactions there; '' = before 0006. */
+  channel_id: string;
   /** `<ISO time>/<counter>`: the order posts were added in. */
   sort_key: string;
   created_at: string;

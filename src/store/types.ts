@@ -94,6 +94,8 @@ export interface LlmUsageDelta {
   channelId: string | null;
   /** Match the call was made for; null = none. */
   matchId: string | null;
+  /** Platform user id whose daily budget the call counts against (the match's host); null/absent = nobody. */
+  personId?: string | null;
   model: string;
   /** Calls made (1 for a call, 0 for a refusal). */
   calls?: number;
@@ -108,6 +110,8 @@ export interface LlmUsageRecord {
   day: string;
   channelId: string | null;
   matchId: string | null;
+  /** Whose daily budget the row counts against (the match's host); null = nobody. */
+  personId: string | null;
   model: string;
   calls: number;
   refused: number;
@@ -141,19 +145,22 @@ export interface LlmGuardRecord {
   refusals: number;
 }
 
-/** What {@link EventStore.llmSpent} sums; a null channel or match sums nothing for it. */
+/** What {@link EventStore.llmSpent} sums; a null channel, match or person sums nothing for it. */
 export interface LlmSpentQuery {
   /** UTC day, `YYYY-MM-DD`. */
   day: string;
   channelId: string | null;
   matchId: string | null;
+  /** Platform user id (a host); absent = null. */
+  personId?: string | null;
 }
 
-/** Tokens (prompt + completion) spent: by the deployment and the channel on the day, by the match on every day. */
+/** Tokens (prompt + completion) spent: by the deployment, the channel and the person on the day, by the match on every day. */
 export interface LlmSpent {
   deployment: number;
   channel: number;
   match: number;
+  person: number;
 }
 
 /** Outcome of {@link EventStore.createMatch}. */
@@ -296,8 +303,8 @@ export interface EventStore {
   addLlmUsage(usage: LlmUsageDelta): Promise<void>;
 
   /**
-   * Tokens spent so far: by the whole deployment and by `channelId` on `day`, and by `matchId` on every day
-   * (the token budgets of docs/LLM.md, checked before each LLM call). One statement.
+   * Tokens spent so far: by the whole deployment, by `channelId` and by `personId` on `day`, and by `matchId`
+   * on every day (the token budgets of docs/LLM.md, checked before each LLM call). One statement.
    * @throws {TypeError} when `day` is not `YYYY-MM-DD`.
    */
   llmSpent(query: LlmSpentQuery): Promise<LlmSpent>;
@@ -323,19 +330,21 @@ export interface EventStore {
   listLlmGuard(day: string): Promise<LlmGuardRecord[]>;
 
   /**
-   * Hold `posts` (JSON-serialisable values, in order) for `userId` until {@link EventStore.inboxTake}: the
-   * private inbox (src/store/inbox.ts), kept in the database so any process serves any person and a restart
-   * loses nothing. At most 10 posts per person (the oldest dropped), none older than 24 h.
-   * @throws {TypeError} when `userId` is empty or longer than 200 characters.
+   * Hold `posts` (JSON-serialisable values, in order) for `userId` in `channelId` until
+   * {@link EventStore.inboxTake} there: the private inbox (src/store/inbox.ts), kept in the database so any
+   * process serves any person and a restart loses nothing. At most 10 posts per person and channel (the
+   * oldest dropped), none older than 24 h.
+   * @throws {TypeError} when `userId` or `channelId` is empty or longer than 200 characters.
    */
-  inboxAdd(userId: string, posts: readonly unknown[]): Promise<void>;
+  inboxAdd(userId: string, channelId: string, posts: readonly unknown[]): Promise<void>;
 
   /**
-   * Remove and return every post held for `userId`, oldest first, atomically (one DELETE … RETURNING): of
-   * two processes taking at once, each post goes to exactly one. The values are parsed JSON, unvalidated.
-   * @throws {TypeError} when `userId` is empty or longer than 200 characters.
+   * Remove and return every post held for `userId` in `channelId`, oldest first, atomically (one DELETE …
+   * RETURNING): of two processes taking at once, each post goes to exactly one. Posts held in other channels
+   * stay. The values are parsed JSON, unvalidated.
+   * @throws {TypeError} when `userId` or `channelId` is empty or longer than 200 characters.
    */
-  inboxTake(userId: string): Promise<unknown[]>;
+  inboxTake(userId: string, channelId: string): Promise<unknown[]>;
 
   /**
    * A rate limit of `points` per `durationSeconds` per key (src/store/rate-limit.ts): on PostgreSQL shared by

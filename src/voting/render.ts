@@ -29,13 +29,13 @@ const quote = (text: string) => playerBlock(text);
 export const voteCommand = (ballotId: string, pair?: number, choice?: VoteChoice) =>
   `vote ballot:${ballotId}${pair === undefined ? '' : ` pair:${pair}`}${choice === undefined ? '' : ` choice:${choice}`}`;
 
-/** The four choice buttons of a pair (Discord custom_id `arena:vote ballot:v_3 pair:12 choice:both_bad` = 42 characters). */
-export function choiceButtons(ballotId: string, pair: number): Button[] {
+/** The four choice buttons of a pair of match `matchId` (Discord custom_id `arena:@m_0123456789ab vote ballot:v_3 pair:12 choice:both_bad` = 58 characters). */
+export function choiceButtons(matchId: string, ballotId: string, pair: number): Button[] {
   return [
-    button('A is better', voteCommand(ballotId, pair, 'a'), 'primary'),
-    button('B is better', voteCommand(ballotId, pair, 'b'), 'primary'),
-    button('Tie', voteCommand(ballotId, pair, 'tie')),
-    button('Both bad', voteCommand(ballotId, pair, 'both_bad'), 'danger'),
+    button(matchId, 'A is better', voteCommand(ballotId, pair, 'a'), 'primary'),
+    button(matchId, 'B is better', voteCommand(ballotId, pair, 'b'), 'primary'),
+    button(matchId, 'Tie', voteCommand(ballotId, pair, 'tie')),
+    button(matchId, 'Both bad', voteCommand(ballotId, pair, 'both_bad'), 'danger'),
   ];
 }
 
@@ -51,11 +51,11 @@ export function ballotOpenField(b: Ballot): { name: string; value: string } {
   };
 }
 
-/** The button under a round-close post that opens the caller's next pair. */
-export const voteButton = (b: Ballot): Button => button(`Vote on round ${b.round + 1} pitches`, voteCommand(b.id), 'primary');
+/** The button under a round-close post of match `matchId` that opens the caller's next pair. */
+export const voteButton = (matchId: string, b: Ballot): Button => button(matchId, `Vote on round ${b.round + 1} pitches`, voteCommand(b.id), 'primary');
 
 /** One pair as the voter sees it (private): both texts, authors hidden, with the choice buttons. */
-export function renderPair(b: Ballot, shown: ShownPair, left: number): Post {
+export function renderPair(matchId: string, b: Ballot, shown: ShownPair, left: number): Post {
   return {
     title: `Ballot ${b.id} · pair ${shown.pair} of ${b.pairs.length} (round ${b.round + 1} pitches)`,
     text: [
@@ -69,7 +69,7 @@ export function renderPair(b: Ballot, shown: ShownPair, left: number): Post {
       '',
       `${left} pair${left === 1 ? '' : 's'} left for you on this ballot, this one included. Text: \`${voteCommand(b.id, shown.pair, 'a')}\` (or b, tie, both_bad).`,
     ].join('\n'),
-    buttons: choiceButtons(b.id, shown.pair),
+    buttons: choiceButtons(matchId, b.id, shown.pair),
   };
 }
 

@@ -23,6 +23,8 @@ import type { HostedMatch } from '../match/types.js';
 
 /** Options of `vote`: all optional (no option = the caller's next pair). `pair` is 1-based. */
 export interface VoteInput {
+  /** Only this match's ballots (a pressed vote button names the match it was made for); default: the channel's. */
+  match?: string;
   ballot?: string;
   pair?: number;
   choice?: VoteChoice;
@@ -67,7 +69,7 @@ export class VoteDesk {
    */
   async vote(channelId: string, caller: Caller, input: VoteInput): Promise<HostResult<Reply>> {
     const now = this.d.clock.now();
-    const matches = await this.candidates(channelId);
+    const matches = (await this.candidates(channelId)).filter((x) => input.match === undefined || x.id === input.match);
     let m: HostedMatch | undefined;
     let b: Ballot | undefined;
     if (input.ballot !== undefined) {
@@ -105,7 +107,7 @@ export class VoteDesk {
     const shown = shownPair(m.id, b, input.pair, caller.userId);
     if (input.choice === undefined) {
       const note = judged.has(input.pair) ? { text: `You already voted on pair ${input.pair}.` } : null;
-      const post = renderPair(b, shown, eligiblePairs(b, lab).filter((n) => !judged.has(n)).length);
+      const post = renderPair(m.id, b, shown, eligiblePairs(b, lab).filter((n) => !judged.has(n)).length);
       return ok({ public: [], private: [{ ...post, ...(note ? { text: `${note.text}\n${post.text}` } : {}), userId: caller.userId }] });
     }
     if (judged.has(input.pair)) return this.duplicate(b, input.pair);
@@ -145,7 +147,7 @@ export class VoteDesk {
   private serveNext(m: HostedMatch, b: Ballot, caller: Caller, lab: string | null, judged: ReadonlySet<number>): Reply {
     const next = nextPair(b, lab, judged);
     const eligible = eligiblePairs(b, lab);
-    const post = next === null ? renderNothingLeft(b, eligible.length) : renderPair(b, shownPair(m.id, b, next, caller.userId), eligible.filter((n) => !judged.has(n)).length);
+    const post = next === null ? renderNothingLeft(b, eligible.length) : renderPair(m.id, b, shownPair(m.id, b, next, caller.userId), eligible.filter((n) => !judged.has(n)).length);
     return { public: [], private: [{ ...post, userId: caller.userId }] };
   }
 

@@ -18,7 +18,7 @@ import { emuClient } from './helpers.js';
 const DAY = '2025-03-01';
 const NOON = new Date(`${DAY}T12:00:00.000Z`);
 const NEXT_DAY = new Date('2025-03-02T00:00:01.000Z');
-const NONE: TokenBudgets = { dailyTokens: 0, channelDailyTokens: 0, matchTokens: 0 };
+const NONE: TokenBudgets = { dailyTokens: 0, personDailyTokens: 0, channelDailyTokens: 0, matchTokens: 0 };
 const Reply = z.object({ ok: z.boolean() });
 
 /** One structured call of `role` for `matchId` (null = none) through `caller`. */
@@ -121,7 +121,7 @@ describe('spend gate: token budgets counted in the store', () => {
     // Another channel is untouched.
     assert.equal((await ask(caller, 'm4')).ok, true);
     assert.equal(emu.chatRequests().length - n0, 2, 'only the two allowed calls reached the server');
-    assert.deepEqual(await b.llmSpent({ day: DAY, channelId: 'chan-c', matchId: 'm3' }), { deployment: 10_000 + 1_000, channel: 500, match: 500 });
+    assert.deepEqual(await b.llmSpent({ day: DAY, channelId: 'chan-c', matchId: 'm3' }), { deployment: 10_000 + 1_000, channel: 500, match: 500, person: 0 });
   });
 
   test('match scope: the per-match budget holds across two processes; the judge counts through withLlmMatch', async () => {
@@ -137,14 +137,55 @@ describe('spend gate: token budgets counted in the store', () => {
     const refused = await ask(second.caller, 'm5');
     assert.equal(refused.ok, false, '1,000 spent + 5 would pass 1,003');
     assert.equal(second.lines.at(-1)?.refusal?.scope, 'match');
-    assert.deepEqual(await a.llmSpent({ day: DAY, channelId: 'chan-e', matchId: 'm5' }), { deployment: 11_000 + 1_000, channel: 1_000, match: 1_000 });
+    assert.deepEqual(await a.llmSpent({ day: DAY, channelId: 'chan-e', matchId: 'm5' }), { deployment: 11_000 + 1_000, channel: 1_000, match: 1_000, person: 0 });
+  });
+
+  test('person scope: one host\'s matches in several channels share one daily budget; another host and a thread\'s parent', async () => {
+    const day = '2025-05-05';
+    const at = new Date(`${day}T12:00:00Z`);
+    // Three matches of one host: two in channels of their own, one in a thread of chan-p1 (its parent).
+    const created = (id: string, channelId: string, hostUserId: string, parentChannelId?: string) => ({
+      type: 'match_created' as const,
+      channelId,
+      platform: 'discord',
+      hostUserId,
+      ...(parentChannelId ? { parentChannelId } : {}),
+      settings: { task: 'market_round' as const, seed: 1, roundSeconds: 0, holdout: false },
+    });
+    for (const [id, channel, host, parent] of [
+      ['p1', 'chan-p1', 'discord:mal', undefined],
+      ['p2', 'chan-p2', 'discord:mal', undefined],
+      ['p3', 'thread-of-p1', 'discord:mal', 'chan-p1'],
+      ['q1', 'chan-q1', 'discord:olga', undefined],
+    ] as const) {
+      assert.ok((await a.createMatch({ id, channelId: channel, platform: 'discord', createdAt: at.toISOString() })).ok);
+      assert.ok((await a.append(id, 0, created(id, channel, host, parent), at.toISOString())).ok);
+    }
+    // Each call reports 500 tokens and the probe is estimated at 5: the host's 1,003 allow two calls.
+    const { caller, lines } = gate(a, { personDailyTokens: 1_003 }, at);
+    assert.equal((await ask(caller, 'p1')).ok, true);
+    assert.equal((await ask(caller, 'p2')).ok, true, 'another channel of the same host, same budget');
+    const third = await ask(caller, 'p3');
+    assert.equal(third.ok, false, 'a third channel (a thread) of the same host: 1,000 + 5 would pass 1,003');
+    assert.match(!third.ok ? third.message : '', /^llm_budget_spent \(person\): this match's host has used their LLM tokens for today \(UTC 2025-05-05\); their LLM calls resume at 00:00 UTC\.$/);
+    assert.doesNotMatch(!third.ok ? third.message : '', /1,00[03]/, 'no figures of a host\'s use elsewhere');
+    assert.equal((await ask(caller, 'q1')).ok, true, 'another host is untouched');
+    assert.deepEqual(lines.map((l) => [l.matchId, l.personId, l.channelId, l.code]), [
+      ['p1', 'discord:mal', 'chan-p1', 'ok'],
+      ['p2', 'discord:mal', 'chan-p2', 'ok'],
+      ['p3', 'discord:mal', 'chan-p1', 'llm_budget_spent'],
+      ['q1', 'discord:olga', 'chan-q1', 'ok'],
+    ], "a thread's calls count against its parent channel");
+    assert.deepEqual(await b.llmSpent({ day, channelId: 'chan-p1', matchId: null, personId: 'discord:mal' }), { deployment: 1_500, channel: 500, match: 0, person: 1_000 });
+    const rows = (await b.listLlmUsage(day)).map((u) => [u.matchId, u.personId, u.refused]);
+    assert.deepEqual(rows, [['p1', 'discord:mal', 0], ['p3', 'discord:mal', 1], ['p2', 'discord:mal', 0], ['q1', 'discord:olga', 0]]);
   });
 
   test('a ledger that cannot be read refuses the call (llm_usage_unavailable); pure refusal order', async () => {
     const broken: SpendLedger = {
       spent: () => Promise.reject(new Error('database is down')),
       add: () => Promise.resolve(),
-      channelOf: () => Promise.resolve('c'),
+      scopeOf: () => Promise.resolve({ channelId: 'c', personId: 'discord:1' }),
     };
     const errors: string[] = [];
     const caller = spendGate(emuClient(emu), { ledger: broken, budgets: NONE, onError: (_e, during) => errors.push(during) });
@@ -155,39 +196,42 @@ describe('spend gate: token budgets counted in the store', () => {
     assert.deepEqual(errors, ['check']);
     assert.equal(emu.chatRequests().length - n0, 0);
 
-    const spent = { deployment: 100, channel: 100, match: 100 };
-    const all = { dailyTokens: 100, channelDailyTokens: 100, matchTokens: 100 };
-    const where = { inChannel: true, inMatch: true };
+    const spent = { deployment: 100, channel: 100, match: 100, person: 100 };
+    const all = { dailyTokens: 100, personDailyTokens: 100, channelDailyTokens: 100, matchTokens: 100 };
+    const where = { inChannel: true, inMatch: true, ofPerson: true };
     assert.equal(budgetRefusal(spent, all, 1, DAY, where)?.scope, 'deployment', 'the widest scope is named first');
-    assert.equal(budgetRefusal(spent, { ...all, dailyTokens: 0 }, 1, DAY, where)?.scope, 'channel');
-    assert.equal(budgetRefusal(spent, { ...all, dailyTokens: 0, channelDailyTokens: 0 }, 1, DAY, where)?.scope, 'match');
-    assert.equal(budgetRefusal(spent, { ...all, dailyTokens: 0 }, 1, DAY, { inChannel: false, inMatch: false }), null, 'no channel, no match: only the deployment counts');
+    assert.equal(budgetRefusal(spent, { ...all, dailyTokens: 0 }, 1, DAY, where)?.scope, 'person');
+    assert.equal(budgetRefusal(spent, { ...all, dailyTokens: 0, personDailyTokens: 0 }, 1, DAY, where)?.scope, 'channel');
+    assert.equal(budgetRefusal(spent, { ...all, dailyTokens: 0, personDailyTokens: 0, channelDailyTokens: 0 }, 1, DAY, where)?.scope, 'match');
+    assert.equal(budgetRefusal(spent, { ...all, dailyTokens: 0 }, 1, DAY, { inChannel: false, inMatch: false }), null, 'no channel, match or host: only the deployment counts');
     assert.equal(budgetRefusal(spent, NONE, 1, DAY, where), null, '0 = unlimited');
-    assert.equal(budgetRefusal({ deployment: 99, channel: 0, match: 0 }, all, 1, DAY, where), null, 'exactly at the budget is still allowed');
+    assert.equal(budgetRefusal({ deployment: 99, channel: 0, match: 0, person: 0 }, all, 1, DAY, where), null, 'exactly at the budget is still allowed');
   });
 });
 
-test('a new LLM seat: refused on a spent deployment or channel day, never on a match budget or an unreadable ledger', async () => {
+test('a new LLM seat: refused on a spent deployment, host or channel day, never on a match budget or an unreadable ledger', async () => {
   const now = new Date(`${DAY}T12:00:00Z`);
   const asked: unknown[] = [];
-  const ledger = (spent: { deployment: number; channel: number; match: number }) => ({
+  const ledger = (spent: { deployment: number; channel: number; match: number; person?: number }) => ({
     spent: (q: unknown) => {
       asked.push(q);
-      return Promise.resolve(spent);
+      return Promise.resolve({ person: 0, ...spent });
     },
   });
-  const budgets = { dailyTokens: 1_000, channelDailyTokens: 100, matchTokens: 10 };
-  const channel = await seatBudgetRefusal(ledger({ deployment: 500, channel: 100, match: 0 }), budgets, 'c1', now);
+  const budgets = { dailyTokens: 1_000, personDailyTokens: 300, channelDailyTokens: 100, matchTokens: 10 };
+  const where = { channelId: 'c1', personId: 'discord:7' };
+  const channel = await seatBudgetRefusal(ledger({ deployment: 500, channel: 100, match: 0 }), budgets, where, now);
   assert.equal(channel?.scope, 'channel');
   assert.ok(channel?.message.includes(`this channel has spent 100 of its 100 LLM tokens for today (UTC ${DAY})`), channel?.message);
-  assert.deepEqual(asked.at(-1), { day: DAY, channelId: 'c1', matchId: null }, "today's spend of the channel, no match");
-  assert.equal((await seatBudgetRefusal(ledger({ deployment: 1_000, channel: 0, match: 0 }), budgets, 'c1', now))?.scope, 'deployment');
-  assert.equal(await seatBudgetRefusal(ledger({ deployment: 999, channel: 99, match: 10_000 }), budgets, 'c1', now), null, 'one token left in each daily budget; a match budget starts with its match');
+  assert.deepEqual(asked.at(-1), { day: DAY, channelId: 'c1', matchId: null, personId: 'discord:7' }, "today's spend of the channel and the host, no match");
+  assert.equal((await seatBudgetRefusal(ledger({ deployment: 1_000, channel: 0, match: 0 }), budgets, where, now))?.scope, 'deployment');
+  assert.equal((await seatBudgetRefusal(ledger({ deployment: 300, channel: 0, match: 0, person: 300 }), budgets, where, now))?.scope, 'person', "the host's day is spent");
+  assert.equal(await seatBudgetRefusal(ledger({ deployment: 999, channel: 99, match: 10_000, person: 299 }), budgets, where, now), null, 'one token left in each daily budget; a match budget starts with its match');
   const n = asked.length;
-  assert.equal(await seatBudgetRefusal(ledger({ deployment: 9e9, channel: 9e9, match: 0 }), { dailyTokens: 0, channelDailyTokens: 0, matchTokens: 10 }, 'c1', now), null, 'no daily budget: allowed');
+  assert.equal(await seatBudgetRefusal(ledger({ deployment: 9e9, channel: 9e9, match: 0, person: 9e9 }), { dailyTokens: 0, personDailyTokens: 0, channelDailyTokens: 0, matchTokens: 10 }, where, now), null, 'no daily budget: allowed');
   assert.equal(asked.length, n, 'and the ledger is not read');
   const down = { spent: () => Promise.reject(new Error('database is down')) };
-  assert.equal(await seatBudgetRefusal(down, budgets, 'c1', now), null, 'the gate guards each call while the ledger is away');
+  assert.equal(await seatBudgetRefusal(down, budgets, where, now), null, 'the gate guards each call while the ledger is away');
 });
 
 test('usage survives closing and reopening the SQLite file', async () => {
@@ -198,7 +242,7 @@ test('usage survives closing and reopening the SQLite file', async () => {
     await s1.close();
     const s2 = await openSqliteStore(db.path);
     try {
-      assert.deepEqual(await s2.llmSpent({ day: DAY, channelId: 'c', matchId: 'm' }), { deployment: 100, channel: 100, match: 100 });
+      assert.deepEqual(await s2.llmSpent({ day: DAY, channelId: 'c', matchId: 'm' }), { deployment: 100, channel: 100, match: 100, person: 0 });
       await s2.addLlmUsage({ day: DAY, channelId: 'c', matchId: 'm', model: 'x', calls: 1, promptTokens: 5 });
       assert.deepEqual((await s2.listLlmUsage(DAY)).map((u) => [u.calls, u.tokens]), [[3, 105]]);
     } finally {

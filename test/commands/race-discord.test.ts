@@ -86,8 +86,8 @@ describe('races through the real Discord client', () => {
     const { id, labB } = await started(0);
     const offer = await offerFromAlice(id, labB);
     const before = (await matchOf(id)).state!.seats[labB]!;
-    const d1 = emu.dispatchButton(bob, `arena:accept offer:${offer}`);
-    const d2 = emu.dispatchButton(bob, `arena:accept offer:${offer}`);
+    const d1 = emu.dispatchButton(bob, `arena:@${id} accept offer:${offer}`);
+    const d2 = emu.dispatchButton(bob, `arena:@${id} accept offer:${offer}`);
     await Promise.all([rt.bot.handled(d1.id), rt.bot.handled(d2.id)]);
     const answers = [answerOf(emu, d1), answerOf(emu, d2)];
     const lost = answers.filter((a) => /✗/.test(textOf(a)));
@@ -105,7 +105,7 @@ describe('races through the real Discord client', () => {
     const offer = await offerFromAlice(id, labB);
     const before = (await matchOf(id)).state!.seats;
     const dw = emu.dispatchSlash(alice, 'arena', 'reject', [{ name: 'offer', type: 3, value: offer }]);
-    const da = emu.dispatchButton(bob, `arena:accept offer:${offer}`);
+    const da = emu.dispatchButton(bob, `arena:@${id} accept offer:${offer}`);
     await Promise.all([rt.bot.handled(dw.id), rt.bot.handled(da.id)]);
     const [w, a] = [answerOf(emu, dw), answerOf(emu, da)];
     const lost = [w, a].filter((x) => /✗/.test(textOf(x)));
@@ -125,7 +125,7 @@ describe('races through the real Discord client', () => {
     const offer = await offerFromAlice(id, labB);
     const penaltiesBefore = (await matchOf(id)).state!.seats[labB]!.invalidActions;
     const held = holdNextAct();
-    const d = emu.dispatchButton(bob, `arena:accept offer:${offer}`);
+    const d = emu.dispatchButton(bob, `arena:@${id} accept offer:${offer}`);
     await held.reached;
     await clock.advance(30_000);
     await rt.host.idle();

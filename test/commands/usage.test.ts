@@ -10,24 +10,29 @@ import { formatUsage } from '../../src/commands/handlers-usage.js';
 import type { Caller, Reply } from '../../src/commands/types.js';
 import { arena, assertOk, bob, CHANNEL, type Arena } from './harness.js';
 import { postText } from '../host/helpers.js';
+import { plainOf, playerText } from '../../src/chat/player-text.js';
 
 const ADMIN: Caller = { userId: 'test:root', displayName: 'Root', isAdmin: true };
 const utcDay = (d: Date) => d.toISOString().slice(0, 10);
-const allText = (r: Reply) => [...r.public, ...r.private].map(postText).join('\n');
+/** What a reader sees: the posts' text without the markers of untrusted text. */
+const allText = (r: Reply) => plainOf([...r.public, ...r.private].map(postText).join('\n'));
 
 describe('stats view:usage', () => {
   let a: Arena;
   before(async () => {
     a = await arena({ adminUserIds: [ADMIN.userId] });
-    configureUsageBudgets({ dailyTokens: 100_000, channelDailyTokens: 30_000, matchTokens: 400_000 });
+    configureUsageBudgets({ dailyTokens: 100_000, personDailyTokens: 20_000, channelDailyTokens: 30_000, matchTokens: 400_000 });
     // The same rows today and tomorrow (UTC), so a test running across midnight reads the same figures.
     const now = new Date();
     for (const day of [utcDay(now), utcDay(new Date(now.getTime() + 86_400_000))]) {
-      await a.store.addLlmUsage({ day, channelId: 'discord:111', matchId: 'm1', model: 'gpt-small', calls: 4, promptTokens: 10_000, completionTokens: 2_000 });
-      await a.store.addLlmUsage({ day, channelId: 'discord:111', matchId: 'm1', model: 'gpt-judge', calls: 2, promptTokens: 6_000, completionTokens: 500 });
-      await a.store.addLlmUsage({ day, channelId: 'discord:111', matchId: 'm1', model: 'gpt-small', refused: 3 });
-      await a.store.addLlmUsage({ day, channelId: 'slack:C22', matchId: 'm2', model: 'gpt-small', calls: 1, promptTokens: 1_500, completionTokens: 0 });
-      await a.store.addLlmUsage({ day, channelId: CHANNEL, matchId: 'm3', model: 'gpt-small', calls: 2, promptTokens: 700, completionTokens: 300 });
+      const mal = 'discord:555';
+      await a.store.addLlmUsage({ day, channelId: 'discord:111', matchId: 'm1', personId: mal, model: 'gpt-small', calls: 4, promptTokens: 10_000, completionTokens: 2_000 });
+      await a.store.addLlmUsage({ day, channelId: 'discord:111', matchId: 'm1', personId: mal, model: 'gpt-judge', calls: 2, promptTokens: 6_000, completionTokens: 500 });
+      await a.store.addLlmUsage({ day, channelId: 'discord:111', matchId: 'm1', personId: mal, model: 'gpt-small', refused: 3 });
+      await a.store.addLlmUsage({ day, channelId: 'slack:C22', matchId: 'm2', personId: 'slack:U9', model: 'gpt-small', calls: 1, promptTokens: 1_500, completionTokens: 0 });
+      await a.store.addLlmUsage({ day, channelId: CHANNEL, matchId: 'm3', personId: mal, model: 'gpt-small', calls: 2, promptTokens: 700, completionTokens: 300 });
+      // A model name written as markup: shown as text, never bold or a mention.
+      await a.store.addLlmUsage({ day, channelId: CHANNEL, matchId: 'm3', personId: mal, model: '**bold** <@everyone>', refused: 1 });
     }
   });
   after(async () => {
@@ -43,13 +48,19 @@ describe('stats view:usage', () => {
     const text = allText(r);
     assert.match(text, /LLM usage today \(UTC \d{4}-\d{2}-\d{2}\)/);
     // 12,000 + 6,500 + 1,500 + 1,000 = 21,000 of 100,000.
-    assert.match(text, /Deployment: 21,000 of 100,000 tokens \(79,000 left\) · 9 calls · 3 refused/);
+    assert.match(text, /Deployment: 21,000 of 100,000 tokens \(79,000 left\) · 9 calls · 4 refused/);
     assert.match(text, /• discord:111: 18,500 of 30,000 tokens \(11,500 left\) · 6 calls · 3 refused · 1 match/);
     assert.match(text, /• slack:C22: 1,500 of 30,000 tokens \(28,500 left\) · 1 call · 1 match/);
     assert.match(text, /• gpt-small: 14,500 tokens \(prompt 12,200, completion 2,300\) · 7 calls · 3 refused/);
     assert.match(text, /• gpt-judge: 6,500 tokens \(prompt 6,000, completion 500\) · 2 calls/);
-    assert.match(text, /Budgets: 100,000 a day for the deployment, 30,000 a day per channel, 400,000 per match/);
+    assert.match(text, /Budgets: 100,000 a day for the deployment, 20,000 a day per host, 30,000 a day per channel, 400,000 per match/);
     assert.ok(text.indexOf('discord:111') < text.indexOf('slack:C22'), 'channels by tokens, most first');
+    // Per host: one host's matches in two channels are summed against the host budget.
+    assert.match(text, /By host \(2 hosts\)/);
+    assert.match(text, /• discord:555: 19,500 of 20,000 tokens \(500 left\) · 8 calls · 4 refused · 2 matches/);
+    assert.match(text, /• slack:U9: 1,500 of 20,000 tokens/);
+    const field = r.private[0]!.fields!.find((f) => f.name === 'By model')!.value;
+    assert.ok(field.includes(playerText('**bold** <@everyone>')), 'a model name is marked as untrusted text');
   });
 
   test('the typed (Discord) path gives the same view', async () => {
@@ -61,7 +72,8 @@ describe('stats view:usage', () => {
     const guildAdmin: Caller = { userId: 'test:mod', displayName: 'Mod', isAdmin: true };
     const text = allText(assertOk(await a.run(guildAdmin, 'stats view:usage')));
     assert.match(text, /LLM usage today in this channel/);
-    assert.match(text, /This channel: 1,000 of 30,000 tokens \(29,000 left\) · 2 calls · 1 match/);
+    assert.match(text, /This channel: 1,000 of 30,000 tokens \(29,000 left\) · 2 calls · 1 refused · 1 match/);
+    assert.doesNotMatch(text, /discord:555|By host/, 'no host figures: a host plays in other servers too');
     assert.doesNotMatch(text, /discord:111|slack:C22|Deployment|gpt-judge|18,500|21,000/);
   });
 
@@ -84,11 +96,12 @@ describe('stats view:usage', () => {
 
 test('formatUsage: no call yet, unlimited budgets, unknown budgets', () => {
   assert.match(postText(formatUsage([], null, '2025-01-01')), /No LLM call today: 0 tokens spent\.\nBudgets: not known in this process/);
-  const row = { day: '2025-01-01', channelId: null, matchId: null, model: 'x', calls: 1, refused: 0, promptTokens: 3, completionTokens: 4, tokens: 7 };
-  const text = postText(formatUsage([row], { dailyTokens: 0, channelDailyTokens: 0, matchTokens: 0 }, '2025-01-01'));
+  const row = { day: '2025-01-01', channelId: null, matchId: null, personId: null, model: 'x', calls: 1, refused: 0, promptTokens: 3, completionTokens: 4, tokens: 7 };
+  const text = postText(formatUsage([row], { dailyTokens: 0, personDailyTokens: 0, channelDailyTokens: 0, matchTokens: 0 }, '2025-01-01'));
   assert.match(text, /Deployment: 7 tokens \(no budget\) · 1 call\./);
   assert.match(text, /• \(no channel\): 7 tokens · 1 call · 0 matches/);
-  assert.match(text, /Budgets: no limit a day for the deployment, no limit a day per channel, no limit per match/);
+  assert.match(text, /Budgets: no limit a day for the deployment, no limit a day per host, no limit a day per channel, no limit per match/);
+  assert.doesNotMatch(text, /By host/, 'no host section without hosts');
 });
 
 test("the config's adminUserIds see the usage view too (the same admins who may host any match)", async () => {

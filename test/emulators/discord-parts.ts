@@ -60,6 +60,8 @@ export interface EmulatorOptions {
 export interface Place {
   guildId: string;
   channelId: string;
+  /** Set for a thread: the text channel it belongs to (the interaction's channel is then a public thread, type 11). */
+  parentId?: string;
 }
 
 /** The shard of a guild with `shards` shards: `(guild_id >> 22) % shards`, as Discord routes it. */

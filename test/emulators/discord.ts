@@ -166,7 +166,9 @@ export class DiscordEmulator {
       version: 1,
       guild_id: guildId,
       channel_id: channelId,
-      channel: { id: channelId, type: 0, guild_id: guildId, name: 'arena' },
+      channel: at?.parentId
+        ? { id: channelId, type: 11, guild_id: guildId, name: 'arena-thread', parent_id: at.parentId, thread_metadata: { archived: false, auto_archive_duration: 1440, archive_timestamp: '2024-01-01T00:00:00.000Z', locked: false } }
+        : { id: channelId, type: 0, guild_id: guildId, name: 'arena' },
       member,
       app_permissions: '2251799813685247',
       locale: 'en-US',
@@ -202,6 +204,18 @@ export class DiscordEmulator {
     const channelId = nextId();
     this.extraGuilds.set(guildId, channelId);
     return { guildId, channelId };
+  }
+
+  /**
+   * A new public thread of `parent` (default: the primary channel) in `guildId`, announced to connected
+   * clients with THREAD_CREATE as Discord does for bots with the Guilds intent; interactions `at` it carry
+   * the thread as their channel (type 11 with its `parent_id`).
+   */
+  addThread(parent = this.channelId, guildId = this.guildId): Place {
+    const id = nextId();
+    const metadata = { archived: false, auto_archive_duration: 1440, archive_timestamp: '2024-01-01T00:00:00.000Z', locked: false };
+    this.dispatch('THREAD_CREATE', { id, type: 11, guild_id: guildId, parent_id: parent, name: 'arena-thread', owner_id: nextId(), thread_metadata: metadata, newly_created: true, member_count: 1, message_count: 0 });
+    return { guildId, channelId: id, parentId: parent };
   }
 
   /** Resolves once an IDENTIFY (past or future) matches `pred` (e.g. a shard id); rejects after `timeoutMs`. */

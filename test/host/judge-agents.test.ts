@@ -134,10 +134,11 @@ describe('round host agent seats', () => {
     let m = await h.host.current('a1');
     assert.deepEqual([...(m?.done ?? [])].sort(), ['lab_1', 'lab_2', 'lab_3']);
     const text = publishedText(h);
-    assert.match(text, /Lab D \(.*LLM: broken\) could not act \(agent error: Error\); the seat waits this round/);
+    // A model's name is untrusted text: marked as such (src/chat/player-text.ts).
+    assert.match(text, /Lab D \(.*LLM: \uE000broken\uE001\) could not act \(agent error: Error\); the seat waits this round/u);
     assert.ok(!text.includes('model exploded'), 'the error message (which may quote model text) is not public');
     // The agent's turn in words: its public message quoted (no bare action names).
-    assert.match(text, /Lab B \(.*LLM: fake\) acted:\n• said: “[\uE000]?hello from Lab B in round 0[\uE001]?”\nIt is done for the round\./u);
+    assert.match(text, /Lab B \(.*LLM: \uE000fake\uE001\) acted:\n• said: “[\uE000]?hello from Lab B in round 0[\uE001]?”\nIt is done for the round\./u);
     assert.ok(!/acted: send_message/.test(text), 'no bare action names');
     const events = await h.store.load(match.id);
     assert.equal(events.filter((e) => e.body.type === 'action' && e.body.userId === 'llm:fake').length, 2);

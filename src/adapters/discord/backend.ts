@@ -30,8 +30,11 @@ export interface CommandBackend {
   readonly commands: readonly CommandSpec[];
   /** Run `/arena <name>` with typed options. Never throws for user errors (they come back as a Reply). */
   run(channelId: string, caller: Caller, name: string, options: RawOptions): Promise<Reply>;
-  /** Run a command written in the text grammar (button commands, e.g. `accept offer:o_3`). */
-  runText(channelId: string, caller: Caller, text: string): Promise<Reply>;
+  /**
+   * Run a command written in the text grammar (button commands, e.g. `accept offer:o_3`); `opts.match`: the
+   * match a pressed button was made for (it runs only there, src/commands/bound.ts).
+   */
+  runText(channelId: string, caller: Caller, text: string, opts?: { match?: string }): Promise<Reply>;
   /**
    * Suggestions (≤ 25) for an id option of `kind`, given everything typed in it so far; for lists
    * (`b_0_1,b_0_`) the suggestions are whole values with the last item completed.

@@ -4,9 +4,10 @@
  *
  * Privacy: public posts are visible to the channel; the caller's private posts are ephemeral
  * (flag 64); private posts for *other* people cannot be ephemeral in this interaction, so they wait in
- * the {@link PrivateInbox} and are shown (ephemeral) with that person's next interaction; the public post
- * then carries a "My private update" button that shows them (ephemeral) at once. The inbox is kept in the
- * event store (inbox.ts), so any bot process or shard serves it and a restart keeps it.
+ * the {@link PrivateInbox} and are shown (ephemeral) with that person's next interaction in the same
+ * channel; the public post then carries a "My private update" button that shows them (ephemeral) at once.
+ * The inbox is kept in the event store (inbox.ts), so any bot process or shard serves it and a restart
+ * keeps it; it is keyed by person and channel, so a post never shows under a command in another channel.
  */
 import { AttachmentBuilder, ButtonStyle, ComponentType, MessageFlags, type ButtonInteraction, type ChatInputCommandInteraction, type ModalSubmitInteraction } from 'discord.js';
 import { renderPostCharts, type ChartLogger } from '../../analytics/charts/attach.js';
@@ -49,18 +50,21 @@ export interface Planned {
   at?: number[];
 }
 
-/** The caller's waiting private posts as ephemeral payloads (a notice if there are none). */
-export async function inboxMessages(inbox: PrivateInbox, userId: string, ids: ButtonIds): Promise<Planned> {
-  const taken = await inbox.take(userId);
+/** The caller's private posts waiting in `channelId` as ephemeral payloads (a notice if there are none). */
+export async function inboxMessages(inbox: PrivateInbox, userId: string, channelId: string, ids: ButtonIds): Promise<Planned> {
+  const taken = await inbox.take(userId, channelId);
   const mine = taken.length > 0 ? taken.map((p) => renderPost(p, ids, { ephemeral: true })) : [notice('Nothing new for you right now. `/arena me` shows your seat.')];
   return { pub: [], mine, taken };
 }
 
-/** The payloads of a reply for one caller: public first, then the caller's private ones (ephemeral). */
-export async function planMessages(reply: Reply, callerUserId: string, inbox: PrivateInbox, ids: ButtonIds): Promise<Planned> {
+/**
+ * The payloads of a reply to a command in `channelId` for one caller: public first, then the caller's private
+ * ones (ephemeral), with the caller's posts held in this channel; other people's posts are held there.
+ */
+export async function planMessages(reply: Reply, callerUserId: string, channelId: string, inbox: PrivateInbox, ids: ButtonIds): Promise<Planned> {
   const others = reply.private.filter((p) => p.userId !== callerUserId);
-  await inbox.add(others);
-  const taken = await inbox.take(callerUserId);
+  await inbox.add(channelId, others);
+  const taken = await inbox.take(callerUserId, channelId);
   const fresh = reply.private.filter((p) => p.userId === callerUserId);
   const own: Post[] = [...taken, ...fresh];
   const pub = renderPublic(reply.public, ids, others.length > 0);
@@ -147,7 +151,7 @@ export interface ChannelSink {
 
 /** Posts a reply that answers no interaction (e.g. a timer round close): public posts to the channel, private ones to the inbox. */
 export async function publishReply(sink: ChannelSink, channelId: string, reply: Reply, inbox: PrivateInbox, ids: ButtonIds, logger?: ChartLogger): Promise<void> {
-  await inbox.add(reply.private);
+  await inbox.add(channelId, reply.private);
   for (const payload of renderPublic(reply.public, ids, reply.private.length > 0)) await sink.send(channelId, await withCharts(payload, logger));
 }
 

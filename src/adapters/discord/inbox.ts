@@ -1,7 +1,9 @@
 /**
  * The private inbox of the Discord adapter: private posts for people other than the caller wait here until
- * that person's next interaction (or their press of "My private update"), because Discord can make a post
- * ephemeral only in the recipient's own interaction.
+ * that person's next interaction in the same channel (or their press of "My private update" there), because
+ * Discord can make a post ephemeral only in the recipient's own interaction. Posts are held per person AND
+ * channel: a person in matches in two channels must never see one channel's private offer (with its Accept
+ * button) under a command in the other.
  *
  * Two implementations: {@link storeInbox} keeps the posts in the event store (`inboxAdd` / `inboxTake`,
  * src/store/inbox.ts), so any bot process (any shard) serves any person and a restart loses nothing;
@@ -12,41 +14,43 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { PrivatePost } from '../../commands/types.js';
 
-/** Where private posts wait for their recipient. */
+/** Where private posts wait for their recipient, per channel. */
 export interface PrivateInbox {
-  /** Hold `posts` for their recipients (each post's `userId`), in order. Never rejects. */
-  add(posts: readonly PrivatePost[]): Promise<void>;
-  /** Remove and return the posts waiting for `userId`, oldest first. Never rejects (a failure is logged: nothing). */
-  take(userId: string): Promise<PrivatePost[]>;
+  /** Hold `posts`, made in `channelId`, for their recipients (each post's `userId`), in order. Never rejects. */
+  add(channelId: string, posts: readonly PrivatePost[]): Promise<void>;
+  /** Remove and return the posts waiting for `userId` in `channelId`, oldest first. Never rejects (a failure is logged: nothing). */
+  take(userId: string, channelId: string): Promise<PrivatePost[]>;
 }
 
-/** Posts held per person by {@link MemoryInbox} (the store keeps as many: src/store/inbox.ts). */
+/** Posts held per person and channel by {@link MemoryInbox} (the store keeps as many: src/store/inbox.ts). */
 const PER_USER = 10;
 
-/** The in-process inbox: bounded per user (the oldest dropped); lost on restart, not shared between processes. */
+/** The in-process inbox: bounded per person and channel (the oldest dropped); lost on restart, not shared between processes. */
 export class MemoryInbox implements PrivateInbox {
-  private readonly byUser = new Map<string, PrivatePost[]>();
+  private readonly held = new Map<string, PrivatePost[]>();
   constructor(private readonly perUser = PER_USER) {}
 
-  async add(posts: readonly PrivatePost[]): Promise<void> {
+  async add(channelId: string, posts: readonly PrivatePost[]): Promise<void> {
     for (const post of posts) {
-      const list = this.byUser.get(post.userId) ?? [];
+      const key = JSON.stringify([post.userId, channelId]);
+      const list = this.held.get(key) ?? [];
       list.push(post);
-      this.byUser.set(post.userId, list.slice(-this.perUser));
+      this.held.set(key, list.slice(-this.perUser));
     }
   }
 
-  async take(userId: string): Promise<PrivatePost[]> {
-    const list = this.byUser.get(userId) ?? [];
-    this.byUser.delete(userId);
+  async take(userId: string, channelId: string): Promise<PrivatePost[]> {
+    const key = JSON.stringify([userId, channelId]);
+    const list = this.held.get(key) ?? [];
+    this.held.delete(key);
     return list;
   }
 }
 
 /** The store's inbox methods (EventStore satisfies it; the adapter does not import the store layer). */
 export interface InboxStore {
-  inboxAdd(userId: string, posts: readonly unknown[]): Promise<void>;
-  inboxTake(userId: string): Promise<unknown[]>;
+  inboxAdd(userId: string, channelId: string, posts: readonly unknown[]): Promise<void>;
+  inboxTake(userId: string, channelId: string): Promise<unknown[]>;
 }
 
 const cell = z.union([z.string(), z.number(), z.null()]);
@@ -55,7 +59,9 @@ const StoredPostSchema = z.object({
   userId: z.string().min(1),
   title: z.string().optional(),
   text: z.string(),
-  buttons: z.array(z.object({ id: z.string(), label: z.string(), command: z.string(), style: z.enum(['primary', 'secondary', 'success', 'danger']) })).optional(),
+  buttons: z
+    .array(z.object({ id: z.string(), label: z.string(), command: z.string(), style: z.enum(['primary', 'secondary', 'success', 'danger']), matchId: z.string().min(1) }))
+    .optional(),
   fields: z.array(z.object({ name: z.string(), value: z.string() })).optional(),
   charts: z
     .array(z.object({ kind: z.enum(['standings', 'breakdown', 'ratings', 'eval', 'preference']), title: z.string(), rows: z.array(z.record(z.string(), cell)), name: z.string().optional() }))
@@ -69,23 +75,23 @@ const StoredPostSchema = z.object({
  */
 export function storeInbox(store: InboxStore, logger: Pick<Logger, 'warn' | 'error'>): PrivateInbox {
   return {
-    async add(posts) {
+    async add(channelId, posts) {
       const byUser = new Map<string, PrivatePost[]>();
       for (const p of posts) byUser.set(p.userId, [...(byUser.get(p.userId) ?? []), p]);
       for (const [userId, list] of byUser) {
         try {
-          await store.inboxAdd(userId, list);
+          await store.inboxAdd(userId, channelId, list);
         } catch (err) {
-          logger.error({ userId, posts: list.length, err: (err as Error).message }, 'discord: private posts could not be held');
+          logger.error({ userId, channelId, posts: list.length, err: (err as Error).message }, 'discord: private posts could not be held');
         }
       }
     },
-    async take(userId) {
+    async take(userId, channelId) {
       let raw: unknown[];
       try {
-        raw = await store.inboxTake(userId);
+        raw = await store.inboxTake(userId, channelId);
       } catch (err) {
-        logger.error({ userId, err: (err as Error).message }, 'discord: private inbox could not be read');
+        logger.error({ userId, channelId, err: (err as Error).message }, 'discord: private inbox could not be read');
         return [];
       }
       const out: PrivatePost[] = [];

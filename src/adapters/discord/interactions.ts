@@ -1,5 +1,6 @@
 /**
- * Interaction handling: `/arena <sub>` → backend.run; a button (`arena:<command text>`) → backend.runText;
+ * Interaction handling: `/arena <sub>` → backend.run; a button (`arena:@<match id> <command text>`) →
+ * backend.runText in that match (a button without its match is refused as expired);
  * `/arena pitch` without text (or a button running just `pitch`) → the pitch form (modal, type 9), whose
  * submit (`arena-modal:pitch`) → backend.run('pitch', fields); the "My private update" button → the
  * caller's held private posts; autocomplete → backend.complete.
@@ -25,6 +26,7 @@ import { FORM_OPTIONS, ROOT_COMMAND } from './commands-json.js';
 import { answer, inboxMessages, INBOX_BUTTON_ID, planMessages, transientAnswerError, type Planned, type Repliable } from './deliver.js';
 import type { PrivateInbox } from './inbox.js';
 import { notice, type ButtonIds } from './render.js';
+import { unboundCommand } from '../../chat/reply.js';
 
 /**
  * Commands deferred at once: they start a match or can close a round (the host then runs scripted and
@@ -47,7 +49,8 @@ export interface HandlerDeps {
   softDeadlineMs: number;
 }
 
-type Work = { kind: 'run'; name: string; options: RawOptions } | { kind: 'text'; text: string };
+/** A slash command or form, or a command text (`match`: the match a pressed button was made for). */
+type Work = { kind: 'run'; name: string; options: RawOptions } | { kind: 'text'; text: string; match?: string };
 
 function commandName(w: Work): string {
   return w.kind === 'run' ? w.name : (w.text.trim().replace(/^\/arena\s+/i, '').split(/\s+/)[0] ?? '').toLowerCase();
@@ -95,7 +98,7 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
   const { backend, logger } = deps;
 
   const run = (w: Work, channelId: string, caller: Caller): Promise<Reply> =>
-    w.kind === 'run' ? backend.run(channelId, caller, w.name, w.options) : backend.runText(channelId, caller, w.text);
+    w.kind === 'run' ? backend.run(channelId, caller, w.name, w.options) : backend.runText(channelId, caller, w.text, w.match === undefined ? {} : { match: w.match });
 
   async function context(channelId: string, userId: string): Promise<MatchContext | null> {
     try {
@@ -128,7 +131,7 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
       const reply = await run(w, channelId, caller);
       const ctx = await context(channelId, caller.userId);
       const wantsModal = reply.modal !== undefined && allowModal && !i.isModalSubmit();
-      return { reply, ctx, plan: wantsModal ? null : await planMessages(reply, caller.userId, deps.inbox, deps.ids) };
+      return { reply, ctx, plan: wantsModal ? null : await planMessages(reply, caller.userId, channelId, deps.inbox, deps.ids) };
     })();
     await deferIfSlow(i, work);
     const { reply, ctx, plan: planned } = await work;
@@ -138,7 +141,7 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
       log.info({ interaction: i.id, ms: Date.now() - started }, 'discord: modal shown');
       return;
     }
-    const plan = planned ?? (await planMessages(reply, caller.userId, deps.inbox, deps.ids));
+    const plan = planned ?? (await planMessages(reply, caller.userId, channelId, deps.inbox, deps.ids));
     // A form asked for too late to show (the reply was deferred): say how to open it.
     if (reply.modal && plan.pub.length + plan.mine.length === 0) plan.mine.push(notice(`Open the form with \`/arena ${reply.modal.command}\`.`));
     await answerKeeping(i, plan, log);
@@ -153,7 +156,7 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
     try {
       await answer(i, plan, log);
     } catch (err) {
-      if (transientAnswerError(err)) await deps.inbox.add(plan.taken);
+      if (transientAnswerError(err)) await deps.inbox.add(i.channelId ?? '', plan.taken);
       else log?.error({ interaction: i.id, dropped: plan.taken.length, err: (err as Error).message }, 'discord: answer rejected, private posts dropped');
       throw err;
     }
@@ -180,16 +183,19 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
       return execute(i, { kind: 'run', name, options }, true);
     }
     if (i.isButton() && i.customId === INBOX_BUTTON_ID) {
-      const taking = inboxMessages(deps.inbox, callerOf(i, deps.adminRoleId).userId, deps.ids);
+      const taking = inboxMessages(deps.inbox, callerOf(i, deps.adminRoleId).userId, i.channelId, deps.ids);
       await deferIfSlow(i, taking, true);
       return answerKeeping(i, await taking);
     }
     if (i.isButton()) {
       const text = deps.ids.command(i.customId);
-      if (text === null) return void (await i.reply(notice('This button has expired. Use /arena help to see the commands.')));
-      const form = FORMS[text.trim()];
+      // A button without its match (forgotten, or made before buttons named their match) could act on whatever
+      // match the channel holds now: refused.
+      const bound = text === null ? null : unboundCommand(text);
+      if (bound === null) return void (await i.reply(notice('This button has expired. Nothing was changed. Use /arena me or /arena help.')));
+      const form = FORMS[bound.command];
       if (form) return void (await i.showModal(modalJson(form)));
-      return execute(i, { kind: 'text', text }, true);
+      return execute(i, { kind: 'text', text: bound.command, match: bound.matchId }, true);
     }
     if (i.isModalSubmit() && i.customId.startsWith(MODAL_PREFIX)) {
       const options: RawOptions = {};

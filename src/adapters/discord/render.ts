@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { ButtonStyle, ComponentType, MessageFlags, type APIActionRowComponent, type APIButtonComponent, type APIEmbed, type AttachmentBuilder } from 'discord.js';
 import { plainOf, renderSpans } from '../../chat/player-text.js';
+import { boundCommand } from '../../chat/reply.js';
 import type { ChartRequest } from '../../chat/types.js';
 import type { Button, Post } from '../../commands/types.js';
 import { DEADLINE_FIELD } from '../../present/common.js';
@@ -16,7 +17,11 @@ import { DEADLINE_FIELD } from '../../present/common.js';
 /** Discord limits for embeds and components. */
 const LIMITS = { title: 256, description: 4096, fields: 25, fieldName: 256, fieldValue: 1024, buttonsPerRow: 5, rows: 5, label: 80, customId: 100 } as const;
 
-/** Prefix of every button custom_id: `arena:<command text>`, or `arena#<hash>` for long texts. */
+/**
+ * Prefix of every button custom_id: `arena:<bound command>` (`arena:@m_0123456789ab accept offer:o_3`: the
+ * match the button was made for, then its command; src/chat/reply.ts `boundCommand`), or `arena#<hash>` for
+ * long texts.
+ */
 export const BUTTON_PREFIX = 'arena:';
 const HASH_PREFIX = 'arena#';
 
@@ -37,16 +42,17 @@ export interface DiscordPayload {
 }
 
 /**
- * Maps command texts to button custom_ids. Short texts are carried in the id itself (`arena:accept
- * offer:o_3`), so they survive restarts; texts over 100 characters are stored here under a short hash
- * (bounded, oldest dropped first), so those buttons only work while this process lives.
+ * Maps buttons (their match and command) to custom_ids. Short texts are carried in the id itself
+ * (`arena:@m_0123456789ab accept offer:o_3`), so they survive restarts; texts over 100 characters are stored
+ * here under a short hash (bounded, oldest dropped first), so those buttons only work while this process lives.
  */
 export class ButtonIds {
   private readonly long = new Map<string, string>();
   constructor(private readonly capacity = 5000) {}
 
-  /** The button custom_id for `command`: `arena:<command>` if it fits Discord's limit, else a remembered hash key. */
-  customId(command: string): string {
+  /** The button custom_id of `b`: `arena:<bound command>` if it fits Discord's limit, else a remembered hash key. */
+  customId(b: Pick<Button, 'matchId' | 'command'>): string {
+    const command = boundCommand(b);
     const direct = `${BUTTON_PREFIX}${command}`;
     if (direct.length <= LIMITS.customId) return direct;
     const key = `${HASH_PREFIX}${createHash('sha256').update(command).digest('base64url').slice(0, 22)}`;
@@ -56,7 +62,7 @@ export class ButtonIds {
     return key;
   }
 
-  /** The command text of a custom_id, or null if it is not ours or has been forgotten. */
+  /** The bound command text of a custom_id (src/chat/reply.ts `unboundCommand` reads it), or null if it is not ours or has been forgotten. */
   command(customId: string): string | null {
     if (customId.startsWith(BUTTON_PREFIX)) return customId.slice(BUTTON_PREFIX.length);
     if (customId.startsWith(HASH_PREFIX)) return this.long.get(customId) ?? null;
@@ -80,7 +86,7 @@ export function buttonRows(buttons: readonly Button[], ids: ButtonIds): APIActio
   const seen = new Set<string>();
   const comps: APIButtonComponent[] = [];
   for (const b of buttons) {
-    const custom_id = ids.customId(b.command);
+    const custom_id = ids.customId(b);
     if (seen.has(custom_id)) continue;
     seen.add(custom_id);
     // Button labels are plain text on Discord: player text in one loses its markers only.

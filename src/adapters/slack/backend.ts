@@ -15,8 +15,11 @@ export interface SlackMatchContext {
 
 /** The command seam of the Slack adapter (see the file comment); built by `catalogueBackend` in src/app/slack.ts. */
 export interface SlackBackend {
-  /** Run a command written in the text grammar (`/arena` text, button values). Never throws for user errors. */
-  runText(channelId: string, caller: Caller, text: string): Promise<Reply>;
+  /**
+   * Run a command written in the text grammar (`/arena` text, button values). `opts.match`: the match a
+   * pressed button was made for (it runs only there, src/commands/bound.ts). Never throws for user errors.
+   */
+  runText(channelId: string, caller: Caller, text: string, opts?: { match?: string }): Promise<Reply>;
   /** Run command `name` with raw string options (the pitch modal). Never throws for user errors. */
   runCommand(channelId: string, caller: Caller, name: string, options: Record<string, string>): Promise<Reply>;
   /** The channel's live match seen from `userId`, or null. */

@@ -1,6 +1,7 @@
 /**
  * Slack listeners: `/arena <text>` → backend.runText; a button (`block_actions`, action_id `arena:…`,
- * value = command text) → backend.runText; the pitch modal's `view_submission` → backend.runCommand('pitch').
+ * value = `@<match id> <command text>`) → backend.runText in that match (a button without its match is
+ * refused as expired); the pitch modal's `view_submission` → backend.runCommand('pitch').
  *
  * Slack's 3-second limit: every listener acks first, with no work before it (a view_submission only
  * checks field lengths locally so errors can show in the modal), then runs the command and answers
@@ -15,6 +16,7 @@ import type { SlackBackend, SlackMatchContext } from './backend.js';
 import { errText, USER_PREFIX, type RespondFn, type SlackPoster } from './deliver.js';
 import { parsePitchSubmission, pitchFieldErrors, pitchView, PITCH_CALLBACK_ID, PITCH_FORM, type ModalForm } from './modal.js';
 import { ACTION_ID_PATTERN, commandOfAction } from './render.js';
+import { unboundCommand } from '../../chat/reply.js';
 
 /** The slash command this app answers (see slack/manifest.yml). */
 export const SLASH_COMMAND = '/arena';
@@ -114,10 +116,11 @@ export function registerHandlers(app: App, deps: HandlerDeps): void {
     }
   }
 
-  async function runLine(req: Request, text: string): Promise<void> {
+  /** Run a command line; `match`: the match a pressed button was made for. */
+  async function runLine(req: Request, text: string, match?: string): Promise<void> {
     // Without the form the command runs as typed, and the catalogue explains the missing `text`.
     if (wantsPitchForm(text) && (await openForm(req, PITCH_FORM))) return void (await logContext(req)).info('slack: modal opened');
-    await execute(req, () => backend.runText(req.channelId, req.caller, text));
+    await execute(req, () => backend.runText(req.channelId, req.caller, text, match === undefined ? {} : { match }));
   }
 
   app.command(SLASH_COMMAND, async ({ command, ack, respond }) => {
@@ -138,15 +141,19 @@ export function registerHandlers(app: App, deps: HandlerDeps): void {
     const text = action.type === 'button' ? commandOfAction(action) : null;
     const channelId = body.channel?.id ?? body.container?.['channel_id'];
     if (text === null || typeof channelId !== 'string') return void logger.warn({ actionType: action.type }, 'slack: action without a command or channel ignored');
+    const bound = unboundCommand(text);
     const req: Request = {
       kind: 'button',
       channelId,
       caller: callerOf(body.user.id, body.user.username ?? body.user.name, deps.adminUserIds),
-      command: commandName(text),
+      command: commandName(bound?.command ?? text),
       triggerId: body.trigger_id || null,
       respond: asRespond(respond),
     };
-    await deps.track(runLine(req, text));
+    // A button without its match (made before buttons named their match) could act on whatever match the
+    // channel holds now: refused, privately.
+    if (bound === null) return void (await deps.track(poster.answer(channelId, req.caller.userId, { public: [], private: [{ userId: req.caller.userId, text: 'This button has expired. Nothing was changed. Use `/arena me` or `/arena help`.' }] }, req.respond)));
+    await deps.track(runLine(req, bound.command, bound.matchId));
   });
 
   app.view({ type: 'view_submission', callback_id: PITCH_CALLBACK_ID }, async ({ ack, view, body }) => {

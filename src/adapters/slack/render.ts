@@ -1,9 +1,10 @@
 /**
  * Reply → Slack Block Kit. A {@link Post} becomes one message: a header block (title), a mrkdwn
  * section (text), sections of fields (≤ 10 per section) and action blocks of buttons. A button's
- * `value` carries its catalogue command text (e.g. `accept offer:o_3`) and its `action_id` is
- * `arena:<command text>` (or `arena#<hash>` when that is too long), so a click runs without any state
- * in this process and survives restarts.
+ * `value` carries its match and catalogue command text (`@m_0123456789ab accept offer:o_3`, src/chat/reply.ts
+ * `boundCommand`: a press runs only in that match) and its `action_id` is `arena:<that text>` (or
+ * `arena#<hash>` when that is too long), so a click runs without any state in this process and survives
+ * restarts.
  *
  * Everything a player wrote is escaped (`&`, `<`, `>`), so pitches and messages cannot ping
  * `<!channel>` or fake links; every mrkdwn text object is `verbatim` (Slack links no bare `@channel`,
@@ -14,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import type { types } from '@slack/bolt';
 import { plainOf, renderSpans } from '../../chat/player-text.js';
+import { boundCommand } from '../../chat/reply.js';
 import { DEADLINE_FIELD } from '../../present/common.js';
 import type { Button, Post } from '../../commands/types.js';
 
@@ -90,7 +92,7 @@ export function actionIdFor(command: string): string {
   return `${HASH_PREFIX}${createHash('sha256').update(command).digest('base64url').slice(0, 22)}`;
 }
 
-/** The command text of a clicked button (its `value`), or null if the action is not one of ours. */
+/** The bound command text of a clicked button (its `value`; src/chat/reply.ts `unboundCommand` reads it), or null if the action is not one of ours. */
 export function commandOfAction(action: { action_id?: string; value?: string }): string | null {
   if (!action.action_id || !ACTION_ID_PATTERN.test(action.action_id)) return null;
   const v = action.value?.trim();
@@ -98,11 +100,12 @@ export function commandOfAction(action: { action_id?: string; value?: string }):
 }
 
 function buttonElement(b: Button): types.Button {
+  const bound = boundCommand(b);
   const el: types.Button = {
     type: 'button',
     text: { type: 'plain_text', text: cut(plainOf(b.label).replace(/\n/g, ' ') || '—', LIMITS.buttonText), emoji: true },
-    action_id: actionIdFor(b.command),
-    value: b.command,
+    action_id: actionIdFor(bound),
+    value: bound,
   };
   // Slack has two styles; secondary is the default look.
   if (b.style === 'primary' || b.style === 'success') el.style = 'primary';
@@ -115,8 +118,9 @@ export function actionBlocks(buttons: readonly Button[]): KnownBlock[] {
   const seen = new Set<string>();
   const elements: types.Button[] = [];
   for (const b of buttons) {
-    if (seen.has(b.command) || b.command.length > LIMITS.buttonValue) continue;
-    seen.add(b.command);
+    const bound = boundCommand(b);
+    if (seen.has(bound) || bound.length > LIMITS.buttonValue) continue;
+    seen.add(bound);
     elements.push(buttonElement(b));
   }
   const out: KnownBlock[] = [];

@@ -43,7 +43,8 @@
  * | `llm.allowedModels` | agent + judge models | models a host may seat (`seat … agent:llm model:…`); see src/llm/config.ts | `ARENA_LLM_ALLOWED_MODELS` (comma-separated) |
  * | `llm.matchTokenBudget` | 400000 | tokens (prompt + completion) one match may spend, seats and judge together; 0 = unlimited | `ARENA_LLM_MATCH_TOKEN_BUDGET` |
  * | `llm.dailyTokens` | 5000000 | tokens (prompt + completion) the whole deployment may spend per UTC day, counted in the database across processes; 0 = unlimited | `ARENA_LLM_DAILY_TOKENS` |
- * | `llm.channelDailyTokens` | 1500000 | tokens (prompt + completion) one channel may spend per UTC day; 0 = unlimited. Admins see the day's usage with `stats view:usage` | `ARENA_LLM_CHANNEL_DAILY_TOKENS` |
+ * | `llm.channelDailyTokens` | 1500000 | tokens (prompt + completion) one channel may spend per UTC day (a Discord thread counts against its parent); 0 = unlimited. Admins see the day's usage with `stats view:usage` | `ARENA_LLM_CHANNEL_DAILY_TOKENS` |
+ * | `llm.personDailyTokens` | 1000000 | tokens (prompt + completion) one host may spend per UTC day: the seats and judge of every match they host, in every channel and server; 0 = unlimited | `ARENA_LLM_PERSON_DAILY_TOKENS` |
  *
  * Platform credentials are read from the environment by each adapter: Discord `DISCORD_TOKEN`,
  * `DISCORD_APPLICATION_ID`, `DISCORD_GUILD_ID`, `DISCORD_ADMIN_ROLE_ID` (src/adapters/discord/config.ts);

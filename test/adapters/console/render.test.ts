@@ -6,7 +6,7 @@ import type { Reply } from '../../../src/commands/types.js';
 import { mergeReplies } from '../../../src/chat/reply.js';
 
 const reply: Reply = {
-  public: [{ title: 'Lab A makes an offer', text: '`o_1` gives **b_0_1**', fields: [{ name: 'Leaderboard', value: '1. A\n2. B' }], buttons: [{ id: 'arena:accept offer:o_1', label: 'Accept o_1', command: 'accept offer:o_1', style: 'success' }] }],
+  public: [{ title: 'Lab A makes an offer', text: '`o_1` gives **b_0_1**', fields: [{ name: 'Leaderboard', value: '1. A\n2. B' }], buttons: [{ id: 'arena:accept offer:o_1', label: 'Accept o_1', command: 'accept offer:o_1', style: 'success', matchId: 'm_1' }] }],
   private: [
     { userId: 'console:you', title: '✗ unknown_lab', text: 'no such lab' },
     { userId: 'console:someone-else', text: 'secret for someone else' },

@@ -22,16 +22,19 @@ export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'arena-console-'
 
 /**
  * Spawn `script` (relative to the repo root) with args (and `extraEnv` over ours). NO_COLOR and no
- * LOG_LEVEL, so output is plain. It runs in `cwd`, by default a fresh temporary directory: what the
- * entry writes relative to its working directory (the console's ./data/charts) never lands in the
- * checkout, and a developer's config/arena.json is not read. The script and tsx are given by absolute path.
+ * LOG_LEVEL, so output is plain; no DATABASE_URL, ARENA_DB or ARENA_CONFIG unless `extraEnv` sets them. It
+ * runs in `cwd`, by default a fresh temporary directory: what the entry writes relative to its working
+ * directory (the console's ./data/charts) never lands in the checkout, and a developer's config/arena.json is
+ * not read. The script and tsx are given by absolute path.
  */
 export function spawnScript(script: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}, cwd: string = tempDir()): Spawned {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...extraEnv };
+  // The test runner's own database settings are dropped; `extraEnv` may set its own.
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env.LOG_LEVEL;
   delete env.DATABASE_URL;
   delete env.ARENA_CONFIG;
   delete env.ARENA_DB;
+  Object.assign(env, extraEnv);
   const argv = ['--import', import.meta.resolve('tsx'), resolve(script), ...args];
   const child = spawn(process.execPath, argv, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';

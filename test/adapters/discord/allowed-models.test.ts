@@ -53,7 +53,8 @@ describe('discord: seating a model outside the allow-list', () => {
     const text = refused.messages.map((m) => payloadText(m.body)).join('\n');
     assert.ok(refused.messages.every((m) => isEphemeral(m.body)), 'the error is private');
     assert.match(text, /model_not_allowed/);
-    assert.match(text, /Model "gpt-4o" is not allowed here\. Allowed models: small-local\./);
+    // Model names are untrusted text: escaped on Discord (shown as written, `gpt-4o`), never markup.
+    assert.match(text, /Model gpt\\-4o is not allowed here\. Allowed models: small\\-local\./);
     assert.equal(await store.lastSeq(id), before, 'nothing logged');
     const seated = await slash(emu, rt.bot, alice, 'seat', { lab: 'lab_2', agent: 'llm', model: 'small-local' });
     assert.doesNotMatch(seated.messages.map((m) => payloadText(m.body)).join('\n'), /✗/);

@@ -25,6 +25,7 @@ interface Call {
   name: string;
   caller: Caller;
   options?: RawOptions;
+  match?: string;
 }
 
 class FakeBackend implements CommandBackend {
@@ -43,8 +44,8 @@ class FakeBackend implements CommandBackend {
     this.calls.push({ kind: 'run', name, caller, options });
     return this.reply(name, caller);
   }
-  async runText(_channelId: string, caller: Caller, text: string): Promise<Reply> {
-    this.calls.push({ kind: 'text', name: text, caller });
+  async runText(_channelId: string, caller: Caller, text: string, opts: { match?: string } = {}): Promise<Reply> {
+    this.calls.push({ kind: 'text', name: text, caller, ...(opts.match !== undefined ? { match: opts.match } : {}) });
     return this.reply(text.split(' ')[0]!, caller);
   }
   completeCalls: { kind: string; typed: string; where: { command: string; option: string } }[] = [];
@@ -60,7 +61,7 @@ class FakeBackend implements CommandBackend {
     if (name === 'me') return { public: [], private: [{ userId: caller.userId, title: 'Your seat', text: 'budget 101.5' }] };
     if (name === 'done') {
       return {
-        public: [{ title: 'Round 1 closed', text: 'trades: none', buttons: [{ id: 'arena:status', label: 'Status', command: 'status', style: 'secondary' }] }],
+        public: [{ title: 'Round 1 closed', text: 'trades: none', buttons: [{ id: 'arena:status', label: 'Status', command: 'status', style: 'secondary', matchId: 'm_1' }] }],
         private: [
           { userId: caller.userId, text: 'your reward 0.1' },
           { userId: `discord:${bob.id}`, text: 'bob reward 0.2' },
@@ -68,7 +69,7 @@ class FakeBackend implements CommandBackend {
       };
     }
     return {
-      public: [{ title: name, text: `ran ${name}`, fields: [{ name: DEADLINE_FIELD, value: new Date(1_900_000_000_000).toISOString() }], buttons: [{ id: 'x', label: 'Accept o_1', command: 'accept offer:o_1', style: 'success' }, { id: 'y', label: 'Long', command: `message text:"${'x'.repeat(120)}"`, style: 'primary' }] }],
+      public: [{ title: name, text: `ran ${name}`, fields: [{ name: DEADLINE_FIELD, value: new Date(1_900_000_000_000).toISOString() }], buttons: [{ id: 'x', label: 'Accept o_1', command: 'accept offer:o_1', style: 'success', matchId: 'm_1' }, { id: 'y', label: 'Long', command: `message text:"${'x'.repeat(120)}"`, style: 'primary', matchId: 'm_1' }] }],
       private: [],
     };
   }
@@ -97,7 +98,7 @@ describe('discord bot against the emulator (fake backend)', () => {
     assert.equal(emu.identifies[0]!.intents, 1);
   });
 
-  test('a public command is answered with a type 4 callback, buttons as arena:<text> custom ids, timer as <t:..:R>', async () => {
+  test('a public command is answered with a type 4 callback, buttons as arena:@<match> <text> custom ids, timer as <t:..:R>', async () => {
     const d = emu.dispatchSlash(alice, 'arena', 'status');
     await bot.handled(d.id);
     const cbs = callbacks(emu.forInteraction(d));
@@ -106,7 +107,7 @@ describe('discord bot against the emulator (fake backend)', () => {
     assert.equal(cbs[0]!.data!.flags ?? 0, 0);
     const rows = cbs[0]!.data!.components as { components: { custom_id: string }[] }[];
     const ids = rows.flatMap((r) => r.components.map((c) => c.custom_id));
-    assert.equal(ids[0], 'arena:accept offer:o_1');
+    assert.equal(ids[0], 'arena:@m_1 accept offer:o_1');
     assert.match(ids[1]!, /^arena#/);
     assert.ok(ids.every((i) => i.length <= 100));
     const embed = (cbs[0]!.data!.embeds as { fields?: { value: string }[] }[])[0]!;
@@ -177,8 +178,8 @@ describe('discord bot against the emulator (fake backend)', () => {
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
     const held = new MemoryInbox();
-    await held.add([{ userId: `discord:${alice.id}`, text: 'held for you while the database was slow' }]);
-    const slowInbox: PrivateInbox = { add: (p) => held.add(p), take: async (u) => (await gate, held.take(u)) };
+    await held.add(emu.channelId, [{ userId: `discord:${alice.id}`, text: 'held for you while the database was slow' }]);
+    const slowInbox: PrivateInbox = { add: (c, p) => held.add(c, p), take: async (u, c) => (await gate, held.take(u, c)) };
     const slowBot = await startDiscordBot({ backend, token: TOKEN, logger: pino({ level: 'silent' }), restApi: emu.restApi, softDeadlineMs: 1, inbox: slowInbox });
     try {
       const d = emu.dispatchButton(alice, INBOX_BUTTON_ID);
@@ -193,11 +194,20 @@ describe('discord bot against the emulator (fake backend)', () => {
     }
   });
 
-  test('a button runs its command text; a long text is resolved through the hash map', async () => {
-    const d = emu.dispatchButton(alice, 'arena:accept offer:o_1');
+  test('a button runs its command text in its match; a long text is resolved through the hash map; an unbound one is refused', async () => {
+    const d = emu.dispatchButton(alice, 'arena:@m_1 accept offer:o_1');
     await bot.handled(d.id);
     assert.equal(backend.calls.at(-1)!.kind, 'text');
     assert.equal(backend.calls.at(-1)!.name, 'accept offer:o_1');
+    assert.equal(backend.calls.at(-1)!.match, 'm_1', 'the match the button was made for goes with it');
+    // A button without its match (as made before buttons named one) could act on any match: refused, nothing run.
+    const before = backend.calls.length;
+    const old = emu.dispatchButton(alice, 'arena:accept offer:o_1');
+    await bot.handled(old.id);
+    assert.equal(backend.calls.length, before);
+    const refused = callbacks(emu.forInteraction(old))[0]!;
+    assert.equal(refused.data!.flags, 64);
+    assert.match(String(refused.data!.content), /expired\. Nothing was changed/);
     const s = emu.dispatchSlash(alice, 'arena', 'status');
     await bot.handled(s.id);
     const rows = callbacks(emu.forInteraction(s))[0]!.data!.components as { components: { custom_id: string }[] }[];
@@ -227,7 +237,7 @@ describe('discord bot against the emulator (fake backend)', () => {
   });
 
   test('a button running just `pitch` opens the form too', async () => {
-    const d = emu.dispatchButton(alice, 'arena:pitch');
+    const d = emu.dispatchButton(alice, 'arena:@m_1 pitch');
     await bot.handled(d.id);
     const cb = callbacks(emu.forInteraction(d))[0]!;
     assert.equal(cb.type, 9);

@@ -1,6 +1,6 @@
 /** Helpers of the Discord end-to-end tests: typed dispatches that wait for the bot, and what reached the channel. */
 import type { DiscordBot } from '../../../src/adapters/discord/bot.js';
-import type { DiscordEmulator, Dispatched, EmulatorUser, RecordedRequest } from '../../emulators/discord.js';
+import type { DiscordEmulator, Dispatched, EmulatorUser, Place, RecordedRequest } from '../../emulators/discord.js';
 
 type Json = Record<string, unknown>;
 
@@ -34,17 +34,17 @@ export function answerOf(emu: DiscordEmulator, d: Dispatched): Answer {
   return { d, reqs, callbacks, messages };
 }
 
-/** `/arena <sub> name:value…`, waiting until the bot has finished handling it. */
-export async function slash(emu: DiscordEmulator, bot: DiscordBot, user: EmulatorUser, sub: string, opts: Record<string, string | number | boolean> = {}): Promise<Answer> {
+/** `/arena <sub> name:value…` (in `at`, default the emulator's channel), waiting until the bot has finished handling it. */
+export async function slash(emu: DiscordEmulator, bot: DiscordBot, user: EmulatorUser, sub: string, opts: Record<string, string | number | boolean> = {}, at?: Place): Promise<Answer> {
   const options = Object.entries(opts).map(([name, value]) => ({ name, type: optionType(value), value }));
-  const d = emu.dispatchSlash(user, 'arena', sub, options);
+  const d = emu.dispatchSlash(user, 'arena', sub, options, at);
   await bot.handled(d.id);
   return answerOf(emu, d);
 }
 
-/** A button click, waiting for the bot. */
-export async function click(emu: DiscordEmulator, bot: DiscordBot, user: EmulatorUser, customId: string, message?: Json): Promise<Answer> {
-  const d = emu.dispatchButton(user, customId, message);
+/** A button click (in `at`, default the emulator's channel), waiting for the bot. */
+export async function click(emu: DiscordEmulator, bot: DiscordBot, user: EmulatorUser, customId: string, message?: Json, at?: Place): Promise<Answer> {
+  const d = emu.dispatchButton(user, customId, message, at);
   await bot.handled(d.id);
   return answerOf(emu, d);
 }

@@ -70,9 +70,9 @@ describe('discord: a full match end to end', () => {
     const opened = await slash(emu, bot, alice, 'new', { task: 'market_round', seed: 7, round_seconds: 0 });
     assert.equal(opened.callbacks[0]!.type, 4);
     assert.ok(!isEphemeral(opened.messages[0]!.body));
-    assert.deepEqual(buttonIds(opened.messages[0]!.body), ['arena:join', 'arena:start']);
     matchId = (await host.current(ch))!.id;
-    const joined = await click(emu, bot, bob, 'arena:join', emu.messages.get(`${opened.d.token}/@original`));
+    assert.deepEqual(buttonIds(opened.messages[0]!.body), [`arena:@${matchId} join`, `arena:@${matchId} start`], 'buttons name their match');
+    const joined = await click(emu, bot, bob, `arena:@${matchId} join`, emu.messages.get(`${opened.d.token}/@original`));
     assert.match(allText(joined), /taken by 👤 bob/u);
     await slash(emu, bot, alice, 'join');
 
@@ -124,14 +124,14 @@ describe('discord: a full match end to end', () => {
         const bobBlock = observe(m.state!, labB).self.blocks.find((b) => b.status === 'available')!;
         const offer = await slash(emu, bot, alice, 'offer', { to: labB, want: bobBlock.id, pay: 5, msg: 'five credits for one block' });
         const publicIds = offer.messages.filter((x) => !isEphemeral(x.body)).flatMap((x) => buttonIds(x.body));
-        assert.ok(!publicIds.some((id) => /^arena:(accept|reject|counter) offer:/.test(id)), 'no answer buttons on the public offer');
+        assert.ok(!publicIds.some((id) => /^arena:@m_\w+ (accept|reject|counter) offer:/.test(id)), 'no answer buttons on the public offer');
         assert.ok(publicIds.includes('arena-inbox'), 'the public offer points bob to his private update');
-        assert.ok(offer.messages.filter((x) => isEphemeral(x.body)).every((x) => !buttonIds(x.body).some((id) => id.startsWith('arena:accept'))), 'alice gets no accept button');
+        assert.ok(offer.messages.filter((x) => isEphemeral(x.body)).every((x) => !buttonIds(x.body).some((id) => id.startsWith(`arena:@${matchId} accept`))), 'alice gets no accept button');
         const inbox = await click(emu, bot, bob, 'arena-inbox');
-        const bobOffer = inbox.messages.find((x) => isEphemeral(x.body) && buttonIds(x.body).some((id) => id.startsWith('arena:accept offer:')));
+        const bobOffer = inbox.messages.find((x) => isEphemeral(x.body) && buttonIds(x.body).some((id) => id.startsWith(`arena:@${matchId} accept offer:`)));
         assert.ok(bobOffer, "bob's private offer post carries the accept button");
-        assert.ok(buttonIds(bobOffer.body).some((id) => id.startsWith('arena:counter offer:')));
-        const accept = buttonIds(bobOffer.body).find((id) => id.startsWith('arena:accept offer:'))!;
+        assert.ok(buttonIds(bobOffer.body).some((id) => id.startsWith(`arena:@${matchId} counter offer:`)));
+        const accept = buttonIds(bobOffer.body).find((id) => id.startsWith(`arena:@${matchId} accept offer:`))!;
         const accepted = await click(emu, bot, bob, accept, bobOffer.body);
         assert.ok(accepted.callbacks.length >= 1);
         m = await current();
@@ -151,7 +151,7 @@ describe('discord: a full match end to end', () => {
       // bob is done (deferred, edited); alice's done closes the round — by button in round 1.
       const bobDone = await slash(emu, bot, bob, 'done');
       assert.equal(bobDone.callbacks[0]!.type, 5);
-      const aliceDone = round === 1 ? await click(emu, bot, alice, 'arena:done') : await slash(emu, bot, alice, 'done');
+      const aliceDone = round === 1 ? await click(emu, bot, alice, `arena:@${matchId} done`) : await slash(emu, bot, alice, 'done');
       assert.equal(aliceDone.callbacks[0]!.type, 5, 'the round-closing done is deferred');
       const closed = aliceDone.reqs.find((r) => r.method === 'PATCH' && r.path.endsWith('/messages/@original'));
       assert.ok(closed, 'the deferred round close is edited (PATCH @original)');

@@ -53,19 +53,19 @@ describe('discord: blind votes on pitches', () => {
     const closed = await slash(emu, bot, alice, 'done');
     const closePost = closed.messages.find((x) => /Round 1\/5 closed/.test(payloadText(x.body)));
     assert.ok(closePost && !isEphemeral(closePost.body));
-    assert.ok(buttonIds(closePost.body).includes('arena:vote ballot:v_1'), 'the round-close post has a vote button');
+    assert.ok(buttonIds(closePost.body).includes(`arena:@${m.id} vote ballot:v_1`), 'the round-close post has a vote button');
     assert.doesNotMatch(publicMessages(emu).map((x) => payloadText(x.body)).join('\n'), JUDGE_SCORES, 'no public post shows the judge scores');
     const matchId = m.id;
     const rows = async () => (await store.listVotes({ matchId })).length;
 
     // carol clicks the round-close post's button: her pair, ephemeral, blind, with four choice buttons.
-    const served = await click(emu, bot, carol, 'arena:vote ballot:v_1', closePost.body);
+    const served = await click(emu, bot, carol, `arena:@${m.id} vote ballot:v_1`, closePost.body);
     assert.ok(served.messages.length >= 1 && served.messages.every((x) => isEphemeral(x.body)));
     const pairMsg = served.messages[0]!.body;
     assert.match(payloadText(pairMsg), /Ballot v_1 · pair 1 of/);
     assert.doesNotMatch(payloadText(pairMsg), /Lab [ABC]|alice|bob/);
     const choices = buttonIds(pairMsg);
-    assert.deepEqual(choices, ['a', 'b', 'tie', 'both_bad'].map((c) => `arena:vote ballot:v_1 pair:1 choice:${c}`));
+    assert.deepEqual(choices, ['a', 'b', 'tie', 'both_bad'].map((c) => `arena:@${m.id} vote ballot:v_1 pair:1 choice:${c}`));
     assert.ok(choices.every((id) => id.length <= 100));
     const before = publicMessages(emu).map((x) => payloadText(x.body)).join('\n') + payloadText(pairMsg);
     assert.doesNotMatch(before, JUDGE_SCORES, 'nothing carol saw before voting holds the verdict');

@@ -8,7 +8,9 @@ import type { Caller, Reply } from '../../../src/commands/types.js';
 import type { SlackBackend } from '../../../src/adapters/slack/backend.js';
 import { startSlackBot, type SlackBot, type SlackBotOptions } from '../../../src/adapters/slack/bot.js';
 import type { SlackConfig } from '../../../src/adapters/slack/config.js';
-import type { SlackEmulator } from '../../emulators/slack.js';
+import type { AppTarget, SlackEmulator } from '../../emulators/slack.js';
+import { startSlack, type StartedSlack } from '../../../src/app/slack.js';
+import type { EventStore } from '../../../src/store/types.js';
 
 export const BOT_TOKEN = 'xoxb-fake-bot-token-SECRET-1';
 export const APP_TOKEN = 'xapp-1-fake-app-token-SECRET-2';
@@ -22,6 +24,8 @@ export interface Call {
   channelId: string;
   caller: Caller;
   text: string;
+  /** The match a pressed button was made for. */
+  match?: string;
   options?: Record<string, string>;
 }
 
@@ -29,8 +33,8 @@ export interface Call {
 export class FakeBackend implements SlackBackend {
   calls: Call[] = [];
 
-  async runText(channelId: string, caller: Caller, text: string): Promise<Reply> {
-    this.calls.push({ kind: 'text', channelId, caller, text });
+  async runText(channelId: string, caller: Caller, text: string, opts: { match?: string } = {}): Promise<Reply> {
+    this.calls.push({ kind: 'text', channelId, caller, text, ...(opts.match !== undefined ? { match: opts.match } : {}) });
     return this.reply(text.trim().split(/\s+/)[0] ?? '', caller);
   }
 
@@ -70,7 +74,7 @@ export class FakeBackend implements SlackBackend {
         return { public: [], private: [] };
       default:
         return {
-          public: [{ title: word, text: `ran <${word}> & more`, buttons: [{ id: 'arena:accept offer:o_1', label: 'Accept o_1', command: 'accept offer:o_1', style: 'success' }] }],
+          public: [{ title: word, text: `ran <${word}> & more`, buttons: [{ id: 'arena:accept offer:o_1', label: 'Accept o_1', command: 'accept offer:o_1', style: 'success', matchId: 'm_1' }] }],
           private: [],
         };
     }
@@ -111,6 +115,23 @@ export function startTestBot(emu: SlackEmulator, mode: 'http' | 'socket', extra:
     clientOptions: { retryConfig: { retries: 0 } },
     ...extra,
   });
+}
+
+/**
+ * The real app (startSlack: catalogue, round host, Bolt) on `store`, against the emulator in HTTP mode on
+ * 127.0.0.1, posts `postIntervalMs` apart per channel; with the signed-request target of its events URL.
+ */
+export async function startSlackOnEmulator(emu: SlackEmulator, store: EventStore, logger: Logger, postIntervalMs = 10): Promise<{ slack: StartedSlack; target: AppTarget }> {
+  const slack = await startSlack({
+    env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: emu.apiUrl },
+    store,
+    logger,
+    port: 0,
+    listenHost: '127.0.0.1',
+    clientOptions: { retryConfig: { retries: 0 } },
+    postIntervalMs,
+  });
+  return { slack, target: { url: `http://127.0.0.1:${slack.port}/slack/events`, signingSecret: SIGNING_SECRET } };
 }
 
 /** The app's events URL. */

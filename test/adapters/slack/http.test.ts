@@ -95,7 +95,7 @@ describe('slack bot in HTTP mode (fake backend)', () => {
     const blocks = post.body['blocks'] as Block[];
     assert.equal(blocks[1]!.text!.text, 'ran &lt;status&gt; &amp; more', 'player-visible text is escaped');
     const button = blocks.find((b) => b.type === 'actions')!.elements![0]!;
-    assert.deepEqual({ ...button, text: undefined }, { type: 'button', action_id: 'arena:accept offer:o_1', value: 'accept offer:o_1', style: 'primary', text: undefined });
+    assert.deepEqual({ ...button, text: undefined }, { type: 'button', action_id: 'arena:@m_1 accept offer:o_1', value: '@m_1 accept offer:o_1', style: 'primary', text: undefined });
 
     const click = emu.blockAction(bob, CHANNEL, button);
     const res = await sendSigned(target, click);
@@ -103,6 +103,7 @@ describe('slack bot in HTTP mode (fake backend)', () => {
     await bot.idle();
     const call = backend.calls.at(-1)!;
     assert.equal(call.text, 'accept offer:o_1');
+    assert.equal(call.match, 'm_1', 'the match the button was made for goes with it');
     assert.equal(call.caller.userId, `slack:${bob.id}`);
     assert.equal(call.channelId, CHANNEL);
   });
@@ -151,7 +152,7 @@ describe('slack bot in HTTP mode (fake backend)', () => {
     assert.equal(backend.calls.length, before + 1);
     assert.ok(lines.some((l) => l.includes('duplicate request ignored') && l.includes('"retryNum":1')));
     // A retried button click is deduplicated too.
-    const click = emu.blockAction(bob, CHANNEL, { action_id: 'arena:status', value: 'status' });
+    const click = emu.blockAction(bob, CHANNEL, { action_id: 'arena:@m_1 status', value: '@m_1 status' });
     await sendSigned(target, click);
     await sendSigned(target, click, { retryNum: 2 });
     await bot.idle();

@@ -32,7 +32,8 @@ function texts(body: Record<string, unknown>): string[] {
   for (const b of (body['blocks'] as Block[] | undefined) ?? []) {
     if (b.text) out.push(b.text.text);
     for (const f of b.fields ?? []) out.push(f.text);
-    for (const e of b.elements ?? []) out.push(e.value, e.action_id);
+    // A button's value is its match and command (`@m_… accept offer:o_1`): the command is what a reader sees.
+    for (const e of b.elements ?? []) out.push(e.value.replace(/^@\S+ /, ''), e.action_id);
   }
   return out;
 }
@@ -157,7 +158,7 @@ describe('a full Slack match through the real catalogue and host', () => {
     assert.ok(offerPost, "bob's private offer post has the buttons");
     assert.ok(!emu.calls('chat.postEphemeral').some((r) => r.body['user'] === alice.id && texts(r.body).some((t) => t.startsWith('accept offer:'))), 'alice gets no accept button');
     assert.ok(texts(offerPost.body).some((t) => t.startsWith('counter offer:')));
-    const acceptBtn = (offerPost.body['blocks'] as Block[]).flatMap((b) => b.elements ?? []).find((e) => e.value.startsWith('accept offer:'))!;
+    const acceptBtn = (offerPost.body['blocks'] as Block[]).flatMap((b) => b.elements ?? []).find((e) => e.value.startsWith(`@${matchId} accept offer:`))!;
     const click = emu.blockAction(bob, CHANNEL, acceptBtn);
     assert.equal((await send(click)).status, 200);
     m = await current();

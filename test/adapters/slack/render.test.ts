@@ -32,10 +32,10 @@ describe('slack render', () => {
       text: 'Lab A says **<!channel> hi** & `b_0_1`',
       fields: Array.from({ length: 12 }, (_, i) => ({ name: `f${i}`, value: `v${i}` })),
       buttons: [
-        { id: 'a', label: 'Accept o_3', command: 'accept offer:o_3', style: 'success' },
-        { id: 'b', label: 'Reject o_3', command: 'reject offer:o_3', style: 'danger' },
-        { id: 'c', label: 'Status', command: 'status', style: 'secondary' },
-        { id: 'd', label: 'Dup', command: 'status', style: 'secondary' },
+        { id: 'a', label: 'Accept o_3', command: 'accept offer:o_3', style: 'success', matchId: 'm_1' },
+        { id: 'b', label: 'Reject o_3', command: 'reject offer:o_3', style: 'danger', matchId: 'm_1' },
+        { id: 'c', label: 'Status', command: 'status', style: 'secondary', matchId: 'm_1' },
+        { id: 'd', label: 'Dup', command: 'status', style: 'secondary', matchId: 'm_1' },
       ],
     });
     const blocks = m.blocks as Block[];
@@ -46,9 +46,9 @@ describe('slack render', () => {
     assert.equal(blocks[2]!.fields![0]!.text, '*f0*\nv0');
     const els = blocks[4]!.elements!;
     assert.deepEqual(els.map((e) => [e.action_id, e.value, e.style]), [
-      ['arena:accept offer:o_3', 'accept offer:o_3', 'primary'],
-      ['arena:reject offer:o_3', 'reject offer:o_3', 'danger'],
-      ['arena:status', 'status', undefined],
+      ['arena:@m_1 accept offer:o_3', '@m_1 accept offer:o_3', 'primary'],
+      ['arena:@m_1 reject offer:o_3', '@m_1 reject offer:o_3', 'danger'],
+      ['arena:@m_1 status', '@m_1 status', undefined],
     ]);
     assert.match(m.text, /^\*Round 1 closed\*\nLab A says/);
     assert.ok(!m.text.includes('<!channel>'));
@@ -56,17 +56,17 @@ describe('slack render', () => {
 
   test('long texts are cut to Slack limits; long commands get a hashed action_id and keep their value', () => {
     const long = `message text:"${'x'.repeat(400)}"`;
-    const m = renderPost({ title: 't'.repeat(300), text: 'y'.repeat(5000), buttons: [{ id: 'x', label: 'L'.repeat(100), command: long, style: 'primary' }] });
+    const m = renderPost({ title: 't'.repeat(300), text: 'y'.repeat(5000), buttons: [{ id: 'x', label: 'L'.repeat(100), command: long, style: 'primary', matchId: 'm_1' }] });
     const blocks = m.blocks as Block[];
     assert.equal(blocks[0]!.text!.text.length, 150);
     assert.equal(blocks[1]!.text!.text.length, 3000);
     const el = blocks[2]!.elements![0]!;
     assert.match(el.action_id, /^arena#/);
     assert.ok(el.action_id.length <= 255);
-    assert.equal(el.value, long);
+    assert.equal(el.value, `@m_1 ${long}`);
     assert.equal(el.text.text.length, 75);
-    assert.equal(actionIdFor(long), el.action_id, 'stable across renders');
-    assert.equal(commandOfAction(el), long);
+    assert.equal(actionIdFor(`@m_1 ${long}`), el.action_id, 'stable across renders');
+    assert.equal(commandOfAction(el), `@m_1 ${long}`);
     assert.equal(commandOfAction({ action_id: 'other', value: 'status' }), null);
   });
 

@@ -65,7 +65,7 @@ describe('slack bot in Socket Mode (fake backend)', () => {
   });
 
   test('a button envelope runs its command', async () => {
-    const req = emu.blockAction(alice, CHANNEL, { action_id: 'arena:status', value: 'status' });
+    const req = emu.blockAction(alice, CHANNEL, { action_id: 'arena:@m_1 status', value: '@m_1 status' });
     await emu.sendEnvelope(req);
     await bot.idle();
     assert.equal(backend.calls.at(-1)!.text, 'status');

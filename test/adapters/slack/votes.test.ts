@@ -6,10 +6,10 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSlack, type StartedSlack } from '../../../src/app/slack.js';
+import type { StartedSlack } from '../../../src/app/slack.js';
 import { openStore, type EventStore } from '../../../src/store/index.js';
 import { sendSigned, SlackEmulator, type AppTarget, type BuiltRequest, type SlackUser } from '../../emulators/slack.js';
-import { alice, bob, BOT_TOKEN, captureLogger, SIGNING_SECRET } from './helpers.js';
+import { alice, bob, captureLogger, startSlackOnEmulator } from './helpers.js';
 
 const CHANNEL = 'C0VOTES';
 const carol: SlackUser = { id: 'U0CAROL', name: 'carol' };
@@ -21,7 +21,7 @@ const texts = (body: Record<string, unknown>): string[] => {
   for (const b of (body['blocks'] as Block[] | undefined) ?? []) {
     if (b.text) out.push(b.text.text);
     for (const f of b.fields ?? []) out.push(f.text);
-    for (const e of b.elements ?? []) out.push(e.value);
+    for (const e of b.elements ?? []) out.push(e.value.replace(/^@\S+ /, ''));
   }
   return out;
 };
@@ -37,16 +37,7 @@ describe('slack: blind votes on pitches', () => {
   before(async () => {
     await emu.start();
     store = await openStore({ sqlitePath: ':memory:' });
-    slack = await startSlack({
-      env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: emu.apiUrl },
-      store,
-      logger,
-      port: 0,
-      listenHost: '127.0.0.1',
-      clientOptions: { retryConfig: { retries: 0 } },
-      postIntervalMs: 10,
-    });
-    target = { url: `http://127.0.0.1:${slack.port}/slack/events`, signingSecret: SIGNING_SECRET };
+    ({ slack, target } = await startSlackOnEmulator(emu, store, logger));
   });
   after(async () => {
     await slack.stop();
@@ -83,19 +74,19 @@ describe('slack: blind votes on pitches', () => {
     const posts = emu.calls('chat.postMessage').map((r) => r.body);
     const closePost = posts.find((b) => texts(b).some((t) => /Round 1\/5 closed/.test(t)));
     assert.ok(closePost, 'the round close was posted');
-    assert.ok(buttonsOf(closePost).some((e) => e.value === 'vote ballot:v_1'));
+    assert.ok(buttonsOf(closePost).some((e) => e.value === `@${m.id} vote ballot:v_1`));
     assert.doesNotMatch(posts.flatMap(texts).join('\n'), JUDGE_SCORES, 'no channel post shows the judge scores');
     const rows = async () => (await store.listVotes({ matchId: m.id })).length;
 
     // carol clicks the vote button: her pair comes back privately with the four choices.
-    const serve = emu.blockAction(carol, CHANNEL, buttonsOf(closePost).find((e) => e.value === 'vote ballot:v_1')!);
+    const serve = emu.blockAction(carol, CHANNEL, buttonsOf(closePost).find((e) => e.value === `@${m.id} vote ballot:v_1`)!);
     await send(serve);
     const pair = answered(serve).at(-1)!;
     assert.equal(pair['response_type'], 'ephemeral');
     assert.match(texts(pair).join('\n'), /Ballot v_1 · pair 1 of/);
     assert.doesNotMatch(texts(pair).join('\n'), JUDGE_SCORES);
     const choices = buttonsOf(pair);
-    assert.deepEqual(choices.map((e) => e.value), ['a', 'b', 'tie', 'both_bad'].map((c) => `vote ballot:v_1 pair:1 choice:${c}`));
+    assert.deepEqual(choices.map((e) => e.value), ['a', 'b', 'tie', 'both_bad'].map((c) => `@${m.id} vote ballot:v_1 pair:1 choice:${c}`));
 
     const vote = emu.blockAction(carol, CHANNEL, choices[0]!);
     await send(vote);
