@@ -4,12 +4,13 @@
  * works once, across processes); the browser then gets a signed, HttpOnly, SameSite=Strict session cookie
  * bound to the same user, channel and expiry, and is sent to `/vote`. `GET /vote` shows the person's next
  * pair (blind, in their order), `POST /vote` records a choice (vote.ts: the chat rules) and shows the
- * authors and the judge's scores of that pair, then the next pair. Plain forms: keyboard-only voting works
+ * authors and the judge's scores of that pair, then the next pair; a post that does not come from this page
+ * (its Origin, origin.ts) is refused with 403 and records nothing. Plain forms: keyboard-only voting works
  * without script.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { playerBlock } from '../chat/player-text.js';
+import { playerBlock, playerText } from '../chat/player-text.js';
 import { verifyVoteToken, type VoteClaims } from './links/vote-link.js';
 import { VOTE_CHOICES, type VoteChoice } from '../voting/ballots/index.js';
 import { renderVoteRecorded } from '../voting/render.js';
@@ -18,6 +19,7 @@ import { html, page, postHtml, richText, type Html } from './html.js';
 import { messagePage } from './match-views.js';
 import { publicMatch } from './people.js';
 import type { ServedPair, WebVoteError } from './vote.js';
+import { checkSameOrigin } from './origin.js';
 
 const COOKIE = 'arena_vote';
 const SessionSchema = z.object({ u: z.string().min(1), n: z.string(), c: z.string().min(1), exp: z.number().int() }).strict();
@@ -74,6 +76,9 @@ export function registerVoteRoutes(app: FastifyInstance, ctx: WebContext): void 
   const votePage = (reply: FastifyReply, s: Session, before: Html | null, next: { pair: ServedPair | null; openBallots: number }, status = 200) => {
     const body = html`<h1>Blind vote on pitches</h1><p class="meta">Voting as <strong>${s.n || 'you'}</strong> until ${new Date(s.exp * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC. Your votes count as if cast in the channel.</p>
 ${before ?? ''}${next.pair ? pairForm(next.pair) : html`<section class="pair"><h2>Nothing left for you</h2><p>${next.openBallots === 0 ? 'No ballot is open in your channel right now. One opens when a round with two or more pitches closes.' : 'You have judged every pair open to you. Thanks! The judge\'s scores are posted when each ballot closes.'}</p></section>`}`;
+    // The page's own form must name its origin: under the site-wide `no-referrer` a browser sends `Origin: null`
+    // on every POST, which the origin check refuses (origin.ts). `same-origin` still sends nothing to other sites.
+    reply.header('referrer-policy', 'same-origin');
     return ctx.send(reply, page({ title: 'Vote', body }), status);
   };
 
@@ -95,6 +100,12 @@ ${before ?? ''}${next.pair ? pairForm(next.pair) : html`<section class="pair"><h
   });
 
   app.post('/vote', async (req, reply) => {
+    // Cross-site forms carry the voter's cookie only where SameSite is not honoured; their Origin gives them away.
+    const origin = checkSameOrigin(req.headers, ctx.settings.web.publicUrl);
+    if (!origin.ok) {
+      const from = origin.origin === null ? 'a page that did not say where it was' : `another site (${playerText(origin.origin)})`;
+      return ctx.send(reply, messagePage('Vote refused', `This vote was sent from ${from}, not from this page, so it was not recorded. Vote on the page your personal link opened.`), 403);
+    }
     const s = session(req);
     if (!s) return ctx.send(reply, messagePage('Voting needs your personal link', 'Your voting session is missing or has expired. Ask the bot for a new link with `vote`.'), 401);
     const body = VoteBodySchema.safeParse(req.body);

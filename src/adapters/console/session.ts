@@ -10,6 +10,11 @@
  * Ctrl-C (SIGINT) and the end of input leave and say where the match is saved and how to resume it — or,
  * with an in-memory database, that nothing is kept (persistence.ts). The console opens, seats and starts
  * the match itself, so the lobby's posts (join, start) are not shown: only the match.
+ *
+ * Input is text from whoever pipes it: each line loses its terminal escapes and control characters
+ * (src/engine/clean-text.ts) before it is echoed or run, and a line longer than {@link MAX_INPUT_LINE}
+ * characters is refused with a message; piped input is capped as it streams (line-cap.ts), so no line is
+ * held whole in memory past that length.
  */
 import { createInterface } from 'node:readline';
 import { pino, type Logger } from 'pino';
@@ -24,6 +29,9 @@ import { DEFAULT_CHARTS_DIR, writeReplyCharts } from './charts.js';
 import { LineQueue } from './lines.js';
 import { bannerLine, chartNotWritten, goodbyeLine, quitHelp, savedLine, type Keeping } from './persistence.js';
 import { renderReply } from './render.js';
+import { LineCap, MAX_INPUT_LINE, tooLongLine, tooLongMessage } from './line-cap.js';
+import { cleanText } from '../../engine/clean-text.js';
+import { errorReply } from '../../chat/reply.js';
 
 /** The console's channel (a new match takes `console:local:<n>` while an unfinished one holds this one). */
 export const CONSOLE_CHANNEL = 'console:local';
@@ -88,7 +96,9 @@ export interface ConsoleSeat {
 export async function runConsole(opts: ConsoleOptions): Promise<number> {
   const logger = opts.logger ?? pino({ level: 'silent' });
   setCommandErrorSink((err, where) => logger.error({ err, ...where }, 'command failed'));
-  const rl = createInterface({ input: opts.input, output: opts.interactive ? opts.output : undefined, terminal: opts.interactive, prompt: 'arena> ' });
+  // Piped input is capped per line before readline, which would otherwise hold a whole long line (line-cap.ts).
+  const input = opts.interactive ? opts.input : opts.input.pipe(new LineCap(MAX_INPUT_LINE));
+  const rl = createInterface({ input, output: opts.interactive ? opts.output : undefined, terminal: opts.interactive, prompt: 'arena> ' });
   const queue = new LineQueue(rl);
   const write = (text: string) => {
     if (!text) return;
@@ -143,10 +153,11 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
     write(
       [
         opts.seats?.some((seat) => seat.agent === 'llm')
-          ? `GPU Arena — console. You are the host and play lab_0; LLM seats: ${opts.seats.filter((seat) => seat.agent === 'llm').map((seat) => `${seat.lab} (${seat.name})`).join(', ')}; the other seats are scripted policies.`
+          ? `GPU Arena — console. You are the host and play lab_0; LLM seats: ${opts.seats.filter((seat) => seat.agent === 'llm').map((seat) => `${seat.lab} (${cleanText(seat.name)})`).join(', ')}; the other seats are scripted policies.`
           : 'GPU Arena — console. You are the host and play lab_0; the other seats are scripted policies.',
         opts.judge ? `Judge: the LLM judge (${opts.judge.id}), with the grounded rule judge as check and fallback.` : 'Judge: the grounded rule judge.',
-        ...(opts.notes ?? []),
+        // Notes name models and addresses from the configuration: printed without escapes or controls.
+        ...(opts.notes ?? []).map((n) => cleanText(n)),
         bannerLine(opts.keeping),
         '',
       ].join('\n'),
@@ -160,7 +171,14 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
       const line = await queue.next();
       if (line === null || interrupted) break;
       if (line === undefined) continue;
-      const text = line.trim();
+      if (tooLongLine(line)) {
+        if (!opts.interactive) write(`> ${cleanText(line.slice(0, 60)).trim()}…\n`);
+        await show(errorReply(CONSOLE_USER.userId, { code: 'line_too_long', message: tooLongMessage(MAX_INPUT_LINE) }));
+        if (opts.interactive && !interrupted) rl.prompt();
+        continue;
+      }
+      // Escapes and controls never reach the echo, the screen or the catalogue.
+      const text = cleanText(line).trim();
       if (text === '' || text.startsWith('#')) {
         if (opts.interactive) rl.prompt();
         continue;

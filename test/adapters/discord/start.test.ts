@@ -1,7 +1,7 @@
 /**
  * `npm start -- --platform discord` as a process: a missing DISCORD_TOKEN is named (exit 2); with a token
  * and DISCORD_API_URL pointing at the emulator the bot logs in, answers `/arena help`, and stops on
- * SIGTERM (exit 0) without printing the token.
+ * SIGTERM (exit 0) without printing the token, nor the key in its LLM endpoint's URL.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { DiscordEmulator } from '../../emulators/discord.js';
 
 const TOKEN = 'MTIz.start-test-token.SECRET';
+const LLM_KEY = 'sk-llm-key-IN-URL-SECRET';
 
 function startMain(env: NodeJS.ProcessEnv) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '--platform', 'discord', '--db', ':memory:'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -37,7 +38,9 @@ describe('npm start -- --platform discord', () => {
   });
 
   test('logs in to the emulator, answers a command, stops on SIGTERM', async () => {
-    const p = startMain({ ...baseEnv(), DISCORD_TOKEN: TOKEN, DISCORD_API_URL: emu.restApi });
+    // An LLM endpoint whose URL carries a key: logged without it.
+    const llm = { ARENA_LLM_BASE_URL: `http://arena:${LLM_KEY}@127.0.0.1:9/v1`, ARENA_AGENT_MODEL: 'small-local' };
+    const p = startMain({ ...baseEnv(), DISCORD_TOKEN: TOKEN, DISCORD_API_URL: emu.restApi, ...llm });
     try {
       await emu.whenIdentified();
       assert.equal(emu.identifies[0]!.token, TOKEN);
@@ -50,6 +53,8 @@ describe('npm start -- --platform discord', () => {
     }
     assert.equal(await p.exited, 0);
     assert.ok(!p.output().includes(TOKEN), 'the token is never printed');
+    assert.ok(!p.output().includes(LLM_KEY), "the LLM URL's key is never printed");
+    assert.match(p.output(), /LLM endpoint http:\/\/arena:\*\*\*@127\.0\.0\.1:9\/v1/, 'the endpoint is logged with its key masked');
     assert.match(p.output(), /discord: ready/);
   });
 });
