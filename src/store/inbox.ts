@@ -1,5 +1,5 @@
 /**
- * The private inbox (migrations 0005, 0006): posts held for one person in one channel until their next
+ * The private inbox (migrations 0005, 0007): posts held for one person in one channel until their next
  * interaction there, kept in the store so that any bot process serves any person and a restart loses nothing
  * (Discord's "My private update": a post for someone other than the caller cannot be ephemeral in the
  * caller's interaction). Keyed by person AND channel: a person in matches in two channels sees each

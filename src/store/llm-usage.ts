@@ -1,6 +1,6 @@
 /**
  * LLM token usage over Kysely (the same queries on SQLite and PostgreSQL; table `llm_usage`, migrations
- * 0004 and 0007). Split from kysely-store.ts, which delegates here. One row per (UTC day, channel, match,
+ * 0004 and 0008). Split from kysely-store.ts, which delegates here. One row per (UTC day, channel, match,
  * model) holds running sums and the person they count against (the match's host); every write is ONE statement,
  * `INSERT … ON CONFLICT (day, channel_id, match_id, model) DO UPDATE SET tokens = llm_usage.tokens + excluded.tokens, …`,
  * which the database makes atomic, so several bot processes on one database add to the same count and
@@ -74,7 +74,7 @@ export async function addLlmUsage(db: Kysely<Database>, u: LlmUsageDelta): Promi
         prompt_tokens: eb('llm_usage.prompt_tokens', '+', eb.ref('excluded.prompt_tokens')),
         completion_tokens: eb('llm_usage.completion_tokens', '+', eb.ref('excluded.completion_tokens')),
         tokens: eb('llm_usage.tokens', '+', eb.ref('excluded.tokens')),
-        // A match has one host; a row written before migration 0007 ('') takes it on its first new call.
+        // A match has one host; a row written before migration 0008 ('') takes it on its first new call.
         person_id: eb.ref('excluded.person_id'),
       })),
     )

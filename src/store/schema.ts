@@ -72,7 +72,7 @@ export interface LlmUsageTable {
   channel_id: string;
   match_id: string;
   model: string;
-  /** Platform user id the tokens count against (0007; the match's host), '' = nobody. */
+  /** Platform user id the tokens count against (0008; the match's host), '' = nobody. */
   person_id: string;
   calls: number;
   refused: number;
@@ -97,7 +97,7 @@ export interface PrivateInboxTable {
   id: string;
   /** Platform-qualified recipient, e.g. `discord:123`. */
   user_id: string;
-  /** Channel the post was made in (0006): shown only with the recipient's interactions there; '' = before 0006. */
+  /** Channel the post was made in (0007): shown only with the recipient's interactions there; '' = before 0007. */
   channel_id: string;
   /** `<ISO time>/<counter>`: the order posts were added in. */
   sort_key: string;

@@ -54,7 +54,7 @@ export function runUsageConformance(withStores: WithStores): void {
       assert.deepEqual(await t.llmSpent({ day: NEXT, channelId: null, matchId: null, personId: 'discord:mal' }), { deployment: 1000, channel: 0, match: 0, person: 1000 }, 'a new day');
       assert.equal((await s.llmSpent({ day: DAY, channelId: null, matchId: null, personId: 'discord:olga' })).person, 7);
       assert.equal((await s.llmSpent({ day: DAY, channelId: null, matchId: null, personId: null })).person, 0, 'no person sums nothing');
-      // A row written before person ids (migration 0007: '') takes the host with its next call.
+      // A row written before person ids (migration 0008: '') takes the host with its next call.
       await s.addLlmUsage({ day: DAY, channelId: 'c4', matchId: 'm4', model: 'small', calls: 1, promptTokens: 5 });
       await s.addLlmUsage({ day: DAY, channelId: 'c4', matchId: 'm4', personId: 'discord:olga', model: 'small', calls: 1, promptTokens: 5 });
       assert.equal((await t.llmSpent({ day: DAY, channelId: null, matchId: null, personId: 'discord:olga' })).person, 17);
