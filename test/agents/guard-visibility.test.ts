@@ -15,6 +15,7 @@ import { openStore, type EventStore } from '../../src/store/index.js';
 import { obedientResponder } from '../emulators/obedient.js';
 import { startOpenAiEmulator, type OpenAiEmulator } from '../emulators/openai.js';
 import { harness, person, postText, unwrap } from '../host/helpers.js';
+import { plainOf } from '../../src/chat/player-text.js';
 import { waitUntil } from '../support/wait.js';
 
 const HOST = person('host');
@@ -68,7 +69,8 @@ describe('self-protection is visible to the operator', () => {
     assert.equal(rows[0]!.refusals, counts.reduce((a, c) => a + c.refused, 0));
     assert.equal(rows[0]!.redactions, counts.reduce((a, c) => a + c.redactions, 0));
     const view = await runText(h.host, channel, ADMIN, 'stats view:usage');
-    const text = view.private.map(postText).join('\n');
+    // What a reader sees: model names are untrusted text (marked; plainOf drops the markers).
+    const text = plainOf(view.private.map(postText).join('\n'));
     assert.match(text, new RegExp(`LLM seats protected\\n• obedient: ${rows[0]!.redactions} private figures? redacted · ${rows[0]!.refusals} actions? refused \\(gave value away\\) · 1 match`));
     unwrap(await h.host.end(channel, HOST));
     await h.host.stop();

@@ -121,9 +121,9 @@ test("formatUsage: what LLM seats' self-protection did, per model; a platform ad
     { day: '2025-01-01', channelId: 'c1', matchId: 'm2', model: 'small', redactions: 1, refusals: 0 },
     { day: '2025-01-01', channelId: 'c2', matchId: 'm3', model: 'big', redactions: 0, refusals: 2 },
   ];
-  const all = postText(formatUsage([], null, '2025-01-01', undefined, guard));
+  const all = plainOf(postText(formatUsage([], null, '2025-01-01', undefined, guard)));
   assert.match(all, /LLM seats protected\n• big: 0 private figures redacted · 2 actions refused \(gave value away\) · 1 match\n• small: 4 private figures redacted · 1 action refused \(gave value away\) · 2 matches/);
-  const mine = postText(formatUsage([], null, '2025-01-01', 'c2', guard));
+  const mine = plainOf(postText(formatUsage([], null, '2025-01-01', 'c2', guard)));
   assert.match(mine, /• big: 0 private figures redacted · 2 actions refused/);
   assert.doesNotMatch(mine, /small/);
   assert.doesNotMatch(postText(formatUsage([], null, '2025-01-01')), /protected/, 'nothing to show: no field');

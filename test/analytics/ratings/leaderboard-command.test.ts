@@ -6,7 +6,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { alice, arena, bob, type Arena } from '../../commands/harness.js';
-import { postText } from '../../host/helpers.js';
+import { postText as rawText } from '../../host/helpers.js';
+import { plainOf } from '../../../src/chat/player-text.js';
+import type { Post } from '../../../src/chat/types.js';
+
+/** What a reader sees: names are untrusted text (marked; plainOf drops the markers). */
+const postText = (p: Post) => plainOf(rawText(p));
 
 describe('leaderboard command', () => {
   let a: Arena;
