@@ -5,6 +5,7 @@
  * driver's stack trace. The driver's own reason (`connect ECONNREFUSED 127.0.0.1:5432`, `password
  * authentication failed for user "arena"`, `unable to open database file`) ends the line.
  */
+import { CodedError } from '../errors/coded-error.js';
 import { redactUrls } from '../llm/redact.js';
 import { openStore } from '../store/open.js';
 import type { EventStore } from '../store/types.js';
@@ -16,8 +17,8 @@ export interface StoreSelection {
   database: { url: string | null; sqlitePath: string };
 }
 
-/** The store could not be opened: `message` is the line to print (no stack); exit code 1. */
-export class DatabaseUnavailableError extends Error {
+/** The store could not be opened (code `database_unavailable`): `message` is the line to print (no stack); exit code 1. */
+export class DatabaseUnavailableError extends CodedError<'database_unavailable'> {
   override readonly name = 'DatabaseUnavailableError';
   readonly exitCode = 1;
 }
@@ -51,7 +52,7 @@ export async function openConfiguredStore(sel: StoreSelection): Promise<EventSto
     return await openStore(sel.db ? { sqlitePath: sel.db } : { ...(sel.database.url ? { databaseUrl: sel.database.url } : {}), sqlitePath: sel.database.sqlitePath });
   } catch (err) {
     const { where, setting } = describe(sel);
-    throw new DatabaseUnavailableError(`cannot open ${where} (setting ${setting}): ${redactUrls(reasonOf(err))}`, { cause: err });
+    throw new DatabaseUnavailableError('database_unavailable', `cannot open ${where} (setting ${setting}): ${redactUrls(reasonOf(err))}`, { cause: err });
   }
 }
 
