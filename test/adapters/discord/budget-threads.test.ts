@@ -143,6 +143,12 @@ describe('discord: one host in four threads cannot spend another server\'s LLM b
     assert.ok(hersToo.some((r) => r.model === 'agent-m' && r.calls > 0), "olga's LLM seat was asked");
     assert.ok(hersToo.every((r) => r.refused === 0), 'nothing of hers was refused');
     assert.ok(llm.chatRequests().length > before);
-    assert.ok(tokensOf(await usage()) < BUDGETS.dailyTokens, "the deployment's day is not spent");
+    const day = tokensOf(await usage());
+    assert.ok(day < BUDGETS.dailyTokens, "the deployment's day is not spent");
+    // DUMP_BUDGET=1 prints the figures.
+    if (process.env.DUMP_BUDGET) {
+      const refusedCalls = hers.reduce((n, r) => n + r.refused, 0);
+      console.log(`mallory: ${spent} tokens in ${hers.reduce((n, r) => n + r.calls, 0)} calls, ${refusedCalls} refused, ${refused.length} of 4 LLM seats refused up front; olga: ${tokensOf(hersToo)} tokens, judge ${decision.judgeId}; deployment ${day} of ${BUDGETS.dailyTokens}`);
+    }
   });
 });
