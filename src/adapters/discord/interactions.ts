@@ -192,7 +192,10 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
       // A button without its match (forgotten, or made before buttons named their match) could act on whatever
       // match the channel holds now: refused.
       const bound = text === null ? null : unboundCommand(text);
-      if (bound === null) return void (await i.reply(notice('This button has expired. Nothing was changed. Use /arena me or /arena help.')));
+      if (bound === null) {
+        logger.info({ interaction: i.id, customId: i.customId.slice(0, 100) }, 'discord: a button without its match refused');
+        return void (await i.reply(notice('This button has expired. Nothing was changed. Use /arena me or /arena help.')));
+      }
       const form = FORMS[bound.command];
       if (form) return void (await i.showModal(modalJson(form)));
       return execute(i, { kind: 'text', text: bound.command, match: bound.matchId }, true);

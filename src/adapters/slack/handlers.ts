@@ -152,7 +152,10 @@ export function registerHandlers(app: App, deps: HandlerDeps): void {
     };
     // A button without its match (made before buttons named their match) could act on whatever match the
     // channel holds now: refused, privately.
-    if (bound === null) return void (await deps.track(poster.answer(channelId, req.caller.userId, { public: [], private: [{ userId: req.caller.userId, text: 'This button has expired. Nothing was changed. Use `/arena me` or `/arena help`.' }] }, req.respond)));
+    if (bound === null) {
+      logger.info({ via: 'button', actionId: action.action_id.slice(0, 100) }, 'slack: a button without its match refused');
+      return void (await deps.track(poster.answer(channelId, req.caller.userId, { public: [], private: [{ userId: req.caller.userId, text: 'This button has expired. Nothing was changed. Use `/arena me` or `/arena help`.' }] }, req.respond)));
+    }
     await deps.track(runLine(req, bound.command, bound.matchId));
   });
 

@@ -58,7 +58,7 @@ test('a new user’s session: no lobby, help for here, real reasons, quotes, sug
   assert.match(out, /`pay` 500 is more than your budget \d+\.\d\d credits\./);
   assert.match(out, /`text` must not be empty/);
   assert.doesNotMatch(out, /no valid value for `(pay|text)`/);
-  assert.match(out, /`text` is too long: `x{40}…\(5,000 characters; at most 1,200\)`/);
+  assert.match(out, /`text` is too long: `x{40}…\(3,000 characters; at most 1,200\)`/);
   assert.equal(out.match(/x{41,}/g)?.length, 1, 'the 5,000-character pitch is printed once: the echo of the input line, not in the error');
   // 4: single quotes, and an apostrophe inside a word.
   assert.match(out, /^\[#arena\] Lab A: hello there$/m);

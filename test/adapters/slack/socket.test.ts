@@ -84,7 +84,7 @@ describe('the logs of a Socket Mode session hold no token', () => {
       const req = emu.slashCommand(alice, CHANNEL, 'me');
       await emu.sendEnvelope(req);
       await emu.sendEnvelope(req, { retryAttempt: 1 });
-      await emu.sendEnvelope(emu.blockAction(alice, CHANNEL, { action_id: 'arena:status', value: 'status' }));
+      await emu.sendEnvelope(emu.blockAction(alice, CHANNEL, { action_id: 'arena:@m_1 status', value: '@m_1 status' }));
       await bot.idle();
     } finally {
       await bot.stop();
