@@ -44,7 +44,8 @@ try {
 if (tsc && existsSync(join(root, 'src')) && stale()) {
   process.stderr.write('Building dist/ from src/ (once after a change; `npm run build` does it ahead)…\n');
   for (const step of [[tsc, '-p', join(root, 'tsconfig.build.json')], [join(root, 'scripts', 'bundle.mjs')]]) {
-    const r = spawnSync(process.execPath, step, { stdio: 'inherit' });
+    // The build's own output goes to stderr: stdout is the entry's (`npm run -s export … > file`).
+    const r = spawnSync(process.execPath, step, { stdio: ['inherit', process.stderr, 'inherit'] });
     if (r.status !== 0) process.exit(r.status ?? 1);
   }
 }

@@ -4,7 +4,7 @@
  */
 import type { Action } from '../actions.js';
 import { PITCH_MIN } from '../actions.js';
-import type { Pitch } from '../types.js';
+import type { LabId, MatchState, Pitch, PitchFacts } from '../types.js';
 import { own } from '../util.js';
 import { rulesOf } from '../config.js';
 import { pitchFactsOf } from '../judge/snapshot.js';
@@ -24,12 +24,28 @@ function checkJobs(ctx: Ctx, jobIds: readonly string[]): Outcome | null {
   return null;
 }
 
+/**
+ * The state's pitch snapshots with `lab`'s replaced by `f`: a new record (copy-on-write), keys in seat order,
+ * built by assignment rather than a spread with a computed key (slow, and a new object shape per seat).
+ */
+function withFacts(s: MatchState, lab: LabId, f: PitchFacts): Record<LabId, PitchFacts> {
+  const prev = s.pitchFacts;
+  const next: Record<LabId, PitchFacts> = {};
+  const labIds = s.labIds;
+  for (let i = 0; i < labIds.length; i++) {
+    const l = labIds[i]!;
+    if (l === lab) next[l] = f;
+    else if (prev !== undefined && Object.hasOwn(prev, l)) next[l] = prev[l]!;
+  }
+  return next;
+}
+
 function record(ctx: Ctx, text: string, jobIds: readonly string[], replyTo: string | null): void {
   const { d, lab } = ctx;
   const s = d.s;
   const pitch: Pitch = { round: s.round, lab, text, jobIds: jobIds.slice(), replyTo };
   // Rules v4: the judge checks the pitch against the seat's facts now, not at the close (§6.1).
-  if (rulesOf(s) >= 4) s.pitchFacts = { ...s.pitchFacts, [lab]: pitchFactsOf(s, lab) };
+  if (rulesOf(s) >= 4) s.pitchFacts = withFacts(s, lab, pitchFactsOf(s, lab));
   // The seat's earlier pitch of the round (if any) is dropped, the others keep their order.
   const prev = s.pitches;
   const pitches: Pitch[] = [];

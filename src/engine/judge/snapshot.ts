@@ -85,7 +85,9 @@ class SnapshotFacts implements FactSource {
   }
 
   pendingJob(id: JobId): JobFacts | undefined {
-    return this.f.pending.findLast((j) => j.id === id);
+    const p = this.f.pending;
+    for (let i = p.length - 1; i >= 0; i--) if (p[i]!.id === id) return p[i]; // the last of a repeated id, as SeatFacts
+    return undefined;
   }
 
   ownsJob(id: JobId): boolean {
@@ -109,11 +111,15 @@ class SnapshotFacts implements FactSource {
   }
 
   someCapacityHours(test: (hours: number) => boolean): boolean {
-    return this.f.capacityHours.some(test);
+    const xs = this.f.capacityHours;
+    for (let i = 0; i < xs.length; i++) if (test(xs[i]!)) return true;
+    return false;
   }
 
   someCapacityReliability(test: (reliability: number) => boolean): boolean {
-    return this.f.capacityReliabilities.some(test);
+    const xs = this.f.capacityReliabilities;
+    for (let i = 0; i < xs.length; i++) if (test(xs[i]!)) return true;
+    return false;
   }
 }
 
@@ -154,5 +160,6 @@ export function openForPitch(state: MatchState, pitch: Pitch, id: JobId): boolea
   if (j === undefined || j.outcome !== 'pending') return false;
   const f = snapshotOf(state, pitch);
   if (f === undefined) return j.allocatedHours < j.gpuHoursRequired;
-  return f.pending.some((x) => x.id === id);
+  for (let i = 0; i < f.pending.length; i++) if (f.pending[i]!.id === id) return true;
+  return false;
 }
