@@ -275,7 +275,7 @@ function talk(d: Desk, c: Ctx, jobs: JobPlan[]): void {
   // A draw is in [0, 1), so an honesty of 1 needs none: the rng is this turn's own (made for this call,
   // and this is its last use), and its first draw is its costliest (it seeds the generator).
   const honest = c.p.honesty >= 1 || c.rng() < c.p.honesty;
-  const text = honest ? truthfulPitch(name, short.job, d.round) : inflatedPitch(name, short.job, d.round);
+  const text = honest ? truthfulPitch(short.job, d.round) : inflatedPitch(short.job, d.round);
   push(d, { action_type: 'make_pitch', message: text, job_ids: [short.job.id] });
 }
 

@@ -109,6 +109,6 @@ export const baseInstructNaive: Policy = (obs: Observation, _ctx: PolicyContext)
     }
   }
   const firstJob: Job | undefined = d.jobs.find((j) => isOpen(j, d.round));
-  if (firstJob) push(d, { action_type: 'make_pitch', message: naivePlea(obs.self.publicName, d.round), job_ids: [] });
+  if (firstJob) push(d, { action_type: 'make_pitch', message: naivePlea(d.round), job_ids: [] });
   return d.actions;
 };

@@ -162,7 +162,7 @@ function pitchDeferred(d: Desk, p: JobPlan): void {
     if (b && b.status === 'available') free.push(b.id);
   }
   if (free.length > 0) push(d, { action_type: 'reserve_capacity', block_ids: free, job_id: p.job.id });
-  push(d, { action_type: 'make_pitch', message: truthfulPitch(d.obs.self.publicName, p.job, d.round), job_ids: [p.job.id] });
+  push(d, { action_type: 'make_pitch', message: truthfulPitch(p.job, d.round), job_ids: [p.job.id] });
 }
 
 /** The job to argue for: the most urgent open job not being allocated this round. */
@@ -179,10 +179,9 @@ function pitchJob(d: Desk, jobs: JobPlan[]): Job | null {
  */
 function pitch(d: Desk, jobs: JobPlan[]): void {
   if (!room(d)) return;
-  const name = d.obs.self.publicName;
   const job = pitchJob(d, jobs);
   if (job) {
-    push(d, { action_type: 'make_pitch', message: truthfulPitch(name, job, d.round), job_ids: [job.id] });
+    push(d, { action_type: 'make_pitch', message: truthfulPitch(job, d.round), job_ids: [job.id] });
     return;
   }
   const facts: string[] = [];
@@ -191,7 +190,7 @@ function pitch(d: Desk, jobs: JobPlan[]): void {
   if (d.obs.offers.length > 0) facts.push(d.obs.offers[0]!.id);
   const live = liveCoalitions(d);
   if (live.length > 0) facts.push(live[0]!.id);
-  if (facts.length > 0) push(d, { action_type: 'make_pitch', message: factsPitch(name, facts, d.round), job_ids: [] });
+  if (facts.length > 0) push(d, { action_type: 'make_pitch', message: factsPitch(facts, d.round), job_ids: [] });
 }
 
 /** The first own spare block still available and not spent this round (as a 0- or 1-element list). */

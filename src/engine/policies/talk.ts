@@ -3,6 +3,10 @@
  * true need from the state; docs/RULES.md §6), the
  * deceptive archetype's misleading claims, selfish price quotes, and retaliatory grudge notices. The
  * quote and grudge formats are also parsed back (`parseQuote`, `GRUDGE_MARK`), so keep them stable.
+ *
+ * Pitches speak in the first person and never name their own lab: people vote on them blind
+ * (docs/PREFERENCE-DATA.md), and a pitch that says "Lab C needs…" tells the voter who wrote it. Messages,
+ * quotes and grudge notices are not on ballots and keep the seat's name.
  */
 import type { Job, LabId, Message } from '../types.js';
 import { REFERENCE_PRICE, type OfferWorth } from '../grudges.js';
@@ -14,10 +18,10 @@ import { REFERENCE_PRICE, type OfferWorth } from '../grudges.js';
  * reliability needs are private (the original's bot pitches leaked them: docs/RULES.md §A.2 D13). Two phrasings
  * alternate by round so consecutive pitches never repeat the previous text (spam, §4.1).
  */
-export function truthfulPitch(name: string, job: Job, round: number): string {
+export function truthfulPitch(job: Job, round: number): string {
   return round % 2 === 0
-    ? `${name} still needs capacity for job ${job.id} before its deadline.`
-    : `Job ${job.id} of ${name} is not fully covered yet and its deadline is coming.`;
+    ? `We still need capacity for job ${job.id} before its deadline.`
+    : `Our job ${job.id} is not fully covered yet and its deadline is coming.`;
 }
 
 /** `ids.join(', ')`, by concatenation (Array.prototype.join is slow for a few short strings). */
@@ -28,20 +32,20 @@ export function joinList(ids: readonly string[]): string {
 }
 
 /** A pitch without need: only ids of the seat's own blocks, offers and coalitions (all checkable). */
-export function factsPitch(name: string, ids: readonly string[], round: number): string {
+export function factsPitch(ids: readonly string[], round: number): string {
   const list = joinList(ids);
   return round % 2 === 0
-    ? `${name} has met its deadlines so far and keeps trading fairly: see ${list}.`
-    : `All of ${name}'s commitments are on record and honoured: ${list}.`;
+    ? `We have met our deadlines so far and keep trading fairly: see ${list}.`
+    : `All of our commitments are on record and honoured: ${list}.`;
 }
 
 /**
  * A pitch that inflates the need (deceptive): the hours are made up (unrelated to the job's true
  * numbers, so nothing private can be read back from them); the judge can tell they are false.
  */
-export function inflatedPitch(name: string, job: Job, round: number): string {
+export function inflatedPitch(job: Job, round: number): string {
   const claimed = 24 + 4 * (round % 3);
-  return `${name} urgently needs ${claimed} more GPU-hours for job ${job.id}; thousands of users depend on it.`;
+  return `We urgently need ${claimed} more GPU-hours for job ${job.id}; thousands of users depend on it.`;
 }
 
 /** A misleading public message (deceptive): claims spare capacity it does not have, or demand it does not have. */
@@ -84,7 +88,7 @@ export function exploitedText(offerId: string, w: OfferWorth, until: number): st
 }
 
 /** A naive, unverifiable plea (base_instruct_naive): no ids, no numbers. */
-export const naivePlea = (name: string, round: number): string =>
+export const naivePlea = (round: number): string =>
   round % 2 === 0
-    ? `${name} really needs more GPUs, please help us, this is very important for our team.`
-    : `Please consider ${name}: our work matters a lot and we would be grateful for any capacity.`;
+    ? 'We really need more GPUs, please help us, this is very important for our team.'
+    : 'Please consider our lab: our work matters a lot and we would be grateful for any capacity.';
