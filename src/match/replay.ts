@@ -10,6 +10,7 @@ import { JudgeDecisionSchema, publicDecision } from '../engine/judge/decision.js
 import type { ActionResult, JudgeDecision, LabId, MatchState, PolicyName, RulesVersion } from '../engine/types.js';
 import type { RoundReport } from '../engine/views.js';
 import type { Ballot } from '../voting/ballots/types.js';
+import { blindPitch, identitiesOf } from '../voting/ballots/blind.js';
 import { emptyLedger, ledgerClose, ledgerStep } from './ledger.js';
 import { doomedJobs, type DoomedJob } from './doomed.js';
 import { MatchEventSchema, SeatDriverSchema, type ActionRecord, type HostedMatch, type MatchEventBody, type SeatDriver, type StoredEvent } from './types.js';
@@ -205,6 +206,8 @@ function foldBallot(m: HostedMatch, base: HostedMatch, body: BallotEvent, at: st
     if (body.pairs.some(([a, b]) => !ids.has(a) || !ids.has(b) || !(a < b))) throw bad(`ballot ${body.ballotId} has a pair of unknown or unordered pitches`);
     const closesAt = body.closesAt === null ? null : Date.parse(body.closesAt);
     const judge = m.lastJudge?.round === body.round ? m.lastJudge : null;
+    // What voters see: each pitch redacted by the seats' names as they are when the ballot opens.
+    const seats = identitiesOf(m.state, m.drivers);
     const ballot: Ballot = {
       id: body.ballotId,
       round: body.round,
@@ -214,6 +217,7 @@ function foldBallot(m: HostedMatch, base: HostedMatch, body: BallotEvent, at: st
       closesAt,
       closed: null,
       judge,
+      blind: Object.fromEntries(body.pitches.map((p) => [p.id, blindPitch(p.text, p.lab, seats)])),
     };
     return { ...base, ballots: [...ballots, ballot] };
   }

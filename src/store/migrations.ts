@@ -197,6 +197,16 @@ const m0008: Migration = {
   },
 };
 
+/**
+ * 0009: each vote records whether its ballot pair was anonymous after redaction (src/voting/ballots/blind.ts):
+ * 1 anonymous, 0 still identifying, null for votes cast before this column (their voters saw raw texts).
+ */
+const m0009: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('votes').addColumn('anonymous', 'integer').execute();
+  },
+};
+
 /** Every migration by name, in order. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_matches_events_claims': m0001,
@@ -207,6 +217,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0006_llm_guard': m0006,
   '0007_private_inbox_channel': m0007,
   '0008_llm_usage_person': m0008,
+  '0009_vote_anonymous': m0009,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };

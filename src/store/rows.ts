@@ -36,6 +36,7 @@ const VoteRow = z.object({
   voter_id: z.string(),
   seated: z.union([z.literal(0), z.literal(1)]),
   created_at: z.string(),
+  anonymous: z.union([z.literal(0), z.literal(1), z.null()]),
 });
 
 const LegacyVoteRow = z.object({
@@ -71,6 +72,7 @@ export function toVote(row: unknown): VoteRecord {
     voterId: v.voter_id,
     seated: v.seated === 1,
     createdAt: v.created_at,
+    anonymous: v.anonymous === null ? null : v.anonymous === 1,
   };
 }
 

@@ -54,6 +54,8 @@ export interface VotesTable {
   /** 1 when the voter held a seat in the match, else 0 (SQLite has no boolean). */
   seated: number;
   created_at: string;
+  /** 1 when the ballot pair shown was anonymous after redaction, 0 when it still identified an author; null = cast before 0009. */
+  anonymous: number | null;
 }
 
 /** `secrets`: deployment secrets generated on first use (e.g. the pseudonym key). */

@@ -51,6 +51,12 @@ export interface VoteRecord {
   seated: boolean;
   /** ISO 8601 timestamp. */
   createdAt: string;
+  /**
+   * Whether the pair the voter was shown was anonymous: neither pitch, as redacted on the ballot, still
+   * identified its author (the checker of src/voting/ballots/blind.ts). Null for votes cast before the
+   * flag existed (their voters saw the raw texts; src/analytics/preference resolves them from those).
+   */
+  anonymous: boolean | null;
 }
 
 /** A vote of schema 0002 (before pairwise ballots): `voterId` preferred `lab`'s pitch in `round`. Read-only. */

@@ -30,6 +30,7 @@ export async function recordVote(db: Kysely<Database>, classify: (err: unknown) 
         voter_id: vote.voterId,
         seated: vote.seated ? 1 : 0,
         created_at: vote.createdAt,
+        anonymous: vote.anonymous === null ? null : vote.anonymous ? 1 : 0,
       })
       .onConflict((oc) => oc.columns(['match_id', 'pitch_a', 'pitch_b', 'voter_id']).doNothing())
       .executeTakeFirst();

@@ -59,13 +59,13 @@ export function renderPair(matchId: string, b: Ballot, shown: ShownPair, left: n
   return {
     title: `Ballot ${b.id} · pair ${shown.pair} of ${b.pairs.length} (round ${b.round + 1} pitches)`,
     text: [
-      "Which pitch argues better for priority? Authors are hidden; you see who wrote them and the judge's scores after you vote.",
+      "Which pitch argues better for priority? Authors are hidden (names of labs, jobs, blocks and players are replaced); you see who wrote them and the judge's scores after you vote.",
       '',
       '**Pitch A**',
-      quote(shown.shownA.text),
+      quote(shown.blindA.text),
       '',
       '**Pitch B**',
-      quote(shown.shownB.text),
+      quote(shown.blindB.text),
       '',
       `${left} pair${left === 1 ? '' : 's'} left for you on this ballot, this one included. Text: \`${voteCommand(b.id, shown.pair, 'a')}\` (or b, tie, both_bad).`,
     ].join('\n'),

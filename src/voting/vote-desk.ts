@@ -129,6 +129,7 @@ export class VoteDesk {
       voterId: caller.userId,
       seated: lab !== null,
       createdAt: new Date(now).toISOString(),
+      anonymous: shown.anonymous,
     });
     if (!rec.ok) {
       if (rec.code === 'duplicate_vote') return this.duplicate(b, input.pair);

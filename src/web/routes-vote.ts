@@ -52,8 +52,8 @@ function pairForm(s: ServedPair): Html {
   const { ballot: b, shown } = s;
   const choice = (value: VoteChoice, label: string, cls: string) => html`<button type="submit" name="choice" value="${value}" class="${cls}">${label}</button>`;
   return html`<section class="pair" aria-labelledby="pair-h"><h2 id="pair-h">Ballot ${b.id} · pair ${shown.pair} of ${b.pairs.length} (round ${b.round + 1} pitches)</h2>
-<p>Which pitch argues better for priority? Authors are hidden; you see who wrote them and the judge's scores after you vote. ${s.left} pair${s.left === 1 ? '' : 's'} left for you on this ballot, this one included.</p>
-<div class="pitches"><figure class="pitch"><figcaption>Pitch A</figcaption><blockquote>${richText(playerBlock(shown.shownA.text))}</blockquote></figure><figure class="pitch"><figcaption>Pitch B</figcaption><blockquote>${richText(playerBlock(shown.shownB.text))}</blockquote></figure></div>
+<p>Which pitch argues better for priority? Authors are hidden (names of labs, jobs, blocks and players are replaced); you see who wrote them and the judge's scores after you vote. ${s.left} pair${s.left === 1 ? '' : 's'} left for you on this ballot, this one included.</p>
+<div class="pitches"><figure class="pitch"><figcaption>Pitch A</figcaption><blockquote>${richText(playerBlock(shown.blindA.text))}</blockquote></figure><figure class="pitch"><figcaption>Pitch B</figcaption><blockquote>${richText(playerBlock(shown.blindB.text))}</blockquote></figure></div>
 <form method="post" action="/vote" class="choices"><input type="hidden" name="match" value="${s.match.id}"><input type="hidden" name="ballot" value="${b.id}"><input type="hidden" name="pair" value="${shown.pair}">
 ${choice('a', 'A is better', 'primary')} ${choice('b', 'B is better', 'primary')} ${choice('tie', 'Tie', '')} ${choice('both_bad', 'Both are bad', 'danger')}</form></section>`;
 }

@@ -120,6 +120,7 @@ export class WebVotes {
       voterId: v.userId,
       seated: lab !== null,
       createdAt: new Date(now).toISOString(),
+      anonymous: shown.anonymous,
     });
     if (!rec.ok) {
       if (rec.code === 'duplicate_vote') return { ok: false, code: 'duplicate_vote' };

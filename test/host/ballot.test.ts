@@ -84,7 +84,8 @@ describe('ballots in the round host', () => {
     const pairPost = served.private[0]!;
     assert.equal(pairPost.userId, carol.userId);
     assert.match(pairPost.title ?? '', /Ballot v_1 · pair 1 of/);
-    assert.doesNotMatch(postText(pairPost), /Lab [ABC]|alice|bob|dave|lab_/, 'authors hidden');
+    assert.doesNotMatch(postText(pairPost), /Lab [ABC]|alice|bob|dave|lab_|\bj_\d|\bb_\d/, 'authors hidden: no lab, player, job or block id');
+    assert.match(postText(pairPost), /\[own job 1\] still needs GPU-hours/, 'the job id that names its owner is replaced');
     assert.deepEqual(pairPost.buttons?.map((b) => b.command), ['a', 'b', 'tie', 'both_bad'].map((c) => `vote ballot:v_1 pair:1 choice:${c}`));
     assert.ok(pairPost.buttons!.every((b) => b.id.length <= 100), 'fits a Discord custom_id');
     assert.doesNotMatch(seenBy(carol, closed, served), JUDGE_SCORES, 'no judge verdict before the vote');
@@ -99,7 +100,7 @@ describe('ballots in the round host', () => {
     const [pa, pb] = ballot.pairs[0]!;
     assert.deepEqual({ ...rows[0], createdAt: '' }, {
       matchId: id, round: 0, ballotId: 'v_1', pair: 1, pitchA: pa, pitchB: pb,
-      choice: rows[0]!.shownFirst === pa ? 'a' : 'b', shownFirst: rows[0]!.shownFirst, voterId: carol.userId, seated: false, createdAt: '',
+      choice: rows[0]!.shownFirst === pa ? 'a' : 'b', shownFirst: rows[0]!.shownFirst, voterId: carol.userId, seated: false, createdAt: '', anonymous: true,
     });
 
     // Repeat and own-pitch votes: clear private errors, no row.

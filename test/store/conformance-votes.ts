@@ -22,6 +22,7 @@ const vote = (over: Partial<VoteRecord> = {}): VoteRecord => ({
   voterId: 'discord:1',
   seated: false,
   createdAt: at(1),
+  anonymous: true,
   ...over,
 });
 
@@ -44,6 +45,13 @@ export function runVoteConformance(withStores: WithStores): void {
       assert.equal(stored.length, 3);
       assert.deepEqual(stored.find((v) => v.voterId === 'discord:2'), vote({ voterId: 'discord:2', choice: 'tie', seated: true }));
       assert.deepEqual(stored.find((v) => v.pair === 2), other);
+    }));
+
+  test('votes: the anonymous flag reads back as stored (true, false, null for a vote cast before it existed)', () =>
+    withStores(1, async (s) => {
+      await newMatch(s, 'm', 'c', 0);
+      for (const [i, anonymous] of ([true, false, null] as const).entries()) assert.ok((await s.recordVote(vote({ voterId: `discord:${i}`, anonymous }))).ok);
+      assert.deepEqual((await s.listVotes({ matchId: 'm' })).map((v) => [v.voterId, v.anonymous]), [['discord:0', true], ['discord:1', false], ['discord:2', null]]);
     }));
 
   test('votes: refused without a row when the match is unknown or the pair is not canonical', () =>

@@ -225,7 +225,7 @@ export function runConformance(name: string, backend: ConformanceBackend): void 
         await s1.setMatchStatus('m', 'running');
         for (let i = 0; i < 3; i++) await s1.append('m', i, done(`l${i}`), at(i));
         await s1.tryClaim('k');
-        await s1.recordVote({ matchId: 'm', round: 0, ballotId: 'v_1', pair: 1, pitchA: 'p0_lab_0', pitchB: 'p0_lab_1', choice: 'a', shownFirst: 'p0_lab_1', voterId: 'u1', seated: false, createdAt: at(5) });
+        await s1.recordVote({ matchId: 'm', round: 0, ballotId: 'v_1', pair: 1, pitchA: 'p0_lab_0', pitchB: 'p0_lab_1', choice: 'a', shownFirst: 'p0_lab_1', voterId: 'u1', seated: false, createdAt: at(5), anonymous: true });
         const before = await s1.load('m');
         await s1.close();
 

@@ -24,7 +24,8 @@ const pitch = (lab: string, round = 2): BallotPitch => ({ id: `p${round}_${lab}`
 
 function ballotOf(labs: string[], extra: Partial<Ballot> = {}): Ballot {
   const pitches = labs.map((l) => pitch(l));
-  return { id: 'v_3', round: 2, pitches, pairs: allPairs(pitches), openedAt: 0, closesAt: null, closed: null, judge: null, ...extra };
+  const blind = Object.fromEntries(pitches.map((p) => [p.id, { text: p.text, leaks: [] }]));
+  return { id: 'v_3', round: 2, pitches, pairs: allPairs(pitches), openedAt: 0, closesAt: null, closed: null, judge: null, blind, ...extra };
 }
 
 /** A market_round state with a pitch by each of `labs` (on their first job) in round 0. */

@@ -6,13 +6,26 @@
  */
 import { createHash } from 'node:crypto';
 import type { LabId } from '../../engine/types.js';
+import type { BlindText } from './blind.js';
 import type { Ballot, BallotPitch, VoteChoice } from './types.js';
 
-/** A pair as one voter sees it: 1-based `pair`, the pitch shown as "Pitch A" and as "Pitch B". */
+/**
+ * A pair as one voter sees it: 1-based `pair`, the pitch shown as "Pitch A" and as "Pitch B" (their raw
+ * records: never show `text`), the redacted texts a voter is shown (`blindA`, `blindB`), and whether
+ * neither still identifies its author (`anonymous`, stored with the vote).
+ */
 export interface ShownPair {
   pair: number;
   shownA: BallotPitch;
   shownB: BallotPitch;
+  blindA: BlindText;
+  blindB: BlindText;
+  anonymous: boolean;
+}
+
+/** The pitch as voters see it (its raw text with no finding only if the ballot lacks it: a corrupt fold). */
+export function blindOf(b: Ballot, id: string): BlindText {
+  return b.blind[id] ?? { text: pitchOf(b, id).text, leaks: [{ kind: 'name', text: '(not redacted)' }] };
 }
 
 /**
@@ -61,7 +74,10 @@ export function shownPair(matchId: string, b: Ballot, pair: number, voterId: str
   if (!ids) throw new Error(`ballot ${b.id}: no pair ${pair}`);
   const [a, c] = ids;
   const swap = swappedFor(matchId, b.id, pair, voterId);
-  return { pair, shownA: pitchOf(b, swap ? c : a), shownB: pitchOf(b, swap ? a : c) };
+  const [first, second] = swap ? [c, a] : [a, c];
+  const blindA = blindOf(b, first);
+  const blindB = blindOf(b, second);
+  return { pair, shownA: pitchOf(b, first), shownB: pitchOf(b, second), blindA, blindB, anonymous: blindA.leaks.length === 0 && blindB.leaks.length === 0 };
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import type { JudgeDecision, LabId } from '../../engine/types.js';
 import type { VoteChoice } from '../../store/types.js';
+import type { BlindText } from './blind.js';
 
 export type { VoteChoice } from '../../store/types.js';
 
@@ -39,4 +40,9 @@ export interface Ballot {
   closed: { reason: BallotCloseReason; at: number } | null;
   /** The judge's (public) decision on these pitches, hidden from voters until they vote / the ballot closes. */
   judge: JudgeDecision | null;
+  /**
+   * Each pitch as voters see it, by pitch id: redacted of every token naming a seat, with what still
+   * identifies its author (blind.ts; computed from the seats' names when the ballot opened).
+   */
+  blind: Record<string, BlindText>;
 }

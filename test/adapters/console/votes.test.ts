@@ -62,7 +62,9 @@ describe('console: a collection session with two people and an LLM seat', () => 
         m = (await host.current(CONSOLE_CHANNEL))!;
         for (const [who, lab] of [[ann, 'lab_0'], [bob, 'lab_1']] as const) {
           const job = Object.values(m.state!.jobs).find((j) => j.owner === lab && j.outcome === 'pending');
-          await say(who, job ? `pitch text:"${job.id} still needs GPU-hours before round ${job.deadlineRound + 1}" job:${job.id}` : 'pitch text:"we still need GPU capacity for our work"');
+          // Each pitch names its author every way it can: the lab's name and id, the job id, the player's name.
+          const me = `${labName(m, lab)} (${lab}, ${who.displayName} here)`;
+          await say(who, job ? `pitch text:"${me}: ${job.id} still needs GPU-hours before round ${job.deadlineRound + 1}" job:${job.id}` : `pitch text:"${me}: we still need GPU capacity for our work"`);
         }
         await say(ann, 'done');
         await say(bob, 'done');
@@ -99,6 +101,9 @@ describe('console: a collection session with two people and an LLM seat', () => 
           assert.match(served.private[0]!.title ?? '', new RegExp(`Ballot ${ballotId} · pair ${pair} of 3`));
           const [x, y] = pair === 3 ? ['lab_1', 'lab_2'] : ['lab_0', 'lab_2'];
           for (const line of [verdictLine(x), verdictLine(y)]) assert.ok(!seen(who).includes(line), `${who.displayName} saw no "${line}" before voting`);
+          const pairShown = renderReply(served, { color: false, userId: who.userId });
+          assert.doesNotMatch(pairShown, /Lab [ABC]|\bann\b|\bbob\b|lab_\d|\bj_\d|\bb_\d/i, 'no author identifiable on the ballot');
+          assert.match(pairShown, /\[own lab\] \(\[own lab\], \[name\] here\)/, 'the lab and player names are replaced');
           assert.doesNotMatch(seen(who), new RegExp(`Ballot ${ballotId} closed`));
 
           const voted = await say(who, `vote ballot:${ballotId} pair:${pair} choice:${round % 2 === 0 ? 'a' : 'tie'}`);
@@ -121,6 +126,7 @@ describe('console: a collection session with two people and an LLM seat', () => 
       const votes = await store.listVotes({ matchId });
       assert.equal(votes.length, 10);
       assert.ok(votes.every((v) => v.seated));
+      assert.ok(votes.every((v) => v.anonymous === true), 'every ballot pair was anonymous after redaction');
       assert.deepEqual(new Set(votes.map((v) => v.ballotId)), new Set(['v_1', 'v_2', 'v_3', 'v_4', 'v_5']));
       // `stats` (public) covers the channel's finished match.
       const st = await say(bob, 'stats');

@@ -46,7 +46,9 @@ describe('discord: blind votes on pitches', () => {
     const m = (await host.current(emu.channelId))!;
     for (const [u, lab] of [[alice, 'lab_0'], [bob, 'lab_1']] as const) {
       const job = Object.values(m.state!.jobs).find((j) => j.owner === lab)!;
-      const pitched = await slash(emu, bot, u, 'pitch', { text: `${job.id} needs its GPU-hours before the deadline`, job: job.id });
+      // Pitches that name their author every way they can: the lab's name and id, the job id, the player's name.
+      const name = lab === 'lab_0' ? 'Lab A' : 'Lab B';
+      const pitched = await slash(emu, bot, u, 'pitch', { text: `We at ${name} (${lab}, ${u.username} speaking): ${job.id} needs its GPU-hours before the deadline`, job: job.id });
       assert.match(text(pitched), /pitches/);
     }
     await slash(emu, bot, bob, 'done');
@@ -63,7 +65,9 @@ describe('discord: blind votes on pitches', () => {
     assert.ok(served.messages.length >= 1 && served.messages.every((x) => isEphemeral(x.body)));
     const pairMsg = served.messages[0]!.body;
     assert.match(payloadText(pairMsg), /Ballot v_1 · pair 1 of/);
-    assert.doesNotMatch(payloadText(pairMsg), /Lab [ABC]|alice|bob/);
+    assert.doesNotMatch(payloadText(pairMsg), /Lab [ABC]|alice|bob|lab_\d|\bj_\d|\bb_\d/i, 'no author identifiable on the ballot');
+    // Discord shows player text with markdown escaped ("\[own lab\]" renders as "[own lab]").
+    assert.match(payloadText(pairMsg).replace(/\\(.)/g, '$1'), /We at \[own lab\] \(\[own lab\], \[name\] speaking\): \[own job 1\] needs its GPU-hours/);
     const choices = buttonIds(pairMsg);
     assert.deepEqual(choices, ['a', 'b', 'tie', 'both_bad'].map((c) => `arena:@${m.id} vote ballot:v_1 pair:1 choice:${c}`));
     assert.ok(choices.every((id) => id.length <= 100));
@@ -89,6 +93,7 @@ describe('discord: blind votes on pitches', () => {
     const rec = (await store.listVotes({ matchId }))[0]!;
     assert.equal(rec.voterId, `discord:${carol.id}`);
     assert.equal(rec.seated, false);
+    assert.equal(rec.anonymous, true, 'the ballot pair was anonymous after redaction');
     assert.equal(rec.choice, rec.shownFirst === rec.pitchA ? 'b' : 'a', '“B is better” stored relative to the canonical order');
   });
 });

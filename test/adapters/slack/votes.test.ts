@@ -67,7 +67,9 @@ describe('slack: blind votes on pitches', () => {
     const m = (await slack.host.current(CHANNEL))!;
     for (const [u, lab] of [[alice, 'lab_0'], [bob, 'lab_1']] as const) {
       const job = Object.values(m.state!.jobs).find((j) => j.owner === lab)!;
-      await slash(u, `pitch text:"${job.id} needs its GPU-hours before the deadline" job:${job.id}`);
+      // Pitches that name their author every way they can: the lab's name and id, the job id, the player's name.
+      const name = lab === 'lab_0' ? 'Lab A' : 'Lab B';
+      await slash(u, `pitch text:"We at ${name} (${lab}, ${u.name} speaking): ${job.id} needs its GPU-hours before the deadline" job:${job.id}`);
     }
     await slash(alice, 'done');
     await slash(bob, 'done');
@@ -85,6 +87,8 @@ describe('slack: blind votes on pitches', () => {
     assert.equal(pair['response_type'], 'ephemeral');
     assert.match(texts(pair).join('\n'), /Ballot v_1 · pair 1 of/);
     assert.doesNotMatch(texts(pair).join('\n'), JUDGE_SCORES);
+    assert.doesNotMatch(texts(pair).join('\n'), /Lab [ABC]|alice|bob|lab_\d|\bj_\d|\bb_\d/i, 'no author identifiable on the ballot');
+    assert.match(texts(pair).join('\n'), /We at \[own lab\] \(\[own lab\], \[name\] speaking\): \[own job 1\] needs its GPU-hours/);
     const choices = buttonsOf(pair);
     assert.deepEqual(choices.map((e) => e.value), ['a', 'b', 'tie', 'both_bad'].map((c) => `@${m.id} vote ballot:v_1 pair:1 choice:${c}`));
 
@@ -109,5 +113,6 @@ describe('slack: blind votes on pitches', () => {
     assert.ok(answered(own).every((b) => b['response_type'] === 'ephemeral'));
     assert.equal(await rows(), 1);
     assert.equal((await store.listVotes({ matchId: m.id }))[0]!.voterId, `slack:${carol.id}`);
+    assert.equal((await store.listVotes({ matchId: m.id }))[0]!.anonymous, true, 'the ballot pair was anonymous after redaction');
   });
 });

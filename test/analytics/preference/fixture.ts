@@ -124,11 +124,11 @@ export function withBallots(raw: readonly StoredEvent[]): StoredEvent[] {
   return out;
 }
 
-/** A vote on the pair (p<round>_<x>, p<round>_<y>) of the fixture (x < y), by `voterId`. */
-export function vote(matchId: string, round: number, x: string, y: string, choice: VoteRecord['choice'], shownFirst: 'a' | 'b', voterId: string, seated: boolean, pair = 1): VoteRecord {
+/** A vote on the pair (p<round>_<x>, p<round>_<y>) of the fixture (x < y), by `voterId`; on an anonymous ballot pair unless said. */
+export function vote(matchId: string, round: number, x: string, y: string, choice: VoteRecord['choice'], shownFirst: 'a' | 'b', voterId: string, seated: boolean, pair = 1, anonymous: boolean | null = true): VoteRecord {
   const pitchA = `p${round}_${x}`;
   const pitchB = `p${round}_${y}`;
-  return { matchId, round, ballotId: `v_${round + 1}`, pair, pitchA, pitchB, choice, shownFirst: shownFirst === 'a' ? pitchA : pitchB, voterId, seated, createdAt: `2030-01-01T00:0${round}:00.000Z` };
+  return { matchId, round, ballotId: `v_${round + 1}`, pair, pitchA, pitchB, choice, shownFirst: shownFirst === 'a' ? pitchA : pitchB, voterId, seated, createdAt: `2030-01-01T00:0${round}:00.000Z`, anonymous };
 }
 
 /** A store (SQLite file or memory) holding the recorded log and `votes`. */
