@@ -1,12 +1,13 @@
 /**
  * `npm run export -- --match <id> --format transcript|jsonl|ledger [--out file] [--db file | DATABASE_URL]`
- * `npm run export -- --votes --format trl|openai-dpo|jsonl [--source human|judge] [--match id | --since date] [--out file]`
+ * `npm run export -- --votes --format trl|openai-dpo|jsonl [--source human|judge] [--include-identifying] [--match id | --since date] [--out file]`
  * `npm run export -- --sft --format trl|openai [--author person|llm|scripted] [--match id | --since date] [--out file]`
  *
  * Without --votes/--sft: a match's transcript (markdown, see transcript.ts) or its event log as JSON lines
  * (one stored event per line: `{matchId, seq, at, body}`, in seq order) or its reward ledger (one entry per
  * line: seat, round, column, amount, reason, event seq; see LedgerRowSchema in src/present/ledger.ts). With --votes: preference rows of
- * pitch pairs labelled by people (default) or by the judge; with --sft: demonstrations (src/analytics/preference,
+ * pitch pairs labelled by people (default: votes on anonymous ballot pairs only; --include-identifying adds the
+ * rest) or by the judge; with --sft: demonstrations (src/analytics/preference,
  * formats in src/analytics/preference/formats.ts, every row validated before it is written; people only as
  * pseudonyms). The store is the one the bot uses: `--db` (SQLite), else DATABASE_URL / the config file,
  * else ./data/arena.db. Exit codes: 0 written, 1 unknown match or store failure, 2 bad options or configuration.
@@ -35,7 +36,14 @@ const since = z
 
 const ArgsSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('match'), match: z.string().trim().min(1), format: z.enum(['transcript', 'jsonl', 'ledger']).default('transcript') }),
-  z.object({ kind: z.literal('votes'), match: z.string().trim().min(1).optional(), since: since.optional(), format: PreferenceFormatSchema.default('jsonl'), source: SourceSchema.default('human') }),
+  z.object({
+    kind: z.literal('votes'),
+    match: z.string().trim().min(1).optional(),
+    since: since.optional(),
+    format: PreferenceFormatSchema.default('jsonl'),
+    source: SourceSchema.default('human'),
+    includeIdentifying: z.boolean().default(false),
+  }),
   z.object({ kind: z.literal('sft'), match: z.string().trim().min(1).optional(), since: since.optional(), format: SftFormatSchema.default('trl'), author: z.enum(['person', 'llm', 'scripted']).optional() }),
 ]);
 const CommonSchema = z.object({ out: z.string().min(1).optional(), db: z.string().min(1).optional(), config: z.string().min(1).optional() });
@@ -50,6 +58,7 @@ async function main(): Promise<number> {
     .addOption(new Option('--format <format>', 'transcript|jsonl|ledger (a match), trl|openai-dpo|jsonl (--votes), trl|openai (--sft)'))
     .addOption(new Option('--source <source>', '--votes: who labels the pairs').choices(['human', 'judge']))
     .addOption(new Option('--author <kind>', '--sft: only seats driven by').choices(['person', 'llm', 'scripted']))
+    .option('--include-identifying', '--votes: also votes on ballot pairs that still identified an author after redaction')
     .option('--since <date>', '--votes/--sft: only votes (human source) or matches created since this date')
     .option('--out <file>', 'write here instead of stdout')
     .option('--db <file>', 'SQLite file (default: the configured database)')
@@ -58,8 +67,11 @@ async function main(): Promise<number> {
   const o = program.opts<Record<string, unknown>>();
   if (o.votes && o.sft) return program.error('error: --votes and --sft are exclusive', { exitCode: 2 });
   if (o.match && o.since) return program.error('error: --match and --since are exclusive', { exitCode: 2 });
+  if (o.includeIdentifying && !o.votes) return program.error('error: --include-identifying goes with --votes', { exitCode: 2 });
   const kind = o.votes ? 'votes' : o.sft ? 'sft' : 'match';
-  const picked = Object.fromEntries(Object.entries({ kind, match: o.match, format: o.format, source: o.source, author: o.author, since: o.since }).filter(([, v]) => v !== undefined));
+  const picked = Object.fromEntries(
+    Object.entries({ kind, match: o.match, format: o.format, source: o.source, author: o.author, since: o.since, includeIdentifying: o.includeIdentifying }).filter(([, v]) => v !== undefined),
+  );
   const args = parseOptions(program, ArgsSchema, picked);
   const common = parseOptions(program, CommonSchema, o);
   return withConfiguredStore(common, async (store, config) => {
@@ -83,7 +95,7 @@ async function main(): Promise<number> {
       const matches = await loadAll(store, { ...(args.match ? { matchId: args.match } : {}), ...(args.since && !byVotes ? { since: args.since } : {}) });
       const rows =
         args.kind === 'votes'
-          ? preferenceRows(matches, { format: args.format, source: args.source, pseudonymize, ...(args.since ? { since: args.since } : {}) })
+          ? preferenceRows(matches, { format: args.format, source: args.source, pseudonymize, selection: { includeIdentifying: args.includeIdentifying }, ...(args.since ? { since: args.since } : {}) })
           : sftRows(matches, { format: args.format, pseudonymize, ...(args.author ? { author: args.author as AuthorFilter } : {}) });
       text = rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : '');
       process.stderr.write(`${rows.length} rows from ${matches.length} match${matches.length === 1 ? '' : 'es'}\n`);

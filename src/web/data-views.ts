@@ -5,6 +5,7 @@
  * numbers of `npm run stats`, per judge; downloads only for the operator's admin token).
  */
 import type { AgreementStats, GroupStats, PreferenceStats } from '../analytics/preference/stats.js';
+import { agreementLine, methodLine, num, numInterval, pct, pctInterval, positionBiasLine, selectionLine } from '../analytics/preference/format-stats.js';
 import type { Leaderboard } from '../analytics/ratings/leaderboard.js';
 import type { RatedPlayer } from '../analytics/ratings/types.js';
 import { html, page, type Html } from './html.js';
@@ -46,25 +47,26 @@ ${
   return page({ title: 'Leaderboard', body });
 }
 
-const pct = (x: number | null) => (x === null ? 'n/a' : `${Math.round(x * 100)} %`);
-const num = (x: number | null) => (x === null ? 'n/a' : x.toFixed(2));
-const ci = (c: [number, number] | null, f: (x: number | null) => string) => (c ? `${f(c[0])}–${f(c[1])}` : '—');
+/** Kappa's cells: its value and interval, or why there is none ("too few pairs (5)"), as the chat text says it. */
+function kappaCells(a: AgreementStats): Html {
+  if (a.kappa === null || a.kappaCI === null) return html`<td class="num" colspan="2">${a.kappaNote === 'too_few_pairs' ? `too few pairs (${a.decisivePairs})` : 'undefined (one label only)'}</td>`;
+  return html`<td class="num">${num(a.kappa)}</td><td class="num">${numInterval(a.kappaCI)}</td>`;
+}
 
 function agreementRow(name: string, a: AgreementStats): Html {
-  return html`<tr><th scope="row">${name}</th><td class="num">${a.pairs}</td><td class="num">${a.decisivePairs}</td><td class="num">${pct(a.agreement)}</td><td class="num">${ci(a.agreementCI, pct)}</td><td class="num">${num(a.kappa)}</td><td class="num">${ci(a.kappaCI, num)}</td></tr>`;
+  return html`<tr><th scope="row">${name}</th><td class="num">${a.pairs}</td><td class="num">${a.decisivePairs}</td><td class="num">${pct(a.agreement)}</td><td class="num">${a.agreementCI ? pctInterval(a.agreementCI) : '—'}</td>${kappaCells(a)}</tr>`;
 }
 
 function groupSection(title: string, id: string, g: GroupStats): Html {
   const hh = g.humanHuman;
-  const pb = g.positionBias;
   return html`<section aria-labelledby="${id}"><h2 id="${id}">${title}</h2>
 ${
   g.votes === 0
     ? html`<p>No votes.</p>`
-    : html`<p>${g.votes} votes on ${g.pairs} pairs by ${g.voters} voters.</p>
+    : html`<p>${g.votes} vote${g.votes === 1 ? '' : 's'} on ${g.pairs} pair${g.pairs === 1 ? '' : 's'} by ${g.voters} voter${g.voters === 1 ? '' : 's'}.</p>
 <table><caption>Judge vs people (majority per pair)</caption><thead><tr><th scope="col">Judge</th><th scope="col">Pairs</th><th scope="col">Decisive</th><th scope="col">Agreement</th><th scope="col">95 % interval</th><th scope="col">Kappa</th><th scope="col">95 % interval</th></tr></thead><tbody>${agreementRow('All judges', g.judgeHuman)}${Object.entries(g.byJudge).map(([j, a]) => agreementRow(j, a))}</tbody></table>
 <p>People vs people: ${hh.pairs ? `${pct(hh.agreement)} of ${hh.voterPairs} voter pairs agree on ${hh.pairs} pairs (${pct(hh.agreementNoTies)} without ties).` : 'no pair has two voters yet.'}</p>
-<p>Position bias: ${pb.decisiveVotes ? `${pct(pb.share)} of ${pb.decisiveVotes} decisive votes went to the pitch shown first.` : 'no decisive votes.'}</p>`
+<p>Position bias: ${positionBiasLine(g)}.</p>`
 }</section>`;
 }
 
@@ -72,10 +74,10 @@ ${
 export function preferencesPage(s: PreferenceStats, opts: { adminDownloads: boolean }): Html {
   const r = s.judgeVsRule;
   const body = html`<h1>Preference data</h1>
-<p class="meta">Blind pairwise votes by people on the pitches of ${s.matches} match${s.matches === 1 ? '' : 'es'}, against the judges' scores (the same numbers as <code>npm run stats</code>; bootstrap: ${s.method.resamples} resamples of pairs, seed "${s.method.seed}").</p>
+<p class="meta">Blind pairwise votes by people on the pitches of ${s.matches} match${s.matches === 1 ? '' : 'es'}, against the judges' scores (the same numbers as <code>npm run stats</code>). ${selectionLine(s)} ${methodLine(s)}</p>
 ${s.all.votes > 0 ? html`<figure><img class="chart" src="/preferences/chart.png" alt="Chart of agreement rates, kappa and position bias with 95 % intervals" width="640" height="360"><figcaption>Rates with their 95 % intervals</figcaption></figure>` : ''}
 ${groupSection('All votes', 'g-all', s.all)}${s.all.votes > 0 ? [groupSection('Seated players (interested parties)', 'g-seated', s.seated), groupSection('Spectators', 'g-spectator', s.spectator)] : ''}
-<section aria-labelledby="g-rule"><h2 id="g-rule">LLM judge vs rule judge</h2><p>${r.pairs ? `${r.judges.join(', ')}: order agreement ${pct(r.agreement)} (${ci(r.agreementCI, pct)}) on ${r.decisivePairs} decisive of ${r.pairs} pairs; kappa ${num(r.kappa)} (${ci(r.kappaCI, num)}).` : 'No LLM-judged pairs.'}</p></section>
+<section aria-labelledby="g-rule"><h2 id="g-rule">LLM judge vs rule judge</h2><p>${r.pairs ? `${r.judges.join(', ')}: ${agreementLine(r)}.` : 'No LLM-judged pairs.'}</p></section>
 <section aria-labelledby="g-dl"><h2 id="g-dl">Downloads</h2><p>${
     opts.adminDownloads
       ? html`The labelled pairs are for the operator only: <code>curl -H "Authorization: Bearer $ARENA_WEB_ADMIN_TOKEN" /preferences/export?format=trl</code> (formats <code>trl</code>, <code>openai-dpo</code>, <code>jsonl</code>; <code>source=judge</code> for the judge's labels). People appear as pseudonyms.`

@@ -30,7 +30,7 @@ const LeaderboardQuerySchema = z.object({
   kind: z.enum(['people', 'models', 'all']).optional(),
   min: z.coerce.number().int().min(1).max(1000).optional(),
 });
-const ExportQuerySchema = z.object({ format: PreferenceFormatSchema.default('jsonl'), source: SourceSchema.default('human') });
+const ExportQuerySchema = z.object({ format: PreferenceFormatSchema.default('jsonl'), source: SourceSchema.default('human'), include_identifying: z.enum(['0', '1']).default('0') });
 
 /** Whether the request carries the configured admin token (constant-time compare; false when none is configured). */
 export function isAdmin(req: FastifyRequest, token: string | null): boolean {
@@ -156,8 +156,9 @@ export function registerDataRoutes(app: FastifyInstance, ctx: WebContext): void 
   app.get('/preferences/export', rendering, async (req, reply) => {
     if (!isAdmin(req, ctx.settings.web.adminToken)) return reply.status(401).header('www-authenticate', 'Bearer').type('text/plain').send('The preference exports are for the operator only (Authorization: Bearer <admin token>).');
     const q = ExportQuerySchema.safeParse(req.query);
-    if (!q.success) return reply.status(400).type('text/plain').send('format: trl | openai-dpo | jsonl; source: human | judge');
-    const rows = preferenceRows(await data(true), { format: q.data.format, source: q.data.source, pseudonymize: await pseudo() });
+    if (!q.success) return reply.status(400).type('text/plain').send('format: trl | openai-dpo | jsonl; source: human | judge; include_identifying: 0 | 1');
+    const selection = { includeIdentifying: q.data.include_identifying === '1' };
+    const rows = preferenceRows(await data(true), { format: q.data.format, source: q.data.source, pseudonymize: await pseudo(), selection });
     const text = rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : '');
     return reply.type('application/x-ndjson; charset=utf-8').header('cache-control', 'no-store').header('content-disposition', `attachment; filename="preferences-${q.data.source}-${q.data.format}.jsonl"`).send(text);
   });

@@ -5,12 +5,9 @@
  * - a pair's human majority is the label with strictly more votes than each other label (else none);
  * - order agreement: among items where both labels are `a`/`b`, the share where they are equal;
  * - Cohen's kappa over the three classes: (p_o − p_e) / (1 − p_e), p_e from the two raters' marginals;
- *   null when p_e = 1 (one class only: kappa undefined);
- * - a 95 % percentile bootstrap interval: items resampled with replacement (seeded, so reproducible),
- *   the 2.5 % and 97.5 % quantiles (linear interpolation between order statistics) of the statistic over
- *   the resamples where it is defined.
+ *   null when p_e = 1 (one class only: kappa undefined).
+ * Intervals are in stats.ts (Clopper–Pearson for shares, a Dirichlet posterior for kappa).
  */
-import seedrandom from 'seedrandom';
 
 export type Label = 'a' | 'b' | 'tie';
 const LABELS: readonly Label[] = ['a', 'b', 'tie'];
@@ -59,28 +56,11 @@ export function cohensKappa(items: readonly Rated[]): number | null {
   return pe >= 1 ? null : (po - pe) / (1 - pe);
 }
 
-/** Quantile `p` of sorted `v` (linear interpolation between order statistics, R's type 7). */
-export function quantile(v: readonly number[], p: number): number {
-  const h = (v.length - 1) * p;
-  const lo = Math.floor(h);
-  const hi = Math.min(v.length - 1, lo + 1);
-  return v[lo]! + (h - lo) * (v[hi]! - v[lo]!);
-}
-
-/** 95 % percentile bootstrap interval of `stat` over `items`; null when no resample defines it. */
-export function bootstrapInterval<T>(items: readonly T[], stat: (sample: T[]) => number | null, opts: { resamples: number; seed: string }): [number, number] | null {
-  if (items.length === 0) return null;
-  const rand = seedrandom(opts.seed);
-  const values: number[] = [];
-  for (let k = 0; k < opts.resamples; k++) {
-    const sample: T[] = [];
-    for (let i = 0; i < items.length; i++) sample.push(items[Math.floor(rand() * items.length)]!);
-    const v = stat(sample);
-    if (v !== null && Number.isFinite(v)) values.push(v);
-  }
-  if (values.length === 0) return null;
-  values.sort((p, q) => p - q);
-  return [quantile(values, 0.025), quantile(values, 0.975)];
+/** The 3 × 3 table of counts of (x, y) labels, rows x and columns y in the order a, b, tie. */
+export function labelTable(items: readonly Rated[]): number[][] {
+  const t = LABELS.map(() => LABELS.map(() => 0));
+  for (const { x, y } of items) t[LABELS.indexOf(x)]![LABELS.indexOf(y)]! += 1;
+  return t;
 }
 
 /**

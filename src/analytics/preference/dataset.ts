@@ -3,7 +3,10 @@
  * (from the round's ballot, else from the engine), the judge's decision as stored in `round_closed`
  * (public subset only), the rule judge's decision recomputed on the same state (for LLM-vs-rule
  * agreement and the claim check), every seat's turn (observation + actions, for demonstrations), and the
- * match's votes. Pure: a fold of a stored event log and vote list, no store, no clock.
+ * match's votes. Each pitch carries the text voters were shown (redacted, src/voting/ballots/blind.ts) and
+ * each vote whether its pair was anonymous: the stored flag, or for a vote cast before the flag existed,
+ * the checker's reading of the raw texts its voter saw. Pure: a fold of a stored event log and vote list,
+ * no store, no clock.
  */
 import { observe } from '../../engine/index.js';
 import type { JudgeDecision, LabId, MatchState } from '../../engine/types.js';
@@ -14,6 +17,7 @@ import { ruleJudge } from '../../engine/judge/rule-judge.js';
 import { applyEvent } from '../../match/replay.js';
 import type { HostedMatch } from '../../match/types.js';
 import type { VoteRecord } from '../../store/types.js';
+import { blindPitch, identifyingLeft, identitiesOf, type BlindText, type SeatIdentity } from '../../voting/ballots/blind.js';
 import { scriptedTurns, type SeatTurn } from './scripted-turn.js';
 
 /** Who wrote a pitch or played a seat: `person`, `llm:<model>` or `scripted:<policy>`. */
@@ -28,7 +32,12 @@ export interface PitchEntry {
   text: string;
   jobIds: string[];
   replyTo: LabId | null;
+  /** The pitch as a ballot shows it: redacted text and what still identifies its author. */
+  shown: BlindText;
 }
+
+/** A vote with its `anonymous` flag resolved (stored, or read from the raw texts for votes cast before the flag). */
+export type FoldedVote = Omit<VoteRecord, 'anonymous'> & { anonymous: boolean };
 
 /** A canonical pair of one round's pitches (`a.id` < `b.id`); `ballotId`/`pair` when a ballot held it. */
 export interface PairEntry {
@@ -64,7 +73,7 @@ export interface MatchData {
   /** Seat drivers as stored (holds platform user ids: never write these to an export). */
   drivers: Record<LabId, SeatDriver>;
   rounds: RoundData[];
-  votes: VoteRecord[];
+  votes: FoldedVote[];
 }
 
 /** The author kind of a seat driver. */
@@ -92,6 +101,9 @@ interface Ballot {
   pairs: [string, string][];
 }
 
+/** The pitch entry of a pitch record, with its blind text under the seats `ids`. */
+const entry = (p: Omit<PitchEntry, 'shown'>, ids: readonly SeatIdentity[]): PitchEntry => ({ ...p, jobIds: [...p.jobIds], shown: blindPitch(p.text, p.lab, ids) });
+
 /**
  * Fold a match's stored events (seq order) and its votes. Ballot events are read here and otherwise
  * skipped by the fold (they never change the engine state). Throws the replay's `ReplayError` on a
@@ -104,12 +116,16 @@ export function foldMatch(events: readonly StoredEvent[], votes: readonly VoteRe
   const closed: Omit<RoundData, 'pitches' | 'pairs'>[] = [];
   const derived = new Map<number, PitchEntry[]>();
   const ballots = new Map<number, Ballot>();
+  const seats = new Map<number, SeatIdentity[]>();
   for (const ev of events) {
     const body = ev.body;
     const cur: HostedMatch | null = m;
     if (body.type === 'ballot_opened' || body.type === 'ballot_closed') {
-      if (body.type === 'ballot_opened')
-        ballots.set(body.round, { ballotId: body.ballotId, round: body.round, pitches: body.pitches.map((p) => ({ ...p, round: body.round })), pairs: body.pairs });
+      if (body.type === 'ballot_opened' && cur?.state) {
+        const ids = identitiesOf(cur.state, cur.drivers);
+        seats.set(body.round, ids);
+        ballots.set(body.round, { ballotId: body.ballotId, round: body.round, pitches: body.pitches.map((p) => entry({ ...p, round: body.round }, ids)), pairs: body.pairs });
+      }
       m = cur && skipped(cur, ev.seq);
       continue;
     }
@@ -135,11 +151,13 @@ export function foldMatch(events: readonly StoredEvent[], votes: readonly VoteRe
         rule,
         turns: [...turns.values(), ...scripted.turns],
       });
+      const ids = identitiesOf(state, before.drivers);
+      if (!seats.has(body.round)) seats.set(body.round, ids);
       derived.set(
         body.round,
         scripted.after.pitches
           .filter((p) => p.round === body.round)
-          .map((p) => ({ id: pitchId(p.round, p.lab), round: p.round, lab: p.lab, kind: p.replyTo ? 'counter_pitch' : 'pitch', text: p.text, jobIds: [...p.jobIds], replyTo: p.replyTo })),
+          .map((p) => entry({ id: pitchId(p.round, p.lab), round: p.round, lab: p.lab, kind: p.replyTo ? 'counter_pitch' : 'pitch', text: p.text, jobIds: p.jobIds, replyTo: p.replyTo }, ids)),
       );
       turns = new Map();
     }
@@ -152,7 +170,11 @@ export function foldMatch(events: readonly StoredEvent[], votes: readonly VoteRe
     const pitches = ballot ? ballot.pitches : (derived.get(r.round) ?? []);
     return { ...r, pitches, pairs: ballot ? ballotPairs(ballot) : canonicalPairs(r.round, pitches) };
   });
-  return { matchId: m.id, channelId: m.channelId, platform: m.platform, task: m.settings.task, drivers: m.drivers, rounds, votes: [...votes] };
+  const texts = new Map(rounds.flatMap((r) => r.pitches.map((p) => [p.id, p.text] as const)));
+  // A vote cast before the flag existed: its voter saw the raw texts, so the checker reads those.
+  const rawAnonymous = (v: VoteRecord) => [v.pitchA, v.pitchB].every((id) => identifyingLeft(texts.get(id) ?? '', seats.get(v.round) ?? []).length === 0);
+  const folded = votes.map((v) => ({ ...v, anonymous: v.anonymous ?? rawAnonymous(v) }));
+  return { matchId: m.id, channelId: m.channelId, platform: m.platform, task: m.settings.task, drivers: m.drivers, rounds, votes: folded };
 }
 
 /** The match after an event the fold skips (a ballot event): only its position in the log moves. */

@@ -5,8 +5,7 @@
  * round's public context. Pure: the caller supplies the pseudonym function.
  */
 import type { JudgeDecision } from '../../engine/types.js';
-import type { VoteRecord } from '../../store/types.js';
-import type { MatchData, PairEntry, PitchEntry, RoundData } from './dataset.js';
+import type { FoldedVote, MatchData, PairEntry, PitchEntry, RoundData } from './dataset.js';
 import { authorKind } from './dataset.js';
 import {
   JsonlPreferenceRowSchema,
@@ -18,6 +17,7 @@ import {
 } from './formats.js';
 import { judgeModel, scoreOrder } from './judge-view.js';
 import { pitchPrompt } from './prompt.js';
+import { DEFAULT_SELECTION, selectVotes, type VoteSelection } from './selection.js';
 
 /** Maps a platform user id (e.g. `discord:123`) to its stable pseudonym. */
 export type Pseudonymize = (userId: string) => string;
@@ -29,16 +29,19 @@ export interface PreferenceExportOptions {
   pseudonymize: Pseudonymize;
   /** Only votes created at or after this ISO timestamp (human source). */
   since?: string;
+  /** Which votes (human source): anonymous ones only by default (selection.ts). */
+  selection?: VoteSelection;
 }
 
 /**
  * Rows of `matches` in `format`, each parsed with its zod schema (a row that fails throws: a bug, never
- * written). Human source: one row per vote (`trl`/`openai-dpo`: decisive votes only, a = chosen when the
- * voter chose a). Judge source: one row per pair of a judged round (`trl`/`openai-dpo`: pairs the judge
- * scored apart only).
+ * written). Human source: one row per vote `opts.selection` keeps (anonymous ones by default; selection.ts)
+ * (`trl`/`openai-dpo`: decisive votes only, a = chosen when the voter chose a). Judge source: one row per
+ * pair of a judged round (`trl`/`openai-dpo`: pairs the judge scored apart only).
  */
-export function preferenceRows(matches: readonly MatchData[], opts: PreferenceExportOptions): unknown[] {
+export function preferenceRows(all: readonly MatchData[], opts: PreferenceExportOptions): unknown[] {
   const out: unknown[] = [];
+  const matches = opts.source === 'human' ? selectVotes(all, opts.selection ?? DEFAULT_SELECTION).matches : all;
   for (const m of matches) {
     const rounds = new Map(m.rounds.map((r) => [r.round, r]));
     if (opts.source === 'human') {
@@ -65,7 +68,7 @@ export function preferenceRows(matches: readonly MatchData[], opts: PreferenceEx
   return out;
 }
 
-function humanRow(m: MatchData, r: RoundData, pair: PairEntry, v: VoteRecord, opts: PreferenceExportOptions): unknown {
+function humanRow(m: MatchData, r: RoundData, pair: PairEntry, v: FoldedVote, opts: PreferenceExportOptions): unknown {
   if (opts.format !== 'jsonl') {
     if (v.choice !== 'a' && v.choice !== 'b') return null;
     return pairRow(r, v.choice === 'a' ? pair.a : pair.b, v.choice === 'a' ? pair.b : pair.a, 'human', opts.format);
@@ -77,6 +80,7 @@ function humanRow(m: MatchData, r: RoundData, pair: PairEntry, v: VoteRecord, op
     shown_first: v.shownFirst === v.pitchA ? 'a' : 'b',
     voter: opts.pseudonymize(v.voterId),
     voter_role: v.seated ? 'seated' : 'spectator',
+    anonymous: v.anonymous,
     created_at: v.createdAt,
   };
   return JsonlPreferenceRowSchema.parse(row);
@@ -104,7 +108,7 @@ function pairRow(r: RoundData, chosen: PitchEntry, rejected: PitchEntry, source:
 function common(m: MatchData, r: RoundData, pair: PairEntry, pseudonymize: Pseudonymize) {
   const pitch = (p: PitchEntry) => {
     const d = m.drivers[p.lab];
-    return { id: p.id, lab: p.lab, kind: p.kind, text: p.text, job_ids: p.jobIds, reply_to: p.replyTo, author: authorKind(d), author_id: d?.kind === 'human' ? pseudonymize(d.userId) : null };
+    return { id: p.id, lab: p.lab, kind: p.kind, text: p.text, job_ids: p.jobIds, reply_to: p.replyTo, shown_text: p.shown.text, author: authorKind(d), author_id: d?.kind === 'human' ? pseudonymize(d.userId) : null };
   };
   return {
     match_id: m.matchId,
@@ -126,17 +130,20 @@ function judgeFields(d: JudgeDecision | null, pair: PairEntry) {
   const a = seatOf(d, pair.a.lab);
   const b = seatOf(d, pair.b.lab);
   const meta = d.meta ?? {};
+  const order = scoreOrder(d, pair.a.lab, pair.b.lab);
   return {
     judge_id: d.judgeId,
     model: judgeModel(d),
     prompt_version: typeof meta.promptVersion === 'string' ? meta.promptVersion : null,
     fallback: typeof meta.fallback === 'string' ? meta.fallback : null,
-    winner: d.winner,
+    // The pair's own winner: the round's (d.winner) may be a third lab, which no row of this pair may claim.
+    winner: order === 'a' ? pair.a.lab : order === 'b' ? pair.b.lab : null,
+    round_winner: d.winner,
     score_a: a?.score ?? null,
     score_b: b?.score ?? null,
     parts_a: a ? { ...a.parts } : null,
     parts_b: b ? { ...b.parts } : null,
-    order: scoreOrder(d, pair.a.lab, pair.b.lab),
+    order,
   };
 }
 

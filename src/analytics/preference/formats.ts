@@ -43,6 +43,8 @@ const PitchSchema = z
     text: z.string(),
     job_ids: z.array(z.string()),
     reply_to: z.string().nullable(),
+    /** The text as the ballot showed it to voters (seat names, ids and player names replaced). */
+    shown_text: z.string(),
     author,
     /** The person's pseudonym when `author` is `person`, else null. */
     author_id: pseudonym.nullable(),
@@ -56,7 +58,10 @@ const JudgeSchema = z
     model: z.string().nullable(),
     prompt_version: z.string().nullable(),
     fallback: z.string().nullable(),
+    /** The pair's winner by the judge's scores: pitch_a's or pitch_b's lab; null for equal scores or an unscored pitch. */
     winner: z.string().nullable(),
+    /** The round's winner among all its pitches (may be neither lab of the pair). */
+    round_winner: z.string().nullable(),
     score_a: unit.nullable(),
     score_b: unit.nullable(),
     parts_a: z.record(z.string(), unit).nullable(),
@@ -90,6 +95,8 @@ export const JsonlPreferenceRowSchema = z.discriminatedUnion('source', [
       shown_first: z.enum(['a', 'b']),
       voter: pseudonym,
       voter_role: z.enum(['seated', 'spectator']),
+      /** Whether neither pitch of the pair, as shown, still identified its author (src/voting/ballots/blind.ts). */
+      anonymous: z.boolean(),
       created_at: z.string(),
     })
     .strict(),

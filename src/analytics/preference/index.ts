@@ -6,11 +6,13 @@
 import type { EventStore, MatchRecord } from '../../store/types.js';
 import { foldMatch, type MatchData } from './dataset.js';
 import { computeStats, DEFAULT_STATS_OPTIONS, type PreferenceStats } from './stats.js';
+import { DEFAULT_SELECTION, type VoteSelection } from './selection.js';
 
 export { formatStats } from './format-stats.js';
 export { computeStats, DEFAULT_STATS_OPTIONS, type PreferenceStats, type AgreementStats, type GroupStats } from './stats.js';
 export { foldMatch, type MatchData } from './dataset.js';
 export { preferenceRows } from './export-votes.js';
+export { DEFAULT_SELECTION, selectVotes, type SelectionSummary, type VoteSelection } from './selection.js';
 export { sftRows } from './export-sft.js';
 
 /** Load and fold one stored match with its votes; null when the match or its log is missing. */
@@ -36,15 +38,16 @@ export async function selectMatches(store: Pick<EventStore, 'getMatch' | 'listMa
 
 /**
  * Preference statistics of a match (`matchId`), of a channel's finished matches (`channelId`), or of every
- * match (neither). Seeded bootstrap ({@link DEFAULT_STATS_OPTIONS}), so the same data gives the same report.
+ * match (neither), over the votes `selection` keeps (anonymous ones by default). Seeded
+ * ({@link DEFAULT_STATS_OPTIONS}), so the same data gives the same report.
  * Rejects only when the store does (e.g. StoreError `corrupt_event`).
  */
-export async function statsForMatches(store: EventStore, filter: { matchId?: string; channelId?: string }): Promise<PreferenceStats> {
+export async function statsForMatches(store: EventStore, filter: { matchId?: string; channelId?: string }, selection: VoteSelection = DEFAULT_SELECTION): Promise<PreferenceStats> {
   const records = await selectMatches(store, filter);
   const data: MatchData[] = [];
   for (const r of records) {
     const d = await loadMatchData(store, r.id);
     if (d) data.push(d);
   }
-  return computeStats(data, DEFAULT_STATS_OPTIONS);
+  return computeStats(data, { ...DEFAULT_STATS_OPTIONS, selection });
 }

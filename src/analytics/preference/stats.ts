@@ -1,16 +1,28 @@
 /**
- * Preference statistics of folded matches (`npm run stats`, `/arena stats`): votes, pairs, voters;
- * judge–human agreement (order agreement with ties excluded, Cohen's kappa with tie as a third class, 95 %
- * bootstrap intervals resampling pairs), per judge; human–human agreement; the voters' position bias;
- * LLM judge vs rule judge on every judged pair. Everything is computed for all votes, seated voters'
- * votes and spectators' votes apart (seated voters are interested parties). Pure and seeded.
+ * Preference statistics of folded matches (`npm run stats`, `/arena stats`, the web page): votes, pairs,
+ * voters; judge–human agreement (order agreement with ties excluded, Cohen's kappa with tie as a third
+ * class), per judge; human–human agreement; the voters' position bias; LLM judge vs rule judge on every
+ * judged pair. Everything is computed for all votes, seated voters' votes and spectators' votes apart
+ * (seated voters are interested parties), over the votes the selection keeps (selection.ts: anonymous
+ * ballot pairs only by default). Intervals hold at every sample size shown: shares get the exact
+ * Clopper–Pearson interval; kappa is reported only over at least {@link MIN_KAPPA_PAIRS} decisive pairs,
+ * with a seeded Dirichlet posterior interval (src/analytics/stats/kappa.ts). Pure and seeded.
  */
 import type { JudgeDecision } from '../../engine/types.js';
 import { RULE_JUDGE_ID } from '../../engine/judge/rule-judge.js';
-import type { VoteChoice, VoteRecord } from '../../store/types.js';
-import { bootstrapInterval, cohensKappa, majority, orderAgreement, pairwiseAgreement, type Label, type Rated } from './agreement.js';
-import type { MatchData } from './dataset.js';
+import type { VoteChoice } from '../../store/types.js';
+import { kappaInterval } from '../stats/kappa.js';
+import { clopperPearson } from '../stats/proportion.js';
+import { cohensKappa, labelTable, majority, orderAgreement, pairwiseAgreement, type Label, type Rated } from './agreement.js';
+import type { FoldedVote, MatchData } from './dataset.js';
 import { judgeLabel, scoreOrder } from './judge-view.js';
+import { DEFAULT_SELECTION, selectVotes, type SelectionSummary, type VoteSelection } from './selection.js';
+
+/** Fewest decisive pairs over which kappa is reported (below it: "too few pairs (n)"). */
+export const MIN_KAPPA_PAIRS = 20;
+
+/** A 95 % interval [lo, hi]. */
+export type Interval = [number, number];
 
 /** Agreement of two raters over pairs (x = people or the LLM judge, y = the judge or the rule judge). */
 export interface AgreementStats {
@@ -22,10 +34,14 @@ export interface AgreementStats {
   agree: number;
   /** agree / decisivePairs (ties excluded); null when no decisive pair. */
   agreement: number | null;
-  agreementCI: [number, number] | null;
-  /** Cohen's kappa, three classes; null when undefined. */
+  /** Clopper–Pearson 95 % interval of `agreement`. */
+  agreementCI: Interval | null;
+  /** Cohen's kappa, three classes; null with fewer than MIN_KAPPA_PAIRS decisive pairs or when undefined (`kappaNote`). */
   kappa: number | null;
-  kappaCI: [number, number] | null;
+  /** Dirichlet posterior 95 % interval of kappa (null with `kappa`). */
+  kappaCI: Interval | null;
+  /** Why kappa is null: `too_few_pairs` (fewer than MIN_KAPPA_PAIRS decisive pairs), `undefined` (one class only). */
+  kappaNote: 'too_few_pairs' | 'undefined' | null;
 }
 
 /** Statistics of one set of votes (all, seated or spectator). */
@@ -38,39 +54,57 @@ export interface GroupStats {
   judgeHuman: AgreementStats;
   /** The same per judge (`judgeId` or `judgeId (model)`). */
   byJudge: Record<string, AgreementStats>;
+  /** Voters on the same pair agreeing (no interval: voter pairs share voters, so they are not independent). */
   humanHuman: ReturnType<typeof pairwiseAgreement>;
-  /** Votes for a or b (ties and both-bad excluded), how many chose the pitch shown first, and the share. */
-  positionBias: { decisiveVotes: number; forFirst: number; share: number | null };
+  /** Votes for a or b (ties and both-bad excluded), how many chose the pitch shown first, the share and its Clopper–Pearson interval. */
+  positionBias: { decisiveVotes: number; forFirst: number; share: number | null; ci: Interval | null };
 }
 
 /** Everything `npm run stats` reports. */
 export interface PreferenceStats {
   matches: number;
+  /** Which votes were used (anonymous ones only by default) and how many were left out. */
+  selection: SelectionSummary;
   all: GroupStats;
   seated: GroupStats;
   spectator: GroupStats;
   /** The round's non-rule judge (x) vs the rule judge recomputed on the same state (y), over every pair of such rounds. */
   judgeVsRule: AgreementStats & { judges: string[] };
-  method: { resamples: number; seed: string };
+  method: { shares: 'clopper-pearson'; kappa: { minDecisivePairs: number; interval: 'dirichlet-posterior'; prior: 'perks'; draws: number; seed: string } };
 }
 
-/** Bootstrap settings: 1000 resamples, a fixed seed (so a report is reproducible). */
-export const DEFAULT_STATS_OPTIONS = { resamples: 1000, seed: 'gpu-arena-preference-stats' } as const;
+/** Options of {@link computeStats}: posterior draws of the kappa intervals, their seed, and which votes count. */
+export interface StatsOptions {
+  draws: number;
+  seed: string;
+  selection?: VoteSelection;
+}
+
+/** 2000 posterior draws for kappa, a fixed seed (so a report is reproducible), anonymous votes only. */
+export const DEFAULT_STATS_OPTIONS: StatsOptions = { draws: 2000, seed: 'gpu-arena-preference-stats', selection: DEFAULT_SELECTION };
 
 /** A vote's label: tie and both-bad are both "neither is better". */
 export const voteLabel = (c: VoteChoice): Label => (c === 'a' || c === 'b' ? c : 'tie');
 
-/** Agreement stats of rated items with seeded bootstrap intervals. */
-export function agreementOf(items: readonly Rated[], opts: { resamples: number; seed: string }): AgreementStats {
+const interval = (x: number, n: number): Interval | null => {
+  const p = clopperPearson(x, n);
+  return p ? [p.lo, p.hi] : null;
+};
+
+/** Agreement stats of rated items: Clopper–Pearson for the share, kappa over enough decisive pairs with its posterior interval. */
+export function agreementOf(items: readonly Rated[], opts: { draws: number; seed: string }): AgreementStats {
   const o = orderAgreement(items);
+  const enough = o.decisive >= MIN_KAPPA_PAIRS;
+  const kappa = enough ? cohensKappa(items) : null;
   return {
     pairs: items.length,
     decisivePairs: o.decisive,
     agree: o.agree,
     agreement: o.share,
-    agreementCI: bootstrapInterval(items, (s) => orderAgreement(s).share, { ...opts, seed: `${opts.seed}:agreement` }),
-    kappa: cohensKappa(items),
-    kappaCI: bootstrapInterval(items, cohensKappa, { ...opts, seed: `${opts.seed}:kappa` }),
+    agreementCI: interval(o.agree, o.decisive),
+    kappa,
+    kappaCI: kappa === null ? null : kappaInterval(labelTable(items), { draws: opts.draws, seed: `${opts.seed}:kappa` }),
+    kappaNote: !enough ? 'too_few_pairs' : kappa === null ? 'undefined' : null,
   };
 }
 
@@ -80,7 +114,7 @@ interface VotedPair {
   judgeOrder: Label | null;
 }
 
-function groupStats(matches: readonly MatchData[], keep: (v: VoteRecord) => boolean, opts: { resamples: number; seed: string }): GroupStats {
+function groupStats(matches: readonly MatchData[], keep: (v: FoldedVote) => boolean, opts: { draws: number; seed: string }): GroupStats {
   const pairs = new Map<string, VotedPair>();
   const voters = new Set<string>();
   let votes = 0;
@@ -123,12 +157,13 @@ function groupStats(matches: readonly MatchData[], keep: (v: VoteRecord) => bool
     judgeHuman: agreementOf(items, opts),
     byJudge,
     humanHuman: pairwiseAgreement([...pairs.values()].map((p) => p.labels)),
-    positionBias: { decisiveVotes, forFirst, share: decisiveVotes ? forFirst / decisiveVotes : null },
+    positionBias: { decisiveVotes, forFirst, share: decisiveVotes ? forFirst / decisiveVotes : null, ci: interval(forFirst, decisiveVotes) },
   };
 }
 
-/** Statistics of `matches` (their votes are in `MatchData.votes`). */
-export function computeStats(matches: readonly MatchData[], opts: { resamples: number; seed: string } = DEFAULT_STATS_OPTIONS): PreferenceStats {
+/** Statistics of `matches` over the votes `opts.selection` keeps (anonymous ones by default). */
+export function computeStats(all: readonly MatchData[], opts: StatsOptions = DEFAULT_STATS_OPTIONS): PreferenceStats {
+  const { matches, summary } = selectVotes(all, opts.selection ?? DEFAULT_SELECTION);
   const rated: Rated[] = [];
   const judges = new Set<string>();
   for (const m of matches)
@@ -143,10 +178,11 @@ export function computeStats(matches: readonly MatchData[], opts: { resamples: n
     }
   return {
     matches: matches.length,
+    selection: summary,
     all: groupStats(matches, () => true, opts),
     seated: groupStats(matches, (v) => v.seated, opts),
     spectator: groupStats(matches, (v) => !v.seated, opts),
     judgeVsRule: { ...agreementOf(rated, { ...opts, seed: `${opts.seed}:rule` }), judges: [...judges].sort() },
-    method: { resamples: opts.resamples, seed: opts.seed },
+    method: { shares: 'clopper-pearson', kappa: { minDecisivePairs: MIN_KAPPA_PAIRS, interval: 'dirichlet-posterior', prior: 'perks', draws: opts.draws, seed: opts.seed } },
   };
 }

@@ -13,10 +13,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
-import { bootstrapInterval, cohensKappa, orderAgreement, type Rated } from '../../../src/analytics/preference/agreement.js';
+import { cohensKappa, labelTable, type Rated } from '../../../src/analytics/preference/agreement.js';
 import { foldMatch } from '../../../src/analytics/preference/dataset.js';
 import { scoreOrder } from '../../../src/analytics/preference/judge-view.js';
-import { computeStats, type PreferenceStats } from '../../../src/analytics/preference/stats.js';
+import { agreementOf, computeStats, MIN_KAPPA_PAIRS, type PreferenceStats } from '../../../src/analytics/preference/stats.js';
+import { kappaInterval } from '../../../src/analytics/stats/kappa.js';
 import { formatStats } from '../../../src/analytics/preference/format-stats.js';
 import type { StoredEvent } from '../../../src/events/schema.js';
 import type { VoteRecord } from '../../../src/store/types.js';
@@ -27,7 +28,10 @@ let matchId = '';
 let events: StoredEvent[] = [];
 let votes: VoteRecord[] = [];
 let cli: PreferenceStats;
+let withIdentifying: PreferenceStats;
 let chart = '';
+/** A vote on a pair whose pitches still identified an author: left out unless --include-identifying. */
+const FRANK = 'discord:700000000000000006';
 
 const close = (actual: number | null, expected: number, what: string) => {
   assert.ok(actual !== null && Math.abs(actual - expected) < 1e-9, `${what}: ${actual} ≠ ${expected}`);
@@ -60,14 +64,27 @@ describe('preference stats', () => {
       v(2, P2, 'a', 'a', BOB.userId, true), // yes
       v(3, P2, 'tie', 'b', BOB.userId, true), // not decisive
     ];
+    const identifying = vote(matchId, 0, 'lab_0', 'lab_1', 'b', 'a', FRANK, false, 1, false);
     const dir = tempDir();
     const db = join(dir, 'arena.db');
-    await (await storeWith(matchId, events, votes, db)).close();
+    await (await storeWith(matchId, events, [...votes, identifying], db)).close();
     chart = join(dir, 'stats.png');
     const p = spawnScript('src/cli/stats.ts', ['--db', db, '--match', matchId, '--json', '--chart', chart]);
     const { code } = await p.exited;
     assert.equal(code, 0, p.err());
     cli = JSON.parse(p.out()) as PreferenceStats;
+    const all = spawnScript('src/cli/stats.ts', ['--db', db, '--match', matchId, '--json', '--include-identifying']);
+    assert.equal((await all.exited).code, 0, all.err());
+    withIdentifying = JSON.parse(all.out()) as PreferenceStats;
+  });
+
+  test('only votes on anonymous pairs count unless --include-identifying', () => {
+    assert.deepEqual(cli.selection, { includeIdentifying: false, votes: 16, identifying: 1, kept: 15 });
+    assert.equal(cli.all.votes, 15);
+    assert.deepEqual(withIdentifying.selection, { includeIdentifying: true, votes: 16, identifying: 1, kept: 16 });
+    assert.equal(withIdentifying.all.votes, 16);
+    assert.equal(withIdentifying.all.voters, 6, 'frank counted');
+    assert.match(formatStats(cli), /Anonymous votes only: 15 of 16; 1 on pairs that still identified an author after redaction are left out/);
   });
 
   test('the fixture is what the hand computation assumes', () => {
@@ -90,11 +107,17 @@ describe('preference stats', () => {
     const j = cli.all.judgeHuman;
     assert.deepEqual([j.pairs, j.decisivePairs, j.agree], [7, 5, 4]);
     close(j.agreement, 0.8, 'agreement');
+    // Clopper–Pearson of 4 in 5: hi = Beta(5, 1) quantile 0.975 = 0.975^(1/5); lo = the 0.025 quantile of
+    // Beta(4, 2), whose CDF is 5t⁴ − 4t⁵.
+    assert.ok(j.agreementCI);
+    close(j.agreementCI[1], 0.975 ** (1 / 5), 'upper bound');
+    const lo = j.agreementCI[0];
+    assert.ok(Math.abs(5 * lo ** 4 - 4 * lo ** 5 - 0.025) < 1e-9, `lower bound ${lo}`);
     // Kappa: human a4 b2 tie1, judge a5 b1 tie1; p_o = 4/7; p_e = (4·5 + 2·1 + 1·1)/49 = 23/49;
-    // kappa = (28/49 − 23/49) / (26/49) = 5/26.
-    close(j.kappa, 5 / 26, 'kappa');
-    assert.ok(j.agreementCI && j.kappaCI, 'bootstrap intervals');
-    assert.ok(j.agreementCI[0] <= j.agreementCI[1] && j.agreementCI[1] <= 1 && j.kappaCI[0] >= -1 && j.kappaCI[1] <= 1);
+    // kappa = (28/49 − 23/49) / (26/49) = 5/26, but over 5 decisive pairs it is not reported.
+    const items: Rated[] = [{ x: 'a', y: 'a' }, { x: 'a', y: 'tie' }, { x: 'b', y: 'b' }, { x: 'a', y: 'a' }, { x: 'b', y: 'a' }, { x: 'a', y: 'a' }, { x: 'tie', y: 'a' }];
+    close(cohensKappa(items), 5 / 26, 'kappa of the items');
+    assert.deepEqual([j.kappa, j.kappaCI, j.kappaNote], [null, null, 'too_few_pairs']);
   });
 
   test('per judge model', () => {
@@ -103,12 +126,12 @@ describe('preference stats', () => {
     const x = cli.all.byJudge['llm_judge_v1 (model-x)']!;
     assert.deepEqual([x.pairs, x.decisivePairs, x.agree], [5, 4, 3]);
     close(x.agreement, 0.75, 'model-x agreement');
-    close(x.kappa, -1 / 9, 'model-x kappa');
+    assert.equal(x.kappaNote, 'too_few_pairs', 'kappa −1/9 over 4 decisive pairs is not reported');
     // model-y (rounds 3–4): (b,b) (tie,a): decisive 1, agree 1 → 1; kappa: human b1 tie1, judge b1 a1;
     // p_o = 1/2, p_e = 1/4 → (1/4)/(3/4) = 1/3.
     const y = cli.all.byJudge['llm_judge_v1 (model-y)']!;
     close(y.agreement, 1, 'model-y agreement');
-    close(y.kappa, 1 / 3, 'model-y kappa');
+    assert.equal(y.kappaNote, 'too_few_pairs');
   });
 
   test('human–human agreement and position bias', () => {
@@ -121,6 +144,7 @@ describe('preference stats', () => {
     // Decisive votes 12 (15 minus 3 ties/both-bad); for the pitch shown first: 7 (the "yes" comments) → 7/12.
     assert.deepEqual([cli.all.positionBias.decisiveVotes, cli.all.positionBias.forFirst], [12, 7]);
     close(cli.all.positionBias.share, 7 / 12, 'position bias');
+    assert.ok(cli.all.positionBias.ci && cli.all.positionBias.ci[0] < 7 / 12 && 7 / 12 < cli.all.positionBias.ci[1], 'Clopper–Pearson around the share');
   });
 
   test('seated and spectator votes apart', () => {
@@ -129,14 +153,14 @@ describe('preference stats', () => {
     const s = cli.seated;
     assert.deepEqual([s.votes, s.pairs, s.voters], [4, 4, 2]);
     close(s.judgeHuman.agreement, 2 / 3, 'seated agreement');
-    close(s.judgeHuman.kappa, 0, 'seated kappa');
+    assert.equal(s.judgeHuman.kappaNote, 'too_few_pairs');
     close(s.positionBias.share, 2 / 3, 'seated position bias');
     // Spectators: 11 votes, 5 pairs, 3 voters; items (a,a) (a,tie) (b,b): decisive 2, agree 2 → 1;
     // kappa: human a2 b1, judge a1 b1 tie1: p_o = 2/3, p_e = (2 + 1)/9 → (6/9 − 3/9)/(6/9) = 0.5. Position bias 5/9.
     const p = cli.spectator;
     assert.deepEqual([p.votes, p.pairs, p.voters], [11, 5, 3]);
     close(p.judgeHuman.agreement, 1, 'spectator agreement');
-    close(p.judgeHuman.kappa, 0.5, 'spectator kappa');
+    assert.equal(p.judgeHuman.kappaNote, 'too_few_pairs');
     close(p.positionBias.share, 5 / 9, 'spectator position bias');
   });
 
@@ -147,17 +171,17 @@ describe('preference stats', () => {
     const r = cli.judgeVsRule;
     assert.deepEqual([r.pairs, r.decisivePairs, r.agree], [15, 14, 3]);
     close(r.agreement, 3 / 14, 'LLM vs rule agreement');
-    close(r.kappa, -5 / 31, 'LLM vs rule kappa');
+    assert.deepEqual([r.kappa, r.kappaNote], [null, 'too_few_pairs'], `kappa −5/31 over ${r.decisivePairs} < ${MIN_KAPPA_PAIRS} decisive pairs is not reported`);
     assert.deepEqual(r.judges, ['llm_judge_v1 (model-x)', 'llm_judge_v1 (model-y)']);
   });
 
-  test('the CLI and the library agree; the bootstrap is reproducible; the text names the numbers', () => {
-    const again = computeStats([foldMatch(events, votes)!]);
+  test('the CLI and the library agree; the intervals are reproducible; the text names the numbers', () => {
+    const again = computeStats([foldMatch(events, [...votes, vote(matchId, 0, 'lab_0', 'lab_1', 'b', 'a', FRANK, false, 1, false)])!]);
     assert.deepEqual(JSON.parse(JSON.stringify(again)), cli, 'same seed, same intervals');
     const text = formatStats(cli);
     assert.match(text, /15 votes on 9 pairs by 5 voters/);
-    assert.match(text, /order agreement 80%/);
-    assert.match(text, /58% of 12 decisive votes went to the pitch shown first/);
+    assert.match(text, /order agreement 80% \(95% CI 28%–99%\) on 5 decisive of 7 pairs; kappa: too few pairs \(5\)/);
+    assert.match(text, /58% \(95% CI 28%–85%\) of 12 decisive votes went to the pitch shown first/);
     assert.match(text, /Spectators: 11 votes/);
   });
 
@@ -169,49 +193,26 @@ describe('preference stats', () => {
 });
 
 describe('agreement math', () => {
-  test('perfect agreement: share 1, kappa 1, bootstrap interval [1, 1] (resamples with one class are dropped)', () => {
-    const items: Rated[] = [{ x: 'a', y: 'a' }, { x: 'b', y: 'b' }, { x: 'a', y: 'a' }];
-    assert.equal(orderAgreement(items).share, 1);
-    assert.equal(cohensKappa(items), 1);
-    assert.deepEqual(bootstrapInterval(items, cohensKappa, { resamples: 200, seed: 's' }), [1, 1]);
+  const perfect = (n: number): Rated[] => [...Array(n)].map((_, i) => (i % 2 ? { x: 'a', y: 'a' } : { x: 'b', y: 'b' }));
+  test('kappa is reported from MIN_KAPPA_PAIRS decisive pairs on, never with a zero-width interval', () => {
+    assert.equal(MIN_KAPPA_PAIRS, 20);
+    const below = agreementOf(perfect(19), { draws: 500, seed: 's' });
+    assert.deepEqual([below.kappa, below.kappaCI, below.kappaNote], [null, null, 'too_few_pairs']);
+    const at = agreementOf(perfect(20), { draws: 500, seed: 's' });
+    assert.equal(at.kappa, 1);
+    // A percentile bootstrap of these pairs gives [1, 1]; the posterior interval stays below 1 at its low end.
+    assert.ok(at.kappaCI && at.kappaCI[0] < at.kappaCI[1] && at.kappaCI[1] <= 1 && at.kappaCI[0] > 0.5, JSON.stringify(at.kappaCI));
     assert.equal(cohensKappa([{ x: 'a', y: 'a' }]), null, 'one class: chance agreement 1, kappa undefined');
+    const one = agreementOf([...Array(25)].map(() => ({ x: 'a' as const, y: 'a' as const })), { draws: 200, seed: 's' });
+    assert.deepEqual([one.kappa, one.kappaNote], [null, 'undefined']);
   });
-  test('different seeds give different resamples; the same seed the same ones', () => {
-    const items: Rated[] = [{ x: 'a', y: 'a' }, { x: 'b', y: 'a' }, { x: 'a', y: 'b' }, { x: 'b', y: 'b' }, { x: 'a', y: 'a' }];
-    /** The resamples drawn under `seed`, each as the indexes of the items it holds. */
-    const drawn = (seed: string) => {
-      const seen: string[] = [];
-      bootstrapInterval(items, (sample) => (seen.push(sample.map((x) => items.indexOf(x)).join(',')), orderAgreement(sample).share), { resamples: 300, seed });
-      return seen;
-    };
-    const x = drawn('x');
-    assert.equal(x.length, 300);
-    assert.deepEqual(drawn('x'), x, 'same seed, same resamples');
-    const y = drawn('y');
-    assert.ok(y.filter((r, i) => r !== x[i]).length > 250, 'another seed draws other resamples');
-    assert.ok(new Set(x).size > 100, 'resamples vary within a run');
-  });
-
-  test('the interval is the 2.5 % and 97.5 % quantiles (linear interpolation) of the statistic where it is defined', () => {
-    const items: Rated[] = [{ x: 'a', y: 'a' }, { x: 'b', y: 'a' }];
-    // A statistic that counts its calls: values 0 … 999, whatever is drawn. Quantile p of n sorted values
-    // is v[h] interpolated at h = (n − 1)·p: (999 · 0.025 = 24.975, 999 · 0.975 = 974.025).
-    let k = 0;
-    assert.deepEqual(bootstrapInterval(items, () => k++, { resamples: 1000, seed: 's' }), [24.975, 974.025]);
-    // Undefined on every odd call: the 500 values 0, 2, …, 998 remain; h = 12.475 → 24 + 0.475·2 = 24.95,
-    // h = 486.525 → 972 + 0.525·2 = 973.05.
-    k = 0;
-    const interval = bootstrapInterval(items, () => (k++ % 2 === 0 ? k - 1 : null), { resamples: 1000, seed: 's' });
-    assert.ok(interval && Math.abs(interval[0] - 24.95) < 1e-9 && Math.abs(interval[1] - 973.05) < 1e-9, String(interval));
-    assert.equal(bootstrapInterval(items, () => null, { resamples: 10, seed: 's' }), null, 'never defined: no interval');
-    assert.equal(bootstrapInterval([], () => 1, { resamples: 10, seed: 's' }), null, 'no items: no interval');
-  });
-
-  test('resampling is uniform with replacement: 30 agreements in 100 give the normal-theory interval', () => {
-    // Share 0.3 of n = 100: standard error √(0.3 · 0.7 / 100) = 0.0458, so the 95 % interval is about
-    // 0.3 ± 1.96 · 0.0458 = [0.210, 0.390]; a percentile bootstrap of 4000 resamples lands within 0.02 of it.
-    const items: Rated[] = Array.from({ length: 100 }, (_, i) => (i < 30 ? { x: 'a', y: 'a' } : { x: 'a', y: 'b' }));
-    const [lo, hi] = bootstrapInterval(items, (s) => orderAgreement(s).share, { resamples: 4000, seed: 'normal' })!;
-    assert.ok(Math.abs(lo - 0.21) <= 0.02 && Math.abs(hi - 0.39) <= 0.02, `[${lo}, ${hi}]`);
+  test('the kappa interval is seeded: same table and seed, same interval; it holds the estimate', () => {
+    const table = labelTable([...perfect(18), { x: 'a', y: 'b' }, { x: 'b', y: 'a' }, { x: 'tie', y: 'a' }, { x: 'a', y: 'tie' }, { x: 'tie', y: 'tie' }]);
+    assert.deepEqual(table, [[9, 1, 1], [1, 9, 0], [1, 0, 1]]);
+    const a = kappaInterval(table, { seed: 'x', draws: 500 });
+    assert.deepEqual(kappaInterval(table, { seed: 'x', draws: 500 }), a);
+    assert.notDeepEqual(kappaInterval(table, { seed: 'y', draws: 500 }), a);
+    // p_o = 19/23, p_e = (11² + 10² + 2²)/23² = 225/529 → kappa = (437 − 225)/(529 − 225) = 212/304.
+    assert.ok(a[0] < 212 / 304 && 212 / 304 < a[1], `${JSON.stringify(a)} around kappa 212/304`);
   });
 });
