@@ -1,7 +1,8 @@
 /**
  * `npm run leaderboard -- [--task <task>] [--kind people|models|all] [--format md|json|csv] [--out <file>]
  * [--chart <file.png>] [--history --format jsonl] [--db <file>] [--config <file>]`: the ratings across
- * every finished match in the database (see src/analytics/ratings). People appear as pseudonyms. Exit codes: 0 done,
+ * every finished match in the database (see src/analytics/ratings), with every person together as one player
+ * ("people") below the ranked rows. People appear as pseudonyms. Exit codes: 0 done,
  * 1 runtime failure, 2 bad options or configuration.
  */
 import { writeFileSync } from 'node:fs';
@@ -37,7 +38,7 @@ const ArgsSchema = z
 async function main(): Promise<number> {
   const program = new Command()
     .name('leaderboard')
-    .description('Ratings across finished matches: Bradley–Terry with bootstrap 95% intervals, openskill, people vs models.')
+    .description('Ratings across finished matches: Bradley–Terry with 95% intervals (model while preliminary, then bootstrap), ranked by the lower bound; openskill; people as one player and against each model.')
     .addOption(new Option('--task <task>', 'only matches of this task').choices([...TASK_NAMES]))
     .addOption(new Option('--kind <kind>', 'which players').choices(['people', 'models', 'all']))
     .addOption(new Option('--format <format>', 'md (default), json, csv; jsonl with --history').choices(['md', 'json', 'csv', 'jsonl']))
@@ -59,7 +60,7 @@ async function main(): Promise<number> {
     else {
       const table = buildLeaderboard(results, { ...(args.task ? { task: args.task } : {}), kind: args.kind, samples: args.samples, seed: args.seed });
       text = formatLeaderboard(table, (args.format ?? 'md') as 'md' | 'json' | 'csv', pseudo);
-      if (args.chart) writeFileSync(args.chart, (await renderChart(ratingsChart(table.rows, `Ratings (${args.task ?? 'all tasks'}, ${table.matches} matches)`, (r) => exportName(r.player, pseudo)))).png);
+      if (args.chart) writeFileSync(args.chart, (await renderChart(ratingsChart(table.rows, `Ratings (${args.task ?? 'all tasks'}, ${table.matches} matches)`, (r) => exportName(r.player, pseudo), table.people))).png);
     }
     if (args.out) writeFileSync(args.out, text);
     else process.stdout.write(text);

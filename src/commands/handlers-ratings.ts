@@ -8,7 +8,7 @@ import { standingsChart } from '../present/charts.js';
 import { publicReply } from '../chat/reply.js';
 import { TASK_NAMES, type TaskName } from '../engine/types.js';
 import { loaderFor } from '../analytics/ratings/load.js';
-import { peopleVsModelsText, ratingLine } from '../analytics/ratings/text.js';
+import { peopleVsModelsText, RATING_METHOD, ratingLine } from '../analytics/ratings/text.js';
 import { playerText } from '../chat/player-text.js';
 import { defineCommand, type CommandDefinition } from './definition.js';
 import { matchExists, running } from './preconditions.js';
@@ -18,7 +18,7 @@ export const LEADERBOARD_TOP = 10;
 
 const KIND_TEXT = { people: 'people', models: 'models and scripted policies', all: 'everyone' } as const;
 
-/** `leaderboard [task:] [kind:]`: the top 10 with intervals and matches played, a ratings chart and the people-vs-models line. */
+/** `leaderboard [task:] [kind:]`: the top 10 with intervals and matches played, a ratings chart, and people as one player and against each model. */
 export const leaderboard = defineCommand(
   'leaderboard',
   z.object({ task: z.enum(TASK_NAMES as [TaskName, ...TaskName[]]).optional(), kind: z.enum(['people', 'models', 'all']).optional() }),
@@ -38,13 +38,13 @@ export const leaderboard = defineCommand(
     return publicReply({
       title: `Leaderboard (${scope}): ${table.matches} match${table.matches === 1 ? '' : 'es'}`,
       text: [
-        ...table.rows.map((r, i) => ratingLine(r, i, name)),
+        ...table.rows.map((r) => ratingLine(r, name)),
         '',
-        'Rating: Bradley–Terry on every pair of seats of a match (1000 + 400·log10 strength), [95% bootstrap interval]; μ−3σ: the live openskill rating.',
+        `${RATING_METHOD} μ−3σ: the live openskill rating.`,
         ...(left ? [`${left} finished match${left === 1 ? '' : 'es'} did not count (ended early by the host, or a person left before round 1 closed).`] : []),
       ].join('\n'),
-      fields: [{ name: 'People vs models (people\'s win rate per pair of seats, ties ½)', value: peopleVsModelsText(table, name) }],
-      charts: [ratingsChart(table.rows, `Ratings (${scope}, ${table.matches} matches)`)],
+      fields: [{ name: "People as one player, and people's win rate against each model (per match, ties ½, 95% interval)", value: peopleVsModelsText(table, name) }],
+      charts: [ratingsChart(table.rows, `Ratings (${scope}, ${table.matches} matches)`, undefined, table.people)],
     });
   },
 );

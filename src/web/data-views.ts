@@ -1,20 +1,30 @@
 /**
  * Pages of the ratings and the preference data (pure HTML): the leaderboard (Bradley–Terry ratings with
- * 95 % intervals, ranked by the interval's upper bound, matches played, a minimum-match cutoff, filters by
- * task and kind, last updated, the ratings chart, CSV/JSON downloads) and the preference statistics (the
- * numbers of `npm run stats`, per judge; downloads only for the operator's admin token).
+ * 95 % intervals, ranked by the rule of every surface — the interval's lower bound, src/analytics/ratings/
+ * leaderboard.ts — matches played, preliminary marks, a minimum-match cutoff, filters by task and kind,
+ * people as one player, last updated, the ratings chart, CSV/JSON downloads) and the preference statistics
+ * (the numbers of `npm run stats`, per judge; downloads only for the operator's admin token).
  */
 import type { AgreementStats, GroupStats, PreferenceStats } from '../analytics/preference/stats.js';
 import { agreementLine, methodLine, num, numInterval, pct, pctInterval, positionBiasLine, selectionLine } from '../analytics/preference/format-stats.js';
-import type { Leaderboard } from '../analytics/ratings/leaderboard.js';
-import type { RatedPlayer } from '../analytics/ratings/types.js';
+import { rankRows, type Leaderboard } from '../analytics/ratings/leaderboard.js';
+import { RATING_METHOD } from '../analytics/ratings/text.js';
+import type { PeopleAggregate, RatedPlayer } from '../analytics/ratings/types.js';
 import { html, page, type Html } from './html.js';
 
 const KIND_TEXT = { person: 'person', llm: 'LLM model', scripted: 'scripted policy' } as const;
 
-/** Leaderboard rows as the page ranks them: by the 95 % interval's upper bound, then rating; at least `minMatches` matches. */
+/** Leaderboard rows with at least `minMatches` matches, ranked by the table's rule (rankRows). */
 export function rankedRows(t: Leaderboard, minMatches: number): RatedPlayer[] {
-  return t.rows.filter((r) => r.matches >= minMatches).sort((a, b) => b.hi - a.hi || b.rating - a.rating || (a.player.id < b.player.id ? -1 : 1));
+  return rankRows(t.rows.filter((r) => r.matches >= minMatches));
+}
+
+const interval = (r: { lo: number; hi: number }) => `${Math.round(r.lo)}–${Math.round(r.hi)}`;
+const prelim = (p: boolean): Html | string => (p ? html` <span class="badge">preliminary</span>` : '');
+
+/** The people aggregate's row: every person as one player, not ranked. */
+function peopleRowHtml(p: PeopleAggregate): Html {
+  return html`<tr class="aggregate"><td>—</td><td>People (all ${p.persons} person${p.persons === 1 ? '' : 's'} as one player)${prelim(p.preliminary)}</td><td>people</td><td class="num">${Math.round(p.rating)}</td><td class="num">${interval(p)}</td><td class="num">${p.matches}</td><td class="num">—</td></tr>`;
 }
 
 /** The leaderboard page. `name` gives a player's public name; `query` the current filter's query string (for downloads and the chart). */
@@ -23,7 +33,7 @@ export function leaderboardPage(t: Leaderboard, opts: { name: (r: RatedPlayer) =
   const kinds = ['all', 'people', 'models'] as const;
   const q = opts.query ? `?${opts.query}` : '';
   const body = html`<h1>Leaderboard</h1>
-<p class="meta">Bradley–Terry ratings over ${t.matches} counted match${t.matches === 1 ? '' : 'es'} (each finished match is a free-for-all: every pair of seats is a game), with bootstrap 95 % intervals; ranked by the interval's upper bound. Last updated: ${opts.updated ? `${opts.updated.slice(0, 16).replace('T', ' ')} UTC` : 'no counted match yet'}.</p>
+<p class="meta">${t.matches} counted match${t.matches === 1 ? '' : 'es'} (each finished match is a free-for-all: every pair of seats is a game). ${RATING_METHOD} Last updated: ${opts.updated ? `${opts.updated.slice(0, 16).replace('T', ' ')} UTC` : 'no counted match yet'}.</p>
 <form class="filters" method="get" action="/leaderboard"><label>Task <select name="task"><option value="">all tasks</option>${opts.tasks.map((x) => html`<option value="${x}"${x === opts.task ? html` selected` : ''}>${x}</option>`)}</select></label>
 <label>Players <select name="kind">${kinds.map((k) => html`<option value="${k}"${k === t.kind ? html` selected` : ''}>${k}</option>`)}</select></label>
 <label>Min. matches <input name="min" type="number" min="1" max="1000" value="${opts.minMatches}"></label> <button type="submit">Apply</button></form>
@@ -31,15 +41,15 @@ ${
   rows.length === 0
     ? html`<p>No player has ${opts.minMatches} counted match${opts.minMatches === 1 ? '' : 'es'} here yet.</p>`
     : html`<table class="leaderboard"><caption>${rows.length} player${rows.length === 1 ? '' : 's'} with at least ${opts.minMatches} match${opts.minMatches === 1 ? '' : 'es'}</caption><thead><tr><th scope="col">Rank</th><th scope="col">Player</th><th scope="col">Kind</th><th scope="col">Rating</th><th scope="col">95 % interval</th><th scope="col">Matches</th><th scope="col">openskill μ ± σ</th></tr></thead><tbody>${rows.map(
-        (r, i) =>
-          html`<tr><td>${i + 1}</td><td>${opts.name(r)}</td><td>${KIND_TEXT[r.player.kind]}</td><td class="num">${Math.round(r.rating)}</td><td class="num">${Math.round(r.lo)}–${Math.round(r.hi)}</td><td class="num">${r.matches}</td><td class="num">${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}</td></tr>`,
-      )}</tbody></table>
+        (r) =>
+          html`<tr><td>${r.rank}</td><td>${opts.name(r)}${prelim(r.preliminary)}</td><td>${KIND_TEXT[r.player.kind]}</td><td class="num">${Math.round(r.rating)}</td><td class="num">${interval(r)}</td><td class="num">${r.matches}</td><td class="num">${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}</td></tr>`,
+      )}${t.people ? peopleRowHtml(t.people) : ''}</tbody></table>
 <figure><img class="chart" src="/leaderboard/ratings.png${q}" alt="Chart of each player's rating with its 95 % interval" width="640" height="400"><figcaption>Ratings with 95 % intervals</figcaption></figure>`
 }
 ${
   t.peopleVsModels.length
-    ? html`<h2>People against each model</h2><table><thead><tr><th scope="col">Opponent</th><th scope="col">People's win rate</th><th scope="col">95 % interval</th><th scope="col">Pairs</th></tr></thead><tbody>${t.peopleVsModels.map(
-        (v) => html`<tr><td>${v.opponent.name}</td><td class="num">${Math.round(v.winRate * 100)} %</td><td class="num">${Math.round(v.lo * 100)}–${Math.round(v.hi * 100)} %</td><td class="num">${v.pairs}</td></tr>`,
+    ? html`<h2>People against each model</h2><p>People's win rate per match against each model or policy (ties ½), with its Clopper–Pearson 95 % interval over matches.</p><table><thead><tr><th scope="col">Opponent</th><th scope="col">People's win rate</th><th scope="col">95 % interval</th><th scope="col">Pairs</th><th scope="col">Matches</th></tr></thead><tbody>${t.peopleVsModels.map(
+        (v) => html`<tr><td>${v.opponent.name}</td><td class="num">${Math.round(v.winRate * 100)} %</td><td class="num">${Math.round(v.lo * 100)}–${Math.round(v.hi * 100)} %</td><td class="num">${v.pairs}</td><td class="num">${v.matches}</td></tr>`,
       )}</tbody></table>`
     : ''
 }

@@ -114,7 +114,7 @@ export function registerDataRoutes(app: FastifyInstance, ctx: WebContext): void 
       const rows = rankedRows(t, f.min);
       if (rows.length === 0) return null;
       const [{ renderChart }, { ratingsChart }] = await Promise.all([import('../analytics/charts/request.js'), import('../analytics/charts/requests.js')]);
-      return Buffer.from((await renderChart(ratingsChart(rows, `Ratings (${f.task ?? 'all tasks'}, ${t.matches} matches)`, (r) => playerName(r.player, ctx.naming)))).png);
+      return Buffer.from((await renderChart(ratingsChart(rows, `Ratings (${f.task ?? 'all tasks'}, ${t.matches} matches)`, (r) => playerName(r.player, ctx.naming), t.people))).png);
     });
     if (png === null) return reply.status(404).type('text/plain').send('no ratings yet');
     return reply.type('image/png').header('cache-control', 'public, max-age=60').send(png);

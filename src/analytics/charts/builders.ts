@@ -90,9 +90,10 @@ export function breakdownSpec(title: string, rows: readonly { seat: string; part
   };
 }
 
-/** Ratings with interval bars, best first. Rows: player, kind, rating, lo, hi. */
+/** Ratings with interval bars, in the order of the rows (a table's rank order). Rows: player, kind, rating, lo, hi. */
 export function ratingsSpec(title: string, rows: readonly { player: string; kind: string; rating: number; lo: number; hi: number }[]): TopLevelSpec {
-  const order = [...rows].sort((a, b) => b.rating - a.rating).map((r) => r.player);
+  // The rows come in the table's rank order (src/analytics/ratings/leaderboard.ts rankRows): keep it.
+  const order = rows.map((r) => r.player);
   const y = { field: 'player', type: 'nominal' as const, title: null, sort: order };
   return {
     $schema: SCHEMA,

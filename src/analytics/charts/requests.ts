@@ -3,16 +3,24 @@
  * carries is what its chart shows. A hosted match's charts are requested in src/present/charts.ts.
  */
 import type { ChartRequest } from '../../chat/types.js';
-import type { RatedPlayer } from '../ratings/types.js';
+import type { PeopleAggregate, RatedPlayer } from '../ratings/types.js';
 
-/** Ratings with their intervals; `label` maps a player to what the chart shows (a pseudonym in exports). */
-export function ratingsChart(rows: readonly RatedPlayer[], title: string, label: (r: RatedPlayer) => string = (r) => r.player.name): ChartRequest {
+/**
+ * Ratings with their intervals, in the table's rank order, with the people aggregate last when given;
+ * `label` maps a player to what the chart shows (a pseudonym in exports).
+ */
+export function ratingsChart(rows: readonly RatedPlayer[], title: string, label: (r: RatedPlayer) => string = (r) => r.player.name, people: PeopleAggregate | null = null): ChartRequest {
   const kind = { person: 'person', llm: 'LLM model', scripted: 'scripted policy' } as const;
+  const mark = (name: string, preliminary: boolean) => (preliminary ? `${name} (preliminary)` : name);
   return {
     kind: 'ratings',
     name: 'ratings',
     title,
-    rows: rows.map((r) => ({ player: label(r), kind: kind[r.player.kind], rating: r.rating, lo: r.lo, hi: r.hi })),
+    // In rank order: the chart keeps it (ratingsSpec), so it ranks as the table does.
+    rows: [
+      ...rows.map((r) => ({ player: `${r.rank}. ${mark(label(r), r.preliminary)}`, kind: kind[r.player.kind], rating: r.rating, lo: r.lo, hi: r.hi })),
+      ...(people ? [{ player: mark('people (all persons)', people.preliminary), kind: 'people as one player', rating: people.rating, lo: people.lo, hi: people.hi }] : []),
+    ],
   };
 }
 

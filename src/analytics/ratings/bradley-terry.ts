@@ -1,7 +1,8 @@
 /**
  * Bradley–Terry fit on pairwise outcomes by the MM algorithm (Hunter 2004, "MM algorithms for generalized
- * Bradley–Terry models", Ann. Statist. 32(1), eq. 3), with seeded bootstrap 95 % intervals. Written here
- * because no maintained npm package fits BT with ties and bootstrap (openskill is an online rater).
+ * Bradley–Terry models", Ann. Statist. 32(1), eq. 3), the observed Fisher information of the fit, and a
+ * seeded bootstrap over matches (the intervals built from them: intervals.ts). Written here because no
+ * maintained npm package fits BT with ties, a prior and a bootstrap (openskill is an online rater).
  *
  * Model: P(i beats j) = p_i / (p_i + p_j). A tie counts ½ a win to each side. With `prior` > 0 every player
  * also plays `prior` virtual games against a fixed reference of strength 1, half of them won: this keeps a
@@ -11,6 +12,7 @@
  * Ratings are reported on an Elo-like scale: 1000 + 400·log10(p).
  */
 import seedrandom from 'seedrandom';
+import { invert } from '../stats/distributions.js';
 import type { PairOutcome } from './types.js';
 
 /** Options of {@link fitBradleyTerry}. */
@@ -26,11 +28,20 @@ export interface FitOptions {
 /** Elo-like rating of a BT strength: 1000 + 400·log10(p). */
 export const eloOf = (p: number): number => 1000 + 400 * Math.log10(p);
 
+/** Rating points per natural-log unit of strength: 400 / ln 10. */
+export const ELO_PER_NAT = 400 / Math.LN10;
+
+/** Strengths of a fit: players in sorted order and θ = ln p of each. */
+export interface Strengths {
+  ids: string[];
+  theta: Float64Array;
+}
+
 /**
- * Maximum-likelihood BT strengths of every player in `games` (by player id), on the Elo-like scale.
- * Pure and deterministic (players are processed in sorted order).
+ * Maximum-likelihood (with `prior` > 0: maximum a posteriori) BT strengths of every player in `games`, as
+ * θ = ln p. Pure and deterministic (players are processed in sorted order).
  */
-export function fitBradleyTerry(games: readonly PairOutcome[], opts: FitOptions = {}): Map<string, number> {
+export function fitStrengths(games: readonly PairOutcome[], opts: FitOptions = {}): Strengths {
   const prior = opts.prior ?? 1;
   const tol = opts.tol ?? 1e-10;
   const maxIter = opts.maxIter ?? 10_000;
@@ -65,17 +76,52 @@ export function fitBradleyTerry(games: readonly PairOutcome[], opts: FitOptions 
     p = next;
     if (change < tol) break;
   }
-  return new Map(ids.map((id, i) => [id, eloOf(p[i]!)]));
+  return { ids, theta: p.map(Math.log) };
 }
 
-/** A rating with its percentile bootstrap interval. */
-export interface Interval {
-  rating: number;
-  lo: number;
-  hi: number;
+/**
+ * Maximum-likelihood BT strengths of every player in `games` (by player id), on the Elo-like scale.
+ * Pure and deterministic (players are processed in sorted order).
+ */
+export function fitBradleyTerry(games: readonly PairOutcome[], opts: FitOptions = {}): Map<string, number> {
+  const { ids, theta } = fitStrengths(games, opts);
+  return new Map(ids.map((id, i) => [id, 1000 + ELO_PER_NAT * theta[i]!]));
 }
 
-/** Options of {@link bootstrapBradleyTerry}. */
+/**
+ * Covariance of θ from the observed Fisher information of the fitted model with its prior (the Laplace
+ * approximation of the posterior): the Hessian of the negative log-posterior at the fit, H_ii = Σ q(1 − q)
+ * over i's games plus `prior`·σ(θ_i)σ(−θ_i) for the virtual games against the reference, H_ij = −Σ q(1 − q)
+ * over the games of i and j (q the fitted win probability), inverted. The prior keeps H positive definite,
+ * so every player has a finite, non-zero variance even after one game; it needs `prior` > 0. Each game's
+ * information is multiplied by `weight(game)` (default 1; leaderboard ratings weight the pairs of a match,
+ * which are not independent games: intervals.ts). Rows and columns in `fit.ids` order.
+ */
+export function covariance(games: readonly PairOutcome[], fit: Strengths, prior: number, weight: (g: PairOutcome) => number = () => 1): number[][] {
+  if (!(prior > 0)) throw new RangeError('covariance: needs prior > 0');
+  const n = fit.ids.length;
+  const index = new Map(fit.ids.map((id, i) => [id, i]));
+  const h = fit.ids.map(() => new Array<number>(n).fill(0));
+  const sig = (x: number) => 1 / (1 + Math.exp(-x));
+  for (let i = 0; i < n; i++) {
+    const s = sig(fit.theta[i]!);
+    h[i]![i]! += prior * s * (1 - s);
+  }
+  for (const g of games) {
+    const i = index.get(g.a);
+    const j = index.get(g.b);
+    if (i === undefined || j === undefined) continue;
+    const q = sig(fit.theta[i]! - fit.theta[j]!);
+    const w = weight(g) * q * (1 - q);
+    h[i]![i]! += w;
+    h[j]![j]! += w;
+    h[i]![j]! -= w;
+    h[j]![i]! -= w;
+  }
+  return invert(h);
+}
+
+/** Options of a bootstrap of Bradley–Terry fits. */
 export interface BootstrapOptions extends FitOptions {
   /** Resamples (default 200). */
   samples?: number;
@@ -131,16 +177,4 @@ export function byMatch(games: readonly PairOutcome[]): PairOutcome[][] {
   const groups = new Map<string, PairOutcome[]>();
   for (const g of games) groups.set(g.matchId, [...(groups.get(g.matchId) ?? []), g]);
   return [...groups.values()];
-}
-
-/** BT ratings of every player with seeded bootstrap intervals (matches resampled). */
-export function bootstrapBradleyTerry(games: readonly PairOutcome[], opts: BootstrapOptions = {}): Map<string, Interval> {
-  const point = fitBradleyTerry(games, opts);
-  const ci = bootstrapIntervals(byMatch(games), (sample) => fitBradleyTerry(sample, opts), opts);
-  const out = new Map<string, Interval>();
-  for (const [id, rating] of point) {
-    const c = ci.get(id);
-    out.set(id, { rating, lo: c?.lo ?? rating, hi: c?.hi ?? rating });
-  }
-  return out;
 }

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { Leaderboard } from './leaderboard.js';
-import { leaderboardMarkdown, type NameOf } from './text.js';
+import { leaderboardMarkdown, RATING_METHOD, type NameOf } from './text.js';
 import type { HistoryRow, PlayerRef } from './types.js';
 
 /** Maps a platform-qualified user id to its pseudonym. */
@@ -17,18 +17,23 @@ export function exportName(p: PlayerRef, pseudo: Pseudonymize): string {
 }
 
 const num = z.number().finite();
-/** One exported table row. */
+/**
+ * One exported table row, in rank order. The people aggregate (every person as one player) is the last
+ * row of a CSV with kind `people`, no rank and no openskill values; JSON carries it as `people`.
+ */
 export const ExportRowSchema = z.object({
-  rank: z.number().int().positive(),
+  rank: z.number().int().positive().nullable(),
   player: z.string(),
-  kind: z.enum(['person', 'llm', 'scripted']),
+  kind: z.enum(['person', 'llm', 'scripted', 'people']),
   rating: num,
   lo: num,
   hi: num,
+  interval: z.enum(['bootstrap', 'model']),
+  preliminary: z.boolean(),
   matches: z.number().int().nonnegative(),
-  mu: num,
-  sigma: num,
-  ordinal: num,
+  mu: num.nullable(),
+  sigma: num.nullable(),
+  ordinal: num.nullable(),
 });
 /** One exported history row (`--history --format jsonl`). */
 export const HistoryExportSchema = z.object({
@@ -43,11 +48,17 @@ export const HistoryExportSchema = z.object({
   after: z.object({ mu: num, sigma: num, ordinal: num }),
 });
 
-/** The table's rows as exported. */
+/** The table's rows as exported, in rank order. */
 export function exportRows(t: Leaderboard, pseudo: Pseudonymize): z.infer<typeof ExportRowSchema>[] {
-  return t.rows.map((r, i) =>
-    ExportRowSchema.parse({ rank: i + 1, player: exportName(r.player, pseudo), kind: r.player.kind, rating: r.rating, lo: r.lo, hi: r.hi, matches: r.matches, mu: r.mu, sigma: r.sigma, ordinal: r.ordinal }),
+  return t.rows.map((r) =>
+    ExportRowSchema.parse({ rank: r.rank, player: exportName(r.player, pseudo), kind: r.player.kind, rating: r.rating, lo: r.lo, hi: r.hi, interval: r.interval, preliminary: r.preliminary, matches: r.matches, mu: r.mu, sigma: r.sigma, ordinal: r.ordinal }),
   );
+}
+
+/** The people aggregate as an export row (no rank, no openskill values), or null. */
+export function peopleRow(t: Leaderboard): z.infer<typeof ExportRowSchema> | null {
+  const p = t.people;
+  return p ? ExportRowSchema.parse({ rank: null, player: 'people (all persons)', kind: 'people', rating: p.rating, lo: p.lo, hi: p.hi, interval: p.interval, preliminary: p.preliminary, matches: p.matches, mu: null, sigma: null, ordinal: null }) : null;
 }
 
 /** The table in `format` (md, json or csv), ending in a newline. */
@@ -55,13 +66,16 @@ export function formatLeaderboard(t: Leaderboard, format: 'md' | 'json' | 'csv',
   const name: NameOf = (p) => exportName(p, pseudo);
   if (format === 'md') return leaderboardMarkdown(t, name);
   const rows = exportRows(t, pseudo);
+  const people = peopleRow(t);
   if (format === 'json') {
     const vs = t.peopleVsModels.map((v) => ({ opponent: name(v.opponent), kind: v.opponent.kind, winRate: v.winRate, lo: v.lo, hi: v.hi, pairs: v.pairs, matches: v.matches }));
-    return `${JSON.stringify({ task: t.task, kind: t.kind, matches: t.matches, rows, peopleVsModels: vs }, null, 2)}\n`;
+    const p = t.people ? { ...people, persons: t.people.persons } : null;
+    return `${JSON.stringify({ task: t.task, kind: t.kind, matches: t.matches, method: RATING_METHOD, rows, people: p, peopleVsModels: vs }, null, 2)}\n`;
   }
   const cols = Object.keys(ExportRowSchema.shape) as (keyof z.infer<typeof ExportRowSchema>)[];
-  const cell = (v: string | number) => (typeof v === 'number' ? String(Number(v.toFixed(6))) : /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-  return `${[cols.join(','), ...rows.map((r) => cols.map((c) => cell(r[c])).join(','))].join('\n')}\n`;
+  const cell = (v: string | number | boolean | null) =>
+    v === null ? '' : typeof v === 'number' ? String(Number(v.toFixed(6))) : typeof v === 'boolean' ? String(v) : /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+  return `${[cols.join(','), ...[...rows, ...(people ? [people] : [])].map((r) => cols.map((c) => cell(r[c])).join(','))].join('\n')}\n`;
 }
 
 /** The history as JSON lines: one row per match and player, openskill before/after. */

@@ -1,12 +1,16 @@
 /**
- * The published table (pure): Bradley–Terry ratings with bootstrap 95 % intervals, matches played and the
- * live openskill values, per task or overall; and people's win rates against each model or scripted policy.
+ * The published table (pure): Bradley–Terry ratings with 95 % intervals that hold at every sample size
+ * (intervals.ts), matches played and the live openskill values, per task or overall, ranked by one rule
+ * ({@link rankRows}); every person together as one player (the people aggregate); and people's win rates
+ * against each model or scripted policy. Every surface (chat, console, web, CSV/JSON, charts) shows these
+ * rows in this order.
  */
 import type { TaskName } from '../../engine/types.js';
-import { bootstrapBradleyTerry, bootstrapIntervals } from './bradley-terry.js';
+import { clopperPearson } from '../stats/proportion.js';
+import { BOOTSTRAP_SAMPLES, rateWithIntervals } from './intervals.js';
 import { liveRatings } from './openskill.js';
 import { pairOutcomes } from './pairwise.js';
-import type { MatchResult, PeopleVsModel, PlayerKind, PlayerRef, RatedPlayer } from './types.js';
+import type { MatchResult, PeopleAggregate, PeopleVsModel, PlayerKind, PlayerRef, RatedPlayer } from './types.js';
 
 /** Which players a table shows: people, models (LLM models and scripted policies), or all. */
 export type KindFilter = 'people' | 'models' | 'all';
@@ -31,47 +35,91 @@ export interface Leaderboard {
   kind: KindFilter;
   /** Counted matches the table is built from. */
   matches: number;
+  /** Shown players in rank order ({@link rankRows}). */
   rows: RatedPlayer[];
+  /** Every person as one player, or null when no person met a model or policy. */
+  people: PeopleAggregate | null;
   peopleVsModels: PeopleVsModel[];
 }
+
+/** Id of the people aggregate in its fit. */
+const PEOPLE_ID = 'people:all';
 
 /** Whether a player of `kind` is shown by `filter`. */
 export const kindMatches = (kind: PlayerKind, filter: KindFilter): boolean =>
   filter === 'all' || (filter === 'people' ? kind === 'person' : kind !== 'person');
 
+/**
+ * The ranking rule of every table: by the lower bound of the 95 % interval (highest first; a player is
+ * ranked by what the data say it is at least, as LMArena ranks), then by rating, then by id. Returns the
+ * rows in that order with `rank` = position (1-based). Any subset of a table (a filter) is ranked again by
+ * the same rule.
+ */
+export function rankRows(rows: readonly RatedPlayer[]): RatedPlayer[] {
+  return [...rows]
+    .sort((a, b) => b.lo - a.lo || b.rating - a.rating || (a.player.id < b.player.id ? -1 : a.player.id > b.player.id ? 1 : 0))
+    .map((r, i) => ({ ...r, rank: i + 1 }));
+}
+
 /** Build the table from counted results (oldest first). Pure and reproducible for a given seed. */
 export function buildLeaderboard(all: readonly MatchResult[], opts: LeaderboardOptions = {}): Leaderboard {
   const kind = opts.kind ?? 'all';
   const results = opts.task ? all.filter((r) => r.task === opts.task) : [...all];
-  const boot = { samples: opts.samples ?? 200, seed: opts.seed ?? 'arena-ratings', prior: opts.prior ?? 1 };
-  const bt = bootstrapBradleyTerry(pairOutcomes(results), boot);
-  const live = liveRatings(results);
+  const seed = opts.seed ?? 'arena-ratings';
+  const prior = opts.prior ?? 1;
+  const samples = opts.samples ?? BOOTSTRAP_SAMPLES;
+  const seats = new Map(results.map((r) => [r.matchId, r.seats.length]));
   const played = new Map<string, number>();
   for (const r of results) for (const id of new Set(r.seats.map((s) => s.player.id))) played.set(id, (played.get(id) ?? 0) + 1);
+  const rated = rateWithIntervals(pairOutcomes(results), { prior, samples, seed, matches: played, seats });
+  const live = liveRatings(results);
   const rows: RatedPlayer[] = [];
   for (const [id, player] of live.players) {
-    const b = bt.get(id);
+    const b = rated.get(id);
     const s = live.skills.get(id);
     if (!b || !s || !kindMatches(player.kind, kind)) continue;
-    rows.push({ player, rating: b.rating, lo: b.lo, hi: b.hi, matches: played.get(id) ?? 0, mu: s.mu, sigma: s.sigma, ordinal: s.ordinal });
+    rows.push({ player, rank: 0, rating: b.rating, lo: b.lo, hi: b.hi, interval: b.interval, preliminary: b.preliminary, matches: played.get(id) ?? 0, mu: s.mu, sigma: s.sigma, ordinal: s.ordinal });
   }
-  rows.sort((a, b) => b.rating - a.rating || (a.player.id < b.player.id ? -1 : 1));
+  const ranked = rankRows(rows);
+  const models = [...rated.keys()].filter((id) => !id.startsWith('person:'));
+  const modelMean = models.length ? models.reduce((a, id) => a + rated.get(id)!.rating, 0) / models.length : null;
   return {
     task: opts.task ?? null,
     kind,
     matches: results.length,
-    rows: opts.top === undefined ? rows : rows.slice(0, opts.top),
-    peopleVsModels: peopleVsModels(results, boot),
+    rows: opts.top === undefined ? ranked : ranked.slice(0, opts.top),
+    people: modelMean === null ? null : peopleAggregate(results, { prior, samples, seed: `${seed}:people`, offset: modelMean - 1000 }),
+    peopleVsModels: peopleVsModels(results),
   };
 }
 
+/** Every person as one player (see PeopleAggregate), aligned so the models' mean rating matches the table's; null without a person–model match. */
+export function peopleAggregate(results: readonly MatchResult[], o: { prior: number; samples: number; seed: string; offset: number }): PeopleAggregate | null {
+  const mixed = results.filter((r) => r.seats.some((s) => s.player.kind === 'person') && r.seats.some((s) => s.player.kind !== 'person'));
+  if (mixed.length === 0) return null;
+  const persons = new Set(mixed.flatMap((r) => r.seats.filter((s) => s.player.kind === 'person').map((s) => s.player.id)));
+  const merged = results.map((r) => ({ ...r, seats: r.seats.map((s) => (s.player.kind === 'person' ? { ...s, player: { id: PEOPLE_ID, kind: 'person' as const, name: 'people' } } : s)) }));
+  const seats = new Map(results.map((r) => [r.matchId, r.seats.length]));
+  const rated = rateWithIntervals(pairOutcomes(merged), {
+    prior: o.prior,
+    samples: o.samples,
+    seed: o.seed,
+    matches: new Map([[PEOPLE_ID, mixed.length]]),
+    seats,
+    anchor: (id) => id !== PEOPLE_ID,
+    offset: o.offset,
+    report: (id) => id === PEOPLE_ID,
+  }).get(PEOPLE_ID);
+  return rated ? { ...rated, matches: mixed.length, persons: persons.size } : null;
+}
+
 /**
- * People's mean win rate (ties ½) against each non-person player they met, over every person-vs-player
- * pair of seats, with a bootstrap interval (matches resampled). Sorted by opponent name.
+ * People's win rate against each non-person player they met (see PeopleVsModel): per match the share of
+ * person-vs-that-player seat pairs a person won (ties ½), averaged over matches, with the Clopper–Pearson
+ * interval over matches. Sorted by opponent name.
  */
-export function peopleVsModels(results: readonly MatchResult[], opts: { samples?: number; seed?: string } = {}): PeopleVsModel[] {
-  // Per opponent: per match, the people's scores against it.
-  const byOpponent = new Map<string, { player: PlayerRef; groups: number[][] }>();
+export function peopleVsModels(results: readonly MatchResult[]): PeopleVsModel[] {
+  const byOpponent = new Map<string, { player: PlayerRef; perMatch: number[]; pairs: number }>();
   for (const r of results) {
     const perOpp = new Map<string, number[]>();
     for (const p of r.seats.filter((s) => s.player.kind === 'person')) {
@@ -80,19 +128,19 @@ export function peopleVsModels(results: readonly MatchResult[], opts: { samples?
         const list = perOpp.get(o.player.id) ?? [];
         list.push(Math.abs(d) <= 1e-9 ? 0.5 : d > 0 ? 1 : 0);
         perOpp.set(o.player.id, list);
-        if (!byOpponent.has(o.player.id)) byOpponent.set(o.player.id, { player: o.player, groups: [] });
+        if (!byOpponent.has(o.player.id)) byOpponent.set(o.player.id, { player: o.player, perMatch: [], pairs: 0 });
       }
     }
-    for (const [id, scores] of perOpp) byOpponent.get(id)!.groups.push(scores);
+    for (const [id, scores] of perOpp) {
+      const e = byOpponent.get(id)!;
+      e.perMatch.push(scores.reduce((a, b) => a + b, 0) / scores.length);
+      e.pairs += scores.length;
+    }
   }
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const out: PeopleVsModel[] = [];
-  for (const [id, { player, groups }] of byOpponent) {
-    const all = groups.flat();
-    const ci = bootstrapIntervals(groups, (sample) => new Map([[id, mean(sample)]]), { samples: opts.samples ?? 200, seed: `${opts.seed ?? 'arena-ratings'}:${id}` });
-    const winRate = mean(all);
-    const c = ci.get(id);
-    out.push({ opponent: player, winRate, lo: c?.lo ?? winRate, hi: c?.hi ?? winRate, pairs: all.length, matches: groups.length });
+  for (const { player, perMatch, pairs } of byOpponent.values()) {
+    const p = clopperPearson(perMatch.reduce((a, b) => a + b, 0), perMatch.length)!;
+    out.push({ opponent: player, winRate: p.share, lo: p.lo, hi: p.hi, pairs, matches: perMatch.length });
   }
   return out.sort((a, b) => (a.opponent.name < b.opponent.name ? -1 : a.opponent.name > b.opponent.name ? 1 : 0));
 }

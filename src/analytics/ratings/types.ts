@@ -55,12 +55,21 @@ export interface PairOutcome {
   score: number;
 }
 
-/** A rating with its 95 % bootstrap interval, on the Elo-like scale (1000 + 400·log10 strength). */
+/**
+ * A rated player of a table: rank, Bradley–Terry rating (1000 = the table's average player) with its 95 %
+ * interval (intervals.ts: from the model while preliminary, from a bootstrap over matches after), matches.
+ */
 export interface RatedPlayer {
   player: PlayerRef;
+  /** 1-based position by the ranking rule (leaderboard.ts `rankRows`: lower bound of the interval first). */
+  rank: number;
   rating: number;
   lo: number;
   hi: number;
+  /** How the interval was made: `model` (observed Fisher information with the prior) or `bootstrap` (over matches). */
+  interval: 'bootstrap' | 'model';
+  /** Fewer counted matches than the bootstrap needs: the rating is preliminary. */
+  preliminary: boolean;
   /** Matches counted for this player. */
   matches: number;
   /** The live openskill (Plackett–Luce) rating: μ, σ and ordinal μ − 3σ. */
@@ -69,7 +78,11 @@ export interface RatedPlayer {
   ordinal: number;
 }
 
-/** People's mean win rate (ties ½) against one non-person player, with a 95 % bootstrap interval. */
+/**
+ * People's win rate against one non-person player: per match, the share of person-vs-opponent seat pairs
+ * the person won (ties ½), averaged over matches, with the Clopper–Pearson 95 % interval over the matches
+ * (a match is one trial: its pairs are not independent).
+ */
 export interface PeopleVsModel {
   opponent: PlayerRef;
   winRate: number;
@@ -78,6 +91,22 @@ export interface PeopleVsModel {
   /** Person-vs-opponent pairs counted, and the matches they came from. */
   pairs: number;
   matches: number;
+}
+
+/**
+ * Every person of a table as one player ("people"): rated in a second Bradley–Terry fit where all person
+ * seats are one player and person-vs-person pairs drop out, aligned with the table on the models and
+ * policies (their average rating is the same in both fits); its interval follows the same rules.
+ */
+export interface PeopleAggregate {
+  rating: number;
+  lo: number;
+  hi: number;
+  interval: 'bootstrap' | 'model';
+  preliminary: boolean;
+  /** Matches with a person and a model or policy, and the distinct persons who played them. */
+  matches: number;
+  persons: number;
 }
 
 /** One row of the ratings history export: a player's openskill rating before and after one match. */

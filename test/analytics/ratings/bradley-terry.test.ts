@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { bootstrapBradleyTerry, fitBradleyTerry, quantile } from '../../../src/analytics/ratings/bradley-terry.js';
+import { fitBradleyTerry, quantile } from '../../../src/analytics/ratings/bradley-terry.js';
 import { buildLeaderboard } from '../../../src/analytics/ratings/leaderboard.js';
-import { pairOutcomes } from '../../../src/analytics/ratings/pairwise.js';
 import type { PairOutcome } from '../../../src/analytics/ratings/types.js';
 import { syntheticResults, type Synthetic } from './synthetic.js';
 
@@ -73,8 +72,7 @@ describe('ratings on synthetic matches', () => {
   test('intervals shrink as matches are added', () => {
     const all = syntheticResults(players, 160, { noise: 1.2, seed: 'shrink' });
     const width = (n: number) => {
-      const ci = bootstrapBradleyTerry(pairOutcomes(all.slice(0, n)), { samples: 150, seed: 'w' });
-      const ws = [...ci.values()].map((x) => x.hi - x.lo);
+      const ws = buildLeaderboard(all.slice(0, n), { samples: 150, seed: 'w' }).rows.map((x) => x.hi - x.lo);
       return ws.reduce((a, b) => a + b, 0) / ws.length;
     };
     const [w10, w40, w160] = [width(10), width(40), width(160)];

@@ -45,14 +45,20 @@ describe('leaderboard command', () => {
     assert.ok(post);
     const text = postText(post);
     assert.match(post.title ?? '', /Leaderboard \(all tasks, everyone\): 5 matches/);
-    assert.match(text, /Alice \(person\) \*\*\d+\*\* \[\d+, \d+\] · 3 matches/);
-    assert.match(text, /Bob \(person\) \*\*\d+\*\* \[\d+, \d+\] · 2 matches/);
+    // Fewer than 20 matches each: every rating is preliminary, with the model's interval.
+    assert.match(text, /Alice \(person\) \*\*\d+\*\* \[\d+, \d+\] · preliminary · 3 matches/);
+    assert.match(text, /Bob \(person\) \*\*\d+\*\* \[\d+, \d+\] · preliminary · 2 matches/);
     assert.match(text, /\(scripted\) \*\*\d+\*\* \[\d+, \d+\]/);
     assert.match(text, /2 finished matches did not count/);
-    const vs = post.fields?.find((f) => f.name.startsWith('People vs models'))?.value ?? '';
+    assert.match(text, /Ranked by the interval’s lower bound/);
+    const vs = post.fields?.find((f) => f.name.startsWith('People as one player'))?.value ?? '';
+    assert.match(vs, /^People \(all 2 persons as one player\) \*\*\d+\*\* \[\d+, \d+\] · preliminary · 5 matches with a model or policy$/m);
     assert.match(vs, /^vs \S+ \(scripted\) \d+% \[\d+%, \d+%\] \(\d+ pairs? in \d+ match(es)?\)$/m);
     assert.equal(post.charts?.[0]?.kind, 'ratings');
-    assert.equal(post.charts?.[0]?.rows.length, (text.match(/^\d+\. /gm) ?? []).length, 'the chart shows the rows of the table');
+    const ranked = (text.match(/^\d+\. /gm) ?? []).length;
+    assert.equal(post.charts?.[0]?.rows.length, ranked + 1, 'the chart shows the rows of the table and the people aggregate');
+    // The chart lists the players in the table's order (its rank numbers lead the labels).
+    assert.deepEqual(post.charts![0]!.rows.slice(0, ranked).map((x) => String(x['player']).split('.')[0]), [...Array(ranked).keys()].map((i) => String(i + 1)));
   });
 
   test('kind:people shows only people; task filter; a bad kind is a private error', async () => {
