@@ -6,7 +6,7 @@
  * the table orders the two players as the match's final standings do. The table is printed as diagnostics.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -84,10 +84,12 @@ describe('ratings at 1, 2, 5 and 50 matches: positive widths, one ranking on eve
     assert.equal(res.status, 200, path);
     return res.text();
   };
+  /** `npm run leaderboard` into a file (a child's stdout may still be in the pipe when it exits). */
   const cli = async (format: 'json' | 'csv') => {
-    const p = spawnScript('src/cli/leaderboard.ts', ['--db', db, '--format', format]);
+    const out = join(dir, `ratings.${format}`);
+    const p = spawnScript('src/cli/leaderboard.ts', ['--db', db, '--format', format, '--out', out]);
     assert.equal((await p.exited).code, 0, p.err());
-    return p.out();
+    return readFileSync(out, 'utf8');
   };
   const csvRows = (csv: string): { rows: Row[]; people: Row | null } => {
     const [head, ...lines] = csv.trim().split('\n');
