@@ -46,7 +46,7 @@ export function positionBiasLine(g: GroupStats): string {
 export function selectionLine(s: PreferenceStats): string {
   const sel = s.selection;
   if (sel.includeIdentifying) return `All ${plural(sel.votes, 'vote')} used, ${sel.identifying} of them on pairs that still identified an author after redaction.`;
-  if (sel.identifying === 0) return `Every vote was on an anonymous pair (${sel.votes}).`;
+  if (sel.identifying === 0) return sel.votes === 1 ? 'The one vote was on an anonymous pair.' : `All ${sel.votes} votes were on anonymous pairs.`;
   return `Anonymous votes only: ${sel.kept} of ${sel.votes}; ${sel.identifying} on pairs that still identified an author after redaction are left out (npm run stats -- --include-identifying keeps them).`;
 }
 
