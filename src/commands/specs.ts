@@ -183,7 +183,7 @@ const REST: readonly CommandSpec[] = [
   {
     name: 'vote',
     description: 'Compare two pitches blind: which argues better for priority?',
-    help: "Anyone in the channel, seated or not (never on a pair with your own seat's pitch). Without options it shows your next pair privately with A / B / tie / both-bad buttons; the authors and the judge's scores are shown after you vote. One vote per person per pair. Example: `vote` or `vote ballot:v_3 pair:2 choice:a`.",
+    help: "Anyone in the channel, seated or not (never on a pair with your own seat's pitch). Without options it shows your next pair privately with A / B / tie / both-bad buttons, every lab, job, block and player name in the pitches replaced; the authors and the judge's scores are shown after you vote. One vote per person per pair. Example: `vote` or `vote ballot:v_3 pair:2 choice:a`.",
     options: [
       opt('ballot', 'string', false, "Ballot id (e.g. v_3, the ballot on round 3's pitches); default: the open one"),
       opt('pair', 'integer', false, 'Pair number on the ballot (default: your next pair)'),
@@ -194,14 +194,14 @@ const REST: readonly CommandSpec[] = [
   {
     name: 'stats',
     description: "People's votes vs the judge in this channel's finished matches",
-    help: 'Public. Votes, pairs and voters; judge–human agreement with a 95% bootstrap interval and Cohen\'s kappa; human–human agreement; position bias. `view:usage` (platform admins only, shown to you alone): today\'s LLM tokens for the deployment, per channel, per host and per model, with the daily budgets and what is left, and what LLM seats\' self-protection did (private figures redacted, actions refused). Examples: `stats`, `stats view:usage`.',
+    help: 'Public. Over votes on anonymous ballot pairs: votes, pairs and voters; judge–human agreement with its exact 95% interval and Cohen\'s kappa (from 20 decisive pairs on); human–human agreement; position bias. `view:usage` (platform admins only, shown to you alone): today\'s LLM tokens for the deployment, per channel, per host and per model, with the daily budgets and what is left, and what LLM seats\' self-protection did (private figures redacted, actions refused). Examples: `stats`, `stats view:usage`.',
     options: [opt('view', 'string', false, "votes (default, public) or usage (today's LLM tokens and budgets; admins only, private)", ['votes', 'usage'])],
     access: 'anyone',
   },
   {
     name: 'leaderboard',
     description: 'Ratings across finished matches: people, models and scripted policies',
-    help: 'Public. The top 10 by Bradley–Terry rating with its 95% interval and matches played, a chart, and people\'s win rate against each model. Matches ended early by the host, or where a person left before round 1 closed, do not count. Example: `leaderboard task:market_round kind:people`.',
+    help: 'Public. The top 10 by the lower bound of the 95% interval of their Bradley–Terry rating (preliminary below 20 matches), matches played, a chart, every person as one player, and people\'s win rate against each model. Matches ended early by the host, or where a person left before round 1 closed, do not count. Example: `leaderboard task:market_round kind:people`.',
     options: [
       opt('task', 'string', false, 'Only matches of this task (default: every task)', TASK_NAMES),
       opt('kind', 'string', false, 'people, models (LLM models and scripted policies) or all (default)', ['people', 'models', 'all']),

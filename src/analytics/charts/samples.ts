@@ -78,7 +78,7 @@ export function sampleCharts(): ChartRequest[] {
   return [
     standingsChart(m),
     breakdownChart(m),
-    ratingsChart(table.rows, `Ratings (${table.matches} sample matches)`),
+    ratingsChart(table.rows, `Ratings (${table.matches} sample matches)`, undefined, table.people),
     evalChart(EVAL_README.flatMap(([policy, cells]) => cells.map(([mean, std], i) => ({ policy, task: tasks[i]!, mean, se: std / Math.sqrt(200) })))),
     preferenceChart({ agreement: { value: 0.71, lo: 0.62, hi: 0.79 }, kappa: { value: 0.42, lo: 0.3, hi: 0.54 }, positionBias: { value: 0.55, lo: 0.48, hi: 0.61 } }, 'Preference votes (example numbers)'),
   ];
