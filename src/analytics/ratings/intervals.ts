@@ -18,23 +18,12 @@
  */
 import { bootstrapIntervals, byMatch, covariance, ELO_PER_NAT, fitStrengths, type Strengths } from './bradley-terry.js';
 import { zOf } from '../stats/distributions.js';
-import type { PairOutcome } from './types.js';
+import type { PairOutcome, RatingInterval } from './types.js';
 
 /** Matches a player needs before its interval comes from the bootstrap (below: preliminary, the model's interval). */
 export const MIN_BOOTSTRAP_MATCHES = 20;
 /** Bootstrap resamples of whole matches. */
 export const BOOTSTRAP_SAMPLES = 200;
-
-/** A rating, its 95 % interval, how the interval was made and whether it is preliminary. */
-export interface RatingInterval {
-  rating: number;
-  lo: number;
-  hi: number;
-  /** `bootstrap`: percentile bootstrap over matches; `model`: observed Fisher information with the prior. */
-  interval: 'bootstrap' | 'model';
-  /** Fewer than {@link MIN_BOOTSTRAP_MATCHES} counted matches. */
-  preliminary: boolean;
-}
 
 /** Options of {@link rateWithIntervals}. */
 export interface RateOptions {

@@ -55,21 +55,22 @@ export interface PairOutcome {
   score: number;
 }
 
-/**
- * A rated player of a table: rank, Bradley–Terry rating (1000 = the table's average player) with its 95 %
- * interval (intervals.ts: from the model while preliminary, from a bootstrap over matches after), matches.
- */
-export interface RatedPlayer {
-  player: PlayerRef;
-  /** 1-based position by the ranking rule (leaderboard.ts `rankRows`: lower bound of the interval first). */
-  rank: number;
+/** A Bradley–Terry rating (1000 = the table's average player), its 95 % interval, how that was made, and whether it is preliminary (intervals.ts). */
+export interface RatingInterval {
   rating: number;
   lo: number;
   hi: number;
-  /** How the interval was made: `model` (observed Fisher information with the prior) or `bootstrap` (over matches). */
+  /** `model`: observed Fisher information with the prior; `bootstrap`: percentile bootstrap over matches. */
   interval: 'bootstrap' | 'model';
-  /** Fewer counted matches than the bootstrap needs: the rating is preliminary. */
+  /** Fewer counted matches than the bootstrap needs (intervals.ts MIN_BOOTSTRAP_MATCHES). */
   preliminary: boolean;
+}
+
+/** A rated player of a table: rank, rating with its interval, matches played, and the live openskill values. */
+export interface RatedPlayer extends RatingInterval {
+  player: PlayerRef;
+  /** 1-based position by the ranking rule (leaderboard.ts `rankRows`: lower bound of the interval first). */
+  rank: number;
   /** Matches counted for this player. */
   matches: number;
   /** The live openskill (Plackett–Luce) rating: μ, σ and ordinal μ − 3σ. */
@@ -98,12 +99,7 @@ export interface PeopleVsModel {
  * seats are one player and person-vs-person pairs drop out, aligned with the table on the models and
  * policies (their average rating is the same in both fits); its interval follows the same rules.
  */
-export interface PeopleAggregate {
-  rating: number;
-  lo: number;
-  hi: number;
-  interval: 'bootstrap' | 'model';
-  preliminary: boolean;
+export interface PeopleAggregate extends RatingInterval {
   /** Matches with a person and a model or policy, and the distinct persons who played them. */
   matches: number;
   persons: number;
