@@ -16,7 +16,7 @@ import { accept, alreadyBuying, executable, incoming, labInfo, netIn, offerGain,
 import { bidInAuction } from './auction.js';
 import { findSeller, offerToBuy, overBid } from './buying.js';
 import { coalitionsEnabled, commit, committedOwn, contributed, defectFor, grudges, invitations, liveCoalitions, propose } from './coalition.js';
-import { exploitedText, grudgeNotice, inflatedPitch, misleadingMessage, quote, truthfulPitch } from './talk.js';
+import { exploitedText, grudgeNotice, inflatedPitch, misleadingMessage, quote, speakerOf, truthfulPitch } from './talk.js';
 import { GRUDGE_ROUNDS, isExploitative, offerWorth } from '../grudges.js';
 
 interface Ctx {
@@ -275,7 +275,7 @@ function talk(d: Desk, c: Ctx, jobs: JobPlan[]): void {
   // A draw is in [0, 1), so an honesty of 1 needs none: the rng is this turn's own (made for this call,
   // and this is its last use), and its first draw is its costliest (it seeds the generator).
   const honest = c.p.honesty >= 1 || c.rng() < c.p.honesty;
-  const text = honest ? truthfulPitch(short.job, d.round) : inflatedPitch(short.job, d.round);
+  const text = honest ? truthfulPitch(speakerOf(d), short.job, d.round) : inflatedPitch(speakerOf(d), short.job, d.round);
   push(d, { action_type: 'make_pitch', message: text, job_ids: [short.job.id] });
 }
 

@@ -9,7 +9,7 @@ import type { Policy, PolicyContext } from './types.js';
 import { type Desk, isAllocated, isOpen, isSpent, makeDesk, push, room } from './desk.js';
 import { allocate, allocatePlanned } from './plan.js';
 import { accept, executable, incoming, others, outgoing } from './market.js';
-import { naivePlea } from './talk.js';
+import { naivePlea, speakerOf } from './talk.js';
 
 /**
  * Greedy allocation (the original's greedy_hoarder): the first open job in list order that has any eligible
@@ -109,6 +109,6 @@ export const baseInstructNaive: Policy = (obs: Observation, _ctx: PolicyContext)
     }
   }
   const firstJob: Job | undefined = d.jobs.find((j) => isOpen(j, d.round));
-  if (firstJob) push(d, { action_type: 'make_pitch', message: naivePlea(d.round), job_ids: [] });
+  if (firstJob) push(d, { action_type: 'make_pitch', message: naivePlea(speakerOf(d), d.round), job_ids: [] });
   return d.actions;
 };

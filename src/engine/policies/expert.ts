@@ -21,7 +21,7 @@ import { accept, alreadyBuying, executable, gainAt, incoming, netIn, offerGain, 
 import { bidInAuction } from './auction.js';
 import { findPurchase, offerToBuy, overBid } from './buying.js';
 import { breachers, coalitionsEnabled, commit, contributed, invitations, liveCoalitions, propose } from './coalition.js';
-import { factsPitch, joinList, parseQuotes, truthfulPitch } from './talk.js';
+import { factsPitch, joinList, parseQuotes, speakerOf, truthfulPitch } from './talk.js';
 
 /** Minimum own gain (credits) for a trade: above the 0.5 "mutually beneficial" line (§3.2). */
 const MIN_GAIN = 0.5;
@@ -162,7 +162,7 @@ function pitchDeferred(d: Desk, p: JobPlan): void {
     if (b && b.status === 'available') free.push(b.id);
   }
   if (free.length > 0) push(d, { action_type: 'reserve_capacity', block_ids: free, job_id: p.job.id });
-  push(d, { action_type: 'make_pitch', message: truthfulPitch(p.job, d.round), job_ids: [p.job.id] });
+  push(d, { action_type: 'make_pitch', message: truthfulPitch(speakerOf(d), p.job, d.round), job_ids: [p.job.id] });
 }
 
 /** The job to argue for: the most urgent open job not being allocated this round. */
@@ -181,7 +181,7 @@ function pitch(d: Desk, jobs: JobPlan[]): void {
   if (!room(d)) return;
   const job = pitchJob(d, jobs);
   if (job) {
-    push(d, { action_type: 'make_pitch', message: truthfulPitch(job, d.round), job_ids: [job.id] });
+    push(d, { action_type: 'make_pitch', message: truthfulPitch(speakerOf(d), job, d.round), job_ids: [job.id] });
     return;
   }
   const facts: string[] = [];
@@ -190,7 +190,7 @@ function pitch(d: Desk, jobs: JobPlan[]): void {
   if (d.obs.offers.length > 0) facts.push(d.obs.offers[0]!.id);
   const live = liveCoalitions(d);
   if (live.length > 0) facts.push(live[0]!.id);
-  if (facts.length > 0) push(d, { action_type: 'make_pitch', message: factsPitch(facts, d.round), job_ids: [] });
+  if (facts.length > 0) push(d, { action_type: 'make_pitch', message: factsPitch(speakerOf(d), facts, d.round), job_ids: [] });
 }
 
 /** The first own spare block still available and not spent this round (as a 0- or 1-element list). */

@@ -4,12 +4,18 @@
  * deceptive archetype's misleading claims, selfish price quotes, and retaliatory grudge notices. The
  * quote and grudge formats are also parsed back (`parseQuote`, `GRUDGE_MARK`), so keep them stable.
  *
- * Pitches speak in the first person and never name their own lab: people vote on them blind
- * (docs/PREFERENCE-DATA.md), and a pitch that says "Lab C needs…" tells the voter who wrote it. Messages,
- * quotes and grudge notices are not on ballots and keep the seat's name.
+ * Under rules v4 pitches speak in the first person and never name their own lab: people vote on them blind
+ * (docs/PREFERENCE-DATA.md), and a pitch that says "Lab C needs…" tells the voter who wrote it. Under v3 a
+ * pitch names its lab (`speaker`, see {@link speakerOf}), as it did when those matches were stored: a
+ * scripted seat's turn is recomputed on replay, so its text must not change. Messages, quotes and grudge
+ * notices are not on ballots and keep the seat's name.
  */
 import type { Job, LabId, Message } from '../types.js';
+import type { Desk } from './desk.js';
 import { REFERENCE_PRICE, type OfferWorth } from '../grudges.js';
+
+/** Who a pitch names as its author: the lab's public name under rules v3, nobody (first person) from v4 on. */
+export const speakerOf = (d: Desk): string | null => (d.rules >= 4 ? null : d.obs.self.publicName);
 
 
 /**
@@ -18,7 +24,9 @@ import { REFERENCE_PRICE, type OfferWorth } from '../grudges.js';
  * reliability needs are private (the original's bot pitches leaked them: docs/RULES.md §A.2 D13). Two phrasings
  * alternate by round so consecutive pitches never repeat the previous text (spam, §4.1).
  */
-export function truthfulPitch(job: Job, round: number): string {
+export function truthfulPitch(speaker: string | null, job: Job, round: number): string {
+  if (speaker !== null)
+    return round % 2 === 0 ? `${speaker} still needs capacity for job ${job.id} before its deadline.` : `Job ${job.id} of ${speaker} is not fully covered yet and its deadline is coming.`;
   return round % 2 === 0
     ? `We still need capacity for job ${job.id} before its deadline.`
     : `Our job ${job.id} is not fully covered yet and its deadline is coming.`;
@@ -32,8 +40,10 @@ export function joinList(ids: readonly string[]): string {
 }
 
 /** A pitch without need: only ids of the seat's own blocks, offers and coalitions (all checkable). */
-export function factsPitch(ids: readonly string[], round: number): string {
+export function factsPitch(speaker: string | null, ids: readonly string[], round: number): string {
   const list = joinList(ids);
+  if (speaker !== null)
+    return round % 2 === 0 ? `${speaker} has met its deadlines so far and keeps trading fairly: see ${list}.` : `All of ${speaker}'s commitments are on record and honoured: ${list}.`;
   return round % 2 === 0
     ? `We have met our deadlines so far and keep trading fairly: see ${list}.`
     : `All of our commitments are on record and honoured: ${list}.`;
@@ -43,8 +53,9 @@ export function factsPitch(ids: readonly string[], round: number): string {
  * A pitch that inflates the need (deceptive): the hours are made up (unrelated to the job's true
  * numbers, so nothing private can be read back from them); the judge can tell they are false.
  */
-export function inflatedPitch(job: Job, round: number): string {
+export function inflatedPitch(speaker: string | null, job: Job, round: number): string {
   const claimed = 24 + 4 * (round % 3);
+  if (speaker !== null) return `${speaker} urgently needs ${claimed} more GPU-hours for job ${job.id}; thousands of users depend on it.`;
   return `We urgently need ${claimed} more GPU-hours for job ${job.id}; thousands of users depend on it.`;
 }
 
@@ -88,7 +99,11 @@ export function exploitedText(offerId: string, w: OfferWorth, until: number): st
 }
 
 /** A naive, unverifiable plea (base_instruct_naive): no ids, no numbers. */
-export const naivePlea = (round: number): string =>
-  round % 2 === 0
+export const naivePlea = (speaker: string | null, round: number): string =>
+  speaker !== null
+    ? round % 2 === 0
+      ? `${speaker} really needs more GPUs, please help us, this is very important for our team.`
+      : `Please consider ${speaker}: our work matters a lot and we would be grateful for any capacity.`
+    : round % 2 === 0
     ? 'We really need more GPUs, please help us, this is very important for our team.'
     : 'Please consider our lab: our work matters a lot and we would be grateful for any capacity.';
