@@ -33,7 +33,7 @@ export function leaderboardPage(t: Leaderboard, opts: { name: (r: RatedPlayer) =
   const kinds = ['all', 'people', 'models'] as const;
   const q = opts.query ? `?${opts.query}` : '';
   const body = html`<h1>Leaderboard</h1>
-<p class="meta">${t.matches} counted match${t.matches === 1 ? '' : 'es'} (each finished match is a free-for-all: every pair of seats is a game). ${RATING_METHOD} Last updated: ${opts.updated ? `${opts.updated.slice(0, 16).replace('T', ' ')} UTC` : 'no counted match yet'}.</p>
+<p class="meta">Bradley–Terry ratings over ${t.matches} counted match${t.matches === 1 ? '' : 'es'} (each finished match is a free-for-all: every pair of seats is a game). ${RATING_METHOD} Last updated: ${opts.updated ? `${opts.updated.slice(0, 16).replace('T', ' ')} UTC` : 'no counted match yet'}.</p>
 <form class="filters" method="get" action="/leaderboard"><label>Task <select name="task"><option value="">all tasks</option>${opts.tasks.map((x) => html`<option value="${x}"${x === opts.task ? html` selected` : ''}>${x}</option>`)}</select></label>
 <label>Players <select name="kind">${kinds.map((k) => html`<option value="${k}"${k === t.kind ? html` selected` : ''}>${k}</option>`)}</select></label>
 <label>Min. matches <input name="min" type="number" min="1" max="1000" value="${opts.minMatches}"></label> <button type="submit">Apply</button></form>
