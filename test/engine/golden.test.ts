@@ -145,17 +145,17 @@ const WORLDS_V4: Readonly<Record<string, string>> = {
 };
 const EPISODE_HASHES_V4: Readonly<Record<string, string>> = {
   'single_trade/0/holdout=false': '6e16696a45cebbf559752067e48e510ef1fb74efd5ba533385ef8a853ef60278',
-  'single_trade/7/holdout=false': '8fc898bd432166f6ce793a11b143cd81cc3014c0790570c52c3f44340fd095fa',
-  'single_trade/42/holdout=false': '21019f4a431dd397e67bf4197d7d20862f5a0548365b72d7c752b37b820b4766',
+  'single_trade/7/holdout=false': '72eb933b7901f90974a79c6781386211166c1a260c59cc3be6a0721ac36acee2',
+  'single_trade/42/holdout=false': '9d975676199804f394e94514c7a7f7fa4bc4db7bdff62c24a4599b6653e5b0a2',
   'single_trade/1/holdout=true': '29a97853036c8a91192847f83cd8b7756ed50a0eee6276e0f9101470b9d96473',
-  'market_round/0/holdout=false': '0e83db2e9325bf912a2c0e091d6cb1765dbaead02af36b153d9ac5f64edb97a1',
-  'market_round/7/holdout=false': '6829aada37d790eb98d8e8f8e4b5b7f8111ac66c0c5193d06137bb2da9aa9bb8',
-  'market_round/42/holdout=false': '9ebc8393ac247d33e5248d9761c02f8d416f4d3212c00fe10d14040b10bb51aa',
-  'market_round/1/holdout=true': 'ac3b4e748ec95a99da6d96d959b0fb526fa583b0f8e2c33d2d3c4fd892893d67',
-  'coalition_market/0/holdout=false': 'ee4a857069c94b2ff418260324450a3a406b29c4934f612180466f77748a0bf0',
-  'coalition_market/7/holdout=false': 'c029a7223e2686d56b2c196485a27f2e7972be814957e42d9261c7fcc84c6550',
-  'coalition_market/42/holdout=false': '6b5fede4aa4c56a7c7db6dd70b585aeb12fa42b368abc1e65f3e35b5bbd74f1d',
-  'coalition_market/1/holdout=true': 'f968590e20124590cf55798178ddf1c37ae06a4c2b23e4172d2ff5eddfd79af5',
+  'market_round/0/holdout=false': 'a59fbde07449d37d2ab2cf2c22873c5badfc205d6e14be3804ad36c35c6425a3',
+  'market_round/7/holdout=false': '48531af7e2f98a592deaad664299c565bedf831c8a3af8ea2257d582a33f401c',
+  'market_round/42/holdout=false': '5966a5250f83a0d239996286b930b65fd40af84f60710a50d5df42b39b4cbf1e',
+  'market_round/1/holdout=true': 'a7638a05fd1b205f0ee051a65c3533cf1275feeb4ab206f52a19fb467c260d66',
+  'coalition_market/0/holdout=false': '9be31561d558c8e093b8db575f967a9a2a74b7174641e350f980794ba5fad5fb',
+  'coalition_market/7/holdout=false': '87b4a33d05d254fa13fdc954db3d28197f9ae965c2a7ed97c66d36bbe1774f45',
+  'coalition_market/42/holdout=false': '0de3b64c1c52e9cf07615767217b57fe4e2b05ee46e5c3af773318c87807d89d',
+  'coalition_market/1/holdout=true': '02bb1767fd86514687355d19286961d088b7d87c500e418285e8f04096ed4717',
 };
 
 /** The pins of each rules version the engine plays: v3 only replays stored matches, and must not drift either. */
