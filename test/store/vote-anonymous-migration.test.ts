@@ -1,5 +1,5 @@
 /**
- * Migration 0007 adds the anonymous flag to votes: a vote recorded before it reads back with `anonymous:
+ * Migration 0009 adds the anonymous flag to votes: a vote recorded before it reads back with `anonymous:
  * null` (its voter saw the raw texts; analytics resolves it from them), new votes keep true or false. On
  * SQLite and (when TEST_DATABASE_URL is set) PostgreSQL.
  */
@@ -8,8 +8,8 @@ import { sql } from 'kysely';
 import { migrationsBefore, upgradeTests } from './upgrade.js';
 
 upgradeTests(
-  '0007 keeps earlier votes with an unknown flag and stores the flag of new ones',
-  migrationsBefore('0007'),
+  '0009 keeps earlier votes with an unknown flag and stores the flag of new ones',
+  migrationsBefore('0009'),
   async (db) => {
     await sql`insert into matches (id, channel_id, platform, status, created_at) values ('m', 'c', 'console', 'over', '2025-01-01T00:00:00.000Z')`.execute(db);
     await sql`insert into votes (match_id, round, ballot_id, pair, pitch_a, pitch_b, choice, shown_first, voter_id, seated, created_at)
