@@ -63,7 +63,7 @@ describe('the web page after one match with votes', () => {
     const page = await (await fetch(`${h.base}/vote`, { headers: { cookie } })).text();
     const section = /<section class="pair"[\s\S]*?<\/section>/.exec(page)![0];
     const field = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(section)![1]!;
-    const voted = await fetch(`${h.base}/vote`, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ match: field('match'), ballot: field('ballot'), pair: field('pair'), choice: 'a' }).toString() });
+    const voted = await fetch(`${h.base}/vote`, { method: 'POST', headers: { cookie, origin: h.base, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ match: field('match'), ballot: field('ballot'), pair: field('pair'), choice: 'a' }).toString() });
     assert.equal(voted.status, 200);
     return textOf(section);
   }
