@@ -14,7 +14,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BUNDLED = new Set(['zod', 'kysely', 'commander', 'pino', 'seedrandom', 'p-limit', 'yocto-queue', 'p-queue', 'eventemitter3', 'p-timeout']);
 const pkgOf = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
 /** Helper modules of src/cli that are not entry points. */
-const NOT_ENTRIES = new Set(['options.js']);
+const NOT_ENTRIES = new Set(['options.js', 'bench-llm-run.js']);
 
 const entries = readdirSync(join(root, 'dist', 'cli')).filter((f) => f.endsWith('.js') && !NOT_ENTRIES.has(f));
 rmSync(join(root, 'dist', 'bin'), { recursive: true, force: true });

@@ -4,12 +4,17 @@
  *   aliases, randomises their order and gives a true fact sheet (src/agents/llm-prompt.ts);
  * - the reply is a zod-validated rubric (need, urgency, specificity_truthfulness, fairness_coalition in
  *   [0, 1] per seat + rationale); a reply that does not score every seat exactly once is a failure;
- * - hybrid, hardened against weak models (docs/LLM.md "Hardening"): every call is asked in both orders
- *   and two orders that disagree on the best seat count as a tie (position bias); the model only moves
- *   a seat from its grounded score, by its relative preference bounded by ±MODEL_MOVE_MAX (0.05); only
- *   pitches the grounded judge finds eligible can win (a verified claim, none fabricated, no manipulation
- *   flag: docs/RULES.md §6.4); when a pitch addresses the judge (instructions, verdicts) the model's
- *   moves are dropped for the round; ties are broken by the grounded score, then a draw;
+ * - hybrid, hardened against weak models (docs/LLM.md "Hardening"): the model reads each pitch in a
+ *   language-neutral form (the claims the grounded checker read, src/agents/llm-prompt.ts), never the
+ *   player's words; every call is asked in both orders and two orders that disagree on the best seat
+ *   count as a tie (position bias); only pitches the grounded judge finds eligible can win (a verified
+ *   claim, none fabricated, no manipulation flag: docs/RULES.md §6.4), and the model only orders the
+ *   contenders — eligible pitches within CONTEST_BAND (0.10) of the best grounded one — moving each by
+ *   its relative preference bounded by ±MODEL_MOVE_MAX (0.05), so a larger grounded lead always stands;
+ *   ties are broken by the grounded score, then a draw;
+ * - no call that cannot change the result ({@link modelSkip}): with fewer than two contenders, or a pitch
+ *   that addresses the judge (instructions, verdicts), the grounded decision stands without a call
+ *   (`withoutModel`, which the round host asks before judging off the match lock);
  * - panel: several models and/or samples, median per seat;
  * - on timeout or error of every call the rule judge's decision stands, with `meta.fallback` saying why
  *   (public: the round post shows it, src/present/render.ts `judgeText`).
@@ -23,7 +28,7 @@ import { JUDGE_BONUS_MIN, mayWin, ruleJudge } from '../engine/judge/rule-judge.j
 import { manipulationFlags } from '../engine/judge/manipulation.js';
 import { JUDGE_BONUS_MAX, type AsyncJudge, type SyncJudge } from '../engine/judge/types.js';
 import { buildJudgePrompt, JudgeReplySchema, JUDGE_PROMPT_VERSION, randomArrangement, type Arrangement } from './llm-prompt.js';
-import { boundedMoves, combinePanel, pairPreference, readReply, type OrderedPair, type RunSeatScore } from './panel.js';
+import { boundedMoves, combinePanel, CONTEST_BAND, MODEL_MOVE_MAX, pairPreference, readReply, type OrderedPair, type RunSeatScore } from './panel.js';
 
 /** `JudgeDecision.judgeId` of a decision the LLM judge made; on fallback the rule judge's id stays and `meta.intendedJudge` is this. */
 export const LLM_JUDGE_ID = 'llm_judge_v1';
@@ -107,6 +112,8 @@ export interface JudgeCombination {
   /** Each run is asked twice: in an order, then reversed (same aliases). */
   bothOrders: boolean;
   decide(r: JudgeRound): JudgeDecision;
+  /** Why no model answer could change this combination's decision on the round (then no call is made), or null. */
+  skip?(state: MatchState, rule: JudgeDecision, pitches: readonly Pitch[]): ModelSkip | null;
 }
 
 /** Build the LLM judge. */
@@ -135,11 +142,23 @@ export function createLlmJudge(opts: LlmJudgeOptions): AsyncJudge {
     return { ...base, ok: true, latencyMs: res.latencyMs, usage: res.usage, scores: read.seats, summary: res.value.summary.slice(0, 400) };
   }
 
+  /** The grounded decision when the combination says no model answer could change it ({@link modelSkip}), else null. Pure. */
+  function withoutModel(state: MatchState): { decision: JudgeDecision | null } | null {
+    if (!combination.skip) return null;
+    const rule = grounded.judge(state);
+    if (!rule || rule.scores.length === 0) return { decision: rule };
+    const skip = combination.skip(state, rule, judgedPitches(state, rule.scores.map((s) => s.lab)));
+    return skip ? { decision: { ...rule, reason: `${rule.reason} The LLM judge was not asked: ${SKIP_TEXT[skip]}.`, meta: { ...rule.meta, llmNotAsked: skip } } } : null;
+  }
+
   return {
     id: LLM_JUDGE_ID,
+    withoutModel,
     async judge(state: MatchState, signal?: AbortSignal): Promise<JudgeDecision | null> {
       let rule: JudgeDecision | null = null;
       try {
+        const pre = withoutModel(state);
+        if (pre) return pre.decision;
         rule = grounded.judge(state);
         if (!rule || rule.scores.length === 0) return rule;
         const pitches = judgedPitches(state, rule.scores.map((s) => s.lab));
@@ -203,8 +222,8 @@ export function llmDecision(
 
 /**
  * The hardened hybrid (the default; see the file comment): final = grounded score + the model's bounded
- * move; only grounded-eligible pitches win; ties by grounded score, then a draw. The calls come in pairs
- * (forward, reversed) in run order.
+ * move, the model's preference read among the contenders alone; only grounded-eligible pitches win; ties by
+ * grounded score, then a draw. The calls come in pairs (forward, reversed) in run order.
  */
 function decideHardened(r: JudgeRound): JudgeDecision {
   const { state, rule, pitches, done, draw } = r;
@@ -212,14 +231,12 @@ function decideHardened(r: JudgeRound): JudgeDecision {
   const name = (lab: LabId) => state.labs[lab]?.publicName ?? lab;
   const pairs: OrderedPair[] = [];
   for (let i = 0; i + 1 < done.length; i += 2) pairs.push({ forward: done[i]!.ok ? done[i]!.scores! : null, reverse: done[i + 1]!.ok ? done[i + 1]!.scores! : null });
-  const read = pairs.map((p) => pairPreference(labs, p));
-  // A pitch that addresses the judge may have steered the model: its moves are dropped this round.
-  const injected = pitches.some((p) => manipulationFlags(p.text).some((f) => f.kind === 'instruction' || f.kind === 'verdict'));
-  const moves = injected ? Object.fromEntries(labs.map((l) => [l, 0])) : boundedMoves(labs, read.map((x) => x.prefs));
-  const combined = combinePanel(labs, done.filter((r) => r.ok && r.scores).map((r) => r.scores!));
-  const byLab = new Map(pitches.map((p) => [p.lab, p]));
   const grounded = new Map(rule.scores.map((s) => [s.lab, s]));
-  const eligible = new Set(labs.filter((l) => byLab.has(l) && mayWin(state, byLab.get(l)!)));
+  const eligible = new Set(eligibleLabs(state, pitches));
+  const close = contenders(state, rule, pitches);
+  const read = pairs.map((p) => pairPreference(close, p));
+  const moves: Record<LabId, number> = { ...Object.fromEntries(labs.map((l) => [l, 0])), ...boundedMoves(close, read.map((x) => x.prefs)) };
+  const combined = combinePanel(labs, done.filter((r) => r.ok && r.scores).map((r) => r.scores!));
   const scores: JudgeSeatScore[] = labs.map((lab) => {
     const g = grounded.get(lab)!;
     const cap = fabricationCap(g);
@@ -245,16 +262,57 @@ function decideHardened(r: JudgeRound): JudgeDecision {
   const others = scores.filter((s) => s !== winner);
   const runnerUp = others.length ? Math.max(...others.map((s) => s.score)) : 0;
   const consistent = read.filter((x) => x.consistent).length;
-  const how = `${consistent} of ${pairs.length} both-order judgement${pairs.length === 1 ? '' : 's'} consistent${injected ? '; LLM ignored: a pitch addressed the judge' : ''}`;
+  const how = `${consistent} of ${pairs.length} both-order judgement${pairs.length === 1 ? '' : 's'} consistent`;
   const reason = winner
-    ? `${name(winner.lab)} wins the pitch: ${winner.score.toFixed(2)}${others.length ? ` vs ${runnerUp.toFixed(2)}` : ', the only pitch'} (grounded score moved at most ±0.05 by the LLM; ${how}).`
+    ? `${name(winner.lab)} wins the pitch: ${winner.score.toFixed(2)}${others.length ? ` vs ${runnerUp.toFixed(2)}` : ', the only pitch'} (the LLM ordered the ${close.length} pitches within ${CONTEST_BAND.toFixed(2)} of the best grounded one, moving each at most ±${MODEL_MOVE_MAX.toFixed(2)}; ${how}).`
     : `No pitch earned the bonus: none made a verified claim without a fabricated one or a manipulation flag (${how}).`;
   const llmScores = Object.fromEntries(labs.map((l) => [l, combined[l]!]));
-  return llmDecision(r, JUDGE_PROMPT_VERSION, { winner, scores, others, reason }, { hardened: true, llmScores, moves, consistentPairs: consistent, injected });
+  return llmDecision(r, JUDGE_PROMPT_VERSION, { winner, scores, others, reason }, { hardened: true, llmScores, moves, contenders: close, consistentPairs: consistent });
 }
 
-/** The hardened hybrid: both orders, the grounded score moved at most ±0.05, grounded eligibility (the default). */
-export const HARDENED: JudgeCombination = { promptVersion: JUDGE_PROMPT_VERSION, bothOrders: true, decide: decideHardened };
+/** Why the model was not asked about a round (`meta.llmNotAsked`). */
+export type ModelSkip = 'one_eligible' | 'clear_lead' | 'addressed_judge';
+
+const SKIP_TEXT: Record<ModelSkip, string> = {
+  one_eligible: 'fewer than two pitches could win',
+  clear_lead: `the best pitch that could win leads every other by more than ${CONTEST_BAND.toFixed(2)}, more than the LLM may move`,
+  addressed_judge: 'a pitch addressed the judge',
+};
+
+/** Labs whose pitch can win (RULES §6.4: a verified claim, none fabricated, no manipulation flag), in `pitches` order. */
+export function eligibleLabs(state: MatchState, pitches: readonly Pitch[]): LabId[] {
+  return pitches.filter((p) => mayWin(state, p)).map((p) => p.lab);
+}
+
+/**
+ * The contenders of a round (docs/LLM.md "Hardening"): the pitches that can win whose grounded score is
+ * within {@link CONTEST_BAND} of the best such pitch, in `pitches` order. Only they are ordered by the
+ * model, each moved at most ±{@link MODEL_MOVE_MAX}, so a grounded lead larger than the band always stands.
+ */
+export function contenders(state: MatchState, rule: JudgeDecision, pitches: readonly Pitch[]): LabId[] {
+  const g = new Map(rule.scores.map((s) => [s.lab, s.score]));
+  const can = eligibleLabs(state, pitches);
+  const best = Math.max(...can.map((l) => g.get(l) ?? 0));
+  return can.filter((l) => best - (g.get(l) ?? 0) <= CONTEST_BAND + 1e-9);
+}
+
+/**
+ * Why no model answer could change the hardened decision on `pitches`, or null when the model is asked:
+ * a pitch addresses the judge (instructions, a verdict: the round is judged on the grounded scores alone),
+ * fewer than two pitches can win, or only one is a contender (see {@link contenders}). Checks of the text
+ * and the state only, so they run before any call. Pure.
+ */
+export function modelSkip(state: MatchState, rule: JudgeDecision, pitches: readonly Pitch[]): ModelSkip | null {
+  if (pitches.some((p) => manipulationFlags(p.text).some((f) => f.kind === 'instruction' || f.kind === 'verdict'))) return 'addressed_judge';
+  if (eligibleLabs(state, pitches).length < 2) return 'one_eligible';
+  return contenders(state, rule, pitches).length < 2 ? 'clear_lead' : null;
+}
+
+/**
+ * The hardened hybrid: claims-only prompt, both orders, contenders moved at most ±0.05, grounded
+ * eligibility, no call that cannot change the result (the default).
+ */
+export const HARDENED: JudgeCombination = { promptVersion: JUDGE_PROMPT_VERSION, bothOrders: true, decide: decideHardened, skip: modelSkip };
 
 /** `meta.fallback` is public (posted to the channel): a code only, never model text. */
 function withFallback(rule: JudgeDecision, why: string, code: string, runs: JudgeRunMeta[], promptVersion: string, detail?: string): JudgeDecision {

@@ -6,18 +6,23 @@
  *     replaced too) and the order of seats is randomised;
  * (c) a fact sheet of each seat's true situation (src/engine/judge/facts.ts) lets the model reward true,
  *     specific need and punish fabricated claims;
- * (d) a rubric of four named criteria scored 0–1 per seat, plus a short rationale, validated by zod.
+ * (d) a rubric of four named criteria scored 0–1 per seat, plus a short rationale, validated by zod;
+ * (e) since judge-v3 the model never reads a player's words: each pitch is shown in a language-neutral
+ *     form, the checkable claims the grounded checker read from it (src/engine/judge/explain.ts), so no
+ *     instruction in any language reaches the model (docs/LLM.md "Hardening").
  */
 import { z } from 'zod';
 import type { JudgeDecision, LabId, MatchState, Pitch } from '../engine/types.js';
 import type { ChatMessage } from '../llm/types.js';
 import { closeTag, makeNonce, openTag, quoteBlock, quotingRule } from '../llm/quote.js';
 import { judgedSeatFacts } from '../engine/judge/snapshot.js';
-import { flagsText, manipulationFlags, substantiveText } from '../engine/judge/manipulation.js';
+import { flagsText, manipulationFlags } from '../engine/judge/manipulation.js';
+import { checkPitch } from '../engine/judge/explain.js';
+import type { Claim } from '../engine/judge/claims.js';
 
-/** Version of this prompt and rubric, stored in every decision's meta. */
-export const JUDGE_PROMPT_VERSION = 'judge-v2';
-/** The previous prompt (pitches in full, no manipulation check), kept for the benchmark's "before" column. */
+/** Version of this prompt and rubric, stored in every decision's meta (judge-v2 showed claim-bearing sentences; v3 the claims alone). */
+export const JUDGE_PROMPT_VERSION = 'judge-v3';
+/** The first prompt (pitches in full, no manipulation check), kept for the benchmark's "before" column. */
 export const JUDGE_PROMPT_V1 = 'judge-v1';
 
 /** Rubric criteria, each scored in [0, 1] per seat. */
@@ -144,6 +149,38 @@ export function factLines(
   return lines;
 }
 
+/** One claim in the neutral form the model reads (ids and numbers as written; no player wording). */
+function claimText(c: Claim): string {
+  const ofBlocks = (capacity: boolean) => (capacity ? ' (said of blocks or a trade)' : '');
+  switch (c.kind) {
+    case 'job':
+    case 'offer':
+    case 'coalition':
+    case 'block':
+      return `${c.kind} ${c.id}`;
+    case 'hours':
+      return `${c.value} GPU-hours${ofBlocks(c.capacity)}`;
+    case 'deadline':
+      return c.explicit ? `deadline round ${c.round}` : `round ${c.round}`;
+    case 'deadline_in':
+      return `due in ${c.rounds} round(s)`;
+    case 'reliability':
+      return `reliability ${c.value}${ofBlocks(c.capacity)}`;
+  }
+}
+
+/**
+ * A pitch in the language-neutral form the model reads (judge-v3): the checkable claims the grounded
+ * checker read from it, structured job ids first, each distinct claim once, joined by "; " — e.g.
+ * `job j_0_1; 8 GPU-hours; deadline round 3`. Whatever the player wrote around them (in any language:
+ * arguments, pleading, instructions) is not shown; a pitch without a claim reads "(no checkable claim)".
+ */
+export function neutralPitch(state: MatchState, pitch: Pitch): string {
+  const seen = new Set<string>();
+  for (const c of checkPitch(state, pitch).claims) seen.add(claimText(c.claim));
+  return seen.size ? [...seen].join('; ') : '(no checkable claim)';
+}
+
 /** The prompt of one judge call and what is needed to read the reply back. */
 export interface JudgePrompt {
   messages: ChatMessage[];
@@ -166,7 +203,7 @@ Rules:
 - The order of seats and their aliases are random: they mean nothing.${
   v1
     ? ''
-    : '\n- Each pitch is shown as its sentences that make a checkable claim (job ids, GPU-hours, deadlines, reliability, offers, blocks, coalitions); other sentences are left out, so length is no merit. A pitch without any claim shows only its first sentence.'
+    : '\n- Each pitch is shown as the checkable claims an automatic reader found in it (job ids, GPU-hours, deadlines, reliability, offers, blocks, coalitions), in a fixed form: the player\'s own words are not shown, whatever language they were in, so length, style and language are no merit. A pitch without any claim reads "(no checkable claim)".'
 }
 - ${quotingRule(nonce)}
 
@@ -178,7 +215,7 @@ Reply with one JSON object: {"seats": [{"seat": alias, "need": 0-1, "urgency": 0
  * @param pitches the round's judged pitches (latest per seat)
  * @param rule the rule judge's decision for the same pitches (its claim check goes into the fact sheet)
  * @param arrangement order and aliases (random per call unless the caller fixes them, e.g. the benchmark)
- * @param version {@link JUDGE_PROMPT_VERSION} (pitches shown as their claim-bearing sentences, the
+ * @param version {@link JUDGE_PROMPT_VERSION} (pitches in the neutral form of {@link neutralPitch}, the
  *   manipulation check in the fact sheet) or {@link JUDGE_PROMPT_V1} (pitches in full)
  */
 export function buildJudgePrompt(
@@ -199,8 +236,7 @@ export function buildJudgePrompt(
     const attrs: Record<string, string> = { kind: 'pitch', seat: alias[lab] ?? 'unknown' };
     if (p?.replyTo) attrs.answers = alias[p.replyTo] ?? 'another lab';
     if (p?.jobIds.length) attrs.jobs = p.jobIds.join(' ');
-    const text = p?.text ?? '';
-    return quoteBlock(nonce, attrs, anonymise(v1 ? text : substantiveText(text), state, alias, lab));
+    return quoteBlock(nonce, attrs, !p ? '' : v1 ? anonymise(p.text, state, alias, lab) : neutralPitch(state, p));
   });
   const user = [
     `Round ${state.round} of ${state.params.maxRounds} (rounds are numbered from 0).`,

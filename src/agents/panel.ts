@@ -73,6 +73,12 @@ export function combinePanel(
  */
 export const MODEL_MOVE_MAX = 0.05;
 
+/**
+ * How far below the best grounded score a pitch that can win may be and still be ordered by the model
+ * (2 × {@link MODEL_MOVE_MAX}): a larger grounded lead always stands (docs/LLM.md "Hardening").
+ */
+export const CONTEST_BAND = 2 * MODEL_MOVE_MAX;
+
 /** One judgement asked in both orders (the seats shown forward, then reversed); null for a failed call. */
 export interface OrderedPair {
   forward: Record<LabId, RunSeatScore> | null;

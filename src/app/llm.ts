@@ -10,6 +10,7 @@ import type { AgentFactory } from '../agents/seat.js';
 import { seatBudgetRefusal, spendGate, type LlmUsageLine, type MatchScope, type SpendLedger, type TokenBudgets } from '../agents/budget.js';
 import { configureUsageBudgets } from '../commands/usage-budgets.js';
 import { agentNoteSink } from './llm-guard.js';
+import { configureUsagePrices, costOf, type TokenPrices } from '../commands/usage-prices.js';
 import type { AsyncJudge } from '../engine/judge/types.js';
 import type { LlmClient } from '../llm/client.js';
 import type { LlmCaller } from '../llm/types.js';
@@ -59,6 +60,8 @@ export async function createLlmRuntime(config: LlmConfig, logger?: Logger, store
   const allowedModels = allowedModelsOf(config);
   const budgets = budgetsOf(config);
   configureUsageBudgets(budgets);
+  const prices = pricesOf(config);
+  configureUsagePrices(prices);
   if (!llmEnabled(config)) return { config, client: null, agentFor: null, evalAgentFor: null, judge: null, defaultAgentModel: null, allowedModels: [], hostJudgeTimeoutMs, budgets, llmSeatRefusal: null, summary };
   // The OpenAI SDK (~13 MB) loads only when an endpoint is configured.
   const [{ LlmClient }, { createLlmJudge }, { llmAgentFactory }] = await Promise.all([
@@ -68,7 +71,7 @@ export async function createLlmRuntime(config: LlmConfig, logger?: Logger, store
   ]);
   const client = new LlmClient(config, store || !logger ? {} : { onCall: (rec) => logger.debug({ llm: rec }, 'llm call') });
   // Everything that spends the operator's key in a match (seats, extra turns, the judge) goes through the gate.
-  const caller: LlmCaller = store ? spendGate(client, { ledger: storeLedger(store), budgets, maxOutputTokens: config.maxOutputTokens, ...gateLogging(logger) }) : client;
+  const caller: LlmCaller = store ? spendGate(client, { ledger: storeLedger(store), budgets, maxOutputTokens: config.maxOutputTokens, ...gateLogging(logger, prices) }) : client;
   const models = judgeModels(config);
   const judge = models.length
     ? createLlmJudge({ client: caller, models, samples: config.judgeSamples, temperature: config.judgeTemperature, timeoutMs: config.judgeTimeoutMs })
@@ -87,6 +90,12 @@ export async function createLlmRuntime(config: LlmConfig, logger?: Logger, store
 /** The token budgets of `config` (0 = unlimited): `dailyTokens`, `personDailyTokens`, `channelDailyTokens`, and `matchTokenBudget` as `matchTokens`. */
 export function budgetsOf(config: LlmConfig): TokenBudgets {
   return { dailyTokens: config.dailyTokens, personDailyTokens: config.personDailyTokens, channelDailyTokens: config.channelDailyTokens, matchTokens: config.matchTokenBudget };
+}
+
+/** The token prices of `config` (dollars per million), or null unless both are set. */
+export function pricesOf(config: LlmConfig): TokenPrices | null {
+  const { priceInputPerMillion: input, priceOutputPerMillion: output } = config;
+  return input === null || output === null ? null : { inputPerMillion: input, outputPerMillion: output };
 }
 
 /** Scopes remembered per match id (a match never changes channel or host); bounded, oldest dropped first. */
@@ -130,13 +139,20 @@ export function storeLedger(store: Pick<EventStore, 'llmSpent' | 'addLlmUsage' |
   };
 }
 
-/** One structured log line per LLM call: info when made, warn when a budget refused it; ledger failures as errors. */
-function gateLogging(logger: Logger | undefined): { onCall?: (line: LlmUsageLine) => void; onError?: (err: unknown, during: 'check' | 'record') => void } {
+/**
+ * One structured log line per LLM call: info when made, warn when a budget refused it; ledger failures as
+ * errors. A made call's line also has `matchTokens` (the match's tokens so far as read before the call,
+ * plus this call's: calls in flight together do not count each other) and, with prices, `costUsd` (this
+ * call's estimated cost in dollars).
+ */
+function gateLogging(logger: Logger | undefined, prices: TokenPrices | null): { onCall?: (line: LlmUsageLine) => void; onError?: (err: unknown, during: 'check' | 'record') => void } {
   if (!logger) return {};
   return {
     onCall: (line) => {
-      if (line.code === 'llm_budget_spent' || line.code === 'llm_usage_unavailable') logger.warn({ llm: line }, `llm call refused: ${line.refusal?.message ?? line.code}`);
-      else logger.info({ llm: line }, 'llm usage');
+      if (line.code === 'llm_budget_spent' || line.code === 'llm_usage_unavailable') return logger.warn({ llm: line }, `llm call refused: ${line.refusal?.message ?? line.code}`);
+      const matchTokens = line.matchId !== null && line.spentBefore ? line.spentBefore.match + line.tokens : undefined;
+      const costUsd = prices ? Math.round(costOf(prices, line.promptTokens, line.completionTokens) * 1e6) / 1e6 : undefined;
+      logger.info({ llm: { ...line, ...(matchTokens !== undefined ? { matchTokens } : {}), ...(costUsd !== undefined ? { costUsd } : {}) } }, 'llm usage');
     },
     onError: (err, during) => logger.error({ err: err instanceof Error ? err.message : String(err), code: 'llm_usage_unavailable', during }, 'llm usage ledger failed'),
   };

@@ -194,7 +194,7 @@ const REST: readonly CommandSpec[] = [
   {
     name: 'stats',
     description: "People's votes vs the judge in this channel's finished matches",
-    help: 'Public. Over votes on anonymous ballot pairs: votes, pairs and voters; judge–human agreement with its exact 95% interval and Cohen\'s kappa (from 20 decisive pairs on); human–human agreement; position bias. `view:usage` (platform admins only, shown to you alone): today\'s LLM tokens for the deployment, per channel, per host and per model, with the daily budgets and what is left, and what LLM seats\' self-protection did (private figures redacted, actions refused). Examples: `stats`, `stats view:usage`.',
+    help: 'Public. Over votes on anonymous ballot pairs: votes, pairs and voters; judge–human agreement with its exact 95% interval and Cohen\'s kappa (from 20 decisive pairs on); human–human agreement; position bias. `view:usage` (platform admins only, shown to you alone): today\'s LLM tokens for the deployment, per channel, per host, per model and per match, with the daily budgets and what is left, an estimated cost when token prices are configured, and what LLM seats\' self-protection did (private figures redacted, actions refused). Examples: `stats`, `stats view:usage`.',
     options: [opt('view', 'string', false, "votes (default, public) or usage (today's LLM tokens and budgets; admins only, private)", ['votes', 'usage'])],
     access: 'anyone',
   },

@@ -117,8 +117,10 @@ export function renderStatus(m: HostedMatch): Post {
   if (v.pitches.length) fields.push({ name: 'Pitches this round', value: fieldValue(v.pitches.map((p) => `${labName(m, p.lab)}: ${playerText(p.text)}`)) });
   if (v.shockHistory.length) fields.push({ name: 'Shocks', value: fieldValue(v.shockHistory.map((x) => `round ${x.round + 1}: ${x.kind}${x.affectedLabs.length ? ` (${x.affectedLabs.map((l) => labName(m, l)).join(', ')})` : ''}`)) });
   const waiting = pendingSeats(m);
-  if (!v.over && waiting.length) fields.push({ name: 'Waiting for', value: waiting.map((l) => seatLabel(m, l)).join(', ') });
+  if (!v.over && !m.judging && waiting.length) fields.push({ name: 'Waiting for', value: waiting.map((l) => seatLabel(m, l)).join(', ') });
   fields.push({ name: 'Leaderboard', value: leaderboardText(m, currentStandings(m)) });
-  const title = v.over ? `${v.task} (seed ${v.seed}) — over` : `${v.task} — round ${roundLabel(v.round, v.maxRounds)}`;
-  return { title, text: `Public view; \`me\` shows your private one.`, fields, buttons: v.over ? [] : [button(m.id, 'My view', 'me'), button(m.id, 'Done for this round', 'done', 'primary')] };
+  const title = v.over ? `${v.task} (seed ${v.seed}) — over` : `${v.task} — round ${roundLabel(v.round, v.maxRounds)}${m.judging ? ' (closed: the judge is deciding)' : ''}`;
+  const judging = m.judging ? ` Round ${v.round + 1} is closed and its pitches are with the judge; the results follow as soon as it has decided.` : '';
+  const buttons = v.over ? [] : m.judging ? [button(m.id, 'My view', 'me')] : [button(m.id, 'My view', 'me'), button(m.id, 'Done for this round', 'done', 'primary')];
+  return { title, text: `Public view; \`me\` shows your private one.${judging}`, fields, buttons };
 }

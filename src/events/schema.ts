@@ -76,6 +76,13 @@ export const MatchEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('seat_undone'), lab: z.string() }),
   /** A person's setting for this match: `autoDone` false = never mark their seat done automatically. */
   z.object({ type: z.literal('seat_setting'), lab: z.string(), autoDone: z.boolean() }),
+  /**
+   * The round's close was claimed and its pitches go to a model judge (docs/LLM.md "Round closes"): from here
+   * until its `round_closed` the round takes no more input (actions, `done`), so the judged state is the
+   * state that closes. Written only when a model is asked; a close by the rule judge alone goes straight to
+   * `round_closed`.
+   */
+  z.object({ type: z.literal('round_judging'), round: z.number().int().nonnegative(), reason: z.enum(['all_done', 'timer', 'host']) }),
   /** `judge` is the decision used (null = nobody pitched); stored so replay never calls a model. */
   z.object({ type: z.literal('round_closed'), round: z.number().int().nonnegative(), reason: z.enum(['all_done', 'timer', 'host']), judge: z.unknown().nullable() }),
   z.object({ type: z.literal('match_ended'), by: z.string(), reason: z.string() }),

@@ -16,7 +16,7 @@ import type { EventStore, MatchRecord } from '../store/types.js';
 import type { BallotCloseReason } from '../voting/ballots/index.js';
 import { DEFAULT_AGENT_TIMEOUT_MS, type AgentFactory } from '../agents/seat.js';
 import { BallotKeeper, DEFAULT_BALLOT_SECONDS, DEFAULT_VOTES_PER_MINUTE } from '../voting/ballot-host.js';
-import { archetypeAt, boundedAction, checkDriver, lobbyCheck, matchChanged, resolveLab, roundClosed, runningSeat, withModel } from '../match/inputs.js';
+import { archetypeAt, boundedAction, checkDriver, lobbyCheck, matchChanged, resolveLab, roundClosed, roundJudging, runningSeat, withModel } from '../match/inputs.js';
 import { DEFAULT_JUDGE_TIMEOUT_MS } from '../match/judging.js';
 import { MatchLog, type Plan } from '../match/match-log.js';
 import { labName, mergeReplies, renderEnded, renderStart, type CloseReason } from '../present/render.js';
@@ -246,7 +246,7 @@ export class RoundHost {
         if (other) return other;
         const bad = runningSeat(m, caller);
         if (!bad.ok) return bad;
-        const late = roundClosed(m, opts.round);
+        const late = roundClosed(m, opts.round) ?? roundJudging(m);
         if (late) return late;
         if (opts.onlyValid && m.state) {
           const check = applyAction(m.state, bad.value, raw).result;
@@ -293,7 +293,7 @@ export class RoundHost {
           const on = how === 'auto-on';
           return (m.autoDoneOff ?? []).includes(lab) === !on ? ok(null) : ok({ type: 'seat_setting', lab, autoDone: on });
         }
-        const late = roundClosed(m, round);
+        const late = roundClosed(m, round) ?? roundJudging(m);
         if (late) return late;
         if (how === 'undo') return m.done.includes(lab) ? ok({ type: 'seat_undone', lab }) : ok(null);
         if (m.done.includes(lab) || m.state?.labs[lab]?.finished) return ok(null);

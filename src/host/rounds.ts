@@ -8,24 +8,28 @@
  * is appended with expectedSeq, and a closer that finds the round already closed does nothing. A process
  * that loses the claim re-checks after a grace period and closes the round itself if the claimant died
  * before recording it.
+ *
+ * The judge off the lock (docs/LLM.md "Round closes"): when the judge will ask a model, the claimant
+ * appends `round_judging` under the lock (from then on the round takes no input, so the judged state is
+ * the state that closes), releases the lock, waits for the model, then takes the lock again and appends
+ * `round_closed` with the decision after re-checking that the round is still open and its state unchanged.
+ * Commands keep answering meanwhile. Closes the rule judge decides alone (no pitch a model could change)
+ * stay one step under the lock.
  */
 import type { Logger } from 'pino';
 import type { Reply } from '../chat/types.js';
-import { observe } from '../engine/index.js';
 import type { JudgeDecision, LabId } from '../engine/types.js';
 import type { AsyncJudge } from '../engine/judge/types.js';
 import type { EventStore } from '../store/types.js';
-import { validatorFor } from '../agents/dry-run.js';
-import type { AgentFactory, SeatAgent } from '../agents/seat.js';
+import type { AgentFactory } from '../agents/seat.js';
 import { withLlmMatch } from '../agents/llm-scope.js';
-import { askAgent, claimAgentTurn, type AgentOutcome } from './agent-turn.js';
+import { AgentSeats, isOpen, takesInput } from './agent-seats.js';
 import { ballotToOpen, type BallotKeeper, type BuiltBallot } from '../voting/ballot-host.js';
-import { decideRound, stateForJudge } from '../match/judging.js';
+import { changedWhileJudged, decideRound, decisionWithoutModel, stateForJudge } from '../match/judging.js';
 import type { MatchLog } from '../match/match-log.js';
-import { agentMessages, mergeReplies, renderAgentActivity, renderOverByFinish, renderRoundClose, type CloseReason } from '../present/render.js';
-import { roundVerdictReply } from '../present/verdicts.js';
+import { agentMessages, mergeReplies, renderAgentActivity, renderJudging, renderOverByFinish, type CloseReason } from '../present/render.js';
 import { autoDoneNotice } from '../present/auto-done.js';
-import { ballotOpenField, voteButton } from '../voting/render.js';
+import { closePosts } from './close-posts.js';
 import { drivenSeats, pendingSeats } from '../match/replay.js';
 import { openDecisions } from '../match/idle.js';
 import { answerMessage, answerOffer } from './answers.js';
@@ -59,8 +63,8 @@ export interface RoundRunnerDeps {
   ballots: BallotKeeper;
 }
 
-const isOpen = (m: HostedMatch | null, round: number): m is HostedMatch & { state: NonNullable<HostedMatch['state']> } =>
-  m !== null && m.phase === 'running' && m.state !== null && m.state.round === round;
+/** What a judged state is compared by when the decision is recorded (the close must close the state that was judged). */
+const stateKey = (m: HostedMatch): string => JSON.stringify(m.state);
 
 /** A round with nobody to wait for closes at once: driven seats all done/finished, or none and no timer. */
 export const roundNeedsNoOne = (m: HostedMatch) =>
@@ -72,11 +76,22 @@ export class RoundRunner {
   private readonly background = new Set<Promise<unknown>>();
   private readonly rounds = new Map<string, AbortController>();
   private stopped = false;
-  /** Extra agent turns used, by `<match>:<round>:<lab>` (dropped with the match's timers). */
-  private readonly extraTurns = new Map<string, number>();
+  private readonly agents: AgentSeats;
 
   constructor(private readonly d: RoundRunnerDeps) {
     this.timers = new KeyedTimers(d.clock);
+    this.agents = new AgentSeats({
+      ...d,
+      track: (p) => this.track(p),
+      publish: (channelId, reply) => this.publish(channelId, reply),
+      controller: (key) => {
+        const c = this.rounds.get(key) ?? new AbortController();
+        this.rounds.set(key, c);
+        return c;
+      },
+      afterAction: (m) => this.afterAction(m),
+      closeIfNoOne: (m) => this.closeIfNoOne(m),
+    });
   }
 
   /** Run `p` in the background; errors are logged, {@link idle} waits for it. */
@@ -116,15 +131,21 @@ export class RoundRunner {
     if (this.stopped) return;
     this.d.ballots.arm(m);
     if (m.phase !== 'running' || !m.state) return this.timers.clearPrefix(`${m.id}:`);
-    if (m.roundDeadline === null) return this.timers.clear(`${m.id}:round`);
     const round = m.state.round;
+    if (m.judging) {
+      // The close is under way: no round timer. If its claimant dies before recording it, close it here.
+      const { reason, since } = m.judging;
+      this.timers.clear(`${m.id}:round`);
+      return this.timers.arm(`${m.id}:fallback:${round}`, since + this.d.claimGraceMs, () => this.track(this.closeNow(m.id, reason, round, true)), 'judging');
+    }
+    if (m.roundDeadline === null) return this.timers.clear(`${m.id}:round`);
     this.timers.arm(`${m.id}:round`, m.roundDeadline, () => this.track(this.closeNow(m.id, 'timer', round)), String(round));
   }
 
   /** A match ended: drop its timers and abort its agents. */
   matchOver(id: string): void {
     this.timers.clearPrefix(`${id}:`);
-    for (const key of [...this.extraTurns.keys()]) if (key.startsWith(`${id}:`)) this.extraTurns.delete(key);
+    this.agents.forget(id);
     for (const [key, c] of [...this.rounds]) {
       if (!key.startsWith(`${id}:`)) continue;
       c.abort(new Error('match over'));
@@ -148,10 +169,10 @@ export class RoundRunner {
       if (driver?.kind !== 'llm') continue;
       const agent = this.d.agentFor?.(driver) ?? null;
       if (agent) {
-        this.startAgent(m, lab, agent);
+        this.agents.start(m, lab, agent);
         continue;
       }
-      const r = await this.d.log.append(m.id, (x) => (isOpen(x, round) ? ok({ type: 'seat_done' as const, lab }) : fail('not_running', 'closed')));
+      const r = await this.d.log.append(m.id, (x) => (takesInput(x, round) ? ok({ type: 'seat_done' as const, lab }) : fail('not_running', 'closed')));
       if (!r.ok) return posts;
       cur = r.value.match;
       posts.public.push(renderAgentActivity(cur, lab, { ok: false, reason: `no agent available for ${playerText(driver.model)}` }));
@@ -168,7 +189,7 @@ export class RoundRunner {
   async autoDone(m: HostedMatch): Promise<{ match: HostedMatch; posts: Reply }> {
     const posts: Reply = { public: [], private: [] };
     let cur = m;
-    if (!this.d.autoDone || !cur.state || cur.phase !== 'running') return { match: cur, posts };
+    if (!this.d.autoDone || !cur.state || cur.phase !== 'running' || cur.judging) return { match: cur, posts };
     const round = cur.state.round;
     const marked: LabId[] = [];
     for (const lab of cur.state.labIds) {
@@ -177,7 +198,7 @@ export class RoundRunner {
       if (!state || d?.kind !== 'human' || cur.done.includes(lab) || state.labs[lab]?.finished) continue;
       if (cur.autoDoneOff?.includes(lab) || cur.undone?.includes(lab)) continue;
       if (openDecisions(state, lab).length > 0) continue;
-      const r = await this.d.log.append(cur.id, (x) => (isOpen(x, round) && !x.done.includes(lab) ? ok({ type: 'seat_done' as const, lab, auto: true as const }) : fail('not_running', 'closed')));
+      const r = await this.d.log.append(cur.id, (x) => (takesInput(x, round) && !x.done.includes(lab) ? ok({ type: 'seat_done' as const, lab, auto: true as const }) : fail('not_running', 'closed')));
       if (!r.ok) break;
       cur = r.value.match;
       marked.push(lab);
@@ -190,7 +211,7 @@ export class RoundRunner {
 
   /** Under the lock: close the current round when every driven seat is done (see {@link roundNeedsNoOne}). */
   async closeIfNoOne(m: HostedMatch): Promise<Reply | null> {
-    if (!m.state || !roundNeedsNoOne(m)) return null;
+    if (!m.state || m.judging || !roundNeedsNoOne(m)) return null;
     return this.closeLocked(m.id, 'all_done', m.state.round);
   }
 
@@ -208,7 +229,7 @@ export class RoundRunner {
     const to = offer?.to ?? (a['action_type'] === 'send_message' && typeof a['target_lab_id'] === 'string' ? a['target_lab_id'] : null);
     const driver = to ? m.drivers[to] : undefined;
     if (to && driver?.kind === 'llm' && !s.labs[to]?.finished) {
-      this.extraTurn(m, to, driver);
+      this.agents.extraTurn(m, to, driver);
       return { match: m, posts };
     }
     if (!to || driver?.kind !== 'scripted' || s.labs[to]?.finished) return { match: m, posts };
@@ -217,7 +238,7 @@ export class RoundRunner {
     const round = s.round;
     let cur = m;
     for (const act of ans.actions) {
-      const r = await this.d.log.append(m.id, (x) => (isOpen(x, round) && !x.state.labs[to]?.finished ? ok({ type: 'action' as const, lab: to, userId: `scripted:${to}`, action: act }) : fail('not_running', 'closed')));
+      const r = await this.d.log.append(m.id, (x) => (takesInput(x, round) && !x.state.labs[to]?.finished ? ok({ type: 'action' as const, lab: to, userId: `scripted:${to}`, action: act }) : fail('not_running', 'closed')));
       if (!r.ok) break;
       cur = r.value.match;
     }
@@ -226,20 +247,6 @@ export class RoundRunner {
     if (lines.length) posts.public.push({ text: `${seatLabel(cur, to)} answers:\n${lines.map((l) => `• ${l}`).join('\n')}` });
     posts.private.push(...agentMessages(cur, records));
     return { match: cur, posts };
-  }
-
-  /**
-   * An LLM seat something was addressed to gets an extra turn this round (in the background), at most
-   * `agentExtraTurns` per seat per round; its turns count against the match's token budget as any turn.
-   */
-  private extraTurn(m: HostedMatch, lab: LabId, driver: Extract<HostedMatch['drivers'][string], { kind: 'llm' }>): void {
-    const round = m.state?.round ?? 0;
-    const key = `${m.id}:${round}:${lab}`;
-    const used = this.extraTurns.get(key) ?? 0;
-    const agent = this.d.agentFor?.(driver) ?? null;
-    if (!agent || used >= this.d.agentExtraTurns) return;
-    this.extraTurns.set(key, used + 1);
-    this.startAgent(m, lab, agent, true);
   }
 
   /** Under the lock, after an action: the match may be over (every seat finished) or the seat finished. */
@@ -269,8 +276,10 @@ export class RoundRunner {
   }
 
   /**
-   * Under the lock: close `round` exactly once (claim, judge, append `round_closed`), then open the next
-   * round or finish the match. Returns the posts, or null when the round is not open or another closer won.
+   * Under the lock: close `round` exactly once (claim; judge; append `round_closed`), then open the next
+   * round or finish the match. When the judge asks a model, the round is marked `round_judging`, judged
+   * off the lock in the background (its posts are published) and the reply says the round is being judged.
+   * Returns the posts, or null when the round is not open or another closer won.
    */
   async closeLocked(id: string, reason: CloseReason, round: number, force = false): Promise<Reply | null> {
     const m = await this.d.log.refresh(id);
@@ -280,23 +289,63 @@ export class RoundRunner {
       return null;
     }
     this.timers.clear(`${id}:fallback:${round}`);
-    let memo: { key: string; decision: JudgeDecision | null } | null = null;
+    // Seat turns still running can no longer change this round: stop them (and their spending) before judging.
+    this.abortRound(`${id}:${round}`, 'round closed');
+    const judge = this.d.judge;
+    const pre = decisionWithoutModel(m.state, judge);
+    if (pre) {
+      // No model call: decided and recorded in one step; re-decided (never by a model) if another writer moved the state.
+      return this.record(id, reason, round, (x) => (x.state === m.state ? pre : (decisionWithoutModel(x.state, judge) ?? decisionWithoutModel(x.state, undefined)!)).decision);
+    }
+    const marked = await this.d.log.append(id, (x) => (!isOpen(x, round) ? fail('not_running', 'round already closed') : ok(x.judging ? null : { type: 'round_judging' as const, round, reason })));
+    if (!marked.ok) {
+      if (marked.error.code === 'busy') this.armFallback(id, reason, round);
+      return null;
+    }
+    const judged = marked.value.match;
+    if (!isOpen(judged, round)) return null;
+    this.ensureTimer(judged);
+    // (decisionWithoutModel is null only with a judge.)
+    this.track(this.judgeThenClose(judged, reason, round, judge!));
+    return { public: [renderJudging(judged, reason, this.d.judgeTimeoutMs)], private: [] };
+  }
+
+  /** Off the lock: ask the judge about `judged`, then record the close under the lock and publish its posts. */
+  private async judgeThenClose(judged: HostedMatch & { state: NonNullable<HostedMatch['state']> }, reason: CloseReason, round: number, judge: AsyncJudge): Promise<void> {
+    const id = judged.id;
+    const key = `${id}:${round}:judge`;
+    const ctrl = new AbortController();
+    this.rounds.set(key, ctrl);
+    let decision: JudgeDecision | null;
+    try {
+      // The judge sees a state, not a match: its LLM calls count against this match and channel.
+      decision = await withLlmMatch(id, () => decideRound(judged.state, judge, { clock: this.d.clock, timeoutMs: this.d.judgeTimeoutMs, signal: ctrl.signal }));
+    } finally {
+      this.rounds.delete(key);
+    }
+    // Stopped or ended meanwhile: record nothing (after a restart the judging round is closed by the fallback).
+    if (ctrl.signal.aborted) return;
+    const same = stateKey(judged);
+    const reply = await this.d.log.mutex.run(id, () =>
+      this.record(id, reason, round, (x) => (stateKey(x) === same ? decision : changedWhileJudged(x.state))),
+    );
+    await this.publish(judged.channelId, reply);
+  }
+
+  /**
+   * Under the lock: append `round_closed` with `decide`'s decision on the match as it is then (re-planned on
+   * a conflict), then the posts; opens the next round or finishes the match.
+   */
+  private async record(id: string, reason: CloseReason, round: number, decide: (x: HostedMatch & { state: NonNullable<HostedMatch['state']> }) => JudgeDecision | null): Promise<Reply | null> {
     // The ballot holds the pitches the judge judged (after the scripted seats' close-of-round turn).
     const built: { ballot: BuiltBallot | null; decision: JudgeDecision | null } = { ballot: null, decision: null };
     // We hold the claim now: if appending fails (store error), retry later with force, or nobody would
     // ever close this round in this process.
-    const appended = this.d.log.append(id, async (x) => {
+    const appended = this.d.log.append(id, (x) => {
       if (!isOpen(x, round)) return fail('not_running', 'round already closed');
-      // After a conflict (another process appended meanwhile) judge again: the rule judge always (cheap,
-      // exact), an async judge only if the pitches changed.
-      const key = this.d.judge ? JSON.stringify(x.state.pitches) : String(x.lastSeq);
-      if (memo?.key !== key) {
-        // The judge sees a state, not a match: its LLM calls count against this match and channel.
-        memo = { key, decision: await withLlmMatch(id, () => decideRound(x.state, this.d.judge, { clock: this.d.clock, timeoutMs: this.d.judgeTimeoutMs })) };
-      }
+      built.decision = decide(x);
       built.ballot = ballotToOpen(x, () => stateForJudge(x.state));
-      built.decision = memo.decision;
-      return ok({ type: 'round_closed' as const, round, reason, judge: memo.decision });
+      return ok({ type: 'round_closed' as const, round, reason, judge: built.decision });
     });
     const res = await appended.catch((err: unknown) => {
       this.armFallback(id, reason, round);
@@ -306,21 +355,11 @@ export class RoundRunner {
       if (res.error.code === 'busy') this.armFallback(id, reason, round);
       return null;
     }
-    const key = `${id}:${round}`;
-    this.rounds.get(key)?.abort(new Error('round closed'));
-    this.rounds.delete(key);
+    this.timers.clear(`${id}:fallback:${round}`);
+    this.abortRound(`${id}:${round}`, 'round closed');
     const report = res.value.step?.report;
     if (!report) return null;
-    const ballots = await this.d.ballots.afterRoundClose(res.value.match, built.ballot);
-    const after = ballots.match;
-    const view = ballots.opened ? { pitchesField: ballotOpenField(ballots.opened), buttons: [voteButton(after.id, ballots.opened)] } : undefined;
-    const reply = renderRoundClose(after, report, reason, view);
-    // The verdict of the ballots that closed with this round comes right after the round's results.
-    reply.public.splice(1, 0, ...ballots.posts.public);
-    // The judge's per-claim check: to each author now; to the channel now, or when this round's ballot closes.
-    const verdicts = roundVerdictReply(after, built.decision, ballots.opened !== null);
-    reply.public.splice(1 + ballots.posts.public.length, 0, ...verdicts.public);
-    reply.private.push(...verdicts.private);
+    const { reply, after } = await closePosts(this.d.ballots, res.value.match, report, reason, built);
     if (after.phase === 'over') {
       await this.d.store.setMatchStatus(id, 'over');
       this.matchOver(id);
@@ -329,9 +368,17 @@ export class RoundRunner {
     return mergeReplies(reply, await this.opened(after));
   }
 
+  /** Abort the agent turns (or judge) registered under `key`. */
+  private abortRound(key: string, why: string): void {
+    this.rounds.get(key)?.abort(new Error(why));
+    this.rounds.delete(key);
+  }
+
   /** Under the lock, on restore: close an overdue round now, else re-open it (timer, agents). */
   async resume(m: HostedMatch): Promise<Reply | null> {
     if (m.phase !== 'running' || !m.state) return null;
+    // Its close was under way when a process stopped: the claim is held, so the fallback closes it.
+    if (m.judging) return this.closeLocked(m.id, m.judging.reason, m.state.round);
     if (m.roundDeadline !== null && m.roundDeadline <= this.d.clock.now()) return this.closeLocked(m.id, 'timer', m.state.round);
     return this.opened(m);
   }
@@ -350,54 +397,5 @@ export class RoundRunner {
     if (this.stopped) return;
     const at = this.d.clock.now() + this.d.claimGraceMs;
     this.timers.arm(`${id}:fallback:${round}`, at, () => this.track(this.closeNow(id, reason, round, true)));
-  }
-
-  private startAgent(m: HostedMatch, lab: LabId, agent: SeatAgent, extra = false): void {
-    const state = m.state;
-    if (!state) return;
-    const round = state.round;
-    const key = `${m.id}:${round}`;
-    const ctrl = this.rounds.get(key) ?? new AbortController();
-    this.rounds.set(key, ctrl);
-    const signal = ctrl.signal;
-    const obs = observe(state, lab);
-    this.track(
-      (async () => {
-        const stillPending = async () => ((x) => isOpen(x, round) && !x.done.includes(lab))(await this.d.log.refresh(m.id));
-        const claim = { tryClaim: (k: string) => this.d.store.tryClaim(k), stillPending, clock: this.d.clock, timeoutMs: this.d.agentTimeoutMs };
-        if (!extra && !(await claimAgentTurn(claim, `agent_turn:${m.id}:${round}:${lab}`, signal))) return;
-        const outcome = await askAgent(agent, obs, { matchId: m.id, lab, round, validate: validatorFor(state, lab) }, { clock: this.d.clock, timeoutMs: this.d.agentTimeoutMs, signal });
-        if (signal.aborted && !outcome.ok) return;
-        const reply = await this.d.log.mutex.run(m.id, () => this.applyAgent(m.id, lab, round, outcome, extra));
-        await this.publish(m.channelId, reply);
-      })(),
-    );
-  }
-
-  /**
-   * Under the lock: record an agent's actions and its `done` (or only `done` when it failed). An `extra`
-   * turn (something was addressed to the seat after its turn) may act although the seat is done.
-   */
-  private async applyAgent(id: string, lab: LabId, round: number, outcome: AgentOutcome, extra = false): Promise<Reply | null> {
-    const m = await this.d.log.refresh(id);
-    if (!isOpen(m, round) || (!extra && m.done.includes(lab)) || m.state.labs[lab]?.finished) return null;
-    const driver = m.drivers[lab];
-    const userId = driver?.kind === 'llm' ? `llm:${driver.model}` : `agent:${lab}`;
-    let cur: HostedMatch = m;
-    // This turn's steps, as the fold recorded them (for the public narration and direct messages).
-    const turn = (x: HostedMatch) => (x.roundActions ?? []).filter((a) => a.lab === lab && a.seq > m.lastSeq);
-    for (const action of outcome.ok ? outcome.actions : []) {
-      const r = await this.d.log.append(id, (x) =>
-        isOpen(x, round) && (extra || !x.done.includes(lab)) && !x.state.labs[lab]?.finished ? ok({ type: 'action' as const, lab, userId, action, ...(outcome.ok && outcome.promptVersion !== undefined ? { promptVersion: outcome.promptVersion } : {}) }) : fail('not_running', 'closed'),
-      );
-      if (!r.ok) break;
-      cur = r.value.match;
-      if (cur.phase === 'over') return mergeReplies({ public: [renderAgentActivity(cur, lab, { ok: true, records: turn(cur) })], private: agentMessages(cur, turn(cur)) }, await this.afterAction(cur));
-    }
-    const done = await this.d.log.append(id, (x) => (isOpen(x, round) ? ok({ type: 'seat_done' as const, lab }) : fail('not_running', 'closed')));
-    if (done.ok) cur = done.value.match;
-    const records = turn(cur);
-    const post = renderAgentActivity(cur, lab, outcome.ok ? { ok: true, records } : outcome);
-    return mergeReplies({ public: [post], private: agentMessages(cur, records) }, await this.closeIfNoOne(cur));
   }
 }

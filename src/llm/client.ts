@@ -7,7 +7,8 @@
  *   with zod. The mode that worked is remembered per model.
  * - Retries (429 honouring `retry-after(-ms)`, 5xx, timeouts, connection errors) are the openai
  *   client's own (`maxRetries`); `timeoutMs` is per attempt.
- * - At most `maxConcurrent` requests in flight (p-limit), shared by every seat and the judge.
+ * - At most `maxConcurrent` requests in flight, shared by every seat and the judge of every match, and
+ *   between matches round-robin (fair-queue.ts): one busy match cannot starve another.
  * - Per-match token budget: a call whose match has spent `matchTokenBudget` tokens (or would with this
  *   prompt) fails `budget_exhausted` without a request.
  * - Every call is recorded (usage, latency, outcome) and passed to `onCall`.
@@ -16,10 +17,10 @@
  */
 import OpenAI from 'openai';
 import { zodResponseFormat } from 'openai/helpers/zod';
-import pLimit, { type LimitFunction } from 'p-limit';
 import { z } from 'zod';
 import { effectiveBaseUrl, type LlmConfig } from './config.js';
 import { classifyError, isFormatRejection } from './errors.js';
+import { FairQueue } from './fair-queue.js';
 import { parseModelReply } from './json.js';
 import type { ChatMessage, LlmCallRecord, LlmCaller, LlmMode, LlmResult, LlmUsage, StructuredRequest } from './types.js';
 
@@ -43,7 +44,7 @@ export class LlmClient implements LlmCaller {
   /** Endpoint the client talks to (see `effectiveBaseUrl`). */
   readonly baseURL: string;
   private readonly openai: OpenAI;
-  private readonly limit: LimitFunction;
+  private readonly limit: FairQueue;
   private readonly modeByModel = new Map<string, LlmMode>();
   private readonly spent = new Map<string, number>();
   private readonly records: LlmCallRecord[] = [];
@@ -58,7 +59,7 @@ export class LlmClient implements LlmCaller {
     this.opts = opts;
     // Local servers need no key, but the openai client requires one: send a placeholder.
     this.openai = new OpenAI({ apiKey: config.apiKey ?? 'no-key', baseURL, timeout: config.timeoutMs, maxRetries: config.maxRetries });
-    this.limit = pLimit(config.maxConcurrent);
+    this.limit = new FairQueue(config.maxConcurrent);
   }
 
   /** Tokens a match has spent so far. */
@@ -101,7 +102,8 @@ export class LlmClient implements LlmCaller {
       this.record({ at, role: req.role, model: req.model, matchId, mode: firstMode, ok: false, code: res.code, latencyMs: 0, usage: null });
       return res;
     }
-    const result = await this.limit(() => this.withFallback(req, firstMode, started));
+    // Calls without a match (the eval CLI, a judge outside a match) share one turn of the round-robin.
+    const result = await this.limit.run(matchId ?? '', () => this.withFallback(req, firstMode, started));
     const usage = result.ok ? result.usage : null;
     if (matchId !== null) {
       // A reply that failed to parse (or a timeout) still cost the server a prompt: charge the estimate.

@@ -13,12 +13,13 @@
  * | `ARENA_LLM_TEMPERATURE` | temperature (agents; the judge uses judgeTemperature, default 0) |
  * | `ARENA_LLM_TIMEOUT_MS` | timeoutMs per HTTP attempt |
  * | `ARENA_LLM_RETRIES` | maxRetries (429, 5xx, timeouts, connection errors) |
- * | `ARENA_LLM_MAX_CONCURRENT` | maxConcurrent requests in flight (p-limit) |
+ * | `ARENA_LLM_MAX_CONCURRENT` | maxConcurrent requests in flight, shared round-robin between matches |
  * | `ARENA_LLM_MATCH_TOKEN_BUDGET` | matchTokenBudget (prompt + completion tokens per match; 0 = unlimited) |
  * | `ARENA_LLM_DAILY_TOKENS` | dailyTokens (prompt + completion tokens per UTC day, whole deployment; 0 = unlimited) |
  * | `ARENA_LLM_CHANNEL_DAILY_TOKENS` | channelDailyTokens (prompt + completion tokens per UTC day per channel; a Discord thread counts against its parent; 0 = unlimited) |
  * | `ARENA_LLM_PERSON_DAILY_TOKENS` | personDailyTokens (prompt + completion tokens per UTC day per host, every channel and server together; 0 = unlimited) |
  * | `ARENA_LLM_RESPONSE_FORMAT` | responseFormat: auto, json_schema, json_object, text |
+ * | `ARENA_LLM_PRICE_INPUT` / `ARENA_LLM_PRICE_OUTPUT` | priceInputPerMillion / priceOutputPerMillion (dollars per million tokens, for the cost shown to operators) |
  */
 import { z } from 'zod';
 import { redactUrls } from './redact.js';
@@ -62,7 +63,11 @@ export const LlmConfigSchema = z.object({
   judgeTimeoutMs: z.number().int().min(50).max(600_000).default(18_000),
   /** Retries of the openai client (429 honouring retry-after, 5xx, timeouts, connection errors). */
   maxRetries: z.number().int().min(0).max(10).default(2),
-  /** Requests in flight at once across all seats and the judge. */
+  /**
+   * Requests in flight at once in this process, across every match's seats and judge (size it to the
+   * provider's rate limit). Matches take turns for free slots (round-robin, src/llm/fair-queue.ts), so one
+   * busy match cannot starve another; a match alone may use them all. Default 8.
+   */
   maxConcurrent: z.number().int().min(1).max(256).default(8),
   /** Prompt + completion tokens one match may spend; 0 = unlimited. Past it calls fail `budget_exhausted`. */
   matchTokenBudget: z.number().int().min(0).default(400_000),
@@ -75,8 +80,10 @@ export const LlmConfigSchema = z.object({
   dailyTokens: z.number().int().min(0).default(5_000_000),
   /**
    * Tokens (prompt + completion) one channel may spend per UTC day, its matches' seats and judge together;
-   * 0 = unlimited. Past it calls are refused (`llm_budget_spent`, scope `channel`). Default 1 500 000
-   * (almost four matches at the default matchTokenBudget).
+   * 0 = unlimited. Past it calls are refused (`llm_budget_spent`, scope `channel`). Default 1 500 000: about
+   * 27–31 coalition_market matches with two LLM seats and the LLM judge (48.8k–55.7k tokens each, measured
+   * with `npm run bench:llm`, docs/LLM.md "What a match costs"), or under four matches that each spend their
+   * whole matchTokenBudget.
    */
   channelDailyTokens: z.number().int().min(0).default(1_500_000),
   /**
@@ -87,6 +94,13 @@ export const LlmConfigSchema = z.object({
    * spend the deployment's day).
    */
   personDailyTokens: z.number().int().min(0).default(1_000_000),
+  /**
+   * Dollars per million input (prompt) tokens, for the estimated cost `stats view:usage` and the `llm usage`
+   * log lines show; null = no cost shown. One price for every model (e.g. 0.15 for gpt-4o-mini).
+   */
+  priceInputPerMillion: z.number().min(0).nullable().default(null),
+  /** Dollars per million output (completion) tokens; null = no cost shown (e.g. 0.60 for gpt-4o-mini). */
+  priceOutputPerMillion: z.number().min(0).nullable().default(null),
   /** Max completion tokens per call. */
   maxOutputTokens: z.number().int().min(16).max(32_768).default(1_200),
   /** Structured-output mode; auto tries json_schema, then json_object, then plain text (per model, remembered). */
@@ -135,6 +149,8 @@ export function llmEnvOverrides(env: Env): Record<string, unknown> {
     channelDailyTokens: num(env.ARENA_LLM_CHANNEL_DAILY_TOKENS),
     personDailyTokens: num(env.ARENA_LLM_PERSON_DAILY_TOKENS),
     responseFormat: nonEmpty(env.ARENA_LLM_RESPONSE_FORMAT),
+    priceInputPerMillion: num(env.ARENA_LLM_PRICE_INPUT),
+    priceOutputPerMillion: num(env.ARENA_LLM_PRICE_OUTPUT),
   };
   for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
   return out;

@@ -82,6 +82,19 @@ export function matchChanged(m: HostedMatch, matchId: string | undefined): HostR
   return fail('match_changed', 'The match this command was for ended before it arrived, so nothing was recorded.');
 }
 
+/**
+ * A seat's input (an action, `done`) while the round's pitches are with the judge (`m.judging`): refused
+ * with `round_closed`, since the round's close is under way and the judged state must be the one that
+ * closes; null otherwise.
+ */
+export function roundJudging(m: HostedMatch): HostResult<never> | null {
+  if (!m.judging) return null;
+  const r = m.judging.round;
+  const last = m.state !== null && r + 1 >= m.state.params.maxRounds;
+  const next = last ? 'This was the last round: the match ends as soon as the judge has decided.' : `Round ${r + 2} opens as soon as the judge has decided: send it again then.`;
+  return fail('round_closed', `Round ${r + 1} is closed and its pitches are with the judge, so nothing was recorded. ${next}`);
+}
+
 /** null while `m` is in its lobby; else match_over / not_in_lobby. */
 export function lobbyCheck(m: HostedMatch): HostResult<never> | null {
   if (m.phase === 'over') return fail('match_over', 'The match is over.');

@@ -41,20 +41,46 @@ function withChecks(decision: JudgeDecision | null, judged: MatchState): JudgeDe
 }
 
 /**
+ * The decision for the close of `state` when no model call could change it, or null when `judge` would ask
+ * a model (the host then judges off the match lock, src/host/rounds.ts). Without `judge` it is the rule
+ * judge's; with one, its {@link AsyncJudge.withoutModel} (e.g. the LLM judge when fewer than two pitches
+ * can win, or a pitch addresses the judge). Pure; `meta.checks` as in {@link decideRound}.
+ */
+export function decisionWithoutModel(state: MatchState, judge: AsyncJudge | undefined): { decision: JudgeDecision | null } | null {
+  const judged = stateForJudge(state);
+  if (!judge) return { decision: withChecks(ruleDecision(state), judged) };
+  const pre = judge.withoutModel?.(judged);
+  return pre ? { decision: withChecks(pre.decision, judged) } : null;
+}
+
+/**
+ * The rule judge's decision for `state` when the state a model judged is not the state that closes (a
+ * writer that does not know `round_judging` acted meanwhile): `meta.fallback` says so. Never a model call.
+ */
+export function changedWhileJudged(state: MatchState): JudgeDecision | null {
+  const d = ruleDecision(state);
+  return d ? withChecks({ ...d, meta: { ...d.meta, fallback: 'the round changed while it was judged' } }, stateForJudge(state)) : null;
+}
+
+/**
  * Judge the round of `state` (the state before closing). Without `judge`, the rule judge decides. With
  * one, its answer is used unless it rejects or takes longer than `timeoutMs` (clock time): then the rule
  * judge decides and `meta.fallback` says why (e.g. `"timeout after 20000 ms"`), `meta.intendedJudge` names
- * the judge that failed. `meta.checks` holds the per-claim work (see the file comment). Never throws.
+ * the judge that failed; `signal` aborts the judge the same way (`"aborted"`). `meta.checks` holds the
+ * per-claim work (see the file comment). Never throws.
  * Returns null when nobody pitched.
  */
 export async function decideRound(
   state: MatchState,
   judge: AsyncJudge | undefined,
-  opts: { clock: Clock; timeoutMs: number },
+  opts: { clock: Clock; timeoutMs: number; signal?: AbortSignal },
 ): Promise<JudgeDecision | null> {
   const judged = stateForJudge(state);
   if (!judge) return withChecks(ruleDecision(state), judged);
   const abort = new AbortController();
+  const onAbort = () => abort.abort(opts.signal?.reason);
+  if (opts.signal?.aborted) onAbort();
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
   const timeout = sleep(opts.clock, opts.timeoutMs, abort.signal).then(
     () => ({ fallback: `timeout after ${opts.timeoutMs} ms` }),
     () => ({ fallback: 'aborted' }),
@@ -66,6 +92,7 @@ export async function decideRound(
       (e: unknown) => ({ fallback: `judge error: ${e instanceof Error ? e.message : String(e)}`.slice(0, 200) }),
     );
   const outcome = await Promise.race([answer, timeout]);
+  opts.signal?.removeEventListener('abort', onAbort);
   abort.abort(new Error('judging finished'));
   if ('decision' in outcome) return withChecks(outcome.decision, judged);
   const fallback = ruleDecision(state);

@@ -150,6 +150,11 @@ export function applyEvent(m: HostedMatch | null, ev: StoredEvent): FoldStep {
       const off = (m.autoDoneOff ?? []).filter((l) => l !== body.lab);
       return { match: { ...base, autoDoneOff: body.autoDone ? off : [...off, body.lab] } };
     }
+    case 'round_judging': {
+      const state = running(m, bad);
+      if (body.round !== state.round) throw bad(`round_judging for round ${body.round} while round ${state.round} is open`);
+      return { match: { ...base, judging: { round: body.round, reason: body.reason, since: Date.parse(ev.at) } } };
+    }
     case 'round_closed': {
       const state = running(m, bad);
       if (body.round !== state.round) throw bad(`round_closed for round ${body.round} while round ${state.round} is open`);
@@ -167,6 +172,7 @@ export function applyEvent(m: HostedMatch | null, ev: StoredEvent): FoldStep {
           ...base,
           state: out.state,
           done: [],
+          judging: null,
           lastJudge: judge,
           autoDone: [],
           undone: [],

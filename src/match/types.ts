@@ -37,6 +37,11 @@ export interface HostedMatch {
   roundDeadline: number | null;
   lastSeq: number;
   lastJudge: JudgeDecision | null;
+  /**
+   * Set from a `round_judging` event until the round's `round_closed`: the round's close is claimed and its
+   * pitches are with a model judge (`since`: the event's time, ms since epoch); the round takes no input.
+   */
+  judging?: { round: number; reason: 'all_done' | 'timer' | 'host'; since: number } | null;
   /** Ballots on closed rounds' pitches, in the order they opened; empty when votes are off. */
   ballots: Ballot[];
   /** When the match ended (ms since epoch, from the ending event's time), or null while it runs. */

@@ -58,6 +58,23 @@ export function renderRoundOpen(m: HostedMatch): Post {
   return { title: `Round ${roundLabel(s.round, s.params.maxRounds)} is open`, text: lines.join('\n'), fields: deadlineFields(m) };
 }
 
+/**
+ * The round's close is claimed and its pitches are with a model judge (`m.judging`, src/host/rounds.ts):
+ * what the channel sees until the results, which follow within `judgeTimeoutMs` (then the rule judge decides).
+ */
+export function renderJudging(m: HostedMatch, reason: CloseReason, judgeTimeoutMs: number): Post {
+  const s = m.state;
+  if (!s) return { text: 'The match has not started.' };
+  const last = s.round + 1 >= s.params.maxRounds;
+  const why = REASON_TEXT[reason];
+  return {
+    title: `Round ${roundLabel(s.round, s.params.maxRounds)} closed: the judge is deciding`,
+    text:
+      `${why.charAt(0).toUpperCase()}${why.slice(1)}. The judge is reading this round's pitches; the results and ${last ? 'the final standings' : `round ${s.round + 2}`} ` +
+      `follow as soon as it has decided; if it has not within ${Math.ceil(judgeTimeoutMs / 1000)} s, the rule judge decides. Nothing more can be done in round ${s.round + 1}.`,
+  };
+}
+
 /** The start of a match: seats, the first round, and each person's private briefing. */
 export function renderStart(m: HostedMatch): Reply {
   const s = m.state;
@@ -103,6 +120,13 @@ function briefings(m: HostedMatch): PrivatePost[] {
   return out;
 }
 
+/** Why the LLM judge asked no model about a round (`meta.llmNotAsked`, src/agents/llm-judge.ts), in words. */
+const NOT_ASKED: Record<string, string> = {
+  one_eligible: 'fewer than two pitches could win',
+  clear_lead: 'the best pitch led every other that could win by more than the LLM may move',
+  addressed_judge: 'a pitch addressed the judge',
+};
+
 /** The judge's per-pitch scores, winner and bonus as post lines (null when nothing was judged). */
 export function judgeText(m: HostedMatch, d: JudgeDecision | null): string | null {
   if (!d || d.scores.length === 0) return null;
@@ -116,10 +140,13 @@ export function judgeText(m: HostedMatch, d: JudgeDecision | null): string | nul
     );
   if (d.winner) lines.push(`Winner: ${labName(m, d.winner)} (bonus +${d.bonus.toFixed(3)}, held until the jobs its pitch argued for settle; paid only for work done).`);
   const fallback = d.meta?.['fallback'];
+  const notAsked = NOT_ASKED[String(d.meta?.['llmNotAsked'])];
   lines.push(
     typeof fallback === 'string'
       ? `Judged by the rule judge: the configured judge was unavailable (${fallback}).`
-      : `Judge: ${d.judgeId}.`,
+      : notAsked
+        ? `Judge: ${d.judgeId}; the LLM judge was not asked, since ${notAsked}.`
+        : `Judge: ${d.judgeId}.`,
   );
   return lines.join('\n');
 }

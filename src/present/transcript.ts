@@ -69,6 +69,9 @@ export function renderTranscript(events: readonly StoredEvent[]): string {
         break;
       case 'seat_setting':
         break;
+      case 'round_judging':
+        out.push(`- Round ${body.round + 1} closed (${body.reason.replace('_', ' ')}): the judge is deciding`);
+        break;
       case 'round_closed':
         if (step.report) {
           out.push(...renderRoundClose(next, step.report, body.reason).public.map(postMarkdown));

@@ -156,6 +156,9 @@ export function feedOf(events: readonly StoredEvent[], from: HostedMatch | null,
       case 'seat_undone':
         add('done', [post(`${labName(pub, body.lab)} is not done after all`)]);
         break;
+      case 'round_judging':
+        add('judging', [post(`Round ${body.round + 1} closed: the judge is deciding`, 'The results follow as soon as the judge has decided.')], body.round + 1);
+        break;
       case 'seat_setting':
         break;
       case 'round_closed': {

@@ -55,7 +55,8 @@ describe('judge benchmark', () => {
     assert.equal(row(r.rows, 'honest').fallbacks, 0);
     const after = await runJudgeBench({ judge: llmOrderedJudge({ client: emuClient(emu), models: ['gullible'] }), judgeName: 'gullible', task: 'market_round', seeds: [0, 1] });
     for (const x of after.rows) if (x.attack !== 'honest') assert.equal(x.attackSuccess, 0, x.attack);
-    assert.equal(row(after.rows, 'all_caps_urgency').modelAttackSuccess, 1, 'the model is still fooled; the verdict is not');
+    // Hardened, a claim-free attack cannot win, so the model is not even asked about it (and it never reads a pitch's words).
+    assert.equal(row(after.rows, 'all_caps_urgency').modelAttackSuccess, null, 'no model verdict on a pitch that cannot win');
   });
 
   test('a position-biased model: low order consistency under judge-v1, none of it once hardened', async () => {

@@ -15,11 +15,16 @@ import { LlmConfigSchema, type LlmConfigInput } from '../../src/llm/config.js';
 import { openStore, type EventStore, type LlmUsageRecord } from '../../src/store/index.js';
 import { startOpenAiEmulator, type OpenAiEmulator } from '../emulators/openai.js';
 import { harness, person, publishedText, unwrap } from '../host/helpers.js';
-import { honest, market, v, verdictFor } from './helpers.js';
+import { contestedSeed, honest, market, v, verdictFor } from './helpers.js';
 
 const HOST = person('host');
 const ALICE = person('alice');
-const WAIT_REPLY = JSON.stringify({ plan: null, actions: [{ action_type: 'wait' }], pitch: null });
+const BOB = person('bob');
+/** A seed where alice's (lab_0), the LLM seat's (lab_1) and bob's (lab_2) honest pitches are all contenders: the LLM judge is asked. */
+const SEED = contestedSeed(0, ['lab_0', 'lab_1', 'lab_2']);
+const theirs = honest(market(SEED), 'lab_1');
+/** The LLM seat waits and pitches the truth. */
+const SEAT_REPLY = JSON.stringify({ plan: null, actions: [{ action_type: 'wait' }], pitch: { message: theirs.text, job_ids: theirs.jobs } });
 const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 
 /** A pino logger writing JSON lines into `lines`. */
@@ -44,21 +49,25 @@ async function setUp(emu: OpenAiEmulator, store: EventStore, over: LlmConfigInpu
   return { h, lines };
 }
 
-/** Open a match in `channel`: alice on lab_0 (she pitches), an LLM seat on lab_1; started. */
+/** Open a match in `channel`: alice on lab_0 and bob on lab_2 (they pitch), an LLM seat on lab_1; started. */
 async function startMatch(h: Awaited<ReturnType<typeof setUp>>['h'], channel: string) {
-  const m = unwrap(await h.host.create(channel, 'test', HOST, { task: 'market_round', seed: 5, roundSeconds: 0 }));
+  const m = unwrap(await h.host.create(channel, 'test', HOST, { task: 'market_round', seed: SEED, roundSeconds: 0 }));
   unwrap(await h.host.join(channel, ALICE, 'lab_0'));
+  unwrap(await h.host.join(channel, BOB, 'lab_2'));
   unwrap(await h.host.assign(channel, HOST, 'lab_1', { kind: 'llm', model: 'agent-m' }));
   unwrap(await h.host.start(channel, HOST));
   await h.host.idle();
   return m;
 }
 
-/** Close round 0: alice pitches and is done. */
+/** Close round 0: alice and bob pitch and are done (the close is judged in the background; wait for it). */
 async function closeFirstRound(h: Awaited<ReturnType<typeof setUp>>['h'], channel: string) {
-  const mine = honest(market(5), 'lab_0');
-  unwrap(await h.host.act(channel, ALICE, { action_type: 'make_pitch', message: mine.text, job_ids: mine.jobs }));
+  for (const [who, lab] of [[ALICE, 'lab_0'], [BOB, 'lab_2']] as const) {
+    const mine = honest(market(SEED), lab);
+    unwrap(await h.host.act(channel, who, { action_type: 'make_pitch', message: mine.text, job_ids: mine.jobs }));
+  }
   unwrap(await h.host.done(channel, ALICE));
+  unwrap(await h.host.done(channel, BOB));
   await h.host.idle();
 }
 
@@ -67,7 +76,7 @@ describe('token budgets through the runtime and the round host', () => {
   let store: EventStore;
   before(async () => {
     emu = await startOpenAiEmulator({
-      responder: (req) => (req.body?.model === 'judge-m' ? { content: verdictFor(req, () => v(0.5)) } : { content: WAIT_REPLY }),
+      responder: (req) => (req.body?.model === 'judge-m' ? { content: verdictFor(req, () => v(0.5)) } : { content: SEAT_REPLY }),
     });
     store = await openStore({ sqlitePath: ':memory:' });
   });
@@ -129,7 +138,7 @@ describe('token budgets through the runtime and the round host', () => {
 
   test('within the budgets: the seat and the judge are counted under the match and its channel, one log line each', async () => {
     const from = utcDay(new Date());
-    const { h, lines } = await setUp(emu, store, { channelDailyTokens: 1_000_000 });
+    const { h, lines } = await setUp(emu, store, { channelDailyTokens: 1_000_000, priceInputPerMillion: 0.15, priceOutputPerMillion: 0.6 });
     const n0 = emu.chatRequests().length;
     const m = await startMatch(h, 'c-count');
     await closeFirstRound(h, 'c-count');
@@ -142,9 +151,13 @@ describe('token budgets through the runtime and the round host', () => {
     assert.ok(calls('agent-m') >= 1, 'the seat was counted');
     assert.ok(calls('judge-m') >= 2, 'the judge was counted against the match (withLlmMatch in the round host)');
     assert.equal(calls('agent-m') + calls('judge-m'), sent, 'every request was counted once');
-    const usage = lines.filter((l) => l.msg === 'llm usage').map((l) => l.llm as { matchId: string; channelId: string; tokens: number; code: string });
+    const usage = lines.filter((l) => l.msg === 'llm usage').map((l) => l.llm as { matchId: string; channelId: string; tokens: number; code: string; promptTokens: number; completionTokens: number; matchTokens: number; costUsd: number });
     assert.equal(usage.length, sent, 'one log line per call');
     assert.ok(usage.every((u) => u.matchId === m.id && u.channelId === 'c-count' && u.tokens > 0 && u.code === 'ok'));
+    // With prices configured, each line has its estimated cost and the match's running token total.
+    for (const u of usage) assert.equal(u.costUsd, Math.round(((u.promptTokens * 0.15 + u.completionTokens * 0.6) / 1e6) * 1e6) / 1e6);
+    const total = rows.reduce((x, r) => x + r.tokens, 0);
+    for (const u of usage) assert.ok(u.matchTokens >= u.tokens && u.matchTokens <= total, 'a running total of the match (calls in flight together may not count each other)');
     unwrap(await h.host.end('c-count', HOST));
     await h.host.stop();
   });

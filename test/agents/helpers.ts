@@ -6,6 +6,8 @@ import { seatFacts, type JobFacts } from '../../src/engine/judge/facts.js';
 import { LlmClient } from '../../src/llm/client.js';
 import { LlmConfigSchema, type LlmConfigInput } from '../../src/llm/config.js';
 import { unescapeQuoted } from '../../src/llm/quote.js';
+import { ruleJudge } from '../../src/engine/judge/rule-judge.js';
+import { contenders } from '../../src/agents/llm-judge.js';
 import type { OpenAiEmulator, RecordedRequest } from '../emulators/openai.js';
 
 /**
@@ -103,3 +105,32 @@ export function verdictFor(req: RecordedRequest, pick: (text: string) => SeatVer
 }
 
 export const v = (x: number): SeatVerdict => ({ need: x, urgency: x, specificity_truthfulness: x, fairness_coalition: x });
+
+/**
+ * A market_round seed (searched from `from`) where the honest pitches of `labs` (default lab_0 and lab_1) can
+ * all win and their grounded scores are within CONTEST_BAND of the best: a round the hardened LLM judge
+ * asks its model about.
+ */
+export function contestedSeed(from = 0, labs: readonly string[] = ['lab_0', 'lab_1']): number {
+  for (let seed = from; seed < from + 200; seed++) if (contestedState(seed, false, labs)) return seed;
+  assert.fail(`no contested market_round seed for ${labs.join(', ')}`);
+}
+
+/** The round of `seed` with the honest pitches of `labs`; null (or a failed assertion when `strict`) unless they are all contenders. */
+export function contestedState(seed: number, strict?: true, labs?: readonly string[]): MatchState;
+export function contestedState(seed: number, strict: false, labs?: readonly string[]): MatchState | null;
+export function contestedState(seed: number, strict = true, labs: readonly string[] = ['lab_0', 'lab_1']): MatchState | null {
+  const base = market(seed);
+  let s: MatchState;
+  try {
+    s = withPitches(base, Object.fromEntries(labs.map((l) => [l, honest(base, l)])));
+  } catch (e) {
+    if (strict) throw e;
+    return null;
+  }
+  const rule = ruleJudge.judge(s);
+  const pitches = s.pitches.filter((p) => p.round === s.round);
+  const ok = rule !== null && contenders(s, rule, pitches).length === labs.length;
+  if (!ok && strict) assert.fail(`seed ${seed} is not contested`);
+  return ok ? s : null;
+}

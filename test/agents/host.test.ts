@@ -14,10 +14,11 @@ import type { EventStore } from '../../src/store/index.js';
 import { startOpenAiEmulator, type OpenAiEmulator, type RecordedRequest } from '../emulators/openai.js';
 import { harness, person, publicText, publishedText, unwrap } from '../host/helpers.js';
 import { waitUntil } from '../support/wait.js';
-import { emuClient, honest, market, v, verdictFor } from './helpers.js';
+import { contestedSeed, emuClient, honest, market, v, verdictFor } from './helpers.js';
 
 const HOST = person('host');
 const ALICE = person('alice');
+const BOB = person('bob');
 const WAIT_REPLY = JSON.stringify({ plan: null, actions: [{ action_type: 'wait' }], pitch: null });
 
 const closedRounds = async (store: EventStore, id: string) =>
@@ -82,40 +83,51 @@ describe('LLM seats and judge through the round host', () => {
     emu.setResponder(() => ({ hang: true }));
     const judge = createLlmJudge({ client: emuClient(emu, { maxRetries: 0 }), models: ['judge-m'], timeoutMs: 200 });
     const h = await harness({ judge });
-    const m = unwrap(await h.host.create('c-judge', 'test', HOST, { task: 'market_round', seed: 5, roundSeconds: 0 }));
+    const seed = contestedSeed();
+    const m = unwrap(await h.host.create('c-judge', 'test', HOST, { task: 'market_round', seed, roundSeconds: 0 }));
     unwrap(await h.host.join('c-judge', ALICE, 'lab_0'));
+    unwrap(await h.host.join('c-judge', BOB, 'lab_1'));
     unwrap(await h.host.start('c-judge', HOST));
     const n0 = emu.chatRequests().length;
-    const mine = honest(market(5), 'lab_0');
-    const pitch = unwrap(await h.host.act('c-judge', ALICE, { action_type: 'make_pitch', message: mine.text, job_ids: mine.jobs }));
-    assert.equal(pitch.result.ok, true);
+    for (const [who, lab] of [[ALICE, 'lab_0'], [BOB, 'lab_1']] as const) {
+      const mine = honest(market(seed), lab);
+      const pitch = unwrap(await h.host.act('c-judge', who, { action_type: 'make_pitch', message: mine.text, job_ids: mine.jobs }));
+      assert.equal(pitch.result.ok, true);
+    }
+    unwrap(await h.host.done('c-judge', BOB));
     const done = unwrap(await h.host.done('c-judge', ALICE));
+    // The judge works off the lock: the last `done` answers at once, saying the round is being judged.
+    assert.match(publicText(done.closed), /Round 1\/5 closed: the judge is deciding/);
+    assert.equal(done.match.state?.round, 0);
+    await h.host.idle();
     assert.equal(emu.chatRequests().length - n0, 2, 'the judge model was asked (in both orders)');
     const closed = (await closedRounds(h.store, m.id))[0]!;
     const decision = closed.judge as { judgeId: string; meta?: { fallback?: unknown } };
     assert.equal(decision.judgeId, RULE_JUDGE_ID);
     assert.match(String(decision.meta?.fallback), /timeout/);
-    assert.match(publicText(done.closed), /Judged by the rule judge/);
+    assert.match(publishedText(h), /Judged by the rule judge/);
     // the match continues: round 1 is open and alice can act
-    assert.equal(done.match.state?.round, 1);
+    assert.equal((await h.host.current('c-judge'))?.state?.round, 1);
     const next = unwrap(await h.host.act('c-judge', ALICE, { action_type: 'wait' }));
     assert.equal(next.result.ok, true);
     await h.host.stop();
   });
 
   test('replaying a match makes no LLM call (decisions come from the log)', async () => {
-    const theirs = honest(market(5), 'lab_1');
-    const mine = honest(market(5), 'lab_0');
+    const seed = contestedSeed();
+    const theirs = honest(market(seed), 'lab_1');
+    const mine = honest(market(seed), 'lab_0');
+    // The model reads claims, not words: it tells the pitches apart by their job ids.
     const responder = (req: RecordedRequest) =>
       req.body?.model === 'judge-m'
-        ? { content: verdictFor(req, (t) => (t === theirs.text ? v(0.9) : v(0.3))) }
+        ? { content: verdictFor(req, (t) => (t.includes(`job ${theirs.jobs[0]}`) ? v(0.9) : v(0.3))) }
         : { content: JSON.stringify({ plan: null, actions: [], pitch: { message: theirs.text, job_ids: theirs.jobs } }) };
     emu.setResponder(responder);
     const client = emuClient(emu);
     const judge = createLlmJudge({ client, models: ['judge-m'] });
     const agentFor = llmAgentFactory(client);
     const h = await harness({ judge, agentFor });
-    const m = unwrap(await h.host.create('c-replay', 'test', HOST, { task: 'market_round', seed: 5, roundSeconds: 0 }));
+    const m = unwrap(await h.host.create('c-replay', 'test', HOST, { task: 'market_round', seed, roundSeconds: 0 }));
     unwrap(await h.host.join('c-replay', ALICE, 'lab_0'));
     unwrap(await h.host.assign('c-replay', HOST, 'lab_1', { kind: 'llm', model: 'agent-m' }));
     unwrap(await h.host.start('c-replay', HOST));
@@ -127,7 +139,7 @@ describe('LLM seats and judge through the round host', () => {
     }
     const closed = await closedRounds(h.store, m.id);
     assert.equal(closed.length, 2);
-    assert.ok(closed.every((c) => (c.judge as { judgeId: string }).judgeId === LLM_JUDGE_ID));
+    assert.equal((closed[0]!.judge as { judgeId: string }).judgeId, LLM_JUDGE_ID, 'the model judged the contested round');
     unwrap(await h.host.end('c-replay', HOST));
     const live = h.host.current('c-replay');
     await h.host.stop();

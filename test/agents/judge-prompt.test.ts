@@ -2,8 +2,8 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { ruleJudge } from '../../src/engine/judge/rule-judge.js';
 import { seatFacts } from '../../src/engine/judge/facts.js';
-import { anonymise, buildJudgePrompt, JUDGE_PROMPT_V1, randomArrangement } from '../../src/agents/llm-prompt.js';
-import { substantiveText } from '../../src/engine/judge/manipulation.js';
+import { anonymise, buildJudgePrompt, JUDGE_PROMPT_V1, neutralPitch, randomArrangement } from '../../src/agents/llm-prompt.js';
+import { checkPitch } from '../../src/engine/judge/explain.js';
 import { seededJudgeRng } from '../../src/agents/llm-judge.js';
 import { closeTag, escapeQuoted, makeNonce, unescapeQuoted } from '../../src/llm/quote.js';
 import { factLine, factsOf, firstJob, honest, market, pitchesInPrompt, withPitches } from './helpers.js';
@@ -21,7 +21,7 @@ describe('judge prompt: delimiters, escaping, anonymisation', () => {
       lab_2: { text: sneaky },
     });
     const arrangement = randomArrangement(['lab_0', 'lab_1', 'lab_2'], seeded(7));
-    // The judge-v1 view shows pitches in full (the hardened view would drop the breakout's claim-free lines).
+    // The judge-v1 view shows pitches in full (the hardened view shows claims only).
     const prompt = buildJudgePrompt(s, s.pitches, ruleJudge.judge(s), arrangement, seeded(42), JUDGE_PROMPT_V1);
     assert.equal(prompt.nonce, nonce);
     const user = prompt.messages[1]!.content;
@@ -49,7 +49,7 @@ describe('judge prompt: delimiters, escaping, anonymisation', () => {
     assert.deepEqual(blocks.map((b) => b.seat), arrangement.order.map((l) => arrangement.alias[l]));
   });
 
-  test('hardened view: only sentences that add a checkable claim reach the model; filler and restated facts do not', () => {
+  test('hardened view: the model reads each pitch as the claims the checker read, never the player\'s words', () => {
     const h = honest(market(), 'lab_1').text;
     const padded = `${h} Our researchers have worked tirelessly for many months. Compute is the lifeblood of research. ${h}`;
     const s = withPitches(market(), { lab_0: { text: 'We really need compute; please help.' }, lab_1: { text: padded } });
@@ -57,11 +57,16 @@ describe('judge prompt: delimiters, escaping, anonymisation', () => {
     const p = buildJudgePrompt(s, s.pitches, ruleJudge.judge(s), arrangement, seeded(5));
     const blocks = pitchesInPrompt(p.messages[1]!.content);
     const b1 = blocks.find((b) => b.seat === arrangement.alias.lab_1)!.text;
-    assert.equal(b1, anonymise(substantiveText(padded), s, arrangement.alias, 'lab_1'));
-    assert.doesNotMatch(b1, /tirelessly|lifeblood|fairly/);
-    assert.ok(b1.length < h.length + 5, 'the repeat is gone');
-    assert.equal(blocks.find((b) => b.seat === arrangement.alias.lab_0)!.text, 'We really need compute', 'no claim: its first sentence');
-    assert.match(p.messages[0]!.content, /other sentences are left out/);
+    const pitch1 = s.pitches.find((x) => x.lab === 'lab_1')!;
+    assert.equal(b1, neutralPitch(s, pitch1));
+    // Each distinct claim once, in a fixed form: the repeat, the filler and the prose are gone.
+    const claims = checkPitch(s, pitch1).claims;
+    assert.ok(claims.length > 0);
+    assert.equal(b1.split('; ').length, new Set(b1.split('; ')).size);
+    for (const c of claims) if (c.claim.kind === 'job') assert.ok(b1.includes(`job ${c.claim.id}`));
+    assert.doesNotMatch(b1, /Our|still needs|tirelessly|lifeblood|fairly|trade/);
+    assert.equal(blocks.find((b) => b.seat === arrangement.alias.lab_0)!.text, '(no checkable claim)');
+    assert.match(p.messages[0]!.content, /the player's own words are not shown/);
     assert.match(factsOf(p.messages[1]!.content, arrangement.alias.lab_1!), /automatic manipulation check of the pitch: a sentence repeated 2 times; this pitch cannot win/);
   });
 

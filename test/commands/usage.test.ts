@@ -104,6 +104,27 @@ test('formatUsage: no call yet, unlimited budgets, unknown budgets', () => {
   assert.doesNotMatch(text, /By host/, 'no host section without hosts');
 });
 
+test('formatUsage with prices: the cost of the deployment, each channel, model and match; matches by tokens', () => {
+  const day = '2025-01-01';
+  const row = (channelId: string, matchId: string | null, model: string, calls: number, promptTokens: number, completionTokens: number) => ({ day, channelId, matchId, personId: null, model, calls, refused: 0, promptTokens, completionTokens, tokens: promptTokens + completionTokens });
+  const rows = [row('discord:1', 'm1', 'small', 4, 10_000, 2_000), row('discord:1', 'm1', 'judge', 2, 6_000, 500), row('slack:C', 'm2', 'small', 1, 1_500, 0), row('slack:C', null, 'small', 1, 100, 0)];
+  const prices = { inputPerMillion: 0.15, outputPerMillion: 0.6 };
+  const text = postText(formatUsage(rows, null, day, undefined, [], prices));
+  // (17,600 × 0.15 + 2,500 × 0.60) / 1e6 = $0.00414
+  assert.match(text, /Deployment: 20,100 tokens · 8 calls · ≈ \$0\.0041\./);
+  assert.match(text, /• discord:1: 18,500 tokens · 6 calls · 1 match · ≈ \$0\.0039/);
+  assert.match(text, /• judge: 6,500 tokens \(prompt 6,000, completion 500\) · 2 calls · ≈ \$0\.0012/);
+  assert.match(text, /By match\n• m1 \(discord:1\): 18,500 tokens · 6 calls · ≈ \$0\.0039\n• m2 \(slack:C\): 1,500 tokens · 1 call · ≈ \$0\.0002/);
+  assert.match(text, /Costs are estimates at \$0\.15 \/ \$0\.6 per million input \/ output tokens/);
+  // A platform admin's view of one channel: its matches without the channel name.
+  const one = postText(formatUsage(rows, null, day, 'discord:1', [], prices));
+  assert.match(one, /By match\n• m1: 18,500 tokens · 6 calls · ≈ \$0\.0039/);
+  assert.doesNotMatch(one, /m2|slack/);
+  // Without prices: no cost, and the view says how to get one.
+  assert.match(postText(formatUsage(rows, null, day)), /No cost shown: set llm\.priceInputPerMillion/);
+  assert.doesNotMatch(postText(formatUsage(rows, null, day)), /≈ \$/);
+});
+
 test("the config's adminUserIds see the usage view too (the same admins who may host any match)", async () => {
   const a = await arena({ adminUserIds: [bob.userId] });
   try {

@@ -40,14 +40,22 @@ describe('round host judge', () => {
     const { match } = unwrap(await h.host.start('j1', alice));
     assert.ok(match.state);
     await pitchRound(h, 'j1', match.state);
-    const pending = h.host.done('j1', bob);
+    // The judge works off the match lock: bob's done answers at once and says the round is being judged.
+    const closing = unwrap(await h.host.done('j1', bob)).closed;
+    assert.match(publicText(closing), /Round 1\/3 closed: the judge is deciding/);
     await judgeCalled;
+    // Meanwhile reads answer and say so; actions are refused with a clear message and change nothing.
+    const during = await h.host.current('j1');
+    assert.equal(during?.judging?.round, 0);
+    const late = await h.host.act('j1', alice, { action_type: 'wait' });
+    assert.equal(!late.ok && late.error.code, 'round_closed');
+    assert.match(!late.ok ? late.error.message : '', /^Round 1 is closed and its pitches are with the judge, so nothing was recorded\. Round 2 opens as soon as the judge has decided: send it again then\.$/);
     await h.clock.advance(19_999);
+    assert.equal((await h.store.load(match.id)).filter((e) => e.body.type === 'round_closed').length, 0, 'still judging');
     await h.clock.advance(1);
-    const closed = unwrap(await pending).closed;
-    assert.ok(closed);
+    await h.host.idle();
     assert.ok(aborted, 'the slow judge was told to stop');
-    assert.match(publicText(closed), /Judged by the rule judge: the configured judge was unavailable \(timeout after 20000 ms\)/);
+    assert.match(publishedText(h), /Judged by the rule judge: the configured judge was unavailable \(timeout after 20000 ms\)/);
     const ev = (await h.store.load(match.id)).find((e) => e.body.type === 'round_closed');
     const decision = ev?.body.type === 'round_closed' ? (ev.body.judge as JudgeDecision) : null;
     assert.equal(decision?.meta?.['fallback'], 'timeout after 20000 ms');
@@ -73,14 +81,16 @@ describe('round host judge', () => {
     const { match } = unwrap(await h.host.start('j2', alice));
     assert.ok(match.state);
     await pitchRound(h, 'j2', match.state);
-    const closed = unwrap(await h.host.done('j2', bob));
+    unwrap(await h.host.done('j2', bob));
+    await h.host.idle();
+    const closed = (await h.host.current('j2'))!;
     assert.equal(calls, 1);
-    assert.equal(closed.match.lastJudge?.judgeId, 'fake-llm');
-    assert.equal(closed.match.state?.judgeHistory.at(-1)?.winner, 'lab_1');
-    assert.match(publicText(closed.closed), /Winner: Lab B \(bonus \+0\.150, held until the jobs its pitch argued for settle/);
+    assert.equal(closed.lastJudge?.judgeId, 'fake-llm');
+    assert.equal(closed.state?.judgeHistory.at(-1)?.winner, 'lab_1');
+    assert.match(publishedText(h), /Winner: Lab B \(bonus \+0\.150, held until the jobs its pitch argued for settle/);
     const fromLog = await replayed(h.store, match.id);
     assert.equal(calls, 1, 'replay did not call the judge');
-    assert.equal(JSON.stringify(fromLog), JSON.stringify(closed.match));
+    assert.equal(JSON.stringify(fromLog), JSON.stringify(closed));
     await h.host.stop();
   });
 

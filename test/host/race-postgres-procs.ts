@@ -37,12 +37,15 @@ export class Proc {
   private next = 0;
   private readonly pending = new Map<number, Pending>();
   private exited: Error | null = null;
+  /** How often this process's gated judge was asked (a worker started with `judge`). */
+  judgeCalls = 0;
 
   private constructor(
     readonly name: string,
     private readonly child: ChildProcess,
   ) {
     child.on('message', (m: { t: string; id?: number; message?: string } & Partial<Done>) => {
+      if (m.t === 'judge-called') this.judgeCalls++;
       const p = m.id === undefined ? undefined : this.pending.get(m.id);
       if (!p) return;
       if (m.t === 'at-append') p.atAppend();
@@ -60,9 +63,9 @@ export class Proc {
     });
   }
 
-  /** Fork a worker on `schema` of `url` and wait until its host is up. */
-  static async start(name: string, url: string, schema: string): Promise<Proc> {
-    const child = fork(WORKER, [url, schema], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  /** Fork a worker on `schema` of `url` (`extra`: the worker's optional judge arguments) and wait until its host is up. */
+  static async start(name: string, url: string, schema: string, extra: string[] = []): Promise<Proc> {
+    const child = fork(WORKER, [url, schema, ...extra], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     await new Promise<void>((resolve, reject) => {
       child.once('message', () => resolve());
       child.once('exit', (code) => reject(new Error(`${name} exited before ready (${code})`)));
@@ -89,6 +92,19 @@ export class Proc {
   /** Let a command waiting at the append barrier go on (no-op if none waits). */
   release(): void {
     this.child.send({ t: 'release' });
+  }
+
+  /** Let this process's gated judge answer every question it was asked. */
+  answerJudge(): void {
+    this.child.send({ t: 'answer-judge' });
+  }
+
+  /** Kill the process at once (SIGKILL: no drain, nothing more appended), as a crash would. */
+  async kill(): Promise<void> {
+    if (this.exited) return;
+    const gone = new Promise<void>((r) => this.child.once('exit', () => r()));
+    this.child.kill('SIGKILL');
+    await gone;
   }
 
   /** Stop the host, close the store, exit. */

@@ -1,7 +1,11 @@
 /**
  * One "bot process" of test/host/race-postgres.test.ts: its own RoundHost over its own PostgreSQL store
  * (the real code: openPostgresStore, RoundHost, the command catalogue's runText), driven over the IPC
- * channel of child_process.fork. Started with `--import tsx`; argv: <connection string> <schema>.
+ * channel of child_process.fork. Started with `--import tsx`; argv: <connection string> <schema> [`judge`
+ * <claim grace ms>]: with `judge`, the host's judge is a stand-in model that says `{ t: 'judge-called' }` and
+ * answers (as the rule judge) only when the parent sends `{ t: 'answer-judge' }` (the round is judged off
+ * the match lock, as with the LLM judge); a process that lost a close claim, or sees a judging round whose
+ * claimant is gone, takes over after the grace.
  *
  * Messages from the parent:
  * - `{ t: 'run', id, channel, user, text, gate, delayMs }`: run one command line as `user` (a Caller)
@@ -21,14 +25,17 @@ import { runText } from '../../src/commands/index.js';
 import type { Caller, Reply } from '../../src/commands/types.js';
 import { RoundHost } from '../../src/host/index.js';
 import { openPostgresStore, type EventStore } from '../../src/store/index.js';
+import { ruleJudge } from '../../src/engine/judge/rule-judge.js';
+import type { MatchState } from '../../src/engine/types.js';
 
 type Msg =
   | { t: 'run'; id: number; channel: string; user: Caller; text: string; gate: boolean; delayMs: number }
   | { t: 'close'; id: number; channel: string; round: number; gate: boolean; delayMs: number }
   | { t: 'release' }
+  | { t: 'answer-judge' }
   | { t: 'quit' };
 
-const [url, schema] = process.argv.slice(2);
+const [url, schema, judgeMode, graceMs] = process.argv.slice(2);
 if (!url || !schema || !process.send) throw new Error('usage: fork with IPC, argv <url> <schema>');
 const send = (m: unknown) => process.send?.(m);
 
@@ -56,7 +63,26 @@ store.append = async (...args) => {
 
 // autoDone off: the test decides when a seat is done (a person with nothing to decide would be marked done
 // and could close the round on its own, which would blur which close the test is racing against).
-const host = new RoundHost({ store, publish: async () => {}, autoDone: false, logger: pino({ level: 'silent' }) });
+// With `judge`: a model judge (no shortcut without a model) that answers when the parent says so.
+const judgeWaiters: (() => void)[] = [];
+const slowJudge =
+  judgeMode === 'judge'
+    ? {
+        id: 'gated-model',
+        judge: async (state: MatchState) => {
+          send({ t: 'judge-called' });
+          await new Promise<void>((resolve) => judgeWaiters.push(resolve));
+          return ruleJudge.judge(state);
+        },
+      }
+    : undefined;
+const host = new RoundHost({
+  store,
+  publish: async () => {},
+  autoDone: false,
+  logger: pino({ level: 'silent' }),
+  ...(slowJudge ? { judge: slowJudge, judgeTimeoutMs: 10_000, claimGraceMs: Number(graceMs ?? 2_000) } : {}),
+});
 // The host the catalogue sees: the real one, noting the round each action/done was written for.
 const observed: RoundHost = Object.create(host) as RoundHost;
 observed.act = (channelId, caller, action, opts = {}) => {
@@ -74,7 +100,7 @@ const summary = (r: Reply) => ({
   publicPosts: r.public.length,
 });
 
-async function handle(m: Exclude<Msg, { t: 'release' | 'quit' }>): Promise<void> {
+async function handle(m: Exclude<Msg, { t: 'release' | 'answer-judge' | 'quit' }>): Promise<void> {
   const cmd: NonNullable<typeof current> = { id: m.id, gate: m.gate, conflicts: 0 };
   current = cmd;
   try {
@@ -99,6 +125,8 @@ process.on('message', (m: Msg) => {
     const go = release;
     release = null;
     go?.();
+  } else if (m.t === 'answer-judge') {
+    for (const go of judgeWaiters.splice(0)) go();
   } else if (m.t === 'quit') {
     void host
       .stop()

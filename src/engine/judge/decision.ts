@@ -26,7 +26,7 @@ export const JudgeDecisionSchema = z.object({
 });
 
 /** Meta keys that may be shown to every seat: no model text (rationales, raw replies) ever. */
-const PUBLIC_META = ['fallback', 'fallbackCode', 'models', 'promptVersion', 'intendedJudge'] as const;
+const PUBLIC_META = ['fallback', 'fallbackCode', 'models', 'promptVersion', 'intendedJudge', 'llmNotAsked'] as const;
 
 /**
  * The part of a decision every seat may see: scores, winner, bonus, reason, and which judge decided (or

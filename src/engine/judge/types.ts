@@ -17,6 +17,12 @@ export interface SyncJudge {
 export interface AsyncJudge {
   readonly id: string;
   judge(state: MatchState, signal?: AbortSignal): Promise<JudgeDecision | null>;
+  /**
+   * `judge(state)`'s decision when it would ask no model (no model answer could change it), wrapped; null
+   * when it would ask one. Pure and synchronous, so the host can decide a round at once instead of waiting
+   * off the match lock. Absent = it always asks.
+   */
+  withoutModel?(state: MatchState): { decision: JudgeDecision | null } | null;
 }
 
 /** Maximum judge_argument bonus a round's winner can get (bounded, docs/RULES.md §6). */

@@ -8,18 +8,23 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { startOpenAiEmulator, type OpenAiEmulator } from '../../emulators/openai.js';
-import { verdictFor, v } from '../../agents/helpers.js';
+import { contestedSeed, honest, market, verdictFor, v } from '../../agents/helpers.js';
 import { openStore } from '../../../src/store/index.js';
 import { CONSOLE_CHANNEL } from '../../../src/adapters/console/session.js';
 import { spawnScript, tempDir } from './spawn.js';
 
 const WAIT_REPLY = JSON.stringify({ plan: null, actions: [{ action_type: 'wait' }], pitch: null });
+/** A seed where the person's (lab_0) and the LLM seat's (lab_2) truthful pitches are contenders, so the LLM judge asks its model. */
+const SEED = contestedSeed(0, ['lab_0', 'lab_2']);
+const seatPitch = honest(market(SEED), 'lab_2');
+/** The LLM seat waits and pitches the truth (as of round 1). */
+const SEAT_REPLY = JSON.stringify({ plan: null, actions: [{ action_type: 'wait' }], pitch: { message: seatPitch.text, job_ids: seatPitch.jobs } });
 
 describe('console with an LLM endpoint', () => {
   let emu: OpenAiEmulator;
   before(async () => {
     emu = await startOpenAiEmulator();
-    emu.setResponder((req) => (req.body?.model === 'judge-m' ? { content: verdictFor(req, () => v(0.6)) } : { content: WAIT_REPLY }));
+    emu.setResponder((req) => (req.body?.model === 'judge-m' ? { content: verdictFor(req, () => v(0.6)) } : { content: req.body?.model === 'agent-m' ? SEAT_REPLY : WAIT_REPLY }));
   });
   after(() => emu.close());
 
@@ -28,15 +33,17 @@ describe('console with an LLM endpoint', () => {
     process.env.ARENA_JUDGE_MODEL = 'judge-m';
     process.env.OPENAI_API_KEY = 'sk-test';
     const db = join(tempDir(), 'arena.db');
-    const p = spawnScript('src/cli/main.ts', ['--db', db, '--task', 'market_round', '--seed', '3', '--round-seconds', '0', '--seat', 'lab_2=llm:agent-m']);
+    const p = spawnScript('src/cli/main.ts', ['--db', db, '--task', 'market_round', '--seed', String(SEED), '--round-seconds', '0', '--seat', 'lab_2=llm:agent-m']);
     delete process.env.ARENA_LLM_BASE_URL;
     delete process.env.ARENA_JUDGE_MODEL;
     delete process.env.OPENAI_API_KEY;
-    p.send('pitch text:"we need our GPU-hours before the deadline, please"');
-    // The LLM seat acts asynchronously at each round open: say `done` once per round, after the close.
+    const mine = honest(market(SEED), 'lab_0');
+    p.send(`pitch text:"${mine.text}" job:${mine.jobs.join(',')}`);
+    // The LLM seat acts asynchronously at each round open, and a judged close posts its results after the
+    // judge's answer: say `done` once per round, then wait for the next round (or the end).
     for (let r = 1; r <= 5; r++) {
       p.send('done');
-      await p.waitFor(new RegExp(`Round ${r}/5 closed`), 60_000);
+      await p.waitFor(r < 5 ? new RegExp(`Round ${r + 1}/5 is open`) : /Match over/, 60_000);
     }
     p.child.stdin.end();
     const { code } = await p.exited;
@@ -47,7 +54,7 @@ describe('console with an LLM endpoint', () => {
     assert.match(out, /Match over: final leaderboard/);
     const models = emu.chatRequests().map((r) => r.body?.model);
     assert.ok(models.filter((m) => m === 'agent-m').length >= 5, `the LLM seat was asked every round (${models.join(',')})`);
-    assert.ok(models.includes('judge-m'), 'the LLM judge was asked about the pitch');
+    assert.ok(models.includes('judge-m'), 'the LLM judge was asked about the two truthful pitches');
   });
 
   test('refuses an LLM seat up front when the daily token budget is spent, before any call', { timeout: 60_000 }, async () => {
