@@ -109,7 +109,7 @@ test('formatUsage with prices: the cost of the deployment, each channel, model a
   const row = (channelId: string, matchId: string | null, model: string, calls: number, promptTokens: number, completionTokens: number) => ({ day, channelId, matchId, personId: null, model, calls, refused: 0, promptTokens, completionTokens, tokens: promptTokens + completionTokens });
   const rows = [row('discord:1', 'm1', 'small', 4, 10_000, 2_000), row('discord:1', 'm1', 'judge', 2, 6_000, 500), row('slack:C', 'm2', 'small', 1, 1_500, 0), row('slack:C', null, 'small', 1, 100, 0)];
   const prices = { inputPerMillion: 0.15, outputPerMillion: 0.6 };
-  const text = postText(formatUsage(rows, null, day, undefined, [], prices));
+  const text = plainOf(postText(formatUsage(rows, null, day, undefined, [], prices)));
   // (17,600 × 0.15 + 2,500 × 0.60) / 1e6 = $0.00414
   assert.match(text, /Deployment: 20,100 tokens · 8 calls · ≈ \$0\.0041\./);
   assert.match(text, /• discord:1: 18,500 tokens · 6 calls · 1 match · ≈ \$0\.0039/);
@@ -117,7 +117,7 @@ test('formatUsage with prices: the cost of the deployment, each channel, model a
   assert.match(text, /By match\n• m1 \(discord:1\): 18,500 tokens · 6 calls · ≈ \$0\.0039\n• m2 \(slack:C\): 1,500 tokens · 1 call · ≈ \$0\.0002/);
   assert.match(text, /Costs are estimates at \$0\.15 \/ \$0\.6 per million input \/ output tokens/);
   // A platform admin's view of one channel: its matches without the channel name.
-  const one = postText(formatUsage(rows, null, day, 'discord:1', [], prices));
+  const one = plainOf(postText(formatUsage(rows, null, day, 'discord:1', [], prices)));
   assert.match(one, /By match\n• m1: 18,500 tokens · 6 calls · ≈ \$0\.0039/);
   assert.doesNotMatch(one, /m2|slack/);
   // Without prices: no cost, and the view says how to get one.
