@@ -25,8 +25,7 @@ import { LlmConfigSchema } from '../../../src/llm/config.js';
 import { openStore, type EventStore, type LlmUsageRecord } from '../../../src/store/index.js';
 import { DiscordEmulator, type EmulatorUser, type Place } from '../../emulators/discord.js';
 import { startOpenAiEmulator, type OpenAiEmulator } from '../../emulators/openai.js';
-import { honest } from '../../agents/helpers.js';
-import { verdictFor, v } from '../../agents/helpers.js';
+import { contestedSeed, honest, market, verdictFor, v } from '../../agents/helpers.js';
 import { payloadText, publicMessages, slash as slashAt, type Answer } from './helpers.js';
 
 const mallory: EmulatorUser = { id: '330000000000000001', username: 'mallory' };
@@ -123,9 +122,15 @@ describe('discord: one host in four threads cannot spend another server\'s LLM b
     // The seat whose call was refused says why in its channel.
     assert.match(publicMessages(emu).map((m) => payloadText(m.body)).join('\n'), /today's LLM token budget of this match's host is spent \(it resets at 00:00 UTC\)/);
 
-    // Olga, in another server: her LLM seat is asked and the LLM judge decides her round.
+    // Olga, in another server: her LLM seat is asked and the LLM judge decides her round. She picks a world
+    // where her pitch and her LLM seat's truthful pitch are contenders, so the judge does ask its model
+    // (with one pitch that can win it would not, budget or no budget).
+    const seed = contestedSeed(0, ['lab_0', 'lab_1']);
+    const theirs = honest(market(seed), 'lab_1');
+    const seatReply = JSON.stringify({ plan: null, actions: [{ action_type: 'wait' }], pitch: { message: theirs.text, job_ids: theirs.jobs } });
+    llm.setResponder((req) => ({ content: req.body?.model === 'judge-m' ? verdictFor(req, () => v(0.6)) : seatReply, usage: { prompt_tokens: PER_CALL, completion_tokens: 0 } }));
     const before = llm.chatRequests().length;
-    await slash(olga, server2, 'new', { task: 'market_round', round_seconds: 0 });
+    await slash(olga, server2, 'new', { task: 'market_round', round_seconds: 0, seed });
     const seated = await slash(olga, server2, 'seat', { lab: 'lab_1', agent: 'llm', model: 'agent-m' });
     assert.doesNotMatch(text(seated), /budget_exhausted/);
     await slash(olga, server2, 'join', { lab: 'lab_0' });
