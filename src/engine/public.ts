@@ -251,6 +251,13 @@ export function ownedJobsAndBlocks(s: MatchState, lab: LabId): { jobs: readonly 
   return { jobs: jobFacts(s).owned[k]!, blocks: blockFacts(s).owned[k]! };
 }
 
+/** The blocks `lab` owns, in record order, shared with the cache above: read-only (empty when `lab` is not a seat). */
+export function ownedBlocks(s: MatchState, lab: LabId): readonly Block[] {
+  const k = seatOf(s.labIds, lab);
+  return k < 0 ? NO_BLOCKS : blockFacts(s).owned[k]!;
+}
+const NO_BLOCKS: readonly Block[] = Object.freeze([]);
+
 /** The lab's jobs and blocks, in record order, as fresh arrays (the split by owner is done once per version). */
 export function ownJobsAndBlocks(s: MatchState, lab: LabId): { jobs: Job[]; blocks: Block[] } {
   const k = seatOf(s.labIds, lab);

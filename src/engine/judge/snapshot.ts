@@ -6,6 +6,7 @@
  * rules v3 (no snapshot) the judge reads the state at the close, as v3 did. Pure.
  */
 import type { JobId, LabId, MatchState, Pitch, PitchFacts } from '../types.js';
+import { ownedBlocks } from '../public.js';
 import { rulesOf } from '../config.js';
 import { type JobFacts, type SeatFacts, live, pendingJobs, seatFacts } from './facts.js';
 import { StateFacts } from './state-facts.js';
@@ -24,17 +25,20 @@ function addOnce(ids: string[], id: string): void {
 export function pitchFactsOf(state: MatchState, lab: LabId): PitchFacts {
   const offerIds: string[] = [];
   const related: string[] = [];
-  const { offers, coalitions, blocks } = state;
-  for (const id in offers) {
-    const o = offers[id]!;
+  const { blocks } = state;
+  // Object.values: the entries in key order (as for…in), without a keyed load per entry.
+  const offers = Object.values(state.offers);
+  for (let k = 0; k < offers.length; k++) {
+    const o = offers[k]!;
     if (o.from !== lab && o.to !== lab) continue;
     offerIds.push(o.id);
     for (let i = 0; i < o.offeredBlockIds.length; i++) addOnce(related, o.offeredBlockIds[i]!);
     for (let i = 0; i < o.requestedBlockIds.length; i++) addOnce(related, o.requestedBlockIds[i]!);
   }
   const coalitionIds: string[] = [];
-  for (const id in coalitions) {
-    const c = coalitions[id]!;
+  const coalitions = Object.values(state.coalitions);
+  for (let k = 0; k < coalitions.length; k++) {
+    const c = coalitions[k]!;
     if (!c.members.includes(lab)) continue;
     coalitionIds.push(c.id);
     for (const m in c.commitments) {
@@ -42,10 +46,11 @@ export function pitchFactsOf(state: MatchState, lab: LabId): PitchFacts {
       for (let i = 0; i < ids.length; i++) addOnce(related, ids[i]!);
     }
   }
+  // The seat's own blocks in record order, from the list shared per version of the blocks record (public.ts).
+  const own = ownedBlocks(state, lab);
   let ownLiveHours = 0;
-  for (const id in blocks) {
-    const b = blocks[id]!;
-    if (b.owner !== lab) continue;
+  for (let k = 0; k < own.length; k++) {
+    const b = own[k]!;
     addOnce(related, b.id);
     if (live(b.status)) ownLiveHours += b.gpuHours;
   }
