@@ -80,7 +80,7 @@ export async function startDiscord(opts: StartDiscordOptions): Promise<DiscordRu
   let bot: DiscordBot | null = null;
   const host = new RoundHost({
     // Each player's rating change follows a match's final post (src/analytics/ratings).
-    onMatchOver: ratingChangeHook(opts.store),
+    onMatchOver: ratingChangeHook(opts.store, { includeSeeded: opts.hostOptions?.data?.includeSeeded ?? false }),
     platform: 'discord',
     ...opts.hostOptions,
     store: opts.store,

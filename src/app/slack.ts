@@ -125,7 +125,7 @@ async function buildHost(store: EventStore, config: ArenaConfig | undefined, log
     // On a database shared with a Discord bot, restore only Slack matches (their posts go out here).
     platform: 'slack',
     // Each player's rating change follows a match's final post (src/analytics/ratings).
-    onMatchOver: ratingChangeHook(store),
+    onMatchOver: ratingChangeHook(store, { includeSeeded: config?.data.includeSeeded ?? false }),
     ...(config ? hostOptionsFromConfig(config) : {}),
     ...(llm?.judge ? { judge: llm.judge, judgeTimeoutMs: llm.hostJudgeTimeoutMs } : {}),
     ...(llm?.agentFor ? { agentFor: llm.agentFor, defaultAgentModel: llm.defaultAgentModel, allowedModels: llm.allowedModels } : {}),

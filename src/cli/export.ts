@@ -19,7 +19,7 @@ import type { EventStore } from '../store/types.js';
 import { sftRows, type AuthorFilter } from '../analytics/preference/export-sft.js';
 import { preferenceRows } from '../analytics/preference/export-votes.js';
 import { PreferenceFormatSchema, SftFormatSchema, SourceSchema } from '../analytics/preference/formats.js';
-import { loadMatchData, selectMatches } from '../analytics/preference/index.js';
+import { loadMatchData, selectMatchData, selectMatches } from '../analytics/preference/index.js';
 import type { MatchData } from '../analytics/preference/dataset.js';
 import { pseudonymizer } from '../analytics/preference/pseudonym.js';
 import { renderTranscript } from '../present/transcript.js';
@@ -91,14 +91,19 @@ async function main(): Promise<number> {
       const configured = config.votes.pseudonymSecret;
       const pseudonymize = await pseudonymizer(store, configured);
       // Human labels: every match, votes since `since`; judge labels and demonstrations: matches created since.
+      // Host-seeded matches (practice) only with config `data.includeSeeded`; identifying votes only when asked.
+      const selection = { includeIdentifying: args.kind === 'votes' && args.includeIdentifying, includeSeeded: config.data.includeSeeded };
       const byVotes = args.kind === 'votes' && args.source === 'human';
       const matches = await loadAll(store, { ...(args.match ? { matchId: args.match } : {}), ...(args.since && !byVotes ? { since: args.since } : {}) });
       const rows =
         args.kind === 'votes'
-          ? preferenceRows(matches, { format: args.format, source: args.source, pseudonymize, selection: { includeIdentifying: args.includeIdentifying }, ...(args.since ? { since: args.since } : {}) })
-          : sftRows(matches, { format: args.format, pseudonymize, ...(args.author ? { author: args.author as AuthorFilter } : {}) });
+          ? preferenceRows(matches, { format: args.format, source: args.source, pseudonymize, selection, ...(args.since ? { since: args.since } : {}) })
+          : sftRows(matches, { format: args.format, pseudonymize, selection, ...(args.author ? { author: args.author as AuthorFilter } : {}) });
       text = rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : '');
-      process.stderr.write(`${rows.length} rows from ${matches.length} match${matches.length === 1 ? '' : 'es'}\n`);
+      const kept = selectMatchData(matches, selection).length;
+      const seeded = matches.length - kept;
+      const left = seeded ? `; ${seeded} match${seeded === 1 ? '' : 'es'} seeded by the host (practice) left out (config data.includeSeeded counts them)` : '';
+      process.stderr.write(`${rows.length} rows from ${kept} match${kept === 1 ? '' : 'es'}${left}\n`);
     }
     if (common.out) writeFileSync(common.out, text);
     else process.stdout.write(text);

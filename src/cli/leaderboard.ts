@@ -53,7 +53,7 @@ async function main(): Promise<number> {
   const args = parseOptions(program, ArgsSchema);
   return withConfiguredStore(args, async (store, config) => {
     const pseudo = await pseudonymizer(store, config.votes.pseudonymSecret);
-    const { results, excluded } = await new ResultsLoader(store).load();
+    const { results, excluded } = await new ResultsLoader(store).load({}, { includeSeeded: config.data.includeSeeded });
     const all = args.task ? results.filter((r) => r.task === args.task) : results;
     let text: string;
     if (args.history) text = formatHistory(liveRatings(all).history, pseudo);

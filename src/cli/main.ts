@@ -19,7 +19,7 @@ import { z } from 'zod';
 import { CONSOLE_CHANNEL, CONSOLE_USER, runConsole, type ConsoleSeat } from '../adapters/console/session.js';
 import type { Persistence } from '../adapters/console/persistence.js';
 import { allowedModelsOf, createLlmRuntime } from '../app/llm.js';
-import { loadConfig, type ArenaConfig } from '../app/config/index.js';
+import { dataPolicyOf, loadConfig, type ArenaConfig } from '../app/config/index.js';
 import { TASK_NAMES, type TaskName } from '../engine/types.js';
 import { MAX_ROUND_SECONDS } from '../match/settings.js';
 import { DatabaseUnavailableError, fatalLine, openConfiguredStore } from '../app/open-store.js';
@@ -171,6 +171,7 @@ async function main(argv: string[]): Promise<number> {
       holdout: config.match.holdout,
       votes: config.votes.enabled,
       ballots: { ballotSeconds: config.votes.ballotSeconds, perMinute: config.votes.perMinute },
+      data: dataPolicyOf(config),
       seats,
       keeping,
       // An in-memory database keeps nothing, so no chart files either (their titles are printed instead).

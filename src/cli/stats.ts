@@ -38,12 +38,12 @@ async function main(): Promise<number> {
     .option('--config <file>', 'config file (default config/arena.json if present)')
     .parse(process.argv);
   const args = parseOptions(program, ArgsSchema);
-  return withConfiguredStore(args, async (store) => {
+  return withConfiguredStore(args, async (store, config) => {
     if (args.match && !(await store.getMatch(args.match))) {
       process.stderr.write(`No match ${args.match} in this database.\n`);
       return 1;
     }
-    const stats = await statsForMatches(store, args.match ? { matchId: args.match } : {}, { includeIdentifying: args.includeIdentifying ?? false });
+    const stats = await statsForMatches(store, args.match ? { matchId: args.match } : {}, { includeIdentifying: args.includeIdentifying ?? false, includeSeeded: config.data.includeSeeded });
     if (args.chart) writeFileSync(args.chart, (await renderSpec(preferenceChartSpec(stats))).png);
     process.stdout.write(args.json ? `${JSON.stringify(stats, null, 2)}\n` : `${formatStats(stats)}\n`);
     return 0;

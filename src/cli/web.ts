@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     if (err instanceof DatabaseUnavailableError) fail(err.message, err.exitCode);
     throw err;
   });
-  const { app } = await buildWebApp(store, { web: config.web, votes: config.votes }, { logger: { level: config.log.level } });
+  const { app } = await buildWebApp(store, { web: config.web, votes: config.votes, data: config.data }, { logger: { level: config.log.level } });
   const host = parsed.data.host ?? config.web.host;
   const port = parsed.data.port ?? config.web.port;
   try {

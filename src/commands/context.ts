@@ -7,10 +7,14 @@ import type { LabId } from '../engine/types.js';
 import type { Observation } from '../engine/views.js';
 import type { RoundHost } from '../host/index.js';
 import type { HostedMatch } from '../match/types.js';
+import { DEFAULT_DATA_POLICY, type DataPolicy } from '../match/data-policy.js';
 import type { Caller } from './types.js';
 
 /** The part of the round host (src/host) the catalogue uses. */
-export type ArenaHost = Pick<RoundHost, 'create' | 'join' | 'assign' | 'start' | 'act' | 'done' | 'end' | 'current' | 'seatOf' | 'vote' | 'eventStore'> & Partial<Pick<RoundHost, 'isAdmin'>>;
+export type ArenaHost = Pick<RoundHost, 'create' | 'join' | 'assign' | 'start' | 'act' | 'done' | 'end' | 'current' | 'seatOf' | 'vote' | 'eventStore'> & Partial<Pick<RoundHost, 'isAdmin' | 'dataPolicy'>>;
+
+/** The research-data policy the host was started with (config `data.*`), or the default. */
+export const dataPolicyOf = (host: ArenaHost): DataPolicy => host.dataPolicy ?? DEFAULT_DATA_POLICY;
 
 /** What a command handler gets (see the file comment); `match` and `lab` are snapshots taken on arrival. */
 export interface CommandContext {

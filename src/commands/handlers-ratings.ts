@@ -8,9 +8,10 @@ import { standingsChart } from '../present/charts.js';
 import { publicReply } from '../chat/reply.js';
 import { TASK_NAMES, type TaskName } from '../engine/types.js';
 import { loaderFor } from '../analytics/ratings/load.js';
-import { peopleVsModelsText, RATING_METHOD, ratingLine } from '../analytics/ratings/text.js';
+import { excludedLine, peopleVsModelsText, RATING_METHOD, ratingLine } from '../analytics/ratings/text.js';
 import { playerText } from '../chat/player-text.js';
 import { defineCommand, type CommandDefinition } from './definition.js';
+import { dataPolicyOf } from './context.js';
 import { matchExists, running } from './preconditions.js';
 
 /** Rows `leaderboard` shows. */
@@ -24,14 +25,14 @@ export const leaderboard = defineCommand(
   z.object({ task: z.enum(TASK_NAMES as [TaskName, ...TaskName[]]).optional(), kind: z.enum(['people', 'models', 'all']).optional() }),
   [],
   async (ctx, o) => {
-    const { results, excluded } = await loaderFor(ctx.host.eventStore).load();
+    const { results, excluded } = await loaderFor(ctx.host.eventStore).load({}, { includeSeeded: dataPolicyOf(ctx.host).includeSeeded });
     const kind = o.kind ?? 'all';
     const { buildLeaderboard } = await import('../analytics/ratings/leaderboard.js'); // openskill loads on first use
     const table = buildLeaderboard(results, { ...(o.task ? { task: o.task } : {}), kind, top: LEADERBOARD_TOP });
     const scope = `${o.task ?? 'all tasks'}, ${KIND_TEXT[kind]}`;
-    const left = Object.values(excluded).reduce((a, b) => a + (b ?? 0), 0);
+    const left = excludedLine(excluded);
     if (table.rows.length === 0) {
-      return publicReply({ title: `Leaderboard (${scope})`, text: `No counted match yet${left ? ` (${left} finished match${left === 1 ? '' : 'es'} did not count: ended early by the host or a person left before round 1 closed)` : ''}. Finish a match to get rated.` });
+      return publicReply({ title: `Leaderboard (${scope})`, text: `No counted match yet. Finish a match to get rated.${left ? `\n${left}` : ''}` });
     }
     // People's display names and model names are untrusted text: shown as written, never as markup or mentions.
     const name = (p: { name: string }) => playerText(p.name);
@@ -41,7 +42,7 @@ export const leaderboard = defineCommand(
         ...table.rows.map((r) => ratingLine(r, name)),
         '',
         `${RATING_METHOD} μ−3σ: the live openskill rating.`,
-        ...(left ? [`${left} finished match${left === 1 ? '' : 'es'} did not count (ended early by the host, or a person left before round 1 closed).`] : []),
+        ...(left ? [left] : []),
       ].join('\n'),
       fields: [{ name: "People as one player, and people's win rate against each model (per match, ties ½, 95% interval)", value: peopleVsModelsText(table, name) }],
       charts: [ratingsChart(table.rows, `Ratings (${scope}, ${table.matches} matches)`, undefined, table.people)],

@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { VOTE_CHOICES, type VoteChoice } from '../voting/ballots/index.js';
 import { errorReply, privatePost, publicReply } from '../chat/reply.js';
-import { formatStats, statsForMatches } from '../analytics/preference/index.js';
+import { DEFAULT_SELECTION, formatStats, statsForMatches } from '../analytics/preference/index.js';
+import { dataPolicyOf } from './context.js';
 import { defineCommand, type CommandDefinition } from './definition.js';
 import { choiceValue, intValue } from './options.js';
 import { voteLinkFor } from '../web/links/vote-link.js';
@@ -55,7 +56,7 @@ This link is yours alone (votes count as yours): it works once and until ${new D
  */
 export const stats = defineCommand('stats', z.object({ view: choiceValue(['votes', 'usage']).optional() }), [], async (ctx, o) => {
   if (o.view === 'usage') return usageView(ctx);
-  const computed = await statsForMatches(ctx.host.eventStore, { channelId: ctx.channelId });
+  const computed = await statsForMatches(ctx.host.eventStore, { channelId: ctx.channelId }, { ...DEFAULT_SELECTION, includeSeeded: dataPolicyOf(ctx.host).includeSeeded });
   return publicReply({ title: 'Preference data in this channel (finished matches)', text: formatStats(computed) });
 });
 

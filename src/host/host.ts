@@ -7,6 +7,7 @@
  *
  * Errors are {@link HostResult} values (codes in results.ts); engine results of actions pass through.
  */
+import { DEFAULT_DATA_POLICY, type DataPolicy } from '../match/data-policy.js';
 import { randomUUID } from 'node:crypto';
 import { pino, type Logger } from 'pino';
 import type { Caller, Reply } from '../chat/types.js';
@@ -350,6 +351,11 @@ export class RoundHost {
   /** The store matches and votes live in (read-only uses: `stats`). */
   get eventStore(): EventStore {
     return this.store;
+  }
+
+  /** The research-data policy (RoundHostOptions.data): host-seeded matches, the data notice. */
+  get dataPolicy(): DataPolicy {
+    return this.opts.data ?? DEFAULT_DATA_POLICY;
   }
 
   /** The lab a person holds in `match`, or null. */

@@ -5,6 +5,7 @@ import type { AsyncJudge } from '../engine/judge/types.js';
 import type { AgentFactory } from '../agents/seat.js';
 import type { Clock } from '../match/timers.js';
 import type { HostedMatch, MatchSettings } from '../match/types.js';
+import type { DataPolicy } from '../match/data-policy.js';
 import type { EventStore } from '../store/types.js';
 
 /** Options of RoundHost. Times are in ms of `clock` time. */
@@ -58,6 +59,11 @@ export interface RoundHostOptions {
    * player's rating change, src/analytics/ratings/match-over.ts). Errors are logged and the final post goes out without it.
    */
   onMatchOver?: (m: HostedMatch) => Promise<Reply | null>;
+  /**
+   * The research-data policy (config `data.*`, src/match/data-policy.ts): whether host-seeded matches count in
+   * ratings and research data, and the data notice. Default `DEFAULT_DATA_POLICY`.
+   */
+  data?: DataPolicy;
   /**
    * Mark a person done (and tell them) when their seat has nothing left to decide this round
    * (src/match/idle.ts); a round whose seats are all done closes at once. Default true.

@@ -309,7 +309,8 @@ export function agentMessages(m: HostedMatch, records: readonly ActionRecord[]):
 }
 
 /** Said of a match whose seed its host chose, wherever the match is shown (docs/RULES.md §0). */
-export const HOST_SEEDED = 'Seeded by the host: the host may know every private value, so this match is practice, left out of ratings and research exports.';
+export const HOST_SEEDED =
+  'Seeded by the host: the host may know every private value, so this match is practice, left out of ratings and research exports (unless the operator counts practice matches: config data.includeSeeded).';
 
 /**
  * The seed, published when the match is over so anyone can replay it and check the world

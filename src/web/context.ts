@@ -26,6 +26,8 @@ export interface WebSettings {
     pollMs: number;
   };
   votes: { perMinute: number; pseudonymSecret: string | null };
+  /** The research-data policy's switch (config `data.includeSeeded`): host-seeded matches in the leaderboard and the preference data. */
+  data: { includeSeeded: boolean };
 }
 
 /** What every route module gets. */

@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { preferenceChartSpec } from '../analytics/preference/chart.js';
 import { PreferenceFormatSchema, SourceSchema } from '../analytics/preference/formats.js';
-import { computeStats, DEFAULT_STATS_OPTIONS, loadMatchData, preferenceRows, type MatchData, type PreferenceStats } from '../analytics/preference/index.js';
+import { computeStats, DEFAULT_SELECTION, DEFAULT_STATS_OPTIONS, loadMatchData, preferenceRows, type MatchData, type PreferenceStats } from '../analytics/preference/index.js';
 import { pseudonymizer } from '../analytics/preference/pseudonym.js';
 import { formatLeaderboard } from '../analytics/ratings/format.js';
 import { buildLeaderboard, type Leaderboard } from '../analytics/ratings/leaderboard.js';
@@ -77,7 +77,7 @@ export function registerDataRoutes(app: FastifyInstance, ctx: WebContext): void 
   /** The table of one version and filter (task, kind), with its last-updated time. */
   const table = async (version: string, f: TableQuery): Promise<{ t: Leaderboard; updated: string | null }> =>
     renders.get(`table:${version}:${f.task ?? ''}:${f.kind}`, async () => {
-      const { results } = await loaderFor(ctx.store).load();
+      const { results } = await loaderFor(ctx.store).load({}, { includeSeeded: ctx.settings.data.includeSeeded });
       const t = buildLeaderboard(results, { ...(f.task ? { task: f.task } : {}), kind: f.kind });
       const counted = f.task ? results.filter((r) => r.task === f.task) : results;
       const updated = counted.reduce<string | null>((acc, r) => (acc === null || r.endedAt > acc ? r.endedAt : acc), null);
@@ -136,7 +136,7 @@ export function registerDataRoutes(app: FastifyInstance, ctx: WebContext): void 
   const prefVersion = new PreferenceVersion(ctx.store, ctx.cache);
   /** The public statistics of one version (computed once per version). */
   const stats = async (version: string): Promise<PreferenceStats> =>
-    (await renders.get(`stats:${version}`, async () => ({ stats: computeStats(await data(false), DEFAULT_STATS_OPTIONS), size: 4096 }))).stats;
+    (await renders.get(`stats:${version}`, async () => ({ stats: computeStats(await data(false), { ...DEFAULT_STATS_OPTIONS, selection: { ...DEFAULT_SELECTION, includeSeeded: ctx.settings.data.includeSeeded } }), size: 4096 }))).stats;
   app.get('/preferences', rendering, async (_req, reply) => {
     const version = await prefVersion.current();
     const page = await renders.get(`prefs:${version}`, async () => bodyOf(preferencesPage(await stats(version), { adminDownloads: ctx.settings.web.adminToken !== null })));
@@ -157,7 +157,7 @@ export function registerDataRoutes(app: FastifyInstance, ctx: WebContext): void 
     if (!isAdmin(req, ctx.settings.web.adminToken)) return reply.status(401).header('www-authenticate', 'Bearer').type('text/plain').send('The preference exports are for the operator only (Authorization: Bearer <admin token>).');
     const q = ExportQuerySchema.safeParse(req.query);
     if (!q.success) return reply.status(400).type('text/plain').send('format: trl | openai-dpo | jsonl; source: human | judge; include_identifying: 0 | 1');
-    const selection = { includeIdentifying: q.data.include_identifying === '1' };
+    const selection = { includeIdentifying: q.data.include_identifying === '1', includeSeeded: ctx.settings.data.includeSeeded };
     const rows = preferenceRows(await data(true), { format: q.data.format, source: q.data.source, pseudonymize: await pseudo(), selection });
     const text = rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : '');
     return reply.type('application/x-ndjson; charset=utf-8').header('cache-control', 'no-store').header('content-disposition', `attachment; filename="preferences-${q.data.source}-${q.data.format}.jsonl"`).send(text);

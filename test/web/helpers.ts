@@ -13,6 +13,7 @@ import { runText } from '../../src/commands/index.js';
 import type { Caller, Reply } from '../../src/chat/types.js';
 import { RoundHost } from '../../src/host/index.js';
 import type { HostedMatch } from '../../src/match/types.js';
+import { dataNotice } from '../../src/match/data-policy.js';
 import { openStore } from '../../src/store/index.js';
 import type { EventStore } from '../../src/store/types.js';
 import { buildWebApp, type WebApp, type WebSettings } from '../../src/web/app.js';
@@ -26,10 +27,11 @@ export const ADMIN_TOKEN = 'admin-token-0123456789abcdef';
 export const LINK_SECRET = 'link-secret-0123456789abcdef';
 
 /** Default settings of the tests (names shown, so the escaping of display names is exercised). */
-export function settings(over: Partial<WebSettings['web']> = {}): WebSettings {
+export function settings(over: Partial<WebSettings['web']> = {}, data: WebSettings['data'] = { includeSeeded: false }): WebSettings {
   return {
     web: { publicUrl: 'http://127.0.0.1', linkSecret: LINK_SECRET, adminToken: ADMIN_TOKEN, people: 'names', minMatches: 1, maxStreams: 1000, maxStreamsPerAddress: 200, streamSeconds: 600, requestsPerMinute: 100_000, renderRequestsPerMinute: 100_000, pollMs: 50, ...over },
     votes: { perMinute: 30, pseudonymSecret: 'pseudonym-secret-0123456789' },
+    data,
   };
 }
 
@@ -45,14 +47,18 @@ export interface WebHarness {
   close(): Promise<void>;
 }
 
-/** Start the bot's host and the web page on one temporary SQLite file. */
-export async function webHarness(opts: { web?: Partial<WebSettings['web']>; perMinute?: number; ballotSeconds?: number; now?: () => number } = {}): Promise<WebHarness> {
+/**
+ * Start the bot's host and the web page on one temporary SQLite file. The tests play fixed seeds for fixed
+ * worlds: practice matches, which this deployment counts (config data.includeSeeded) unless `includeSeeded: false`.
+ */
+export async function webHarness(opts: { web?: Partial<WebSettings['web']>; perMinute?: number; ballotSeconds?: number; now?: () => number; includeSeeded?: boolean } = {}): Promise<WebHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'arena-web-'));
   const file = join(dir, 'arena.db');
   const hostStore = await openStore({ sqlitePath: file });
-  const host = new RoundHost({ store: hostStore, publish: async () => {}, votes: { ballotSeconds: opts.ballotSeconds ?? 300, perMinute: opts.perMinute ?? 30 } });
+  const includeSeeded = opts.includeSeeded ?? true;
+  const host = new RoundHost({ store: hostStore, publish: async () => {}, votes: { ballotSeconds: opts.ballotSeconds ?? 300, perMinute: opts.perMinute ?? 30 }, data: { includeSeeded, notice: dataNotice() } });
   const webStore = await openStore({ sqlitePath: file });
-  const s = settings(opts.web);
+  const s = settings(opts.web, { includeSeeded });
   if (opts.perMinute) s.votes.perMinute = opts.perMinute;
   const web = await buildWebApp(webStore, s, opts.now ? { now: opts.now } : {});
   await web.app.listen({ host: '127.0.0.1', port: 0 });

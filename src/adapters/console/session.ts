@@ -82,6 +82,8 @@ export interface ConsoleOptions {
   keeping?: Keeping;
   /** Round host hook run when a match is over (e.g. the rating change post); see RoundHostOptions. */
   onMatchOver?: RoundHostOptions['onMatchOver'];
+  /** The research-data policy (config `data.*`): host-seeded matches in ratings, the data notice. Default: the host's. */
+  data?: RoundHostOptions['data'];
 }
 
 /** A seat the console assigns in the lobby (`--seat lab_2=llm:<model>` or `--seat lab_1=scripted:<policy>`). */
@@ -133,7 +135,8 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
     ...(opts.ballots ? { votes: opts.ballots } : {}),
     ...(opts.agentFor ? { agentFor: opts.agentFor, defaultAgentModel: opts.defaultAgentModel ?? null } : {}),
     // Each player's rating change follows a match's final post (src/analytics/ratings).
-    onMatchOver: opts.onMatchOver ?? ratingChangeHook(opts.store),
+    onMatchOver: opts.onMatchOver ?? ratingChangeHook(opts.store, { includeSeeded: opts.data?.includeSeeded ?? false }),
+    ...(opts.data ? { data: opts.data } : {}),
     publish: async (_channelId, reply) => {
       await show(reply);
       if (opts.interactive) rl.prompt(true);
@@ -263,7 +266,7 @@ async function openMatch(
     write(
       seed === undefined
         ? `New match: ${opts.task}. Its seed is a secret until the match is over; the final post prints it with the command that replays it.\n`
-        : `New match: ${opts.task}, seed ${seed}, chosen by you: practice, left out of ratings and research exports.\n`,
+        : `New match: ${opts.task}, seed ${seed}, chosen by you: practice, ${opts.data?.includeSeeded ? 'yet counted in ratings and research exports (config data.includeSeeded is on)' : 'left out of ratings and research exports'}.\n`,
     );
     const created = await setup(formatCommand('new', { task: opts.task, seed, round_seconds: opts.roundSeconds, holdout: opts.holdout ? 'true' : undefined, votes: opts.votes === undefined ? undefined : opts.votes ? 'on' : 'off' }));
     if (!created) return;

@@ -55,7 +55,7 @@ export function sampleResults(n = 60, seed = 'sample'): MatchResult[] {
       const p = pool.splice(Math.floor(rng() * pool.length), 1)[0]!;
       return { lab: `lab_${s}`, player: { id: `${p.kind}:${p.id}`, kind: p.kind, name: p.id }, reward: p.strength + (rng() * 2 - 1) * 1.2 };
     });
-    out.push({ matchId: `m${k}`, task: 'market_round', platform: 'sample', endedAt: new Date(Date.UTC(2026, 0, 1, k)).toISOString(), seats: rankSeats(seats) });
+    out.push({ matchId: `m${k}`, task: 'market_round', platform: 'sample', endedAt: new Date(Date.UTC(2026, 0, 1, k)).toISOString(), seats: rankSeats(seats), hostSeeded: false });
   }
   return out;
 }

@@ -70,6 +70,8 @@ export interface MatchData {
   channelId: string;
   platform: string;
   task: string;
+  /** The host chose the seed (practice): left out of research data unless config `data.includeSeeded` (selection.ts). */
+  hostSeeded: boolean;
   /** Seat drivers as stored (holds platform user ids: never write these to an export). */
   drivers: Record<LabId, SeatDriver>;
   rounds: RoundData[];
@@ -174,7 +176,7 @@ export function foldMatch(events: readonly StoredEvent[], votes: readonly VoteRe
   // A vote cast before the flag existed: its voter saw the raw texts, so the checker reads those.
   const rawAnonymous = (v: VoteRecord) => [v.pitchA, v.pitchB].every((id) => identifyingLeft(texts.get(id) ?? '', seats.get(v.round) ?? []).length === 0);
   const folded = votes.map((v) => ({ ...v, anonymous: v.anonymous ?? rawAnonymous(v) }));
-  return { matchId: m.id, channelId: m.channelId, platform: m.platform, task: m.settings.task, drivers: m.drivers, rounds, votes: folded };
+  return { matchId: m.id, channelId: m.channelId, platform: m.platform, task: m.settings.task, hostSeeded: m.settings.hostSeeded === true, drivers: m.drivers, rounds, votes: folded };
 }
 
 /** The match after an event the fold skips (a ballot event): only its position in the log moves. */

@@ -9,6 +9,7 @@ import { authorKind } from './dataset.js';
 import { OpenAiSftRowSchema, TrlSftRowSchema, type SftFormat } from './formats.js';
 import type { Pseudonymize } from './export-votes.js';
 import { turnPrompt } from './prompt.js';
+import { DEFAULT_SELECTION, selectMatchData, type VoteSelection } from './selection.js';
 
 /** Author filter of {@link sftRows}: the driver kind of the seat. */
 export type AuthorFilter = 'person' | 'llm' | 'scripted';
@@ -18,12 +19,14 @@ export interface SftExportOptions {
   format: SftFormat;
   author?: AuthorFilter;
   pseudonymize: Pseudonymize;
+  /** Which matches (selection.ts): no host-seeded match by default. */
+  selection?: VoteSelection;
 }
 
 /** Rows of `matches` in `format`, each parsed with its schema (a failing row throws: a bug). */
-export function sftRows(matches: readonly MatchData[], opts: SftExportOptions): unknown[] {
+export function sftRows(all: readonly MatchData[], opts: SftExportOptions): unknown[] {
   const out: unknown[] = [];
-  for (const m of matches) {
+  for (const m of selectMatchData(all, opts.selection ?? DEFAULT_SELECTION)) {
     for (const r of m.rounds) {
       for (const turn of r.turns) {
         const driver = m.drivers[turn.lab];

@@ -17,7 +17,7 @@ import {
 } from './formats.js';
 import { judgeModel, scoreOrder } from './judge-view.js';
 import { pitchPrompt } from './prompt.js';
-import { DEFAULT_SELECTION, selectVotes, type VoteSelection } from './selection.js';
+import { DEFAULT_SELECTION, selectMatchData, selectVotes, type VoteSelection } from './selection.js';
 
 /** Maps a platform user id (e.g. `discord:123`) to its stable pseudonym. */
 export type Pseudonymize = (userId: string) => string;
@@ -29,7 +29,7 @@ export interface PreferenceExportOptions {
   pseudonymize: Pseudonymize;
   /** Only votes created at or after this ISO timestamp (human source). */
   since?: string;
-  /** Which votes (human source): anonymous ones only by default (selection.ts). */
+  /** Which matches (every source) and votes (human source): no host-seeded match, anonymous votes only by default (selection.ts). */
   selection?: VoteSelection;
 }
 
@@ -41,7 +41,8 @@ export interface PreferenceExportOptions {
  */
 export function preferenceRows(all: readonly MatchData[], opts: PreferenceExportOptions): unknown[] {
   const out: unknown[] = [];
-  const matches = opts.source === 'human' ? selectVotes(all, opts.selection ?? DEFAULT_SELECTION).matches : all;
+  const sel = opts.selection ?? DEFAULT_SELECTION;
+  const matches = opts.source === 'human' ? selectVotes(all, sel).matches : selectMatchData(all, sel);
   for (const m of matches) {
     const rounds = new Map(m.rounds.map((r) => [r.round, r]));
     if (opts.source === 'human') {

@@ -42,9 +42,14 @@ export function positionBiasLine(g: GroupStats): string {
   return `${pct(pb.share)} (95% CI ${pctInterval(pb.ci)}) of ${plural(pb.decisiveVotes, 'decisive vote')} went to the pitch shown first`;
 }
 
-/** "12 anonymous votes used; 3 on pairs that still named an author left out (…)". */
+/** "12 anonymous votes used; 3 on pairs that still named an author left out (…)", and the host-seeded matches left out. */
 export function selectionLine(s: PreferenceStats): string {
   const sel = s.selection;
+  const seeded = sel.seededMatches > 0 ? ` ${plural(sel.seededMatches, 'match', 'matches')} seeded by the host (practice) left out (config data.includeSeeded counts them).` : '';
+  return votesLine(sel) + seeded;
+}
+
+function votesLine(sel: PreferenceStats['selection']): string {
   if (sel.includeIdentifying) return `All ${plural(sel.votes, 'vote')} used, ${sel.identifying} of them on pairs that still identified an author after redaction.`;
   if (sel.identifying === 0) return sel.votes === 1 ? 'The one vote was on an anonymous pair.' : `All ${sel.votes} votes were on anonymous pairs.`;
   return `Anonymous votes only: ${sel.kept} of ${sel.votes}; ${sel.identifying} on pairs that still identified an author after redaction are left out (npm run stats -- --include-identifying keeps them).`;

@@ -12,7 +12,7 @@ export { formatStats } from './format-stats.js';
 export { computeStats, DEFAULT_STATS_OPTIONS, type PreferenceStats, type AgreementStats, type GroupStats } from './stats.js';
 export { foldMatch, type MatchData } from './dataset.js';
 export { preferenceRows } from './export-votes.js';
-export { DEFAULT_SELECTION, selectVotes, type SelectionSummary, type VoteSelection } from './selection.js';
+export { DEFAULT_SELECTION, selectMatchData, selectVotes, type SelectionSummary, type VoteSelection } from './selection.js';
 export { sftRows } from './export-sft.js';
 
 /** Load and fold one stored match with its votes; null when the match or its log is missing. */

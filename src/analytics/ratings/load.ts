@@ -1,10 +1,12 @@
 /**
  * Reading finished matches from the event store (the thin I/O shell around the pure ratings): every match
  * with status `over`, its log folded into a {@link MatchResult} (or left out, with the reason). A finished
- * log never changes, so results are cached per match id.
+ * log never changes, so results are cached per match id. Matches seeded by their host are left out
+ * (`host_seeded`) unless the caller includes them (config `data.includeSeeded`, src/match/data-policy.ts).
  */
 import type { EventStore, MatchFilter } from '../../store/types.js';
-import { isCounted, matchResult } from './results.js';
+import { countsForResearch } from '../../match/data-policy.js';
+import { matchResult } from './results.js';
 import type { ExclusionReason, MatchResult } from './types.js';
 
 /** The part of the event store the ratings read. */
@@ -21,8 +23,11 @@ export class ResultsLoader {
   private readonly cache = new Map<string, MatchResult | { excluded: ExclusionReason | 'corrupt_log' | 'old_rules' }>();
   constructor(private readonly store: ResultsSource) {}
 
-  /** Counted results of finished matches matching `filter` (status is always `over`), oldest first. */
-  async load(filter: Omit<MatchFilter, 'status'> = {}): Promise<LoadedResults> {
+  /**
+   * Counted results of finished matches matching `filter` (status is always `over`), oldest first.
+   * `includeSeeded`: also matches whose host chose the seed (every entry point passes config `data.includeSeeded`).
+   */
+  async load(filter: Omit<MatchFilter, 'status'>, scope: { includeSeeded: boolean }): Promise<LoadedResults> {
     const records = await this.store.listMatches({ ...filter, status: 'over' });
     const results: MatchResult[] = [];
     const excluded: LoadedResults['excluded'] = {};
@@ -37,8 +42,9 @@ export class ResultsLoader {
         }
         this.cache.set(rec.id, r);
       }
-      if ('excluded' in r) excluded[r.excluded] = (excluded[r.excluded] ?? 0) + 1;
-      else if (isCounted(r)) results.push(r);
+      const reason = 'excluded' in r ? r.excluded : countsForResearch(r, scope.includeSeeded) ? null : 'host_seeded';
+      if (reason !== null) excluded[reason] = (excluded[reason] ?? 0) + 1;
+      else results.push(r as MatchResult);
     }
     return { results, excluded };
   }

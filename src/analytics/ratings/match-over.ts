@@ -15,9 +15,12 @@ const one = (x: number): string => {
 /** One decimal with its sign: "+1.8", "-0.4", "+0.0". */
 const signed = (x: number): string => (one(x).startsWith('-') ? one(x) : `+${one(x)}`);
 
-/** The post of `m`'s rating changes, from every counted finished match in `store` (null when `m` does not count). */
-export async function ratingChangePost(store: ResultsSource, m: HostedMatch): Promise<Post | null> {
-  const { results } = await loaderFor(store).load();
+/**
+ * The post of `m`'s rating changes, from every counted finished match in `store` (null when `m` does not
+ * count: e.g. its host chose the seed and `includeSeeded` is off, config `data.includeSeeded`).
+ */
+export async function ratingChangePost(store: ResultsSource, m: HostedMatch, scope: { includeSeeded: boolean }): Promise<Post | null> {
+  const { results } = await loaderFor(store).load({}, scope);
   if (!results.some((r) => r.matchId === m.id)) return null;
   const { liveRatings } = await import('./openskill.js'); // openskill + ramda (~24 MB) only when a match ends
   const rows = liveRatings(results).history.filter((h) => h.matchId === m.id);
@@ -31,10 +34,10 @@ export async function ratingChangePost(store: ResultsSource, m: HostedMatch): Pr
   return { title: 'Rating changes', text: `${lines.join('\n')}\nRating = openskill μ − 3σ over every counted match (\`leaderboard\` shows the table).` };
 }
 
-/** A RoundHostOptions.onMatchOver that posts the rating changes. */
-export function ratingChangeHook(store: ResultsSource): (m: HostedMatch) => Promise<Reply | null> {
+/** A RoundHostOptions.onMatchOver that posts the rating changes (host-seeded matches counted only with `includeSeeded`). */
+export function ratingChangeHook(store: ResultsSource, scope: { includeSeeded: boolean }): (m: HostedMatch) => Promise<Reply | null> {
   return async (m) => {
-    const post = await ratingChangePost(store, m);
+    const post = await ratingChangePost(store, m, scope);
     return post ? { public: [post], private: [] } : null;
   };
 }

@@ -34,7 +34,7 @@ export function resultOf(m: HostedMatch | null, cut: ExclusionReason | null, end
     seats.push({ lab, player: playerOf(d), reward: s.seats[lab]?.cumulativeReward ?? 0 });
   }
   const at = m.endedAt != null ? new Date(m.endedAt).toISOString() : endedAt;
-  return { matchId: m.id, task: m.settings.task, platform: m.platform, endedAt: at, seats: rankSeats(seats) };
+  return { matchId: m.id, task: m.settings.task, platform: m.platform, endedAt: at, seats: rankSeats(seats), hostSeeded: m.settings.hostSeeded === true };
 }
 
 /**

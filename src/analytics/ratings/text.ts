@@ -5,6 +5,7 @@
  */
 import { MIN_BOOTSTRAP_MATCHES } from './intervals.js';
 import type { Leaderboard } from './leaderboard.js';
+import type { LoadedResults } from './load.js';
 import type { PeopleAggregate, PeopleVsModel, PlayerRef, RatedPlayer } from './types.js';
 
 /** How a player is named in a table. */
@@ -62,4 +63,23 @@ export function leaderboardMarkdown(t: Leaderboard, name: NameOf): string {
     ...peopleVsModelsText(t, name).split('\n').map((l) => `- ${l}`),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** Why a finished match did not count, as a reader reads it. */
+const EXCLUDED_TEXT: Record<keyof LoadedResults['excluded'], string> = {
+  not_started: 'never started',
+  not_over: 'still running',
+  ended_by_host: 'ended early by the host',
+  person_left_early: 'a person left before round 1 closed',
+  host_seeded: 'seeded by the host (practice; config data.includeSeeded counts them)',
+  corrupt_log: 'unreadable log',
+  old_rules: 'played under older rules',
+};
+
+/** "3 finished matches did not count: 2 seeded by the host (…), 1 ended early by the host." ('' when none). */
+export function excludedLine(excluded: LoadedResults['excluded']): string {
+  const parts = Object.entries(excluded).filter(([, n]) => (n ?? 0) > 0) as [keyof typeof EXCLUDED_TEXT, number][];
+  const total = parts.reduce((a, [, n]) => a + n, 0);
+  if (total === 0) return '';
+  return `${total} finished match${total === 1 ? '' : 'es'} did not count: ${parts.map(([k, n]) => `${n} ${EXCLUDED_TEXT[k]}`).join(', ')}.`;
 }

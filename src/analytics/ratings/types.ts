@@ -36,6 +36,8 @@ export interface MatchResult {
   /** ISO time of the match's last event. */
   endedAt: string;
   seats: SeatResult[];
+  /** The host chose the seed (practice): counted only with config `data.includeSeeded` (src/match/data-policy.ts). */
+  hostSeeded: boolean;
 }
 
 /**
@@ -43,9 +45,10 @@ export interface MatchResult {
  * - `not_started`: cancelled in the lobby;
  * - `not_over`: still running;
  * - `ended_by_host`: the host ended it (`end`) before the last round closed;
- * - `person_left_early`: a person finished (left) before round 1 closed.
+ * - `person_left_early`: a person finished (left) before round 1 closed;
+ * - `host_seeded`: the host chose the seed (practice), left out unless config `data.includeSeeded` (set by the loader, load.ts).
  */
-export type ExclusionReason = 'not_started' | 'not_over' | 'ended_by_host' | 'person_left_early';
+export type ExclusionReason = 'not_started' | 'not_over' | 'ended_by_host' | 'person_left_early' | 'host_seeded';
 
 /** One pairwise outcome derived from a match: `score` is a's score against b (1 win, 0.5 tie, 0 loss). */
 export interface PairOutcome {

@@ -43,6 +43,9 @@ const ENV_OF: Record<string, string> = {
   'votes.ballotSeconds': 'ARENA_BALLOT_SECONDS',
   'votes.perMinute': 'ARENA_VOTES_PER_MINUTE',
   'votes.pseudonymSecret': 'ARENA_PSEUDONYM_SECRET',
+  'data.includeSeeded': 'ARENA_INCLUDE_SEEDED',
+  'data.noticeText': 'ARENA_DATA_NOTICE',
+  'data.licence': 'ARENA_DATA_LICENCE',
   'server.host': 'ARENA_SERVER_HOST',
   'server.port': 'ARENA_SERVER_PORT',
   'server.maxSessions': 'ARENA_SERVER_MAX_SESSIONS',
@@ -93,6 +96,7 @@ export function applyEnv(raw: Record<string, unknown>, env: Env): Record<string,
     ...section(raw, 'votes'),
     ...defined({ enabled: bool(env.ARENA_VOTES), ballotSeconds: num(env.ARENA_BALLOT_SECONDS), perMinute: num(env.ARENA_VOTES_PER_MINUTE), pseudonymSecret: set(env.ARENA_PSEUDONYM_SECRET) }),
   };
+  out.data = { ...section(raw, 'data'), ...defined({ includeSeeded: bool(env.ARENA_INCLUDE_SEEDED), noticeText: set(env.ARENA_DATA_NOTICE), licence: set(env.ARENA_DATA_LICENCE) }) };
   out.server = {
     ...section(raw, 'server'),
     ...defined({

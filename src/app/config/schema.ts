@@ -23,6 +23,9 @@
  * | `votes.ballotSeconds` | 300 | how long a ballot stays open after the match ends (earlier ballots close with the next round) | `ARENA_BALLOT_SECONDS` |
  * | `votes.perMinute` | 30 | votes one person may cast per minute (counted in the database on PostgreSQL, so across processes; per process on SQLite) | `ARENA_VOTES_PER_MINUTE` |
  * | `votes.pseudonymSecret` | null | key of people's pseudonyms in exports; null = generated on first use and kept in the database | `ARENA_PSEUDONYM_SECRET` |
+ * | `data.includeSeeded` | false | count matches whose host chose the seed (practice) in ratings, statistics and research exports | `ARENA_INCLUDE_SEEDED` |
+ * | `data.noticeText` | see src/match/data-policy.ts | the data notice each person is shown once and agrees to or declines before their words and votes can be exported | `ARENA_DATA_NOTICE` |
+ * | `data.licence` | `CC-BY-4.0` | licence of dataset releases, named in the notice and the dataset card (an SPDX id) | `ARENA_DATA_LICENCE` |
  * | `server.debugState` | false | allow `GET /state?include_private=true` (the full state, every seat's secrets) | `ARENA_SERVER_DEBUG_STATE` (`GPU_ARENA_DEBUG_STATE` too, as the original) |
  * | `server.maxSessionsPerClient` | null = 1/16 of `maxSessions` (16) | own and self-play sessions one client address may hold; one more gets 429 `too_many_client_sessions` | `ARENA_SERVER_MAX_SESSIONS_PER_CLIENT` |
  * | `server.compat` | `native` | answer shapes: `native` (ours) or `original` (the original arena's exact shapes; `npm run serve -- --compat original`) | `ARENA_SERVER_COMPAT` |
@@ -54,6 +57,7 @@ import { z } from 'zod';
 import { TASK_NAMES, type TaskName } from '../../engine/types.js';
 import { LlmConfigSchema } from '../../llm/config.js';
 import { MAX_ROUND_SECONDS } from '../../match/settings.js';
+import { DEFAULT_NOTICE_LICENCE, DEFAULT_NOTICE_TEXT, dataNotice, type DataPolicy } from '../../match/data-policy.js';
 
 const seconds = z.number().int().min(0).max(MAX_ROUND_SECONDS);
 
@@ -102,6 +106,15 @@ export const ArenaConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /** The research-data policy (src/match/data-policy.ts): host-seeded matches, the data notice and its licence. */
+    data: z
+      .object({
+        includeSeeded: z.boolean().default(false),
+        noticeText: z.string().trim().min(40, 'at least 40 characters').max(1800).default(DEFAULT_NOTICE_TEXT),
+        licence: z.string().trim().regex(/^[A-Za-z0-9.+-]{2,40}$/, 'an SPDX licence id like CC-BY-4.0').default(DEFAULT_NOTICE_LICENCE),
+      })
+      .strict()
+      .prefault({}),
     server: z
       .object({
         host: z.string().trim().min(1).default('127.0.0.1'),
@@ -145,5 +158,8 @@ export const ArenaConfigSchema = z
 
 /** The validated configuration. */
 export type ArenaConfig = z.output<typeof ArenaConfigSchema>;
+
+/** The research-data policy of `config` (`data.*`): what every entry point of ratings, statistics and exports applies. */
+export const dataPolicyOf = (config: Pick<ArenaConfig, 'data'>): DataPolicy => ({ includeSeeded: config.data.includeSeeded, notice: dataNotice(config.data.noticeText, config.data.licence) });
 /** What the file may contain. */
 export type ArenaConfigInput = z.input<typeof ArenaConfigSchema>;

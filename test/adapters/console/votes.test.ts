@@ -20,6 +20,10 @@ import { emuClient } from '../../agents/helpers.js';
 
 const ann: Caller = { userId: 'console:ann', displayName: 'ann', isAdmin: false };
 const bob: Caller = { userId: 'console:bob', displayName: 'bob', isAdmin: false };
+import { dataNotice, type DataPolicy } from '../../../src/match/data-policy.js';
+
+/** Fixed seeds give fixed worlds; this deployment counts such practice matches (config data.includeSeeded). */
+const COUNT_PRACTICE: DataPolicy = { includeSeeded: true, notice: dataNotice() };
 const LLM_PITCH = 'Our remaining jobs need GPU-hours before their deadlines; we will pay a fair price.';
 
 describe('console: a collection session with two people and an LLM seat', () => {
@@ -38,7 +42,7 @@ describe('console: a collection session with two people and an LLM seat', () => 
     const show = (reply: Reply) => {
       for (const [userId, lines] of screen) lines.push(renderReply(reply, { color: false, userId }));
     };
-    const host = new RoundHost({ store, clock, agentFor: llmAgentFactory(emuClient(emu)), publish: async (_c, r) => show(r), votes: { ballotSeconds: 60 } });
+    const host = new RoundHost({ store, clock, agentFor: llmAgentFactory(emuClient(emu)), publish: async (_c, r) => show(r), votes: { ballotSeconds: 60 }, data: COUNT_PRACTICE });
     const say = async (who: Caller, text: string): Promise<Reply> => {
       const r = await runText(host, CONSOLE_CHANNEL, who, text);
       // A command's reply is shown on the terminal of whoever it concerns (its public part to everyone).

@@ -16,6 +16,7 @@ import { pino } from 'pino';
 import { renderChart } from '../../../src/analytics/charts/request.js';
 import { standingsChart } from '../../../src/present/charts.js';
 import { runConsole } from '../../../src/adapters/console/session.js';
+import { dataNotice } from '../../../src/match/data-policy.js';
 import { startDiscord, type DiscordRuntime } from '../../../src/app/discord.js';
 import { startSlack, type StartedSlack } from '../../../src/app/slack.js';
 import { replay } from '../../../src/host/index.js';
@@ -139,7 +140,7 @@ describe('the final post carries the standings chart', () => {
       let out = '';
       const output = new Writable({ write: (c: Buffer, _e, cb) => ((out += String(c)), cb()) });
       input.end('done\ndone\ndone\n');
-      const code = await runConsole({ store, input, output, interactive: false, color: false, task: 'single_trade', seed: 5, roundSeconds: 0, chartsDir: dir });
+      const code = await runConsole({ store, input, output, interactive: false, color: false, task: 'single_trade', seed: 5, roundSeconds: 0, chartsDir: dir, data: { includeSeeded: true, notice: dataNotice() } });
       assert.equal(code, 0);
       const paths = [...out.matchAll(/^\[#arena\] chart: (.+)$/gm)].map((m) => m[1]!);
       assert.equal(paths.length, 2, out.slice(-2000));
@@ -147,7 +148,7 @@ describe('the final post carries the standings chart', () => {
       assert.ok(out.indexOf('Match over: final leaderboard') < out.indexOf('chart: '), 'the text comes first');
       const [rec] = await store.listMatches({ status: 'over' });
       assertStandingsPng(readFileSync(paths[0]!), await expectedChart(store, rec!.id), 'console');
-      assert.match(out, /Rating changes/, 'the rating change follows the final post');
+      assert.match(out, /Rating changes/, 'the rating change follows the final post (seed 5 is practice, counted here by data.includeSeeded)');
     } finally {
       await store.close();
       rmSync(dir, { recursive: true, force: true });

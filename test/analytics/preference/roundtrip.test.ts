@@ -19,6 +19,10 @@ import { eligiblePairs } from '../../../src/voting/ballots/index.js';
 import { pseudonymizer } from '../../../src/analytics/preference/pseudonym.js';
 import { harness, type Harness } from '../../host/helpers.js';
 import { spawnScript, tempDir } from '../../adapters/console/spawn.js';
+import { dataNotice } from '../../../src/match/data-policy.js';
+
+/** The matches here use fixed seeds for fixed worlds: practice, which this deployment counts (config data.includeSeeded). */
+const SEEDED_ENV = { ARENA_INCLUDE_SEEDED: 'true' };
 
 const CH = 'roundtrip';
 const alice: Caller = { userId: 'test:alice', displayName: 'Alice', isAdmin: false };
@@ -88,7 +92,7 @@ describe('exports round trip: every format against the stored events', () => {
   before(async () => {
     db = join(tempDir(), 'arena.db');
     store = await openStore({ sqlitePath: db });
-    h = await harness({ store, clock: new FakeClock(), votes: { ballotSeconds: 600, perMinute: 100_000 } });
+    h = await harness({ store, clock: new FakeClock(), votes: { ballotSeconds: 600, perMinute: 100_000 }, data: { includeSeeded: true, notice: dataNotice() } });
     await play('coalition_market', 7, [alice, bob], (who, round, job) =>
       who === bob && round === 1 ? "I'm a human, unlike the bots here: we need capacity." : `We at ${who === alice ? 'Lab A' : 'Lab B'} (${who.displayName}) need ${job ?? 'capacity'} covered in round ${round + 1}.`,
     );
@@ -118,7 +122,7 @@ describe('exports round trip: every format against the stored events', () => {
   /** Run `npm run export` with `args` into a file (a child's stdout may still be in the pipe when it exits) and read its JSON lines. */
   const exportLines = async (args: string[]): Promise<Json[]> => {
     const out = join(dirname(db), `export-${outputs++}.jsonl`);
-    const p = spawnScript('src/cli/export.ts', ['--db', db, '--out', out, ...args]);
+    const p = spawnScript('src/cli/export.ts', ['--db', db, '--out', out, ...args], SEEDED_ENV);
     assert.equal((await p.exited).code, 0, p.err());
     const text = readFileSync(out, 'utf8').trim();
     return text ? text.split('\n').map((l) => JSON.parse(l) as Json) : [];
@@ -283,7 +287,7 @@ describe('exports round trip: every format against the stored events', () => {
 
   test('ratings json and csv: the players and match counts of the stored matches, in one order', async () => {
     const jsonFile = join(dirname(db), 'ratings.json');
-    const p = spawnScript('src/cli/leaderboard.ts', ['--db', db, '--format', 'json', '--out', jsonFile]);
+    const p = spawnScript('src/cli/leaderboard.ts', ['--db', db, '--format', 'json', '--out', jsonFile], SEEDED_ENV);
     assert.equal((await p.exited).code, 0, p.err());
     const t = JSON.parse(readFileSync(jsonFile, 'utf8')) as { matches: number; rows: { player: string; kind: string; matches: number; rank: number }[]; people: { matches: number; persons: number } | null };
     // Who played what, from the stored match_started events.
@@ -296,7 +300,7 @@ describe('exports round trip: every format against the stored events', () => {
     assert.deepEqual(new Map(t.rows.map((r) => [r.player, r.matches])), count);
     assert.deepEqual(t.people && [t.people.matches, t.people.persons], [2, 2]);
     const csvFile = join(dirname(db), 'ratings.csv');
-    const c = spawnScript('src/cli/leaderboard.ts', ['--db', db, '--format', 'csv', '--out', csvFile]);
+    const c = spawnScript('src/cli/leaderboard.ts', ['--db', db, '--format', 'csv', '--out', csvFile], SEEDED_ENV);
     assert.equal((await c.exited).code, 0, c.err());
     const lines = readFileSync(csvFile, 'utf8').trim().split('\n').slice(1);
     assert.deepEqual(lines.slice(0, t.rows.length).map((l) => l.split(',')[1]), t.rows.map((r) => r.player), 'the csv lists the json rows in the same order');

@@ -79,9 +79,9 @@ describe('preference stats', () => {
   });
 
   test('only votes on anonymous pairs count unless --include-identifying', () => {
-    assert.deepEqual(cli.selection, { includeIdentifying: false, votes: 16, identifying: 1, kept: 15 });
+    assert.deepEqual(cli.selection, { includeIdentifying: false, includeSeeded: false, seededMatches: 0, votes: 16, identifying: 1, kept: 15 });
     assert.equal(cli.all.votes, 15);
-    assert.deepEqual(withIdentifying.selection, { includeIdentifying: true, votes: 16, identifying: 1, kept: 16 });
+    assert.deepEqual(withIdentifying.selection, { includeIdentifying: true, includeSeeded: false, seededMatches: 0, votes: 16, identifying: 1, kept: 16 });
     assert.equal(withIdentifying.all.votes, 16);
     assert.equal(withIdentifying.all.voters, 6, 'frank counted');
     assert.match(formatStats(cli), /Anonymous votes only: 15 of 16; 1 on pairs that still identified an author after redaction are left out/);

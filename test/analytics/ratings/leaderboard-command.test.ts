@@ -9,6 +9,7 @@ import { alice, arena, bob, type Arena } from '../../commands/harness.js';
 import { postText as rawText } from '../../host/helpers.js';
 import { plainOf } from '../../../src/chat/player-text.js';
 import type { Post } from '../../../src/chat/types.js';
+import { dataNotice } from '../../../src/match/data-policy.js';
 
 /** What a reader sees: names are untrusted text (marked; plainOf drops the markers). */
 const postText = (p: Post) => plainOf(rawText(p));
@@ -16,7 +17,8 @@ const postText = (p: Post) => plainOf(rawText(p));
 describe('leaderboard command', () => {
   let a: Arena;
   before(async () => {
-    a = await arena();
+    // Fixed seeds give fixed worlds; this deployment counts such practice matches (config data.includeSeeded).
+    a = await arena({ data: { includeSeeded: true, notice: dataNotice() } });
     const play = async (who: typeof alice, seed: number) => {
       await a.run(who, `new task:single_trade seed:${seed} round_seconds:0`);
       await a.run(who, 'join');
@@ -91,5 +93,23 @@ describe('leaderboard command', () => {
     assert.deepEqual(new Set(req!.rows.map((x) => x['round'])), new Set([1]));
     assert.ok(req!.rows.some((x) => String(x['seat']).includes('Alice')));
     assert.ok(req!.rows.every((x) => !String(x['seat']).includes('scripted:')), 'policies stay hidden while the match runs');
+  });
+
+  test('by default a host-seeded match is practice: the leaderboard and stats leave it out and say why', async () => {
+    const d = await arena();
+    try {
+      await d.run(alice, 'new task:single_trade seed:1 round_seconds:0');
+      await d.run(alice, 'join');
+      await d.run(alice, 'start');
+      for (let i = 0; i < 3; i++) await d.run(alice, 'done');
+      const lb = postText((await d.run(bob, 'leaderboard')).public[0]!);
+      assert.match(lb, /No counted match yet/);
+      assert.match(lb, /1 finished match did not count: 1 seeded by the host \(practice; config data\.includeSeeded counts them\)\./);
+      const stats = postText((await d.run(bob, 'stats')).public[0]!);
+      assert.match(stats, /Preference data from 0 matches/);
+      assert.match(stats, /1 match seeded by the host \(practice\) left out/);
+    } finally {
+      await d.close();
+    }
   });
 });

@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { runText } from '../../../src/commands/index.js';
 import type { Caller } from '../../../src/chat/types.js';
+import { dataNotice } from '../../../src/match/data-policy.js';
 import { RoundHost } from '../../../src/host/index.js';
 import { openStore, type EventStore } from '../../../src/store/index.js';
 import { buildWebApp, type WebApp } from '../../../src/web/app.js';
@@ -52,9 +53,10 @@ describe('ratings at 1, 2, 5 and 50 matches: positive widths, one ranking on eve
     dir = mkdtempSync(join(tmpdir(), 'arena-small-n-'));
     db = join(dir, 'arena.db');
     hostStore = await openStore({ sqlitePath: db });
-    host = new RoundHost({ store: hostStore, publish: async () => {} });
+    // Fixed seeds give fixed worlds; this deployment counts such practice matches (config data.includeSeeded) on every surface.
+    host = new RoundHost({ store: hostStore, publish: async () => {}, data: { includeSeeded: true, notice: dataNotice() } });
     webStore = await openStore({ sqlitePath: db });
-    web = await buildWebApp(webStore, settings());
+    web = await buildWebApp(webStore, settings({}, { includeSeeded: true }));
     await web.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(web.app.server.address() as AddressInfo).port}`;
   });
@@ -87,7 +89,7 @@ describe('ratings at 1, 2, 5 and 50 matches: positive widths, one ranking on eve
   /** `npm run leaderboard` into a file (a child's stdout may still be in the pipe when it exits). */
   const cli = async (format: 'json' | 'csv') => {
     const out = join(dir, `ratings.${format}`);
-    const p = spawnScript('src/cli/leaderboard.ts', ['--db', db, '--format', format, '--out', out]);
+    const p = spawnScript('src/cli/leaderboard.ts', ['--db', db, '--format', format, '--out', out], { ARENA_INCLUDE_SEEDED: 'true' });
     assert.equal((await p.exited).code, 0, p.err());
     return readFileSync(out, 'utf8');
   };
@@ -144,7 +146,7 @@ describe('ratings at 1, 2, 5 and 50 matches: positive widths, one ranking on eve
 
       if (n === 1) {
         // One match: the table orders its two players as the match's final standings do.
-        const { results } = await new ResultsLoader(hostStore).load();
+        const { results } = await new ResultsLoader(hostStore).load({}, { includeSeeded: true });
         const standings = [...results[0]!.seats].sort((a, b) => a.rank - b.rank).map((s) => s.player.id);
         assert.deepEqual(buildLeaderboard(results).rows.map((r) => r.player.id), standings);
       }

@@ -25,7 +25,7 @@ export function syntheticResults(players: readonly Synthetic[], n: number, opts:
       const p = pool.splice(Math.floor(rng() * pool.length), 1)[0]!;
       seats.push({ lab: `lab_${s}`, player: { id: `${p.kind}:${p.id}`, kind: p.kind, name: p.id }, reward: p.strength + (rng() * 2 - 1) * noise });
     }
-    out.push({ matchId: `m${k}`, task: 'market_round', platform: 'test', endedAt: new Date(Date.UTC(2026, 0, 1, 0, k)).toISOString(), seats: rankSeats(seats) });
+    out.push({ matchId: `m${k}`, task: 'market_round', platform: 'test', endedAt: new Date(Date.UTC(2026, 0, 1, 0, k)).toISOString(), seats: rankSeats(seats), hostSeeded: false });
   }
   return out;
 }

@@ -51,7 +51,7 @@ export function ratingCoverage(o: { leagues: number; players: number; seats: num
         const i = pool.splice(Math.floor(rng() * pool.length), 1)[0]!;
         seats.push({ lab: `lab_${s}`, player: { id: `p${i}`, kind: 'scripted' as const, name: `p${i}` }, reward: theta[i]! + gumbel() });
       }
-      results.push({ matchId: `m${m}`, task: 'market_round', platform: 'sim', endedAt: '', seats: rankSeats(seats) });
+      results.push({ matchId: `m${m}`, task: 'market_round', platform: 'sim', endedAt: '', seats: rankSeats(seats), hostSeeded: false });
     }
     const matches = new Map<string, number>();
     for (const r of results) for (const s of r.seats) matches.set(s.player.id, (matches.get(s.player.id) ?? 0) + 1);
