@@ -20,6 +20,7 @@ import { sftRows, type AuthorFilter } from '../analytics/preference/export-sft.j
 import { preferenceRows } from '../analytics/preference/export-votes.js';
 import { PreferenceFormatSchema, SftFormatSchema, SourceSchema } from '../analytics/preference/formats.js';
 import { loadMatchData, selectMatchData, selectMatches } from '../analytics/preference/index.js';
+import { grantedIds, withConsent } from '../analytics/preference/consent.js';
 import type { MatchData } from '../analytics/preference/dataset.js';
 import { pseudonymizer } from '../analytics/preference/pseudonym.js';
 import { renderTranscript } from '../present/transcript.js';
@@ -94,7 +95,8 @@ async function main(): Promise<number> {
       // Host-seeded matches (practice) only with config `data.includeSeeded`; identifying votes only when asked.
       const selection = { includeIdentifying: args.kind === 'votes' && args.includeIdentifying, includeSeeded: config.data.includeSeeded };
       const byVotes = args.kind === 'votes' && args.source === 'human';
-      const matches = await loadAll(store, { ...(args.match ? { matchId: args.match } : {}), ...(args.since && !byVotes ? { since: args.since } : {}) });
+      // People's words and votes only with their consent (consent.ts).
+      const matches = withConsent(await loadAll(store, { ...(args.match ? { matchId: args.match } : {}), ...(args.since && !byVotes ? { since: args.since } : {}) }), grantedIds(await store.listConsents()));
       const rows =
         args.kind === 'votes'
           ? preferenceRows(matches, { format: args.format, source: args.source, pseudonymize, selection, ...(args.since ? { since: args.since } : {}) })

@@ -8,8 +8,8 @@
 import type { CommandContext } from './context.js';
 import type { CommandError } from './types.js';
 
-/** Commands a button may still run after its match ended: votes on its last ballot, which stays open a while. */
-const AFTER_THE_MATCH: ReadonlySet<string> = new Set(['vote']);
+/** Commands a button may still run after its match ended: votes on its last ballot, which stays open a while, and `privacy` (about the person, not the match). */
+const AFTER_THE_MATCH: ReadonlySet<string> = new Set(['vote', 'privacy']);
 
 /**
  * Why a button made for match `matchId` may not run `command` here, or null when it may. Errors:

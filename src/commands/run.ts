@@ -11,7 +11,8 @@ import { isCommandError, parseCommandText, unknownCommand, unknownOption } from 
 import { optionsError } from './options.js';
 import { checkAll } from './preconditions.js';
 import { boundButtonError } from './bound.js';
-import { errorReply } from '../chat/reply.js';
+import { errorReply, mergeReplies } from '../chat/reply.js';
+import { CONSENT_TRIGGERS, consentPrompt } from './handlers-privacy.js';
 import type { Caller, CommandError, OptionKind, Reply } from './types.js';
 
 /** Called when a handler throws (a bug, or the store is unreachable); the user gets `internal_error`. */
@@ -70,7 +71,10 @@ export async function runCommand(host: ArenaHost, channelId: string, caller: Cal
     if (failed) return errorReply(caller.userId, failed);
     const parsed = def.schema.safeParse(raw);
     if (!parsed.success) return errorReply(caller.userId, withValidIds(ctx, def, optionsError(def, raw, parsed.error)));
-    return await def.execute(ctx, parsed.data);
+    const reply = await def.execute(ctx, parsed.data);
+    // A person's first pitch, message or vote: the data notice follows, once (handlers-privacy.ts).
+    if (reply.error || !CONSENT_TRIGGERS.has(def.name) || (def.name === 'vote' && parsed.data['choice'] === undefined)) return reply;
+    return mergeReplies(reply, await consentPrompt(ctx));
   } catch (err) {
     sink(err, { name: def.name, channelId, userId: caller.userId });
     return errorReply(caller.userId, { code: 'internal_error', message: 'Something went wrong on our side. Check `status` or `me` before trying again.' });

@@ -209,6 +209,16 @@ const REST: readonly CommandSpec[] = [
     access: 'anyone',
   },
   {
+    name: 'privacy',
+    description: 'Your data: what is stored about you, your consent to research exports, erasure',
+    help: 'Private. Shows what the bot stores about you (the matches you sat in, your pitches, messages and votes) and your answer to the data notice. `consent:on` lets your words and votes into research exports under a pseudonym, `consent:off` withdraws (later exports leave them out); `erase:ask` then `erase:confirm` replaces your texts with "[erased]" and deletes your votes in every finished match. Examples: `privacy`, `privacy consent:on`, `privacy erase:ask`.',
+    options: [
+      opt('consent', 'string', false, 'on (agree to research exports) or off (decline or withdraw)', ['on', 'off']),
+      opt('erase', 'string', false, 'ask (see what would be erased) or confirm (erase it)', ['ask', 'confirm']),
+    ],
+    access: 'anyone',
+  },
+  {
     name: 'chart',
     description: "The match's standings over the rounds as a chart",
     help: 'Public view only: cumulative reward per seat after each closed round. Example: `chart`.',

@@ -21,6 +21,8 @@ export interface DataPolicy {
   /** Count matches whose host chose the seed (`hostSeeded`) in ratings and research data (default false). */
   includeSeeded: boolean;
   notice: DataNotice;
+  /** Key of export pseudonyms (config `votes.pseudonymSecret`); null/absent = the one stored in the database. The erasure log names people by it. */
+  pseudonymSecret?: string | null;
 }
 
 /** The default notice (an operator replaces it with `data.noticeText`). */
@@ -28,7 +30,7 @@ export const DEFAULT_NOTICE_TEXT =
   'This bot collects research data on how people and AI models negotiate and argue. With your agreement, your pitches, messages and blind votes may be published in research datasets under the licence below. ' +
   'You appear there only under a pseudonym that changes with each release; e-mail addresses, phone numbers, links and mentions are removed from your text. ' +
   'If you decline, you play and vote as usual and none of your words or votes is ever exported. ' +
-  'You can see and download what is stored about you, withdraw, or have your words and votes erased at any time with `stats view:privacy`.';
+  'You can see and download what is stored about you, withdraw, or have your words and votes erased at any time with `privacy`.';
 
 /** Default licence of releases: Creative Commons Attribution 4.0. */
 export const DEFAULT_NOTICE_LICENCE = 'CC-BY-4.0';

@@ -24,12 +24,16 @@ import type { ConstraintKind } from './constraint.js';
 import type { Database } from './schema.js';
 import { IsoTimestamp, toEvent, toMatch } from './rows.js';
 import * as votes from './votes.js';
+import * as privacy from './privacy.js';
 import * as inbox from './inbox.js';
 import { memoryRateLimit, type RateLimit, type RateLimitOptions } from './rate-limit.js';
 import * as llmUsage from './llm-usage.js';
 import * as llmGuard from './llm-guard.js';
 import type {
   AppendResult,
+  ConsentRecord,
+  ErasureRecord,
+  EventRewrite,
   CreateMatchResult,
   EventStore,
   MatchRecord,
@@ -251,6 +255,26 @@ export class KyselyEventStore implements EventStore {
 
   secret(name: string, generate: () => string): Promise<string> {
     return votes.secret(this.db, name, generate);
+  }
+
+  setConsent(consent: ConsentRecord): Promise<void> {
+    return privacy.setConsent(this.db, consent);
+  }
+
+  getConsent(userId: string): Promise<ConsentRecord | null> {
+    return privacy.getConsent(this.db, userId);
+  }
+
+  listConsents(): Promise<ConsentRecord[]> {
+    return privacy.listConsents(this.db);
+  }
+
+  erase(userId: string, rewrites: readonly EventRewrite[], log: Omit<ErasureRecord, 'votes' | 'texts'>): Promise<ErasureRecord> {
+    return privacy.erase(this.db, userId, rewrites, log);
+  }
+
+  listErasures(): Promise<ErasureRecord[]> {
+    return privacy.listErasures(this.db);
   }
 
   addLlmUsage(usage: LlmUsageDelta): Promise<void> {

@@ -207,6 +207,30 @@ const m0009: Migration = {
   },
 };
 
+/**
+ * 0010: consent and erasure (docs/PREFERENCE-DATA.md#consent-and-erasure): each person's answer to the data
+ * notice, and the erasure log (pseudonym and counts only). Self-contained.
+ */
+const m0010: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('consents')
+      .addColumn('user_id', 'text', (c) => c.primaryKey())
+      .addColumn('state', 'text', (c) => c.notNull().check(sql`state in ('asked', 'granted', 'declined')`))
+      .addColumn('notice_version', 'text', (c) => c.notNull())
+      .addColumn('at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('erasures')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('at', 'text', (c) => c.notNull())
+      .addColumn('subject', 'text', (c) => c.notNull())
+      .addColumn('votes', 'integer', (c) => c.notNull())
+      .addColumn('texts', 'integer', (c) => c.notNull())
+      .execute();
+  },
+};
+
 /** Every migration by name, in order. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_matches_events_claims': m0001,
@@ -218,6 +242,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0007_private_inbox_channel': m0007,
   '0008_llm_usage_person': m0008,
   '0009_vote_anonymous': m0009,
+  '0010_consent_erasure': m0010,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };

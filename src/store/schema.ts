@@ -116,6 +116,26 @@ export interface RateLimitsTable {
   expire: string | number | null;
 }
 
+/** `consents` (0010): each person's answer to the data notice (src/match/data-policy.ts); one row per person. */
+export interface ConsentsTable {
+  user_id: string;
+  /** 'asked' | 'granted' | 'declined' (checked by the database and when read back). */
+  state: string;
+  /** The notice's version the answer was given to. */
+  notice_version: string;
+  at: string;
+}
+
+/** `erasures` (0010): the erasure log: who (by pseudonym) and how much, never what. */
+export interface ErasuresTable {
+  id: string;
+  at: string;
+  /** The person's export pseudonym (`u_…`), not their platform id. */
+  subject: string;
+  votes: number;
+  texts: number;
+}
+
 /** The whole database as Kysely sees it. */
 export interface Database {
   matches: MatchesTable;
@@ -128,4 +148,6 @@ export interface Database {
   rate_limits: RateLimitsTable;
   llm_usage: LlmUsageTable;
   llm_guard: LlmGuardTable;
+  consents: ConsentsTable;
+  erasures: ErasuresTable;
 }

@@ -213,6 +213,38 @@ export class StoreError extends CodedError<StoreErrorCode> {
 }
 
 /**
+ * A person's answer to the data notice: `granted` = their words and votes may be exported; `asked` = shown
+ * the notice, no answer yet; `declined`. Only `granted` lets anything of theirs into an export.
+ */
+export type ConsentState = 'asked' | 'granted' | 'declined';
+
+/** One person's recorded answer (table `consents`). */
+export interface ConsentRecord {
+  userId: string;
+  state: ConsentState;
+  /** Version of the notice answered (src/match/data-policy.ts `DataNotice.version`). */
+  noticeVersion: string;
+  at: string;
+}
+
+/** One stored event's new body (an erasure's tombstoned words) and how many texts it replaced. */
+export interface EventRewrite {
+  matchId: string;
+  seq: number;
+  body: MatchEventBody;
+  texts: number;
+}
+
+/** One erasure, as logged: the person's pseudonym and counts, never the erased content. */
+export interface ErasureRecord {
+  id: string;
+  at: string;
+  subject: string;
+  votes: number;
+  texts: number;
+}
+
+/**
  * Durable, multi-process-safe storage of matches and their append-only event logs.
  * Every method may reject with a driver error when the database itself is unreachable; data problems are
  * result values or a {@link StoreError}.
@@ -297,6 +329,24 @@ export interface EventStore {
    * @throws {TypeError} when `name` is not such a name.
    */
   secret(name: string, generate: () => string): Promise<string>;
+
+  /** Record a person's answer to the data notice (replaces an earlier one). */
+  setConsent(consent: ConsentRecord): Promise<void>;
+
+  /** A person's answer, or null when none is recorded. */
+  getConsent(userId: string): Promise<ConsentRecord | null>;
+
+  /** Every recorded answer, ordered by user id. */
+  listConsents(): Promise<ConsentRecord[]>;
+
+  /**
+   * Erase a person, atomically: delete every vote they cast, replace the given event bodies (their words
+   * tombstoned; the actions stay, so replays stay valid) and append `log` with the counts. Returns the log row.
+   */
+  erase(userId: string, rewrites: readonly EventRewrite[], log: Omit<ErasureRecord, 'votes' | 'texts'>): Promise<ErasureRecord>;
+
+  /** The erasure log, oldest first. */
+  listErasures(): Promise<ErasureRecord[]>;
 
   /** Matches matching `filter`, oldest first (e.g. a channel's finished matches for stats and ratings). */
   listMatches(filter?: MatchFilter): Promise<MatchRecord[]>;

@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { preferenceChartSpec } from '../analytics/preference/chart.js';
 import { PreferenceFormatSchema, SourceSchema } from '../analytics/preference/formats.js';
+import { grantedIds, withConsent } from '../analytics/preference/consent.js';
 import { computeStats, DEFAULT_SELECTION, DEFAULT_STATS_OPTIONS, loadMatchData, preferenceRows, type MatchData, type PreferenceStats } from '../analytics/preference/index.js';
 import { pseudonymizer } from '../analytics/preference/pseudonym.js';
 import { formatLeaderboard } from '../analytics/ratings/format.js';
@@ -158,7 +159,7 @@ export function registerDataRoutes(app: FastifyInstance, ctx: WebContext): void 
     const q = ExportQuerySchema.safeParse(req.query);
     if (!q.success) return reply.status(400).type('text/plain').send('format: trl | openai-dpo | jsonl; source: human | judge; include_identifying: 0 | 1');
     const selection = { includeIdentifying: q.data.include_identifying === '1', includeSeeded: ctx.settings.data.includeSeeded };
-    const rows = preferenceRows(await data(true), { format: q.data.format, source: q.data.source, pseudonymize: await pseudo(), selection });
+    const rows = preferenceRows(withConsent(await data(true), grantedIds(await ctx.store.listConsents())), { format: q.data.format, source: q.data.source, pseudonymize: await pseudo(), selection });
     const text = rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : '');
     return reply.type('application/x-ndjson; charset=utf-8').header('cache-control', 'no-store').header('content-disposition', `attachment; filename="preferences-${q.data.source}-${q.data.format}.jsonl"`).send(text);
   });

@@ -6,8 +6,8 @@ import { COMMANDS, COMMAND_SPECS, renderCommandReference, renderHelp, usage } fr
 import { COMMANDS_DOC, readSection } from '../../src/commands/reference-section.js';
 
 const BRIEF = ['new', 'join', 'seat', 'start', 'status', 'me', 'offer', 'accept', 'reject', 'counter', 'pitch', 'reserve', 'release', 'coalition', 'allocate', 'message', 'done', 'finish', 'end', 'help'];
-/** Commands added after the first catalogue: ballots and stats, ratings and charts. */
-const LATER = ['vote', 'stats', 'leaderboard', 'chart'];
+/** Commands added after the first catalogue: ballots and stats, ratings and charts, the person's data. */
+const LATER = ['vote', 'stats', 'leaderboard', 'chart', 'privacy'];
 
 describe('catalogue', () => {
   test('every command of the brief is defined exactly once, in spec order, with a schema matching its options', () => {
@@ -39,7 +39,7 @@ describe('catalogue', () => {
     const access = Object.fromEntries(COMMAND_SPECS.map((s) => [s.name, s.access]));
     for (const n of ['seat', 'start', 'end']) assert.equal(access[n], 'host');
     for (const n of ['me', 'offer', 'accept', 'reject', 'counter', 'pitch', 'reserve', 'release', 'coalition', 'allocate', 'message', 'done', 'finish']) assert.equal(access[n], 'seat');
-    for (const n of ['new', 'join', 'status', 'help', 'vote', 'stats', 'leaderboard', 'chart']) assert.equal(access[n], 'anyone');
+    for (const n of ['new', 'join', 'status', 'help', 'vote', 'stats', 'leaderboard', 'chart', 'privacy']) assert.equal(access[n], 'anyone');
   });
 
   test('the brief’s option names', () => {

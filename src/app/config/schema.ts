@@ -160,6 +160,10 @@ export const ArenaConfigSchema = z
 export type ArenaConfig = z.output<typeof ArenaConfigSchema>;
 
 /** The research-data policy of `config` (`data.*`): what every entry point of ratings, statistics and exports applies. */
-export const dataPolicyOf = (config: Pick<ArenaConfig, 'data'>): DataPolicy => ({ includeSeeded: config.data.includeSeeded, notice: dataNotice(config.data.noticeText, config.data.licence) });
+export const dataPolicyOf = (config: Pick<ArenaConfig, 'data' | 'votes'>): DataPolicy => ({
+  includeSeeded: config.data.includeSeeded,
+  notice: dataNotice(config.data.noticeText, config.data.licence),
+  pseudonymSecret: config.votes.pseudonymSecret,
+});
 /** What the file may contain. */
 export type ArenaConfigInput = z.input<typeof ArenaConfigSchema>;

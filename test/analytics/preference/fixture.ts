@@ -151,5 +151,12 @@ export async function storeWith(matchId: string, events: readonly StoredEvent[],
   }
   if (events.some((e) => e.body.type === 'match_ended') || foldMatch(events)?.rounds.length) await store.setMatchStatus(matchId, 'over');
   for (const v of votes) assert.ok((await store.recordVote(v)).ok, `vote ${v.voterId} ${v.pitchA}/${v.pitchB} stored`);
+  await grantAll(store, events, votes);
   return store;
+}
+
+/** Every person of `events` and every voter of `votes` agreed to the data notice (exports need it: consent.ts). */
+export async function grantAll(store: EventStore, events: readonly StoredEvent[], votes: readonly VoteRecord[]): Promise<void> {
+  const people = new Set([...events.flatMap((e) => (e.body.type === 'seat_claimed' ? [e.body.userId] : [])), ...votes.map((v) => v.voterId)]);
+  for (const userId of people) await store.setConsent({ userId, state: 'granted', noticeVersion: 'test', at: '2026-01-01T00:00:00.000Z' });
 }

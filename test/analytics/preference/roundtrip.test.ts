@@ -19,6 +19,7 @@ import { eligiblePairs } from '../../../src/voting/ballots/index.js';
 import { pseudonymizer } from '../../../src/analytics/preference/pseudonym.js';
 import { harness, type Harness } from '../../host/helpers.js';
 import { spawnScript, tempDir } from '../../adapters/console/spawn.js';
+import { grantAll } from './fixture.js';
 import { dataNotice } from '../../../src/match/data-policy.js';
 
 /** The matches here use fixed seeds for fixed worlds: practice, which this deployment counts (config data.includeSeeded). */
@@ -111,6 +112,8 @@ describe('exports round trip: every format against the stored events', () => {
       }
     }
     votes = await store.listVotes();
+    // Everyone here agreed to the data notice (exports carry people's words and votes only then: consent.ts).
+    await grantAll(store, [...events.values()].flat(), votes);
     pseudo = await pseudonymizer(store, null);
   });
   after(async () => {
