@@ -28,6 +28,7 @@ import { ledgerRows } from '../present/ledger.js';
 import { replay } from '../match/replay.js';
 import { parseOptions } from './options.js';
 import { withConfiguredStore } from '../app/store.js';
+import { writeDataset } from './export-dataset.js';
 import { fatalLine } from '../app/open-store.js';
 
 const since = z
@@ -45,6 +46,7 @@ const ArgsSchema = z.discriminatedUnion('kind', [
     source: SourceSchema.default('human'),
     includeIdentifying: z.boolean().default(false),
   }),
+  z.object({ kind: z.literal('dataset'), dataset: z.string().trim().min(1), pseudonymKey: z.string().regex(/^[0-9a-f]{32,128}$/, '32 to 128 lowercase hex digits').optional() }),
   z.object({ kind: z.literal('sft'), match: z.string().trim().min(1).optional(), since: since.optional(), format: SftFormatSchema.default('trl'), author: z.enum(['person', 'llm', 'scripted']).optional() }),
 ]);
 const CommonSchema = z.object({ out: z.string().min(1).optional(), db: z.string().min(1).optional(), config: z.string().min(1).optional() });
@@ -56,6 +58,8 @@ async function main(): Promise<number> {
     .option('--match <id>', 'match id (e.g. m_1a2b3c4d5e6f); required without --votes/--sft')
     .option('--votes', 'preference rows of pitch pairs (labelled by people, or by the judge with --source judge)')
     .option('--sft', "demonstrations: each seat's observation and its actions per round")
+    .option('--dataset <dir>', 'a dataset release into a new directory: JSON lines, a dataset card (README.md) and SHA256SUMS')
+    .option('--pseudonym-key <hex>', "--dataset: this release's pseudonym key (default: a fresh one, printed once)")
     .addOption(new Option('--format <format>', 'transcript|jsonl|ledger (a match), trl|openai-dpo|jsonl (--votes), trl|openai (--sft)'))
     .addOption(new Option('--source <source>', '--votes: who labels the pairs').choices(['human', 'judge']))
     .addOption(new Option('--author <kind>', '--sft: only seats driven by').choices(['person', 'llm', 'scripted']))
@@ -69,13 +73,15 @@ async function main(): Promise<number> {
   if (o.votes && o.sft) return program.error('error: --votes and --sft are exclusive', { exitCode: 2 });
   if (o.match && o.since) return program.error('error: --match and --since are exclusive', { exitCode: 2 });
   if (o.includeIdentifying && !o.votes) return program.error('error: --include-identifying goes with --votes', { exitCode: 2 });
-  const kind = o.votes ? 'votes' : o.sft ? 'sft' : 'match';
+  if ([o.votes, o.sft, o.dataset].filter(Boolean).length > 1) return program.error('error: --votes, --sft and --dataset are exclusive', { exitCode: 2 });
+  const kind = o.dataset ? 'dataset' : o.votes ? 'votes' : o.sft ? 'sft' : 'match';
   const picked = Object.fromEntries(
-    Object.entries({ kind, match: o.match, format: o.format, source: o.source, author: o.author, since: o.since, includeIdentifying: o.includeIdentifying }).filter(([, v]) => v !== undefined),
+    Object.entries({ kind, match: o.match, format: o.format, source: o.source, author: o.author, since: o.since, includeIdentifying: o.includeIdentifying, dataset: o.dataset, pseudonymKey: o.pseudonymKey }).filter(([, v]) => v !== undefined),
   );
   const args = parseOptions(program, ArgsSchema, picked);
   const common = parseOptions(program, CommonSchema, o);
   return withConfiguredStore(common, async (store, config) => {
+    if (args.kind === 'dataset') return writeDataset(store, config, await loadAll(store, {}), args.dataset, args.pseudonymKey);
     if (args.match && !(await store.getMatch(args.match))) {
       process.stderr.write(`No match ${args.match} in this database.\n`);
       return 1;

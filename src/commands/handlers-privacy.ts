@@ -49,7 +49,7 @@ async function show(ctx: CommandContext): Promise<Reply> {
   const texts = f.matches.reduce((a, m) => a + m.texts, 0);
   const lines = [
     `Consent: ${STATE_TEXT[consent?.state ?? 'none']}${consent ? ` (notice ${consent.noticeVersion}, ${consent.at})` : ''}.`,
-    `Stored about you: ${f.matches.length} match${f.matches.length === 1 ? '' : 'es'} you held a seat in${f.matches.length ? ` (${f.matches.map((m) => `${m.id} ${m.status}`).join(', ')})` : ''}, with ${texts} pitch${texts === 1 ? '' : 'es'}, messages and notes of yours and your display name; ${f.votes} vote${f.votes === 1 ? '' : 's'}.`,
+    `Stored about you: ${f.matches.length} match${f.matches.length === 1 ? '' : 'es'} you held a seat in${f.matches.length ? ` (${f.matches.map((m) => `${m.id} ${m.status}`).join(', ')})` : ''}, with ${texts} text${texts === 1 ? '' : 's'} of yours (pitches, messages, offer notes) and your display name; ${f.votes} vote${f.votes === 1 ? '' : 's'}.`,
     '`privacy consent:on` agrees, `privacy consent:off` withdraws; `privacy erase:ask` erases your words and votes (after a confirmation).',
   ];
   return privateReply(ctx.caller.userId, {

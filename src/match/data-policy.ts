@@ -30,7 +30,7 @@ export const DEFAULT_NOTICE_TEXT =
   'This bot collects research data on how people and AI models negotiate and argue. With your agreement, your pitches, messages and blind votes may be published in research datasets under the licence below. ' +
   'You appear there only under a pseudonym that changes with each release; e-mail addresses, phone numbers, links and mentions are removed from your text. ' +
   'If you decline, you play and vote as usual and none of your words or votes is ever exported. ' +
-  'You can see and download what is stored about you, withdraw, or have your words and votes erased at any time with `privacy`.';
+  'You can see what is stored about you, withdraw, or have your words and votes erased at any time with `privacy`.';
 
 /** Default licence of releases: Creative Commons Attribution 4.0. */
 export const DEFAULT_NOTICE_LICENCE = 'CC-BY-4.0';

@@ -118,7 +118,7 @@ function suite(name: string, open: () => Promise<{ store: EventStore; close: () 
       const r = await run(alice, 'privacy');
       assert.equal(r.public.length, 0, 'private');
       assert.match(texts(r), /Consent: you agreed/);
-      assert.match(texts(r), new RegExp(`1 match you held a seat in \\(${matchId} over\\), with 2 pitches`));
+      assert.match(texts(r), new RegExp(`1 match you held a seat in \\(${matchId} over\\), with 2 texts of yours`));
       assert.match(texts(r), /Data notice \(licence CC-BY-4\.0\)/);
     });
 

@@ -162,9 +162,10 @@ describe('web page privacy', () => {
   test('preference exports only with the admin token', async () => {
     assert.equal((await fetch(`${h.base}/preferences/export?format=jsonl`)).status, 401);
     assert.equal((await fetch(`${h.base}/preferences/export?format=jsonl`, { headers: { authorization: 'Bearer wrong-token-0123456789abcd' } })).status, 401);
-    const ok = await fetch(`${h.base}/preferences/export?format=jsonl&source=judge`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-    assert.equal(ok.status, 200);
-    const rows = (await ok.text()).trim().split('\n').filter(Boolean);
+    const judged = async () => (await (await fetch(`${h.base}/preferences/export?format=jsonl&source=judge`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text()).trim().split('\n').filter(Boolean);
+    assert.deepEqual(await judged(), [], "no pair of two people's pitches before they agree to the data notice");
+    for (const who of [alice, bob]) assert.equal((await h.run(who, 'privacy consent:on')).error, undefined);
+    const rows = await judged();
     assert.ok(rows.length > 0, 'the judge-labelled pairs of the finished match');
     assert.doesNotMatch(rows.join('\n'), /test:alice|test:bob/);
   });

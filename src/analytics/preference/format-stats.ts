@@ -50,6 +50,7 @@ export function selectionLine(s: PreferenceStats): string {
 }
 
 function votesLine(sel: PreferenceStats['selection']): string {
+  if (sel.votes === 0) return 'No votes yet.';
   if (sel.includeIdentifying) return `All ${plural(sel.votes, 'vote')} used, ${sel.identifying} of them on pairs that still identified an author after redaction.`;
   if (sel.identifying === 0) return sel.votes === 1 ? 'The one vote was on an anonymous pair.' : `All ${sel.votes} votes were on anonymous pairs.`;
   return `Anonymous votes only: ${sel.kept} of ${sel.votes}; ${sel.identifying} on pairs that still identified an author after redaction are left out (npm run stats -- --include-identifying keeps them).`;
