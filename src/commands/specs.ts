@@ -201,7 +201,7 @@ const REST: readonly CommandSpec[] = [
   {
     name: 'leaderboard',
     description: 'Ratings across finished matches: people, models and scripted policies',
-    help: 'Public. The top 10 by the lower bound of the 95% interval of their Bradley–Terry rating (preliminary below 20 matches), matches played, a chart, every person as one player, and people\'s win rate against each model. Matches ended early by the host, or where a person left before round 1 closed, do not count. Example: `leaderboard task:market_round kind:people`.',
+    help: 'Public. The top 10 by the lower bound of the 95% interval of their Bradley–Terry rating (preliminary below 20 matches), matches played, a chart, every person as one player, and people\'s win rate against each model. Matches ended early by the host, where a person left before round 1 closed, or whose host chose the seed (practice, unless the operator counts them), do not count. Example: `leaderboard task:market_round kind:people`.',
     options: [
       opt('task', 'string', false, 'Only matches of this task (default: every task)', TASK_NAMES),
       opt('kind', 'string', false, 'people, models (LLM models and scripted policies) or all (default)', ['people', 'models', 'all']),
