@@ -14,7 +14,13 @@ import { dataPolicyOf, type ArenaConfig } from '../app/config/index.js';
 import type { EventStore } from '../store/types.js';
 
 /** Write the release of `matches` to `dir`; the exit code (1 when `dir` holds files). */
-export async function writeDataset(store: EventStore, config: ArenaConfig, matches: readonly MatchData[], dir: string, key: string | undefined): Promise<number> {
+export async function writeDataset(
+  store: EventStore,
+  config: ArenaConfig,
+  matches: readonly MatchData[],
+  dir: string,
+  key: string | undefined,
+): Promise<number> {
   if (existsSync(dir) && readdirSync(dir).length > 0) {
     process.stderr.write(`${dir} is not empty: a release goes into a new or empty directory.\n`);
     return 1;
@@ -40,7 +46,9 @@ export async function writeDataset(store: EventStore, config: ArenaConfig, match
   const s = release.scrubbed;
   process.stderr.write(
     `Release ${release.version} in ${dir}: ${c.humanRows} people's votes, ${c.judgeRows} judge-labelled pairs, ${c.sftRows} demonstrations from ${c.matches} match${c.matches === 1 ? '' : 'es'}; replaced ${s.email} e-mail addresses, ${s.url} URLs, ${s.mention} mentions, ${s.phone} phone numbers.\n` +
-      (key ? '' : `Pseudonym key of this release (not stored; keep it only to link a later release with --pseudonym-key): ${pseudonymKey}\n`),
+      (key
+        ? ''
+        : `Pseudonym key of this release (not stored; keep it only to link a later release with --pseudonym-key): ${pseudonymKey}\n`),
   );
   return 0;
 }

@@ -30,7 +30,11 @@ async function footprint(store: EventStore, userId: string) {
   for (const rec of await store.listMatches()) {
     const log = await store.load(rec.id);
     if (!seatedIn(log, userId)) continue;
-    matches.push({ id: rec.id, status: rec.status, texts: tombstoneWords(log, userId).filter((t) => t.body.type === 'action').length });
+    matches.push({
+      id: rec.id,
+      status: rec.status,
+      texts: tombstoneWords(log, userId).filter((t) => t.body.type === 'action').length,
+    });
   }
   const votes = await store.listVotes({ voterId: userId });
   return { matches, votes: votes.length };
@@ -65,7 +69,12 @@ async function show(ctx: CommandContext): Promise<Reply> {
 
 async function answer(ctx: CommandContext, on: boolean): Promise<Reply> {
   const version = dataNoticeVersion(ctx);
-  await ctx.host.eventStore.setConsent({ userId: ctx.caller.userId, state: on ? 'granted' : 'declined', noticeVersion: version, at: new Date().toISOString() });
+  await ctx.host.eventStore.setConsent({
+    userId: ctx.caller.userId,
+    state: on ? 'granted' : 'declined',
+    noticeVersion: version,
+    at: new Date().toISOString(),
+  });
   const text = on
     ? 'Thank you: your pitches, messages and votes may now be exported under a pseudonym. `privacy consent:off` withdraws at any time; later exports then leave them out.'
     : 'Noted: none of your words or votes will be exported; you play and vote as usual. `privacy consent:on` changes your mind.';
@@ -77,7 +86,10 @@ const dataNoticeVersion = (ctx: CommandContext): string => dataPolicyOf(ctx.host
 /** Running or lobby matches `userId` holds a seat in: erasing then would change a match in play. */
 async function liveSeats(store: EventStore, userId: string): Promise<string[]> {
   const out: string[] = [];
-  for (const rec of [...(await store.listMatches({ status: 'lobby' })), ...(await store.listMatches({ status: 'running' }))]) {
+  for (const rec of [
+    ...(await store.listMatches({ status: 'lobby' })),
+    ...(await store.listMatches({ status: 'running' })),
+  ]) {
     if (seatedIn(await store.load(rec.id), userId)) out.push(rec.id);
   }
   return out;
@@ -88,7 +100,10 @@ async function erase(ctx: CommandContext, confirmed: boolean): Promise<Reply> {
   const userId = ctx.caller.userId;
   const live = await liveSeats(store, userId);
   if (live.length) {
-    return errorReply(userId, { code: 'match_in_play', message: `You hold a seat in ${live.join(', ')}, still in play: erase after it ends (\`finish\` leaves it). Nothing was changed.` });
+    return errorReply(userId, {
+      code: 'match_in_play',
+      message: `You hold a seat in ${live.join(', ')}, still in play: erase after it ends (\`finish\` leaves it). Nothing was changed.`,
+    });
   }
   const rewrites: EventRewrite[] = [];
   for (const rec of await store.listMatches({ status: 'over' })) {
@@ -118,7 +133,12 @@ export const privacy = defineCommand(
   z.object({ consent: choiceValue(['on', 'off']).optional(), erase: choiceValue(['ask', 'confirm']).optional() }),
   [],
   async (ctx, o) => {
-    if (o.consent && o.erase) return errorReply(ctx.caller.userId, { code: 'invalid_option', option: 'erase', message: 'Give `consent` or `erase`, not both. Nothing was changed.' });
+    if (o.consent && o.erase)
+      return errorReply(ctx.caller.userId, {
+        code: 'invalid_option',
+        option: 'erase',
+        message: 'Give `consent` or `erase`, not both. Nothing was changed.',
+      });
     if (o.consent) return answer(ctx, o.consent === 'on');
     if (o.erase) return erase(ctx, o.erase === 'confirm');
     return show(ctx);
@@ -133,7 +153,12 @@ export async function consentPrompt(ctx: CommandContext): Promise<Reply | null> 
   const store = ctx.host.eventStore;
   if (await store.getConsent(ctx.caller.userId)) return null;
   const policy = dataPolicyOf(ctx.host);
-  await store.setConsent({ userId: ctx.caller.userId, state: 'asked', noticeVersion: policy.notice.version, at: new Date().toISOString() });
+  await store.setConsent({
+    userId: ctx.caller.userId,
+    state: 'asked',
+    noticeVersion: policy.notice.version,
+    at: new Date().toISOString(),
+  });
   const post = privatePost(ctx.caller.userId, {
     title: 'Research data: may we use your words and votes?',
     text: `${policy.notice.text}\nLicence: ${policy.notice.licence}. Until you agree, nothing of yours is exported. \`privacy consent:on\` / \`privacy consent:off\`.`,

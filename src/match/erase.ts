@@ -29,7 +29,9 @@ export function tombstoneWords(log: readonly StoredEvent[], userId: string): Tom
     if (x === undefined) numbers.set(t, (x = `[erased text ${numbers.size + 1}]`));
     return x;
   };
-  const labs = new Set(log.flatMap((e) => (e.body.type === 'seat_claimed' && e.body.userId === userId ? [e.body.lab] : [])));
+  const labs = new Set(
+    log.flatMap((e) => (e.body.type === 'seat_claimed' && e.body.userId === userId ? [e.body.lab] : [])),
+  );
   const out: Tombstoned[] = [];
   for (const e of log) {
     const b = e.body;
@@ -40,18 +42,28 @@ export function tombstoneWords(log: readonly StoredEvent[], userId: string): Tom
       const drivers = Object.fromEntries(
         Object.entries(b.drivers).map(([lab, d]) => {
           const x = d as { kind?: unknown; userId?: unknown; displayName?: unknown };
-          return x.kind === 'human' && x.userId === userId && x.displayName !== TOMBSTONE ? (texts++, [lab, { ...x, displayName: TOMBSTONE }]) : [lab, d];
+          return x.kind === 'human' && x.userId === userId && x.displayName !== TOMBSTONE
+            ? (texts++, [lab, { ...x, displayName: TOMBSTONE }])
+            : [lab, d];
         }),
       );
       if (texts) out.push({ seq: e.seq, body: { ...b, drivers }, texts });
     } else if (b.type === 'action' && b.userId === userId) {
       const a = b.action as Record<string, unknown> | null;
-      if (a && typeof a === 'object' && typeof a['message'] === 'string' && a['message'] !== '' && !isTombstone(a['message'])) {
+      if (
+        a &&
+        typeof a === 'object' &&
+        typeof a['message'] === 'string' &&
+        a['message'] !== '' &&
+        !isTombstone(a['message'])
+      ) {
         out.push({ seq: e.seq, body: { ...b, action: { ...a, message: tomb(a['message']) } }, texts: 1 });
       }
     } else if (b.type === 'ballot_opened') {
       let texts = 0;
-      const pitches = b.pitches.map((p) => (labs.has(p.lab) && !isTombstone(p.text) ? (texts++, { ...p, text: tomb(p.text) }) : p));
+      const pitches = b.pitches.map((p) =>
+        labs.has(p.lab) && !isTombstone(p.text) ? (texts++, { ...p, text: tomb(p.text) }) : p,
+      );
       if (texts) out.push({ seq: e.seq, body: { ...b, pitches }, texts });
     }
   }
@@ -59,4 +71,5 @@ export function tombstoneWords(log: readonly StoredEvent[], userId: string): Tom
 }
 
 /** Whether `userId` held a seat in `log`. */
-export const seatedIn = (log: readonly StoredEvent[], userId: string): boolean => log.some((e) => e.body.type === 'seat_claimed' && e.body.userId === userId);
+export const seatedIn = (log: readonly StoredEvent[], userId: string): boolean =>
+  log.some((e) => e.body.type === 'seat_claimed' && e.body.userId === userId);

@@ -37,14 +37,31 @@ export async function listConsents(db: Kysely<Database>): Promise<ConsentRecord[
 }
 
 /** Delete `userId`'s votes, rewrite `rewrites`, and log the erasure, in one transaction; the log row. */
-export async function erase(db: Kysely<Database>, userId: string, rewrites: readonly EventRewrite[], log: Omit<ErasureRecord, 'votes' | 'texts'>): Promise<ErasureRecord> {
+export async function erase(
+  db: Kysely<Database>,
+  userId: string,
+  rewrites: readonly EventRewrite[],
+  log: Omit<ErasureRecord, 'votes' | 'texts'>,
+): Promise<ErasureRecord> {
   return db.transaction().execute(async (tx) => {
     const del = await tx.deleteFrom('votes').where('voter_id', '=', userId).executeTakeFirst();
     for (const w of rewrites) {
-      await tx.updateTable('events').set({ body: JSON.stringify(w.body) }).where('match_id', '=', w.matchId).where('seq', '=', w.seq).execute();
+      await tx
+        .updateTable('events')
+        .set({ body: JSON.stringify(w.body) })
+        .where('match_id', '=', w.matchId)
+        .where('seq', '=', w.seq)
+        .execute();
     }
-    const rec: ErasureRecord = { ...log, votes: Number(del.numDeletedRows), texts: rewrites.reduce((a, w) => a + w.texts, 0) };
-    await tx.insertInto('erasures').values({ id: rec.id, at: rec.at, subject: rec.subject, votes: rec.votes, texts: rec.texts }).execute();
+    const rec: ErasureRecord = {
+      ...log,
+      votes: Number(del.numDeletedRows),
+      texts: rewrites.reduce((a, w) => a + w.texts, 0),
+    };
+    await tx
+      .insertInto('erasures')
+      .values({ id: rec.id, at: rec.at, subject: rec.subject, votes: rec.votes, texts: rec.texts })
+      .execute();
     return rec;
   });
 }

@@ -31,8 +31,12 @@ const dave: Caller = { userId: 'test:dave', displayName: 'Dave', isAdmin: false 
 const ALICE_WORDS = 'Alice-unique-phrase: our training job needs one more block';
 const BOB_WORDS = 'Bob-unique-phrase: our inference job misses its deadline';
 
-const texts = (r: Reply) => [...r.public, ...r.private].map((p) => `${p.title ?? ''}\n${p.text}\n${(p.fields ?? []).map((f) => `${f.name}\n${f.value}`).join('\n')}`).join('\n');
-const noticeOf = (r: Reply, who: Caller) => r.private.find((p) => p.userId === who.userId && /may we use your words and votes/.test(p.title ?? ''));
+const texts = (r: Reply) =>
+  [...r.public, ...r.private]
+    .map((p) => `${p.title ?? ''}\n${p.text}\n${(p.fields ?? []).map((f) => `${f.name}\n${f.value}`).join('\n')}`)
+    .join('\n');
+const noticeOf = (r: Reply, who: Caller) =>
+  r.private.find((p) => p.userId === who.userId && /may we use your words and votes/.test(p.title ?? ''));
 
 function suite(name: string, open: () => Promise<{ store: EventStore; close: () => Promise<void> }>): void {
   describe(`privacy: consent and erasure (${name})`, () => {
@@ -58,14 +62,20 @@ function suite(name: string, open: () => Promise<{ store: EventStore; close: () 
 
     before(async () => {
       ({ store, close } = await open());
-      host = new RoundHost({ store, publish: async () => {}, votes: { ballotSeconds: 0 }, data: { includeSeeded: true, notice: dataNotice() } });
+      host = new RoundHost({
+        store,
+        publish: async () => {},
+        votes: { ballotSeconds: 0 },
+        data: { includeSeeded: true, notice: dataNotice() },
+      });
       for (const [who, text] of [
         [alice, 'new task:market_round seed:7 round_seconds:0 votes:on'],
         [alice, 'join lab:lab_0'],
         [bob, 'join lab:lab_1'],
         [dave, 'join lab:lab_2'],
         [alice, 'start'],
-      ] as const) assert.equal((await run(who, text)).error, undefined, text);
+      ] as const)
+        assert.equal((await run(who, text)).error, undefined, text);
       matchId = (await host.current(CH))!.id;
     });
     after(async () => {
@@ -79,7 +89,13 @@ function suite(name: string, open: () => Promise<{ store: EventStore; close: () 
       const notice = noticeOf(first, alice);
       assert.ok(notice, 'the notice follows the first pitch');
       assert.match(notice.text, /Licence: CC-BY-4\.0\. Until you agree, nothing of yours is exported/);
-      assert.deepEqual(notice.buttons?.map((b) => [b.label, b.command]), [['I agree', 'privacy consent:on'], ['I decline', 'privacy consent:off']]);
+      assert.deepEqual(
+        notice.buttons?.map((b) => [b.label, b.command]),
+        [
+          ['I agree', 'privacy consent:on'],
+          ['I decline', 'privacy consent:off'],
+        ],
+      );
       assert.equal((await store.getConsent(alice.userId))?.state, 'asked');
       assert.equal(noticeOf(await run(alice, `pitch text:"${ALICE_WORDS} again"`), alice), undefined, 'shown once');
       assert.ok(noticeOf(await run(bob, `pitch text:"${BOB_WORDS}"`), bob));
@@ -104,11 +120,12 @@ function suite(name: string, open: () => Promise<{ store: EventStore; close: () 
       assert.equal(v.error, undefined, JSON.stringify(v.error));
       assert.ok(noticeOf(v, carol), 'the notice follows a first vote');
       await run(carol, 'privacy consent:on');
-      for (let i = 0; i < 10 && (await host.current(CH)); i++) for (const who of [alice, bob, dave]) await run(who, 'done');
+      for (let i = 0; i < 10 && (await host.current(CH)); i++)
+        for (const who of [alice, bob, dave]) await run(who, 'done');
       assert.equal(await host.current(CH), null, 'the match is over');
       const { rows, text } = await exported();
       assert.ok(rows.length > 0);
-      assert.ok(text.includes('Alice-unique-phrase'), "alice agreed: her pitch is exported");
+      assert.ok(text.includes('Alice-unique-phrase'), 'alice agreed: her pitch is exported');
       assert.ok(!text.includes('Bob-unique-phrase'), 'bob declined: none of his words');
       assert.ok(!text.includes('Bob Quillfeather'));
       assert.ok(text.includes((await pseudonymizer(store, null))(carol.userId)), "carol's vote is a row");
@@ -139,21 +156,36 @@ function suite(name: string, open: () => Promise<{ store: EventStore; close: () 
       assert.match(texts(erased), /texts replaced with "\[erased\]"/);
       const log = await store.load(matchId);
       const raw = JSON.stringify(log);
-      const left = log.filter((e) => /Alice-unique-phrase|Alice Zephyrine/.test(JSON.stringify(e.body))).map((e) => JSON.stringify(e.body).slice(0, 300));
+      const left = log
+        .filter((e) => /Alice-unique-phrase|Alice Zephyrine/.test(JSON.stringify(e.body)))
+        .map((e) => JSON.stringify(e.body).slice(0, 300));
       assert.deepEqual(left, [], 'no word of alice is stored');
       assert.ok(raw.includes('[erased text 1]') && raw.includes(TOMBSTONE));
       assert.ok(raw.includes('Bob-unique-phrase'), "bob's words are his own");
       const after = replay(log)!;
       assert.equal(after.phase, 'over');
-      assert.deepEqual(Object.values(after.state!.seats).map((l) => l.cumulativeReward), Object.values(before.state!.seats).map((l) => l.cumulativeReward), 'the same standings');
+      assert.deepEqual(
+        Object.values(after.state!.seats).map((l) => l.cumulativeReward),
+        Object.values(before.state!.seats).map((l) => l.cumulativeReward),
+        'the same standings',
+      );
       const { text } = await exported();
       assert.ok(!text.includes('Alice-unique-phrase'));
       assert.equal((await store.getConsent(alice.userId))?.state, 'declined', 'consent withdrawn');
       const logRows = await store.listErasures();
       assert.equal(logRows.length, 2);
-      assert.ok(logRows.every((e) => /^u_[0-9a-f]{16}$/.test(e.subject)), 'logged by pseudonym');
-      assert.ok(!JSON.stringify(logRows).includes('alice') && !JSON.stringify(logRows).includes('Alice'), 'nothing of the content');
-      assert.deepEqual(logRows.map((e) => e.votes), [1, 0]);
+      assert.ok(
+        logRows.every((e) => /^u_[0-9a-f]{16}$/.test(e.subject)),
+        'logged by pseudonym',
+      );
+      assert.ok(
+        !JSON.stringify(logRows).includes('alice') && !JSON.stringify(logRows).includes('Alice'),
+        'nothing of the content',
+      );
+      assert.deepEqual(
+        logRows.map((e) => e.votes),
+        [1, 0],
+      );
     });
   });
 }

@@ -15,7 +15,8 @@ export const WITHHELD = '[withheld: no consent]';
 export function withConsent(matches: readonly MatchData[], granted: ReadonlySet<string>): MatchData[] {
   return matches.map((m) => {
     const withheld = new Set<LabId>();
-    for (const [lab, d] of Object.entries(m.drivers)) if (d.kind === 'human' && !granted.has(d.userId)) withheld.add(lab);
+    for (const [lab, d] of Object.entries(m.drivers))
+      if (d.kind === 'human' && !granted.has(d.userId)) withheld.add(lab);
     const ok = (lab: LabId) => !withheld.has(lab);
     const rounds = m.rounds.map((r) => ({
       ...r,
@@ -41,4 +42,5 @@ export function withConsent(matches: readonly MatchData[], granted: ReadonlySet<
 }
 
 /** The user ids whose recorded answer is `granted`. */
-export const grantedIds = (consents: readonly { userId: string; state: string }[]): Set<string> => new Set(consents.filter((c) => c.state === 'granted').map((c) => c.userId));
+export const grantedIds = (consents: readonly { userId: string; state: string }[]): Set<string> =>
+  new Set(consents.filter((c) => c.state === 'granted').map((c) => c.userId));

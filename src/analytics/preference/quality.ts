@@ -44,12 +44,21 @@ const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 const PRIOR_VAR = 2.5 ** 2;
 
 /** MAP fit of P(A) = σ(b·x) with a N(0, PRIOR_VAR) prior per coefficient; b and the inverse Hessian. */
-function fitLogistic(xs: readonly [number, number][], ys: readonly boolean[]): { b: [number, number]; cov: [[number, number], [number, number]] } {
+function fitLogistic(
+  xs: readonly [number, number][],
+  ys: readonly boolean[],
+): { b: [number, number]; cov: [[number, number], [number, number]] } {
   let b: [number, number] = [0, 0];
-  let cov: [[number, number], [number, number]] = [[PRIOR_VAR, 0], [0, PRIOR_VAR]];
+  let cov: [[number, number], [number, number]] = [
+    [PRIOR_VAR, 0],
+    [0, PRIOR_VAR],
+  ];
   for (let it = 0; it < 50; it++) {
     const g = [-b[0] / PRIOR_VAR, -b[1] / PRIOR_VAR];
-    const h = [[1 / PRIOR_VAR, 0], [0, 1 / PRIOR_VAR]];
+    const h = [
+      [1 / PRIOR_VAR, 0],
+      [0, 1 / PRIOR_VAR],
+    ];
     xs.forEach((x, i) => {
       const p = sigmoid(b[0] * x[0] + b[1] * x[1]);
       const r = (ys[i] ? 1 : 0) - p;
@@ -62,7 +71,10 @@ function fitLogistic(xs: readonly [number, number][], ys: readonly boolean[]): {
       h[1]![1]! += w * x[1] * x[1];
     });
     const det = h[0]![0]! * h[1]![1]! - h[0]![1]! * h[1]![0]!;
-    cov = [[h[1]![1]! / det, -h[0]![1]! / det], [-h[1]![0]! / det, h[0]![0]! / det]];
+    cov = [
+      [h[1]![1]! / det, -h[0]![1]! / det],
+      [-h[1]![0]! / det, h[0]![0]! / det],
+    ];
     const step: [number, number] = [cov[0][0] * g[0]! + cov[0][1] * g[1]!, cov[1][0] * g[0]! + cov[1][1] * g[1]!];
     b = [b[0] + step[0], b[1] + step[1]];
     if (Math.abs(step[0]) + Math.abs(step[1]) < 1e-9) break;
@@ -84,7 +96,12 @@ export function voterQuality(obs: readonly VoteObservation[]): VoterQuality[] {
         judged.map((v) => v.choseA),
       );
       const se = Math.sqrt(cov[0][0]);
-      styleControlled = { agreement: sigmoid(b[0]), lo: sigmoid(b[0] - 1.96 * se), hi: sigmoid(b[0] + 1.96 * se), lengthPull: sigmoid(b[1] * Math.LN2) };
+      styleControlled = {
+        agreement: sigmoid(b[0]),
+        lo: sigmoid(b[0] - 1.96 * se),
+        hi: sigmoid(b[0] + 1.96 * se),
+        lengthPull: sigmoid(b[1] * Math.LN2),
+      };
     }
     return {
       voter,

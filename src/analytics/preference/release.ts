@@ -20,7 +20,11 @@ import { computeStats, DEFAULT_STATS_OPTIONS } from './stats.js';
 import type { VoteSelection } from './selection.js';
 
 /** The data files of a release, in card order: config name → file name. */
-export const RELEASE_FILES = { human_preferences: 'human_preferences.jsonl', judge_preferences: 'judge_preferences.jsonl', sft: 'sft.jsonl' } as const;
+export const RELEASE_FILES = {
+  human_preferences: 'human_preferences.jsonl',
+  judge_preferences: 'judge_preferences.jsonl',
+  sft: 'sft.jsonl',
+} as const;
 
 export interface ReleaseInput {
   matches: readonly MatchData[];
@@ -39,14 +43,22 @@ export interface Release {
   version: string;
   /** File name → content (the data files and README.md). */
   files: Record<string, string>;
-  counts: { matches: number; humanRows: number; judgeRows: number; sftRows: number; voters: number; anonymousShare: number | null };
+  counts: {
+    matches: number;
+    humanRows: number;
+    judgeRows: number;
+    sftRows: number;
+    voters: number;
+    anonymousShare: number | null;
+  };
   scrubbed: ScrubCounts;
 }
 
 const lines = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : '');
 
 /** The hub's size bucket of `n` rows. */
-const sizeCategory = (n: number) => (n < 1000 ? 'n<1K' : n < 10_000 ? '1K<n<10K' : n < 100_000 ? '10K<n<100K' : '100K<n<1M');
+const sizeCategory = (n: number) =>
+  n < 1000 ? 'n<1K' : n < 10_000 ? '1K<n<10K' : n < 100_000 ? '10K<n<100K' : '100K<n<1M';
 
 /** Build a release from `input` (see the file comment). */
 export function buildRelease(input: ReleaseInput): Release {
@@ -54,8 +66,12 @@ export function buildRelease(input: ReleaseInput): Release {
   const pseudonymize = (userId: string) => pseudonym(userId, input.pseudonymKey);
   const scrubbed = emptyCounts();
   const scrub = (rows: unknown[]) => rows.map((r) => scrubRow(r, scrubbed));
-  const human = scrub(preferenceRows(data, { format: 'jsonl', source: 'human', pseudonymize, selection: input.selection }));
-  const judge = scrub(preferenceRows(data, { format: 'jsonl', source: 'judge', pseudonymize, selection: input.selection }));
+  const human = scrub(
+    preferenceRows(data, { format: 'jsonl', source: 'human', pseudonymize, selection: input.selection }),
+  );
+  const judge = scrub(
+    preferenceRows(data, { format: 'jsonl', source: 'judge', pseudonymize, selection: input.selection }),
+  );
   const sft = scrub(sftRows(data, { format: 'trl', pseudonymize, selection: input.selection }));
   const files: Record<string, string> = {
     [RELEASE_FILES.human_preferences]: lines(human),
@@ -66,7 +82,10 @@ export function buildRelease(input: ReleaseInput): Release {
   for (const name of Object.values(RELEASE_FILES)) digest.update(`${name}\n${files[name]}`);
   const version = `${input.createdAt.slice(0, 10)}-${digest.digest('hex').slice(0, 8)}`;
 
-  const stats = computeStats(data, { ...DEFAULT_STATS_OPTIONS, selection: { ...input.selection, includeIdentifying: true } });
+  const stats = computeStats(data, {
+    ...DEFAULT_STATS_OPTIONS,
+    selection: { ...input.selection, includeIdentifying: true },
+  });
   const kept = computeStats(data, { ...DEFAULT_STATS_OPTIONS, selection: input.selection });
   const voters = new Set(human.map((r) => (r as { voter?: string }).voter)).size;
   const counts = {
@@ -75,14 +94,32 @@ export function buildRelease(input: ReleaseInput): Release {
     judgeRows: judge.length,
     sftRows: sft.length,
     voters,
-    anonymousShare: stats.selection.votes ? (stats.selection.votes - stats.selection.identifying) / stats.selection.votes : null,
+    anonymousShare: stats.selection.votes
+      ? (stats.selection.votes - stats.selection.identifying) / stats.selection.votes
+      : null,
   };
-  const judges = [...new Set(judge.map((r) => { const j = (r as { judge?: { judge_id?: string; model?: string | null; prompt_version?: string | null } }).judge; return j ? `${j.judge_id ?? '?'}${j.model ? ` (${j.model})` : ''}${j.prompt_version ? `, prompt ${j.prompt_version}` : ''}` : 'none'; }))].sort();
+  const judges = [
+    ...new Set(
+      judge.map((r) => {
+        const j = (r as { judge?: { judge_id?: string; model?: string | null; prompt_version?: string | null } }).judge;
+        return j
+          ? `${j.judge_id ?? '?'}${j.model ? ` (${j.model})` : ''}${j.prompt_version ? `, prompt ${j.prompt_version}` : ''}`
+          : 'none';
+      }),
+    ),
+  ].sort();
   files['README.md'] = card(input, version, counts, scrubbed, kept, judges);
   return { version, files, counts, scrubbed };
 }
 
-function card(input: ReleaseInput, version: string, c: Release['counts'], s: ScrubCounts, stats: ReturnType<typeof computeStats>, judges: string[]): string {
+function card(
+  input: ReleaseInput,
+  version: string,
+  c: Release['counts'],
+  s: ScrubCounts,
+  stats: ReturnType<typeof computeStats>,
+  judges: string[],
+): string {
   const header = {
     pretty_name: 'GPU Arena negotiation pitches: preferences and demonstrations',
     license: input.notice.licence.toLowerCase(),
@@ -100,11 +137,11 @@ function card(input: ReleaseInput, version: string, c: Release['counts'], s: Scr
     '',
     `# GPU Arena preference data, release ${version}`,
     '',
-    'Pitches written in judged negotiation matches of GPU Arena (fictional AI labs trading GPU blocks; seats played by people, LLM agents and scripted policies), with blind pairwise votes by people on pairs of pitches, the judge\'s labels on the same pairs, and demonstrations of play (each seat\'s own view and its actions per round).',
+    "Pitches written in judged negotiation matches of GPU Arena (fictional AI labs trading GPU blocks; seats played by people, LLM agents and scripted policies), with blind pairwise votes by people on pairs of pitches, the judge's labels on the same pairs, and demonstrations of play (each seat's own view and its actions per round).",
     '',
     '## Collection',
     '',
-    'After each judged round the bot opened a ballot on its pitches: every pair shown blind (every token naming a seat replaced), in an order randomised per voter; anyone in the channel except the pitches\' authors could vote A, B, tie or both bad. Votes on pairs that still identified an author after redaction are left out, as are practice matches whose host chose the seed.',
+    "After each judged round the bot opened a ballot on its pitches: every pair shown blind (every token naming a seat replaced), in an order randomised per voter; anyone in the channel except the pitches' authors could vote A, B, tie or both bad. Votes on pairs that still identified an author after redaction are left out, as are practice matches whose host chose the seed.",
     `Rules version ${RULES_VERSION} of the engine (docs/RULES.md). Judges: ${judges.join('; ') || 'none'}.`,
     '',
     '## Consent',

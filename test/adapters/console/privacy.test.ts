@@ -15,11 +15,33 @@ test('console: the notice after a first pitch, consent on, privacy shows it', as
     const input = new PassThrough();
     let out = '';
     const output = new Writable({ write: (c: Buffer, _e, cb) => ((out += String(c)), cb()) });
-    input.end(['pitch text:"Our training job needs one more block before its deadline"', 'privacy consent:on', 'privacy', ...Array(6).fill('done')].join('\n') + '\n');
-    assert.equal(await runConsole({ store, input, output, interactive: false, color: false, task: 'market_round', roundSeconds: 0 }), 0, out.slice(-1500));
+    input.end(
+      [
+        'pitch text:"Our training job needs one more block before its deadline"',
+        'privacy consent:on',
+        'privacy',
+        ...Array(6).fill('done'),
+      ].join('\n') + '\n',
+    );
+    assert.equal(
+      await runConsole({
+        store,
+        input,
+        output,
+        interactive: false,
+        color: false,
+        task: 'market_round',
+        roundSeconds: 0,
+      }),
+      0,
+      out.slice(-1500),
+    );
     const notice = out.indexOf('Research data: may we use your words and votes?');
     assert.ok(notice > 0, out.slice(0, 3000));
-    assert.match(out.slice(notice, notice + 1500), /Licence: CC-BY-4\.0\. Until you agree, nothing of yours is exported\. `privacy consent:on` \/ `privacy consent:off`/);
+    assert.match(
+      out.slice(notice, notice + 1500),
+      /Licence: CC-BY-4\.0\. Until you agree, nothing of yours is exported\. `privacy consent:on` \/ `privacy consent:off`/,
+    );
     assert.match(out, /Consent given/);
     assert.match(out, /Consent: you agreed/);
     assert.equal(out.split('may we use your words and votes').length - 1, 1, 'shown once');

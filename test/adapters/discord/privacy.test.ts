@@ -25,7 +25,14 @@ describe('discord: consent to research exports', () => {
   before(async () => {
     await emu.start();
     store = await openStore({ sqlitePath: ':memory:' });
-    rt = await startDiscord({ env: { DISCORD_TOKEN: 'MTIz.fake.SECRET' }, store, logger: pino({ level: 'silent' }), restApi: emu.restApi, softDeadlineMs: 60_000, hostOptions: { clock: new FakeClock() } });
+    rt = await startDiscord({
+      env: { DISCORD_TOKEN: 'MTIz.fake.SECRET' },
+      store,
+      logger: pino({ level: 'silent' }),
+      restApi: emu.restApi,
+      softDeadlineMs: 60_000,
+      hostOptions: { clock: new FakeClock() },
+    });
   });
   after(async () => {
     await rt.stop();
@@ -40,11 +47,16 @@ describe('discord: consent to research exports', () => {
     await slash(emu, bot, bob, 'join', { lab: 'lab_1' });
     await slash(emu, bot, alice, 'start');
     const m = (await host.current(emu.channelId))!;
-    const pitched = await slash(emu, bot, alice, 'pitch', { text: 'Our training job needs one more block before its deadline' });
+    const pitched = await slash(emu, bot, alice, 'pitch', {
+      text: 'Our training job needs one more block before its deadline',
+    });
     const notice = pitched.messages.find((x) => /may we use your words and votes/.test(payloadText(x.body)));
     assert.ok(notice, text(pitched));
     assert.ok(isEphemeral(notice.body), 'shown to alice alone');
-    assert.deepEqual(buttonIds(notice.body), [`arena:@${m.id} privacy consent:on`, `arena:@${m.id} privacy consent:off`]);
+    assert.deepEqual(buttonIds(notice.body), [
+      `arena:@${m.id} privacy consent:on`,
+      `arena:@${m.id} privacy consent:off`,
+    ]);
     assert.equal((await store.getConsent(`discord:${alice.id}`))?.state, 'asked');
 
     const agreed = await click(emu, bot, alice, `arena:@${m.id} privacy consent:on`, notice.body);
@@ -60,7 +72,9 @@ describe('discord: consent to research exports', () => {
     assert.match(text(shown), /1 match you held a seat in/);
 
     // bob declines with the other button.
-    const bobPitch = await slash(emu, bot, bob, 'pitch', { text: 'Our inference job misses its deadline without a block' });
+    const bobPitch = await slash(emu, bot, bob, 'pitch', {
+      text: 'Our inference job misses its deadline without a block',
+    });
     const bobNotice = bobPitch.messages.find((x) => /may we use your words and votes/.test(payloadText(x.body)))!;
     await click(emu, bot, bob, `arena:@${m.id} privacy consent:off`, bobNotice.body);
     assert.equal((await store.getConsent(`discord:${bob.id}`))?.state, 'declined');

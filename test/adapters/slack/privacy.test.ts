@@ -11,7 +11,12 @@ import { sendSigned, SlackEmulator, type AppTarget, type BuiltRequest, type Slac
 import { alice, bob, captureLogger, startSlackOnEmulator } from './helpers.js';
 
 const CHANNEL = 'C0PRIVACY';
-type Block = { type: string; text?: { text: string }; fields?: { text: string }[]; elements?: { action_id: string; value: string }[] };
+type Block = {
+  type: string;
+  text?: { text: string };
+  fields?: { text: string }[];
+  elements?: { action_id: string; value: string }[];
+};
 const texts = (body: Record<string, unknown>): string => {
   const out = [String(body['text'] ?? '')];
   for (const b of (body['blocks'] as Block[] | undefined) ?? []) {
@@ -20,7 +25,8 @@ const texts = (body: Record<string, unknown>): string => {
   }
   return out.join('\n');
 };
-const buttonsOf = (body: Record<string, unknown>) => ((body['blocks'] as Block[] | undefined) ?? []).flatMap((b) => b.elements ?? []);
+const buttonsOf = (body: Record<string, unknown>) =>
+  ((body['blocks'] as Block[] | undefined) ?? []).flatMap((b) => b.elements ?? []);
 
 describe('slack: consent to research exports', () => {
   const emu = new SlackEmulator();
@@ -63,7 +69,10 @@ describe('slack: consent to research exports', () => {
     assert.ok(notice, answered(pitched).map(texts).join('\n---\n'));
     assert.equal(notice['response_type'], 'ephemeral');
     const buttons = buttonsOf(notice);
-    assert.deepEqual(buttons.map((e) => e.value), [`@${m.id} privacy consent:on`, `@${m.id} privacy consent:off`]);
+    assert.deepEqual(
+      buttons.map((e) => e.value),
+      [`@${m.id} privacy consent:on`, `@${m.id} privacy consent:off`],
+    );
     assert.equal((await store.getConsent(`slack:${alice.id}`))?.state, 'asked');
 
     const agree = emu.blockAction(alice, CHANNEL, buttons[0]!);

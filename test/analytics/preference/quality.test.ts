@@ -15,7 +15,9 @@ type Kind = 'random' | 'attentive' | 'length';
 
 function synthetic(seed: string, votesEach = 400): VoteObservation[] {
   const rng = seedrandom(seed);
-  const voters: [string, Kind][] = (['random', 'attentive', 'length'] as Kind[]).flatMap((k) => [1, 2, 3].map((i) => [`${k}_${i}`, k] as [string, Kind]));
+  const voters: [string, Kind][] = (['random', 'attentive', 'length'] as Kind[]).flatMap((k) =>
+    [1, 2, 3].map((i) => [`${k}_${i}`, k] as [string, Kind]),
+  );
   const out: VoteObservation[] = [];
   for (const [voter, kind] of voters) {
     for (let n = 0; n < votesEach; n++) {
@@ -25,7 +27,16 @@ function synthetic(seed: string, votesEach = 400): VoteObservation[] {
       const longerA = lenA >= lenB;
       // Gold pairs: the truthful pitch is the judge's, whatever its length; otherwise the judge favours the longer pitch 70 % of the time.
       const judgeA = gold ? rng() < 0.5 : rng() < 0.7 ? longerA : !longerA;
-      const choseA = kind === 'random' ? rng() < 0.5 : kind === 'attentive' ? (rng() < 0.9 ? judgeA : !judgeA) : rng() < 0.9 ? longerA : !longerA;
+      const choseA =
+        kind === 'random'
+          ? rng() < 0.5
+          : kind === 'attentive'
+            ? rng() < 0.9
+              ? judgeA
+              : !judgeA
+            : rng() < 0.9
+              ? longerA
+              : !longerA;
       out.push({ voter, choseA, judgeA, goldA: gold ? judgeA : null, lenA, lenB });
     }
   }
@@ -43,7 +54,10 @@ test('gold accuracy and style-controlled agreement separate random, attentive an
   }
   for (const v of of('random')) {
     assert.ok(v.gold!.lo < 0.5 && v.gold!.hi > 0.5, `${v.voter}: gold interval holds ½`);
-    assert.ok(v.styleControlled!.lo < 0.5 && v.styleControlled!.hi > 0.5, `${v.voter}: style-controlled interval holds ½`);
+    assert.ok(
+      v.styleControlled!.lo < 0.5 && v.styleControlled!.hi > 0.5,
+      `${v.voter}: style-controlled interval holds ½`,
+    );
   }
   for (const v of of('length')) {
     assert.ok(v.gold!.hi < 0.75, `${v.voter}: gold ${v.gold!.share} below every attentive voter's lower bound`);

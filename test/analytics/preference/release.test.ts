@@ -47,7 +47,12 @@ describe('dataset release', () => {
 
   before(async () => {
     store = await openSqliteStore(db);
-    const host = new RoundHost({ store, publish: async () => {}, votes: { ballotSeconds: 0 }, data: { includeSeeded: true, notice: dataNotice() } });
+    const host = new RoundHost({
+      store,
+      publish: async () => {},
+      votes: { ballotSeconds: 0 },
+      data: { includeSeeded: true, notice: dataNotice() },
+    });
     const run = async (who: Caller, text: string) => {
       const r = await runText(host, CH, who, text);
       assert.equal(r.error, undefined, `${text}: ${JSON.stringify(r.error)}`);
@@ -58,14 +63,19 @@ describe('dataset release', () => {
       [bob, 'join lab:lab_1'],
       [dave, 'join lab:lab_2'],
       [alice, 'start'],
-      [alice, 'pitch text:"Write to ann.lee@example.org or see https://example.org/jobs: our training job needs a block"'],
+      [
+        alice,
+        'pitch text:"Write to ann.lee@example.org or see https://example.org/jobs: our training job needs a block"',
+      ],
       [bob, 'pitch text:"Bob-secret-words: call +1 (555) 123-4567, our inference job is late"'],
       [dave, 'pitch text:"Ask <@123456789012345678> or @dave_ops: our eval job needs capacity now"'],
-    ] as [Caller, string][]) await run(who, text);
+    ] as [Caller, string][])
+      await run(who, text);
     for (const who of [alice, bob, dave]) await run(who, 'done');
     // Carol votes on alice's and dave's pitches (pair 2 of p0_lab_0, p0_lab_1, p0_lab_2).
     await run(carol, 'vote pair:2 choice:a');
-    for (let i = 0; i < 10 && (await host.current(CH)); i++) for (const who of [alice, bob, dave]) await runText(host, CH, who, 'done');
+    for (let i = 0; i < 10 && (await host.current(CH)); i++)
+      for (const who of [alice, bob, dave]) await runText(host, CH, who, 'done');
     assert.equal(await host.current(CH), null);
     for (const who of [alice, dave, carol]) await run(who, 'privacy consent:on');
     await run(bob, 'privacy consent:off');
@@ -74,7 +84,11 @@ describe('dataset release', () => {
   after(() => store.close());
 
   const release = (out: string, extra: string[] = []) => {
-    const p = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), 'src/cli/export.ts', '--db', db, '--dataset', out, ...extra], { encoding: 'utf8', env: { ...process.env, ARENA_INCLUDE_SEEDED: 'true', ARENA_CONFIG: '' } });
+    const p = spawnSync(
+      process.execPath,
+      ['--import', import.meta.resolve('tsx'), 'src/cli/export.ts', '--db', db, '--dataset', out, ...extra],
+      { encoding: 'utf8', env: { ...process.env, ARENA_INCLUDE_SEEDED: 'true', ARENA_CONFIG: '' } },
+    );
     assert.equal(p.status, 0, p.stderr);
     return p.stderr;
   };
@@ -82,12 +96,18 @@ describe('dataset release', () => {
   test('pandas loads every file, the card header parses, the checksums verify', () => {
     const out = join(dir, 'release-1');
     const log = release(out);
-    const said = /^Release \d{4}-\d\d-\d\d-[0-9a-f]{8} in .*: 1 people's votes, \d+ judge-labelled pairs, \d+ demonstrations from 1 match; replaced (\d+) e-mail addresses, (\d+) URLs, (\d+) mentions, (\d+) phone numbers\.$/m.exec(log);
+    const said =
+      /^Release \d{4}-\d\d-\d\d-[0-9a-f]{8} in .*: 1 people's votes, \d+ judge-labelled pairs, \d+ demonstrations from 1 match; replaced (\d+) e-mail addresses, (\d+) URLs, (\d+) mentions, (\d+) phone numbers\.$/m.exec(
+        log,
+      );
     assert.ok(said, log);
     assert.match(log, /Pseudonym key of this release \(not stored; .*\): [0-9a-f]{64}/);
     const py = spawnSync(PYTHON, ['-c', LOAD, out], { encoding: 'utf8' });
     assert.equal(py.status, 0, py.stderr);
-    const loaded = JSON.parse(py.stdout) as { header: Record<string, unknown>; rows: Record<string, { n: number; columns: string[] }> };
+    const loaded = JSON.parse(py.stdout) as {
+      header: Record<string, unknown>;
+      rows: Record<string, { n: number; columns: string[] }>;
+    };
     assert.equal(loaded.header['license'], 'cc-by-4.0');
     assert.deepEqual(loaded.header['language'], ['en']);
     assert.deepEqual(loaded.header['size_categories'], ['n<1K']);
@@ -97,12 +117,20 @@ describe('dataset release', () => {
     assert.ok(loaded.rows['judge_preferences']!.n >= 1 && loaded.rows['sft']!.n >= 1);
 
     const card = readFileSync(join(out, 'README.md'), 'utf8');
-    const all = ['human_preferences.jsonl', 'judge_preferences.jsonl', 'sft.jsonl'].map((f) => readFileSync(join(out, f), 'utf8')).join('\n');
+    const all = ['human_preferences.jsonl', 'judge_preferences.jsonl', 'sft.jsonl']
+      .map((f) => readFileSync(join(out, f), 'utf8'))
+      .join('\n');
     // Each count is the number of replacements the files hold.
     const [email, url, mention, phone] = said.slice(1).map(Number);
     const inFiles = (tag: string) => all.split(tag).length - 1;
-    assert.deepEqual([email, url, mention, phone], [inFiles('[email]'), inFiles('[url]'), inFiles('[mention]'), inFiles('[phone]')]);
-    assert.ok(email! > 0 && url! > 0 && mention! >= 2 && phone === 0, 'bob\'s phone number is not in the release at all (he declined)');
+    assert.deepEqual(
+      [email, url, mention, phone],
+      [inFiles('[email]'), inFiles('[url]'), inFiles('[mention]'), inFiles('[phone]')],
+    );
+    assert.ok(
+      email! > 0 && url! > 0 && mention! >= 2 && phone === 0,
+      "bob's phone number is not in the release at all (he declined)",
+    );
     assert.match(card, new RegExp(`\\| e-mail addresses → \\[email\\] \\| ${email} \\|`));
     assert.match(card, new RegExp(`\\| URLs → \\[url\\] \\| ${url} \\|`));
     assert.match(card, new RegExp(`\\| platform mentions → \\[mention\\] \\| ${mention} \\|`));
@@ -115,7 +143,8 @@ describe('dataset release', () => {
   });
 
   test('pseudonyms: stable within a release, unlinkable across releases unless the key is kept', () => {
-    const voterOf = (out: string) => (JSON.parse(readFileSync(join(out, 'human_preferences.jsonl'), 'utf8')) as { voter: string }).voter;
+    const voterOf = (out: string) =>
+      (JSON.parse(readFileSync(join(out, 'human_preferences.jsonl'), 'utf8')) as { voter: string }).voter;
     const key = 'ab'.repeat(32);
     release(join(dir, 'r-a'), ['--pseudonym-key', key]);
     release(join(dir, 'r-b'), ['--pseudonym-key', key]);
@@ -126,7 +155,11 @@ describe('dataset release', () => {
   });
 
   test('a release goes into a new or empty directory only', () => {
-    const p = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), 'src/cli/export.ts', '--db', db, '--dataset', dir], { encoding: 'utf8' });
+    const p = spawnSync(
+      process.execPath,
+      ['--import', import.meta.resolve('tsx'), 'src/cli/export.ts', '--db', db, '--dataset', dir],
+      { encoding: 'utf8' },
+    );
     assert.equal(p.status, 1);
     assert.match(p.stderr, /is not empty/);
   });
