@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { KyselyEventStore, type ConstraintKind } from './kysely-store.js';
-import { migrateToLatest } from './migrations.js';
+import { MIGRATIONS, migrateToLatest } from './migrations.js';
 import type { Database } from './schema.js';
 
 /** Where the embedded store lives unless told otherwise (relative to the working directory). */
@@ -50,8 +50,12 @@ function withStatementCache(database: BetterSqlite3.Database): ConstructorParame
   } as ConstructorParameters<typeof SqliteDialect>[0]['database'];
 }
 
-/** Attempts at migrating, see {@link migrateWithRetry}. */
-const MIGRATION_ATTEMPTS = 5;
+/**
+ * Attempts at migrating, see {@link migrateWithRetry}: each failed attempt lost a race to another process
+ * that committed at least one migration, so one more attempt than there are migrations always suffices (a
+ * fixed 5 failed once under load with 10 migrations).
+ */
+const MIGRATION_ATTEMPTS = Object.keys(MIGRATIONS).length + 1;
 
 /**
  * Kysely takes no cross-process lock for SQLite migrations, so two processes opening a new file at once
