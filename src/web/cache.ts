@@ -1,7 +1,9 @@
 /**
  * The web process's read-only view of the store: each match's events and its fold, refreshed
  * incrementally (only events after the last seen seq are read), one refresh at a time per match.
- * The web page never appends: the bots own the logs; a web fault cannot change a match.
+ * The web page never appends: the bots own the logs; a web fault cannot change a match. The one rewrite of a
+ * log, an erasure (a person's words tombstoned, docs/PREFERENCE-DATA.md#consent-and-erasure), keeps its seqs,
+ * so every refresh compares the erasure log's length with the last one seen and drops every entry when it grew.
  */
 import { replay } from '../match/replay.js';
 import type { HostedMatch, StoredEvent } from '../match/types.js';
@@ -19,6 +21,8 @@ export interface LoadedMatch {
 export class MatchCache {
   private readonly entries = new Map<string, LoadedMatch>();
   private readonly pending = new Map<string, Promise<LoadedMatch | null>>();
+  /** Erasures seen when the entries were read (-1 = not read yet). */
+  private erasures = -1;
 
   constructor(
     private readonly store: EventStore,
@@ -38,6 +42,11 @@ export class MatchCache {
   private async refresh(id: string): Promise<LoadedMatch | null> {
     const record = await this.store.getMatch(id);
     if (!record) return null;
+    const erasures = (await this.store.listErasures()).length;
+    if (erasures !== this.erasures) {
+      this.entries.clear();
+      this.erasures = erasures;
+    }
     const cur = this.entries.get(id);
     const after = cur?.events.at(-1)?.seq ?? 0;
     const fresh = await this.store.load(id, after);
