@@ -43,6 +43,10 @@ export function mergeReplies(...replies: (Reply | null | undefined)[]): Reply {
     out.public.push(...r.public);
     for (const p of r.private) out.private.push({ ...p, afterPublic: before + (p.afterPublic ?? r.public.length) });
     if (r.modal && !out.modal) out.modal = r.modal;
+    if (r.form && !out.form) out.form = r.form;
+    if (r.channelId && !out.channelId) out.channelId = r.channelId;
+    // The card shows the match as it is now: the last update wins.
+    if (r.card) out.card = r.card;
     if (r.error && !out.error) out.error = r.error;
   }
   return out;

@@ -19,7 +19,9 @@ const AFTER_THE_MATCH: ReadonlySet<string> = new Set(['vote', 'privacy']);
 export async function boundButtonError(ctx: CommandContext, command: string, matchId: string): Promise<CommandError | null> {
   if (ctx.match?.id === matchId) return null;
   const rec = await ctx.host.eventStore.getMatch(matchId);
-  if (rec === null || rec.channelId !== ctx.channelId) {
+  // A thread match's card sits in the parent channel: its buttons act there too.
+  const here = rec !== null && (rec.channelId === ctx.channelId || rec.channelId === ctx.calledFrom || rec.parentChannelId === ctx.calledFrom);
+  if (rec === null || !here) {
     return { code: 'button_other_channel', message: 'That button belongs to a match in another channel, so it does nothing here. Nothing was changed.' };
   }
   if (AFTER_THE_MATCH.has(command)) return null;

@@ -8,6 +8,7 @@ import type { Observation } from '../engine/views.js';
 import { labName, seatLabel } from '../present/common.js';
 import type { HostedMatch } from '../match/types.js';
 import type { ArenaHost } from './context.js';
+import { locateMatch } from './locate.js';
 import type { Caller, OptionKind } from './types.js';
 
 /** Discord shows at most 25 choices. */
@@ -82,7 +83,7 @@ export async function completions(
   partial: string,
   where: CompletionContext = {},
 ): Promise<{ name: string; value: string }[]> {
-  const m = await host.current(channelId);
+  const m = (await locateMatch(host, channelId, caller.userId)).match;
   if (!m) return [];
   const isList = kind === 'blocks' || kind === 'jobs' || (kind === 'lab' && where.option === 'with');
   const parts = isList ? partial.split(',') : [partial];

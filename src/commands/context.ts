@@ -9,9 +9,15 @@ import type { RoundHost } from '../host/index.js';
 import type { HostedMatch } from '../match/types.js';
 import { DEFAULT_DATA_POLICY, type DataPolicy } from '../match/data-policy.js';
 import type { Caller } from './types.js';
+import type { ThreadSurface } from '../chat/types.js';
+import { locateMatch } from './locate.js';
 
 /** The part of the round host (src/host) the catalogue uses. */
-export type ArenaHost = Pick<RoundHost, 'create' | 'join' | 'assign' | 'start' | 'act' | 'done' | 'end' | 'current' | 'seatOf' | 'vote' | 'eventStore'> & Partial<Pick<RoundHost, 'isAdmin' | 'dataPolicy'>>;
+export type ArenaHost = Pick<
+  RoundHost,
+  'create' | 'join' | 'assign' | 'start' | 'act' | 'done' | 'end' | 'current' | 'matchById' | 'matchesUnder' | 'matchesOf' | 'seatOf' | 'vote' | 'eventStore'
+> &
+  Partial<Pick<RoundHost, 'isAdmin' | 'dataPolicy'>>;
 
 /** The research-data policy the host was started with (config `data.*`), or the default. */
 export const dataPolicyOf = (host: ArenaHost): DataPolicy => host.dataPolicy ?? DEFAULT_DATA_POLICY;
@@ -19,7 +25,10 @@ export const dataPolicyOf = (host: ArenaHost): DataPolicy => host.dataPolicy ?? 
 /** What a command handler gets (see the file comment); `match` and `lab` are snapshots taken on arrival. */
 export interface CommandContext {
   host: ArenaHost;
+  /** The channel the match plays in: the called channel, or the match's thread when found from its parent (locate.ts). */
   channelId: string;
+  /** The channel the command was typed (or the button pressed) in. */
+  calledFrom: string;
   caller: Caller;
   /** Platform of the caller, from its id prefix (`discord:123` → `discord`); `unknown` without a prefix. */
   platform: string;
@@ -29,15 +38,20 @@ export interface CommandContext {
   lab: LabId | null;
   /** The match a pressed button was made for (src/chat/reply.ts `boundCommand`); null for a typed command. */
   boundTo: string | null;
+  /** Several matches of this channel's threads could be meant (`match` is then null; locate.ts). */
+  ambiguous: HostedMatch[];
+  /** What the platform can do to open a match in a thread (`new`); null: flat posting only (the console). */
+  surface: ThreadSurface | null;
 }
 
-/** Build the context for one command: reads the channel's current match from the host. */
-export async function loadContext(host: ArenaHost, channelId: string, caller: Caller, boundTo: string | null = null): Promise<CommandContext> {
-  const match = await host.current(channelId);
+/** Build the context for one command: finds its match (src/commands/locate.ts) and the caller's seat. */
+export async function loadContext(host: ArenaHost, channelId: string, caller: Caller, boundTo: string | null = null, surface: ThreadSurface | null = null): Promise<CommandContext> {
+  const found = await locateMatch(host, channelId, caller.userId, boundTo);
+  const match = found.match;
   const lab = match ? host.seatOf(match, caller.userId) : null;
   const colon = caller.userId.indexOf(':');
   const platform = colon > 0 ? caller.userId.slice(0, colon) : 'unknown';
-  return { host, channelId, caller, platform, match, lab, boundTo };
+  return { host, channelId: found.channelId, calledFrom: channelId, caller, platform, match, lab, boundTo, ambiguous: found.ambiguous, surface };
 }
 
 /** The caller's observation; only call after the `running` and `hasSeat` preconditions passed. */

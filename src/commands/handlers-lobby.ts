@@ -6,12 +6,17 @@ import { z } from 'zod';
 import { POLICY_NAMES } from '../engine/config.js';
 import { TASK_NAMES, type PolicyName } from '../engine/types.js';
 import { labName, seatLabel } from '../present/common.js';
-import { MAX_ROUND_SECONDS } from '../match/settings.js';
-import type { SeatDriver } from '../match/types.js';
+import { MAX_ROUND_SECONDS, resolveSettings } from '../match/settings.js';
+import type { HostedMatch, MatchSettings, SeatDriver } from '../match/types.js';
+import type { CommandContext } from './context.js';
+import type { CardUpdate, Reply, ThreadSurface } from '../chat/types.js';
+import { placeholderCard, withCard } from '../present/card.js';
+import { CHAT_SETTING } from '../store/chat-settings.js';
+import { plainOf } from '../chat/player-text.js';
 import { defineCommand, type CommandDefinition } from './definition.js';
 import { boolValue, choiceValue, idValue, intValue, seedValue } from './options.js';
 import { inLobby, isHost, matchExists, noSeat } from './preconditions.js';
-import { errorReply, mergeReplies, publicReply } from '../chat/reply.js';
+import { errorReply, mergeReplies, privateReply, publicReply } from '../chat/reply.js';
 import { renderLobby } from './views.js';
 import { personName } from '../chat/player-text.js';
 
@@ -23,8 +28,11 @@ export const VOTES_NOTICE =
   'Votes are on: after each round anyone here can compare the pitches blind (`vote`). Pitches and votes are collected for research exports (voters appear only as pseudonyms).';
 
 /**
- * `new [task] [seed] [round_seconds] [holdout] [votes]`: open a match in the channel's lobby; the caller hosts it.
- * Errors: `match_exists`, `invalid_settings` (host, src/match/results.ts).
+ * `new [task] [seed] [round_seconds] [holdout] [votes] [thread]`: open a match's lobby; the caller hosts it.
+ * With a platform that can open threads (`ctx.surface`) and `thread:on` (default: the channel's setting, then
+ * the platform's), the match plays in its own thread under a card in this channel (src/present/card.ts), so a
+ * channel holds any number of such matches; otherwise in this channel, one at a time. Errors: `match_exists`,
+ * `invalid_settings` (host, src/match/results.ts).
  */
 export const newMatch = defineCommand(
   'new',
@@ -34,10 +42,12 @@ export const newMatch = defineCommand(
     round_seconds: intValue(0, MAX_ROUND_SECONDS).optional(),
     holdout: boolValue().optional(),
     votes: choiceValue(['on', 'off']).optional(),
+    thread: choiceValue(['on', 'off']).optional(),
   }),
   [
+    // A platform that opens threads can always open one more match here; otherwise one match per channel.
     (ctx) =>
-      ctx.match
+      ctx.match && ctx.channelId === ctx.calledFrom && !(ctx.surface && !ctx.surface.inThread)
         ? { code: 'match_exists', message: `This channel already has a match (${ctx.match.phase}); the host can \`end\` it first.` }
         : null,
   ],
@@ -49,13 +59,58 @@ export const newMatch = defineCommand(
       ...(o.holdout !== undefined ? { holdout: o.holdout } : {}),
       ...(o.votes !== undefined ? { votes: o.votes === 'on' } : {}),
     };
-    const r = await ctx.host.create(ctx.channelId, ctx.platform, ctx.caller, settings);
+    // Bad settings are refused before a thread is opened for them.
+    const checked = resolveSettings(settings);
+    if (!checked.ok) return errorReply(ctx.caller.userId, checked.error);
+    const surface = ctx.surface;
+    if (surface && (await wantsThread(ctx, surface, o.thread))) {
+      const opened = await surface.openThread(ctx.calledFrom, placeholderCard(o.task ?? 'match', ctx.caller.displayName), threadName(o.task ?? 'match', ctx.caller.displayName));
+      if (opened) return newInThread(ctx, settings, opened);
+      // The platform refused (e.g. no permission to open threads here): the match plays in this channel.
+    }
+    if (ctx.match && ctx.channelId === ctx.calledFrom) {
+      return errorReply(ctx.caller.userId, { code: 'match_exists', message: `This channel already has a match (${ctx.match.phase}); the host can \`end\` it first.` });
+    }
+    const r = await ctx.host.create(ctx.calledFrom, ctx.platform, ctx.caller, settings);
     if (!r.ok) return errorReply(ctx.caller.userId, r.error);
-    const post = renderLobby(r.value);
-    const research = r.value.settings.votes ? `\n${VOTES_NOTICE}` : '';
-    return publicReply({ ...post, text: `Host: ${personName(ctx.caller.displayName)}. ${post.text}${research}` });
+    return { ...lobbyOpened(ctx, r.value), channelId: ctx.calledFrom };
   },
 );
+
+/** Whether `new` opens its match in a thread: `thread:` given, else the channel's setting, else the platform's default. */
+async function wantsThread(ctx: CommandContext, surface: ThreadSurface, option: string | undefined): Promise<boolean> {
+  if (surface.inThread) return false;
+  if (option !== undefined) return option === 'on';
+  const channel = await ctx.host.eventStore.chatSetting('channel', ctx.calledFrom, CHAT_SETTING.threads);
+  return channel === null ? surface.threadsByDefault : channel === 'on';
+}
+
+/** A thread's name (Discord allows 100 characters, plain text): the task and its host. */
+function threadName(task: string, host: string): string {
+  return `${task} · ${plainOf(host).replace(/\s+/g, ' ').trim() || 'host'}`.slice(0, 100);
+}
+
+/** The lobby post of a new match, with the votes notice when its votes are on. */
+function lobbyOpened(ctx: CommandContext, m: HostedMatch): Reply {
+  const post = renderLobby(m);
+  const research = m.settings.votes ? `\n${VOTES_NOTICE}` : '';
+  return publicReply({ ...post, text: `Host: ${personName(ctx.caller.displayName)}. ${post.text}${research}` });
+}
+
+/** The match of a `new` whose thread is open: created there, its card filled in, the lobby posted in the thread. */
+async function newInThread(ctx: CommandContext, settings: Partial<MatchSettings>, opened: { threadId: string; cardMessageId: string }): Promise<Reply> {
+  const caller = { ...ctx.caller, parentChannelId: ctx.calledFrom };
+  const r = await ctx.host.create(opened.threadId, ctx.platform, caller, settings, { cardMessageId: opened.cardMessageId });
+  if (!r.ok) {
+    // The card stays, saying so, rather than promising a lobby that does not exist.
+    const failed = { title: 'No match opened', text: `${r.error.message} Nothing was created.` };
+    const card: CardUpdate = { matchId: '', channelId: ctx.calledFrom, messageId: opened.cardMessageId, threadId: opened.threadId, post: failed, final: true };
+    return { ...errorReply(ctx.caller.userId, r.error), card };
+  }
+  const m = r.value;
+  const told = privateReply(ctx.caller.userId, { text: `Your match \`${m.id}\` is open in the thread under its card in this channel. Seat agents with \`seat\` and start it with \`start\`, there or here.` });
+  return withCard({ ...mergeReplies(lobbyOpened(ctx, m), told), channelId: opened.threadId }, m);
+}
 
 /** `join [lab]`: take a seat (the first free one if none is named). Errors: preconditions, `seat_taken`, `already_seated`, `unknown_seat`. */
 export const join = defineCommand('join', z.object({ lab: idValue('lab').optional() }), [matchExists, inLobby, noSeat], async (ctx, o) => {
@@ -63,7 +118,7 @@ export const join = defineCommand('join', z.object({ lab: idValue('lab').optiona
   if (!r.ok) return errorReply(ctx.caller.userId, r.error);
   const { lab, match } = r.value;
   const post = renderLobby(match);
-  return publicReply({ ...post, title: `${labName(match, lab)} (${lab}) is taken by ${personName(ctx.caller.displayName)}`, text: post.title ?? '' });
+  return withCard(publicReply({ ...post, title: `${labName(match, lab)} (${lab}) is taken by ${personName(ctx.caller.displayName)}`, text: post.title ?? '' }), match);
 });
 
 /**
@@ -95,7 +150,7 @@ export const seat = defineCommand(
     const before = ctx.match?.drivers ?? {};
     const assigned = Object.keys(m.drivers).find((l) => JSON.stringify(m.drivers[l]) !== JSON.stringify(before[l])) ?? o.lab;
     const post = renderLobby(m);
-    return publicReply({ ...post, title: `${seatLabel(m, assigned)} is seated`, text: post.title ?? '' });
+    return withCard(publicReply({ ...post, title: `${seatLabel(m, assigned)} is seated`, text: post.title ?? '' }), m);
   },
 );
 

@@ -5,18 +5,23 @@
  * Codes: `no_match` (nothing in this channel), `not_in_lobby` (the match already started),
  * `not_started` (still in the lobby), `match_over`, `not_host`, `no_seat` (caller has no seat here),
  * `seat_finished` (the caller's seat has finished), `already_seated` (the caller holds a seat already),
- * `not_admin` (the caller is not a platform admin).
+ * `not_admin` (the caller is not a platform admin), `ambiguous_match` (several matches of this channel's
+ * threads could be meant: src/commands/locate.ts).
  */
 import { labName } from '../present/common.js';
 import type { CommandContext } from './context.js';
 import type { CommandError } from './types.js';
+import { ambiguousError } from './locate.js';
 
 /** A check on the context; null = passes. */
 export type Precondition = (ctx: CommandContext) => CommandError | null;
 
 /** There is a match (lobby, running or just over) in this channel. */
-export const matchExists: Precondition = (ctx) =>
-  ctx.match ? null : { code: 'no_match', message: 'There is no match in this channel. Open one with `new`, e.g. `new task:market_round`.' };
+export const matchExists: Precondition = (ctx) => {
+  if (ctx.match) return null;
+  if (ctx.ambiguous.length > 0) return ambiguousError(ctx.ambiguous);
+  return { code: 'no_match', message: 'There is no match in this channel. Open one with `new`, e.g. `new task:market_round`.' };
+};
 
 /** The match is in its lobby (seats can still be claimed or assigned). */
 export const inLobby: Precondition = (ctx) => {

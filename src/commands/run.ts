@@ -14,6 +14,7 @@ import { boundButtonError } from './bound.js';
 import { errorReply, mergeReplies } from '../chat/reply.js';
 import { CONSENT_TRIGGERS, consentPrompt } from './handlers-privacy.js';
 import type { Caller, CommandError, OptionKind, Reply } from './types.js';
+import type { ThreadSurface } from '../chat/types.js';
 
 /** Called when a handler throws (a bug, or the store is unreachable); the user gets `internal_error`. */
 export type ErrorSink = (err: unknown, where: { name: string; channelId: string; userId: string }) => void;
@@ -28,6 +29,8 @@ export function setCommandErrorSink(fn: ErrorSink): void {
 /** How a command arrived: typed (no options), or from a button made for match `match` (src/commands/bound.ts). */
 export interface RunOptions {
   match?: string;
+  /** What the platform can do to open a match in its own thread (`new`); absent: flat posting. */
+  surface?: ThreadSurface;
 }
 
 /** Option kinds whose values are ids the caller can be shown (see completions.ts `validIds`). */
@@ -48,7 +51,8 @@ function withValidIds(ctx: CommandContext, def: CommandDefinition, e: CommandErr
 
 /**
  * Run command `name` with raw option values (strings or typed values; null/undefined = not given).
- * With `opts.match` (a pressed button's match) the command runs only in that match (bound.ts).
+ * With `opts.match` (a pressed button's match) the command runs only in that match (bound.ts). A match found
+ * from its thread's parent channel (locate.ts) gets its posts back with `reply.channelId` = its thread.
  * Errors (private replies, `reply.error.code`): `unknown_command`, `unknown_option`, `button_other_channel`,
  * `button_match_over`, the preconditions' codes, `missing_option` / `invalid_option`, id check and engine
  * codes, host codes, `internal_error`.
@@ -64,14 +68,16 @@ export async function runCommand(host: ArenaHost, channelId: string, caller: Cal
     raw[k] = v;
   }
   try {
-    const ctx = await loadContext(host, channelId, caller, opts.match ?? null);
+    const ctx = await loadContext(host, channelId, caller, opts.match ?? null, opts.surface ?? null);
     const elsewhere = opts.match === undefined ? null : await boundButtonError(ctx, def.name, opts.match);
     if (elsewhere) return errorReply(caller.userId, elsewhere);
     const failed = checkAll(ctx, def.preconditions);
     if (failed) return errorReply(caller.userId, failed);
     const parsed = def.schema.safeParse(raw);
     if (!parsed.success) return errorReply(caller.userId, withValidIds(ctx, def, optionsError(def, raw, parsed.error)));
-    const reply = await def.execute(ctx, parsed.data);
+    const executed = await def.execute(ctx, parsed.data);
+    // Found from the parent channel: the match's posts still belong to its thread (src/commands/locate.ts).
+    const reply = ctx.channelId !== channelId && executed.channelId === undefined ? { ...executed, channelId: ctx.channelId } : executed;
     // A person's first pitch, message or vote: the data notice follows, once (handlers-privacy.ts).
     if (reply.error || !CONSENT_TRIGGERS.has(def.name) || (def.name === 'vote' && parsed.data['choice'] === undefined)) return reply;
     return mergeReplies(reply, await consentPrompt(ctx));

@@ -23,13 +23,14 @@ const REST: readonly CommandSpec[] = [
   {
     name: 'new',
     description: 'Open a lobby for a new match in this channel (you become its host)',
-    help: 'Opens a lobby; seats are claimed with `join`, scripted or LLM seats added with `seat`, then the host runs `start`. One match per channel. Example: `new task:market_round seed:42 round_seconds:120`.',
+    help: 'Opens a lobby; seats are claimed with `join`, scripted or LLM seats added with `seat`, then the host runs `start`. On Discord and Slack the match plays in its own thread under a short card in this channel (edited as rounds close), so a channel can hold several matches; `thread:off` (or the channel\'s setting, `status threads:off`) keeps it in the channel, one match at a time. Commands work in the thread and here. Example: `new task:market_round seed:42 round_seconds:120`.',
     options: [
       opt('task', 'string', false, 'single_trade (2 labs), market_round (3, default) or coalition_market (4–5)', TASK_NAMES),
       opt('seed', 'string', false, 'A number or a past match\'s secret; marks the match seeded by the host (default: a secret)'),
       opt('round_seconds', 'integer', false, 'Round timer in seconds; 0 = a round closes when every seat is done'),
       opt('holdout', 'boolean', false, 'Use the holdout parameters for scripted seats (default false)'),
       opt('votes', 'string', false, 'Blind votes on pitches after each round, collected for research exports (default: the bot\'s config)', ['on', 'off']),
+      opt('thread', 'string', false, 'on: play in a thread under a card here; off: in this channel (default: the channel setting)', ['on', 'off']),
     ],
     access: 'anyone',
   },

@@ -50,6 +50,13 @@ export const MatchEventSchema = z.discriminatedUnion('type', [
     hostUserId: z.string(),
     /** The channel a thread match belongs to (Discord): its daily LLM budget is that channel's. Absent = none. */
     parentChannelId: z.string().min(1).optional(),
+    /**
+     * The match plays in its own thread of `parentChannelId` (Discord: `channelId` is the thread; Slack: the
+     * card's thread): the card's message id (Discord message id, Slack `ts`), edited as the match goes on.
+     */
+    cardMessageId: z.string().min(1).max(100).optional(),
+    /** The server (Discord guild) or workspace (Slack team) it was opened in, when the platform said. */
+    spaceId: z.string().min(1).max(100).optional(),
     settings: z.object({
       task: z.enum(['single_trade', 'market_round', 'coalition_market']),
       seed: z.union([z.number().int().nonnegative(), z.string().regex(SECRET_SEED)]),

@@ -30,6 +30,7 @@ import { VoteDesk, type VoteInput } from '../voting/vote-desk.js';
 import type { RoundHostOptions } from './options.js';
 import type { HostedMatch, MatchSettings, SeatDriver } from '../match/types.js';
 import { personName } from '../chat/player-text.js';
+import { withCard } from '../present/card.js';
 
 export type { RoundHostOptions } from './options.js';
 
@@ -124,13 +125,53 @@ export class RoundHost {
     return r.ok ? r.value : null;
   }
 
-  /** Open a lobby; the caller becomes its host. Errors: match_exists, invalid_settings. */
-  async create(channelId: string, platform: string, caller: Caller, settings: Partial<MatchSettings>): Promise<HostResult<HostedMatch>> {
+  /** A match by id as its log says now (lobby, running or over), or null for an unknown id. */
+  async matchById(id: string): Promise<HostedMatch | null> {
+    const rec = await this.store.getMatch(id);
+    if (!rec) return null;
+    return this.log.mutex.run(id, async () => (await this.log.refresh(id)) ?? null);
+  }
+
+  /** The lobby/running matches that play in threads of `parentChannelId`, oldest first. */
+  async matchesUnder(parentChannelId: string): Promise<HostedMatch[]> {
+    return this.liveOf(await this.store.activeMatchesUnder(parentChannelId));
+  }
+
+  /**
+   * The lobby/running matches of `platform` in which `userId` holds a seat or is the host, oldest first (a
+   * person's own matches: `me` outside a match, the Slack App Home). Reads every unfinished match's log
+   * (cached after the first time), so its cost grows with the matches running at once.
+   */
+  async matchesOf(userId: string, platform: string): Promise<HostedMatch[]> {
+    const recs = (await this.store.listUnfinished()).filter((r) => r.platform === platform);
+    return (await this.liveOf(recs)).filter((m) => m.hostUserId === userId || seatOfUser(m, userId) !== null);
+  }
+
+  /** The live (lobby/running) folds of `recs`; a log that cannot be read is logged and left out. */
+  private async liveOf(recs: readonly MatchRecord[]): Promise<HostedMatch[]> {
+    const out: HostedMatch[] = [];
+    for (const rec of recs) {
+      try {
+        const m = await this.log.mutex.run(rec.id, () => this.loadRecord(rec));
+        if (m) out.push(m);
+      } catch (err) {
+        this.logger.warn({ err, matchId: rec.id }, 'match log unreadable; left out of the list');
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Open a lobby; the caller becomes its host. With `thread.cardMessageId` the match plays in its own thread
+   * (`channelId`, of the caller's `parentChannelId`), whose card is that message. Errors: match_exists, invalid_settings.
+   */
+  async create(channelId: string, platform: string, caller: Caller, settings: Partial<MatchSettings>, thread: { cardMessageId?: string } = {}): Promise<HostResult<HostedMatch>> {
     const s = resolveSettings(settings, this.opts.defaults);
     if (!s.ok) return s;
+    const parent = caller.parentChannelId !== undefined && caller.parentChannelId !== channelId ? caller.parentChannelId : undefined;
     for (let attempt = 0; attempt < 3; attempt++) {
       const id = `m_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-      const rec = await this.store.createMatch({ id, channelId, platform, createdAt: this.log.nowIso() });
+      const rec = await this.store.createMatch({ id, channelId, platform, createdAt: this.log.nowIso(), ...(parent ? { parentChannelId: parent } : {}) });
       if (rec.ok) {
         const m = await this.log.mutex.run(id, () =>
           this.log.init(id, {
@@ -138,7 +179,9 @@ export class RoundHost {
             channelId,
             platform,
             hostUserId: caller.userId,
-            ...(caller.parentChannelId !== undefined && caller.parentChannelId !== channelId ? { parentChannelId: caller.parentChannelId } : {}),
+            ...(parent ? { parentChannelId: parent } : {}),
+            ...(parent && thread.cardMessageId ? { cardMessageId: thread.cardMessageId } : {}),
+            ...(caller.spaceId ? { spaceId: caller.spaceId } : {}),
             settings: s.value,
           }),
         );
@@ -218,7 +261,8 @@ export class RoundHost {
       }, async (match) => {
         await this.store.setMatchStatus(match.id, 'running');
         const more = await this.runner.opened(match);
-        return ok({ match: this.log.cached(match.id) ?? match, reply: mergeReplies(renderStart(match), more) });
+        const now = this.log.cached(match.id) ?? match;
+        return ok({ match: now, reply: withCard(mergeReplies(renderStart(match), more), now) });
       }),
     );
   }
@@ -320,7 +364,8 @@ export class RoundHost {
         await this.store.setMatchStatus(match.id, 'over');
         this.runner.matchOver(match.id);
         const closed = await this.ballots.afterMatchEnd(match);
-        return ok({ match: this.log.cached(match.id) ?? match, reply: mergeReplies(renderEnded(match, personName(caller.displayName), wasRunning), closed) });
+        const now = this.log.cached(match.id) ?? match;
+        return ok({ match: now, reply: withCard(mergeReplies(renderEnded(match, personName(caller.displayName), wasRunning), closed), now) });
       }),
     );
   }

@@ -28,6 +28,7 @@ import { ballotToOpen, type BallotKeeper, type BuiltBallot } from '../voting/bal
 import { changedWhileJudged, decideRound, decisionWithoutModel, stateForJudge } from '../match/judging.js';
 import type { MatchLog } from '../match/match-log.js';
 import { agentMessages, mergeReplies, renderAgentActivity, renderJudging, renderOverByFinish, type CloseReason } from '../present/render.js';
+import { withCard } from '../present/card.js';
 import { autoDoneNotice } from '../present/auto-done.js';
 import { closePosts } from './close-posts.js';
 import { drivenSeats, pendingSeats } from '../match/replay.js';
@@ -254,7 +255,7 @@ export class RoundRunner {
     if (m.phase === 'over') {
       await this.d.store.setMatchStatus(m.id, 'over');
       this.matchOver(m.id);
-      return mergeReplies(renderOverByFinish(m), await this.overHook(m), await this.d.ballots.afterMatchEnd(m));
+      return withCard(mergeReplies(renderOverByFinish(m), await this.overHook(m), await this.d.ballots.afterMatchEnd(m)), m);
     }
     const idle = await this.autoDone(m);
     return mergeReplies(idle.posts, await this.closeIfNoOne(idle.match));
@@ -363,9 +364,10 @@ export class RoundRunner {
     if (after.phase === 'over') {
       await this.d.store.setMatchStatus(id, 'over');
       this.matchOver(id);
-      return mergeReplies(reply, await this.overHook(after));
+      return withCard(mergeReplies(reply, await this.overHook(after)), this.d.log.cached(id));
     }
-    return mergeReplies(reply, await this.opened(after));
+    // A thread match's card in its parent channel shows the round just closed (src/present/card.ts).
+    return withCard(mergeReplies(reply, await this.opened(after)), this.d.log.cached(id));
   }
 
   /** Abort the agent turns (or judge) registered under `key`. */

@@ -61,6 +61,8 @@ export function applyEvent(m: HostedMatch | null, ev: StoredEvent): FoldStep {
         platform: body.platform,
         hostUserId: body.hostUserId,
         ...(body.parentChannelId !== undefined ? { parentChannelId: body.parentChannelId } : {}),
+        ...(body.cardMessageId !== undefined ? { cardMessageId: body.cardMessageId } : {}),
+        ...(body.spaceId !== undefined ? { spaceId: body.spaceId } : {}),
         settings: body.settings,
         phase: 'lobby',
         drivers: {},

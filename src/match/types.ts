@@ -20,6 +20,10 @@ export interface HostedMatch {
   hostUserId: string;
   /** The channel of a thread match (Discord), whose daily LLM budget it counts against; absent = its own channel. */
   parentChannelId?: string;
+  /** A match in its own thread: its card's message in `parentChannelId` (src/present/card.ts). */
+  cardMessageId?: string;
+  /** The server or workspace it was opened in, when known. */
+  spaceId?: string;
   settings: MatchSettings;
   phase: 'lobby' | 'running' | 'over';
   drivers: Record<LabId, SeatDriver>;

@@ -12,7 +12,9 @@
  * - addLlmUsage, addLlmGuard: `INSERT … ON CONFLICT DO UPDATE SET tokens = llm_usage.tokens + excluded.tokens` (llm-usage.ts, llm-guard.ts).
  * - pruneClaims: one `DELETE … WHERE` on key prefix and age; a claim racing with it is either kept or gone.
  * - inboxTake: one `DELETE … WHERE user_id = ? AND channel_id = ? RETURNING …`: each held post goes to one taker (inbox.ts).
- * - createMatch: a partial unique index keeps one lobby/running match per channel.
+ * - createMatch: a partial unique index keeps one lobby/running match per channel (a thread match's channel
+ *   is its thread, so a channel holds any number of them beside its own).
+ * - setChatSetting: one upsert on (scope, subject, key) (chat-settings.ts).
  * On SQLite, single statements also never hold a write lock across an `await`, which matters because
  * better-sqlite3 blocks the thread while it waits on busy_timeout.
  */
@@ -29,11 +31,13 @@ import * as inbox from './inbox.js';
 import { memoryRateLimit, type RateLimit, type RateLimitOptions } from './rate-limit.js';
 import * as llmUsage from './llm-usage.js';
 import * as llmGuard from './llm-guard.js';
+import * as chatSettings from './chat-settings.js';
 import type {
   AppendResult,
   ConsentRecord,
   ErasureRecord,
   EventRewrite,
+  ChatSettingScope,
   CreateMatchResult,
   EventStore,
   MatchRecord,
@@ -129,12 +133,12 @@ export class KyselyEventStore implements EventStore {
     this.q = hotQueries(db);
   }
 
-  async createMatch(input: { id: string; channelId: string; platform: string; createdAt: string }): Promise<CreateMatchResult> {
+  async createMatch(input: { id: string; channelId: string; platform: string; createdAt: string; parentChannelId?: string }): Promise<CreateMatchResult> {
     const match: MatchRecord = { ...input, status: 'lobby' };
     try {
       await this.db
         .insertInto('matches')
-        .values({ id: match.id, channel_id: match.channelId, platform: match.platform, status: match.status, created_at: match.createdAt })
+        .values({ id: match.id, channel_id: match.channelId, platform: match.platform, status: match.status, created_at: match.createdAt, parent_channel_id: input.parentChannelId ?? null })
         .execute();
       return { ok: true, match };
     } catch (err) {
@@ -163,6 +167,18 @@ export class KyselyEventStore implements EventStore {
   async activeMatchInChannel(channelId: string): Promise<MatchRecord | null> {
     const { rows } = await this.db.executeQuery<Database['matches']>(this.q.active(channelId));
     return rows[0] === undefined ? null : toMatch(rows[0]);
+  }
+
+  async activeMatchesUnder(parentChannelId: string): Promise<MatchRecord[]> {
+    const rows = await this.db
+      .selectFrom('matches')
+      .selectAll()
+      .where('parent_channel_id', '=', parentChannelId)
+      .where('status', 'in', ACTIVE)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(toMatch);
   }
 
   async listUnfinished(): Promise<MatchRecord[]> {
@@ -303,6 +319,14 @@ export class KyselyEventStore implements EventStore {
 
   inboxTake(userId: string, channelId: string): Promise<unknown[]> {
     return inbox.inboxTake(this.db, userId, channelId);
+  }
+
+  chatSetting(scope: ChatSettingScope, subject: string, key: string): Promise<string | null> {
+    return chatSettings.chatSetting(this.db, scope, subject, key);
+  }
+
+  setChatSetting(scope: ChatSettingScope, subject: string, key: string, value: string | null): Promise<void> {
+    return chatSettings.setChatSetting(this.db, scope, subject, key, value);
   }
 
   rateLimit(name: string, opts: RateLimitOptions): RateLimit {

@@ -231,6 +231,29 @@ const m0010: Migration = {
   },
 };
 
+/**
+ * 0011: matches that play in their own thread (Discord thread, Slack card thread) and the settings of chat
+ * people and channels. `matches.parent_channel_id`: the channel a thread match belongs to (null = none), so
+ * a command typed in that channel finds it; indexed for that lookup. `chat_settings`: one value per
+ * (scope, subject, key), e.g. ('person', 'discord:123', 'reminders') = 'off' (src/store/chat-settings.ts).
+ */
+const m0011: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('matches').addColumn('parent_channel_id', 'text').execute();
+    await db.schema.createIndex('matches_by_parent_channel').on('matches').columns(['parent_channel_id', 'status']).execute();
+    await db.schema
+      .createTable('chat_settings')
+      .addColumn('scope', 'text', (c) => c.notNull())
+      .addColumn('subject', 'text', (c) => c.notNull())
+      .addColumn('key', 'text', (c) => c.notNull())
+      .addColumn('value', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('chat_settings_pk', ['scope', 'subject', 'key'])
+      .addCheckConstraint('chat_settings_scope_check', sql`scope in ('person', 'channel')`)
+      .execute();
+  },
+};
+
 /** Every migration by name, in order. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_matches_events_claims': m0001,
@@ -243,6 +266,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0008_llm_usage_person': m0008,
   '0009_vote_anonymous': m0009,
   '0010_consent_erasure': m0010,
+  '0011_threads_chat_settings': m0011,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };

@@ -15,6 +15,7 @@ const MatchRow = z.object({
   platform: z.string(),
   status: z.enum(['lobby', 'running', 'over']),
   created_at: z.string(),
+  parent_channel_id: z.string().nullish(),
 });
 
 const EventRow = z.object({
@@ -52,7 +53,7 @@ export function toMatch(row: unknown): MatchRecord {
   const r = MatchRow.safeParse(row);
   if (!r.success) throw new StoreError('corrupt_row', `bad matches row: ${z.prettifyError(r.error)}`);
   const m = r.data;
-  return { id: m.id, channelId: m.channel_id, platform: m.platform, status: m.status, createdAt: m.created_at };
+  return { id: m.id, channelId: m.channel_id, platform: m.platform, status: m.status, createdAt: m.created_at, ...(m.parent_channel_id ? { parentChannelId: m.parent_channel_id } : {}) };
 }
 
 /** A `votes` row → VoteRecord; StoreError `corrupt_row` if it has an unexpected shape. */

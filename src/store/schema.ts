@@ -12,6 +12,8 @@ export interface MatchesTable {
   /** 'lobby' | 'running' | 'over'; checked when read back. */
   status: string;
   created_at: string;
+  /** The channel a thread match belongs to (0011); null = none. */
+  parent_channel_id: string | null;
 }
 
 /** `events`: the append-only log; primary key (match_id, seq). */
@@ -136,6 +138,17 @@ export interface ErasuresTable {
   texts: number;
 }
 
+/** `chat_settings` (0011): one value per (scope, subject, key) (src/store/chat-settings.ts). */
+export interface ChatSettingsTable {
+  /** 'person' | 'channel'. */
+  scope: string;
+  /** A platform user id (`discord:123`) or a channel id. */
+  subject: string;
+  key: string;
+  value: string;
+  updated_at: string;
+}
+
 /** The whole database as Kysely sees it. */
 export interface Database {
   matches: MatchesTable;
@@ -150,4 +163,5 @@ export interface Database {
   llm_guard: LlmGuardTable;
   consents: ConsentsTable;
   erasures: ErasuresTable;
+  chat_settings: ChatSettingsTable;
 }

@@ -20,7 +20,12 @@ export interface MatchRecord {
   status: MatchStatus;
   /** ISO 8601 timestamp. */
   createdAt: string;
+  /** The channel a thread match belongs to (its thread is `channelId`); absent = none. */
+  parentChannelId?: string;
 }
+
+/** Scopes of {@link EventStore.chatSetting}: a person (platform user id) or a channel (platform channel id). */
+export type ChatSettingScope = 'person' | 'channel';
 
 /** A voter's choice on one pair of pitches, shown as "Pitch A" and "Pitch B". */
 export type VoteChoice = 'a' | 'b' | 'tie' | 'both_bad';
@@ -257,7 +262,7 @@ export interface EventStore {
    * Record a new match in status 'lobby'. At most one lobby/running match per channel, enforced by the
    * database (a partial unique index), so two processes racing on `new` in one channel get one winner.
    */
-  createMatch(input: { id: string; channelId: string; platform: string; createdAt: string }): Promise<CreateMatchResult>;
+  createMatch(input: { id: string; channelId: string; platform: string; createdAt: string; parentChannelId?: string }): Promise<CreateMatchResult>;
 
   /**
    * Move a match forward (lobby → running → over, or lobby → over). Returns true when the match now has
@@ -271,6 +276,9 @@ export interface EventStore {
 
   /** The channel's lobby/running match, or null (there is never more than one). */
   activeMatchInChannel(channelId: string): Promise<MatchRecord | null>;
+
+  /** The lobby/running matches whose thread belongs to `parentChannelId`, oldest first. */
+  activeMatchesUnder(parentChannelId: string): Promise<MatchRecord[]>;
 
   /** Every lobby/running match, oldest first: what the host reloads on restart. */
   listUnfinished(): Promise<MatchRecord[]>;
@@ -409,6 +417,19 @@ export interface EventStore {
    * @throws {TypeError} for a bad name or options that are not integers >= 1.
    */
   rateLimit(name: string, opts: RateLimitOptions): RateLimit;
+
+  /**
+   * The value of a chat setting (src/store/chat-settings.ts), e.g. ('person', 'discord:123', 'reminders'), or
+   * null when it was never set. Settings outlive matches (a match's own settings are events of its log).
+   * @throws {TypeError} when a part is empty or longer than 200 characters.
+   */
+  chatSetting(scope: ChatSettingScope, subject: string, key: string): Promise<string | null>;
+
+  /**
+   * Set a chat setting (one upsert: the last writer wins), or clear it with `value` null.
+   * @throws {TypeError} when a part is empty or longer than 200 characters.
+   */
+  setChatSetting(scope: ChatSettingScope, subject: string, key: string, value: string | null): Promise<void>;
 
   /** Release the connection(s). The store must not be used afterwards. */
   close(): Promise<void>;

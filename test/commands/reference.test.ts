@@ -51,7 +51,7 @@ describe('catalogue', () => {
     assert.deepEqual(opts('coalition'), ['action', 'with', 'id', 'blocks', 'pay', 'msg', 'rounds']);
     assert.deepEqual(opts('allocate'), ['job', 'blocks']);
     assert.deepEqual(opts('message'), ['text', 'to']);
-    assert.deepEqual(opts('new'), ['task', 'seed', 'round_seconds', 'holdout', 'votes']);
+    assert.deepEqual(opts('new'), ['task', 'seed', 'round_seconds', 'holdout', 'votes', 'thread']);
     assert.deepEqual(opts('vote'), ['ballot', 'pair', 'choice']);
     assert.deepEqual(opts('leaderboard'), ['task', 'kind']);
     assert.deepEqual(opts('seat'), ['lab', 'agent', 'policy', 'model']);
