@@ -41,6 +41,8 @@ export interface StartDiscordOptions {
   softDeadlineMs?: number;
   /** Shards of this client (see DiscordBotOptions.shards); default: the ShardingManager's environment, else one. */
   shards?: { ids: number[]; count: number };
+  /** `new` opens its match in a thread under a card (config `chat.threads`; default here false: in the channel). */
+  threads?: boolean;
 }
 
 /** A running Discord bot and its round host, as {@link startDiscord} resolves them. */
@@ -55,7 +57,7 @@ export interface DiscordRuntime {
 export function hostBackend(host: RoundHost): CommandBackend {
   return {
     commands: COMMANDS,
-    run: (channelId, caller, name, options) => runCommand(host, channelId, caller, name, options),
+    run: (channelId, caller, name, options, opts) => runCommand(host, channelId, caller, name, options, opts),
     runText: (channelId, caller, text, opts) => runText(host, channelId, caller, text, opts),
     complete: (channelId, caller, kind, typed, where) => completions(host, channelId, caller, kind, typed, where),
     async context(channelId, userId) {
@@ -101,6 +103,7 @@ export async function startDiscord(opts: StartDiscordOptions): Promise<DiscordRu
       ...(restApi ? { restApi } : {}),
       ...(opts.softDeadlineMs !== undefined ? { softDeadlineMs: opts.softDeadlineMs } : {}),
       ...(opts.shards ? { shards: opts.shards } : {}),
+      threadsByDefault: opts.threads ?? false,
     });
   } catch (err) {
     await host.stop();
@@ -136,6 +139,7 @@ export async function start(ctx: PlatformContext): Promise<number> {
       env: process.env,
       store,
       logger,
+      threads: config.chat.threads,
       hostOptions: {
         ...hostOptionsFromConfig(config),
         judgeTimeoutMs: llm.hostJudgeTimeoutMs,

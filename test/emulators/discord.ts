@@ -11,8 +11,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { FixedWindowLimiter, discordMessageLimit, type RateRecord } from './rate-limits.js';
+import { invalidFormBody, messageErrors, modalErrors, threadErrors } from './discord-limits.js';
 
 export * from './discord-parts.js';
+export { messageErrors, modalErrors } from './discord-limits.js';
+
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 import { nextId, parseMultipart, shardOfGuild, type Dispatched, type EmulatorOptions, type EmulatorUser, type Json, type Place, type RecordedFile, type RecordedRequest } from './discord-parts.js';
 
 /** The emulator: REST routes, the gateway, and dispatch helpers (see the file comment). */
@@ -45,6 +49,12 @@ export class DiscordEmulator {
   private readonly socketShard = new Map<WebSocket, [number, number]>();
   /** Channel of each interaction token (webhook messages of an interaction belong to its channel). */
   private readonly tokenChannel = new Map<string, string>();
+  /** Message a component interaction came from, by its token (an UPDATE_MESSAGE callback edits it). */
+  private readonly tokenMessage = new Map<string, string>();
+  /** Threads the bot opened (or addThread announced), by id: Discord channel objects of type 11. */
+  readonly threads = new Map<string, Json>();
+  /** Requests refused with 400 Invalid Form Body because they broke a documented limit (discord-limits.ts). */
+  readonly refused: { request: RecordedRequest; errors: string[] }[] = [];
   private identifyWaiters: { pred: (d: Json) => boolean; resolve: () => void }[] = [];
   private seq = 0;
   private reqSeq = 0;
@@ -126,10 +136,45 @@ export class DiscordEmulator {
     return this.dispatchInteraction(user, 3, { custom_id: customId, component_type: 2 }, { message: msg }, at);
   }
 
-  /** A modal submit with text fields (label-wrapped text inputs, as current Discord clients send). */
-  dispatchModal(user: EmulatorUser, customId: string, fields: Record<string, string>, at?: Place): Dispatched {
-    const components = Object.entries(fields).map(([id, value]) => ({ type: 18, id: Number(nextId().slice(-6)), component: { type: 4, custom_id: id, value } }));
-    return this.dispatchInteraction(user, 5, { custom_id: customId, components }, {}, at);
+  /**
+   * A choice in a string select (component type 3) of `message`: `values` are the picked options' values, in the
+   * order the person picked them. Refuses (throws) a custom_id the message has no select for, or a value the
+   * select does not offer or more values than its max_values, as Discord's client cannot send those.
+   */
+  dispatchSelect(user: EmulatorUser, customId: string, values: string[], message: Json, at?: Place): Dispatched {
+    const select = (arr(message.components) as Json[]).flatMap((r) => arr(r.components) as Json[]).find((c) => c.type === 3 && c.custom_id === customId);
+    if (!select) throw new Error(`emulator: no select ${customId} on the message`);
+    const offered = (arr(select.options) as Json[]).map((o) => o.value);
+    if (values.some((v) => !offered.includes(v))) throw new Error(`emulator: select ${customId} does not offer ${values.join(',')}`);
+    const max = (select.max_values as number | undefined) ?? 1;
+    if (values.length > max || values.length < ((select.min_values as number | undefined) ?? 1)) throw new Error(`emulator: ${values.length} values outside the select's bounds`);
+    return this.dispatchInteraction(user, 3, { custom_id: customId, component_type: 3, values }, { message }, at);
+  }
+
+  /**
+   * A modal submit (label-wrapped components, as current Discord clients send): a string is a text input's
+   * value, an array a string select's picked values. `message`: the message whose component opened the modal
+   * (Discord sends it with the submit).
+   */
+  dispatchModal(user: EmulatorUser, customId: string, fields: Record<string, string | string[]>, at?: Place, message?: Json): Dispatched {
+    const components = Object.entries(fields).map(([id, value]) => ({
+      type: 18,
+      id: Number(nextId().slice(-6)),
+      component: Array.isArray(value) ? { type: 3, custom_id: id, values: value } : { type: 4, custom_id: id, value },
+    }));
+    return this.dispatchInteraction(user, 5, { custom_id: customId, components }, message ? { message } : {}, at);
+  }
+
+  /** Messages in `channelId` as they are now (after edits), oldest first: what a reader of the channel sees. */
+  channelMessages(channelId: string): Json[] {
+    const seen = new Set<unknown>();
+    const out: Json[] = [];
+    for (const m of this.messages.values()) {
+      if (m.channel_id !== channelId || seen.has(m.id) || ((m.flags as number | undefined) ?? 0) & 64) continue;
+      seen.add(m.id);
+      out.push(m);
+    }
+    return out.sort((a, b) => (BigInt(a.id as string) < BigInt(b.id as string) ? -1 : 1));
   }
 
   /** Autocomplete for `/arena <sub>` with one option focused (type 4 in the interaction). */
@@ -144,6 +189,9 @@ export class DiscordEmulator {
     const guildId = at?.guildId ?? this.guildId;
     const channelId = at?.channelId ?? this.channelId;
     this.tokenChannel.set(token, channelId);
+    const from = (extra.message as Json | undefined)?.id;
+    if (typeof from === 'string') this.tokenMessage.set(token, from);
+    const thread = at?.parentId ? this.threads.get(channelId) : undefined;
     const member = {
       user: this.userObject(user),
       roles: user.roles ?? [],
@@ -167,7 +215,7 @@ export class DiscordEmulator {
       guild_id: guildId,
       channel_id: channelId,
       channel: at?.parentId
-        ? { id: channelId, type: 11, guild_id: guildId, name: 'arena-thread', parent_id: at.parentId, thread_metadata: { archived: false, auto_archive_duration: 1440, archive_timestamp: '2024-01-01T00:00:00.000Z', locked: false } }
+        ? (thread ?? { id: channelId, type: 11, guild_id: guildId, name: 'arena-thread', parent_id: at.parentId, thread_metadata: { archived: false, auto_archive_duration: 1440, archive_timestamp: '2024-01-01T00:00:00.000Z', locked: false } })
         : { id: channelId, type: 0, guild_id: guildId, name: 'arena' },
       member,
       app_permissions: '2251799813685247',
@@ -214,7 +262,9 @@ export class DiscordEmulator {
   addThread(parent = this.channelId, guildId = this.guildId): Place {
     const id = nextId();
     const metadata = { archived: false, auto_archive_duration: 1440, archive_timestamp: '2024-01-01T00:00:00.000Z', locked: false };
-    this.dispatch('THREAD_CREATE', { id, type: 11, guild_id: guildId, parent_id: parent, name: 'arena-thread', owner_id: nextId(), thread_metadata: metadata, newly_created: true, member_count: 1, message_count: 0 });
+    const thread = { id, type: 11, guild_id: guildId, parent_id: parent, name: 'arena-thread', owner_id: nextId(), thread_metadata: metadata, member_count: 1, message_count: 0 };
+    this.threads.set(id, thread);
+    this.dispatch('THREAD_CREATE', { ...thread, newly_created: true });
     return { guildId, channelId: id, parentId: parent };
   }
 
@@ -252,7 +302,9 @@ export class DiscordEmulator {
     const limits = this.messageLimiter ? discordMessageLimit(this.messageLimiter, rec, this.rateLog) : null;
     if (limits?.status === 429) return void res.writeHead(429, limits.headers).end(JSON.stringify(limits.body));
     this.requests.push(rec);
-    const [status, out] = this.route(rec);
+    const errors = this.limitErrors(rec);
+    const [status, out] = errors.length > 0 ? [400, invalidFormBody(errors)] : this.route(rec);
+    if (errors.length > 0) this.refused.push({ request: rec, errors });
     res.writeHead(status, { ...(limits?.headers ?? {}), ...(out === null ? {} : { 'content-type': 'application/json' }) });
     res.end(out === null ? undefined : JSON.stringify(out));
     this.waiters = this.waiters.filter((w) => (w.pred(rec) ? (w.resolve(rec), false) : true));
@@ -273,12 +325,18 @@ export class DiscordEmulator {
     if (r.method === 'PUT' && (g = m(/^\/applications\/(\d+)\/commands$/))) return [200, this.putCommands('global', r.body)];
     if (r.method === 'POST' && (g = m(/^\/interactions\/\d+\/([^/]+)\/callback$/))) {
       this.recordOriginal(g[1]!, r.body as { type?: number; data?: Json });
+      this.recordUpdate(g[1]!, r.body as { type?: number; data?: Json });
       return r.query.with_response === 'true' ? [200, { interaction: { id: '0', type: 0 } }] : [204, null];
     }
     if ((g = m(/^\/webhooks\/\d+\/([^/]+)\/messages\/([^/]+)$/))) {
       const key = `${g[1]}/${g[2]}`;
       if (r.method === 'GET') return this.messages.has(key) ? [200, this.messages.get(key)] : [404, { message: 'Unknown Message', code: 10008 }];
-      if (r.method === 'DELETE') return [204, null];
+      if (r.method === 'DELETE') {
+        const gone = this.messages.get(key);
+        this.messages.delete(key);
+        if (gone) this.messages.delete(gone.id as string);
+        return [204, null];
+      }
       const prev = this.messages.get(key);
       const msg = this.messageObject({ ...(prev ?? {}), ...msgBody }, this.tokenChannel.get(g[1]!) ?? this.channelId, (prev?.id as string | undefined) ?? nextId());
       this.messages.set(key, msg);
@@ -292,12 +350,75 @@ export class DiscordEmulator {
       return [200, msg];
     }
     if (r.method === 'POST' && (g = m(/^\/channels\/(\d+)\/messages$/))) {
+      // A message in an archived thread that is not locked reopens it (resources/channel#thread-metadata-object).
+      const thread = this.threads.get(g[1]!);
+      const meta = thread?.thread_metadata as Json | undefined;
+      if (meta?.locked) return [403, { message: 'Thread is locked', code: 50083 }];
+      if (thread && meta?.archived) this.setThread(g[1]!, { archived: false });
       const msg = this.messageObject(msgBody, g[1]!);
       this.messages.set(msg.id as string, msg);
       return [200, msg];
     }
-    if (r.method === 'GET' && (g = m(/^\/channels\/(\d+)$/))) return [200, this.channelObject(g[1]!)];
+    if (r.method === 'PATCH' && (g = m(/^\/channels\/(\d+)\/messages\/(\d+)$/))) {
+      const prev = this.messages.get(g[2]!);
+      if (!prev || prev.channel_id !== g[1]) return [404, { message: 'Unknown Message', code: 10008 }];
+      const msg = { ...prev, ...(msgBody as Json), id: prev.id, channel_id: prev.channel_id, edited_timestamp: new Date().toISOString() };
+      this.messages.set(g[2]!, msg);
+      return [200, msg];
+    }
+    if (r.method === 'POST' && (g = m(/^\/channels\/(\d+)\/messages\/(\d+)\/threads$/))) return this.startThread(g[1]!, g[2]!, r.body as Json);
+    if (r.method === 'PATCH' && (g = m(/^\/channels\/(\d+)$/))) {
+      if (!this.threads.has(g[1]!)) return [403, { message: 'Missing Permissions', code: 50013 }];
+      const b = r.body as Json;
+      return [200, this.setThread(g[1]!, { ...(typeof b.archived === 'boolean' ? { archived: b.archived } : {}), ...(typeof b.locked === 'boolean' ? { locked: b.locked } : {}) })];
+    }
+    if (r.method === 'GET' && (g = m(/^\/channels\/(\d+)$/))) return [200, this.threads.get(g[1]!) ?? this.channelObject(g[1]!)];
     return [404, { message: '404: Not Found', code: 0 }];
+  }
+
+  /** Refusals by Discord's documented limits (discord-limits.ts) of the payloads a request carries. */
+  private limitErrors(r: RecordedRequest): string[] {
+    const p = r.path.replace(/^\/api\/v\d+/, '');
+    if (/\/callback$/.test(p)) {
+      const cb = (r.body ?? {}) as { type?: number; data?: Json };
+      if (cb.type === 9) return modalErrors(cb.data);
+      return cb.type === 4 || cb.type === 7 ? messageErrors(cb.data) : [];
+    }
+    if (/\/threads$/.test(p)) return threadErrors(r.body);
+    const message = /^\/channels\/\d+\/messages(\/\d+)?$/.test(p) || /^\/webhooks\//.test(p);
+    return message && (r.method === 'POST' || r.method === 'PATCH') ? messageErrors(r.body) : [];
+  }
+
+  /** A thread on message `messageId` of `parentId`: its id is the message's, as Discord makes it. */
+  private startThread(parentId: string, messageId: string, body: Json): [number, unknown] {
+    const starter = this.messages.get(messageId);
+    if (!starter || starter.channel_id !== parentId) return [404, { message: 'Unknown Message', code: 10008 }];
+    if (this.threads.has(messageId)) return [400, { message: 'A thread has already been created for this message', code: 160004 }];
+    const guildId = [...this.extraGuilds].find(([, c]) => c === parentId)?.[0] ?? this.guildId;
+    const metadata = { archived: false, auto_archive_duration: (body.auto_archive_duration as number | undefined) ?? 4320, archive_timestamp: new Date().toISOString(), locked: false, create_timestamp: new Date().toISOString() };
+    const thread = { id: messageId, type: 11, guild_id: guildId, parent_id: parentId, name: body.name, owner_id: this.botUserId, thread_metadata: metadata, member_count: 1, message_count: 0, rate_limit_per_user: 0, flags: 0 };
+    this.threads.set(messageId, thread);
+    this.messages.set(messageId, { ...starter, thread, flags: ((starter.flags as number | undefined) ?? 0) | 32 });
+    this.dispatch('THREAD_CREATE', { ...thread, newly_created: true });
+    return [201, thread];
+  }
+
+  /** Change a thread's metadata (archived, locked) and tell the clients (THREAD_UPDATE). */
+  private setThread(id: string, change: { archived?: boolean; locked?: boolean }): Json {
+    const cur = this.threads.get(id)!;
+    const meta = { ...(cur.thread_metadata as Json), ...change, ...(change.archived !== undefined ? { archive_timestamp: new Date().toISOString() } : {}) };
+    const next = { ...cur, thread_metadata: meta };
+    this.threads.set(id, next);
+    this.dispatch('THREAD_UPDATE', next);
+    return next;
+  }
+
+  /** An UPDATE_MESSAGE callback (type 7) edits the message its component was on. */
+  private recordUpdate(token: string, cb: { type?: number; data?: Json }): void {
+    const id = this.tokenMessage.get(token);
+    if (cb.type !== 7 || !id) return;
+    const prev = this.messages.get(id) ?? this.messageObject({}, this.tokenChannel.get(token) ?? this.channelId, id);
+    this.messages.set(id, { ...prev, ...(cb.data ?? {}), id, edited_timestamp: new Date().toISOString() });
   }
 
   /** A reply (type 4) or defer (type 5) creates the interaction's original message. */

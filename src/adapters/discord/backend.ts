@@ -4,6 +4,13 @@
  * pass their own. Keeping this seam small keeps the adapter a thin rendering of the catalogue.
  */
 import type { Caller, CommandSpec, OptionKind, Reply } from '../../commands/types.js';
+import type { ThreadSurface } from '../../chat/types.js';
+
+/** How a command arrived: from a button or form made for a match, and what the platform can do for `new`. */
+export interface RunOpts {
+  match?: string;
+  surface?: ThreadSurface;
+}
 
 /** Raw option values as Discord delivers them (strings for ids and lists, numbers, booleans). */
 export type RawOptions = Record<string, string | number | boolean>;
@@ -28,13 +35,17 @@ export interface MatchContext {
 export interface CommandBackend {
   /** The catalogue (drives /arena subcommands, option kinds for autocomplete, and which to defer). */
   readonly commands: readonly CommandSpec[];
-  /** Run `/arena <name>` with typed options. Never throws for user errors (they come back as a Reply). */
-  run(channelId: string, caller: Caller, name: string, options: RawOptions): Promise<Reply>;
+  /**
+   * Run `/arena <name>` with typed options. Never throws for user errors (they come back as a Reply).
+   * `opts.match`: the match a form was built for (it runs only there); `opts.surface`: what `new` can do to
+   * open its match in a thread (threads.ts).
+   */
+  run(channelId: string, caller: Caller, name: string, options: RawOptions, opts?: RunOpts): Promise<Reply>;
   /**
    * Run a command written in the text grammar (button commands, e.g. `accept offer:o_3`); `opts.match`: the
    * match a pressed button was made for (it runs only there, src/commands/bound.ts).
    */
-  runText(channelId: string, caller: Caller, text: string, opts?: { match?: string }): Promise<Reply>;
+  runText(channelId: string, caller: Caller, text: string, opts?: RunOpts): Promise<Reply>;
   /**
    * Suggestions (≤ 25) for an id option of `kind`, given everything typed in it so far; for lists
    * (`b_0_1,b_0_`) the suggestions are whole values with the last item completed.

@@ -12,10 +12,11 @@ import type { Logger } from 'pino';
 import type { Reply } from '../../commands/types.js';
 import type { CommandBackend } from './backend.js';
 import { ChannelOrder } from './channel-order.js';
-import { publishReply, type ChannelSink } from './deliver.js';
+import { publishReply } from './deliver.js';
+import { clientSink, discordSurface } from './threads.js';
 import { MemoryInbox, type PrivateInbox } from './inbox.js';
 import { createInteractionHandler } from './interactions.js';
-import { ButtonIds, type DiscordPayload } from './render.js';
+import { ButtonIds } from './render.js';
 
 /** Options of {@link startDiscordBot}. */
 export interface DiscordBotOptions {
@@ -35,6 +36,11 @@ export interface DiscordBotOptions {
    * the environment (SHARDS, SHARD_COUNT), else one shard.
    */
   shards?: { ids: number[]; count: number };
+  /**
+   * `new` opens its match in a thread of the channel, under a card (threads.ts), unless `thread:off` or the
+   * channel's setting says otherwise (config `chat.threads`; default here false: posts in the channel).
+   */
+  threadsByDefault?: boolean;
 }
 
 /** A logged-in Discord client with the arena's interaction handler; what {@link startDiscordBot} resolves to. */
@@ -97,6 +103,23 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
     ...(opts.shards ? { shards: opts.shards.ids, shardCount: opts.shards.count } : {}),
   });
   const tracker = new Tracker();
+  const queues = new ChannelOrder();
+  const sink = clientSink(client);
+
+  async function publish(channelId: string, reply: Reply): Promise<void> {
+    // Matches of other platforms (a shared database) are restored here too; their channels are not ours.
+    if (!/^\d{5,25}$/.test(channelId)) return void logger.debug({ channelId }, 'discord: not a Discord channel, post skipped');
+    // One at a time per channel, in the order the host published them: a round close must not overtake
+    // the round-open post still storing its private briefings or waiting on a rate limit.
+    await queues.run(channelId, async () => {
+      try {
+        await publishReply(sink, channelId, reply, inbox, ids, logger);
+      } catch (err) {
+        logger.error({ channelId, err: (err as Error).message }, 'discord: channel post failed');
+      }
+    });
+  }
+
   const handler = createInteractionHandler({
     backend: opts.backend,
     ids,
@@ -104,6 +127,8 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
     logger,
     adminRoleId: opts.adminRoleId ?? null,
     softDeadlineMs: opts.softDeadlineMs ?? 2000,
+    publish,
+    surface: (inThread) => discordSurface(sink, ids, logger, { threadsByDefault: opts.threadsByDefault ?? false, inThread }),
   });
   let accepting = true;
   client.on(Events.InteractionCreate, (i: Interaction) => {
@@ -113,16 +138,6 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
   client.on(Events.Error, (err) => logger.error({ err: err.message }, 'discord: client error'));
   client.on(Events.Warn, (msg) => logger.warn({ msg }, 'discord: client warning'));
 
-  const queues = new ChannelOrder();
-  const sink: ChannelSink = {
-    async send(channelId: string, payload: DiscordPayload) {
-      // A channel of a guild on another shard is not in this client's cache: fetch it anyway (REST is not sharded).
-      const channel = await client.channels.fetch(channelId, { allowUnknownGuild: true });
-      if (!channel || !channel.isSendable()) throw new Error(`channel ${channelId} is not a text channel the bot can post in`);
-      await channel.send(payload);
-    },
-  };
-
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
   await client.login(opts.token);
   await ready;
@@ -130,19 +145,7 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
 
   return {
     client: client as Client<true>,
-    async publish(channelId, reply) {
-      // Matches of other platforms (a shared database) are restored here too; their channels are not ours.
-      if (!/^\d{5,25}$/.test(channelId)) return void logger.debug({ channelId }, 'discord: not a Discord channel, post skipped');
-      // One at a time per channel, in the order the host published them: a round close must not overtake
-      // the round-open post still storing its private briefings or waiting on a rate limit.
-      await queues.run(channelId, async () => {
-        try {
-          await publishReply(sink, channelId, reply, inbox, ids, logger);
-        } catch (err) {
-          logger.error({ channelId, err: (err as Error).message }, 'discord: channel post failed');
-        }
-      });
-    },
+    publish,
     handled: (id) => tracker.wait(id),
     idle: () => tracker.idle(),
     stopAccepting: () => void (accepting = false),

@@ -31,5 +31,6 @@ export function callerOf(interaction: BaseInteraction, adminRoleId: string | nul
     displayName: nick ?? user.globalName ?? user.username,
     isAdmin: manages || hasRole,
     ...(parentChannelId ? { parentChannelId } : {}),
+    ...(interaction.guildId ? { spaceId: interaction.guildId } : {}),
   };
 }

@@ -12,8 +12,12 @@
 import { AttachmentBuilder, ButtonStyle, ComponentType, MessageFlags, type ButtonInteraction, type ChatInputCommandInteraction, type ModalSubmitInteraction } from 'discord.js';
 import { renderPostCharts, type ChartLogger } from '../../analytics/charts/attach.js';
 import type { Post, PrivatePost, Reply } from '../../commands/types.js';
+import type { Logger } from 'pino';
 import type { PrivateInbox } from './inbox.js';
 import { renderPost, notice, type ButtonIds, type DiscordPayload } from './render.js';
+import { updateCard, type ChannelSink } from './threads.js';
+
+export type { ChannelSink } from './threads.js';
 
 /** Interactions the adapter answers with messages. */
 export type Repliable = ChatInputCommandInteraction | ButtonInteraction | ModalSubmitInteraction;
@@ -144,15 +148,16 @@ function editable(p: DiscordPayload): Omit<DiscordPayload, 'flags'> {
   return rest;
 }
 
-/** Where channel posts go: discord.js resolves the channel from cache or REST. */
-export interface ChannelSink {
-  send(channelId: string, payload: DiscordPayload): Promise<void>;
-}
-
-/** Posts a reply that answers no interaction (e.g. a timer round close): public posts to the channel, private ones to the inbox. */
-export async function publishReply(sink: ChannelSink, channelId: string, reply: Reply, inbox: PrivateInbox, ids: ButtonIds, logger?: ChartLogger): Promise<void> {
-  await inbox.add(channelId, reply.private);
-  for (const payload of renderPublic(reply.public, ids, reply.private.length > 0)) await sink.send(channelId, await withCharts(payload, logger));
+/**
+ * Posts a reply that answers no interaction (e.g. a timer round close): public posts to the channel (a
+ * match's thread: `reply.channelId` when set), private ones to the inbox there; then the match's card, if the
+ * reply updates it, is edited (and its thread archived once the match is over: threads.ts).
+ */
+export async function publishReply(sink: ChannelSink, channelId: string, reply: Reply, inbox: PrivateInbox, ids: ButtonIds, logger?: ChartLogger & Pick<Logger, 'warn'>): Promise<void> {
+  const dest = reply.channelId ?? channelId;
+  await inbox.add(dest, reply.private);
+  for (const payload of renderPublic(reply.public, ids, reply.private.length > 0)) await sink.send(dest, await withCharts(payload, logger));
+  if (reply.card) await updateCard(sink, reply.card, ids, logger);
 }
 
 /**

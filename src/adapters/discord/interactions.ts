@@ -20,6 +20,7 @@ import {
 } from 'discord.js';
 import type { Logger } from 'pino';
 import type { Caller, Reply } from '../../commands/types.js';
+import type { ThreadSurface } from '../../chat/types.js';
 import type { CommandBackend, MatchContext, RawOptions } from './backend.js';
 import { callerOf } from './caller.js';
 import { FORM_OPTIONS, ROOT_COMMAND } from './commands-json.js';
@@ -47,6 +48,10 @@ export interface HandlerDeps {
   adminRoleId: string | null;
   /** A command still running after this many ms is deferred (default 2000; Discord's limit is 3000). */
   softDeadlineMs: number;
+  /** Posts a reply to a channel (the bot's per-channel queue): a match's thread, when a command typed elsewhere posts there. */
+  publish(channelId: string, reply: Reply): Promise<void>;
+  /** What `new` can do to open its match in a thread, for an interaction in a thread (`inThread`) or not. */
+  surface(inThread: boolean): ThreadSurface;
 }
 
 /** A slash command or form, or a command text (`match`: the match a pressed button was made for). */
@@ -97,8 +102,10 @@ export function modalJson(modal: NonNullable<Reply['modal']>): APIModalInteracti
 export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) => Promise<void> {
   const { backend, logger } = deps;
 
-  const run = (w: Work, channelId: string, caller: Caller): Promise<Reply> =>
-    w.kind === 'run' ? backend.run(channelId, caller, w.name, w.options) : backend.runText(channelId, caller, w.text, w.match === undefined ? {} : { match: w.match });
+  const run = (w: Work, channelId: string, caller: Caller, surface: ThreadSurface): Promise<Reply> => {
+    const opts = { surface, ...(w.kind === 'text' && w.match !== undefined ? { match: w.match } : {}) };
+    return w.kind === 'run' ? backend.run(channelId, caller, w.name, w.options, opts) : backend.runText(channelId, caller, w.text, opts);
+  };
 
   async function context(channelId: string, userId: string): Promise<MatchContext | null> {
     try {
@@ -128,24 +135,34 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
     // Everything before the first response counts against Discord's 3 s: the command, the match context and
     // the inbox's store work (which reaches the database when several processes share one).
     const work = (async () => {
-      const reply = await run(w, channelId, caller);
-      const ctx = await context(channelId, caller.userId);
+      const reply = await run(w, channelId, caller, deps.surface(i.channel?.isThread() ?? false));
+      // A match found from its parent channel posts in its thread (src/commands/locate.ts): only the caller's
+      // own posts answer here, the rest goes there with the card (elsewhere, below).
+      const dest = reply.channelId ?? channelId;
+      const ctx = await context(dest, caller.userId);
       const wantsModal = reply.modal !== undefined && allowModal && !i.isModalSubmit();
-      return { reply, ctx, plan: wantsModal ? null : await planMessages(reply, caller.userId, channelId, deps.inbox, deps.ids) };
+      const here = dest === channelId ? reply : { public: [], private: reply.private.filter((p) => p.userId === caller.userId) };
+      return { reply, ctx, dest, plan: wantsModal ? null : await planMessages(here, caller.userId, dest, deps.inbox, deps.ids) };
     })();
     await deferIfSlow(i, work);
-    const { reply, ctx, plan: planned } = await work;
+    const { reply, ctx, dest, plan: planned } = await work;
     const log = logger.child({ matchId: ctx?.matchId ?? null, seat: ctx?.seat ?? null, command: name });
     if (reply.modal && allowModal && !i.deferred && !i.replied && !i.isModalSubmit()) {
       await i.showModal(modalJson(reply.modal));
       log.info({ interaction: i.id, ms: Date.now() - started }, 'discord: modal shown');
       return;
     }
-    const plan = planned ?? (await planMessages(reply, caller.userId, channelId, deps.inbox, deps.ids));
+    const plan = planned ?? (await planMessages(reply, caller.userId, dest, deps.inbox, deps.ids));
     // A form asked for too late to show (the reply was deferred): say how to open it.
     if (reply.modal && plan.pub.length + plan.mine.length === 0) plan.mine.push(notice(`Open the form with \`/arena ${reply.modal.command}\`.`));
+    const elsewhere = dest !== channelId && (reply.public.length > 0 || reply.private.some((p) => p.userId !== caller.userId));
+    if (elsewhere) plan.mine.push(notice(`Posted in the match's thread: <#${dest}>`));
     await answerKeeping(i, plan, log);
-    log.info({ interaction: i.id, deferred: i.deferred, public: reply.public.length, private: reply.private.length, ms: Date.now() - started }, 'discord: command answered');
+    if (elsewhere || reply.card) {
+      const rest: Reply = elsewhere ? { public: reply.public, private: reply.private.filter((p) => p.userId !== caller.userId) } : { public: [], private: [] };
+      await deps.publish(dest, reply.card ? { ...rest, card: reply.card } : rest);
+    }
+    log.info({ interaction: i.id, deferred: i.deferred, public: reply.public.length, private: reply.private.length, thread: dest !== channelId ? dest : null, ms: Date.now() - started }, 'discord: command answered');
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
  * Reply → Discord message payloads. A {@link Post} becomes one message with one embed (title, text,
  * fields) and its buttons in action rows; a private post is the same with `flags: 64` (ephemeral;
- * never the deprecated `ephemeral: true`). Mentions are never parsed, so text written by players
+ * never the deprecated `ephemeral: true`). Mentions are never parsed (only a post's own `mentions`, a
+ * reminder's one person, are allowed, by id), so text written by players
  * (pitches, messages) cannot ping anyone; and player text (src/chat/player-text.ts) is escaped
  * ({@link escapeDiscord}) and its blocks quoted, so it cannot forge a heading, a bold bot line, a masked
  * link or a mention pill either.
@@ -34,7 +35,8 @@ export interface DiscordPayload {
   components: APIActionRowComponent<APIButtonComponent>[];
   /** 64 (MessageFlags.Ephemeral) for private posts. */
   flags?: number;
-  allowedMentions: { parse: [] };
+  /** Nothing is parsed for mentions; a reminder names the users it pings (`users`), and only they are notified. */
+  allowedMentions: { parse: []; users?: string[] };
   /** PNG attachments (charts), added at delivery by deliver.ts {@link withCharts}. */
   files?: AttachmentBuilder[];
   /** Charts of a public post, still to render (plain data; removed when delivered). */
@@ -142,14 +144,23 @@ export function renderPost(post: Post, ids: ButtonIds, opts: { ephemeral?: boole
     ...(text ? { description: cut(text, LIMITS.description) } : {}),
     ...(fields.length > 0 ? { fields } : {}),
   };
+  // Mentions go in `content` (Discord does not notify for mentions inside embeds), each allowed by id.
+  const users = opts.ephemeral ? [] : discordUserIds(post.mentions ?? []);
   return {
+    ...(users.length > 0 ? { content: users.map((u) => `<@${u}>`).join(' ') } : {}),
     embeds: [embed],
     components: buttonRows(post.buttons ?? [], ids),
     ...(opts.ephemeral ? { flags: MessageFlags.Ephemeral } : {}),
-    allowedMentions: { parse: [] },
+    allowedMentions: users.length > 0 ? { parse: [], users } : { parse: [] },
     // Charts are public only (a private post never carries one).
     ...(!opts.ephemeral && post.charts?.length ? { charts: post.charts } : {}),
   };
+}
+
+/** The Discord user ids of platform user ids (`discord:123` → `123`); other platforms' ids are dropped. At most 100 (Discord's cap). */
+export function discordUserIds(userIds: readonly string[]): string[] {
+  const out = userIds.filter((u) => /^discord:\d{5,25}$/.test(u)).map((u) => u.slice('discord:'.length));
+  return [...new Set(out)].slice(0, 100);
 }
 
 /** A short ephemeral notice (errors of the adapter itself, not of commands). */

@@ -53,6 +53,9 @@ const ENV_OF: Record<string, string> = {
   'server.bodyLimitBytes': 'ARENA_SERVER_BODY_LIMIT_BYTES',
   'server.debugState': 'ARENA_SERVER_DEBUG_STATE',
   'shutdown.drainSeconds': 'ARENA_SHUTDOWN_DRAIN_SECONDS',
+  'chat.threads': 'ARENA_CHAT_THREADS',
+  'chat.reminders': 'ARENA_CHAT_REMINDERS',
+  'chat.lastCallSeconds': 'ARENA_CHAT_LAST_CALL_SECONDS',
   'server.maxSessionsPerClient': 'ARENA_SERVER_MAX_SESSIONS_PER_CLIENT',
   'server.compat': 'ARENA_SERVER_COMPAT',
   'web.host': 'ARENA_WEB_HOST',
@@ -130,6 +133,10 @@ export function applyEnv(raw: Record<string, unknown>, env: Env): Record<string,
     }),
   };
   out.shutdown = { ...section(raw, 'shutdown'), ...defined({ drainSeconds: num(env.ARENA_SHUTDOWN_DRAIN_SECONDS) }) };
+  out.chat = {
+    ...section(raw, 'chat'),
+    ...defined({ threads: bool(env.ARENA_CHAT_THREADS), reminders: bool(env.ARENA_CHAT_REMINDERS), lastCallSeconds: num(env.ARENA_CHAT_LAST_CALL_SECONDS) }),
+  };
   return out;
 }
 

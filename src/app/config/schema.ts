@@ -42,6 +42,9 @@
  * | `web.renderRequestsPerMinute` | 60 | requests per client address per minute to the routes that render (leaderboard, preference data, charts), at most a sixth of them in any 10 s; within `requestsPerMinute` | `ARENA_WEB_RENDER_REQUESTS_PER_MINUTE` |
  * | `web.pollMs` | 250 | how often a watched live match's log is read for new events (ms) | `ARENA_WEB_POLL_MS` |
  *
+ * | `chat.threads` | true | `new` on Discord and Slack opens its match in its own thread under a card in the channel (a channel's setting and `new thread:` come first) | `ARENA_CHAT_THREADS` |
+ * | `chat.reminders` | true | ping a person when a round waits for them (a channel's and a person's setting come first) | `ARENA_CHAT_REMINDERS` |
+ * | `chat.lastCallSeconds` | 60 | the second ping of a timed round goes this long before its close (at most a quarter of the round) | `ARENA_CHAT_LAST_CALL_SECONDS` |
  * | `shutdown.drainSeconds` | 10 | after SIGTERM/SIGINT: how long in-flight commands and queued posts may take before the store closes and the process exits 0 (a second signal exits at once) | `ARENA_SHUTDOWN_DRAIN_SECONDS` |
  * | `llm.allowedModels` | agent + judge models | models a host may seat (`seat … agent:llm model:…`); see src/llm/config.ts | `ARENA_LLM_ALLOWED_MODELS` (comma-separated) |
  * | `llm.matchTokenBudget` | 400000 | tokens (prompt + completion) one match may spend, seats and judge together; 0 = unlimited | `ARENA_LLM_MATCH_TOKEN_BUDGET` |
@@ -150,6 +153,21 @@ export const ArenaConfigSchema = z
       })
       .strict()
       .transform((w) => ({ ...w, maxStreamsPerAddress: w.maxStreamsPerAddress ?? addressCap(w.maxStreams) }))
+      .prefault({}),
+    /**
+     * Chat play (Discord, Slack): `threads`, whether `new` opens its match in a thread under a card (a channel's
+     * own setting, `status threads:on|off`, and `new thread:` come first); `reminders`, whether people are pinged
+     * when a round waits for them (a channel's and a person's setting, `status reminders:` / `me reminders:`,
+     * come first); `lastCallSeconds`, how long before a timed round's close the second ping goes (at most a
+     * quarter of the round).
+     */
+    chat: z
+      .object({
+        threads: z.boolean().default(true),
+        reminders: z.boolean().default(true),
+        lastCallSeconds: z.number().int().min(5).max(3600).default(60),
+      })
+      .strict()
       .prefault({}),
     /** Graceful stop (src/app/shutdown.ts): seconds in-flight commands and queued posts may take after SIGTERM/SIGINT. */
     shutdown: z.object({ drainSeconds: z.number().min(0).max(600).default(10) }).strict().prefault({}),

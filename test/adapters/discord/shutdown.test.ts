@@ -22,7 +22,8 @@ const dir = mkdtempSync(join(tmpdir(), 'arena-discord-stop-'));
 const db = join(dir, 'arena.db');
 
 function startBot(emu: DiscordEmulator) {
-  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', DISCORD_TOKEN: TOKEN, DISCORD_API_URL: emu.restApi, ARENA_SHUTDOWN_DRAIN_SECONDS: String(DRAIN_SECONDS) };
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', DISCORD_TOKEN: TOKEN, DISCORD_API_URL: emu.restApi, ARENA_SHUTDOWN_DRAIN_SECONDS: String(DRAIN_SECONDS), ARENA_CHAT_THREADS: 'false' };
+  // Flat posting (no match thread): the commands below are answered in the channel they are typed in.
   for (const k of Object.keys(env)) if (k.startsWith('ARENA_LLM') || k.startsWith('OPENAI') || k === 'DATABASE_URL' || k === 'ARENA_CONFIG') delete env[k];
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '--platform', 'discord', '--db', db], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
