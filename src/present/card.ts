@@ -22,9 +22,10 @@ function roundSummary(m: HostedMatch): string {
   return parts.join(', ');
 }
 
-function hostName(m: HostedMatch): string {
+/** ", hosted by 👤 name" when the host holds a seat (the log keeps no name of a host without one), else "". */
+function hostedBy(m: HostedMatch): string {
   const held = Object.values(m.drivers).find((d) => d.kind === 'human' && d.userId === m.hostUserId);
-  return held?.kind === 'human' ? personName(held.displayName) : 'its host';
+  return held?.kind === 'human' ? `, hosted by ${personName(held.displayName)}` : '';
 }
 
 /** The card's post for `m` as it is now (lobby, running or over). */
@@ -37,7 +38,7 @@ export function renderCard(m: HostedMatch): Post {
     const taken = labs.filter((l) => m.drivers[l]).length;
     return {
       title: `${m.settings.task}: lobby (${taken}/${labs.length} seats taken)`,
-      text: `${id}, hosted by ${hostName(m)}, ${timer}. Press Join (or \`join\`) to take a seat. ${where}`,
+      text: `${id}${hostedBy(m)}, ${timer}. Press Join (or \`join\`) to take a seat. ${where}`,
       fields: [{ name: 'Seats', value: labs.map((l) => `${l}: ${seatLabel(m, l)}`).join('\n') }],
       buttons: m.phase === 'lobby' ? [button(m.id, 'Join', 'join', 'primary')] : [],
     };
@@ -46,12 +47,14 @@ export function renderCard(m: HostedMatch): Post {
   const rows = currentStandings(m);
   const fields = [{ name: 'Standings', value: leaderboardText(m, rows) }];
   if (m.phase === 'over') {
-    const best = [...rows].sort((a, b) => b.cumulativeReward - a.cumulativeReward)[0];
+    const [best, second] = [...rows].sort((a, b) => b.cumulativeReward - a.cumulativeReward);
+    // A shared top score names no winner (the card would say something untrue).
+    const winner = best && s.over && (!second || second.cumulativeReward < best.cumulativeReward) ? `Winner: ${seatLabel(m, best.lab)} with ${fmtReward(best.cumulativeReward)}. ` : '';
     const closed = m.standings?.length ?? 0;
     const how = s.over ? `over after ${s.params.maxRounds} rounds` : `ended after ${closed} closed round${closed === 1 ? '' : 's'}`;
     return {
       title: `${m.settings.task}: ${how}`,
-      text: `${id}. ${best && s.over ? `Winner: ${seatLabel(m, best.lab)} with ${fmtReward(best.cumulativeReward)}. ` : ''}The thread holds every round, the final post and the seed.`,
+      text: `${id}. ${winner}The thread holds every round, the final post and the seed.`,
       fields,
     };
   }
@@ -59,7 +62,7 @@ export function renderCard(m: HostedMatch): Post {
   if (last) fields.unshift({ name: `Round ${roundLabel(last.round, s.params.maxRounds)} closed`, value: roundSummary(m) });
   return {
     title: `${m.settings.task}: round ${roundLabel(s.round, s.params.maxRounds)}`,
-    text: `${id}, hosted by ${hostName(m)}, ${timer}. ${where}`,
+    text: `${id}${hostedBy(m)}, ${timer}. ${where}`,
     fields,
     buttons: [button(m.id, 'My view', 'me')],
   };

@@ -56,7 +56,8 @@ withPostgres('scale-out: two Discord shards and a Slack bot on one PostgreSQL', 
       g1 = discord.addGuild(1);
       await discord.start();
       await slack.start();
-      const base = { DATABASE_URL: dbUrl, ARENA_SHUTDOWN_DRAIN_SECONDS: String(DRAIN_SECONDS) };
+      // Flat posting (no match threads): answers are read in the channel the command was typed in.
+      const base = { DATABASE_URL: dbUrl, ARENA_SHUTDOWN_DRAIN_SECONDS: String(DRAIN_SECONDS), ARENA_CHAT_THREADS: 'false' };
       manager = startBot(['--platform', 'discord', '--shards', 'auto'], botEnv({ ...base, DISCORD_TOKEN: TOKEN, DISCORD_API_URL: discord.restApi }));
       slackBot = startBot(['--platform', 'slack'], botEnv({ ...base, SLACK_MODE: 'socket', SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_APP_TOKEN: APP_TOKEN, SLACK_API_URL: slack.apiUrl }));
       await Promise.all([manager.logLine((l) => l.msg === 'discord shards: every shard is ready', 80_000), slack.socketConnected()]);
