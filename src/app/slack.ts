@@ -29,7 +29,7 @@ import { drainWithin, untilStopSignal } from './shutdown.js';
 export function catalogueBackend(host: RoundHost): SlackBackend {
   return {
     runText: (channelId, caller, text, opts) => runText(host, channelId, caller, text, opts),
-    runCommand: (channelId, caller, name, options) => runCommand(host, channelId, caller, name, options),
+    runCommand: (channelId, caller, name, options, opts) => runCommand(host, channelId, caller, name, options, opts),
     async context(channelId, userId) {
       const m = await host.current(channelId);
       return m ? { matchId: m.id, seat: host.seatOf(m, userId) } : null;
@@ -58,6 +58,8 @@ export interface StartSlackOptions {
   clientOptions?: SlackClientOptions;
   /** Spacing of channel posts (default 1000 ms: Slack's 1 message/s per channel). */
   postIntervalMs?: number;
+  /** `new` plays its match in the thread of a card (config `chat.threads`; default: the config's, else false). */
+  threads?: boolean;
 }
 
 /** A running Slack bot and its round host, as {@link startSlack} resolves them. */
@@ -92,6 +94,7 @@ export async function startSlack(opts: StartSlackOptions): Promise<StartedSlack>
       claim: storeClaims(store, { logger }),
       ...(opts.clientOptions ? { clientOptions: opts.clientOptions } : {}),
       ...(opts.postIntervalMs !== undefined ? { postIntervalMs: opts.postIntervalMs } : {}),
+      threadsByDefault: opts.threads ?? opts.config?.chat.threads ?? false,
       ...(opts.port !== undefined ? { port: opts.port } : {}),
       ...(opts.listenHost ? { host: opts.listenHost } : {}),
     });

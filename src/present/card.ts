@@ -31,7 +31,7 @@ function hostedBy(m: HostedMatch): string {
 /** The card's post for `m` as it is now (lobby, running or over). */
 export function renderCard(m: HostedMatch): Post {
   const timer = m.settings.roundSeconds > 0 ? `${m.settings.roundSeconds} s rounds` : 'no round timer';
-  const where = 'Everything of this match is posted in the thread of this card; commands work here and there.';
+  const where = 'Everything of this match is posted in the thread of this card; commands typed in this channel find it too.';
   const id = `Match \`${m.id}\``;
   if (m.phase === 'lobby' || !m.state) {
     const labs = labIdsFor(m.settings.task, m.settings.seed);

@@ -1,8 +1,9 @@
 /**
  * A local Slack emulator for end-to-end tests of the real Bolt App (routes and payloads follow
  * ../shared/notes/testing-without-the-internet.md):
- * - Web API under `/api/<method>` (WebClient `slackApiUrl: emulator.apiUrl`): auth.test, chat.postMessage,
- *   chat.postEphemeral, views.open, apps.connections.open, files.getUploadURLExternal and
+ * - Web API under `/api/<method>` (WebClient `slackApiUrl: emulator.apiUrl`): auth.test, chat.postMessage
+ *   (in a channel or, with `thread_ts`, in a thread), chat.update (an edit of a message the bot posted,
+ *   api.slack.com/methods/chat.update: `message_not_found` otherwise), chat.postEphemeral, views.open, apps.connections.open, files.getUploadURLExternal and
  *   files.completeUploadExternal (form-encoded bodies; `blocks` / `view` / `files` JSON strings are parsed for
  *   assertions);
  * - the upload URLs it hands out (`/upload/<file id>`, recorded as method `upload` with the raw bytes);
@@ -121,6 +122,8 @@ export class SlackEmulator {
   readonly appId = 'A0EMU';
   readonly botUserId = 'U0BOT';
   readonly requests: RecordedRequest[] = [];
+  /** Messages the bot posted (chat.postMessage), by `ts`, as edited since (chat.update). */
+  readonly posted = new Map<string, Json>();
   /** Socket Mode acks received: envelope_id → the ack's payload. */
   readonly acks = new Map<string, Json>();
   /** Status code answered on response_urls (set to e.g. 404 to test the fallback). */
@@ -164,6 +167,14 @@ export class SlackEmulator {
     this.wss.close();
     this.server?.closeAllConnections();
     await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
+  }
+
+  /**
+   * The channel's messages as a reader sees them now (after chat.update), oldest first: top-level ones, or
+   * with `threadTs` the replies in that message's thread.
+   */
+  channelMessages(channel: string, threadTs?: string): Json[] {
+    return [...this.posted.values()].filter((m) => m['channel'] === channel && m['thread_ts'] === threadTs).sort((a, b) => Number(a['ts']) - Number(b['ts']));
   }
 
   /** Recorded calls of one Web API method (or `response_url`). */
@@ -215,23 +226,24 @@ export class SlackEmulator {
     return { kind: 'slash_commands', rawBody: new URLSearchParams(payload).toString(), payload, triggerId, responseId };
   }
 
-  /** A click on a button `{action_id, value}` of a message in `channel`. */
-  blockAction(user: SlackUser, channel: string, button: { action_id: string; value: string; text?: string }): BuiltRequest {
+  /** A click on a button `{action_id, value}` of a message in `channel` (with `threadTs`: a message in that thread). */
+  blockAction(user: SlackUser, channel: string, button: { action_id: string; value: string; text?: string }, threadTs?: string): BuiltRequest {
     const triggerId = nextId('TR');
     const responseId = nextId('R');
     const ts = `${Math.floor(Date.now() / 1000)}.000100`;
+    const thread = threadTs ? { thread_ts: threadTs } : {};
     const payload: Json = {
       type: 'block_actions',
       user: { id: user.id, username: user.name, name: user.name, team_id: this.teamId },
       api_app_id: this.appId,
       token: 'legacy-verification-token',
-      container: { type: 'message', message_ts: ts, channel_id: channel, is_ephemeral: false },
+      container: { type: 'message', message_ts: ts, channel_id: channel, is_ephemeral: false, ...thread },
       trigger_id: triggerId,
       team: { id: this.teamId, domain: 'emu' },
       enterprise: null,
       is_enterprise_install: false,
       channel: { id: channel, name: 'arena' },
-      message: { type: 'message', ts, text: 'arena', user: this.botUserId },
+      message: { type: 'message', ts, text: 'arena', user: this.botUserId, ...thread },
       state: { values: {} },
       response_url: this.responseUrl(responseId),
       actions: [{ type: 'button', action_id: button.action_id, block_id: 'b1', text: { type: 'plain_text', text: button.text ?? 'Button' }, value: button.value, action_ts: ts }],
@@ -365,8 +377,18 @@ export class SlackEmulator {
     switch (method) {
       case 'auth.test':
         return { ok: true, url: 'https://emu.slack.com/', team: 'Emu', user: 'arena', team_id: this.teamId, user_id: this.botUserId, bot_id: 'B0EMU', is_enterprise_install: false };
-      case 'chat.postMessage':
+      case 'chat.postMessage': {
+        const thread = typeof body['thread_ts'] === 'string' ? body['thread_ts'] : undefined;
+        if (thread !== undefined && !this.posted.has(thread)) return { ok: false, error: 'thread_not_found' };
+        this.posted.set(ts, { channel: body['channel'], ts, text: body['text'], blocks: body['blocks'], ...(thread ? { thread_ts: thread } : {}) });
         return { ok: true, channel: body['channel'], ts, message: { type: 'message', text: body['text'], user: this.botUserId, bot_id: 'B0EMU', ts } };
+      }
+      case 'chat.update': {
+        const prev = this.posted.get(String(body['ts']));
+        if (!prev || prev['channel'] !== body['channel']) return { ok: false, error: 'message_not_found' };
+        this.posted.set(String(body['ts']), { ...prev, text: body['text'], blocks: body['blocks'], edited: { user: this.botUserId, ts } });
+        return { ok: true, channel: body['channel'], ts: body['ts'], text: body['text'] };
+      }
       case 'chat.postEphemeral':
         return { ok: true, message_ts: ts };
       case 'views.open':

@@ -5,6 +5,13 @@
  * this seam small keeps the adapter a thin rendering of the catalogue.
  */
 import type { Caller, Reply } from '../../commands/types.js';
+import type { ThreadSurface } from '../../chat/types.js';
+
+/** How a command arrived: `match`, the match a pressed button was made for; `surface`, what `new` can do to open a thread. */
+export interface SlackRunOpts {
+  match?: string;
+  surface?: ThreadSurface;
+}
 
 /** Match facts used only for log context (never rendered, never private values). */
 export interface SlackMatchContext {
@@ -17,11 +24,12 @@ export interface SlackMatchContext {
 export interface SlackBackend {
   /**
    * Run a command written in the text grammar (`/arena` text, button values). `opts.match`: the match a
-   * pressed button was made for (it runs only there, src/commands/bound.ts). Never throws for user errors.
+   * pressed button was made for (it runs only there, src/commands/bound.ts); `opts.surface`: the card thread
+   * `new` may open (threads.ts). Never throws for user errors.
    */
-  runText(channelId: string, caller: Caller, text: string, opts?: { match?: string }): Promise<Reply>;
+  runText(channelId: string, caller: Caller, text: string, opts?: SlackRunOpts): Promise<Reply>;
   /** Run command `name` with raw string options (the pitch modal). Never throws for user errors. */
-  runCommand(channelId: string, caller: Caller, name: string, options: Record<string, string>): Promise<Reply>;
+  runCommand(channelId: string, caller: Caller, name: string, options: Record<string, string>, opts?: SlackRunOpts): Promise<Reply>;
   /** The channel's live match seen from `userId`, or null. */
   context(channelId: string, userId: string): Promise<SlackMatchContext | null>;
 }

@@ -14,6 +14,7 @@ import type { SlackConfig } from './config.js';
 import { dedupeMiddleware, memoryClaims, type ClaimFn } from './dedupe.js';
 import { ChannelQueues, POST_INTERVAL_MS, SlackPoster, errText } from './deliver.js';
 import { registerHandlers } from './handlers.js';
+import { slackSurface } from './threads.js';
 
 /** Options of {@link startSlackBot}. */
 export interface SlackBotOptions {
@@ -25,6 +26,11 @@ export interface SlackBotOptions {
   clientOptions?: SlackClientOptions;
   /** Spacing of channel posts in ms (default 1000: Slack's 1 message/s per channel). Tests may lower it. */
   postIntervalMs?: number;
+  /**
+   * `new` posts a card in the channel and plays its match in the card's thread (threads.ts), unless
+   * `thread:off` or the channel's setting says otherwise (config `chat.threads`; default here false).
+   */
+  threadsByDefault?: boolean;
   /** HTTP mode: port (default config.port; 0 = any free port) and host (default all interfaces). */
   port?: number;
   host?: string;
@@ -72,10 +78,11 @@ export async function startSlackBot(opts: SlackBotOptions): Promise<SlackBot> {
     {
       postMessage: (a) => app.client.chat.postMessage(a),
       postEphemeral: (a) => app.client.chat.postEphemeral(a),
+      update: (a) => app.client.chat.update(a),
     },
     queues,
     logger,
-    { uploadV2: (a) => app.client.files.uploadV2(a) },
+    { uploadV2: ({ thread_ts, ...a }) => app.client.files.uploadV2(thread_ts ? { ...a, thread_ts } : a) },
   );
   const tracker = new Tracker();
   let accepting = true;
@@ -94,6 +101,18 @@ export async function startSlackBot(opts: SlackBotOptions): Promise<SlackBot> {
     logger,
     adminUserIds: new Set(config.adminUserIds),
     openView: (trigger_id, view) => app.client.views.open({ trigger_id, view }),
+    surface: slackSurface(
+      {
+        post: async (channel, m) => {
+          const r = await queues.run(channel, () => app.client.chat.postMessage({ channel, ...m, unfurl_links: false, unfurl_media: false }));
+          if (!r.ts) throw new Error('chat.postMessage answered without a ts');
+          return r.ts;
+        },
+        update: (a) => app.client.chat.update(a),
+      },
+      logger,
+      opts.threadsByDefault ?? false,
+    ),
     track: (w) => tracker.track(w),
   });
   app.error(async (err) => {

@@ -13,6 +13,10 @@
  *
  * Private posts of one user in one reply are merged into one message (a response_url takes at most
  * 5 messages), split only at Slack's 50-block limit.
+ *
+ * A match that plays in a thread (threads.ts) has the channel id `<channel>/<card ts>`: its posts and
+ * ephemerals go to that thread (`thread_ts`), paced by the channel's queue, and a reply's card update edits
+ * the card in the channel (`chat.update`).
  */
 import PQueue from 'p-queue';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -20,12 +24,16 @@ import type { Logger } from 'pino';
 import type { types } from '@slack/bolt';
 import { renderPostCharts } from '../../analytics/charts/attach.js';
 import type { Post, PrivatePost, Reply } from '../../commands/types.js';
+import type { CardUpdate } from '../../chat/types.js';
 import { LIMITS, notice, renderPost, type SlackMessage } from './render.js';
+import { placeOf, threadArg, updateSlackCard, type CardApi } from './threads.js';
 
-/** The two Web API methods used for posting (a subset of WebClient.chat). */
+/** The Web API methods used for posting (a subset of WebClient.chat); `thread_ts` posts in a thread. */
 export interface ChatApi {
-  postMessage(args: { channel: string; text: string; blocks: types.KnownBlock[]; unfurl_links: boolean; unfurl_media: boolean }): Promise<unknown>;
-  postEphemeral(args: { channel: string; user: string; text: string; blocks: types.KnownBlock[] }): Promise<unknown>;
+  postMessage(args: { channel: string; text: string; blocks: types.KnownBlock[]; unfurl_links: boolean; unfurl_media: boolean; thread_ts?: string }): Promise<{ ts?: string }>;
+  postEphemeral(args: { channel: string; user: string; text: string; blocks: types.KnownBlock[]; thread_ts?: string }): Promise<unknown>;
+  /** Edit one of the bot's messages (a match's card). */
+  update(args: { channel: string; ts: string; text: string; blocks: types.KnownBlock[] }): Promise<unknown>;
 }
 
 /**
@@ -33,7 +41,7 @@ export interface ChatApi {
  * returned upload URL, files.completeUploadExternal; needs the `files:write` scope).
  */
 export interface FilesApi {
-  uploadV2(args: { channel_id: string; file: Buffer; filename: string; title: string; alt_text: string }): Promise<unknown>;
+  uploadV2(args: { channel_id: string; file: Buffer; filename: string; title: string; alt_text: string; thread_ts?: string }): Promise<unknown>;
 }
 
 /** Posts to a response_url (Bolt's `respond`). */
@@ -135,10 +143,12 @@ export class SlackPoster {
    */
   async publicPosts(channelId: string, posts: readonly Post[]): Promise<void> {
     const tasks: Promise<unknown>[] = [];
+    const place = placeOf(channelId);
+    const channel = place.channel;
     for (const p of posts) {
       tasks.push(
         this.queues
-          .run(channelId, () => this.chat.postMessage({ channel: channelId, ...renderPost(p), unfurl_links: false, unfurl_media: false }))
+          .run(channel, () => this.chat.postMessage({ channel, ...renderPost(p), unfurl_links: false, unfurl_media: false, ...threadArg(place) }))
           .catch((err: unknown) => this.logger.error({ channelId, err: errText(err) }, 'slack: chat.postMessage failed')),
       );
       const files = this.files;
@@ -146,8 +156,8 @@ export class SlackPoster {
       const rendered = renderPostCharts(p, this.logger);
       tasks.push(
         this.queues
-          .run(channelId, async () => {
-            for (const f of await rendered) await files.uploadV2({ channel_id: channelId, file: f.png, filename: f.name, title: f.title, alt_text: f.title });
+          .run(channel, async () => {
+            for (const f of await rendered) await files.uploadV2({ channel_id: channel, file: f.png, filename: f.name, title: f.title, alt_text: f.title, ...threadArg(place) });
           })
           .catch((err: unknown) => this.logger.error({ channelId, err: errText(err) }, 'slack: chart upload failed')),
       );
@@ -165,8 +175,9 @@ export class SlackPoster {
   private async postEphemeral(channelId: string, userId: string, m: SlackMessage): Promise<void> {
     const user = slackUserId(userId);
     if (!user) return;
+    const place = placeOf(channelId);
     try {
-      await this.chat.postEphemeral({ channel: channelId, user, ...m });
+      await this.chat.postEphemeral({ channel: place.channel, user, ...m, ...threadArg(place) });
     } catch (err) {
       this.logger.error({ channelId, user, err: errText(err) }, 'slack: chat.postEphemeral failed');
     }
@@ -174,20 +185,32 @@ export class SlackPoster {
 
   /** A reply that answers nobody (timer round closes, agent turns): public posts and everyone's ephemerals. */
   async publish(channelId: string, reply: Reply): Promise<void> {
-    const pub = this.publicPosts(channelId, reply.public);
-    for (const [user, posts] of byUser(reply.private)) await this.ephemeral(channelId, user, posts);
+    const dest = reply.channelId ?? channelId;
+    const pub = this.publicPosts(dest, reply.public);
+    for (const [user, posts] of byUser(reply.private)) await this.ephemeral(dest, user, posts);
     await pub;
+    if (reply.card) await this.card(reply.card);
+  }
+
+  /** Edit a match's card (after the posts it summarises, in its channel's queue order). */
+  private async card(card: CardUpdate): Promise<void> {
+    const api: CardApi = { post: async () => '', update: (a) => this.chat.update(a) };
+    await this.queues.run(card.channelId, () => updateSlackCard(api, card, this.logger));
   }
 
   /**
    * The answer to a caller's request: the caller's private posts first (via `respond` when given),
    * then the public posts (queued) and other people's private posts. An empty reply gets a "Done." notice.
+   * A reply for a match in a thread (`reply.channelId`) posts there and tells the caller so.
    */
   async answer(channelId: string, callerUserId: string, reply: Reply, respond: RespondFn | null): Promise<void> {
+    const dest = reply.channelId ?? channelId;
     const groups = byUser(reply.private);
     const mine = groups.get(callerUserId) ?? [];
     groups.delete(callerUserId);
+    const elsewhere = dest !== channelId && (reply.public.length > 0 || groups.size > 0);
     const own = mine.length > 0 ? mergePosts(mine) : reply.public.length === 0 && groups.size === 0 ? [notice('Done.')] : [];
+    if (elsewhere) own.push(notice("Posted in the match's thread, under its card in this channel."));
     for (const m of own) {
       if (respond) {
         try {
@@ -199,9 +222,10 @@ export class SlackPoster {
       }
       await this.postEphemeral(channelId, callerUserId, m);
     }
-    const pub = this.publicPosts(channelId, reply.public);
-    for (const [user, posts] of groups) await this.ephemeral(channelId, user, posts);
+    const pub = this.publicPosts(dest, reply.public);
+    for (const [user, posts] of groups) await this.ephemeral(dest, user, posts);
     await pub;
+    if (reply.card) await this.card(reply.card);
   }
 }
 

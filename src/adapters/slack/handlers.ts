@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import { isCommandError, parseCommandText } from '../../commands/grammar.js';
 import { COMMAND_SPECS } from '../../commands/specs.js';
 import type { Caller, Reply } from '../../commands/types.js';
+import type { ThreadSurface } from '../../chat/types.js';
 import type { SlackBackend, SlackMatchContext } from './backend.js';
 import { errText, USER_PREFIX, type RespondFn, type SlackPoster } from './deliver.js';
 import { parsePitchSubmission, pitchFieldErrors, pitchView, PITCH_CALLBACK_ID, PITCH_FORM, type ModalForm } from './modal.js';
@@ -30,6 +31,8 @@ export interface HandlerDeps {
   adminUserIds: ReadonlySet<string>;
   /** Opens a modal (views.open). */
   openView(triggerId: string, view: ReturnType<typeof pitchView>): Promise<unknown>;
+  /** What `new` can do to open its match in the thread of a card (threads.ts). */
+  surface: ThreadSurface;
   /** Registers running work so `idle()` / shutdown can wait for it; returns the same promise. */
   track(work: Promise<void>): Promise<void>;
 }
@@ -120,7 +123,7 @@ export function registerHandlers(app: App, deps: HandlerDeps): void {
   async function runLine(req: Request, text: string, match?: string): Promise<void> {
     // Without the form the command runs as typed, and the catalogue explains the missing `text`.
     if (wantsPitchForm(text) && (await openForm(req, PITCH_FORM))) return void (await logContext(req)).info('slack: modal opened');
-    await execute(req, () => backend.runText(req.channelId, req.caller, text, match === undefined ? {} : { match }));
+    await execute(req, () => backend.runText(req.channelId, req.caller, text, { surface: deps.surface, ...(match === undefined ? {} : { match }) }));
   }
 
   app.command(SLASH_COMMAND, async ({ command, ack, respond }) => {

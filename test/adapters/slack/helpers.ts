@@ -120,8 +120,9 @@ export function startTestBot(emu: SlackEmulator, mode: 'http' | 'socket', extra:
 /**
  * The real app (startSlack: catalogue, round host, Bolt) on `store`, against the emulator in HTTP mode on
  * 127.0.0.1, posts `postIntervalMs` apart per channel; with the signed-request target of its events URL.
+ * `threads`: `new` plays its match in the thread of a card (default: flat posting).
  */
-export async function startSlackOnEmulator(emu: SlackEmulator, store: EventStore, logger: Logger, postIntervalMs = 10): Promise<{ slack: StartedSlack; target: AppTarget }> {
+export async function startSlackOnEmulator(emu: SlackEmulator, store: EventStore, logger: Logger, postIntervalMs = 10, threads = false): Promise<{ slack: StartedSlack; target: AppTarget }> {
   const slack = await startSlack({
     env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: emu.apiUrl },
     store,
@@ -130,6 +131,7 @@ export async function startSlackOnEmulator(emu: SlackEmulator, store: EventStore
     listenHost: '127.0.0.1',
     clientOptions: { retryConfig: { retries: 0 } },
     postIntervalMs,
+    threads,
   });
   return { slack, target: { url: `http://127.0.0.1:${slack.port}/slack/events`, signingSecret: SIGNING_SECRET } };
 }

@@ -21,7 +21,8 @@ const CHANNEL = 'C0STOP';
 const db = join(mkdtempSync(join(tmpdir(), 'arena-slack-stop-')), 'arena.db');
 
 function startBot(emu: SlackEmulator) {
-  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', SLACK_MODE: 'socket', SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_APP_TOKEN: APP_TOKEN, SLACK_API_URL: emu.apiUrl, ARENA_SHUTDOWN_DRAIN_SECONDS: String(DRAIN_SECONDS) };
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', SLACK_MODE: 'socket', SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_APP_TOKEN: APP_TOKEN, SLACK_API_URL: emu.apiUrl, ARENA_SHUTDOWN_DRAIN_SECONDS: String(DRAIN_SECONDS), ARENA_CHAT_THREADS: 'false' };
+  // Flat posting (no match thread): the commands below are answered in the channel they are typed in.
   for (const k of Object.keys(env)) if (k.startsWith('ARENA_LLM') || k.startsWith('OPENAI') || k === 'DATABASE_URL' || k === 'ARENA_CONFIG' || k === 'SLACK_SIGNING_SECRET') delete env[k];
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '--platform', 'slack', '--db', db], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
