@@ -20,6 +20,7 @@ import { submit, type CodeOptions } from './submit.js';
 import type { Reply } from './types.js';
 import { LIVE, checkLab, checkOffer, checkOwnBlocks, checkPay, checkTargetBlocks, firstError } from './validate.js';
 import type { CommandError } from './types.js';
+import { offerForm } from './builder.js';
 
 type Check = CommandError | null;
 
@@ -94,6 +95,18 @@ function counterHelp(ctx: CommandContext, original: Offer): Reply {
   return privateReply(ctx.caller.userId, { title: `Counter ${original.id}`, text });
 }
 
+/** `offer` with no options: the builder (Discord and Slack open it as a form) and the typed form for the console. */
+function builderReply(ctx: CommandContext, obs: ReturnType<typeof observationOf>): Reply {
+  const m = ctx.match!;
+  const others = obs.labs.filter((l) => !l.finished).map((l) => l.id);
+  const mine = obs.self.blocks.filter((b) => LIVE.includes(b.status)).map((b) => b.id);
+  const text = [
+    'Pick the lab, the blocks and the credits in the form; or write it: `offer to:<lab> give:<your blocks> want:<their blocks> pay:<credits> msg:"…"` (`ask:<credits>` names your price).',
+    `Labs: ${idList(others, 'none')}. Your blocks: ${idList(mine, 'none')}. Your budget: ${obs.self.budget.toFixed(2)} credits.`,
+  ].join('\n');
+  return { ...privateReply(ctx.caller.userId, { title: 'Make an offer', text }), form: offerForm(m, obs) };
+}
+
 function createdOffer(result: ActionResult, m: HostedMatch): Offer | undefined {
   const id = result.created?.offerId;
   return id ? m.state?.offers[id] : undefined;
@@ -124,6 +137,8 @@ function auctionBid(ctx: CommandContext, o: { to?: string; give?: string[]; want
 export const offer = defineCommand('offer', z.object({ to: idValue('lab').optional(), ...terms, bid: moneyValue().optional() }), SEAT, async (ctx, o) => {
   if (o.bid !== undefined) return auctionBid(ctx, { ...o, bid: o.bid });
   const obs = observationOf(ctx);
+  // Nothing at all (the "Make an offer" button): the builder, and how to type it where forms do not exist.
+  if (Object.values(o).every((v) => v === undefined)) return builderReply(ctx, obs);
   if (o.to === undefined) {
     const valid = obs.labs.filter((l) => !l.finished).map((l) => l.id);
     return errorReply(ctx.caller.userId, { code: 'missing_option', option: 'to', message: '`offer` needs `to:` — the lab the offer goes to (or `bid:` alone, in an emergency auction).', expected: 'a lab id', validValues: valid });
@@ -185,7 +200,7 @@ export const counter = defineCommand('counter', z.object({ offer: idValue('offer
   );
   if (bad) return errorReply(ctx.caller.userId, bad);
   // No terms at all (the Counter button): say how to write a counter instead of failing as an empty offer.
-  if (original && o.give === undefined && o.want === undefined && o.pay === undefined && o.ask === undefined) return counterHelp(ctx, original);
+  if (original && o.give === undefined && o.want === undefined && o.pay === undefined && o.ask === undefined) return { ...counterHelp(ctx, original), form: offerForm(ctx.match!, obs, original) };
   const action = { action_type: 'counter_offer' as const, offer_id: o.offer, block_ids: give, requested_block_ids: want, payment: o.pay ?? 0, ask: o.ask ?? 0, message: o.msg ?? '', expires_in: o.expires ?? 2 };
   return submit(ctx, action, { ...OFFER_CODES, unknown_lab: 'offer', self_trade: 'offer' }, (result, m) => {
     const made = createdOffer(result, m);

@@ -34,7 +34,11 @@ export function renderMe(m: HostedMatch, lab: LabId): Post {
   for (const c of obs.myCoalitions.filter((x) => x.status === 'proposed' && !x.commitments[lab]?.consented).slice(0, 2)) {
     buttons.push(button(m.id, `Join ${c.id}`, formatCommand('coalition', { action: 'accept', id: c.id }), 'primary'));
   }
-  if (!s.finished && !obs.over) buttons.push(button(m.id, m.done.includes(lab) ? 'Done ✓' : 'Done for this round', 'done', 'primary'));
+  if (!s.finished && !obs.over) {
+    // The offer builder (src/commands/builder.ts): a form on Discord and Slack, the typed syntax elsewhere.
+    buttons.push(button(m.id, 'Make an offer', 'offer'));
+    buttons.push(button(m.id, m.done.includes(lab) ? 'Done ✓' : 'Done for this round', 'done', 'primary'));
+  }
   const direct = obs.messages.filter((x) => x.to !== null).slice(-5).map((x) => `${labName(m, x.from)} → ${labName(m, x.to ?? '')}: ${playerText(x.text)}`);
   const fields = [
     { name: 'Jobs', value: fieldValue(s.jobs.map(jobLine), 'none') },

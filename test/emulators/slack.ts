@@ -251,11 +251,15 @@ export class SlackEmulator {
     return this.interactive(payload, triggerId, responseId);
   }
 
-  /** Submitting a modal: `values` maps block_id → the text typed (null = left empty). */
-  viewSubmission(user: SlackUser, view: { callback_id: string; private_metadata: string; values: Record<string, string | null> }): BuiltRequest {
+  /**
+   * Submitting a modal: `values` maps block_id → the text typed (null = left empty), or → the element's state
+   * as Slack sends it (e.g. `{type: 'static_select', selected_option: {…}}`) under `view.actionId` (default `value`).
+   */
+  viewSubmission(user: SlackUser, view: { callback_id: string; private_metadata: string; values: Record<string, string | null | Json>; actionId?: string }): BuiltRequest {
     const triggerId = nextId('TR');
     const values: Json = {};
-    for (const [block, value] of Object.entries(view.values)) values[block] = { value: { type: 'plain_text_input', value } };
+    const action = view.actionId ?? 'value';
+    for (const [block, value] of Object.entries(view.values)) values[block] = { [action]: value !== null && typeof value === 'object' ? value : { type: 'plain_text_input', value } };
     const payload: Json = {
       type: 'view_submission',
       team: { id: this.teamId, domain: 'emu' },

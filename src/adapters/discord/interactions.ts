@@ -23,6 +23,7 @@ import type { Caller, Reply } from '../../commands/types.js';
 import type { ThreadSurface } from '../../chat/types.js';
 import type { CommandBackend, MatchContext, RawOptions } from './backend.js';
 import { callerOf } from './caller.js';
+import { offerModalCommand, offerModalJson } from './builder.js';
 import { FORM_OPTIONS, ROOT_COMMAND } from './commands-json.js';
 import { answer, inboxMessages, INBOX_BUTTON_ID, planMessages, transientAnswerError, type Planned, type Repliable } from './deliver.js';
 import type { PrivateInbox } from './inbox.js';
@@ -55,7 +56,7 @@ export interface HandlerDeps {
 }
 
 /** A slash command or form, or a command text (`match`: the match a pressed button was made for). */
-type Work = { kind: 'run'; name: string; options: RawOptions } | { kind: 'text'; text: string; match?: string };
+type Work = { kind: 'run'; name: string; options: RawOptions; match?: string } | { kind: 'text'; text: string; match?: string };
 
 function commandName(w: Work): string {
   return w.kind === 'run' ? w.name : (w.text.trim().replace(/^\/arena\s+/i, '').split(/\s+/)[0] ?? '').toLowerCase();
@@ -103,7 +104,7 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
   const { backend, logger } = deps;
 
   const run = (w: Work, channelId: string, caller: Caller, surface: ThreadSurface): Promise<Reply> => {
-    const opts = { surface, ...(w.kind === 'text' && w.match !== undefined ? { match: w.match } : {}) };
+    const opts = { surface, ...(w.match !== undefined ? { match: w.match } : {}) };
     return w.kind === 'run' ? backend.run(channelId, caller, w.name, w.options, opts) : backend.runText(channelId, caller, w.text, opts);
   };
 
@@ -140,15 +141,16 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
       // own posts answer here, the rest goes there with the card (elsewhere, below).
       const dest = reply.channelId ?? channelId;
       const ctx = await context(dest, caller.userId);
-      const wantsModal = reply.modal !== undefined && allowModal && !i.isModalSubmit();
+      const wantsModal = (reply.modal !== undefined || reply.form !== undefined) && allowModal && !i.isModalSubmit();
       const here = dest === channelId ? reply : { public: [], private: reply.private.filter((p) => p.userId === caller.userId) };
       return { reply, ctx, dest, plan: wantsModal ? null : await planMessages(here, caller.userId, dest, deps.inbox, deps.ids) };
     })();
     await deferIfSlow(i, work);
     const { reply, ctx, dest, plan: planned } = await work;
     const log = logger.child({ matchId: ctx?.matchId ?? null, seat: ctx?.seat ?? null, command: name });
-    if (reply.modal && allowModal && !i.deferred && !i.replied && !i.isModalSubmit()) {
-      await i.showModal(modalJson(reply.modal));
+    const modal = reply.modal ? modalJson(reply.modal) : reply.form ? offerModalJson(reply.form) : null;
+    if (modal && allowModal && !i.deferred && !i.replied && !i.isModalSubmit()) {
+      await i.showModal(modal);
       log.info({ interaction: i.id, ms: Date.now() - started }, 'discord: modal shown');
       return;
     }
@@ -217,6 +219,9 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
       if (form) return void (await i.showModal(modalJson(form)));
       return execute(i, { kind: 'text', text: bound.command, match: bound.matchId }, true);
     }
+    // The offer builder's modal (builder.ts): its selects and fields become the catalogue's offer/counter options.
+    const built = i.isModalSubmit() ? offerModalCommand(i.customId, i.fields.fields) : null;
+    if (i.isModalSubmit() && built) return execute(i, { kind: 'run', name: built.name, options: built.options, match: built.matchId }, false);
     if (i.isModalSubmit() && i.customId.startsWith(MODAL_PREFIX)) {
       const options: RawOptions = {};
       for (const [id, field] of i.fields.fields) {

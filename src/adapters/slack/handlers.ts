@@ -7,7 +7,8 @@
  * checks field lengths locally so errors can show in the modal), then runs the command and answers
  * through response_url / chat.postEphemeral / the channel queue (deliver.ts).
  */
-import type { App, RespondFn as BoltRespondFn } from '@slack/bolt';
+import type { App, RespondFn as BoltRespondFn, types } from '@slack/bolt';
+import { OFFER_CALLBACK_ID, offerView, parseOfferSubmission } from './builder.js';
 import type { Logger } from 'pino';
 import { isCommandError, parseCommandText } from '../../commands/grammar.js';
 import { COMMAND_SPECS } from '../../commands/specs.js';
@@ -29,8 +30,8 @@ export interface HandlerDeps {
   logger: Logger;
   /** Slack user ids (no prefix) treated as admins (Caller.isAdmin). */
   adminUserIds: ReadonlySet<string>;
-  /** Opens a modal (views.open). */
-  openView(triggerId: string, view: ReturnType<typeof pitchView>): Promise<unknown>;
+  /** Opens a modal (views.open): the pitch form or the offer builder. */
+  openView(triggerId: string, view: types.ModalView): Promise<unknown>;
   /** What `new` can do to open its match in the thread of a card (threads.ts). */
   surface: ThreadSurface;
   /** Registers running work so `idle()` / shutdown can wait for it; returns the same promise. */
@@ -87,10 +88,10 @@ export function registerHandlers(app: App, deps: HandlerDeps): void {
   }
 
   /** Opens a form with the request's trigger_id (valid for 3 s); false when there is none or Slack refused. */
-  async function openForm(req: Request, form: ModalForm): Promise<boolean> {
+  async function openForm(req: Request, form: ModalForm | NonNullable<Reply['form']>): Promise<boolean> {
     if (!req.triggerId) return false;
     try {
-      await deps.openView(req.triggerId, pitchView(form, req.channelId));
+      await deps.openView(req.triggerId, 'command' in form ? pitchView(form, req.channelId) : offerView(form, req.channelId));
       return true;
     } catch (err) {
       logger.warn({ err: errText(err) }, 'slack: views.open failed; answering without the form');
@@ -107,6 +108,11 @@ export function registerHandlers(app: App, deps: HandlerDeps): void {
       const log = await logContext(req, before);
       const formOnly = reply.modal && reply.public.length === 0 && reply.private.length === 0;
       if (formOnly && reply.modal && (await openForm(req, reply.modal))) {
+        log.info({ ms: Date.now() - started }, 'slack: modal opened');
+        return;
+      }
+      // The offer builder replaces its typed help (the private post is what platforms without forms show).
+      if (reply.form && reply.public.length === 0 && (await openForm(req, reply.form))) {
         log.info({ ms: Date.now() - started }, 'slack: modal opened');
         return;
       }
@@ -180,5 +186,14 @@ export function registerHandlers(app: App, deps: HandlerDeps): void {
       respond: null,
     };
     await deps.track(execute(req, () => backend.runCommand(sub.channelId, req.caller, 'pitch', sub.options)));
+  });
+
+  // The offer builder (builder.ts): acked at once; the command's errors come back as an ephemeral, like a typed one.
+  app.view({ type: 'view_submission', callback_id: OFFER_CALLBACK_ID }, async ({ ack, view, body }) => {
+    await ack();
+    const sub = parseOfferSubmission(view);
+    if ('error' in sub) return void logger.warn({ code: sub.error }, 'slack: unreadable offer builder submission ignored');
+    const req: Request = { kind: 'modal', channelId: sub.channelId, caller: callerOf(body.user.id, body.user.name, deps.adminUserIds), command: sub.name, triggerId: null, respond: null };
+    await deps.track(execute(req, () => backend.runCommand(sub.channelId, req.caller, sub.name, sub.options, { match: sub.matchId })));
   });
 }
