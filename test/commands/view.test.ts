@@ -45,7 +45,7 @@ describe('me', () => {
     for (const b of blocksOf(s, 'lab_1')) assert.match(text, new RegExp(b));
     assert.match(text, new RegExp(`Budget ${s.labs.lab_1!.budget.toFixed(2)}`));
     const buttons = r.private[0]?.buttons?.map((b) => b.command);
-    assert.deepEqual(buttons, ['accept offer:o_1', 'reject offer:o_1', 'done']);
+    assert.deepEqual(buttons, ['accept offer:o_1', 'reject offer:o_1', 'offer', 'done'], 'the offer builder button (offer with no options) before done');
     await a.close();
   });
 
