@@ -6,8 +6,8 @@ import { dataPolicyOf, type ArenaConfig } from './config/schema.js';
 import type { RoundHostOptions } from '../host/host.js';
 import { configureVoteLinks } from '../web/links/vote-link.js';
 
-/** `defaults` (task, round timer, holdout, votes), `adminUserIds`, `votes` (ballot time, rate limit) and `data` (the research-data policy) of `config`; also sets this process's web-vote links (config `web.*`). */
-export function hostOptionsFromConfig(config: ArenaConfig): Pick<RoundHostOptions, 'defaults' | 'adminUserIds' | 'votes' | 'data'> {
+/** `defaults` (task, round timer, holdout, votes), `adminUserIds`, `votes` (ballot time, rate limit), `data` (the research-data policy) and `reminders` (config `chat.*`) of `config`; also sets this process's web-vote links (config `web.*`). */
+export function hostOptionsFromConfig(config: ArenaConfig): Pick<RoundHostOptions, 'defaults' | 'adminUserIds' | 'votes' | 'data' | 'reminders'> {
   // Web-vote links in `vote` replies (src/web/links): on when the web page's public URL is configured.
   configureVoteLinks(config.web.publicUrl ? { publicUrl: config.web.publicUrl, secret: config.web.linkSecret, ttlSeconds: config.web.linkTtlSeconds } : null);
   return {
@@ -15,5 +15,6 @@ export function hostOptionsFromConfig(config: ArenaConfig): Pick<RoundHostOption
     adminUserIds: config.adminUserIds,
     votes: { ballotSeconds: config.votes.ballotSeconds, perMinute: config.votes.perMinute },
     data: dataPolicyOf(config),
+    reminders: { enabled: config.chat.reminders, lastCallSeconds: config.chat.lastCallSeconds },
   };
 }

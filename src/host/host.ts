@@ -80,6 +80,7 @@ export class RoundHost {
       onMatchOver: opts.onMatchOver,
       autoDone: opts.autoDone ?? true,
       agentExtraTurns: opts.agentExtraTurns ?? 2,
+      reminders: opts.reminders,
       clock: this.clock,
       logger: this.logger,
     });
@@ -346,6 +347,8 @@ export class RoundHost {
       }, async (match) => {
         if (how !== 'done') return ok({ match: this.log.cached(match.id) ?? match, closed: null });
         const closed = await this.runner.closeIfNoOne(match);
+        // A round without a timer now waiting for one person only: that person is pinged (reminders.ts).
+        if (!closed) this.runner.track(this.runner.reminders.afterDone(this.log.cached(match.id) ?? match).then((ping) => this.runner.publish(match.channelId, ping)));
         return ok({ match: this.log.cached(match.id) ?? match, closed });
       }),
     );

@@ -4,6 +4,7 @@ import type { Reply } from '../chat/types.js';
 import type { AsyncJudge } from '../engine/judge/types.js';
 import type { AgentFactory } from '../agents/seat.js';
 import type { Clock } from '../match/timers.js';
+import type { ReminderOptions } from './reminders.js';
 import type { HostedMatch, MatchSettings } from '../match/types.js';
 import type { DataPolicy } from '../match/data-policy.js';
 import type { EventStore } from '../store/types.js';
@@ -69,6 +70,8 @@ export interface RoundHostOptions {
    * (src/match/idle.ts); a round whose seats are all done closes at once. Default true.
    */
   autoDone?: boolean;
+  /** Reminder pings for people a round waits for (src/host/reminders.ts); default off (the apps pass config `chat.*`). */
+  reminders?: ReminderOptions;
   /**
    * Extra turns an LLM seat gets per round when a person addresses it (an offer, a counter, a direct
    * message) after its turn, so a person can negotiate with a model within a round. Default 2; 0 = none.

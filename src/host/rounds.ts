@@ -39,6 +39,7 @@ import { seatLabel } from '../present/common.js';
 import { playerText } from '../chat/player-text.js';
 import { fail, ok } from '../match/results.js';
 import { KeyedTimers, type Clock } from '../match/timers.js';
+import { Reminders, type ReminderOptions } from './reminders.js';
 import type { HostedMatch } from '../match/types.js';
 
 /** What the {@link RoundRunner} needs from its `RoundHost`; times in ms of `clock` time. */
@@ -62,6 +63,8 @@ export interface RoundRunnerDeps {
   logger: Logger;
   /** Ballots on closed rounds' pitches. */
   ballots: BallotKeeper;
+  /** RoundHostOptions.reminders (off when absent). */
+  reminders?: ReminderOptions | undefined;
 }
 
 /** What a judged state is compared by when the decision is recorded (the close must close the state that was judged). */
@@ -79,6 +82,9 @@ export class RoundRunner {
   private stopped = false;
   private readonly agents: AgentSeats;
 
+  /** Pings for people a round waits for (reminders.ts). */
+  readonly reminders: Reminders;
+
   constructor(private readonly d: RoundRunnerDeps) {
     this.timers = new KeyedTimers(d.clock);
     this.agents = new AgentSeats({
@@ -92,6 +98,16 @@ export class RoundRunner {
       },
       afterAction: (m) => this.afterAction(m),
       closeIfNoOne: (m) => this.closeIfNoOne(m),
+    });
+    this.reminders = new Reminders({
+      store: d.store,
+      clock: d.clock,
+      timers: this.timers,
+      logger: d.logger,
+      current: (id) => d.log.mutex.run(id, async () => (await d.log.refresh(id)) ?? null),
+      publish: (channelId, reply) => this.publish(channelId, reply),
+      track: (p) => this.track(p),
+      options: d.reminders ?? { enabled: false, lastCallSeconds: 60 },
     });
   }
 
@@ -132,6 +148,7 @@ export class RoundRunner {
     if (this.stopped) return;
     this.d.ballots.arm(m);
     if (m.phase !== 'running' || !m.state) return this.timers.clearPrefix(`${m.id}:`);
+    this.reminders.arm(m);
     const round = m.state.round;
     if (m.judging) {
       // The close is under way: no round timer. If its claimant dies before recording it, close it here.

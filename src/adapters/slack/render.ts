@@ -158,7 +158,11 @@ export function renderPost(post: Post, extraFields: readonly { name: string; val
     blocks.push({ type: 'section', fields: fields.slice(i, i + LIMITS.fieldsPerSection) });
   }
   blocks.push(...actionBlocks(post.buttons ?? []));
-  return { text: fallbackText(post), blocks: blocks.slice(0, LIMITS.blocks) };
+  // A post's own mentions (a reminder's one person) by Slack user id, first, and in the notification text.
+  const pings = (post.mentions ?? []).filter((u) => /^slack:[A-Z0-9]{2,30}$/.test(u)).map((u) => `<@${u.slice('slack:'.length)}>`);
+  if (pings.length > 0) blocks.unshift({ type: 'section', text: mrkdwn(pings.join(' ')) });
+  const text = fallbackText(post);
+  return { text: pings.length > 0 ? `${pings.join(' ')} ${text}`.slice(0, LIMITS.fallback) : text, blocks: blocks.slice(0, LIMITS.blocks) };
 }
 
 /** A short plain notice (errors of the adapter itself, not of commands). */
