@@ -2,7 +2,7 @@
  * A local Slack emulator for end-to-end tests of the real Bolt App (routes and payloads follow
  * ../shared/notes/testing-without-the-internet.md):
  * - Web API under `/api/<method>` (WebClient `slackApiUrl: emulator.apiUrl`): auth.test, chat.postMessage
- *   (in a channel or, with `thread_ts`, in a thread), chat.update (an edit of a message the bot posted,
+ *   (in a channel or, with `thread_ts`, in a thread), views.publish (App Home), chat.update (an edit of a message the bot posted,
  *   api.slack.com/methods/chat.update: `message_not_found` otherwise), chat.postEphemeral, views.open, apps.connections.open, files.getUploadURLExternal and
  *   files.completeUploadExternal (form-encoded bodies; `blocks` / `view` / `files` JSON strings are parsed for
  *   assertions);
@@ -42,7 +42,7 @@ export interface SlackUser {
 
 /** A request built for the app: the exact bytes to send, and the ids to find the bot's answers. */
 export interface BuiltRequest {
-  kind: 'slash_commands' | 'interactive';
+  kind: 'slash_commands' | 'interactive' | 'events_api';
   /** The body as sent over HTTP (form-encoded). */
   rawBody: string;
   /** The payload object (what a Socket Mode envelope carries). */
@@ -70,7 +70,8 @@ export function signature(secret: string, timestamp: number, rawBody: string): s
 export async function sendSigned(target: AppTarget, req: BuiltRequest, opts: { retryNum?: number; wrongSecret?: string } = {}): Promise<{ status: number; body: string; ms: number }> {
   const ts = Math.floor(Date.now() / 1000);
   const headers: Record<string, string> = {
-    'content-type': 'application/x-www-form-urlencoded',
+    // The Events API posts JSON; slash commands and interactions are form-encoded.
+    'content-type': req.kind === 'events_api' ? 'application/json' : 'application/x-www-form-urlencoded',
     'x-slack-request-timestamp': String(ts),
     'x-slack-signature': signature(opts.wrongSecret ?? target.signingSecret, ts, req.rawBody),
   };
@@ -224,6 +225,25 @@ export class SlackEmulator {
       trigger_id: triggerId,
     };
     return { kind: 'slash_commands', rawBody: new URLSearchParams(payload).toString(), payload, triggerId, responseId };
+  }
+
+  /**
+   * `app_home_opened` (Events API, api.slack.com/events/app_home_opened): `user` opened the app's Home tab.
+   * Sent as an `event_callback` JSON body (HTTP) or as an `events_api` envelope (Socket Mode).
+   */
+  appHomeOpened(user: SlackUser): BuiltRequest {
+    const payload: Json = {
+      token: 'legacy-verification-token',
+      team_id: this.teamId,
+      api_app_id: this.appId,
+      event: { type: 'app_home_opened', user: user.id, channel: `D${user.id.slice(1)}`, tab: 'home', event_ts: `${(Date.now() / 1000).toFixed(6)}` },
+      type: 'event_callback',
+      event_id: nextId('Ev'),
+      event_time: Math.floor(Date.now() / 1000),
+      authorizations: [{ enterprise_id: null, team_id: this.teamId, user_id: this.botUserId, is_bot: true, is_enterprise_install: false }],
+      is_ext_shared_channel: false,
+    };
+    return { kind: 'events_api', rawBody: JSON.stringify(payload), payload, triggerId: '', responseId: null };
   }
 
   /** A click on a button `{action_id, value}` of a message in `channel` (with `threadTs`: a message in that thread). */
@@ -397,6 +417,13 @@ export class SlackEmulator {
         return { ok: true, message_ts: ts };
       case 'views.open':
         return { ok: true, view: { id: nextId('V'), ...(body['view'] as Json) } };
+      // App Home (api.slack.com/methods/views.publish): a `home` view for one user, at most 100 blocks.
+      case 'views.publish': {
+        const view = body['view'] as Json | undefined;
+        if (typeof body['user_id'] !== 'string' || view?.['type'] !== 'home') return { ok: false, error: 'invalid_arguments' };
+        if (((view['blocks'] as unknown[] | undefined) ?? []).length > 100) return { ok: false, error: 'invalid_blocks' };
+        return { ok: true, view: { id: nextId('V'), team_id: this.teamId, ...view } };
+      }
       // File uploads (files.uploadV2): an upload URL on this emulator, then the completion of the upload.
       case 'files.getUploadURLExternal': {
         const fileId = nextId('F');

@@ -6,6 +6,7 @@
  */
 import type { Caller, Reply } from '../../commands/types.js';
 import type { ThreadSurface } from '../../chat/types.js';
+import type { HomeEntry } from '../../commands/home.js';
 
 /** How a command arrived: `match`, the match a pressed button was made for; `surface`, what `new` can do to open a thread. */
 export interface SlackRunOpts {
@@ -30,6 +31,8 @@ export interface SlackBackend {
   runText(channelId: string, caller: Caller, text: string, opts?: SlackRunOpts): Promise<Reply>;
   /** Run command `name` with raw string options (the pitch modal). Never throws for user errors. */
   runCommand(channelId: string, caller: Caller, name: string, options: Record<string, string>, opts?: SlackRunOpts): Promise<Reply>;
+  /** The open matches of `userId` (a platform user id) with their private view of each, for the App Home (src/commands/home.ts). */
+  home(userId: string): Promise<HomeEntry[]>;
   /** The channel's live match seen from `userId`, or null. */
   context(channelId: string, userId: string): Promise<SlackMatchContext | null>;
 }

@@ -101,6 +101,7 @@ export async function startSlackBot(opts: SlackBotOptions): Promise<SlackBot> {
     logger,
     adminUserIds: new Set(config.adminUserIds),
     openView: (trigger_id, view) => app.client.views.open({ trigger_id, view }),
+    publishHome: (user_id, view) => app.client.views.publish({ user_id, view }),
     surface: slackSurface(
       {
         post: async (channel, m) => {

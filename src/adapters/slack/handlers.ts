@@ -9,6 +9,7 @@
  */
 import type { App, RespondFn as BoltRespondFn, types } from '@slack/bolt';
 import { OFFER_CALLBACK_ID, offerView, parseOfferSubmission } from './builder.js';
+import { homeView } from './home.js';
 import type { Logger } from 'pino';
 import { isCommandError, parseCommandText } from '../../commands/grammar.js';
 import { COMMAND_SPECS } from '../../commands/specs.js';
@@ -32,6 +33,8 @@ export interface HandlerDeps {
   adminUserIds: ReadonlySet<string>;
   /** Opens a modal (views.open): the pitch form or the offer builder. */
   openView(triggerId: string, view: types.ModalView): Promise<unknown>;
+  /** Publishes a person's App Home view (views.publish). */
+  publishHome(userId: string, view: types.HomeView): Promise<unknown>;
   /** What `new` can do to open its match in the thread of a card (threads.ts). */
   surface: ThreadSurface;
   /** Registers running work so `idle()` / shutdown can wait for it; returns the same promise. */
@@ -186,6 +189,20 @@ export function registerHandlers(app: App, deps: HandlerDeps): void {
       respond: null,
     };
     await deps.track(execute(req, () => backend.runCommand(sub.channelId, req.caller, 'pitch', sub.options)));
+  });
+
+  // The App Home tab (home.ts): published for the person who opened it; Bolt acks the event itself.
+  app.event('app_home_opened', async ({ event }) => {
+    if (event.tab !== 'home') return;
+    const work = (async () => {
+      try {
+        await deps.publishHome(event.user, homeView(await backend.home(`${USER_PREFIX}${event.user}`)));
+        logger.info({ via: 'app_home' }, 'slack: home published');
+      } catch (err) {
+        logger.error({ via: 'app_home', err: errText(err) }, 'slack: home not published');
+      }
+    })();
+    await deps.track(work);
   });
 
   // The offer builder (builder.ts): acked at once; the command's errors come back as an ephemeral, like a typed one.

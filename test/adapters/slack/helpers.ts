@@ -46,6 +46,11 @@ export class FakeBackend implements SlackBackend {
     };
   }
 
+  /** No matches: an App Home with nothing open. */
+  async home(): Promise<[]> {
+    return [];
+  }
+
   async context(): Promise<{ matchId: string; seat: string | null }> {
     return { matchId: 'm_fake1', seat: 'lab_0' };
   }
