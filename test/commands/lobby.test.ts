@@ -166,7 +166,7 @@ describe('help', () => {
     // No match: only what works without one.
     const none = assertOk(await a.run(carol, 'help'));
     assert.equal(none.public.length, 0);
-    assert.deepEqual(listed(none), ['help', 'new', 'vote', 'stats', 'leaderboard', 'privacy']);
+    assert.deepEqual(listed(none), ['help', 'new', 'vote', 'stats', 'leaderboard', 'privacy', 'settings']);
     assert.match(none.private[0]?.title ?? '', /no match in this channel/);
     const one = assertOk(await a.run(carol, 'help offer'));
     assert.match(replyText(one), /offer \[to:<lab>\]/);
@@ -182,14 +182,14 @@ describe('help', () => {
     assertOk(await a.run(alice, 'new task:market_round seed:7 round_seconds:0'));
     assertOk(await a.run(alice, 'join lab:lab_0'));
     // Votes are off in this match (the harness's default), so `vote` is left out throughout.
-    assert.deepEqual(listed(assertOk(await a.run(alice, 'help'))), ['help', 'seat', 'start', 'status', 'me', 'end', 'stats', 'leaderboard', 'privacy']);
-    assert.deepEqual(listed(assertOk(await a.run(bob, 'help'))), ['help', 'join', 'status', 'stats', 'leaderboard', 'privacy']);
+    assert.deepEqual(listed(assertOk(await a.run(alice, 'help'))), ['help', 'seat', 'start', 'status', 'me', 'end', 'stats', 'leaderboard', 'privacy', 'settings']);
+    assert.deepEqual(listed(assertOk(await a.run(bob, 'help'))), ['help', 'join', 'status', 'stats', 'leaderboard', 'privacy', 'settings']);
     assertOk(await a.run(bob, 'join lab:lab_1'));
     assertOk(await a.run(alice, 'start'));
     const player = listed(assertOk(await a.run(bob, 'help')));
-    assert.deepEqual(player, ['help', 'status', 'me', 'offer', 'accept', 'reject', 'counter', 'pitch', 'reserve', 'release', 'coalition', 'allocate', 'message', 'done', 'finish', 'stats', 'leaderboard', 'privacy', 'chart']);
+    assert.deepEqual(player, ['help', 'status', 'me', 'offer', 'accept', 'reject', 'counter', 'pitch', 'reserve', 'release', 'coalition', 'allocate', 'message', 'done', 'finish', 'stats', 'leaderboard', 'privacy', 'settings', 'chart']);
     const spectator = listed(assertOk(await a.run(carol, 'help')));
-    assert.deepEqual(spectator, ['help', 'status', 'stats', 'leaderboard', 'privacy', 'chart']);
+    assert.deepEqual(spectator, ['help', 'status', 'stats', 'leaderboard', 'privacy', 'settings', 'chart']);
     await a.close();
   });
 
