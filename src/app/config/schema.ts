@@ -41,10 +41,10 @@
  * | `web.requestsPerMinute` | 600 | page and API requests per client address per minute (429 above) | `ARENA_WEB_REQUESTS_PER_MINUTE` |
  * | `web.renderRequestsPerMinute` | 60 | requests per client address per minute to the routes that render (leaderboard, preference data, charts), at most a sixth of them in any 10 s; within `requestsPerMinute` | `ARENA_WEB_RENDER_REQUESTS_PER_MINUTE` |
  * | `web.pollMs` | 250 | how often a watched live match's log is read for new events (ms) | `ARENA_WEB_POLL_MS` |
- *
  * | `chat.threads` | true | `new` on Discord and Slack opens its match in its own thread under a card in the channel (a channel's setting and `new thread:` come first) | `ARENA_CHAT_THREADS` |
  * | `chat.reminders` | true | ping a person when a round waits for them (a channel's and a person's setting come first) | `ARENA_CHAT_REMINDERS` |
  * | `chat.lastCallSeconds` | 60 | the second ping of a timed round goes this long before its close (at most a quarter of the round) | `ARENA_CHAT_LAST_CALL_SECONDS` |
+ *
  * | `shutdown.drainSeconds` | 10 | after SIGTERM/SIGINT: how long in-flight commands and queued posts may take before the store closes and the process exits 0 (a second signal exits at once) | `ARENA_SHUTDOWN_DRAIN_SECONDS` |
  * | `llm.allowedModels` | agent + judge models | models a host may seat (`seat … agent:llm model:…`); see src/llm/config.ts | `ARENA_LLM_ALLOWED_MODELS` (comma-separated) |
  * | `llm.matchTokenBudget` | 400000 | tokens (prompt + completion) one match may spend, seats and judge together; 0 = unlimited | `ARENA_LLM_MATCH_TOKEN_BUDGET` |
