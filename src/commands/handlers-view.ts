@@ -16,7 +16,38 @@ import { renderMe, renderStatus } from './views.js';
 export const status = defineCommand('status', z.object({}), [matchExists], async (ctx) => publicReply(renderStatus(ctx.match!)));
 
 /** `me`: the caller's own seat view (budget, blocks, jobs, offers, coalitions), privately, with action buttons. */
-export const me = defineCommand('me', z.object({}), [matchExists, hasSeat], async (ctx) => privateReply(ctx.caller.userId, renderMe(ctx.match!, ctx.lab!)));
+/** `me` needs a seat in the match here; with no match here at all it lists the caller's matches elsewhere. */
+const seatHereOrNoMatch = (ctx: CommandContext) => (ctx.match || ctx.ambiguous.length > 0 ? (matchExists(ctx) ?? hasSeat(ctx)) : null);
+
+export const me = defineCommand('me', z.object({}), [seatHereOrNoMatch], async (ctx) => {
+  if (!ctx.match) {
+    const elsewhere = await myMatchesElsewhere(ctx);
+    return elsewhere ?? errorReply(ctx.caller.userId, matchExists(ctx)!);
+  }
+  return privateReply(ctx.caller.userId, renderMe(ctx.match, ctx.lab!));
+});
+
+/** A channel as the platform links it (Discord and Slack both read `<#id>`; a thread match names its card's channel). */
+const channelRef = (platform: string, m: { channelId: string; parentChannelId?: string }) => {
+  const id = (m.parentChannelId ?? m.channelId).split('/')[0]!;
+  const ref = platform === 'discord' || platform === 'slack' ? `<#${id}>` : `\`${id}\``;
+  return m.parentChannelId ? `the thread under its card in ${ref}` : ref;
+};
+
+/** `me` where the caller has no match: their open matches in other channels of the same server, or null when none. */
+async function myMatchesElsewhere(ctx: CommandContext) {
+  const all = await ctx.host.matchesOf(ctx.caller.userId, ctx.platform);
+  const same = all.filter((m) => ctx.caller.spaceId === undefined || m.spaceId === undefined || m.spaceId === ctx.caller.spaceId);
+  if (same.length === 0) return null;
+  const lines = same.slice(0, 20).map((m) => {
+    const where = m.phase === 'lobby' ? 'lobby' : `round ${roundLabel(m.state?.round ?? 0, m.state?.params.maxRounds ?? 0)}`;
+    return `\`${m.id}\` ${m.settings.task}, ${where}, ${channelRef(ctx.platform, m)}`;
+  });
+  return privateReply(ctx.caller.userId, {
+    title: 'Your matches elsewhere',
+    text: `There is no match of yours in this channel. Your open matches on this server: run \`me\` there for your private view.\n${lines.join('\n')}`,
+  });
+}
 
 /** `done`: the caller's seat is done for this round; the host closes the round when every person/agent seat is done. */
 export const done = defineCommand('done', z.object({ undo: boolValue().optional(), auto: choiceValue(['on', 'off']).optional() }), [matchExists, running, hasSeat], async (ctx, o) => {

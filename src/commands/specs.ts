@@ -70,7 +70,7 @@ const REST: readonly CommandSpec[] = [
   {
     name: 'me',
     description: 'Show your private view: budget, jobs, blocks, incoming offers',
-    help: 'Only you see it. Incoming offers come with accept / reject buttons. Example: `me`.',
+    help: 'Only you see it. Incoming offers come with accept / reject buttons, and "Make an offer" opens the offer builder on Discord and Slack. In a channel without a match, lists your open matches in other channels of this server or workspace. Example: `me`.',
     options: [],
     access: 'seat',
   },

@@ -108,4 +108,20 @@ describe('discord: two matches in one channel, each in its own thread', () => {
     }
     assert.deepEqual(emu.refused, [], 'no request broke a documented Discord limit');
   });
+
+  test('me in a channel without a match of yours lists your matches elsewhere on the server', async () => {
+    const { bot, host } = rt;
+    await slash(emu, bot, alice, 'new', { task: 'single_trade', seed: 9, round_seconds: 0 });
+    const m = (await host.matchesOf(`discord:${alice.id}`, 'discord'))[0]!;
+    const other: Place = { guildId: emu.guildId, channelId: '350000000000000099' };
+    const me = await slash(emu, bot, alice, 'me', {}, other);
+    const text = me.messages.map((x) => payloadText(x.body)).join('\n');
+    assert.ok(me.messages.every((x) => isEphemeral(x.body)));
+    assert.match(text, /Your matches elsewhere/);
+    assert.ok(text.includes(`\`${m.id}\` single_trade, lobby, the thread under its card in <#${emu.channelId}>`), text);
+    // bob has none: the usual error.
+    const none = await slash(emu, bot, bob, 'me', {}, other);
+    assert.match(none.messages.map((x) => payloadText(x.body)).join('\n'), /no_match/);
+    await slash(emu, bot, alice, 'end');
+  });
 });
