@@ -8,17 +8,14 @@
  * builder of every seat of 40 coalition_market worlds (the largest task) fits Discord's modal limits.
  * `DUMP_BUILDER=1` prints the modal and the submit (docs/CHAT.md quotes them).
  */
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pino } from 'pino';
 import { createMatch, labIdsFor, observe } from '../../../src/engine/index.js';
 import { FakeClock, type HostedMatch } from '../../../src/host/index.js';
-import { openStore, type EventStore } from '../../../src/store/index.js';
-import { startDiscord, type DiscordRuntime } from '../../../src/app/discord.js';
 import { offerForm } from '../../../src/commands/builder.js';
 import { offerModalJson } from '../../../src/adapters/discord/builder.js';
-import { DiscordEmulator, modalErrors, type EmulatorUser } from '../../emulators/discord.js';
-import { answerOf, buttonIds, click, isEphemeral, slash } from './helpers.js';
+import { modalErrors, type EmulatorUser } from '../../emulators/discord.js';
+import { answerOf, buttonIds, click, isEphemeral, slash, discordSession } from './helpers.js';
 
 type Json = Record<string, unknown>;
 const alice: EmulatorUser = { id: '360000000000000001', username: 'alice' };
@@ -35,23 +32,11 @@ function modalParts(data: Json): Map<string, Json> {
 }
 
 describe('discord: the offer builder', () => {
-  const emu = new DiscordEmulator();
-  let store: EventStore;
-  let rt: DiscordRuntime;
-
-  before(async () => {
-    await emu.start();
-    store = await openStore({ sqlitePath: ':memory:' });
-    rt = await startDiscord({ env: { DISCORD_TOKEN: 'MTIz.builder.SECRET' }, store, logger: pino({ level: 'silent' }), restApi: emu.restApi, softDeadlineMs: 60_000, hostOptions: { clock: new FakeClock(), autoDone: false } });
-  });
-  after(async () => {
-    await rt.stop();
-    await store.close();
-    await emu.close();
-  });
+  const session = discordSession({ hostOptions: { clock: new FakeClock(), autoDone: false } });
+  const emu = session.emu;
 
   test('a trade made only with menus and buttons, accepted with a button', async () => {
-    const { bot, host } = rt;
+    const { bot, host } = session.rt;
     await slash(emu, bot, alice, 'new', { task: 'market_round', seed: 7, round_seconds: 0 });
     await slash(emu, bot, alice, 'join');
     await slash(emu, bot, bob, 'join');

@@ -1,6 +1,10 @@
 /** Helpers of the Discord end-to-end tests: typed dispatches that wait for the bot, and what reached the channel. */
 import type { DiscordBot } from '../../../src/adapters/discord/bot.js';
-import type { DiscordEmulator, Dispatched, EmulatorUser, Place, RecordedRequest } from '../../emulators/discord.js';
+import { after, before } from 'node:test';
+import { pino } from 'pino';
+import { DiscordEmulator, type Dispatched, type EmulatorUser, type Place, type RecordedRequest } from '../../emulators/discord.js';
+import { startDiscord, type DiscordRuntime, type StartDiscordOptions } from '../../../src/app/discord.js';
+import { openStore, type EventStore } from '../../../src/store/index.js';
 
 type Json = Record<string, unknown>;
 
@@ -93,4 +97,32 @@ export function publicMessages(emu: DiscordEmulator): { seq: number; via: string
     }
   }
   return out;
+}
+
+/** A running bot on the emulator for a test file: its parts are set in `before` and stopped in `after`. */
+export interface DiscordSession {
+  emu: DiscordEmulator;
+  store: EventStore;
+  rt: DiscordRuntime;
+}
+
+/**
+ * Registers `before` / `after` hooks that start the real bot (startDiscord: catalogue, round host, a SQLite
+ * ':memory:' store, commands answered without a soft deadline) on a fresh emulator with `extra` options, and
+ * stop everything afterwards. `DUMP_LOG=1` prints the bot's log.
+ */
+export function discordSession(extra: Pick<StartDiscordOptions, 'threads' | 'hostOptions'> = {}): DiscordSession {
+  const session = { emu: new DiscordEmulator() } as DiscordSession;
+  before(async () => {
+    await session.emu.start();
+    session.store = await openStore({ sqlitePath: ':memory:' });
+    const logger = pino({ level: process.env.DUMP_LOG ? 'debug' : 'silent' });
+    session.rt = await startDiscord({ env: { DISCORD_TOKEN: 'MTIz.session.SECRET' }, store: session.store, logger, restApi: session.emu.restApi, softDeadlineMs: 60_000, ...extra });
+  });
+  after(async () => {
+    await session.rt.stop();
+    await session.store.close();
+    await session.emu.close();
+  });
+  return session;
 }

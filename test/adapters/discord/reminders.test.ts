@@ -6,54 +6,32 @@
  * he is not pinged in the next round. In a round without a timer, alice's `done` leaves the round waiting
  * only for bob: one ping for him.
  */
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pino } from 'pino';
 import { FakeClock } from '../../../src/host/index.js';
-import { openStore, type EventStore } from '../../../src/store/index.js';
-import { startDiscord, type DiscordRuntime } from '../../../src/app/discord.js';
-import { DiscordEmulator, type EmulatorUser, type RecordedRequest } from '../../emulators/discord.js';
-import { payloadText, slash } from './helpers.js';
+import { type EmulatorUser, type RecordedRequest } from '../../emulators/discord.js';
+import { payloadText, slash, discordSession } from './helpers.js';
 
 type Json = Record<string, unknown>;
 const alice: EmulatorUser = { id: '370000000000000001', username: 'alice' };
 const bob: EmulatorUser = { id: '370000000000000002', username: 'bob' };
 
 describe('discord: reminder pings', () => {
-  const emu = new DiscordEmulator();
   const clock = new FakeClock();
-  let store: EventStore;
-  let rt: DiscordRuntime;
-
-  before(async () => {
-    await emu.start();
-    store = await openStore({ sqlitePath: ':memory:' });
-    rt = await startDiscord({
-      env: { DISCORD_TOKEN: 'MTIz.reminders.SECRET' },
-      store,
-      logger: pino({ level: 'silent' }),
-      restApi: emu.restApi,
-      softDeadlineMs: 60_000,
-      hostOptions: { clock, autoDone: false, reminders: { enabled: true, lastCallSeconds: 10 } },
-    });
-  });
-  after(async () => {
-    await rt.stop();
-    await store.close();
-    await emu.close();
-  });
+  const session = discordSession({ hostOptions: { clock, autoDone: false, reminders: { enabled: true, lastCallSeconds: 10 } } });
+  const emu = session.emu;
 
   /** Channel posts that mention someone, made since request `from`. */
   const pings = (from: number): RecordedRequest[] =>
     emu.requests.slice(from).filter((r) => r.method === 'POST' && r.path === `/api/v10/channels/${emu.channelId}/messages` && ((r.body as Json).allowed_mentions as Json | undefined)?.users !== undefined);
   const advance = async (ms: number) => {
     await clock.advance(ms);
-    await rt.host.idle();
-    await rt.bot.idle();
+    await session.rt.host.idle();
+    await session.rt.bot.idle();
   };
 
   test('a timed round: bob alone, at half time and 10 s before the close; not after he opts out', async () => {
-    const { bot } = rt;
+    const { bot } = session.rt;
     await slash(emu, bot, alice, 'new', { task: 'single_trade', seed: 3, round_seconds: 60 });
     await slash(emu, bot, alice, 'join');
     await slash(emu, bot, bob, 'join');
@@ -96,7 +74,7 @@ describe('discord: reminder pings', () => {
   });
 
   test('no timer: a done that leaves the round waiting only for bob pings him once', async () => {
-    const { bot } = rt;
+    const { bot } = session.rt;
     await slash(emu, bot, bob, 'settings', { reminders: 'on' });
     await slash(emu, bot, alice, 'new', { task: 'single_trade', seed: 4, round_seconds: 0 });
     await slash(emu, bot, alice, 'join');
@@ -104,7 +82,7 @@ describe('discord: reminder pings', () => {
     await slash(emu, bot, alice, 'start');
     const from = emu.requests.length;
     await slash(emu, bot, alice, 'done');
-    await rt.host.idle();
+    await session.rt.host.idle();
     await bot.idle();
     const got = pings(from);
     assert.equal(got.length, 1);
@@ -113,7 +91,7 @@ describe('discord: reminder pings', () => {
     // Taking the done back and saying it again does not ping twice in the round.
     await slash(emu, bot, alice, 'done', { undo: true });
     await slash(emu, bot, alice, 'done');
-    await rt.host.idle();
+    await session.rt.host.idle();
     await bot.idle();
     assert.equal(pings(from).length, 1, 'once per round');
     if (process.env.DUMP_PINGS) console.log(JSON.stringify(got[0]!.body, null, 2));

@@ -7,38 +7,23 @@
  * result, never re-posted), every round post is in its match's thread, and both threads are archived.
  * `DUMP_CARDS=1` prints a card's payload in the lobby and after the match (docs/CHAT.md quotes them).
  */
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pino } from 'pino';
 import { FakeClock } from '../../../src/host/index.js';
-import { openStore, type EventStore } from '../../../src/store/index.js';
-import { startDiscord, type DiscordRuntime } from '../../../src/app/discord.js';
-import { DiscordEmulator, type EmulatorUser, type Place } from '../../emulators/discord.js';
-import { isEphemeral, payloadText, slash } from './helpers.js';
+import { type EmulatorUser, type Place } from '../../emulators/discord.js';
+import { isEphemeral, payloadText, slash, discordSession } from './helpers.js';
 
 type Json = Record<string, unknown>;
 const alice: EmulatorUser = { id: '350000000000000001', username: 'alice' };
 const bob: EmulatorUser = { id: '350000000000000002', username: 'bob' };
 
 describe('discord: two matches in one channel, each in its own thread', () => {
-  const emu = new DiscordEmulator();
   const clock = new FakeClock();
-  let store: EventStore;
-  let rt: DiscordRuntime;
-
-  before(async () => {
-    await emu.start();
-    store = await openStore({ sqlitePath: ':memory:' });
-    rt = await startDiscord({ env: { DISCORD_TOKEN: 'MTIz.threads.SECRET' }, store, logger: pino({ level: process.env.DUMP_LOG ? 'debug' : 'silent' }), restApi: emu.restApi, softDeadlineMs: 60_000, threads: true, hostOptions: { clock, autoDone: false } });
-  });
-  after(async () => {
-    await rt.stop();
-    await store.close();
-    await emu.close();
-  });
+  const session = discordSession({ threads: true, hostOptions: { clock, autoDone: false } });
+  const emu = session.emu;
 
   test('both played to the end: the channel holds only the two cards, each match posts in its thread', async () => {
-    const { bot, host } = rt;
+    const { bot, host } = session.rt;
     const ch = emu.channelId;
     const threadOf = (m: Json): Place => ({ guildId: emu.guildId, channelId: (m.thread as Json).id as string, parentId: ch });
 
@@ -110,7 +95,7 @@ describe('discord: two matches in one channel, each in its own thread', () => {
   });
 
   test('me in a channel without a match of yours lists your matches elsewhere on the server', async () => {
-    const { bot, host } = rt;
+    const { bot, host } = session.rt;
     await slash(emu, bot, alice, 'new', { task: 'single_trade', seed: 9, round_seconds: 0 });
     const m = (await host.matchesOf(`discord:${alice.id}`, 'discord'))[0]!;
     const other: Place = { guildId: emu.guildId, channelId: '350000000000000099' };

@@ -7,16 +7,14 @@
  * limits test: the builder of every seat of 40 coalition_market worlds (the largest task) fits Slack's
  * Block Kit limits. `DUMP_BUILDER=1` prints the view and the submission (docs/CHAT.md quotes them).
  */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { StartedSlack } from '../../../src/app/slack.js';
 import { offerForm } from '../../../src/commands/builder.js';
 import { offerView, OFFER_CALLBACK_ID } from '../../../src/adapters/slack/builder.js';
 import { createMatch, labIdsFor, observe } from '../../../src/engine/index.js';
 import type { HostedMatch } from '../../../src/host/index.js';
-import { openStore, type EventStore } from '../../../src/store/index.js';
-import { sendSigned, SlackEmulator, type AppTarget, type SlackUser } from '../../emulators/slack.js';
-import { alice, bob, captureLogger, startSlackOnEmulator } from './helpers.js';
+import { sendSigned, type SlackEmulator, type SlackUser } from '../../emulators/slack.js';
+import { alice, bob, slackSession } from './helpers.js';
 
 const CHANNEL = 'C0BUILDER';
 type Json = Record<string, unknown>;
@@ -50,26 +48,12 @@ function viewErrors(view: Json): string[] {
 }
 
 describe('slack: the offer builder', () => {
-  const emu = new SlackEmulator();
-  const { logger } = captureLogger();
-  let store: EventStore;
-  let slack: StartedSlack;
-  let target: AppTarget;
-
-  before(async () => {
-    await emu.start();
-    store = await openStore({ sqlitePath: ':memory:' });
-    ({ slack, target } = await startSlackOnEmulator(emu, store, logger));
-  });
-  after(async () => {
-    await slack.stop();
-    await store.close();
-    await emu.close();
-  });
+  const session = slackSession(false);
+  const emu = session.emu;
 
   async function send(req: ReturnType<SlackEmulator['slashCommand']>): Promise<void> {
-    assert.equal((await sendSigned(target, req)).status, 200);
-    await slack.bot.idle();
+    assert.equal((await sendSigned(session.target, req)).status, 200);
+    await session.slack.bot.idle();
   }
   const slash = (user: SlackUser, text: string) => send(emu.slashCommand(user, CHANNEL, text));
   /** The buttons of every message a person was sent (response_url and ephemerals), newest last. */
@@ -83,8 +67,8 @@ describe('slack: the offer builder', () => {
     await slash(alice, 'join');
     await slash(bob, 'join');
     await slash(alice, 'start');
-    let m = (await slack.host.current(CHANNEL))!;
-    const [labA, labB] = [slack.host.seatOf(m, `slack:${alice.id}`)!, slack.host.seatOf(m, `slack:${bob.id}`)!];
+    let m = (await session.slack.host.current(CHANNEL))!;
+    const [labA, labB] = [session.slack.host.seatOf(m, `slack:${alice.id}`)!, session.slack.host.seatOf(m, `slack:${bob.id}`)!];
 
     await slash(alice, 'me');
     const make = buttonsOf(alice).find((e) => e.value === `@${m.id} offer`);
@@ -119,7 +103,7 @@ describe('slack: the offer builder', () => {
       },
     });
     await send(submission);
-    m = (await slack.host.current(CHANNEL))!;
+    m = (await session.slack.host.current(CHANNEL))!;
     const made = Object.values(m.state!.offers).find((o) => o.from === labA && o.to === labB)!;
     assert.ok(made, 'the offer exists');
     assert.deepEqual([made.requestedBlockIds, made.offeredBlockIds, made.payment], [[bobBlock], [], 5]);
@@ -128,7 +112,7 @@ describe('slack: the offer builder', () => {
     const accept = buttonsOf(bob).find((e) => e.value === `@${m.id} accept offer:${made.id}`);
     assert.ok(accept, "bob's private copy has the Accept button");
     await send(emu.blockAction(bob, CHANNEL, accept));
-    m = (await slack.host.current(CHANNEL))!;
+    m = (await session.slack.host.current(CHANNEL))!;
     assert.equal(m.state!.blocks[bobBlock]!.owner, labA, 'the trade executed');
     if (process.env.DUMP_BUILDER) console.log(JSON.stringify({ view, submitted: (submission.payload['view'] as Json)['state'] }, null, 2));
   });

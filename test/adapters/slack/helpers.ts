@@ -8,7 +8,9 @@ import type { Caller, Reply } from '../../../src/commands/types.js';
 import type { SlackBackend } from '../../../src/adapters/slack/backend.js';
 import { startSlackBot, type SlackBot, type SlackBotOptions } from '../../../src/adapters/slack/bot.js';
 import type { SlackConfig } from '../../../src/adapters/slack/config.js';
-import type { AppTarget, SlackEmulator } from '../../emulators/slack.js';
+import { after, before } from 'node:test';
+import { SlackEmulator, type AppTarget } from '../../emulators/slack.js';
+import { openStore } from '../../../src/store/index.js';
 import { startSlack, type StartedSlack } from '../../../src/app/slack.js';
 import type { EventStore } from '../../../src/store/types.js';
 
@@ -143,3 +145,30 @@ export async function startSlackOnEmulator(emu: SlackEmulator, store: EventStore
 
 /** The app's events URL. */
 export const eventsUrl = (bot: SlackBot) => `http://127.0.0.1:${bot.port}/slack/events`;
+
+/** A running app on the emulator for a test file: its parts are set in `before` and stopped in `after`. */
+export interface SlackSession {
+  emu: SlackEmulator;
+  store: EventStore;
+  slack: StartedSlack;
+  target: AppTarget;
+}
+
+/**
+ * Registers `before` / `after` hooks that start the real app (startSlackOnEmulator, a SQLite ':memory:' store)
+ * on a fresh emulator and stop everything afterwards; `threads`: matches play in card threads.
+ */
+export function slackSession(threads = false): SlackSession {
+  const session = { emu: new SlackEmulator() } as SlackSession;
+  before(async () => {
+    await session.emu.start();
+    session.store = await openStore({ sqlitePath: ':memory:' });
+    Object.assign(session, await startSlackOnEmulator(session.emu, session.store, captureLogger().logger, 10, threads));
+  });
+  after(async () => {
+    await session.slack.stop();
+    await session.store.close();
+    await session.emu.close();
+  });
+  return session;
+}

@@ -5,13 +5,11 @@
  * matches, each with a link to its channel and her private view of it (her budget and jobs), and nothing
  * of bob's seat. bob, in one of them, gets his own. `DUMP_HOME=1` prints alice's view (docs/CHAT.md).
  */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { StartedSlack } from '../../../src/app/slack.js';
 import { observe } from '../../../src/engine/index.js';
-import { openStore, type EventStore } from '../../../src/store/index.js';
-import { sendSigned, SlackEmulator, type AppTarget, type SlackUser } from '../../emulators/slack.js';
-import { alice, bob, captureLogger, startSlackOnEmulator } from './helpers.js';
+import { sendSigned, type SlackUser } from '../../emulators/slack.js';
+import { alice, bob, slackSession } from './helpers.js';
 
 type Json = Record<string, unknown>;
 const textOf = (view: Json): string =>
@@ -20,26 +18,12 @@ const textOf = (view: Json): string =>
     .join('\n');
 
 describe('slack: the App Home of a person in two matches', () => {
-  const emu = new SlackEmulator();
-  const { logger } = captureLogger();
-  let store: EventStore;
-  let slack: StartedSlack;
-  let target: AppTarget;
-
-  before(async () => {
-    await emu.start();
-    store = await openStore({ sqlitePath: ':memory:' });
-    ({ slack, target } = await startSlackOnEmulator(emu, store, logger, 10, true));
-  });
-  after(async () => {
-    await slack.stop();
-    await store.close();
-    await emu.close();
-  });
+  const session = slackSession(true);
+  const emu = session.emu;
 
   async function slash(user: SlackUser, channel: string, text: string): Promise<void> {
-    assert.equal((await sendSigned(target, emu.slashCommand(user, channel, text))).status, 200);
-    await slack.bot.idle();
+    assert.equal((await sendSigned(session.target, emu.slashCommand(user, channel, text))).status, 200);
+    await session.slack.bot.idle();
   }
 
   test('views.publish: both matches, links to their channels, her private view of each', async () => {
@@ -49,12 +33,12 @@ describe('slack: the App Home of a person in two matches', () => {
     await slash(alice, 'C0HOMEA', 'start');
     await slash(alice, 'C0HOMEB', 'new task:market_round seed:9 round_seconds:0 thread:off');
     await slash(alice, 'C0HOMEB', 'join');
-    const mine = await slack.host.matchesOf(`slack:${alice.id}`, 'slack');
+    const mine = await session.slack.host.matchesOf(`slack:${alice.id}`, 'slack');
     assert.equal(mine.length, 2);
 
-    const res = await sendSigned(target, emu.appHomeOpened(alice));
+    const res = await sendSigned(session.target, emu.appHomeOpened(alice));
     assert.equal(res.status, 200);
-    await slack.bot.idle();
+    await session.slack.bot.idle();
     const published = emu.calls('views.publish');
     assert.equal(published.length, 1);
     assert.equal(published[0]!.body['user_id'], alice.id, 'published for alice alone');
@@ -66,16 +50,16 @@ describe('slack: the App Home of a person in two matches', () => {
     assert.match(text, new RegExp(`Match \`${threaded.id}\` in the thread under its card in <#C0HOMEA>`));
     assert.match(text, new RegExp(`Match \`${flat.id}\` in <#C0HOMEB>`));
     // Her private view of the running match: her budget and jobs; nothing of bob's seat.
-    const labA = slack.host.seatOf(threaded, `slack:${alice.id}`)!;
-    const labB = slack.host.seatOf(threaded, `slack:${bob.id}`)!;
+    const labA = session.slack.host.seatOf(threaded, `slack:${alice.id}`)!;
+    const labB = session.slack.host.seatOf(threaded, `slack:${bob.id}`)!;
     const own = observe(threaded.state!, labA).self;
     assert.ok(text.includes(own.budget.toFixed(2)), 'her budget');
     for (const j of own.jobs) assert.ok(text.includes(j.id), `her job ${j.id}`);
     for (const j of observe(threaded.state!, labB).self.jobs) assert.ok(!text.includes(j.id), `not bob's job ${j.id}`);
     assert.ok((view['blocks'] as unknown[]).length <= 100);
 
-    await sendSigned(target, emu.appHomeOpened(bob));
-    await slack.bot.idle();
+    await sendSigned(session.target, emu.appHomeOpened(bob));
+    await session.slack.bot.idle();
     const bobs = emu.calls('views.publish')[1]!;
     assert.equal(bobs.body['user_id'], bob.id);
     assert.match(textOf(bobs.body['view'] as Json), /1 open match\./);

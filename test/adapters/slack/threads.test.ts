@@ -8,12 +8,10 @@
  * cards, edited in place (chat.update) to the result; every other post is in its match's thread.
  * `DUMP_CARDS=1` prints a card in the lobby and after the match (docs/CHAT.md quotes them).
  */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { StartedSlack } from '../../../src/app/slack.js';
-import { openStore, type EventStore } from '../../../src/store/index.js';
-import { sendSigned, SlackEmulator, type AppTarget, type SlackUser } from '../../emulators/slack.js';
-import { alice, bob, captureLogger, startSlackOnEmulator } from './helpers.js';
+import { sendSigned, type SlackUser } from '../../emulators/slack.js';
+import { alice, bob, slackSession } from './helpers.js';
 
 const CHANNEL = 'C0THREADS';
 type Json = Record<string, unknown>;
@@ -24,28 +22,14 @@ const textOf = (m: Json): string =>
   [String(m['text'] ?? ''), ...((m['blocks'] as Block[] | undefined) ?? []).flatMap((b) => [b.text?.text ?? '', ...(b.fields ?? []).map((f) => f.text)])].join('\n');
 
 describe('slack: two matches in one channel, each in the thread of its card', () => {
-  const emu = new SlackEmulator();
-  const { logger } = captureLogger();
-  let store: EventStore;
-  let slack: StartedSlack;
-  let target: AppTarget;
-
-  before(async () => {
-    await emu.start();
-    store = await openStore({ sqlitePath: ':memory:' });
-    ({ slack, target } = await startSlackOnEmulator(emu, store, logger, 10, true));
-  });
-  after(async () => {
-    await slack.stop();
-    await store.close();
-    await emu.close();
-  });
+  const session = slackSession(true);
+  const emu = session.emu;
 
   async function slash(user: SlackUser, text: string): Promise<string> {
     const req = emu.slashCommand(user, CHANNEL, text);
-    const res = await sendSigned(target, req);
+    const res = await sendSigned(session.target, req);
     assert.equal(res.status, 200, text);
-    await slack.bot.idle();
+    await session.slack.bot.idle();
     return emu.responses(req.responseId!).map((r) => textOf(r.body)).join('\n');
   }
 
@@ -65,27 +49,27 @@ describe('slack: two matches in one channel, each in the thread of its card', ()
     const join = ((lobbyB['blocks'] as Block[]).flatMap((b) => b.elements ?? [])).find((e) => / join$/.test(e.value))!;
     assert.ok(join, 'the lobby post has a Join button');
     const pressed = emu.blockAction(bob, CHANNEL, { action_id: join.action_id, value: join.value }, tsB);
-    assert.equal((await sendSigned(target, pressed)).status, 200);
-    await slack.bot.idle();
+    assert.equal((await sendSigned(session.target, pressed)).status, 200);
+    await session.slack.bot.idle();
     await slash(alice, 'join');
     await slash(alice, 'start');
     await slash(bob, 'start');
-    const mA = await slack.host.current(`${CHANNEL}/${tsA}`);
-    const mB = await slack.host.current(`${CHANNEL}/${tsB}`);
+    const mA = await session.slack.host.current(`${CHANNEL}/${tsA}`);
+    const mB = await session.slack.host.current(`${CHANNEL}/${tsB}`);
     assert.ok(mA && mB && mA.phase === 'running' && mB.phase === 'running', 'both matches started');
-    assert.ok(slack.host.seatOf(mB, `slack:${bob.id}`), "bob's button seated him in his own match");
-    assert.equal(slack.host.seatOf(mA, `slack:${bob.id}`), null);
+    assert.ok(session.slack.host.seatOf(mB, `slack:${bob.id}`), "bob's button seated him in his own match");
+    assert.equal(session.slack.host.seatOf(mA, `slack:${bob.id}`), null);
 
     for (let i = 0; i < 10; i++) {
-      const a = await slack.host.current(`${CHANNEL}/${tsA}`);
-      const b = await slack.host.current(`${CHANNEL}/${tsB}`);
+      const a = await session.slack.host.current(`${CHANNEL}/${tsA}`);
+      const b = await session.slack.host.current(`${CHANNEL}/${tsB}`);
       if (!a && !b) break;
       if (a) await slash(alice, 'done');
       if (b) await slash(bob, 'done');
     }
-    await slack.bot.idle();
-    assert.equal(await slack.host.current(`${CHANNEL}/${tsA}`), null, "alice's match is over");
-    assert.equal(await slack.host.current(`${CHANNEL}/${tsB}`), null, "bob's match is over");
+    await session.slack.bot.idle();
+    assert.equal(await session.slack.host.current(`${CHANNEL}/${tsA}`), null, "alice's match is over");
+    assert.equal(await session.slack.host.current(`${CHANNEL}/${tsB}`), null, "bob's match is over");
 
     const top = emu.channelMessages(CHANNEL);
     assert.deepEqual(top.map((m) => m['ts']), [tsA, tsB], 'the channel holds only the two cards');
