@@ -6,21 +6,12 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openPostgresStore, openSqliteStore, type KyselyEventStore } from '../../src/store/index.js';
-import { pgAdmin, withPostgres } from '../support/postgres.js';
+import { onBothStores, type PairBackend } from '../support/store-pair.js';
 
-interface Backend {
-  name: string;
-  pair(): Promise<{ a: KyselyEventStore; b: KyselyEventStore; close(): Promise<void> }>;
-}
 
 const at = '2026-01-01T00:00:00.000Z';
 
-function suite(backend: Backend): void {
+function suite(backend: PairBackend): void {
   describe(`threads and chat settings (0011): ${backend.name}`, () => {
     test('thread matches are listed under their parent channel; the parent keeps its own flat match', async () => {
       const { a, b, close } = await backend.pair();
@@ -67,34 +58,4 @@ function suite(backend: Backend): void {
   });
 }
 
-suite({
-  name: 'sqlite',
-  async pair() {
-    const file = join(mkdtempSync(join(tmpdir(), 'arena-threads-')), 'arena.db');
-    const a = await openSqliteStore(file);
-    const b = await openSqliteStore(file);
-    return { a, b, close: async () => void (await Promise.all([a.close(), b.close()])) };
-  },
-});
-
-const runId = `${process.pid}_${randomBytes(3).toString('hex')}`;
-let n = 0;
-
-withPostgres('threads and chat settings (0011): postgres', (url) => {
-  suite({
-    name: 'postgres',
-    async pair() {
-      const schema = `arena_threads_${runId}_${n++}`;
-      const a = await openPostgresStore({ connectionString: url, schema, maxConnections: 4 });
-      const b = await openPostgresStore({ connectionString: url, schema, maxConnections: 4 });
-      return {
-        a,
-        b,
-        close: async () => {
-          await Promise.all([a.close(), b.close()]);
-          await pgAdmin(`drop schema if exists ${schema} cascade`);
-        },
-      };
-    },
-  });
-});
+onBothStores('threads and chat settings (0011): postgres', 'arena_threads', suite);
