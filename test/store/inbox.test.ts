@@ -7,24 +7,15 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { INBOX_KEEP_PER_USER, openPostgresStore, openSqliteStore, type KyselyEventStore } from '../../src/store/index.js';
+import { INBOX_KEEP_PER_USER, type KyselyEventStore } from '../../src/store/index.js';
 import { inboxAdd, inboxTake } from '../../src/store/inbox.js';
-import { pgAdmin, withPostgres } from '../support/postgres.js';
+import { onBothStores, type PairBackend } from '../support/store-pair.js';
 
-interface Backend {
-  name: string;
-  /** Two stores (two connections / pools) on one fresh database, and a clean-up. */
-  pair(): Promise<{ a: KyselyEventStore; b: KyselyEventStore; close(): Promise<void> }>;
-}
 
 const post = (userId: string, text: string) => ({ userId, text });
 const texts = (xs: unknown[]) => xs.map((x) => (x as { text: string }).text);
 
-function suite(backend: Backend): void {
+function suite(backend: PairBackend): void {
   describe(`private inbox and rate limits: ${backend.name}`, () => {
     test('a post held by one process is taken by another, oldest first, once', async () => {
       const { a, b, close } = await backend.pair();
@@ -135,34 +126,4 @@ function suite(backend: Backend): void {
   });
 }
 
-suite({
-  name: 'sqlite',
-  async pair() {
-    const file = join(mkdtempSync(join(tmpdir(), 'arena-inbox-')), 'arena.db');
-    const a = await openSqliteStore(file);
-    const b = await openSqliteStore(file);
-    return { a, b, close: async () => void (await Promise.all([a.close(), b.close()])) };
-  },
-});
-
-const runId = `${process.pid}_${randomBytes(3).toString('hex')}`;
-let n = 0;
-
-withPostgres('private inbox and rate limits: postgres', (url) => {
-  suite({
-    name: 'postgres',
-    async pair() {
-      const schema = `arena_inbox_${runId}_${n++}`;
-      const a = await openPostgresStore({ connectionString: url, schema, maxConnections: 4 });
-      const b = await openPostgresStore({ connectionString: url, schema, maxConnections: 4 });
-      return {
-        a,
-        b,
-        close: async () => {
-          await Promise.all([a.close(), b.close()]);
-          await pgAdmin(`drop schema if exists ${schema} cascade`);
-        },
-      };
-    },
-  });
-});
+onBothStores('private inbox and rate limits: postgres', 'arena_inbox', suite);
