@@ -10,7 +10,7 @@
  */
 import { pino, type Logger } from 'pino';
 import { runCommand, runText, setCommandErrorSink } from '../commands/index.js';
-import { homeEntries } from '../commands/home.js';
+import { homeEntries, homeRecord } from '../commands/home.js';
 import type { ArenaConfig } from './config/index.js';
 import { createLlmRuntime } from './llm.js';
 import type { PlatformContext } from './platform-context.js';
@@ -31,7 +31,7 @@ export function catalogueBackend(host: RoundHost): SlackBackend {
   return {
     runText: (channelId, caller, text, opts) => runText(host, channelId, caller, text, opts),
     runCommand: (channelId, caller, name, options, opts) => runCommand(host, channelId, caller, name, options, opts),
-    home: (userId) => homeEntries(host, userId, 'slack'),
+    home: async (userId) => ({ entries: await homeEntries(host, userId, 'slack'), record: await homeRecord(host, userId) }),
     async context(channelId, userId) {
       const m = await host.current(channelId);
       return m ? { matchId: m.id, seat: host.seatOf(m, userId) } : null;

@@ -20,7 +20,7 @@ export type ArenaHost = Pick<
   Partial<Pick<RoundHost, 'isAdmin' | 'dataPolicy'>>;
 
 /** The research-data policy the host was started with (config `data.*`), or the default. */
-export const dataPolicyOf = (host: ArenaHost): DataPolicy => host.dataPolicy ?? DEFAULT_DATA_POLICY;
+export const dataPolicyOf = (host: Pick<ArenaHost, 'dataPolicy'>): DataPolicy => host.dataPolicy ?? DEFAULT_DATA_POLICY;
 
 /** What a command handler gets (see the file comment); `match` and `lab` are snapshots taken on arrival. */
 export interface CommandContext {

@@ -7,6 +7,7 @@
 import type { Caller, Reply } from '../../commands/types.js';
 import type { ThreadSurface } from '../../chat/types.js';
 import type { HomeEntry } from '../../commands/home.js';
+import type { Post } from '../../chat/types.js';
 
 /** How a command arrived: `match`, the match a pressed button was made for; `surface`, what `new` can do to open a thread. */
 export interface SlackRunOpts {
@@ -32,7 +33,7 @@ export interface SlackBackend {
   /** Run command `name` with raw string options (the pitch modal). Never throws for user errors. */
   runCommand(channelId: string, caller: Caller, name: string, options: Record<string, string>, opts?: SlackRunOpts): Promise<Reply>;
   /** The open matches of `userId` (a platform user id) with their private view of each, for the App Home (src/commands/home.ts). */
-  home(userId: string): Promise<HomeEntry[]>;
+  home(userId: string): Promise<{ entries: HomeEntry[]; record: Post }>;
   /** The channel's live match seen from `userId`, or null. */
   context(channelId: string, userId: string): Promise<SlackMatchContext | null>;
 }

@@ -196,7 +196,8 @@ export function registerHandlers(app: App, deps: HandlerDeps): void {
     if (event.tab !== 'home') return;
     const work = (async () => {
       try {
-        await deps.publishHome(event.user, homeView(await backend.home(`${USER_PREFIX}${event.user}`)));
+        const home = await backend.home(`${USER_PREFIX}${event.user}`);
+        await deps.publishHome(event.user, homeView(home.entries, home.record));
         logger.info({ via: 'app_home' }, 'slack: home published');
       } catch (err) {
         logger.error({ via: 'app_home', err: errText(err) }, 'slack: home not published');

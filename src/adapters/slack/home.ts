@@ -2,10 +2,12 @@
  * The Slack App Home tab (api.slack.com/surfaces/app-home): on `app_home_opened`, the bot publishes
  * (`views.publish`) a `home` view for that person alone: each of their open matches with a link to its
  * channel (and a word on the thread under its card) and their private view of it. A home view holds at most
- * 100 blocks; matches that do not fit are counted, not cut in half.
+ * 100 blocks; matches that do not fit are counted, not cut in half. Then the person's record: rating,
+ * latest counted results and the data notice.
  */
 import type { types } from '@slack/bolt';
 import type { HomeEntry } from '../../commands/home.js';
+import type { Post } from '../../chat/types.js';
 import { renderPost } from './render.js';
 import { placeOf } from './threads.js';
 
@@ -14,8 +16,8 @@ const MAX_BLOCKS = 100;
 
 const mrkdwn = (text: string) => ({ type: 'mrkdwn' as const, text, verbatim: true });
 
-/** The home view of a person with `entries` (src/commands/home.ts). */
-export function homeView(entries: readonly HomeEntry[]): types.HomeView {
+/** The home view of a person with `entries` and their `record` (src/commands/home.ts). */
+export function homeView(entries: readonly HomeEntry[], record?: Post): types.HomeView {
   const blocks: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: 'Your GPU Arena matches', emoji: true } },
     {
@@ -27,17 +29,20 @@ export function homeView(entries: readonly HomeEntry[]): types.HomeView {
       ),
     },
   ];
+  // The record (rating, latest results, data notice) comes last, and always fits: its blocks are reserved.
+  const tail = record ? [{ type: 'divider' } as KnownBlock, ...renderPost(record).blocks] : [];
   let left = 0;
   for (const e of entries) {
     const place = placeOf(e.channelId);
     const where = place.threadTs ? `in the thread under its card in <#${place.channel}>` : `in <#${place.channel}>`;
     const part: KnownBlock[] = [{ type: 'divider' }, { type: 'context', elements: [mrkdwn(`Match \`${e.matchId}\` ${where}`)] }, ...renderPost(e.post).blocks];
-    if (blocks.length + part.length > MAX_BLOCKS - 1) {
+    if (blocks.length + part.length + tail.length > MAX_BLOCKS - 1) {
       left++;
       continue;
     }
     blocks.push(...part);
   }
   if (left > 0) blocks.push({ type: 'context', elements: [mrkdwn(`${left} more match${left === 1 ? '' : 'es'} did not fit here; \`/arena me\` in its channel shows it.`)] });
+  blocks.push(...tail);
   return { type: 'home', blocks };
 }

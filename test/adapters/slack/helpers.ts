@@ -48,9 +48,9 @@ export class FakeBackend implements SlackBackend {
     };
   }
 
-  /** No matches: an App Home with nothing open. */
-  async home(): Promise<[]> {
-    return [];
+  /** No matches: an App Home with nothing open and no record. */
+  async home(): Promise<{ entries: []; record: { text: string } }> {
+    return { entries: [], record: { text: 'Not rated yet.' } };
   }
 
   async context(): Promise<{ matchId: string; seat: string | null }> {

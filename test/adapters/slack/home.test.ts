@@ -26,7 +26,13 @@ describe('slack: the App Home of a person in two matches', () => {
     await session.slack.bot.idle();
   }
 
-  test('views.publish: both matches, links to their channels, her private view of each', async () => {
+  test('views.publish: both matches, links to their channels, her private view of each, her record', async () => {
+    // A counted match first (no seed chosen by the host: practice matches are not rated): alice plays it out.
+    await slash(alice, 'C0HOMEC', 'new task:single_trade round_seconds:0');
+    await slash(alice, 'C0HOMEC', 'join');
+    await slash(alice, 'C0HOMEC', 'start');
+    for (let i = 0; i < 3; i++) await slash(alice, 'C0HOMEC', 'done');
+    assert.equal((await session.slack.host.matchesOf(`slack:${alice.id}`, 'slack')).length, 0, 'that match is over');
     await slash(alice, 'C0HOMEA', 'new task:single_trade seed:7 round_seconds:0');
     await slash(alice, 'C0HOMEA', 'join');
     await slash(bob, 'C0HOMEA', 'join');
@@ -57,12 +63,17 @@ describe('slack: the App Home of a person in two matches', () => {
     for (const j of own.jobs) assert.ok(text.includes(j.id), `her job ${j.id}`);
     for (const j of observe(threaded.state!, labB).self.jobs) assert.ok(!text.includes(j.id), `not bob's job ${j.id}`);
     assert.ok((view['blocks'] as unknown[]).length <= 100);
+    // Her record: a rating from the one counted match, that match among her latest, the data notice.
+    assert.match(text, /Leaderboard: \d+\. alice \(person\) \*\d+\* \[\d+, \d+\].*\nRating: Bradley–Terry/);
+    assert.match(text, /Latest counted matches \(1 in all\)\*?\nsingle_trade, \d{4}-\d\d-\d\d: rank [12] of 2, reward [+-]\d\.\d{3}/);
+    assert.match(text, /collected for research exports/);
 
     await sendSigned(session.target, emu.appHomeOpened(bob));
     await session.slack.bot.idle();
     const bobs = emu.calls('views.publish')[1]!;
     assert.equal(bobs.body['user_id'], bob.id);
     assert.match(textOf(bobs.body['view'] as Json), /1 open match\./);
+    assert.match(textOf(bobs.body['view'] as Json), /Not rated yet/);
     if (process.env.DUMP_HOME) console.log(JSON.stringify(view, null, 2));
   });
 });
