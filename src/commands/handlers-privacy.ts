@@ -17,7 +17,8 @@ import type { Button, Reply } from './types.js';
 /** Commands whose success puts the caller's words or votes in the store: the notice follows the first. */
 export const CONSENT_TRIGGERS: ReadonlySet<string> = new Set(['pitch', 'message', 'vote']);
 
-const STATE_TEXT: Record<ConsentRecord['state'] | 'none', string> = {
+/** A consent state as the person reads it (`privacy`, the Slack App Home). */
+export const STATE_TEXT: Record<ConsentRecord['state'] | 'none', string> = {
   none: 'not asked yet: nothing of yours is exported',
   asked: 'shown the notice, no answer yet: nothing of yours is exported',
   granted: 'you agreed: your pitches, messages and votes may be exported under a pseudonym',

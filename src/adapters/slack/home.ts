@@ -3,7 +3,7 @@
  * (`views.publish`) a `home` view for that person alone: each of their open matches with a link to its
  * channel (and a word on the thread under its card) and their private view of it. A home view holds at most
  * 100 blocks; matches that do not fit are counted, not cut in half. Then the person's record: rating,
- * latest counted results and the data notice.
+ * latest counted results and their answer to the data notice (their consent state).
  */
 import type { types } from '@slack/bolt';
 import type { HomeEntry } from '../../commands/home.js';
@@ -29,7 +29,7 @@ export function homeView(entries: readonly HomeEntry[], record?: Post): types.Ho
       ),
     },
   ];
-  // The record (rating, latest results, data notice) comes last, and always fits: its blocks are reserved.
+  // The record (rating, latest results, consent state) comes last, and always fits: its blocks are reserved.
   const tail = record ? [{ type: 'divider' } as KnownBlock, ...renderPost(record).blocks] : [];
   let left = 0;
   for (const e of entries) {

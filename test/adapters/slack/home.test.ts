@@ -66,7 +66,7 @@ describe('slack: the App Home of a person in two matches', () => {
     // Her record: a rating from the one counted match, that match among her latest, the data notice.
     assert.match(text, /Leaderboard: \d+\. alice \(person\) \*\d+\* \[\d+, \d+\].*\nRating: Bradley–Terry/);
     assert.match(text, /Latest counted matches \(1 in all\)\*?\nsingle_trade, \d{4}-\d\d-\d\d: rank [12] of 2, reward [+-]\d\.\d{3}/);
-    assert.match(text, /collected for research exports/);
+    assert.match(text, /Your data\*?\nnot asked yet: nothing of yours is exported\. `privacy` shows what is stored about you/);
 
     await sendSigned(session.target, emu.appHomeOpened(bob));
     await session.slack.bot.idle();
