@@ -12,14 +12,13 @@ import { VIEW_COMMANDS } from './handlers-view.js';
 import { RATING_COMMANDS } from './handlers-ratings.js';
 import { VOTE_COMMANDS } from './handlers-votes.js';
 import { PRIVACY_COMMANDS } from './handlers-privacy.js';
-import { settings } from './handlers-settings.js';
 import { COMMAND_SPECS } from './specs.js';
 
 // help lists the catalogue, so it is given the list (read when help runs, after COMMANDS is built).
 const help = helpCommand(() => COMMANDS);
 
 const byName = new Map<string, CommandDefinition>(
-  [help, ...LOBBY_COMMANDS, ...VIEW_COMMANDS, ...TRADE_COMMANDS, ...SEAT_COMMANDS, coalition, ...VOTE_COMMANDS, ...RATING_COMMANDS, ...PRIVACY_COMMANDS, settings].map((d) => [d.name, d]),
+  [help, ...LOBBY_COMMANDS, ...VIEW_COMMANDS, ...TRADE_COMMANDS, ...SEAT_COMMANDS, coalition, ...VOTE_COMMANDS, ...RATING_COMMANDS, ...PRIVACY_COMMANDS].map((d) => [d.name, d]),
 );
 
 /** Every command, in spec order. Throws at import if a spec has no definition (a programming error). */

@@ -1,22 +1,36 @@
 /**
- * `settings [reminders] [channel_threads] [channel_reminders]`: chat settings that outlive a match
+ * `me [reminders] [channel_threads] [channel_reminders]` (options of `me`: Discord allows 25 subcommands of
+ * /arena, all taken): chat settings that outlive a match
  * (src/store/chat-settings.ts). A person's own reminder pings (src/host/reminders.ts); a channel's defaults,
  * for platform admins only: whether `new` opens a thread under a card, and whether anyone here is pinged.
  * A command typed in a match's thread sets its parent channel (the channel the cards are in).
  */
-import { z } from 'zod';
 import { CHAT_SETTING } from '../store/chat-settings.js';
 import { errorReply, privateReply } from '../chat/reply.js';
 import type { CommandContext } from './context.js';
-import { defineCommand } from './definition.js';
 import { choiceValue } from './options.js';
+import type { Reply } from './types.js';
 
 const onOff = () => choiceValue(['on', 'off']).optional();
+
+/** The settings options (of `me`). */
+export const SETTINGS_OPTIONS = { reminders: onOff(), channel_threads: onOff(), channel_reminders: onOff() };
+
+/** The values given for them. */
+export interface SettingsInput {
+  reminders?: 'on' | 'off' | undefined;
+  channel_threads?: 'on' | 'off' | undefined;
+  channel_reminders?: 'on' | 'off' | undefined;
+}
+
+/** True when any settings option was given. */
+export const changesSettings = (o: SettingsInput): boolean => o.reminders !== undefined || o.channel_threads !== undefined || o.channel_reminders !== undefined;
 
 /** The channel whose defaults apply here: the parent channel of a thread, else this one. */
 const channelOf = (ctx: CommandContext) => ctx.caller.parentChannelId ?? ctx.match?.parentChannelId ?? ctx.calledFrom;
 
-export const settings = defineCommand('settings', z.object({ reminders: onOff(), channel_threads: onOff(), channel_reminders: onOff() }), [], async (ctx, o) => {
+/** Store the given settings (channel ones: platform admins only) and show what applies now, privately. */
+export async function changeSettings(ctx: CommandContext, o: SettingsInput): Promise<Reply> {
   const store = ctx.host.eventStore;
   const channel = channelOf(ctx);
   if ((o.channel_threads !== undefined || o.channel_reminders !== undefined) && !ctx.caller.isAdmin) {
@@ -31,9 +45,8 @@ export const settings = defineCommand('settings', z.object({ reminders: onOff(),
     store.chatSetting('channel', channel, CHAT_SETTING.reminders),
   ]);
   const shown = (v: string | null) => v ?? 'default';
-  const changed = o.reminders !== undefined || o.channel_threads !== undefined || o.channel_reminders !== undefined;
   return privateReply(ctx.caller.userId, {
-    title: changed ? 'Settings saved' : 'Your settings here',
+    title: 'Settings saved',
     text: 'Reminder pings tell you when a round is waiting for you (a mention of you alone). "default" follows the deployment\'s configuration.',
     fields: [
       { name: 'Your reminders', value: shown(mine) },
@@ -41,4 +54,4 @@ export const settings = defineCommand('settings', z.object({ reminders: onOff(),
       { name: 'This channel: reminders', value: shown(pings) },
     ],
   });
-});
+}

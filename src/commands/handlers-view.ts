@@ -11,20 +11,25 @@ import { hasSeat, matchExists, running } from './preconditions.js';
 import { errorReply, mergeReplies, privateReply, publicReply } from '../chat/reply.js';
 import { boolValue, choiceValue } from './options.js';
 import { renderMe, renderStatus } from './views.js';
+import { changeSettings, changesSettings, SETTINGS_OPTIONS } from './handlers-settings.js';
 
 /** `status`: the match's public view, posted to the channel. */
 export const status = defineCommand('status', z.object({}), [matchExists], async (ctx) => publicReply(renderStatus(ctx.match!)));
 
 /** `me`: the caller's own seat view (budget, blocks, jobs, offers, coalitions), privately, with action buttons. */
-/** `me` needs a seat in the match here; with no match here at all it lists the caller's matches elsewhere. */
-const seatHereOrNoMatch = (ctx: CommandContext) => (ctx.match || ctx.ambiguous.length > 0 ? (matchExists(ctx) ?? hasSeat(ctx)) : null);
-
-export const me = defineCommand('me', z.object({}), [seatHereOrNoMatch], async (ctx) => {
-  if (!ctx.match) {
+/**
+ * `me` works anywhere: with settings options it stores them (handlers-settings.ts); with no match here it lists
+ * the caller's matches elsewhere; in a match it needs a seat there.
+ */
+export const me = defineCommand('me', z.object(SETTINGS_OPTIONS), [], async (ctx, o) => {
+  if (changesSettings(o)) return changeSettings(ctx, o);
+  if (!ctx.match && ctx.ambiguous.length === 0) {
     const elsewhere = await myMatchesElsewhere(ctx);
-    return elsewhere ?? errorReply(ctx.caller.userId, matchExists(ctx)!);
+    if (elsewhere) return elsewhere;
   }
-  return privateReply(ctx.caller.userId, renderMe(ctx.match, ctx.lab!));
+  const bad = matchExists(ctx) ?? hasSeat(ctx);
+  if (bad) return errorReply(ctx.caller.userId, bad);
+  return privateReply(ctx.caller.userId, renderMe(ctx.match!, ctx.lab!));
 });
 
 /** A channel as the platform links it (Discord and Slack both read `<#id>`; a thread match names its card's channel). */

@@ -23,7 +23,7 @@ const REST: readonly CommandSpec[] = [
   {
     name: 'new',
     description: 'Open a lobby for a new match in this channel (you become its host)',
-    help: 'Opens a lobby; seats are claimed with `join`, scripted or LLM seats added with `seat`, then the host runs `start`. On Discord and Slack the match plays in its own thread under a short card in this channel (edited as rounds close), so a channel can hold several matches; `thread:off` (or the channel\'s setting, `settings channel_threads:off`) keeps it in the channel, one match at a time. Commands work in the thread and here. Example: `new task:market_round seed:42 round_seconds:120`.',
+    help: 'Opens a lobby; seats are claimed with `join`, scripted or LLM seats added with `seat`, then the host runs `start`. On Discord and Slack the match plays in its own thread under a short card in this channel (edited as rounds close), so a channel can hold several matches; `thread:off` (or the channel\'s setting, `me channel_threads:off`) keeps it in the channel, one match at a time. Commands work in the thread and here. Example: `new task:market_round seed:42 round_seconds:120`.',
     options: [
       opt('task', 'string', false, 'single_trade (2 labs), market_round (3, default) or coalition_market (4–5)', TASK_NAMES),
       opt('seed', 'string', false, 'A number or a past match\'s secret; marks the match seeded by the host (default: a secret)'),
@@ -69,9 +69,13 @@ const REST: readonly CommandSpec[] = [
   },
   {
     name: 'me',
-    description: 'Show your private view: budget, jobs, blocks, incoming offers',
-    help: 'Only you see it. Incoming offers come with accept / reject buttons, and "Make an offer" opens the offer builder on Discord and Slack. In a channel without a match, lists your open matches in other channels of this server or workspace. Example: `me`.',
-    options: [],
+    description: 'Your private view: budget, jobs, blocks, offers; your reminder settings',
+    help: 'Only you see it. Incoming offers come with accept / reject buttons, and "Make an offer" opens the offer builder on Discord and Slack. In a channel without a match, lists your open matches in other channels of this server or workspace. `reminders:off` stops the pings that tell you a round is waiting for you, in every match (`on` brings them back); platform admins set this channel\'s defaults with `channel_threads:off` (new matches stay in the channel instead of a thread under a card) and `channel_reminders:off` (no reminder pings here; a thread counts as its channel). Examples: `me`, `me reminders:off`.',
+    options: [
+      opt('reminders', 'string', false, 'on or off: pings when a round is waiting for you (every match)', ['on', 'off']),
+      opt('channel_threads', 'string', false, 'Admins: on or off, new matches play in a thread under a card here', ['on', 'off']),
+      opt('channel_reminders', 'string', false, 'Admins: on or off, reminder pings for every match here', ['on', 'off']),
+    ],
     access: 'seat',
   },
   {
@@ -216,17 +220,6 @@ const REST: readonly CommandSpec[] = [
     options: [
       opt('consent', 'string', false, 'on (agree to research exports) or off (decline or withdraw)', ['on', 'off']),
       opt('erase', 'string', false, 'ask (see what would be erased) or confirm (erase it)', ['ask', 'confirm']),
-    ],
-    access: 'anyone',
-  },
-  {
-    name: 'settings',
-    description: 'Your reminder pings, and (admins) this channel\'s threads and reminders',
-    help: "Without options, shows the settings that apply to you here, privately. `reminders:off` stops the pings that tell you a round is waiting for you, in every match (`on` brings them back). Platform admins set the channel's defaults: `channel_threads:off` keeps new matches in the channel instead of a thread under a card, `channel_reminders:off` stops reminder pings for every match here (a thread counts as its channel). Examples: `settings reminders:off`, `settings channel_threads:off`.",
-    options: [
-      opt('reminders', 'string', false, 'on or off: pings when a round is waiting for you (every match)', ['on', 'off']),
-      opt('channel_threads', 'string', false, "Admins: on or off, new matches play in a thread under a card here", ['on', 'off']),
-      opt('channel_reminders', 'string', false, 'Admins: on or off, reminder pings for every match here', ['on', 'off']),
     ],
     access: 'anyone',
   },

@@ -6,7 +6,7 @@
  *   post each (a post's `mentions`: Discord `allowed_mentions.users`, Slack `<@U…>`).
  * - Rounds without a timer: once per round, when the round is waiting only for one person.
  *
- * Off for a person (`settings reminders:off`), a channel (`settings channel_reminders:off`; a thread match reads its parent
+ * Off for a person (`me reminders:off`), a channel (`me channel_reminders:off`; a thread match reads its parent
  * channel's) or the deployment (config `chat.reminders`). Each ping is claimed in the store
  * (`remind:<match>:<round>:<half|last|only>`), so of several processes only one posts it. Nothing here is
  * a game rule: it reads who is done and who acted, and says so.
@@ -110,7 +110,7 @@ export class Reminders {
   private text(m: HostedMatch, p: Person, which: Which): string {
     const round = `Round ${roundLabel(m.state!.round, m.state!.params.maxRounds)}`;
     const left = Math.max(0, Math.round(((m.roundDeadline ?? 0) - this.d.clock.now()) / 1000));
-    const off = 'Turn these off with `settings reminders:off`.';
+    const off = 'Turn these off with `me reminders:off`.';
     if (which === 'only') return `⏰ ${personName(p.displayName)}: ${round} is waiting only for you (\`done\` when you are). ${off}`;
     return `⏰ ${personName(p.displayName)}: ${round} closes in ${left} s and you have not acted or said \`done\` yet. ${off}`;
   }

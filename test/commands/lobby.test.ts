@@ -167,7 +167,7 @@ describe('help', () => {
     const none = assertOk(await a.run(carol, 'help'));
     assert.equal(none.public.length, 0);
     // `me` with no match here lists your matches in other channels.
-    assert.deepEqual(listed(none), ['help', 'new', 'me', 'vote', 'stats', 'leaderboard', 'privacy', 'settings']);
+    assert.deepEqual(listed(none), ['help', 'new', 'me', 'vote', 'stats', 'leaderboard', 'privacy']);
     assert.match(none.private[0]?.title ?? '', /no match in this channel/);
     const one = assertOk(await a.run(carol, 'help offer'));
     assert.match(replyText(one), /offer \[to:<lab>\]/);
@@ -183,14 +183,15 @@ describe('help', () => {
     assertOk(await a.run(alice, 'new task:market_round seed:7 round_seconds:0'));
     assertOk(await a.run(alice, 'join lab:lab_0'));
     // Votes are off in this match (the harness's default), so `vote` is left out throughout.
-    assert.deepEqual(listed(assertOk(await a.run(alice, 'help'))), ['help', 'seat', 'start', 'status', 'me', 'end', 'stats', 'leaderboard', 'privacy', 'settings']);
-    assert.deepEqual(listed(assertOk(await a.run(bob, 'help'))), ['help', 'join', 'status', 'stats', 'leaderboard', 'privacy', 'settings']);
+    assert.deepEqual(listed(assertOk(await a.run(alice, 'help'))), ['help', 'seat', 'start', 'status', 'me', 'end', 'stats', 'leaderboard', 'privacy']);
+    assert.deepEqual(listed(assertOk(await a.run(bob, 'help'))), ['help', 'join', 'status', 'me', 'stats', 'leaderboard', 'privacy']);
     assertOk(await a.run(bob, 'join lab:lab_1'));
     assertOk(await a.run(alice, 'start'));
     const player = listed(assertOk(await a.run(bob, 'help')));
-    assert.deepEqual(player, ['help', 'status', 'me', 'offer', 'accept', 'reject', 'counter', 'pitch', 'reserve', 'release', 'coalition', 'allocate', 'message', 'done', 'finish', 'stats', 'leaderboard', 'privacy', 'settings', 'chart']);
+    assert.deepEqual(player, ['help', 'status', 'me', 'offer', 'accept', 'reject', 'counter', 'pitch', 'reserve', 'release', 'coalition', 'allocate', 'message', 'done', 'finish', 'stats', 'leaderboard', 'privacy', 'chart']);
     const spectator = listed(assertOk(await a.run(carol, 'help')));
-    assert.deepEqual(spectator, ['help', 'status', 'stats', 'leaderboard', 'privacy', 'settings', 'chart']);
+    // `me` works for anyone: its reminder settings, or your matches elsewhere.
+    assert.deepEqual(spectator, ['help', 'status', 'me', 'stats', 'leaderboard', 'privacy', 'chart']);
     await a.close();
   });
 

@@ -156,8 +156,8 @@ export const ArenaConfigSchema = z
       .prefault({}),
     /**
      * Chat play (Discord, Slack): `threads`, whether `new` opens its match in a thread under a card (a channel's
-     * own setting, `settings channel_threads:on|off`, and `new thread:` come first); `reminders`, whether people are pinged
-     * when a round waits for them (a channel's and a person's setting, `settings channel_reminders:` / `settings reminders:`,
+     * own setting, `me channel_threads:on|off`, and `new thread:` come first); `reminders`, whether people are pinged
+     * when a round waits for them (a channel's and a person's setting, `me channel_reminders:` / `me reminders:`,
      * come first); `lastCallSeconds`, how long before a timed round's close the second ping goes (at most a
      * quarter of the round).
      */

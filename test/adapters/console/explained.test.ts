@@ -50,7 +50,7 @@ test('a new user’s session: no lobby, help for here, real reasons, quotes, sug
   // 2: help lists what works in a running console match, with quit, and never "(host) (host)".
   const help = afterHelp.split(/^> /m)[0] ?? '';
   const listed = [...help.matchAll(/\[private → you\] • `([a-z_]+)/g)].map((m) => m[1]);
-  assert.deepEqual(listed, ['help', 'status', 'me', 'offer', 'accept', 'reject', 'counter', 'pitch', 'reserve', 'release', 'coalition', 'allocate', 'message', 'done', 'finish', 'end', 'vote', 'stats', 'leaderboard', 'privacy', 'settings', 'chart', 'quit']);
+  assert.deepEqual(listed, ['help', 'status', 'me', 'offer', 'accept', 'reject', 'counter', 'pitch', 'reserve', 'release', 'coalition', 'allocate', 'message', 'done', 'finish', 'end', 'vote', 'stats', 'leaderboard', 'privacy', 'chart', 'quit']);
   assert.ok(!help.includes('(host) (host)'));
   assert.match(help, /• `end` — End the match now \(host\)$/m);
   // 3: the real reasons; a long value is clipped.

@@ -2,7 +2,7 @@
  * Reminder pings end to end under a fake clock (discord.js against the emulator; the host with reminders on
  * and a 10 s last call): in a 60 s round where alice said `done` and bob has done nothing, bob alone is
  * mentioned at 30 s (half the round left) and at 50 s (10 s before the close), each a channel post whose
- * `allowed_mentions` names only him; nothing is posted before those times. After `settings reminders:off`
+ * `allowed_mentions` names only him; nothing is posted before those times. After `me reminders:off`
  * he is not pinged in the next round. In a round without a timer, alice's `done` leaves the round waiting
  * only for bob: one ping for him.
  */
@@ -58,7 +58,7 @@ describe('discord: reminder pings', () => {
     assert.match(payloadText(last), /closes in 10 s/);
 
     // bob opts out; the timer closes round 1 at 60 s; round 2 pings nobody.
-    const opted = await slash(emu, bot, bob, 'settings', { reminders: 'off' });
+    const opted = await slash(emu, bot, bob, 'me', { reminders: 'off' });
     assert.match(opted.messages.map((x) => payloadText(x.body)).join('\n'), /Your reminders\noff/);
     const closedAt = emu.requests.length;
     await advance(10_000);
@@ -68,14 +68,14 @@ describe('discord: reminder pings', () => {
     await advance(60_000);
     assert.equal(pings(next).length, 0, 'no ping for a person who turned them off');
     // A channel setting is for admins only.
-    const refused = await slash(emu, bot, bob, 'settings', { channel_reminders: 'off' });
+    const refused = await slash(emu, bot, bob, 'me', { channel_reminders: 'off' });
     assert.match(refused.messages.map((x) => payloadText(x.body)).join('\n'), /not_admin/);
     await slash(emu, bot, alice, 'end');
   });
 
   test('no timer: a done that leaves the round waiting only for bob pings him once', async () => {
     const { bot } = session.rt;
-    await slash(emu, bot, bob, 'settings', { reminders: 'on' });
+    await slash(emu, bot, bob, 'me', { reminders: 'on' });
     await slash(emu, bot, alice, 'new', { task: 'single_trade', seed: 4, round_seconds: 0 });
     await slash(emu, bot, alice, 'join');
     await slash(emu, bot, bob, 'join');
