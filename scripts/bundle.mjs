@@ -11,7 +11,18 @@ import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Small pure-JS packages every process loads: bundled. Every other package stays external. */
-const BUNDLED = new Set(['zod', 'kysely', 'commander', 'pino', 'seedrandom', 'p-limit', 'yocto-queue', 'p-queue', 'eventemitter3', 'p-timeout']);
+const BUNDLED = new Set([
+  'zod',
+  'kysely',
+  'commander',
+  'pino',
+  'seedrandom',
+  'p-limit',
+  'yocto-queue',
+  'p-queue',
+  'eventemitter3',
+  'p-timeout',
+]);
 const pkgOf = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
 /** Helper modules of src/cli that are not entry points. */
 const NOT_ENTRIES = new Set(['options.js', 'bench-llm-run.js']);
@@ -30,7 +41,9 @@ await build({
   logLevel: 'warning',
   chunkNames: 'chunks/[name]-[hash]',
   // Bundled CommonJS packages (pino, seedrandom) call require() for Node built-ins.
-  banner: { js: "import { createRequire as __arenaRequire } from 'node:module'; const require = __arenaRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __arenaRequire } from 'node:module'; const require = __arenaRequire(import.meta.url);",
+  },
   plugins: [
     {
       name: 'external-packages',

@@ -9,10 +9,16 @@ if (!Number.isInteger(perTask) || perTask < 1) {
   process.exit(2);
 }
 const t0 = Date.now();
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', 'test/engine/property.test.ts'], {
-  stdio: 'inherit',
-  env: { ...process.env, ARENA_FUZZ_RUNS_PER_TASK: String(perTask), NO_COLOR: '1' },
-});
+const r = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-reporter=spec', 'test/engine/property.test.ts'],
+  {
+    stdio: 'inherit',
+    env: { ...process.env, ARENA_FUZZ_RUNS_PER_TASK: String(perTask), NO_COLOR: '1' },
+  },
+);
 const secs = ((Date.now() - t0) / 1000).toFixed(0);
-console.log(`\nfuzz: ${(perTask * 3).toLocaleString('en-US')} random action sequences (3 tasks × ${perTask.toLocaleString('en-US')}, ≤ 20 steps each): ${r.status === 0 ? '0 invariant violations' : 'FAILED (see above)'} in ${secs} s`);
+console.log(
+  `\nfuzz: ${(perTask * 3).toLocaleString('en-US')} random action sequences (3 tasks × ${perTask.toLocaleString('en-US')}, ≤ 20 steps each): ${r.status === 0 ? '0 invariant violations' : 'FAILED (see above)'} in ${secs} s`,
+);
 process.exit(r.status ?? 1);

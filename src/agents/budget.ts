@@ -75,7 +75,9 @@ export interface SpendKey {
 /** What the gate needs from the store (EventStore has llmSpent and addLlmUsage; src/app/llm.ts finds each match's scope). */
 export interface SpendLedger {
   spent(q: SpendKey): Promise<SpentTotals>;
-  add(u: SpendKey & { model: string; calls?: number; refused?: number; promptTokens?: number; completionTokens?: number }): Promise<void>;
+  add(
+    u: SpendKey & { model: string; calls?: number; refused?: number; promptTokens?: number; completionTokens?: number },
+  ): Promise<void>;
   /** The match's budget channel and host, or null when the match is unknown. */
   scopeOf(matchId: string): Promise<MatchScope | null>;
 }
@@ -141,7 +143,14 @@ export interface SpendGateOptions {
 }
 
 /** Failures after which the server probably processed the prompt (as the client charges them). */
-const CHARGED_FAILURES = new Set<LlmErrorCode>(['timeout', 'invalid_json', 'schema_mismatch', 'empty_reply', 'refused', 'truncated']);
+const CHARGED_FAILURES = new Set<LlmErrorCode>([
+  'timeout',
+  'invalid_json',
+  'schema_mismatch',
+  'empty_reply',
+  'refused',
+  'truncated',
+]);
 const estimateTokens = (s: string) => Math.ceil(s.length / 4);
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -172,17 +181,37 @@ export function budgetRefusal(
   if (over(spent.deployment, budgets.dailyTokens)) {
     // No figures in the sentence: it is stored with the match (the judge's meta) and a deployment serves many
     // servers; the operator's log line carries spent and budget.
-    return refusal('deployment', spent.deployment, budgets.dailyTokens, `the bot's LLM tokens for today (UTC ${day}) are spent; LLM calls resume at 00:00 UTC.`);
+    return refusal(
+      'deployment',
+      spent.deployment,
+      budgets.dailyTokens,
+      `the bot's LLM tokens for today (UTC ${day}) are spent; LLM calls resume at 00:00 UTC.`,
+    );
   }
   if (where.ofPerson && over(spent.person, budgets.personDailyTokens)) {
     // No figures either: a host's use sums their matches in every channel and server, which this one need not learn.
-    return refusal('person', spent.person, budgets.personDailyTokens, `this match's host has used their LLM tokens for today (UTC ${day}); their LLM calls resume at 00:00 UTC.`);
+    return refusal(
+      'person',
+      spent.person,
+      budgets.personDailyTokens,
+      `this match's host has used their LLM tokens for today (UTC ${day}); their LLM calls resume at 00:00 UTC.`,
+    );
   }
   if (where.inChannel && over(spent.channel, budgets.channelDailyTokens)) {
-    return refusal('channel', spent.channel, budgets.channelDailyTokens, `this channel has spent ${fmt(spent.channel)} of its ${fmt(budgets.channelDailyTokens)} LLM tokens for today (UTC ${day}); LLM calls resume at 00:00 UTC.`);
+    return refusal(
+      'channel',
+      spent.channel,
+      budgets.channelDailyTokens,
+      `this channel has spent ${fmt(spent.channel)} of its ${fmt(budgets.channelDailyTokens)} LLM tokens for today (UTC ${day}); LLM calls resume at 00:00 UTC.`,
+    );
   }
   if (where.inMatch && over(spent.match, budgets.matchTokens)) {
-    return refusal('match', spent.match, budgets.matchTokens, `this match has spent ${fmt(spent.match)} of its ${fmt(budgets.matchTokens)} LLM tokens.`);
+    return refusal(
+      'match',
+      spent.match,
+      budgets.matchTokens,
+      `this match has spent ${fmt(spent.match)} of its ${fmt(budgets.matchTokens)} LLM tokens.`,
+    );
   }
   return null;
 }
@@ -224,7 +253,8 @@ export function spendGate(inner: LlmCaller, opts: SpendGateOptions): LlmCaller {
       const at = started.toISOString();
       const day = utcDay(started);
       const matchId = req.matchId ?? currentLlmMatch();
-      const estimate = estimateTokens(req.messages.map((m) => m.content).join('\n')) + (req.maxTokens ?? opts.maxOutputTokens ?? 0);
+      const estimate =
+        estimateTokens(req.messages.map((m) => m.content).join('\n')) + (req.maxTokens ?? opts.maxOutputTokens ?? 0);
       const base = { at, day, role: req.role, model: req.model, matchId, budgets: opts.budgets };
       let channelId: string | null = null;
       let personId: string | null = null;
@@ -236,24 +266,67 @@ export function spendGate(inner: LlmCaller, opts: SpendGateOptions): LlmCaller {
         spent = await opts.ledger.spent({ day, channelId, matchId, personId });
       } catch (err) {
         opts.onError?.(err, 'check');
-        const message = 'llm_usage_unavailable: the token usage could not be read, so no LLM call is made until the database answers.';
-        opts.onCall?.({ ...base, channelId, personId, code: 'llm_usage_unavailable', latencyMs: 0, promptTokens: 0, completionTokens: 0, tokens: 0, estimated: false, spentBefore: null });
+        const message =
+          'llm_usage_unavailable: the token usage could not be read, so no LLM call is made until the database answers.';
+        opts.onCall?.({
+          ...base,
+          channelId,
+          personId,
+          code: 'llm_usage_unavailable',
+          latencyMs: 0,
+          promptTokens: 0,
+          completionTokens: 0,
+          tokens: 0,
+          estimated: false,
+          spentBefore: null,
+        });
         return refused(req.model, message);
       }
       const key = { day, channelId, matchId, personId };
-      const refusal = budgetRefusal(spent, opts.budgets, estimate, day, { inChannel: channelId !== null, inMatch: matchId !== null, ofPerson: personId !== null });
+      const refusal = budgetRefusal(spent, opts.budgets, estimate, day, {
+        inChannel: channelId !== null,
+        inMatch: matchId !== null,
+        ofPerson: personId !== null,
+      });
       if (refusal) {
         await record(opts, { ...key, model: req.model, refused: 1 });
-        opts.onCall?.({ ...base, channelId, personId, code: 'llm_budget_spent', refusal, latencyMs: 0, promptTokens: 0, completionTokens: 0, tokens: 0, estimated: false, spentBefore: spent });
+        opts.onCall?.({
+          ...base,
+          channelId,
+          personId,
+          code: 'llm_budget_spent',
+          refusal,
+          latencyMs: 0,
+          promptTokens: 0,
+          completionTokens: 0,
+          tokens: 0,
+          estimated: false,
+          spentBefore: spent,
+        });
         return refused(req.model, refusal.message);
       }
       const result = await inner.structured({ ...req, matchId });
       // The client refused on its own per-match count: nothing was sent, nothing to charge.
       const notSent = !result.ok && result.code === 'budget_exhausted';
       const charge = result.ok
-        ? { promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens, estimated: result.usage.estimated }
+        ? {
+            promptTokens: result.usage.promptTokens,
+            completionTokens: result.usage.completionTokens,
+            estimated: result.usage.estimated,
+          }
         : { promptTokens: CHARGED_FAILURES.has(result.code) ? estimate : 0, completionTokens: 0, estimated: true };
-      await record(opts, notSent ? { ...key, model: req.model, refused: 1 } : { ...key, model: req.model, calls: 1, promptTokens: charge.promptTokens, completionTokens: charge.completionTokens });
+      await record(
+        opts,
+        notSent
+          ? { ...key, model: req.model, refused: 1 }
+          : {
+              ...key,
+              model: req.model,
+              calls: 1,
+              promptTokens: charge.promptTokens,
+              completionTokens: charge.completionTokens,
+            },
+      );
       opts.onCall?.({
         ...base,
         channelId,
@@ -261,7 +334,13 @@ export function spendGate(inner: LlmCaller, opts: SpendGateOptions): LlmCaller {
         code: result.ok ? 'ok' : result.code,
         mode: result.mode,
         latencyMs: result.latencyMs,
-        ...(notSent ? { promptTokens: 0, completionTokens: 0, tokens: 0 } : { promptTokens: charge.promptTokens, completionTokens: charge.completionTokens, tokens: charge.promptTokens + charge.completionTokens }),
+        ...(notSent
+          ? { promptTokens: 0, completionTokens: 0, tokens: 0 }
+          : {
+              promptTokens: charge.promptTokens,
+              completionTokens: charge.completionTokens,
+              tokens: charge.promptTokens + charge.completionTokens,
+            }),
         estimated: charge.estimated,
         spentBefore: spent,
       });

@@ -21,7 +21,12 @@ export interface DryRunOptions {
  * applied. Returns the engine's `{ ok, code, message }` per action, or the guard's refusal (code
  * `gives_value_away`, not applied either). Never throws.
  */
-export function dryRunActions(state: MatchState, lab: LabId, actions: readonly unknown[], opts: DryRunOptions = {}): ActionCheck[] {
+export function dryRunActions(
+  state: MatchState,
+  lab: LabId,
+  actions: readonly unknown[],
+  opts: DryRunOptions = {},
+): ActionCheck[] {
   let scratch = state;
   return actions.map((a) => {
     const { state: next, result } = applyAction(scratch, lab, a);

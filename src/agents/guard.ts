@@ -27,7 +27,14 @@
  *
  * Not checked: coalition commitments (pooled blocks and escrow serve a shared job, valued by no single seat).
  */
-import { ActionSchema, positionParts, tradeGain, type Job, type Observation, type ValuedBlock } from '../engine/index.js';
+import {
+  ActionSchema,
+  positionParts,
+  tradeGain,
+  type Job,
+  type Observation,
+  type ValuedBlock,
+} from '../engine/index.js';
 
 /** The code of a refused action (in the seat's feedback and the agent's notes; not an engine code). */
 export const GUARD_CODE = 'gives_value_away';
@@ -47,7 +54,8 @@ const credits = (x: number) => `${x.toFixed(2)} credits`;
 /** Whether the match values positions by the best assignment of blocks to jobs (rules v4; v3 greedily), as the engine does. */
 const exactFor = (obs: Observation): boolean => obs.rules !== undefined && obs.rules >= 4;
 /** The seat's jobs with partial credit for every one (progress counted pro rata). */
-const proRata = (jobs: readonly Job[]): Job[] => jobs.map((j) => (j.partialCreditAllowed ? j : { ...j, partialCreditAllowed: true }));
+const proRata = (jobs: readonly Job[]): Job[] =>
+  jobs.map((j) => (j.partialCreditAllowed ? j : { ...j, partialCreditAllowed: true }));
 
 /** A trade as the seat would make it: its blocks it gives, blocks it receives, credits in (negative: out). */
 interface Trade {
@@ -68,9 +76,11 @@ function valueOf(obs: Observation, t: Trade): { given: number; got: number } {
   const given = (t.give.length > 0 ? Math.max(0, Math.min(...valuations.map(lost))) : 0) + Math.max(0, -t.paymentIn);
   let got = 0;
   if (t.receive.length > 0) {
-    const marginal = (js: readonly Job[]) => tradeGain(js, blocks, budget, t.give, t.receive, 0, exact) - tradeGain(js, blocks, budget, t.give, [], 0, exact);
+    const marginal = (js: readonly Job[]) =>
+      tradeGain(js, blocks, budget, t.give, t.receive, 0, exact) - tradeGain(js, blocks, budget, t.give, [], 0, exact);
     got = Math.max(0, ...valuations.map(marginal));
-    for (const j of valuations[1]!) if (j.outcome === 'pending') got = Math.max(got, tradeGain([j], [], 0, [], t.receive, 0, exact));
+    for (const j of valuations[1]!)
+      if (j.outcome === 'pending') got = Math.max(got, tradeGain([j], [], 0, [], t.receive, 0, exact));
   }
   return { given, got: got + Math.max(0, t.paymentIn) };
 }
@@ -105,27 +115,55 @@ export function guardAction(obs: Observation, raw: unknown): GuardRefusal | null
   switch (a.action_type) {
     case 'send_offer':
     case 'counter_offer': {
-      const to = a.action_type === 'send_offer' ? a.target_lab_id : (obs.offers.find((o) => o.id === a.offer_id)?.from ?? 'the other lab');
+      const to =
+        a.action_type === 'send_offer'
+          ? a.target_lab_id
+          : (obs.offers.find((o) => o.id === a.offer_id)?.from ?? 'the other lab');
       const what = `Your ${a.action_type === 'send_offer' ? 'offer' : `counter to ${a.offer_id}`} to ${to} (give [${a.block_ids.join(', ')}]${a.payment ? ` + ${credits(a.payment)}` : ''} for [${a.requested_block_ids.join(', ')}]${a.ask ? ` + ${credits(a.ask)}` : ''})`;
-      return judgeTrade(obs, { give: a.block_ids, receive: received(obs, a.requested_block_ids), paymentIn: a.ask - a.payment }, what);
+      return judgeTrade(
+        obs,
+        { give: a.block_ids, receive: received(obs, a.requested_block_ids), paymentIn: a.ask - a.payment },
+        what,
+      );
     }
     case 'accept_offer': {
       const o = obs.offers.find((x) => x.id === a.offer_id && x.to === obs.self.id);
       if (!o) return null;
       const ask = o.ask ?? 0;
-      return judgeTrade(obs, { give: o.requestedBlockIds, receive: received(obs, o.offeredBlockIds), paymentIn: o.payment - ask }, `Accepting ${o.id} from ${o.from}`);
+      return judgeTrade(
+        obs,
+        { give: o.requestedBlockIds, receive: received(obs, o.offeredBlockIds), paymentIn: o.payment - ask },
+        `Accepting ${o.id} from ${o.from}`,
+      );
     }
     case 'bid': {
       const lot = obs.auction?.lot;
       if (!lot) return null;
-      return judgeTrade(obs, { give: [], receive: [{ id: lot.id, gpuHours: lot.gpuHours, reliability: lot.reliability, status: 'available' }], paymentIn: -a.amount }, `Your bid of ${credits(a.amount)} for ${lot.id}`);
+      return judgeTrade(
+        obs,
+        {
+          give: [],
+          receive: [{ id: lot.id, gpuHours: lot.gpuHours, reliability: lot.reliability, status: 'available' }],
+          paymentIn: -a.amount,
+        },
+        `Your bid of ${credits(a.amount)} for ${lot.id}`,
+      );
     }
     case 'finish': {
       // A pending, not fully allocated job that the seat's own usable blocks can still complete (the engine's valuation counts it).
       const parts = positionParts(obs.self.jobs, obs.self.blocks.filter(usable), 0, exactFor(obs)).byJob;
-      const open = obs.self.jobs.find((j) => j.outcome === 'pending' && j.deadlineRound >= obs.round && j.allocatedHours < j.gpuHoursRequired && (parts[j.id] ?? 0) > 0);
+      const open = obs.self.jobs.find(
+        (j) =>
+          j.outcome === 'pending' &&
+          j.deadlineRound >= obs.round &&
+          j.allocatedHours < j.gpuHoursRequired &&
+          (parts[j.id] ?? 0) > 0,
+      );
       return open
-        ? { code: GUARD_CODE, message: `Finishing now would forfeit job ${open.id}, which your own blocks can still complete: allocate to it first (allocate_to_job), or wait.` }
+        ? {
+            code: GUARD_CODE,
+            message: `Finishing now would forfeit job ${open.id}, which your own blocks can still complete: allocate to it first (allocate_to_job), or wait.`,
+          }
         : null;
     }
     default:

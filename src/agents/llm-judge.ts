@@ -27,8 +27,23 @@ import { rng as seededRng } from '../engine/rng.js';
 import { JUDGE_BONUS_MIN, mayWin, ruleJudge } from '../engine/judge/rule-judge.js';
 import { manipulationFlags } from '../engine/judge/manipulation.js';
 import { JUDGE_BONUS_MAX, type AsyncJudge, type SyncJudge } from '../engine/judge/types.js';
-import { buildJudgePrompt, JudgeReplySchema, JUDGE_PROMPT_VERSION, randomArrangement, type Arrangement } from './llm-prompt.js';
-import { boundedMoves, combinePanel, CONTEST_BAND, MODEL_MOVE_MAX, pairPreference, readReply, type OrderedPair, type RunSeatScore } from './panel.js';
+import {
+  buildJudgePrompt,
+  JudgeReplySchema,
+  JUDGE_PROMPT_VERSION,
+  randomArrangement,
+  type Arrangement,
+} from './llm-prompt.js';
+import {
+  boundedMoves,
+  combinePanel,
+  CONTEST_BAND,
+  MODEL_MOVE_MAX,
+  pairPreference,
+  readReply,
+  type OrderedPair,
+  type RunSeatScore,
+} from './panel.js';
 
 /** `JudgeDecision.judgeId` of a decision the LLM judge made; on fallback the rule judge's id stays and `meta.intendedJudge` is this. */
 export const LLM_JUDGE_ID = 'llm_judge_v1';
@@ -123,7 +138,15 @@ export function createLlmJudge(opts: LlmJudgeOptions): AsyncJudge {
   const runs = opts.models.flatMap((m) => Array.from({ length: Math.max(1, opts.samples ?? 1) }, () => m));
   const combination = opts.combination ?? HARDENED;
 
-  async function callOnce(state: MatchState, model: string, pitches: Pitch[], rule: JudgeDecision, signal: AbortSignal, matchId: string | null, arrangement: Arrangement): Promise<JudgeRunMeta> {
+  async function callOnce(
+    state: MatchState,
+    model: string,
+    pitches: Pitch[],
+    rule: JudgeDecision,
+    signal: AbortSignal,
+    matchId: string | null,
+    arrangement: Arrangement,
+  ): Promise<JudgeRunMeta> {
     const prompt = buildJudgePrompt(state, pitches, rule, arrangement, draw, combination.promptVersion);
     const base = { model, order: arrangement.order, alias: arrangement.alias };
     const res = await opts.client.structured({
@@ -136,10 +159,19 @@ export function createLlmJudge(opts: LlmJudgeOptions): AsyncJudge {
       matchId,
       signal,
     });
-    if (!res.ok) return { ...base, ok: false, code: res.code, message: res.message, latencyMs: res.latencyMs, usage: null };
+    if (!res.ok)
+      return { ...base, ok: false, code: res.code, message: res.message, latencyMs: res.latencyMs, usage: null };
     const read = readReply(res.value, arrangement);
-    if (!read.ok) return { ...base, ok: false, code: read.code, message: read.message, latencyMs: res.latencyMs, usage: res.usage };
-    return { ...base, ok: true, latencyMs: res.latencyMs, usage: res.usage, scores: read.seats, summary: res.value.summary.slice(0, 400) };
+    if (!read.ok)
+      return { ...base, ok: false, code: read.code, message: read.message, latencyMs: res.latencyMs, usage: res.usage };
+    return {
+      ...base,
+      ok: true,
+      latencyMs: res.latencyMs,
+      usage: res.usage,
+      scores: read.seats,
+      summary: res.value.summary.slice(0, 400),
+    };
   }
 
   /** The grounded decision when the combination says no model answer could change it ({@link modelSkip}), else null. Pure. */
@@ -147,8 +179,23 @@ export function createLlmJudge(opts: LlmJudgeOptions): AsyncJudge {
     if (!combination.skip) return null;
     const rule = grounded.judge(state);
     if (!rule || rule.scores.length === 0) return { decision: rule };
-    const skip = combination.skip(state, rule, judgedPitches(state, rule.scores.map((s) => s.lab)));
-    return skip ? { decision: { ...rule, reason: `${rule.reason} The LLM judge was not asked: ${SKIP_TEXT[skip]}.`, meta: { ...rule.meta, llmNotAsked: skip } } } : null;
+    const skip = combination.skip(
+      state,
+      rule,
+      judgedPitches(
+        state,
+        rule.scores.map((s) => s.lab),
+      ),
+    );
+    return skip
+      ? {
+          decision: {
+            ...rule,
+            reason: `${rule.reason} The LLM judge was not asked: ${SKIP_TEXT[skip]}.`,
+            meta: { ...rule.meta, llmNotAsked: skip },
+          },
+        }
+      : null;
   }
 
   return {
@@ -161,7 +208,10 @@ export function createLlmJudge(opts: LlmJudgeOptions): AsyncJudge {
         if (pre) return pre.decision;
         rule = grounded.judge(state);
         if (!rule || rule.scores.length === 0) return rule;
-        const pitches = judgedPitches(state, rule.scores.map((s) => s.lab));
+        const pitches = judgedPitches(
+          state,
+          rule.scores.map((s) => s.lab),
+        );
         const deadline = AbortSignal.timeout(opts.timeoutMs ?? 18_000);
         const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
         const matchId = typeof opts.matchId === 'function' ? opts.matchId(state) : (opts.matchId ?? null);
@@ -170,22 +220,49 @@ export function createLlmJudge(opts: LlmJudgeOptions): AsyncJudge {
         // Both orders: each run is asked again with the same aliases, positions reversed.
         const calls = runs.flatMap((model) => {
           const a = opts.arrange ? opts.arrange(labs, draw) : randomArrangement(labs, draw);
-          return combination.bothOrders ? [{ model, a }, { model, a: { order: [...a.order].reverse(), alias: a.alias } }] : [{ model, a }];
+          return combination.bothOrders
+            ? [
+                { model, a },
+                { model, a: { order: [...a.order].reverse(), alias: a.alias } },
+              ]
+            : [{ model, a }];
         });
         const done = await Promise.all(calls.map((c) => callOnce(state, c.model, pitches, r, combined, matchId, c.a)));
         if (done.some((d) => d.ok)) {
-          return combination.decide({ state, rule, pitches, done, draw, models: opts.models, samples: opts.samples ?? 1, temperature: opts.temperature ?? 0 });
+          return combination.decide({
+            state,
+            rule,
+            pitches,
+            done,
+            draw,
+            models: opts.models,
+            samples: opts.samples ?? 1,
+            temperature: opts.temperature ?? 0,
+          });
         }
         const first = done[0];
         // Only the code goes public: a model's raw reply may quote the fact sheet (kept in `runs`, not posted);
         // a spent token budget also says which one (our own sentence's scope, never model text).
-        const scope = first?.code === 'budget_exhausted' ? /^llm_budget_spent \((deployment|channel|match)\)/.exec(first.message ?? '')?.[1] : undefined;
-        const why = scope ? `budget_exhausted: the ${scope === 'deployment' ? "bot's daily" : scope === 'channel' ? "channel's daily" : "match's"} LLM token budget is spent` : first?.code;
-        return withFallback(rule, why ?? 'no judge model configured', first?.code ?? 'error', done, combination.promptVersion);
+        const scope =
+          first?.code === 'budget_exhausted'
+            ? /^llm_budget_spent \((deployment|channel|match)\)/.exec(first.message ?? '')?.[1]
+            : undefined;
+        const why = scope
+          ? `budget_exhausted: the ${scope === 'deployment' ? "bot's daily" : scope === 'channel' ? "channel's daily" : "match's"} LLM token budget is spent`
+          : first?.code;
+        return withFallback(
+          rule,
+          why ?? 'no judge model configured',
+          first?.code ?? 'error',
+          done,
+          combination.promptVersion,
+        );
       } catch (e) {
         // A bug here must not stall the round: the grounded decision stands.
         const message = e instanceof Error ? e.message : String(e);
-        return rule ? withFallback(rule, 'error', 'error', [], combination.promptVersion, message.slice(0, 200)) : safeRule(grounded, state);
+        return rule
+          ? withFallback(rule, 'error', 'error', [], combination.promptVersion, message.slice(0, 200))
+          : safeRule(grounded, state);
       }
     },
   };
@@ -208,7 +285,11 @@ export function llmDecision(
   d: { winner: JudgeSeatScore | null; scores: JudgeSeatScore[]; others: readonly JudgeSeatScore[]; reason: string },
   extra: Record<string, unknown>,
 ): JudgeDecision {
-  const rule = { judgeId: r.rule.judgeId, winner: r.rule.winner, scores: Object.fromEntries(r.rule.scores.map((s) => [s.lab, s.score])) };
+  const rule = {
+    judgeId: r.rule.judgeId,
+    winner: r.rule.winner,
+    scores: Object.fromEntries(r.rule.scores.map((s) => [s.lab, s.score])),
+  };
   return {
     round: r.state.round,
     judgeId: LLM_JUDGE_ID,
@@ -216,7 +297,16 @@ export function llmDecision(
     scores: d.scores,
     bonus: pitchBonus(d.winner, d.others),
     reason: d.reason,
-    meta: { promptVersion, models: r.models, samples: r.samples, temperature: r.temperature, ...extra, rule, runs: r.done, fallback: null },
+    meta: {
+      promptVersion,
+      models: r.models,
+      samples: r.samples,
+      temperature: r.temperature,
+      ...extra,
+      rule,
+      runs: r.done,
+      fallback: null,
+    },
   };
 }
 
@@ -230,13 +320,26 @@ function decideHardened(r: JudgeRound): JudgeDecision {
   const labs = rule.scores.map((s) => s.lab);
   const name = (lab: LabId) => state.labs[lab]?.publicName ?? lab;
   const pairs: OrderedPair[] = [];
-  for (let i = 0; i + 1 < done.length; i += 2) pairs.push({ forward: done[i]!.ok ? done[i]!.scores! : null, reverse: done[i + 1]!.ok ? done[i + 1]!.scores! : null });
+  for (let i = 0; i + 1 < done.length; i += 2)
+    pairs.push({
+      forward: done[i]!.ok ? done[i]!.scores! : null,
+      reverse: done[i + 1]!.ok ? done[i + 1]!.scores! : null,
+    });
   const grounded = new Map(rule.scores.map((s) => [s.lab, s]));
   const eligible = new Set(eligibleLabs(state, pitches));
   const close = contenders(state, rule, pitches);
   const read = pairs.map((p) => pairPreference(close, p));
-  const moves: Record<LabId, number> = { ...Object.fromEntries(labs.map((l) => [l, 0])), ...boundedMoves(close, read.map((x) => x.prefs)) };
-  const combined = combinePanel(labs, done.filter((r) => r.ok && r.scores).map((r) => r.scores!));
+  const moves: Record<LabId, number> = {
+    ...Object.fromEntries(labs.map((l) => [l, 0])),
+    ...boundedMoves(
+      close,
+      read.map((x) => x.prefs),
+    ),
+  };
+  const combined = combinePanel(
+    labs,
+    done.filter((r) => r.ok && r.scores).map((r) => r.scores!),
+  );
   const scores: JudgeSeatScore[] = labs.map((lab) => {
     const g = grounded.get(lab)!;
     const cap = fabricationCap(g);
@@ -267,7 +370,12 @@ function decideHardened(r: JudgeRound): JudgeDecision {
     ? `${name(winner.lab)} wins the pitch: ${winner.score.toFixed(2)}${others.length ? ` vs ${runnerUp.toFixed(2)}` : ', the only pitch'} (the LLM ordered the ${close.length} pitches within ${CONTEST_BAND.toFixed(2)} of the best grounded one, moving each at most ±${MODEL_MOVE_MAX.toFixed(2)}; ${how}).`
     : `No pitch earned the bonus: none made a verified claim without a fabricated one or a manipulation flag (${how}).`;
   const llmScores = Object.fromEntries(labs.map((l) => [l, combined[l]!]));
-  return llmDecision(r, JUDGE_PROMPT_VERSION, { winner, scores, others, reason }, { hardened: true, llmScores, moves, contenders: close, consistentPairs: consistent });
+  return llmDecision(
+    r,
+    JUDGE_PROMPT_VERSION,
+    { winner, scores, others, reason },
+    { hardened: true, llmScores, moves, contenders: close, consistentPairs: consistent },
+  );
 }
 
 /** Why the model was not asked about a round (`meta.llmNotAsked`). */
@@ -303,7 +411,8 @@ export function contenders(state: MatchState, rule: JudgeDecision, pitches: read
  * and the state only, so they run before any call. Pure.
  */
 export function modelSkip(state: MatchState, rule: JudgeDecision, pitches: readonly Pitch[]): ModelSkip | null {
-  if (pitches.some((p) => manipulationFlags(p.text).some((f) => f.kind === 'instruction' || f.kind === 'verdict'))) return 'addressed_judge';
+  if (pitches.some((p) => manipulationFlags(p.text).some((f) => f.kind === 'instruction' || f.kind === 'verdict')))
+    return 'addressed_judge';
   if (eligibleLabs(state, pitches).length < 2) return 'one_eligible';
   return contenders(state, rule, pitches).length < 2 ? 'clear_lead' : null;
 }
@@ -312,13 +421,33 @@ export function modelSkip(state: MatchState, rule: JudgeDecision, pitches: reado
  * The hardened hybrid: claims-only prompt, both orders, contenders moved at most ±0.05, grounded
  * eligibility, no call that cannot change the result (the default).
  */
-export const HARDENED: JudgeCombination = { promptVersion: JUDGE_PROMPT_VERSION, bothOrders: true, decide: decideHardened, skip: modelSkip };
+export const HARDENED: JudgeCombination = {
+  promptVersion: JUDGE_PROMPT_VERSION,
+  bothOrders: true,
+  decide: decideHardened,
+  skip: modelSkip,
+};
 
 /** `meta.fallback` is public (posted to the channel): a code only, never model text. */
-function withFallback(rule: JudgeDecision, why: string, code: string, runs: JudgeRunMeta[], promptVersion: string, detail?: string): JudgeDecision {
+function withFallback(
+  rule: JudgeDecision,
+  why: string,
+  code: string,
+  runs: JudgeRunMeta[],
+  promptVersion: string,
+  detail?: string,
+): JudgeDecision {
   return {
     ...rule,
-    meta: { ...rule.meta, fallback: `LLM judge ${why}`.slice(0, 240), fallbackCode: code, ...(detail ? { fallbackDetail: detail } : {}), intendedJudge: LLM_JUDGE_ID, promptVersion, runs },
+    meta: {
+      ...rule.meta,
+      fallback: `LLM judge ${why}`.slice(0, 240),
+      fallbackCode: code,
+      ...(detail ? { fallbackDetail: detail } : {}),
+      intendedJudge: LLM_JUDGE_ID,
+      promptVersion,
+      runs,
+    },
   };
 }
 
@@ -331,4 +460,5 @@ function safeRule(judge: SyncJudge, state: MatchState): JudgeDecision | null {
 }
 
 /** Deterministic rng for tests and the benchmark: `rng(seed, round, 'llm-judge')` (src/engine/rng.ts). */
-export const seededJudgeRng = (seed: number | string, round: number): (() => number) => seededRng(seed, round, 'llm-judge');
+export const seededJudgeRng = (seed: number | string, round: number): (() => number) =>
+  seededRng(seed, round, 'llm-judge');

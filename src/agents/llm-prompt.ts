@@ -95,12 +95,18 @@ const escapeRx = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * name become "[this seat]" (so a fake verdict naming itself cannot turn into its real alias); other labs
  * become their alias of this call ("another lab" if they did not pitch).
  */
-export function anonymise(text: string, state: MatchState, alias: Record<LabId, string>, self: LabId | null = null): string {
+export function anonymise(
+  text: string,
+  state: MatchState,
+  alias: Record<LabId, string>,
+  self: LabId | null = null,
+): string {
   let out = text.replace(ALIAS_LIKE, '[seat]');
   for (const id of state.labIds) {
     const name = id === self ? '[this seat]' : (alias[id] ?? 'another lab');
     const pub = state.labs[id]?.publicName ?? id;
-    for (const needle of [id, pub]) out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRx(needle)}(?![\\p{L}\\p{N}_])`, 'giu'), name);
+    for (const needle of [id, pub])
+      out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRx(needle)}(?![\\p{L}\\p{N}_])`, 'giu'), name);
   }
   return out;
 }
@@ -127,25 +133,41 @@ export function factLines(
   const unmet = f.pending.reduce((a, j) => a + j.unmetHours, 0);
   const nearest = f.pending.length ? Math.min(...f.pending.map((j) => j.deadlineRound)) : null;
   const rel = f.pending.length ? Math.max(...f.pending.map((j) => j.minReliability)) : null;
-  lines.push(`- total unmet GPU-hours: ${unmet}; nearest deadline: ${nearest === null ? 'none' : `round ${nearest}`}; highest reliability need: ${rel === null ? 'none' : r2(rel)}`);
+  lines.push(
+    `- total unmet GPU-hours: ${unmet}; nearest deadline: ${nearest === null ? 'none' : `round ${nearest}`}; highest reliability need: ${rel === null ? 'none' : r2(rel)}`,
+  );
   // Active offers and those of this or the previous round (older history says little about this round).
-  const offers = Object.values(state.offers).filter((o) => f.offerIds.has(o.id) && (o.status === 'active' || o.roundCreated >= state.round - 1));
+  const offers = Object.values(state.offers).filter(
+    (o) => f.offerIds.has(o.id) && (o.status === 'active' || o.roundCreated >= state.round - 1),
+  );
   for (const o of offers) {
     const dir = o.from === lab ? `sent to ${who(o.to)}` : `received from ${who(o.from)}`;
-    lines.push(`- offer ${o.id} ${dir}: gives [${o.offeredBlockIds.join(', ')}], asks [${o.requestedBlockIds.join(', ')}], payment ${o.payment}, status ${o.status}`);
+    lines.push(
+      `- offer ${o.id} ${dir}: gives [${o.offeredBlockIds.join(', ')}], asks [${o.requestedBlockIds.join(', ')}], payment ${o.payment}, status ${o.status}`,
+    );
   }
   for (const c of Object.values(state.coalitions).filter((c) => f.coalitionIds.has(c.id))) {
     const mine = c.commitments[lab];
-    const committed = mine ? `committed ${mine.blockIds.length} block(s) and ${mine.escrow} credits${mine.standing !== 'good' ? `, ${mine.standing}` : ''}` : 'no commitment';
-    lines.push(`- coalition ${c.id} with ${c.members.filter((m) => m !== lab).map(who).join(', ')}: ${c.status}, ${c.proposer === lab ? 'proposed by this seat' : 'joined'}, ${committed}`);
+    const committed = mine
+      ? `committed ${mine.blockIds.length} block(s) and ${mine.escrow} credits${mine.standing !== 'good' ? `, ${mine.standing}` : ''}`
+      : 'no commitment';
+    lines.push(
+      `- coalition ${c.id} with ${c.members
+        .filter((m) => m !== lab)
+        .map(who)
+        .join(', ')}: ${c.status}, ${c.proposer === lab ? 'proposed by this seat' : 'joined'}, ${committed}`,
+    );
   }
   const checked = rule?.scores.find((s) => s.lab === lab);
   if (checked) {
-    lines.push(`- automatic claim check of the pitch: verified share ${r2(checked.parts.verifiedClaims)}, fabricated share ${r2(checked.parts.fabricatedClaims)} (0 = none false)`);
+    lines.push(
+      `- automatic claim check of the pitch: verified share ${r2(checked.parts.verifiedClaims)}, fabricated share ${r2(checked.parts.fabricatedClaims)} (0 = none false)`,
+    );
   }
   const pitch = pitchText?.(lab);
   const flags = pitch === undefined ? [] : manipulationFlags(pitch);
-  if (flags.length > 0) lines.push(`- automatic manipulation check of the pitch: ${flagsText(flags)}; this pitch cannot win`);
+  if (flags.length > 0)
+    lines.push(`- automatic manipulation check of the pitch: ${flagsText(flags)}; this pitch cannot win`);
   return lines;
 }
 
@@ -189,7 +211,11 @@ export interface JudgePrompt {
   version: string;
 }
 
-const SYSTEM = (nonce: string, aliases: string[], v1: boolean) => `You are the impartial judge of one round of GPU Arena, a game in which fictional AI labs compete for scarce GPU capacity. Each seat below made a pitch arguing why it deserves priority this round.
+const SYSTEM = (
+  nonce: string,
+  aliases: string[],
+  v1: boolean,
+) => `You are the impartial judge of one round of GPU Arena, a game in which fictional AI labs compete for scarce GPU capacity. Each seat below made a pitch arguing why it deserves priority this round.
 
 Score every seat on four criteria, each a number from 0 to 1:
 - need: how large the seat's TRUE unmet need is (from the fact sheet) and whether its pitch argues for that real need.
@@ -230,7 +256,9 @@ export function buildJudgePrompt(
   const nonce = makeNonce(rng);
   const { order, alias } = arrangement;
   const byLab = new Map(pitches.map((p) => [p.lab, p]));
-  const facts = order.map((lab) => [`${alias[lab]}:`, ...factLines(state, lab, alias, rule, v1 ? undefined : (l) => byLab.get(l)?.text)].join('\n'));
+  const facts = order.map((lab) =>
+    [`${alias[lab]}:`, ...factLines(state, lab, alias, rule, v1 ? undefined : (l) => byLab.get(l)?.text)].join('\n'),
+  );
   const quoted = order.map((lab) => {
     const p = byLab.get(lab);
     const attrs: Record<string, string> = { kind: 'pitch', seat: alias[lab] ?? 'unknown' };
@@ -246,7 +274,14 @@ export function buildJudgePrompt(
   ].join('\n\n');
   return {
     messages: [
-      { role: 'system', content: SYSTEM(nonce, order.map((l) => alias[l]!), v1) },
+      {
+        role: 'system',
+        content: SYSTEM(
+          nonce,
+          order.map((l) => alias[l]!),
+          v1,
+        ),
+      },
       { role: 'user', content: user },
     ],
     arrangement,

@@ -26,7 +26,8 @@ export function median(xs: readonly number[]): number {
 const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 /** Weighted score of a seat's criteria (weights: CRITERION_WEIGHTS, sum 1). */
-export const weighted = (c: Record<Criterion, number>): number => r4(CRITERIA.reduce((a, k) => a + CRITERION_WEIGHTS[k] * c[k], 0));
+export const weighted = (c: Record<Criterion, number>): number =>
+  r4(CRITERIA.reduce((a, k) => a + CRITERION_WEIGHTS[k] * c[k], 0));
 
 /** Longest rationale kept (models are asked for two sentences). */
 export const RATIONALE_MAX = 400;
@@ -38,18 +39,31 @@ export const RATIONALE_MAX = 400;
 export function readReply(
   reply: JudgeReply,
   arrangement: Arrangement,
-): { ok: true; seats: Record<LabId, RunSeatScore> } | { ok: false; code: 'unknown_seat' | 'missing_seat' | 'duplicate_seat'; message: string } {
+):
+  | { ok: true; seats: Record<LabId, RunSeatScore> }
+  | { ok: false; code: 'unknown_seat' | 'missing_seat' | 'duplicate_seat'; message: string } {
   const labOf = new Map(Object.entries(arrangement.alias).map(([lab, a]) => [a.trim().toLowerCase(), lab]));
   const seats: Record<LabId, RunSeatScore> = {};
   for (const s of reply.seats) {
     const lab = labOf.get(s.seat.trim().toLowerCase());
-    if (!lab) return { ok: false, code: 'unknown_seat', message: `reply names an unknown seat "${s.seat.slice(0, 40)}"` };
+    if (!lab)
+      return { ok: false, code: 'unknown_seat', message: `reply names an unknown seat "${s.seat.slice(0, 40)}"` };
     if (seats[lab]) return { ok: false, code: 'duplicate_seat', message: `reply scores ${s.seat} twice` };
-    const criteria = { need: s.need, urgency: s.urgency, specificity_truthfulness: s.specificity_truthfulness, fairness_coalition: s.fairness_coalition };
+    const criteria = {
+      need: s.need,
+      urgency: s.urgency,
+      specificity_truthfulness: s.specificity_truthfulness,
+      fairness_coalition: s.fairness_coalition,
+    };
     seats[lab] = { criteria, score: weighted(criteria), rationale: s.rationale.slice(0, RATIONALE_MAX) };
   }
   const missing = arrangement.order.filter((lab) => !seats[lab]);
-  if (missing.length) return { ok: false, code: 'missing_seat', message: `reply omits ${missing.map((l) => arrangement.alias[l]).join(', ')}` };
+  if (missing.length)
+    return {
+      ok: false,
+      code: 'missing_seat',
+      message: `reply omits ${missing.map((l) => arrangement.alias[l]).join(', ')}`,
+    };
   return { ok: true, seats };
 }
 
@@ -61,7 +75,10 @@ export function combinePanel(
   const out: Record<LabId, { score: number; criteria: Record<Criterion, number> }> = {};
   for (const lab of labs) {
     const mine = runs.map((r) => r[lab]).filter((x): x is RunSeatScore => x !== undefined);
-    const criteria = Object.fromEntries(CRITERIA.map((k) => [k, r4(median(mine.map((m) => m.criteria[k])))])) as Record<Criterion, number>;
+    const criteria = Object.fromEntries(CRITERIA.map((k) => [k, r4(median(mine.map((m) => m.criteria[k])))])) as Record<
+      Criterion,
+      number
+    >;
     out[lab] = { score: r4(median(mine.map((m) => m.score))), criteria };
   }
   return out;
@@ -104,7 +121,10 @@ function topOf(labs: readonly LabId[], scores: Record<LabId, RunSeatScore>): Lab
  * when a call failed or the two orders disagree on the best seat (the model followed the position, not
  * the pitch). `consistent` says which.
  */
-export function pairPreference(labs: readonly LabId[], pair: OrderedPair): { prefs: Record<LabId, number>; consistent: boolean } {
+export function pairPreference(
+  labs: readonly LabId[],
+  pair: OrderedPair,
+): { prefs: Record<LabId, number>; consistent: boolean } {
   const zero = Object.fromEntries(labs.map((l) => [l, 0]));
   const { forward, reverse } = pair;
   if (!forward || !reverse) return { prefs: zero, consistent: false };
@@ -118,6 +138,7 @@ export function pairPreference(labs: readonly LabId[], pair: OrderedPair): { pre
 /** Each seat's move from its grounded score: the median preference over the pairs, bounded by ±{@link MODEL_MOVE_MAX}. */
 export function boundedMoves(labs: readonly LabId[], prefs: readonly Record<LabId, number>[]): Record<LabId, number> {
   const out: Record<LabId, number> = {};
-  for (const lab of labs) out[lab] = r4(Math.max(-MODEL_MOVE_MAX, Math.min(MODEL_MOVE_MAX, median(prefs.map((p) => p[lab] ?? 0)))));
+  for (const lab of labs)
+    out[lab] = r4(Math.max(-MODEL_MOVE_MAX, Math.min(MODEL_MOVE_MAX, median(prefs.map((p) => p[lab] ?? 0)))));
   return out;
 }

@@ -123,11 +123,24 @@ export function compactObservation(obs: Observation): Record<string, unknown> {
         partial_credit: j.partialCreditAllowed,
         outcome: j.outcome,
       })),
-      blocks: obs.self.blocks.map((b) => ({ id: b.id, gpu_hours: b.gpuHours, reliability: b.reliability, energy_cost: b.energyCost, status: b.status })),
+      blocks: obs.self.blocks.map((b) => ({
+        id: b.id,
+        gpu_hours: b.gpuHours,
+        reliability: b.reliability,
+        energy_cost: b.energyCost,
+        status: b.status,
+      })),
     },
     other_labs: obs.labs
       .filter((l) => l.id !== obs.self.id)
-      .map((l) => ({ id: l.id, name: l.publicName, reputation: l.reputation, budget: l.budgetBand, demand: l.demandLevel, finished: l.finished })),
+      .map((l) => ({
+        id: l.id,
+        name: l.publicName,
+        reputation: l.reputation,
+        budget: l.budgetBand,
+        demand: l.demandLevel,
+        finished: l.finished,
+      })),
     market_blocks: obs.blocks
       .filter((b) => b.owner !== obs.self.id && (b.status === 'available' || b.status === 'reserved'))
       .map((b) => ({ id: b.id, owner: b.owner, gpu_hours: b.gpuHours, reliability: b.reliability, status: b.status })),
@@ -142,11 +155,27 @@ export function compactObservation(obs: Observation): Record<string, unknown> {
       expires_round: o.expiresRound,
       status: o.status,
     })),
-    coalitions: obs.coalitions.map((c) => ({ id: c.id, members: c.members, status: c.status, consented: c.consented, expires_round: c.expiresRound, committed_blocks: c.committedBlockIds })),
+    coalitions: obs.coalitions.map((c) => ({
+      id: c.id,
+      members: c.members,
+      status: c.status,
+      consented: c.consented,
+      expires_round: c.expiresRound,
+      committed_blocks: c.committedBlockIds,
+    })),
     shocks: obs.shockHistory.map((s) => ({ round: s.round, kind: s.kind, labs: s.affectedLabs, blocks: s.blockIds })),
-    last_judge: obs.lastJudgeDecision ? { round: obs.lastJudgeDecision.round, winner: obs.lastJudgeDecision.winner } : null,
+    last_judge: obs.lastJudgeDecision
+      ? { round: obs.lastJudgeDecision.round, winner: obs.lastJudgeDecision.winner }
+      : null,
     auction: obs.auction
-      ? { lot: obs.auction.lot.id, gpu_hours: obs.auction.lot.gpuHours, reliability: obs.auction.lot.reliability, energy_cost: obs.auction.lot.energyCost, reserve: obs.auction.reserve, your_bid: obs.auction.myBid ?? null }
+      ? {
+          lot: obs.auction.lot.id,
+          gpu_hours: obs.auction.lot.gpuHours,
+          reliability: obs.auction.lot.reliability,
+          energy_cost: obs.auction.lot.energyCost,
+          reserve: obs.auction.reserve,
+          your_bid: obs.auction.myBid ?? null,
+        }
       : null,
   };
 }
@@ -156,11 +185,24 @@ function quotedTexts(obs: Observation, nonce: string): string {
   const blocks: string[] = [];
   for (const m of obs.messages.slice(-RECENT_MESSAGES)) {
     if (m.kind === 'pitch' || m.kind === 'counter_pitch') continue;
-    blocks.push(quoteBlock(nonce, { kind: m.to ? 'direct message' : 'public message', from: m.from, round: String(m.round) }, m.text));
+    blocks.push(
+      quoteBlock(
+        nonce,
+        { kind: m.to ? 'direct message' : 'public message', from: m.from, round: String(m.round) },
+        m.text,
+      ),
+    );
   }
-  for (const o of obs.offers) if (o.message) blocks.push(quoteBlock(nonce, { kind: 'offer note', offer: o.id, from: o.from }, o.message));
+  for (const o of obs.offers)
+    if (o.message) blocks.push(quoteBlock(nonce, { kind: 'offer note', offer: o.id, from: o.from }, o.message));
   for (const p of obs.pitches) {
-    blocks.push(quoteBlock(nonce, { kind: p.replyTo ? 'counter pitch' : 'pitch', from: p.lab, ...(p.replyTo ? { answers: p.replyTo } : {}) }, p.text));
+    blocks.push(
+      quoteBlock(
+        nonce,
+        { kind: p.replyTo ? 'counter pitch' : 'pitch', from: p.lab, ...(p.replyTo ? { answers: p.replyTo } : {}) },
+        p.text,
+      ),
+    );
   }
   return blocks.length ? blocks.join('\n') : '(none)';
 }
@@ -183,7 +225,11 @@ function refusedSection(refused: readonly Rejection[]): string | null {
  * Messages for one round's decision. `rng` draws the quoting nonce; `refused` are the guard's refusals
  * of the seat's previous turn (told first).
  */
-export function buildAgentMessages(obs: Observation, rng: () => number = Math.random, extra: { refused?: readonly Rejection[] } = {}): ChatMessage[] {
+export function buildAgentMessages(
+  obs: Observation,
+  rng: () => number = Math.random,
+  extra: { refused?: readonly Rejection[] } = {},
+): ChatMessage[] {
   const nonce = makeNonce(rng);
   const system = [
     `You play ${obs.self.publicName} (${obs.self.id}) in GPU Arena, a negotiation game. Maximise your lab's reward.`,
@@ -213,7 +259,11 @@ export interface Rejection {
 }
 
 /** The retry turn: the model's previous reply plus the engine's verdicts on the rejected actions. */
-export function buildFeedbackMessages(first: ChatMessage[], previousReply: string, rejected: Rejection[]): ChatMessage[] {
+export function buildFeedbackMessages(
+  first: ChatMessage[],
+  previousReply: string,
+  rejected: Rejection[],
+): ChatMessage[] {
   const lines = rejected.map((r, i) => `${i + 1}. ${JSON.stringify(withoutText(r.action))} → ${r.code}: ${r.message}`);
   return [
     ...first,

@@ -38,7 +38,11 @@ export function privateFigures(obs: Observation): PrivateFigures {
   return {
     money: [obs.self.budget, obs.self.escrow, ...values, values.reduce((a, v) => a + v, 0)].filter((x) => x > 0),
     rounds: pending.flatMap((j) => [j.deadlineRound, j.deadlineRound - obs.round]).filter((x) => x >= 0),
-    hours: [...pending.flatMap((j) => [j.gpuHoursRequired, j.allocatedHours]), ...unmet, unmet.reduce((a, v) => a + v, 0)].filter((x) => x > 0),
+    hours: [
+      ...pending.flatMap((j) => [j.gpuHoursRequired, j.allocatedHours]),
+      ...unmet,
+      unmet.reduce((a, v) => a + v, 0),
+    ].filter((x) => x > 0),
   };
 }
 
@@ -46,24 +50,150 @@ export function privateFigures(obs: Observation): PrivateFigures {
 // Spanish, German, French, Italian, Dutch, Polish, Russian, Chinese, Japanese, Korean, Vietnamese).
 /** Deadline and round words. */
 export const ROUND_WORDS = [
-  'round', 'rounds', 'rnd', 'deadline', 'due', 'turn', 'rodada', 'rodadas', 'prazo', 'ronda', 'rondas', 'turno', 'turnos', 'plazo', 'vence',
-  'runde', 'runden', 'frist', 'fällig', 'tour', 'tours', 'manche', 'échéance', 'délai', 'scadenza', 'ronde', 'rondes', 'termijn', 'runda', 'rundy',
-  'rund', 'termin', 'раунд', 'раунда', 'раундов', 'раунде', 'срок', 'ход', '轮', '回合', '截止', '期限', 'ラウンド', '締め切り', '締切', '라운드', '마감', 'vòng', 'hạn',
+  'round',
+  'rounds',
+  'rnd',
+  'deadline',
+  'due',
+  'turn',
+  'rodada',
+  'rodadas',
+  'prazo',
+  'ronda',
+  'rondas',
+  'turno',
+  'turnos',
+  'plazo',
+  'vence',
+  'runde',
+  'runden',
+  'frist',
+  'fällig',
+  'tour',
+  'tours',
+  'manche',
+  'échéance',
+  'délai',
+  'scadenza',
+  'ronde',
+  'rondes',
+  'termijn',
+  'runda',
+  'rundy',
+  'rund',
+  'termin',
+  'раунд',
+  'раунда',
+  'раундов',
+  'раунде',
+  'срок',
+  'ход',
+  '轮',
+  '回合',
+  '截止',
+  '期限',
+  'ラウンド',
+  '締め切り',
+  '締切',
+  '라운드',
+  '마감',
+  'vòng',
+  'hạn',
 ];
 /** Hour and need words. */
 export const HOUR_WORDS = [
-  'h', 'hr', 'hrs', 'hour', 'hours', 'gpu-h', 'gpu-hours', 'gpu hours', 'gpuh', 'need', 'needs', 'needed', 'missing', 'short',
-  'hora', 'horas', 'preciso', 'precisa', 'faltam', 'necesito', 'necesita', 'faltan', 'stunde', 'stunden', 'std', 'brauche', 'braucht', 'fehlen',
-  'heure', 'heures', 'besoin', 'manque', 'ore', 'servono', 'mancano', 'uur', 'uren', 'nodig', 'godzin', 'godziny', 'potrzeba',
-  'час', 'часа', 'часов', 'нужно', 'не хватает', '小时', '需要', '还差', '時間', '必要', '시간', '필요', 'giờ', 'cần',
+  'h',
+  'hr',
+  'hrs',
+  'hour',
+  'hours',
+  'gpu-h',
+  'gpu-hours',
+  'gpu hours',
+  'gpuh',
+  'need',
+  'needs',
+  'needed',
+  'missing',
+  'short',
+  'hora',
+  'horas',
+  'preciso',
+  'precisa',
+  'faltam',
+  'necesito',
+  'necesita',
+  'faltan',
+  'stunde',
+  'stunden',
+  'std',
+  'brauche',
+  'braucht',
+  'fehlen',
+  'heure',
+  'heures',
+  'besoin',
+  'manque',
+  'ore',
+  'servono',
+  'mancano',
+  'uur',
+  'uren',
+  'nodig',
+  'godzin',
+  'godziny',
+  'potrzeba',
+  'час',
+  'часа',
+  'часов',
+  'нужно',
+  'не хватает',
+  '小时',
+  '需要',
+  '还差',
+  '時間',
+  '必要',
+  '시간',
+  '필요',
+  'giờ',
+  'cần',
 ];
 /** Credit words (context of small credit figures). */
-const MONEY_WORDS = ['credit', 'credits', 'cr', 'budget', '$', '€', 'crédito', 'créditos', 'orçamento', 'presupuesto', 'kredit', 'kredite', 'crédit', 'crédits', 'crediti', 'кредит', 'кредитов', 'бюджет', '积分', '预算', 'クレジット', '予算', '크레딧', '예산'];
+const MONEY_WORDS = [
+  'credit',
+  'credits',
+  'cr',
+  'budget',
+  '$',
+  '€',
+  'crédito',
+  'créditos',
+  'orçamento',
+  'presupuesto',
+  'kredit',
+  'kredite',
+  'crédit',
+  'crédits',
+  'crediti',
+  'кредит',
+  'кредитов',
+  'бюджет',
+  '积分',
+  '预算',
+  'クレジット',
+  '予算',
+  '크레딧',
+  '예산',
+];
 
 const escapeRx = (s: string) => s.replace(/[.*+?^${}()|[\]\\$]/g, '\\$&');
 /** A word of `words` as a whole word (scripts without spaces match inside text). */
 function wordsRx(words: readonly string[]): RegExp {
-  const alts = words.map((w) => (/^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}$€]/u.test(w) ? escapeRx(w) : `(?<![\\p{L}\\p{N}])${escapeRx(w)}(?![\\p{L}\\p{N}])`));
+  const alts = words.map((w) =>
+    /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}$€]/u.test(w)
+      ? escapeRx(w)
+      : `(?<![\\p{L}\\p{N}])${escapeRx(w)}(?![\\p{L}\\p{N}])`,
+  );
   return new RegExp(alts.join('|'), 'iu');
 }
 const ROUND_RX = wordsRx(ROUND_WORDS);
@@ -71,18 +201,32 @@ const HOUR_RX = wordsRx(HOUR_WORDS);
 const MONEY_RX = wordsRx(MONEY_WORDS);
 
 /** A standalone number: not after a Latin, Greek or Cyrillic letter, digit, `_`, or a decimal mark; not before a digit or `_`. */
-const NUMBER = /(?<![\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{N}_]|\d[.,])\d+(?:[.,]\d+)?(?![\p{N}_]|[.,]\d)/gu;
+const NUMBER =
+  /(?<![\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{N}_]|\d[.,])\d+(?:[.,]\d+)?(?![\p{N}_]|[.,]\d)/gu;
 
 /** The text around a number: up to 3 words before it and 2 after (or 12 characters of scripts without spaces). */
 function around(text: string, start: number, end: number): { before: string; after: string } {
-  const before = text.slice(Math.max(0, start - 40), start).split(/\s+/).slice(-4).join(' ');
-  const after = text.slice(end, end + 30).split(/\s+/).slice(0, 3).join(' ');
+  const before = text
+    .slice(Math.max(0, start - 40), start)
+    .split(/\s+/)
+    .slice(-4)
+    .join(' ');
+  const after = text
+    .slice(end, end + 30)
+    .split(/\s+/)
+    .slice(0, 3)
+    .join(' ');
   return { before: before.slice(-24), after: after.slice(0, 20) };
 }
 
 const same = (a: number, b: number) => Math.abs(a - b) < 1e-9;
 /** Whether `x` as written is credit figure `f` in some rounding. */
-const isMoney = (x: number, f: number) => same(x, r2(f)) || same(x, Math.round(f * 10) / 10) || same(x, Math.floor(f)) || same(x, Math.ceil(f)) || same(x, Math.round(f));
+const isMoney = (x: number, f: number) =>
+  same(x, r2(f)) ||
+  same(x, Math.round(f * 10) / 10) ||
+  same(x, Math.floor(f)) ||
+  same(x, Math.ceil(f)) ||
+  same(x, Math.round(f));
 
 /** `text` with every private figure of `f` replaced by {@link REDACTED}, and how many were replaced. */
 export function redactFigures(text: string, f: PrivateFigures): { text: string; redactions: number } {

@@ -27,7 +27,15 @@ import type { Observation } from '../engine/views.js';
 import type { AgentContext, AgentFactory, SeatAgent } from './seat.js';
 import type { LlmCaller, LlmErrorCode, LlmUsage } from '../llm/types.js';
 import { GUARD_CODE, guardAction } from './guard.js';
-import { AGENT_PROMPT_VERSION, AgentReplySchema, buildAgentMessages, buildFeedbackMessages, MAX_LLM_ACTIONS, toActionInput, type Rejection } from './prompts.js';
+import {
+  AGENT_PROMPT_VERSION,
+  AgentReplySchema,
+  buildAgentMessages,
+  buildFeedbackMessages,
+  MAX_LLM_ACTIONS,
+  toActionInput,
+  type Rejection,
+} from './prompts.js';
 import { privateFigures, redactFigures } from './redact.js';
 
 /** The engine's verdict on one action (code from src/engine/codes.ts). */
@@ -90,7 +98,11 @@ export interface LlmSeatAgentOptions {
 const REMEMBERED_SEATS = 1_000;
 
 /** `actions` with the seat's private figures redacted from their `message`; adds the count to `counter`. */
-function redacted(obs: Observation, actions: Record<string, unknown>[], counter: { n: number }): Record<string, unknown>[] {
+function redacted(
+  obs: Observation,
+  actions: Record<string, unknown>[],
+  counter: { n: number },
+): Record<string, unknown>[] {
   const figures = privateFigures(obs);
   return actions.map((a) => {
     if (typeof a['message'] !== 'string') return a;
@@ -105,12 +117,28 @@ function schemaCheck(actions: readonly unknown[]): ActionCheck[] {
     const r = ActionSchema.safeParse(a);
     return r.success
       ? { ok: true, code: 'ok', message: 'well-formed' }
-      : { ok: false, code: 'malformed_action', message: r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ').slice(0, 200) };
+      : {
+          ok: false,
+          code: 'malformed_action',
+          message: r.error.issues
+            .map((i) => `${i.path.join('.')}: ${i.message}`)
+            .join('; ')
+            .slice(0, 200),
+        };
   });
 }
 
 const addUsage = (a: LlmUsage | null, b: LlmUsage | null): LlmUsage | null =>
-  !a ? b : !b ? a : { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, totalTokens: a.totalTokens + b.totalTokens, estimated: a.estimated || b.estimated };
+  !a
+    ? b
+    : !b
+      ? a
+      : {
+          promptTokens: a.promptTokens + b.promptTokens,
+          completionTokens: a.completionTokens + b.completionTokens,
+          totalTokens: a.totalTokens + b.totalTokens,
+          estimated: a.estimated || b.estimated,
+        };
 
 /** Build an LLM seat agent for one model. */
 export function createLlmSeatAgent(opts: LlmSeatAgentOptions): SeatAgent {
@@ -132,10 +160,14 @@ export function createLlmSeatAgent(opts: LlmSeatAgentOptions): SeatAgent {
           ? ctx.validate(formed)
           : formed.map((a) => {
               const g = guardAction(obs, a);
-              return g ? { ok: false, code: g.code, message: g.message } : { ok: true, code: 'ok', message: 'well-formed' };
+              return g
+                ? { ok: false, code: g.code, message: g.message }
+                : { ok: true, code: 'ok', message: 'well-formed' };
             });
         let k = 0;
-        return shape.map((c) => (c.ok ? (dry[k++] ?? { ok: false, code: 'malformed_action', message: 'not checked' }) : c));
+        return shape.map((c) =>
+          c.ok ? (dry[k++] ?? { ok: false, code: 'malformed_action', message: 'not checked' }) : c,
+        );
       };
       const call = (messages: ReturnType<typeof buildAgentMessages>) =>
         opts.client.structured({
@@ -150,8 +182,19 @@ export function createLlmSeatAgent(opts: LlmSeatAgentOptions): SeatAgent {
         });
       const redactions = { n: 0 };
       const refused: Rejection[] = [];
-      const note = (n: Omit<AgentNote, 'matchId' | 'lab' | 'round' | 'model' | 'latencyMs' | 'refused' | 'redactions'>) =>
-        opts.onNote?.({ matchId: ctx.matchId, lab: ctx.lab, round: ctx.round, model: opts.model, latencyMs: Math.round(performance.now() - started), refused: refused.length, redactions: redactions.n, ...n });
+      const note = (
+        n: Omit<AgentNote, 'matchId' | 'lab' | 'round' | 'model' | 'latencyMs' | 'refused' | 'redactions'>,
+      ) =>
+        opts.onNote?.({
+          matchId: ctx.matchId,
+          lab: ctx.lab,
+          round: ctx.round,
+          model: opts.model,
+          latencyMs: Math.round(performance.now() - started),
+          refused: refused.length,
+          redactions: redactions.n,
+          ...n,
+        });
 
       const messages = buildAgentMessages(obs, opts.rng, { refused: lastRefused });
       const first = await call(messages);
@@ -161,7 +204,11 @@ export function createLlmSeatAgent(opts: LlmSeatAgentOptions): SeatAgent {
       }
       const raw: Record<string, unknown>[] = first.value.actions.slice(0, MAX_LLM_ACTIONS).map(toActionInput);
       if (first.value.pitch) {
-        raw.push({ action_type: 'make_pitch', message: first.value.pitch.message, job_ids: first.value.pitch.job_ids ?? [] });
+        raw.push({
+          action_type: 'make_pitch',
+          message: first.value.pitch.message,
+          job_ids: first.value.pitch.job_ids ?? [],
+        });
       }
       const proposed = redacted(obs, raw, redactions);
       const checks = check(proposed);
@@ -178,7 +225,11 @@ export function createLlmSeatAgent(opts: LlmSeatAgentOptions): SeatAgent {
         const second = await call(buildFeedbackMessages(messages, first.raw, rejected));
         if (second.ok) {
           usage = addUsage(usage, second.usage);
-          const candidates = redacted(obs, second.value.actions.slice(0, rejected.length).map(toActionInput), redactions);
+          const candidates = redacted(
+            obs,
+            second.value.actions.slice(0, rejected.length).map(toActionInput),
+            redactions,
+          );
           const again = check([...kept, ...candidates]).slice(kept.length);
           replacements = candidates.filter((_, i) => again[i]?.ok);
           candidates.forEach((action, i) => {
@@ -202,7 +253,10 @@ export function createLlmSeatAgent(opts: LlmSeatAgentOptions): SeatAgent {
  * Agent factory for the round host: an LLM agent for `{ kind: 'llm', model }` drivers, null for other
  * drivers or when no client is configured (then the host makes such seats wait).
  */
-export function llmAgentFactory(client: LlmCaller | null, extra: Omit<LlmSeatAgentOptions, 'client' | 'model'> = {}): AgentFactory {
+export function llmAgentFactory(
+  client: LlmCaller | null,
+  extra: Omit<LlmSeatAgentOptions, 'client' | 'model'> = {},
+): AgentFactory {
   const cache = new Map<string, SeatAgent>();
   return (driver) => {
     if (driver.kind !== 'llm' || !client) return null;

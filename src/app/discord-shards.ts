@@ -77,7 +77,10 @@ export async function startShards(opts: ShardedStart): Promise<number> {
   }
   logger.info({ shards: handle.shards, total: handle.total }, 'discord shards: running; press Ctrl+C to stop');
   const running = handle;
-  const outcome = await Promise.race([stopSignal.then((signal) => ({ signal })), running.failed.then((code) => ({ code }))]);
+  const outcome = await Promise.race([
+    stopSignal.then((signal) => ({ signal })),
+    running.failed.then((code) => ({ code })),
+  ]);
   if ('code' in outcome) {
     await running.stop(0);
     return outcome.code;

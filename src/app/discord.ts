@@ -63,7 +63,12 @@ export function hostBackend(host: RoundHost): CommandBackend {
     async context(channelId, userId) {
       const m = await host.current(channelId);
       if (!m) return null;
-      return { matchId: m.id, seat: userId ? host.seatOf(m, userId) : null, phase: m.phase, round: m.state?.round ?? null };
+      return {
+        matchId: m.id,
+        seat: userId ? host.seatOf(m, userId) : null,
+        phase: m.phase,
+        round: m.state?.round ?? null,
+      };
     },
   };
 }
@@ -77,7 +82,9 @@ export async function startDiscord(opts: StartDiscordOptions): Promise<DiscordRu
   const config = readDiscordConfig(opts.env, ['DISCORD_TOKEN']);
   if (config instanceof Error) throw config;
   const logger = opts.logger ?? pino({ level: 'info' });
-  setCommandErrorSink((err, where) => logger.error({ command: where.name, err: err instanceof Error ? err.message : String(err) }, 'command failed'));
+  setCommandErrorSink((err, where) =>
+    logger.error({ command: where.name, err: err instanceof Error ? err.message : String(err) }, 'command failed'),
+  );
   // The host publishes through the bot, which needs the host's backend: bind late.
   let bot: DiscordBot | null = null;
   const host = new RoundHost({
@@ -144,7 +151,9 @@ export async function start(ctx: PlatformContext): Promise<number> {
         ...hostOptionsFromConfig(config),
         judgeTimeoutMs: llm.hostJudgeTimeoutMs,
         ...(llm.judge ? { judge: llm.judge } : {}),
-        ...(llm.agentFor ? { agentFor: llm.agentFor, defaultAgentModel: llm.defaultAgentModel, allowedModels: llm.allowedModels } : {}),
+        ...(llm.agentFor
+          ? { agentFor: llm.agentFor, defaultAgentModel: llm.defaultAgentModel, allowedModels: llm.allowedModels }
+          : {}),
         ...(llm.llmSeatRefusal ? { llmSeatRefusal: llm.llmSeatRefusal } : {}),
       },
     });
@@ -176,7 +185,8 @@ function managerStop(): Promise<'manager' | 'manager_gone'> {
   if (!process.connected) return Promise.resolve('manager_gone');
   return new Promise((resolve) => {
     process.on('message', (m: unknown) => {
-      if (typeof m === 'object' && m !== null && (m as { arena?: unknown }).arena === SHARD_STOP_MESSAGE.arena) resolve('manager');
+      if (typeof m === 'object' && m !== null && (m as { arena?: unknown }).arena === SHARD_STOP_MESSAGE.arena)
+        resolve('manager');
     });
     process.once('disconnect', () => resolve('manager_gone'));
   });

@@ -32,7 +32,11 @@ export interface HostLoadResult {
   ms: number;
 }
 
-const person = (i: number, who: 'a' | 'b'): Caller => ({ userId: `bench:u${i}${who}`, displayName: `P${i}${who}`, isAdmin: false });
+const person = (i: number, who: 'a' | 'b'): Caller => ({
+  userId: `bench:u${i}${who}`,
+  displayName: `P${i}${who}`,
+  isAdmin: false,
+});
 
 /** Run the load (see the file comment). Never throws for a refused command: it is counted in `failed`. */
 export async function runHostLoad(opts: HostLoadOptions): Promise<HostLoadResult> {
@@ -78,8 +82,16 @@ export async function runHostLoad(opts: HostLoadOptions): Promise<HostLoadResult
             await run(i, who, `message to:${other} text:"round ${round + 1}: shall we trade?"`);
             // Offer a block the seat still holds (scripted seats trade and allocate in between).
             const state = (await host.current(`bench:c${i}`))?.state;
-            const block = Object.values(state?.blocks ?? {}).find((k) => k.owner === lab && k.status === 'available')?.id;
-            await run(i, who, block ? `offer to:${other} give:${block} pay:1 msg:"for your spare hours"` : `offer to:${other} pay:1 msg:"a credit for any spare hours"`);
+            const block = Object.values(state?.blocks ?? {}).find(
+              (k) => k.owner === lab && k.status === 'available',
+            )?.id;
+            await run(
+              i,
+              who,
+              block
+                ? `offer to:${other} give:${block} pay:1 msg:"for your spare hours"`
+                : `offer to:${other} pay:1 msg:"a credit for any spare hours"`,
+            );
             await run(i, who, `pitch text:"Round ${round + 1}: my jobs need reliable blocks before their deadlines."`);
           }
           for (const [who] of seats) await run(i, who, 'done');

@@ -18,13 +18,35 @@ export function agentNoteSink(
   return (note) => {
     logger?.debug({ agent: note }, 'llm agent turn');
     if (note.redactions === 0 && note.refused === 0) return;
-    const counts = { matchId: note.matchId, lab: note.lab, round: note.round, model: note.model, redactions: note.redactions, refused: note.refused };
-    logger?.warn({ agent: counts }, `llm seat protected: ${note.redactions} private figure(s) redacted, ${note.refused} action(s) refused (gave value away)`);
+    const counts = {
+      matchId: note.matchId,
+      lab: note.lab,
+      round: note.round,
+      model: note.model,
+      redactions: note.redactions,
+      refused: note.refused,
+    };
+    logger?.warn(
+      { agent: counts },
+      `llm seat protected: ${note.redactions} private figure(s) redacted, ${note.refused} action(s) refused (gave value away)`,
+    );
     if (!store) return;
     const day = now().toISOString().slice(0, 10);
     void (async () => {
       const channelId = await store.channelOf(note.matchId);
-      await store.addLlmGuard({ day, channelId, matchId: note.matchId, model: note.model, redactions: note.redactions, refusals: note.refused });
-    })().catch((err: unknown) => logger?.error({ err: err instanceof Error ? err.message : String(err), matchId: note.matchId }, 'llm guard counts could not be stored'));
+      await store.addLlmGuard({
+        day,
+        channelId,
+        matchId: note.matchId,
+        model: note.model,
+        redactions: note.redactions,
+        refusals: note.refused,
+      });
+    })().catch((err: unknown) =>
+      logger?.error(
+        { err: err instanceof Error ? err.message : String(err), matchId: note.matchId },
+        'llm guard counts could not be stored',
+      ),
+    );
   };
 }

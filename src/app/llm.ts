@@ -7,7 +7,14 @@
  */
 import type { Logger } from 'pino';
 import type { AgentFactory } from '../agents/seat.js';
-import { seatBudgetRefusal, spendGate, type LlmUsageLine, type MatchScope, type SpendLedger, type TokenBudgets } from '../agents/budget.js';
+import {
+  seatBudgetRefusal,
+  spendGate,
+  type LlmUsageLine,
+  type MatchScope,
+  type SpendLedger,
+  type TokenBudgets,
+} from '../agents/budget.js';
 import { configureUsageBudgets } from '../commands/usage-budgets.js';
 import { agentNoteSink } from './llm-guard.js';
 import { configureUsagePrices, costOf, type TokenPrices } from '../commands/usage-prices.js';
@@ -54,7 +61,11 @@ export interface LlmRuntime {
  * The judge's whole-judgement deadline is `judgeTimeoutMs`; give the host a judge timeout a little
  * longer (its own fallback then never fires first).
  */
-export async function createLlmRuntime(config: LlmConfig, logger?: Logger, store?: Pick<EventStore, 'llmSpent' | 'addLlmUsage' | 'getMatch' | 'load' | 'addLlmGuard'>): Promise<LlmRuntime> {
+export async function createLlmRuntime(
+  config: LlmConfig,
+  logger?: Logger,
+  store?: Pick<EventStore, 'llmSpent' | 'addLlmUsage' | 'getMatch' | 'load' | 'addLlmGuard'>,
+): Promise<LlmRuntime> {
   const summary = describeLlmConfig(config);
   const hostJudgeTimeoutMs = config.judgeTimeoutMs + 2_000;
   const allowedModels = allowedModelsOf(config);
@@ -62,34 +73,89 @@ export async function createLlmRuntime(config: LlmConfig, logger?: Logger, store
   configureUsageBudgets(budgets);
   const prices = pricesOf(config);
   configureUsagePrices(prices);
-  if (!llmEnabled(config)) return { config, client: null, agentFor: null, evalAgentFor: null, judge: null, defaultAgentModel: null, allowedModels: [], hostJudgeTimeoutMs, budgets, llmSeatRefusal: null, summary };
+  if (!llmEnabled(config))
+    return {
+      config,
+      client: null,
+      agentFor: null,
+      evalAgentFor: null,
+      judge: null,
+      defaultAgentModel: null,
+      allowedModels: [],
+      hostJudgeTimeoutMs,
+      budgets,
+      llmSeatRefusal: null,
+      summary,
+    };
   // The OpenAI SDK (~13 MB) loads only when an endpoint is configured.
   const [{ LlmClient }, { createLlmJudge }, { llmAgentFactory }] = await Promise.all([
     import('../llm/client.js'),
     import('../agents/llm-judge.js'),
     import('../agents/seat-agent.js'),
   ]);
-  const client = new LlmClient(config, store || !logger ? {} : { onCall: (rec) => logger.debug({ llm: rec }, 'llm call') });
+  const client = new LlmClient(
+    config,
+    store || !logger ? {} : { onCall: (rec) => logger.debug({ llm: rec }, 'llm call') },
+  );
   // Everything that spends the operator's key in a match (seats, extra turns, the judge) goes through the gate.
-  const caller: LlmCaller = store ? spendGate(client, { ledger: storeLedger(store), budgets, maxOutputTokens: config.maxOutputTokens, ...gateLogging(logger, prices) }) : client;
+  const caller: LlmCaller = store
+    ? spendGate(client, {
+        ledger: storeLedger(store),
+        budgets,
+        maxOutputTokens: config.maxOutputTokens,
+        ...gateLogging(logger, prices),
+      })
+    : client;
   const models = judgeModels(config);
   const judge = models.length
-    ? createLlmJudge({ client: caller, models, samples: config.judgeSamples, temperature: config.judgeTemperature, timeoutMs: config.judgeTimeoutMs })
+    ? createLlmJudge({
+        client: caller,
+        models,
+        samples: config.judgeSamples,
+        temperature: config.judgeTemperature,
+        timeoutMs: config.judgeTimeoutMs,
+      })
     : null;
   // Each seat turn is logged; redacted figures and refused actions are also counted for `stats view:usage`.
   // Counted under the match's budget channel (a thread's parent), as its tokens are.
   const scopes = store ? storeLedger(store) : null;
-  const onNote = agentNoteSink(logger, store && scopes ? { addLlmGuard: (g) => store.addLlmGuard(g), channelOf: async (id) => (await scopes.scopeOf(id))?.channelId ?? null } : undefined);
+  const onNote = agentNoteSink(
+    logger,
+    store && scopes
+      ? {
+          addLlmGuard: (g) => store.addLlmGuard(g),
+          channelOf: async (id) => (await scopes.scopeOf(id))?.channelId ?? null,
+        }
+      : undefined,
+  );
   const anyModel = llmAgentFactory(caller, onNote ? { onNote } : {});
   // Only allowed models get an agent: the factory's cache (one agent per model) holds at most this list.
-  const agentFor: AgentFactory = (driver) => (driver.kind === 'llm' && !allowedModels.includes(driver.model) ? null : anyModel(driver));
+  const agentFor: AgentFactory = (driver) =>
+    driver.kind === 'llm' && !allowedModels.includes(driver.model) ? null : anyModel(driver);
   const llmSeatRefusal = store ? seatRefusalOf(storeLedger(store), budgets) : null;
-  return { config, client, agentFor, evalAgentFor: anyModel, judge, defaultAgentModel: config.agentModel, allowedModels, hostJudgeTimeoutMs, budgets, llmSeatRefusal, summary };
+  return {
+    config,
+    client,
+    agentFor,
+    evalAgentFor: anyModel,
+    judge,
+    defaultAgentModel: config.agentModel,
+    allowedModels,
+    hostJudgeTimeoutMs,
+    budgets,
+    llmSeatRefusal,
+    summary,
+  };
 }
 
 /** The token budgets of `config` (0 = unlimited): `dailyTokens`, `personDailyTokens`, `channelDailyTokens`, and `matchTokenBudget` as `matchTokens`. */
 export function budgetsOf(config: LlmConfig): TokenBudgets {
-  return { dailyTokens: config.dailyTokens, personDailyTokens: config.personDailyTokens, channelDailyTokens: config.channelDailyTokens, matchTokens: config.matchTokenBudget };
+  return {
+    dailyTokens: config.dailyTokens,
+    personDailyTokens: config.personDailyTokens,
+    channelDailyTokens: config.channelDailyTokens,
+    matchTokens: config.matchTokenBudget,
+  };
 }
 
 /** The token prices of `config` (dollars per million), or null unless both are set. */
@@ -102,7 +168,10 @@ export function pricesOf(config: LlmConfig): TokenPrices | null {
 const SCOPE_CACHE_SIZE = 1_000;
 
 /** The host's up-front check of a new LLM seat ({@link seatBudgetRefusal}), as a sentence for the host. */
-function seatRefusalOf(ledger: SpendLedger, budgets: TokenBudgets): (where: { channelId: string; personId: string }) => Promise<string | null> {
+function seatRefusalOf(
+  ledger: SpendLedger,
+  budgets: TokenBudgets,
+): (where: { channelId: string; personId: string }) => Promise<string | null> {
   return async (where) => {
     const refusal = await seatBudgetRefusal(ledger, budgets, where);
     if (refusal === null) return null;
@@ -145,16 +214,35 @@ export function storeLedger(store: Pick<EventStore, 'llmSpent' | 'addLlmUsage' |
  * plus this call's: calls in flight together do not count each other) and, with prices, `costUsd` (this
  * call's estimated cost in dollars).
  */
-function gateLogging(logger: Logger | undefined, prices: TokenPrices | null): { onCall?: (line: LlmUsageLine) => void; onError?: (err: unknown, during: 'check' | 'record') => void } {
+function gateLogging(
+  logger: Logger | undefined,
+  prices: TokenPrices | null,
+): { onCall?: (line: LlmUsageLine) => void; onError?: (err: unknown, during: 'check' | 'record') => void } {
   if (!logger) return {};
   return {
     onCall: (line) => {
-      if (line.code === 'llm_budget_spent' || line.code === 'llm_usage_unavailable') return logger.warn({ llm: line }, `llm call refused: ${line.refusal?.message ?? line.code}`);
+      if (line.code === 'llm_budget_spent' || line.code === 'llm_usage_unavailable')
+        return logger.warn({ llm: line }, `llm call refused: ${line.refusal?.message ?? line.code}`);
       const matchTokens = line.matchId !== null && line.spentBefore ? line.spentBefore.match + line.tokens : undefined;
-      const costUsd = prices ? Math.round(costOf(prices, line.promptTokens, line.completionTokens) * 1e6) / 1e6 : undefined;
-      logger.info({ llm: { ...line, ...(matchTokens !== undefined ? { matchTokens } : {}), ...(costUsd !== undefined ? { costUsd } : {}) } }, 'llm usage');
+      const costUsd = prices
+        ? Math.round(costOf(prices, line.promptTokens, line.completionTokens) * 1e6) / 1e6
+        : undefined;
+      logger.info(
+        {
+          llm: {
+            ...line,
+            ...(matchTokens !== undefined ? { matchTokens } : {}),
+            ...(costUsd !== undefined ? { costUsd } : {}),
+          },
+        },
+        'llm usage',
+      );
     },
-    onError: (err, during) => logger.error({ err: err instanceof Error ? err.message : String(err), code: 'llm_usage_unavailable', during }, 'llm usage ledger failed'),
+    onError: (err, during) =>
+      logger.error(
+        { err: err instanceof Error ? err.message : String(err), code: 'llm_usage_unavailable', during },
+        'llm usage ledger failed',
+      ),
   };
 }
 
@@ -164,7 +252,11 @@ function gateLogging(logger: Logger | undefined, prices: TokenPrices | null): { 
  */
 export function allowedModelsOf(config: LlmConfig): string[] {
   if (config.allowedModels.length > 0) return [...new Set(config.allowedModels)];
-  return [...new Set([config.agentModel, config.judgeModel, ...config.judgePanel].filter((m): m is string => typeof m === 'string'))];
+  return [
+    ...new Set(
+      [config.agentModel, config.judgeModel, ...config.judgePanel].filter((m): m is string => typeof m === 'string'),
+    ),
+  ];
 }
 
 /**

@@ -27,7 +27,8 @@ export class DatabaseUnavailableError extends CodedError<'database_unavailable'>
 function reasonOf(err: unknown): string {
   for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
     const x = e as { message?: unknown; code?: unknown; errors?: unknown[]; cause?: unknown };
-    if (typeof x.message === 'string' && x.message.trim() !== '' && !/^migration_failed: /.test(x.message)) return x.message.trim().split('\n')[0]!;
+    if (typeof x.message === 'string' && x.message.trim() !== '' && !/^migration_failed: /.test(x.message))
+      return x.message.trim().split('\n')[0]!;
     if (Array.isArray(x.errors) && x.errors.length > 0) e = x.errors[0];
     else if (x.cause !== undefined) e = x.cause;
     else return typeof x.code === 'string' ? x.code : String(err);
@@ -38,7 +39,8 @@ function reasonOf(err: unknown): string {
 /** Where the store lives and the setting that chose it, as the line names them. */
 function describe(sel: StoreSelection): { where: string; setting: string } {
   if (sel.db) return { where: `the SQLite file ${sel.db}`, setting: 'the --db option' };
-  if (sel.database.url) return { where: `the database ${redactUrls(sel.database.url)}`, setting: 'database.url / DATABASE_URL' };
+  if (sel.database.url)
+    return { where: `the database ${redactUrls(sel.database.url)}`, setting: 'database.url / DATABASE_URL' };
   return { where: `the SQLite file ${sel.database.sqlitePath}`, setting: 'database.sqlitePath / ARENA_DB' };
 }
 
@@ -49,10 +51,18 @@ function describe(sel: StoreSelection): { where: string; setting: string } {
  */
 export async function openConfiguredStore(sel: StoreSelection): Promise<EventStore> {
   try {
-    return await openStore(sel.db ? { sqlitePath: sel.db } : { ...(sel.database.url ? { databaseUrl: sel.database.url } : {}), sqlitePath: sel.database.sqlitePath });
+    return await openStore(
+      sel.db
+        ? { sqlitePath: sel.db }
+        : { ...(sel.database.url ? { databaseUrl: sel.database.url } : {}), sqlitePath: sel.database.sqlitePath },
+    );
   } catch (err) {
     const { where, setting } = describe(sel);
-    throw new DatabaseUnavailableError('database_unavailable', `cannot open ${where} (setting ${setting}): ${redactUrls(reasonOf(err))}`, { cause: err });
+    throw new DatabaseUnavailableError(
+      'database_unavailable',
+      `cannot open ${where} (setting ${setting}): ${redactUrls(reasonOf(err))}`,
+      { cause: err },
+    );
   }
 }
 
@@ -61,6 +71,11 @@ export async function openConfiguredStore(sel: StoreSelection): Promise<EventSto
  * {@link DatabaseUnavailableError}, else the stack (an unexpected failure); URLs without credentials either way.
  */
 export function fatalLine(tool: string, err: unknown): string {
-  const text = err instanceof DatabaseUnavailableError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err);
+  const text =
+    err instanceof DatabaseUnavailableError
+      ? err.message
+      : err instanceof Error
+        ? (err.stack ?? err.message)
+        : String(err);
   return `${tool}: ${redactUrls(text)}\n`;
 }

@@ -25,4 +25,5 @@ export const PLATFORM_NAMES = ['console', ...(Object.keys(PLATFORMS) as (keyof t
  * `--shards` (or DISCORD_SHARDS) for `--platform discord`: this process becomes discord.js's ShardingManager
  * and runs one process per shard (src/app/discord-shards.ts), loaded only when chosen.
  */
-export const SHARDED_DISCORD = async (): Promise<typeof import('./discord-shards.js').startShards> => (await import('./discord-shards.js')).startShards;
+export const SHARDED_DISCORD = async (): Promise<typeof import('./discord-shards.js').startShards> =>
+  (await import('./discord-shards.js')).startShards;

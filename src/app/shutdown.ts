@@ -6,7 +6,11 @@
  * hold a deployment's restart (systemd, Kubernetes) until its grace period kills the process.
  */
 /** The logger calls a stop makes (pino's, or Fastify's `app.log`). */
-export type StopLogger = { warn(obj: object, msg: string): void; error(obj: object, msg: string): void; flush?: () => void };
+export type StopLogger = {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+  flush?: () => void;
+};
 
 /** Exit code of a second (forced) signal: 128 + its number. */
 const FORCED_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143 };
@@ -52,7 +56,11 @@ export interface DrainOutcome {
  * abandoned (left to die with the process) and `drained` is false. A failure of `work` is logged, never
  * thrown: the stop goes on.
  */
-export async function drainWithin(work: () => Promise<void>, seconds: number, logger: StopLogger): Promise<DrainOutcome> {
+export async function drainWithin(
+  work: () => Promise<void>,
+  seconds: number,
+  logger: StopLogger,
+): Promise<DrainOutcome> {
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), Math.max(0, seconds * 1000))));
@@ -66,6 +74,7 @@ export async function drainWithin(work: () => Promise<void>, seconds: number, lo
   const first = await Promise.race([done, late]);
   clearTimeout(timer);
   const ms = Math.round(performance.now() - started);
-  if (first === 'late') logger.warn({ drainSeconds: seconds, ms }, 'stop: drain time is up; in-flight work and queued posts are abandoned');
+  if (first === 'late')
+    logger.warn({ drainSeconds: seconds, ms }, 'stop: drain time is up; in-flight work and queued posts are abandoned');
   return { drained: first === 'done', ms };
 }

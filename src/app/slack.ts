@@ -31,7 +31,10 @@ export function catalogueBackend(host: RoundHost): SlackBackend {
   return {
     runText: (channelId, caller, text, opts) => runText(host, channelId, caller, text, opts),
     runCommand: (channelId, caller, name, options, opts) => runCommand(host, channelId, caller, name, options, opts),
-    home: async (userId) => ({ entries: await homeEntries(host, userId, 'slack'), record: await homeRecord(host, userId) }),
+    home: async (userId) => ({
+      entries: await homeEntries(host, userId, 'slack'),
+      record: await homeRecord(host, userId),
+    }),
     async context(channelId, userId) {
       const m = await host.current(channelId);
       return m ? { matchId: m.id, seat: host.seatOf(m, userId) } : null;
@@ -84,10 +87,19 @@ export async function startSlack(opts: StartSlackOptions): Promise<StartedSlack>
   const logger = opts.logger ?? pino({ level: 'info' });
   const ownStore = !opts.store;
   const store = opts.store ?? (await openStore({ databaseUrl: opts.env['DATABASE_URL'] ?? '' }));
-  setCommandErrorSink((err, where) => logger.error({ err: err instanceof Error ? err.message : String(err), command: where.name, channelId: where.channelId }, 'command failed'));
+  setCommandErrorSink((err, where) =>
+    logger.error(
+      { err: err instanceof Error ? err.message : String(err), command: where.name, channelId: where.channelId },
+      'command failed',
+    ),
+  );
 
   let bot: SlackBot | null = null;
-  const host = opts.host ?? await buildHost(store, opts.config, logger, (channelId, reply) => (bot ? bot.publish(channelId, reply) : Promise.resolve()));
+  const host =
+    opts.host ??
+    (await buildHost(store, opts.config, logger, (channelId, reply) =>
+      bot ? bot.publish(channelId, reply) : Promise.resolve(),
+    ));
   try {
     bot = await startSlackBot({
       config: cfg,
@@ -121,7 +133,12 @@ export async function startSlack(opts: StartSlackOptions): Promise<StartedSlack>
   };
 }
 
-async function buildHost(store: EventStore, config: ArenaConfig | undefined, logger: Logger, publish: ConstructorParameters<typeof RoundHost>[0]['publish']): Promise<RoundHost> {
+async function buildHost(
+  store: EventStore,
+  config: ArenaConfig | undefined,
+  logger: Logger,
+  publish: ConstructorParameters<typeof RoundHost>[0]['publish'],
+): Promise<RoundHost> {
   const llm = config ? await createLlmRuntime(config.llm, logger, store) : null;
   return new RoundHost({
     store,
@@ -133,7 +150,9 @@ async function buildHost(store: EventStore, config: ArenaConfig | undefined, log
     onMatchOver: ratingChangeHook(store, { includeSeeded: config?.data.includeSeeded ?? false }),
     ...(config ? hostOptionsFromConfig(config) : {}),
     ...(llm?.judge ? { judge: llm.judge, judgeTimeoutMs: llm.hostJudgeTimeoutMs } : {}),
-    ...(llm?.agentFor ? { agentFor: llm.agentFor, defaultAgentModel: llm.defaultAgentModel, allowedModels: llm.allowedModels } : {}),
+    ...(llm?.agentFor
+      ? { agentFor: llm.agentFor, defaultAgentModel: llm.defaultAgentModel, allowedModels: llm.allowedModels }
+      : {}),
     ...(llm?.llmSeatRefusal ? { llmSeatRefusal: llm.llmSeatRefusal } : {}),
   });
 }

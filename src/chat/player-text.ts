@@ -31,7 +31,11 @@ export const PERSON_MARK = '👤';
  * never went through the engine (display names, a command's echo of its own options).
  */
 export function stripControls(s: string, keepLines = false): string {
-  const t = s.replace(/\r\n?|[\u2028\u2029]/g, '\n').replace(/\t/g, ' ').replace(CONTROLS, '').replace(MARKS, '');
+  const t = s
+    .replace(/\r\n?|[\u2028\u2029]/g, '\n')
+    .replace(/\t/g, ' ')
+    .replace(CONTROLS, '')
+    .replace(MARKS, '');
   return keepLines ? t : t.replace(/\s*\n[\s\n]*/g, ' ');
 }
 
@@ -45,7 +49,10 @@ export function playerText(s: string): string {
  * only place a player's line breaks survive. Blank lines and trailing spaces are dropped.
  */
 export function playerBlock(s: string): string {
-  const lines = stripControls(s, true).split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
+  const lines = stripControls(s, true)
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim() !== '');
   return `${BLOCK_OPEN}${lines.join('\n')}${BLOCK_CLOSE}`;
 }
 
@@ -63,7 +70,8 @@ export function personName(name: string): string {
 }
 
 /** One piece of a post string: the bot's own text, a player's inline text, or a player's block (lines). */
-export type Span = { kind: 'bot'; text: string } | { kind: 'inline'; text: string } | { kind: 'block'; lines: string[] };
+export type Span =
+  { kind: 'bot'; text: string } | { kind: 'inline'; text: string } | { kind: 'block'; lines: string[] };
 
 /** Split a post string into spans (an unclosed marker runs to the end; stray closers are dropped). */
 export function spansOf(s: string): Span[] {

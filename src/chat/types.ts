@@ -69,7 +69,11 @@ export interface Reply {
   /** Posts to one person each. */
   private: PrivatePost[];
   /** Ask the platform to open a form (Discord modal / Slack modal) for this command. */
-  modal?: { command: 'pitch'; title: string; fields: { id: string; label: string; long: boolean; required: boolean }[] };
+  modal?: {
+    command: 'pitch';
+    title: string;
+    fields: { id: string; label: string; long: boolean; required: boolean }[];
+  };
   /** Ask the platform to open the offer builder (src/commands/builder.ts) for the caller. */
   form?: OfferForm;
   /**

@@ -12,7 +12,11 @@ import { specToSvg, svgToPng } from '../analytics/charts/render.js';
 import { chartFileName, chartSpec } from '../analytics/charts/request.js';
 import { sampleCharts } from '../analytics/charts/samples.js';
 
-const Options = z.object({ runs: z.coerce.number().int().min(1).max(1000), out: z.string().optional(), json: z.string().optional() });
+const Options = z.object({
+  runs: z.coerce.number().int().min(1).max(1000),
+  out: z.string().optional(),
+  json: z.string().optional(),
+});
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -29,7 +33,15 @@ async function main(): Promise<void> {
     .parse()
     .opts();
   const opts = Options.parse(raw);
-  const rows: { chart: string; svgMs: number; pngMs: number; totalMs: number; width: number; height: number; bytes: number }[] = [];
+  const rows: {
+    chart: string;
+    svgMs: number;
+    pngMs: number;
+    totalMs: number;
+    width: number;
+    height: number;
+    bytes: number;
+  }[] = [];
   for (const req of sampleCharts()) {
     const spec = chartSpec(req);
     let png = svgToPng(await specToSvg(spec));
@@ -49,12 +61,23 @@ async function main(): Promise<void> {
       writeFileSync(join(opts.out, name), png.png);
     }
     const totals = svgT.map((s, i) => s + pngT[i]!);
-    rows.push({ chart: req.kind, svgMs: median(svgT), pngMs: median(pngT), totalMs: median(totals), width: png.width, height: png.height, bytes: png.png.length });
+    rows.push({
+      chart: req.kind,
+      svgMs: median(svgT),
+      pngMs: median(pngT),
+      totalMs: median(totals),
+      width: png.width,
+      height: png.height,
+      bytes: png.png.length,
+    });
   }
   console.log(`Chart render time, median of ${opts.runs} runs after a warm-up (Node ${process.version}):\n`);
   console.log('| chart | spec → SVG | SVG → PNG | total | PNG |');
   console.log('|---|---:|---:|---:|---:|');
-  for (const r of rows) console.log(`| ${r.chart} | ${r.svgMs.toFixed(1)} ms | ${r.pngMs.toFixed(1)} ms | ${r.totalMs.toFixed(1)} ms | ${r.width}×${r.height}, ${(r.bytes / 1024).toFixed(0)} KiB |`);
+  for (const r of rows)
+    console.log(
+      `| ${r.chart} | ${r.svgMs.toFixed(1)} ms | ${r.pngMs.toFixed(1)} ms | ${r.totalMs.toFixed(1)} ms | ${r.width}×${r.height}, ${(r.bytes / 1024).toFixed(0)} KiB |`,
+    );
   if (opts.json) writeFileSync(opts.json, JSON.stringify(rows, null, 2));
 }
 

@@ -65,7 +65,9 @@ function descendants(root: number): { pid: number; name: string }[] {
 
 /** The console idle at its prompt: RSS of npm's children, once the first screen is printed and quiet. */
 async function consoleAtPrompt(dir: string): Promise<{ bytes: number; processes: string[] }> {
-  const child = spawn('npm', ['start', '--silent', '--', '--db', join(dir, 'prompt.db')], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('npm', ['start', '--silent', '--', '--db', join(dir, 'prompt.db')], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let last = performance.now();
   let seen = '';
   child.stdout.on('data', (c: Buffer) => ((seen += c.toString()), (last = performance.now())));
@@ -88,7 +90,9 @@ function quitTimes(dir: string, runs: number): number[] {
   const out: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
-    const r = spawnSync('sh', ['-c', `echo quit | npm start --silent -- --db ${join(dir, `quit-${i}.db`)}`], { stdio: 'ignore' });
+    const r = spawnSync('sh', ['-c', `echo quit | npm start --silent -- --db ${join(dir, `quit-${i}.db`)}`], {
+      stdio: 'ignore',
+    });
     if (r.status !== 0) throw new Error(`echo quit | npm start exited ${r.status}`);
     out.push(performance.now() - t0);
   }
@@ -109,7 +113,12 @@ async function main(): Promise<void> {
   try {
     const store = await openStore({ sqlitePath: join(dir, 'host.db') });
     let liveRss = 0;
-    const load = await runHostLoad({ store, matches: o.matches, rounds: o.rounds, onRound: () => (liveRss = Math.max(liveRss, process.memoryUsage().rss)) });
+    const load = await runHostLoad({
+      store,
+      matches: o.matches,
+      rounds: o.rounds,
+      onRound: () => (liveRss = Math.max(liveRss, process.memoryUsage().rss)),
+    });
     await store.close();
     const peak = Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) * 1024;
     const prompt = await consoleAtPrompt(dir);
@@ -128,11 +137,22 @@ async function main(): Promise<void> {
       hostPeakRssMB: +(peak / MB).toFixed(1),
     };
     const rows = [
-      ['console at its prompt (npm start, npm excluded)', `${figures.consolePromptMB} MB RSS (${prompt.processes.join(', ')})`],
-      [`echo quit | npm start (${o.quitRuns} runs)`, `median ${(figures.quitMedianMs / 1000).toFixed(2)} s, max ${(figures.quitMaxMs / 1000).toFixed(2)} s`],
-      [`host load: ${load.matches} live matches, ${load.commands} commands`, `${figures.hostCommandsPerSecond} commands/s, RSS ${figures.hostLiveRssMB} MB with every match live (peak ${figures.hostPeakRssMB} MB)${load.failed ? `, ${load.failed} refused (first: ${load.firstError})` : ''}`],
+      [
+        'console at its prompt (npm start, npm excluded)',
+        `${figures.consolePromptMB} MB RSS (${prompt.processes.join(', ')})`,
+      ],
+      [
+        `echo quit | npm start (${o.quitRuns} runs)`,
+        `median ${(figures.quitMedianMs / 1000).toFixed(2)} s, max ${(figures.quitMaxMs / 1000).toFixed(2)} s`,
+      ],
+      [
+        `host load: ${load.matches} live matches, ${load.commands} commands`,
+        `${figures.hostCommandsPerSecond} commands/s, RSS ${figures.hostLiveRssMB} MB with every match live (peak ${figures.hostPeakRssMB} MB)${load.failed ? `, ${load.failed} refused (first: ${load.firstError})` : ''}`,
+      ],
     ];
-    process.stdout.write(`| what (${process.version}) | figure |\n|---|---|\n${rows.map(([a, b]) => `| ${a} | ${b} |`).join('\n')}\n`);
+    process.stdout.write(
+      `| what (${process.version}) | figure |\n|---|---|\n${rows.map(([a, b]) => `| ${a} | ${b} |`).join('\n')}\n`,
+    );
     if (o.json) writeFileSync(o.json, `${JSON.stringify(figures, null, 2)}\n`);
     if (load.failed) process.exitCode = 1;
   } finally {

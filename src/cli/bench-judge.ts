@@ -59,26 +59,54 @@ async function main(): Promise<void> {
   const seeds = parseSeeds(a.seeds);
   if (!seeds.ok) fail(seeds.message);
 
-  const env = { ...process.env, ...(a.baseUrl ? { ARENA_LLM_BASE_URL: a.baseUrl } : {}), ...(a.apiKey ? { OPENAI_API_KEY: a.apiKey } : {}), ...(a.model ? { ARENA_JUDGE_MODEL: a.model } : {}) };
+  const env = {
+    ...process.env,
+    ...(a.baseUrl ? { ARENA_LLM_BASE_URL: a.baseUrl } : {}),
+    ...(a.apiKey ? { OPENAI_API_KEY: a.apiKey } : {}),
+    ...(a.model ? { ARENA_JUDGE_MODEL: a.model } : {}),
+  };
   const cfg = loadLlmConfig({}, env);
   if (!cfg.ok) fail(cfg.error.message);
   const models = judgeModels(cfg.config);
   const started = performance.now();
   let standins: StandinRow[] = [];
   if (a.standins) {
-    console.log('Stand-in models (no network): the LLM judge with a weak model in its place, before and after hardening.');
+    console.log(
+      'Stand-in models (no network): the LLM judge with a weak model in its place, before and after hardening.',
+    );
     standins = await runStandinTable({ task: a.task, seeds: seeds.seeds });
     console.log(`${renderStandinTable(standins, a.task, seeds.seeds)}\n`);
   }
   let report: BenchReport;
   if (!llmEnabled(cfg.config) || models.length === 0) {
-    console.log('No LLM endpoint or judge model configured (--base-url/--model or ARENA_LLM_BASE_URL/ARENA_JUDGE_MODEL): benchmarking the rule judge only.');
-    report = await runJudgeBench({ judge: ruleOrderedJudge, judgeName: 'rule judge', task: a.task, seeds: seeds.seeds });
+    console.log(
+      'No LLM endpoint or judge model configured (--base-url/--model or ARENA_LLM_BASE_URL/ARENA_JUDGE_MODEL): benchmarking the rule judge only.',
+    );
+    report = await runJudgeBench({
+      judge: ruleOrderedJudge,
+      judgeName: 'rule judge',
+      task: a.task,
+      seeds: seeds.seeds,
+    });
   } else {
     const client = new LlmClient(cfg.config);
-    console.log(`Benchmarking the LLM judge ${models.join(', ')} at ${redactUrls(client.baseURL)} (hybrid with the rule judge's fabrication cap).`);
-    const judge = llmOrderedJudge({ client, models, samples: a.samples, temperature: cfg.config.judgeTemperature, timeoutMs: cfg.config.judgeTimeoutMs });
-    report = await runJudgeBench({ judge, judgeName: `LLM judge ${models.join('+')}`, task: a.task, seeds: seeds.seeds, concurrency: Math.max(1, Math.floor(cfg.config.maxConcurrent / 2)) });
+    console.log(
+      `Benchmarking the LLM judge ${models.join(', ')} at ${redactUrls(client.baseURL)} (hybrid with the rule judge's fabrication cap).`,
+    );
+    const judge = llmOrderedJudge({
+      client,
+      models,
+      samples: a.samples,
+      temperature: cfg.config.judgeTemperature,
+      timeoutMs: cfg.config.judgeTimeoutMs,
+    });
+    report = await runJudgeBench({
+      judge,
+      judgeName: `LLM judge ${models.join('+')}`,
+      task: a.task,
+      seeds: seeds.seeds,
+      concurrency: Math.max(1, Math.floor(cfg.config.maxConcurrent / 2)),
+    });
   }
   console.log(renderBench(report));
   console.log(`\n${((performance.now() - started) / 1000).toFixed(1)} s`);

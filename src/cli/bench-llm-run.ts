@@ -59,7 +59,8 @@ export async function startWorld(o: WorldOptions): Promise<BenchWorld> {
       if (prop !== 'append') return Reflect.get(target, prop, receiver) as unknown;
       const append: EventStore['append'] = async (matchId, expectedSeq, body, at) => {
         const r = await target.append(matchId, expectedSeq, body, at);
-        if (r.ok && (body.type === 'round_closed' || body.type === 'match_started')) marks.set(matchId, [...(marks.get(matchId) ?? []), performance.now()]);
+        if (r.ok && (body.type === 'round_closed' || body.type === 'match_started'))
+          marks.set(matchId, [...(marks.get(matchId) ?? []), performance.now()]);
         return r;
       };
       return append;
@@ -77,7 +78,9 @@ export async function startWorld(o: WorldOptions): Promise<BenchWorld> {
         setImmediate(() => {
           for (const channel of watched) {
             const t0 = performance.now();
-            void runText(h, channel, WATCHER, 'status').then(() => reads.push({ ms: performance.now() - t0, beforeJudgeAnswer: req.answeredAt === null }));
+            void runText(h, channel, WATCHER, 'status').then(() =>
+              reads.push({ ms: performance.now() - t0, beforeJudgeAnswer: req.answeredAt === null }),
+            );
           }
         });
       }
@@ -125,13 +128,22 @@ export async function startWorld(o: WorldOptions): Promise<BenchWorld> {
 }
 
 /** A match of `task`/`seed` with LLM seats on its first `llmSeats` labs (scripted archetypes on the rest). */
-export async function playMatch(w: BenchWorld, channel: string, task: TaskName, seed: number, llmSeats: number, rounds: number | 'all', watch = false): Promise<{ matchId: string; closes: number[]; judged: boolean[] }> {
+export async function playMatch(
+  w: BenchWorld,
+  channel: string,
+  task: TaskName,
+  seed: number,
+  llmSeats: number,
+  rounds: number | 'all',
+  watch = false,
+): Promise<{ matchId: string; closes: number[]; judged: boolean[] }> {
   const ok = <T>(r: { ok: true; value: T } | { ok: false; error: { code: string; message: string } }): T => {
     if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
     return r.value;
   };
   const m = ok(await w.host.create(channel, 'bench', HOST, { task, seed, roundSeconds: 0, votes: false }));
-  for (const lab of labIdsFor(task, seed).slice(0, llmSeats)) ok(await w.host.assign(channel, HOST, lab, { kind: 'llm', model: 'bench-agent' }));
+  for (const lab of labIdsFor(task, seed).slice(0, llmSeats))
+    ok(await w.host.assign(channel, HOST, lab, { kind: 'llm', model: 'bench-agent' }));
   if (watch) w.watched.add(channel);
   ok(await w.host.start(channel, HOST));
   const want = rounds === 'all' ? Infinity : rounds;
@@ -152,7 +164,10 @@ export async function playMatch(w: BenchWorld, channel: string, task: TaskName, 
 }
 
 /** Calls and tokens of one match from the store's `llm_usage` rows, by model. */
-export async function usageOf(store: EventStore, matchId: string): Promise<Map<string, { calls: number; prompt: number; completion: number }>> {
+export async function usageOf(
+  store: EventStore,
+  matchId: string,
+): Promise<Map<string, { calls: number; prompt: number; completion: number }>> {
   const day = new Date().toISOString().slice(0, 10);
   const out = new Map<string, { calls: number; prompt: number; completion: number }>();
   for (const r of await store.listLlmUsage(day)) {

@@ -42,14 +42,27 @@ function fail(message: string, code = 2): never {
 }
 
 /** Start `npm run serve` as a child on a free port; resolves with its URL once it listens. */
-function startChild(maxSessions: number, logLevel: string, serve: string | undefined): Promise<{ url: string; child: ChildProcess }> {
+function startChild(
+  maxSessions: number,
+  logLevel: string,
+  serve: string | undefined,
+): Promise<{ url: string; child: ChildProcess }> {
   // The same build as this process: dist/cli/serve.js when compiled, src/cli/serve.ts through tsx otherwise.
   const compiled = serve === undefined ? import.meta.url.endsWith('.js') : serve.endsWith('.js');
   const cli = serve ?? fileURLToPath(new URL(compiled ? './serve.js' : './serve.ts', import.meta.url));
-  const child = spawn(process.execPath, [...(compiled ? [] : ['--import', 'tsx']), cli, '--host', '127.0.0.1', '--port', '0'], {
-    env: { ...process.env, LOG_LEVEL: logLevel, ARENA_SERVER_MAX_SESSIONS: String(maxSessions), ARENA_SERVER_MAX_SESSIONS_PER_CLIENT: String(maxSessions) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(compiled ? [] : ['--import', 'tsx']), cli, '--host', '127.0.0.1', '--port', '0'],
+    {
+      env: {
+        ...process.env,
+        LOG_LEVEL: logLevel,
+        ARENA_SERVER_MAX_SESSIONS: String(maxSessions),
+        ARENA_SERVER_MAX_SESSIONS_PER_CLIENT: String(maxSessions),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     let listening = false;
@@ -85,7 +98,12 @@ async function main(): Promise<void> {
   const parsed = ArgsSchema.safeParse(program.opts());
   if (!parsed.success) fail(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '));
   const a = parsed.data;
-  const opts: ServerBenchOptions = { task: a.task, policy: a.policy, seconds: a.seconds, warmupSeconds: a.warmupSeconds };
+  const opts: ServerBenchOptions = {
+    task: a.task,
+    policy: a.policy,
+    seconds: a.seconds,
+    warmupSeconds: a.warmupSeconds,
+  };
 
   const load0 = loadavg()[0]!;
   const local = benchInProcess(opts);
@@ -94,11 +112,21 @@ async function main(): Promise<void> {
   let stop: () => Promise<void>;
   let serverCpu: () => number | null = () => null;
   if (a.inProcessServer) {
-    const { app } = await buildApp({ server: { maxSessions: max, maxSessionsPerClient: max, idleTtlSeconds: 600, bodyLimitBytes: 65_536, debugState: false } });
+    const { app } = await buildApp({
+      server: {
+        maxSessions: max,
+        maxSessionsPerClient: max,
+        idleTtlSeconds: 600,
+        bodyLimitBytes: 65_536,
+        debugState: false,
+      },
+    });
     url = await app.listen({ host: '127.0.0.1', port: 0 });
     stop = () => app.close();
   } else {
-    const started = await startChild(max, a.logLevel, a.serve).catch((e: unknown) => fail(e instanceof Error ? e.message : String(e), 1));
+    const started = await startChild(max, a.logLevel, a.serve).catch((e: unknown) =>
+      fail(e instanceof Error ? e.message : String(e), 1),
+    );
     url = started.url;
     serverCpu = cpuOf(started.child.pid, clockTick());
     stop = async () => {
@@ -120,7 +148,18 @@ async function main(): Promise<void> {
   );
   console.log(
     renderTable(
-      ['mode', 'sessions', 'steps', 'episodes', 'steps/s', 'p50 ms', 'p99 ms', 'gym ÷ http', 'CPU ms/step', 'CPU http ÷ gym'],
+      [
+        'mode',
+        'sessions',
+        'steps',
+        'episodes',
+        'steps/s',
+        'p50 ms',
+        'p99 ms',
+        'gym ÷ http',
+        'CPU ms/step',
+        'CPU http ÷ gym',
+      ],
       rows.map((r) => [
         r.mode,
         r.sessions,
@@ -131,7 +170,11 @@ async function main(): Promise<void> {
         r.p99Ms,
         r.mode === 'http' ? `${(local.stepsPerSecond / r.stepsPerSecond).toFixed(1)}×` : '1.0×',
         ms(r.cpuMsPerStep),
-        r.mode === 'http' && r.cpuMsPerStep !== null && local.cpuMsPerStep ? `${(r.cpuMsPerStep / local.cpuMsPerStep).toFixed(1)}×` : r.mode === 'http' ? 'n/a' : '1.0×',
+        r.mode === 'http' && r.cpuMsPerStep !== null && local.cpuMsPerStep
+          ? `${(r.cpuMsPerStep / local.cpuMsPerStep).toFixed(1)}×`
+          : r.mode === 'http'
+            ? 'n/a'
+            : '1.0×',
       ]),
     ),
   );

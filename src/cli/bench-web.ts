@@ -43,7 +43,11 @@ const ArgsSchema = z.object({
   web: z.string().min(1).optional(),
 });
 
-const PEOPLE: Caller[] = ['Ada', 'Ben', 'Cleo', 'Dev'].map((name) => ({ userId: `bench:${name.toLowerCase()}`, displayName: name, isAdmin: false }));
+const PEOPLE: Caller[] = ['Ada', 'Ben', 'Cleo', 'Dev'].map((name) => ({
+  userId: `bench:${name.toLowerCase()}`,
+  displayName: name,
+  isAdmin: false,
+}));
 
 /** Play `n` market_round matches to their end in `file` (two people each, the third seat scripted; every round closed by `done`). */
 async function seed(file: string, n: number): Promise<void> {
@@ -54,7 +58,12 @@ async function seed(file: string, n: number): Promise<void> {
     for (let i = have; i < n; i++) {
       const [a, b] = [PEOPLE[i % PEOPLE.length]!, PEOPLE[(i + 1) % PEOPLE.length]!];
       const channel = `bench:web:${i}`;
-      for (const [who, text] of [[a, 'new task:market_round round_seconds:0 votes:off'], [a, 'join lab:lab_0'], [b, 'join lab:lab_1'], [a, 'start']] as const) {
+      for (const [who, text] of [
+        [a, 'new task:market_round round_seconds:0 votes:off'],
+        [a, 'join lab:lab_0'],
+        [b, 'join lab:lab_1'],
+        [a, 'start'],
+      ] as const) {
         const r = await runText(host, channel, who, text);
         if (r.error) throw new Error(`${text}: ${r.error.message}`);
       }
@@ -75,10 +84,14 @@ function startWeb(db: string, dir: string, entry: string | undefined): Promise<{
   const cli = entry ?? fileURLToPath(new URL(compiled ? './web.js' : './web.ts', import.meta.url));
   const config = join(dir, 'arena.json');
   writeFileSync(config, '{}');
-  const child = spawn(process.execPath, [...(compiled ? [] : ['--import', 'tsx']), cli, '--host', '127.0.0.1', '--port', '0'], {
-    env: { ...process.env, ARENA_CONFIG: config, ARENA_DB: db, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(compiled ? [] : ['--import', 'tsx']), cli, '--host', '127.0.0.1', '--port', '0'],
+    {
+      env: { ...process.env, ARENA_CONFIG: config, ARENA_DB: db, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {
@@ -102,7 +115,13 @@ function get(url: string, agent: Agent): Promise<Answer> {
   return new Promise((resolve) => {
     const req = request(url, { agent }, (res) => {
       res.on('data', () => {});
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0, retryAfter: Number(res.headers['retry-after'] ?? 0) || 0 }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          ms: performance.now() - t0,
+          retryAfter: Number(res.headers['retry-after'] ?? 0) || 0,
+        }),
+      );
     });
     req.on('error', () => resolve({ status: 0, ms: performance.now() - t0, retryAfter: 0 }));
     req.end();
@@ -128,12 +147,20 @@ async function visitor(base: string, rps: number, until: number): Promise<{ ms: 
 /** Every valid leaderboard filter, for `--bust`. */
 function bustingQueries(matches: number): string[] {
   const out: string[] = [];
-  for (const task of ['', ...TASK_NAMES]) for (const kind of ['all', 'people', 'models']) for (let min = 1; min <= matches; min++) out.push(`?task=${task}&kind=${kind}&min=${min}`);
+  for (const task of ['', ...TASK_NAMES])
+    for (const kind of ['all', 'people', 'models'])
+      for (let min = 1; min <= matches; min++) out.push(`?task=${task}&kind=${kind}&min=${min}`);
   return out;
 }
 
 /** The attacker: `n` requests in flight back to back until `until`, honouring Retry-After; answers by status. */
-async function attacker(base: string, target: string, n: number, until: number, queries: string[] | null): Promise<Map<number, number>> {
+async function attacker(
+  base: string,
+  target: string,
+  n: number,
+  until: number,
+  queries: string[] | null,
+): Promise<Map<number, number>> {
   const agent = new Agent({ keepAlive: true, localAddress: '127.0.0.2' });
   const byStatus = new Map<number, number>();
   let k = 0;
@@ -142,7 +169,8 @@ async function attacker(base: string, target: string, n: number, until: number, 
       while (performance.now() < until) {
         const a = await get(`${base}${target}${queries ? queries[k++ % queries.length] : ''}`, agent);
         byStatus.set(a.status, (byStatus.get(a.status) ?? 0) + 1);
-        if (a.status === 429) await sleep(Math.min(Math.max(a.retryAfter, 1) * 1000, Math.max(0, until - performance.now())));
+        if (a.status === 429)
+          await sleep(Math.min(Math.max(a.retryAfter, 1) * 1000, Math.max(0, until - performance.now())));
       }
     }),
   );
@@ -161,10 +189,21 @@ interface PhaseRow {
   cpuMs: number | null;
 }
 
-async function phase(name: string, base: string, a: z.output<typeof ArgsSchema>, cpu: () => number | null, attack: boolean): Promise<PhaseRow> {
+async function phase(
+  name: string,
+  base: string,
+  a: z.output<typeof ArgsSchema>,
+  cpu: () => number | null,
+  attack: boolean,
+): Promise<PhaseRow> {
   const cpu0 = cpu();
   const until = performance.now() + a.seconds * 1000;
-  const [v, hits] = await Promise.all([visitor(base, a.visitorRps, until), attack ? attacker(base, a.target, a.attackers, until, a.bust ? bustingQueries(a.matches) : null) : Promise.resolve(null)]);
+  const [v, hits] = await Promise.all([
+    visitor(base, a.visitorRps, until),
+    attack
+      ? attacker(base, a.target, a.attackers, until, a.bust ? bustingQueries(a.matches) : null)
+      : Promise.resolve(null),
+  ]);
   const cpu1 = cpu();
   const sorted = v.ms.sort((x, y) => x - y);
   return {
@@ -174,7 +213,12 @@ async function phase(name: string, base: string, a: z.output<typeof ArgsSchema>,
     p99: quantile(sorted, 0.99),
     max: sorted.at(-1) ?? 0,
     otherVisits: v.other,
-    attacker: hits ? [...hits.entries()].sort((x, y) => x[0] - y[0]).map(([s, c]) => `${c}×${s}`).join(', ') : '—',
+    attacker: hits
+      ? [...hits.entries()]
+          .sort((x, y) => x[0] - y[0])
+          .map(([s, c]) => `${c}×${s}`)
+          .join(', ')
+      : '—',
     cpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0,
   };
 }
@@ -182,7 +226,9 @@ async function phase(name: string, base: string, a: z.output<typeof ArgsSchema>,
 async function main(): Promise<void> {
   const program = new Command()
     .name('bench:web')
-    .description("Another visitor's GET / latency while one address requests a rendering route as fast as its limit allows.")
+    .description(
+      "Another visitor's GET / latency while one address requests a rendering route as fast as its limit allows.",
+    )
     .option('--matches <n>', 'finished matches in the database', '8')
     .option('--seconds <s>', 'seconds of each phase (visitor alone, then under attack)', '20')
     .option('--warmup-seconds <s>', 'untimed visits and one attacker request first', '3')
@@ -207,7 +253,10 @@ async function main(): Promise<void> {
   const rows: PhaseRow[] = [];
   try {
     if (a.warmupSeconds > 0) {
-      await Promise.all([visitor(url, a.visitorRps, performance.now() + a.warmupSeconds * 1000), get(`${url}${a.target}`, new Agent({ localAddress: '127.0.0.4' }))]);
+      await Promise.all([
+        visitor(url, a.visitorRps, performance.now() + a.warmupSeconds * 1000),
+        get(`${url}${a.target}`, new Agent({ localAddress: '127.0.0.4' })),
+      ]);
     }
     rows.push(await phase('visitor alone', url, a, cpu, false));
     rows.push(await phase(`visitor + attacker (${a.target}${a.bust ? ', every filter' : ''})`, url, a, cpu, true));
@@ -223,7 +272,16 @@ async function main(): Promise<void> {
   console.log(
     renderTable(
       ['phase', 'GET / (200)', 'p50 ms', 'p99 ms', 'max ms', 'GET / not 200', 'attacker answers', 'page CPU ms'],
-      rows.map((r) => [r.phase, r.visits, f(r.p50), f(r.p99), f(r.max), r.otherVisits, r.attacker, r.cpuMs === null ? 'n/a' : Math.round(r.cpuMs)]),
+      rows.map((r) => [
+        r.phase,
+        r.visits,
+        f(r.p50),
+        f(r.p99),
+        f(r.max),
+        r.otherVisits,
+        r.attacker,
+        r.cpuMs === null ? 'n/a' : Math.round(r.cpuMs),
+      ]),
     ),
   );
 }

@@ -45,12 +45,20 @@ const ArgsSchema = z.object({
 const ORIGINAL_STEPS_PER_SECOND = 4600;
 
 /** Each policy's rows pooled: all steps ÷ all timed seconds. */
-function totals(rows: readonly BenchRow[]): { policy: PolicyName; tasks: string; steps: number; seconds: number; rate: number }[] {
+function totals(
+  rows: readonly BenchRow[],
+): { policy: PolicyName; tasks: string; steps: number; seconds: number; rate: number }[] {
   return [...new Set(rows.map((r) => r.policy))].map((policy) => {
     const mine = rows.filter((r) => r.policy === policy);
     const steps = mine.reduce((a, r) => a + r.steps, 0);
     const seconds = mine.reduce((a, r) => a + r.seconds, 0);
-    return { policy, tasks: mine.map((r) => r.task).join(', '), steps, seconds, rate: seconds > 0 ? steps / seconds : 0 };
+    return {
+      policy,
+      tasks: mine.map((r) => r.task).join(', '),
+      steps,
+      seconds,
+      rate: seconds > 0 ? steps / seconds : 0,
+    };
   });
 }
 
@@ -73,7 +81,9 @@ function timeOriginal(checkout: string, episodes: number): OriginalRun {
   const r = spawnSync('python3', [ORIGINAL_SCRIPT, checkout, String(episodes)], { encoding: 'utf8' });
   const run = r.status === 0 ? parseOriginalRun(r.stdout) : null;
   if (run === null) {
-    console.error(`bench: the original's benchmark failed (python3 ${ORIGINAL_SCRIPT} ${checkout} ${episodes}, exit ${r.status ?? r.error?.message}):\n${(r.stderr || r.stdout).trim().slice(-2000)}`);
+    console.error(
+      `bench: the original's benchmark failed (python3 ${ORIGINAL_SCRIPT} ${checkout} ${episodes}, exit ${r.status ?? r.error?.message}):\n${(r.stderr || r.stdout).trim().slice(-2000)}`,
+    );
     process.exit(1);
   }
   return run;
@@ -82,7 +92,15 @@ function timeOriginal(checkout: string, episodes: number): OriginalRun {
 const rowTable = (rows: readonly BenchRow[]): string =>
   renderTable(
     ['policy', 'task', 'opponents', 'episodes', 'steps', 'seconds', 'steps/s'],
-    rows.map((r) => [r.policy, r.task, r.opponents, r.episodes, r.steps, Number(r.seconds.toFixed(3)), Math.round(r.stepsPerSecond)]),
+    rows.map((r) => [
+      r.policy,
+      r.task,
+      r.opponents,
+      r.episodes,
+      r.steps,
+      Number(r.seconds.toFixed(3)),
+      Math.round(r.stepsPerSecond),
+    ]),
   );
 
 function fail(message: string): never {
@@ -102,31 +120,57 @@ function main(): void {
     .option('--tasks <list>', 'comma-separated tasks', TASK_NAMES.join(','))
     .option('--policies <list>', 'comma-separated scripted policies', 'random_validish,rule_based_expert')
     .option('--json <file>', 'write the rows as JSON')
-    .option('--baseline <steps/s>', "the original arena's steps/s, for the ratio of the totals", String(ORIGINAL_STEPS_PER_SECOND))
-    .option('--original <checkout>', "time the original arena (a checkout of it) before and after each run of ours, for the ratio measured now")
+    .option(
+      '--baseline <steps/s>',
+      "the original arena's steps/s, for the ratio of the totals",
+      String(ORIGINAL_STEPS_PER_SECOND),
+    )
+    .option(
+      '--original <checkout>',
+      'time the original arena (a checkout of it) before and after each run of ours, for the ratio measured now',
+    )
     .option('--pairs <n>', 'with --original: runs of ours, each between two runs of the original', '1')
     .option('--original-episodes <n>', "with --original: the original's episodes per task", '400')
-    .addHelpText('after', '\nWith --original, --json writes {runs: [rows of each run of ours], original: [steps/s of each run of the original]}.')
+    .addHelpText(
+      'after',
+      '\nWith --original, --json writes {runs: [rows of each run of ours], original: [steps/s of each run of the original]}.',
+    )
     .parse(process.argv);
   const args = ArgsSchema.safeParse(program.opts());
   if (!args.success) fail(args.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   const a = args.data;
-  const tasks = a.tasks.split(',').map((t) => t.trim()).filter(Boolean);
+  const tasks = a.tasks
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   for (const t of tasks) if (!(TASK_NAMES as readonly string[]).includes(t)) fail(`unknown task ${t}`);
-  const policies = a.policies.split(',').map((p) => p.trim()).filter(Boolean);
+  const policies = a.policies
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   for (const p of policies) if (!isPolicyName(p)) fail(`unknown policy ${p}`);
   if (a.opponents !== undefined && !isPolicyName(a.opponents)) fail(`unknown policy ${a.opponents}`);
   const opponents = a.opponents as PolicyName | undefined;
-  if (a.original !== undefined && !existsSync(`${a.original}/gpu_budget_arena`)) fail(`--original ${a.original}: not a checkout of the original arena (no gpu_budget_arena/ in it)`);
+  if (a.original !== undefined && !existsSync(`${a.original}/gpu_budget_arena`))
+    fail(`--original ${a.original}: not a checkout of the original arena (no gpu_budget_arena/ in it)`);
   const runOurs = (): BenchRow[] => {
     const rows: BenchRow[] = [];
-    for (const p of policies as PolicyName[]) for (const t of tasks as TaskName[]) rows.push(bench(p, t, a.episodes, { warmup: a.warmup, warmupSeconds: a.warmupSeconds, trials: a.trials, opponents }));
+    for (const p of policies as PolicyName[])
+      for (const t of tasks as TaskName[])
+        rows.push(
+          bench(p, t, a.episodes, { warmup: a.warmup, warmupSeconds: a.warmupSeconds, trials: a.trials, opponents }),
+        );
     return rows;
   };
   if (a.original === undefined) {
     const rows = runOurs();
     console.log(rowTable(rows));
-    for (const line of totalLines(rows, a.baseline, `the original's ${a.baseline} steps/s (a fixed figure; --original <checkout> measures it now)`)) console.log(line);
+    for (const line of totalLines(
+      rows,
+      a.baseline,
+      `the original's ${a.baseline} steps/s (a fixed figure; --original <checkout> measures it now)`,
+    ))
+      console.log(line);
     if (a.json) writeFileSync(a.json, `${JSON.stringify(rows, null, 2)}\n`);
     return;
   }
@@ -146,13 +190,20 @@ function main(): void {
     console.log(rowTable(rows));
     orig();
     const mean = (original[i]! + original[i + 1]!) / 2;
-    for (const line of totalLines(rows, mean, `the original's ${Math.round(mean)} steps/s (the mean of its runs ${i + 1} and ${i + 2}, before and after)`)) console.log(line);
+    for (const line of totalLines(
+      rows,
+      mean,
+      `the original's ${Math.round(mean)} steps/s (the mean of its runs ${i + 1} and ${i + 2}, before and after)`,
+    ))
+      console.log(line);
   }
   // The original's script plays its own random_validish baseline: only ours of the same name compares.
   if (policies.includes('random_validish')) {
     const rates = ours.map((rows) => totals(rows).find((t) => t.policy === 'random_validish')!.rate);
     const { each, median } = ratiosAgainst(rates, original);
-    console.log(`\nratio random_validish / the original's random_validish, same minutes: ${each.map((x) => `${x.toFixed(2)}×`).join(', ')}; median ${median.toFixed(2)}×`);
+    console.log(
+      `\nratio random_validish / the original's random_validish, same minutes: ${each.map((x) => `${x.toFixed(2)}×`).join(', ')}; median ${median.toFixed(2)}×`,
+    );
   } else console.log(`\nno ratio: the original's script times random_validish only (add it to --policies)`);
   if (a.json) writeFileSync(a.json, `${JSON.stringify({ runs: ours, original }, null, 2)}\n`);
 }

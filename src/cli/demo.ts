@@ -25,7 +25,12 @@ const DEMO_HOST: Caller = { userId: 'demo:host', displayName: 'demo host', isAdm
 
 const ArgsSchema = z.object({
   task: z.enum(TASK_NAMES as [TaskName, ...TaskName[]]),
-  seed: z.coerce.number().int().min(0).max(2 ** 31 - 1).optional(),
+  seed: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .optional(),
   db: z.string().min(1),
   pace: z.coerce.number().min(0).max(60).optional(),
   step: z.boolean().default(false),
@@ -51,16 +56,24 @@ async function main(): Promise<number> {
     .option('--charts <dir>', 'where the final charts are written', DEFAULT_CHARTS_DIR)
     .parse(process.argv);
   const parsed = ArgsSchema.safeParse(program.opts());
-  if (!parsed.success) return program.error(`error: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`, { exitCode: 2 });
+  if (!parsed.success)
+    return program.error(`error: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`, {
+      exitCode: 2,
+    });
   const args = parsed.data;
   const pace = args.pace ?? (process.stdout.isTTY ? 1.5 : 0);
   const seed = args.seed ?? Math.floor(Math.random() * 1_000_000);
   const store = await openStore({ sqlitePath: args.db });
-  const host = new RoundHost({ store, publish: async (_c, reply) => void out(renderReply(reply, { color: false, userId: DEMO_HOST.userId })) });
+  const host = new RoundHost({
+    store,
+    publish: async (_c, reply) => void out(renderReply(reply, { color: false, userId: DEMO_HOST.userId })),
+  });
   const out = (text: string) => process.stdout.write(text);
   try {
     out(`# GPU Arena demo: ${args.task}, seed ${seed} (replay: npm run demo -- --task ${args.task} --seed ${seed})\n`);
-    out('# Every seat is scripted: lab_0 plays rule_based_expert, the others the archetypes; the rule judge scores pitches.\n\n');
+    out(
+      '# Every seat is scripted: lab_0 plays rule_based_expert, the others the archetypes; the rule judge scores pitches.\n\n',
+    );
     const lines = [
       formatCommand('new', { task: args.task, seed, round_seconds: 0 }),
       formatCommand('seat', { lab: 'lab_0', agent: 'scripted', policy: 'rule_based_expert' }),

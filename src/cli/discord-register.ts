@@ -16,7 +16,9 @@ const program = new Command('discord:register')
 
 const { global } = program.opts<{ global: boolean }>();
 const logger = pino({ name: 'discord-register' });
-const need: DiscordVar[] = global ? ['DISCORD_TOKEN', 'DISCORD_APPLICATION_ID'] : ['DISCORD_TOKEN', 'DISCORD_APPLICATION_ID', 'DISCORD_GUILD_ID'];
+const need: DiscordVar[] = global
+  ? ['DISCORD_TOKEN', 'DISCORD_APPLICATION_ID']
+  : ['DISCORD_TOKEN', 'DISCORD_APPLICATION_ID', 'DISCORD_GUILD_ID'];
 const config = readDiscordConfig(process.env, need);
 if (config instanceof Error) {
   console.error(config.message);

@@ -47,7 +47,9 @@ const ArgsSchema = z.object({
   liveliness: z.boolean().default(false),
 });
 
-const PluginSchema = z.object({ registerEvalAgents: z.custom<(register: (f: AgentFactory) => void) => unknown>((v) => typeof v === 'function') });
+const PluginSchema = z.object({
+  registerEvalAgents: z.custom<(register: (f: AgentFactory) => void) => unknown>((v) => typeof v === 'function'),
+});
 
 function fail(message: string): never {
   console.error(`eval: ${message}`);
@@ -68,7 +70,18 @@ export function printRows(rows: readonly EvalRow[]): void {
   console.log(
     renderTable(
       ['policy', 'task', 'split', 'n', 'mean', 'std', 'min', 'max', 'steps', 'invalid/ep'],
-      rows.map((r) => [r.policy, r.task, r.split, r.n, r.mean, r.std, r.min, r.max, Number(r.meanSteps.toFixed(2)), Number(r.invalidPerEpisode.toFixed(3))]),
+      rows.map((r) => [
+        r.policy,
+        r.task,
+        r.split,
+        r.n,
+        r.mean,
+        r.std,
+        r.min,
+        r.max,
+        Number(r.meanSteps.toFixed(2)),
+        Number(r.invalidPerEpisode.toFixed(3)),
+      ]),
     ),
   );
   const tasks = [...new Set(rows.map((r) => r.task))];
@@ -77,7 +90,12 @@ export function printRows(rows: readonly EvalRow[]): void {
   console.log(
     renderTable(
       ['policy', ...tasks],
-      policies.map((p) => [p, ...tasks.map((t) => rows.find((r) => r.policy === p && r.task === t)).map((r) => (r ? `${num(r.mean)} ± ${num(r.std)}` : '-'))]),
+      policies.map((p) => [
+        p,
+        ...tasks
+          .map((t) => rows.find((r) => r.policy === p && r.task === t))
+          .map((r) => (r ? `${num(r.mean)} ± ${num(r.std)}` : '-')),
+      ]),
     ),
   );
 }
@@ -87,7 +105,17 @@ function printLiveliness(rows: readonly LivelinessRow[]): void {
   console.log(
     renderTable(
       ['policy', 'task', 'split', 'n', 'sealed at (mean)', 'std', 'min', 'max', 'episodes ≥ 80 %'],
-      rows.map((r) => [r.policy, r.task, r.split, r.n, `${(100 * r.mean).toFixed(1)}%`, `${(100 * r.std).toFixed(1)}%`, `${(100 * r.min).toFixed(0)}%`, `${(100 * r.max).toFixed(0)}%`, `${(100 * r.atLeast80).toFixed(1)}%`]),
+      rows.map((r) => [
+        r.policy,
+        r.task,
+        r.split,
+        r.n,
+        `${(100 * r.mean).toFixed(1)}%`,
+        `${(100 * r.std).toFixed(1)}%`,
+        `${(100 * r.min).toFixed(0)}%`,
+        `${(100 * r.max).toFixed(0)}%`,
+        `${(100 * r.atLeast80).toFixed(1)}%`,
+      ]),
     ),
   );
 }
@@ -104,20 +132,36 @@ async function main(): Promise<void> {
     .option('--chart <file>', 'write a PNG of mean ± standard error per policy and task')
     .option('--plugin <module...>', 'modules exporting registerEvalAgents(register)')
     .option('--concurrency <n>', 'episodes at once for agent players', '1')
-    .option('--breakdown', 'also print each policy\'s mean reward columns and their shares of its reward', false)
-    .option('--liveliness', 'instead: when each scripted policy (default rule_based_expert) on lab_0 has nothing left to decide, as a share of the match', false)
+    .option('--breakdown', "also print each policy's mean reward columns and their shares of its reward", false)
+    .option(
+      '--liveliness',
+      'instead: when each scripted policy (default rule_based_expert) on lab_0 has nothing left to decide, as a share of the match',
+      false,
+    )
     .parse(process.argv);
   const args = ArgsSchema.safeParse(program.opts());
   if (!args.success) fail(args.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   const a = args.data;
-  const tasks = a.tasks.split(',').map((t) => t.trim()).filter(Boolean);
-  for (const t of tasks) if (!(TASK_NAMES as readonly string[]).includes(t)) fail(`unknown task ${t} (tasks: ${TASK_NAMES.join(', ')})`);
+  const tasks = a.tasks
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  for (const t of tasks)
+    if (!(TASK_NAMES as readonly string[]).includes(t)) fail(`unknown task ${t} (tasks: ${TASK_NAMES.join(', ')})`);
   const seeds = parseSeeds(a.seeds);
   if (!seeds.ok) fail(seeds.message);
   if (a.liveliness) {
-    const names = program.getOptionValueSource('policies') === 'default' ? ['rule_based_expert'] : a.policies.split(',').map((p) => p.trim()).filter(Boolean);
+    const names =
+      program.getOptionValueSource('policies') === 'default'
+        ? ['rule_based_expert']
+        : a.policies
+            .split(',')
+            .map((p) => p.trim())
+            .filter(Boolean);
     for (const n of names) if (!isPolicyName(n)) fail(`--liveliness needs scripted policies (${n} is not one)`);
-    printLiveliness(names.flatMap((n) => (tasks as TaskName[]).map((t) => liveliness(n as PolicyName, t, seeds.seeds, a.holdout))));
+    printLiveliness(
+      names.flatMap((n) => (tasks as TaskName[]).map((t) => liveliness(n as PolicyName, t, seeds.seeds, a.holdout))),
+    );
     return;
   }
   await loadPlugins(a.plugin);
@@ -127,7 +171,10 @@ async function main(): Promise<void> {
     if (!llm.ok && a.plugin.length === 0) fail(`llm:<model> players need an endpoint. ${llm.message}`);
   }
   const players: EvalPlayer[] = [];
-  for (const name of a.policies.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const name of a.policies
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const r = resolvePlayer(name);
     if (!r.ok) fail(`${r.code}: ${r.message}`);
     players.push(r.player);
@@ -135,9 +182,17 @@ async function main(): Promise<void> {
 
   const split = a.holdout ? 'holdout' : 'train';
   const offset = a.holdout ? HOLDOUT_SEED_OFFSET : 0;
-  console.log(`eval: ${players.length} policies × ${tasks.length} tasks × ${seeds.seeds.length} seeds (${split}, engine seeds +${offset})`);
+  console.log(
+    `eval: ${players.length} policies × ${tasks.length} tasks × ${seeds.seeds.length} seeds (${split}, engine seeds +${offset})`,
+  );
   const started = performance.now();
-  const { rows } = await evaluate({ players, tasks: tasks as TaskName[], seeds: seeds.seeds, holdout: a.holdout, concurrency: a.concurrency });
+  const { rows } = await evaluate({
+    players,
+    tasks: tasks as TaskName[],
+    seeds: seeds.seeds,
+    holdout: a.holdout,
+    concurrency: a.concurrency,
+  });
   printRows(rows);
   if (a.breakdown) printBreakdown(rows);
   console.log('');
@@ -145,7 +200,10 @@ async function main(): Promise<void> {
     renderTable(
       ['task', 'jobs', 'own blocks', 'through trades'],
       (tasks as TaskName[]).map((t) => {
-        const f = feasibility(t, seeds.seeds.map((s) => s + offset));
+        const f = feasibility(
+          t,
+          seeds.seeds.map((s) => s + offset),
+        );
         return [t, f.jobs, `${(100 * f.ownShare).toFixed(1)}%`, `${(100 * f.marketShare).toFixed(1)}%`];
       }),
     ),
@@ -153,7 +211,22 @@ async function main(): Promise<void> {
   console.log(`\n${((performance.now() - started) / 1000).toFixed(1)} s`);
   if (a.json) writeFileSync(a.json, `${JSON.stringify(rows, null, 2)}\n`);
   // Standard error of the mean: population std / √n (the table's std is the population std).
-  if (a.chart) writeFileSync(a.chart, (await renderChart(evalChart(rows.map((r) => ({ policy: r.policy, task: r.task, mean: r.mean, se: r.n > 0 ? r.std / Math.sqrt(r.n) : 0 }))))).png);
+  if (a.chart)
+    writeFileSync(
+      a.chart,
+      (
+        await renderChart(
+          evalChart(
+            rows.map((r) => ({
+              policy: r.policy,
+              task: r.task,
+              mean: r.mean,
+              se: r.n > 0 ? r.std / Math.sqrt(r.n) : 0,
+            })),
+          ),
+        )
+      ).png,
+    );
 }
 
 await main();

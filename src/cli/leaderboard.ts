@@ -33,15 +33,27 @@ const ArgsSchema = z
     db: z.string().min(1).optional(),
     config: z.string().min(1).optional(),
   })
-  .refine((a) => (a.history ? (a.format ?? 'jsonl') === 'jsonl' : a.format !== 'jsonl'), { message: '--history writes jsonl; the table writes md, json or csv', path: ['format'] });
+  .refine((a) => (a.history ? (a.format ?? 'jsonl') === 'jsonl' : a.format !== 'jsonl'), {
+    message: '--history writes jsonl; the table writes md, json or csv',
+    path: ['format'],
+  });
 
 async function main(): Promise<number> {
   const program = new Command()
     .name('leaderboard')
-    .description('Ratings across finished matches: Bradley–Terry with 95% intervals (model while preliminary, then bootstrap), ranked by the lower bound; openskill; people as one player and against each model.')
+    .description(
+      'Ratings across finished matches: Bradley–Terry with 95% intervals (model while preliminary, then bootstrap), ranked by the lower bound; openskill; people as one player and against each model.',
+    )
     .addOption(new Option('--task <task>', 'only matches of this task').choices([...TASK_NAMES]))
     .addOption(new Option('--kind <kind>', 'which players').choices(['people', 'models', 'all']))
-    .addOption(new Option('--format <format>', 'md (default), json, csv; jsonl with --history').choices(['md', 'json', 'csv', 'jsonl']))
+    .addOption(
+      new Option('--format <format>', 'md (default), json, csv; jsonl with --history').choices([
+        'md',
+        'json',
+        'csv',
+        'jsonl',
+      ]),
+    )
     .option('--out <file>', 'write to a file instead of stdout')
     .option('--chart <file>', 'also write the ratings chart as PNG')
     .option('--history', 'one row per match and player with the openskill rating before and after (jsonl)')
@@ -58,14 +70,34 @@ async function main(): Promise<number> {
     let text: string;
     if (args.history) text = formatHistory(liveRatings(all).history, pseudo);
     else {
-      const table = buildLeaderboard(results, { ...(args.task ? { task: args.task } : {}), kind: args.kind, samples: args.samples, seed: args.seed });
+      const table = buildLeaderboard(results, {
+        ...(args.task ? { task: args.task } : {}),
+        kind: args.kind,
+        samples: args.samples,
+        seed: args.seed,
+      });
       text = formatLeaderboard(table, (args.format ?? 'md') as 'md' | 'json' | 'csv', pseudo);
-      if (args.chart) writeFileSync(args.chart, (await renderChart(ratingsChart(table.rows, `Ratings (${args.task ?? 'all tasks'}, ${table.matches} matches)`, (r) => exportName(r.player, pseudo), table.people))).png);
+      if (args.chart)
+        writeFileSync(
+          args.chart,
+          (
+            await renderChart(
+              ratingsChart(
+                table.rows,
+                `Ratings (${args.task ?? 'all tasks'}, ${table.matches} matches)`,
+                (r) => exportName(r.player, pseudo),
+                table.people,
+              ),
+            )
+          ).png,
+        );
     }
     if (args.out) writeFileSync(args.out, text);
     else process.stdout.write(text);
     const left = Object.entries(excluded).map(([k, n]) => `${n} ${k}`);
-    process.stderr.write(`${results.length} counted match(es)${left.length ? `; not counted: ${left.join(', ')}` : ''}.\n`);
+    process.stderr.write(
+      `${results.length} counted match(es)${left.length ? `; not counted: ${left.join(', ')}` : ''}.\n`,
+    );
     return 0;
   });
 }

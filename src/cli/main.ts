@@ -25,7 +25,6 @@ import { MAX_ROUND_SECONDS } from '../match/settings.js';
 import { DatabaseUnavailableError, fatalLine, openConfiguredStore } from '../app/open-store.js';
 import { DEFAULT_SQLITE_PATH } from '../store/sqlite.js';
 
-
 /** A command-line integer in [min, max], with one message for every way it can be wrong. */
 const wholeNumber = (min: number, max: number) => {
   const error = `expected a whole number from ${min} to ${max}`;
@@ -36,13 +35,27 @@ const OptionsSchema = z.object({
   platform: z.enum(PLATFORM_NAMES),
   task: z.enum(TASK_NAMES as [TaskName, ...TaskName[]]).optional(),
   /** A number, or a finished match's published secret (32 hex digits) to play its world again. */
-  seed: z.union([wholeNumber(0, 2 ** 31 - 1), z.string().trim().toLowerCase().regex(/^[0-9a-f]{32}$/)], { error: 'expected a whole number from 0 to 2147483647, or a match secret (32 hex digits)' }).optional(),
+  seed: z
+    .union(
+      [
+        wholeNumber(0, 2 ** 31 - 1),
+        z
+          .string()
+          .trim()
+          .toLowerCase()
+          .regex(/^[0-9a-f]{32}$/),
+      ],
+      { error: 'expected a whole number from 0 to 2147483647, or a match secret (32 hex digits)' },
+    )
+    .optional(),
   roundSeconds: wholeNumber(0, MAX_ROUND_SECONDS).optional(),
   db: z.string().min(1).optional(),
   config: z.string().min(1).optional(),
   seat: z.array(z.string()).default([]),
   /** console: `true` (the flag alone) resumes the latest unfinished console match; a match id resumes that one. */
-  resume: z.union([z.literal(true), z.string().regex(/^m_[0-9a-f]{6,32}$/, 'a match id such as m_1a2b3c4d5e6f')]).optional(),
+  resume: z
+    .union([z.literal(true), z.string().regex(/^m_[0-9a-f]{6,32}$/, 'a match id such as m_1a2b3c4d5e6f')])
+    .optional(),
   /** Checked by src/adapters/discord/shard-spec.ts once the platform is known. */
   shards: z.string().trim().min(1).optional(),
 });
@@ -88,13 +101,27 @@ function parseArgs(argv: string[]): z.output<typeof OptionsSchema> {
     .description('Judged negotiation matches over scarce GPU capacity: console, Discord or Slack.')
     .addOption(new Option('--platform <name>', 'where to play').choices([...PLATFORM_NAMES]).default('console'))
     .addOption(new Option('--task <task>', 'task of a new match').choices([...TASK_NAMES]))
-    .option('--seed <n>', 'seed of a new match: a number, or a finished match\'s secret to replay its world (default: a secret, printed when the match is over)')
+    .option(
+      '--seed <n>',
+      "seed of a new match: a number, or a finished match's secret to replay its world (default: a secret, printed when the match is over)",
+    )
     .option('--round-seconds <n>', 'round timer of a new match in seconds; 0 = rounds close on `done`')
     .option('--db <file>', 'SQLite file (default ./data/arena.db; `:memory:` keeps nothing)')
     .option('--config <file>', 'config file (default config/arena.json if present)')
-    .option('--shards <spec>', 'discord: run discord.js\'s ShardingManager, one process per shard: auto, a count (4) or a list of a total (0,1/4); default DISCORD_SHARDS, else no sharding')
-    .option('--resume [match]', 'console: resume a saved unfinished match (the latest, or this id) instead of starting a new one')
-    .option('--seat <lab=driver>', 'console: seat an agent before the match starts, e.g. lab_2=llm:gpt-4o-mini or lab_1=scripted:selfish (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option(
+      '--shards <spec>',
+      "discord: run discord.js's ShardingManager, one process per shard: auto, a count (4) or a list of a total (0,1/4); default DISCORD_SHARDS, else no sharding",
+    )
+    .option(
+      '--resume [match]',
+      'console: resume a saved unfinished match (the latest, or this id) instead of starting a new one',
+    )
+    .option(
+      '--seat <lab=driver>',
+      'console: seat an agent before the match starts, e.g. lab_2=llm:gpt-4o-mini or lab_1=scripted:selfish (repeatable)',
+      (v: string, acc: string[]) => [...acc, v],
+      [] as string[],
+    )
     .showHelpAfterError()
     // Usage errors exit 2 (the documented code); --help exits 0.
     .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2))
@@ -120,24 +147,37 @@ async function main(argv: string[]): Promise<number> {
   const logger = pino({ level }, pino.destination(2));
   // The shard manager runs no bot and opens no store: its shard processes (this entry again, without
   // --shards, with SHARDING_MANAGER set by discord.js) do.
-  if (args.resume !== undefined && (args.seed !== undefined || args.task !== undefined || args.roundSeconds !== undefined)) {
-    process.stderr.write('error: option --resume: it continues a saved match; --task, --seed and --round-seconds start a new one. Use one or the other.\n');
+  if (
+    args.resume !== undefined &&
+    (args.seed !== undefined || args.task !== undefined || args.roundSeconds !== undefined)
+  ) {
+    process.stderr.write(
+      'error: option --resume: it continues a saved match; --task, --seed and --round-seconds start a new one. Use one or the other.\n',
+    );
     return 2;
   }
   if (args.shards !== undefined && args.platform !== 'discord') {
     process.stderr.write('error: option --shards: only with --platform discord\n');
     return 2;
   }
-  const shards = args.platform !== 'discord' || process.env.SHARDING_MANAGER ? undefined : (args.shards ?? (process.env.DISCORD_SHARDS?.trim() || undefined));
+  const shards =
+    args.platform !== 'discord' || process.env.SHARDING_MANAGER
+      ? undefined
+      : (args.shards ?? (process.env.DISCORD_SHARDS?.trim() || undefined));
   if (shards !== undefined) return (await SHARDED_DISCORD())({ config, logger, spec: shards });
   // A database that cannot be opened ends the process with one line (what failed, which setting): fatalLine below.
   const store = await openConfiguredStore({ db: args.db, database: config.database });
   armStopDeadline(config.shutdown.drainSeconds, logger);
   try {
-    if (!consoleMode) return await (await PLATFORMS[args.platform as keyof typeof PLATFORMS]())({ config, store, logger });
+    if (!consoleMode)
+      return await (
+        await PLATFORMS[args.platform as keyof typeof PLATFORMS]()
+      )({ config, store, logger });
     // The person at this terminal is the operator: the models they name with --seat are allowed too.
     const named = args.seat.map((x) => /=llm:(.+)$/.exec(x)?.[1]).filter((x): x is string => Boolean(x));
-    const llmConfig = named.length ? { ...config.llm, allowedModels: [...allowedModelsOf(config.llm), ...named] } : config.llm;
+    const llmConfig = named.length
+      ? { ...config.llm, allowedModels: [...allowedModelsOf(config.llm), ...named] }
+      : config.llm;
     const llm = await createLlmRuntime(llmConfig, logger, store);
     const seats = parseSeats(args.seat, llm.defaultAgentModel);
     if (typeof seats === 'string') {
@@ -150,9 +190,13 @@ async function main(argv: string[]): Promise<number> {
     }
     // As the chat platforms refuse `seat … agent:llm` up front: a seat that could never make a call is
     // refused before the match starts, not found waiting at every round.
-    const spent = seats.some((s) => s.agent === 'llm') ? await llm.llmSeatRefusal?.({ channelId: CONSOLE_CHANNEL, personId: CONSOLE_USER.userId }) : null;
+    const spent = seats.some((s) => s.agent === 'llm')
+      ? await llm.llmSeatRefusal?.({ channelId: CONSOLE_CHANNEL, personId: CONSOLE_USER.userId })
+      : null;
     if (spent) {
-      process.stderr.write(`--seat …=llm: ${spent.replace(/ Seat a scripted policy .*$/, '')} Seat a scripted policy instead (--seat lab_N=scripted:<policy>).\n`);
+      process.stderr.write(
+        `--seat …=llm: ${spent.replace(/ Seat a scripted policy .*$/, '')} Seat a scripted policy instead (--seat lab_N=scripted:<policy>).\n`,
+      );
       return 2;
     }
     const interactive = Boolean(process.stdin.isTTY);
@@ -196,10 +240,13 @@ function armStopDeadline(drainSeconds: number, logger: Pick<Logger, 'warn'>): vo
   let signals = 0;
   const on = (signal: NodeJS.Signals) => {
     if (++signals > 1) process.exit(signal === 'SIGINT' ? 130 : 143);
-    setTimeout(() => {
-      logger.warn({ signal, drainSeconds }, 'stop: still running after the drain time; exiting');
-      process.exit(0);
-    }, (drainSeconds + 2) * 1000).unref();
+    setTimeout(
+      () => {
+        logger.warn({ signal, drainSeconds }, 'stop: still running after the drain time; exiting');
+        process.exit(0);
+      },
+      (drainSeconds + 2) * 1000,
+    ).unref();
   };
   process.on('SIGINT', on);
   process.on('SIGTERM', on);

@@ -6,7 +6,11 @@ import type { Command } from 'commander';
 import type { z } from 'zod';
 
 /** `schema.parse(values)`, or exit 2 naming the first bad option. */
-export function parseOptions<S extends z.ZodType>(program: Command, schema: S, values: unknown = program.opts()): z.output<S> {
+export function parseOptions<S extends z.ZodType>(
+  program: Command,
+  schema: S,
+  values: unknown = program.opts(),
+): z.output<S> {
   const parsed = schema.safeParse(values);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

@@ -61,7 +61,10 @@ export function headings(markdown: string): { text: string; anchor: string }[] {
  * The RULES.md section of `action`: the first heading that names it; its number is the last `n.m` before
  * the name in that heading (`### 3.5 make_pitch … / 3.6 counter_pitch …` gives counter_pitch 3.6).
  */
-export function ruleOf(action: string, heads: readonly { text: string; anchor: string }[]): { section: string; anchor: string } | null {
+export function ruleOf(
+  action: string,
+  heads: readonly { text: string; anchor: string }[],
+): { section: string; anchor: string } | null {
   for (const h of heads) {
     const at = h.text.search(word(action));
     if (at < 0) continue;
@@ -83,7 +86,9 @@ export function actionRows(root = '.'): ActionRow[] {
   return ACTION_TYPES.map((action) => {
     const handler = dispatch.get(action);
     if (!handler) throw new Error(`${STEP}: no \`case '${action}': return <handler>(…)\` in dispatch`);
-    const file = files.find((x) => new RegExp(`export (?:async )?function ${handler}\\b|export const ${handler}\\b`).test(x.source))?.f;
+    const file = files.find((x) =>
+      new RegExp(`export (?:async )?function ${handler}\\b|export const ${handler}\\b`).test(x.source),
+    )?.f;
     if (!file) throw new Error(`${HANDLERS}: no file exports ${handler} (the handler of ${action})`);
     const rule = ruleOf(action, heads);
     if (!rule) throw new Error(`${RULES_DOC}: no numbered heading names ${action}`);
@@ -95,22 +100,32 @@ export function actionRows(root = '.'): ActionRow[] {
 export function renderActionTable(rows: readonly ActionRow[]): string {
   const lines = ['| action | rule | handler |', '|---|---|---|'];
   for (const r of rows) {
-    lines.push(`| \`${r.action}\` | [§${r.section}](RULES.md#${r.anchor}) | [\`handlers/${r.file}\`](../src/engine/handlers/${r.file}) \`${r.handler}\` |`);
+    lines.push(
+      `| \`${r.action}\` | [§${r.section}](RULES.md#${r.anchor}) | [\`handlers/${r.file}\`](../src/engine/handlers/${r.file}) \`${r.handler}\` |`,
+    );
   }
   return lines.join('\n');
 }
 
 /** The generated section as it should be, and as docs/ARCHITECTURE.md has it (null: markers missing). */
 export function actionSection(root = '.'): { expected: string; actual: string | null } {
-  return { expected: renderActionTable(actionRows(root)), actual: readSection(readFileSync(join(root, ARCHITECTURE_DOC), 'utf8'), SECTION) };
+  return {
+    expected: renderActionTable(actionRows(root)),
+    actual: readSection(readFileSync(join(root, ARCHITECTURE_DOC), 'utf8'), SECTION),
+  };
 }
 
-const isMain = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop() ?? '');
+const isMain =
+  process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop() ?? '');
 if (isMain) {
   const { expected, actual } = actionSection();
   if (process.argv.includes('--check')) {
     const ok = actual === expected;
-    process.stdout.write(ok ? `${ARCHITECTURE_DOC}: action table is up to date.\n` : `${ARCHITECTURE_DOC}: action table is out of date: run npx tsx src/cli/readme-actions.ts\n`);
+    process.stdout.write(
+      ok
+        ? `${ARCHITECTURE_DOC}: action table is up to date.\n`
+        : `${ARCHITECTURE_DOC}: action table is out of date: run npx tsx src/cli/readme-actions.ts\n`,
+    );
     process.exit(ok ? 0 : 1);
   }
   writeFileSync(ARCHITECTURE_DOC, replaceSection(readFileSync(ARCHITECTURE_DOC, 'utf8'), expected, SECTION));

@@ -11,13 +11,18 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { renderCommandReference } from '../commands/help.js';
 import { COMMANDS_DOC, readSection, replaceSection } from '../commands/reference-section.js';
 
-const isMain = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop() ?? '');
+const isMain =
+  process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop() ?? '');
 if (isMain) {
   const doc = readFileSync(COMMANDS_DOC, 'utf8');
   const reference = renderCommandReference();
   if (process.argv.includes('--check')) {
     const ok = readSection(doc) === reference;
-    process.stdout.write(ok ? `${COMMANDS_DOC}: command reference is up to date.\n` : `${COMMANDS_DOC}: command reference is out of date: run npx tsx src/cli/readme-commands.ts\n`);
+    process.stdout.write(
+      ok
+        ? `${COMMANDS_DOC}: command reference is up to date.\n`
+        : `${COMMANDS_DOC}: command reference is out of date: run npx tsx src/cli/readme-commands.ts\n`,
+    );
     process.exit(ok ? 0 : 1);
   }
   writeFileSync(COMMANDS_DOC, replaceSection(doc, reference));

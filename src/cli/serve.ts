@@ -26,7 +26,9 @@ function fail(message: string, code: number): never {
 async function main(): Promise<void> {
   const program = new Command()
     .name('serve')
-    .description('The arena engine over HTTP for trainers: POST /reset, POST /step, GET /state, GET /tasks, GET /health, DELETE /session/:id, /openapi.json.')
+    .description(
+      'The arena engine over HTTP for trainers: POST /reset, POST /step, GET /state, GET /tasks, GET /health, DELETE /session/:id, /openapi.json.',
+    )
     .option('--config <file>', 'config file (default: ARENA_CONFIG or config/arena.json)')
     .option('--host <host>', 'address to listen on (config server.host)')
     .option('--port <port>', 'port (config server.port; 0 = any free port)')

@@ -43,7 +43,10 @@ async function main(): Promise<number> {
       process.stderr.write(`No match ${args.match} in this database.\n`);
       return 1;
     }
-    const stats = await statsForMatches(store, args.match ? { matchId: args.match } : {}, { includeIdentifying: args.includeIdentifying ?? false, includeSeeded: config.data.includeSeeded });
+    const stats = await statsForMatches(store, args.match ? { matchId: args.match } : {}, {
+      includeIdentifying: args.includeIdentifying ?? false,
+      includeSeeded: config.data.includeSeeded,
+    });
     if (args.chart) writeFileSync(args.chart, (await renderSpec(preferenceChartSpec(stats))).png);
     process.stdout.write(args.json ? `${JSON.stringify(stats, null, 2)}\n` : `${formatStats(stats)}\n`);
     return 0;

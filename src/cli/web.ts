@@ -27,7 +27,9 @@ function fail(message: string, code: number): never {
 async function main(): Promise<void> {
   const program = new Command()
     .name('web')
-    .description('The public web page: matches, live views over server-sent events, replays, leaderboard, preference data, web votes.')
+    .description(
+      'The public web page: matches, live views over server-sent events, replays, leaderboard, preference data, web votes.',
+    )
     .option('--config <file>', 'config file (default: ARENA_CONFIG or config/arena.json)')
     .option('--host <host>', 'address to listen on (config web.host)')
     .option('--port <port>', 'port (config web.port; 0 = any free port)')
@@ -41,12 +43,18 @@ async function main(): Promise<void> {
     if (err instanceof DatabaseUnavailableError) fail(err.message, err.exitCode);
     throw err;
   });
-  const { app } = await buildWebApp(store, { web: config.web, votes: config.votes, data: config.data }, { logger: { level: config.log.level } });
+  const { app } = await buildWebApp(
+    store,
+    { web: config.web, votes: config.votes, data: config.data },
+    { logger: { level: config.log.level } },
+  );
   const host = parsed.data.host ?? config.web.host;
   const port = parsed.data.port ?? config.web.port;
   try {
     const address = await app.listen({ host, port });
-    console.log(`arena web page on ${address} (people shown as ${config.web.people}; web votes ${config.web.publicUrl ? `linked from ${redactUrls(config.web.publicUrl)}` : 'off: set web.publicUrl'}; exports ${config.web.adminToken ? 'for the admin token' : 'off'})`);
+    console.log(
+      `arena web page on ${address} (people shown as ${config.web.people}; web votes ${config.web.publicUrl ? `linked from ${redactUrls(config.web.publicUrl)}` : 'off: set web.publicUrl'}; exports ${config.web.adminToken ? 'for the admin token' : 'off'})`,
+    );
   } catch (e) {
     await store.close();
     fail(`could not listen on ${host}:${port}: ${e instanceof Error ? e.message : String(e)}`, 1);
@@ -54,10 +62,14 @@ async function main(): Promise<void> {
   // A bounded stop (src/app/shutdown.ts): open streams and requests get `shutdown.drainSeconds`, then the
   // store closes; a second signal exits at once.
   await untilStopSignal(app.log);
-  await drainWithin(async () => {
-    await app.close();
-    await store.close();
-  }, config.shutdown.drainSeconds, app.log);
+  await drainWithin(
+    async () => {
+      await app.close();
+      await store.close();
+    },
+    config.shutdown.drainSeconds,
+    app.log,
+  );
   process.exit(0);
 }
 

@@ -16,15 +16,27 @@ const AFTER_THE_MATCH: ReadonlySet<string> = new Set(['vote', 'privacy']);
  * `button_other_channel` (the match is not this channel's, or unknown), `button_match_over` (this channel's
  * match it was made for has ended; `vote` excepted).
  */
-export async function boundButtonError(ctx: CommandContext, command: string, matchId: string): Promise<CommandError | null> {
+export async function boundButtonError(
+  ctx: CommandContext,
+  command: string,
+  matchId: string,
+): Promise<CommandError | null> {
   if (ctx.match?.id === matchId) return null;
   const rec = await ctx.host.eventStore.getMatch(matchId);
   // A thread match's card sits in the parent channel: its buttons act there too.
-  const here = rec !== null && (rec.channelId === ctx.channelId || rec.channelId === ctx.calledFrom || rec.parentChannelId === ctx.calledFrom);
+  const here =
+    rec !== null &&
+    (rec.channelId === ctx.channelId || rec.channelId === ctx.calledFrom || rec.parentChannelId === ctx.calledFrom);
   if (rec === null || !here) {
-    return { code: 'button_other_channel', message: 'That button belongs to a match in another channel, so it does nothing here. Nothing was changed.' };
+    return {
+      code: 'button_other_channel',
+      message: 'That button belongs to a match in another channel, so it does nothing here. Nothing was changed.',
+    };
   }
   if (AFTER_THE_MATCH.has(command)) return null;
   const now = ctx.match ? ' `me` shows your seat in the match running here now.' : '';
-  return { code: 'button_match_over', message: `That button was for an earlier match in this channel (${matchId}), which has ended. Nothing was changed.${now}` };
+  return {
+    code: 'button_match_over',
+    message: `That button was for an earlier match in this channel (${matchId}), which has ended. Nothing was changed.${now}`,
+  };
 }

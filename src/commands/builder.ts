@@ -18,7 +18,11 @@ import { LIVE } from './validate.js';
 /** A choice's label: "b_1_0 · 4×2 = 8 GPU-h · rel 0.91" (≤ 75 characters: Slack's option text limit, under Discord's 100). */
 function blockChoice(b: PublicBlock, owner?: string): FormChoice {
   const label = `${b.id} · ${b.gpuCount}×${b.duration} = ${b.gpuHours} GPU-h · rel ${b.reliability.toFixed(2)}`;
-  return { value: b.id, label: label.slice(0, 75), detail: `${owner ? `${owner}, ` : ''}energy ${b.energyCost.toFixed(2)}, ${b.status}`.slice(0, 75) };
+  return {
+    value: b.id,
+    label: label.slice(0, 75),
+    detail: `${owner ? `${owner}, ` : ''}energy ${b.energyCost.toFixed(2)}, ${b.status}`.slice(0, 75),
+  };
 }
 
 /** At most FORM_MENU_MAX choices; the ids left out go to `cut`. */
@@ -35,12 +39,25 @@ export function offerForm(m: HostedMatch, obs: Observation, original?: Offer): O
   const truncated: string[] = [];
   const live = (b: PublicBlock) => LIVE.includes(b.status);
   const open = obs.labs.filter((l) => !l.finished && l.id !== obs.self.id && (!original || l.id === original.from));
-  const targets = capped(open.map((l) => ({ value: l.id, label: `${labName(m, l.id)} (${l.id})`.slice(0, 75) })), truncated);
-  const give = capped(obs.self.blocks.filter(live).map((b) => blockChoice(b)), truncated);
+  const targets = capped(
+    open.map((l) => ({ value: l.id, label: `${labName(m, l.id)} (${l.id})`.slice(0, 75) })),
+    truncated,
+  );
+  const give = capped(
+    obs.self.blocks.filter(live).map((b) => blockChoice(b)),
+    truncated,
+  );
   const want: Record<string, FormChoice[]> = {};
-  for (const t of targets) want[t.value] = obs.blocks.filter((b) => b.owner === t.value && live(b)).map((b) => blockChoice(b, labName(m, t.value)));
+  for (const t of targets)
+    want[t.value] = obs.blocks
+      .filter((b) => b.owner === t.value && live(b))
+      .map((b) => blockChoice(b, labName(m, t.value)));
   const draft: OfferDraft = original
-    ? { to: original.from, give: original.requestedBlockIds.filter((id) => give.some((g) => g.value === id)), want: original.offeredBlockIds.filter((id) => want[original.from]?.some((w) => w.value === id)) }
+    ? {
+        to: original.from,
+        give: original.requestedBlockIds.filter((id) => give.some((g) => g.value === id)),
+        want: original.offeredBlockIds.filter((id) => want[original.from]?.some((w) => w.value === id)),
+      }
     : { give: [], want: [] };
   return {
     kind: original ? 'counter' : 'offer',
@@ -58,7 +75,11 @@ export function offerForm(m: HostedMatch, obs: Observation, original?: Offer): O
 
 /** Every wanted block of the form in one menu (a modal cannot change a menu when the target changes), capped. */
 export function wantMenu(form: OfferForm): FormChoice[] {
-  const all = form.targets.flatMap((t) => (form.want[t.value] ?? []).map((c) => (form.kind === 'offer' ? { ...c, label: `${t.value} · ${c.label}`.slice(0, 75) } : c)));
+  const all = form.targets.flatMap((t) =>
+    (form.want[t.value] ?? []).map((c) =>
+      form.kind === 'offer' ? { ...c, label: `${t.value} · ${c.label}`.slice(0, 75) } : c,
+    ),
+  );
   return all.slice(0, FORM_MENU_MAX);
 }
 
@@ -88,7 +109,11 @@ function creditOptions(text: string): Record<string, string> {
  * The catalogue command a submitted builder runs: `offer` (to, give, want, pay/ask, msg) or `counter`
  * (offer, give, want, pay/ask, msg). Empty fields are left out, so the command's own defaults and errors apply.
  */
-export function formCommand(kind: OfferForm['kind'], offerId: string | undefined, sub: FormSubmission): { name: 'offer' | 'counter'; options: Record<string, string> } {
+export function formCommand(
+  kind: OfferForm['kind'],
+  offerId: string | undefined,
+  sub: FormSubmission,
+): { name: 'offer' | 'counter'; options: Record<string, string> } {
   const options: Record<string, string> = {};
   if (kind === 'counter' && offerId) options['offer'] = offerId;
   if (kind === 'offer' && sub.to) options['to'] = sub.to;

@@ -18,7 +18,17 @@ import { COMMAND_SPECS } from './specs.js';
 const help = helpCommand(() => COMMANDS);
 
 const byName = new Map<string, CommandDefinition>(
-  [help, ...LOBBY_COMMANDS, ...VIEW_COMMANDS, ...TRADE_COMMANDS, ...SEAT_COMMANDS, coalition, ...VOTE_COMMANDS, ...RATING_COMMANDS, ...PRIVACY_COMMANDS].map((d) => [d.name, d]),
+  [
+    help,
+    ...LOBBY_COMMANDS,
+    ...VIEW_COMMANDS,
+    ...TRADE_COMMANDS,
+    ...SEAT_COMMANDS,
+    coalition,
+    ...VOTE_COMMANDS,
+    ...RATING_COMMANDS,
+    ...PRIVACY_COMMANDS,
+  ].map((d) => [d.name, d]),
 );
 
 /** Every command, in spec order. Throws at import if a spec has no definition (a programming error). */

@@ -35,21 +35,35 @@ function idCandidates(m: HostedMatch, obs: Observation, kind: OptionKind, where:
       if (where.option === 'want') {
         return obs.blocks
           .filter((b) => b.owner !== me && (b.status === 'available' || b.status === 'reserved'))
-          .map((b) => ({ value: b.id, label: `${b.id} (${labName(m, b.owner)}) ${b.gpuCount}×${b.duration} GPU-h rel ${b.reliability.toFixed(2)}` }));
+          .map((b) => ({
+            value: b.id,
+            label: `${b.id} (${labName(m, b.owner)}) ${b.gpuCount}×${b.duration} GPU-h rel ${b.reliability.toFixed(2)}`,
+          }));
       }
       return obs.self.blocks
         .filter((b) => b.status !== 'used' && b.status !== 'failed')
-        .map((b) => ({ value: b.id, label: `${b.id} ${b.gpuCount}×${b.duration} = ${b.gpuHours} GPU-h rel ${b.reliability.toFixed(2)} ${b.status}` }));
+        .map((b) => ({
+          value: b.id,
+          label: `${b.id} ${b.gpuCount}×${b.duration} = ${b.gpuHours} GPU-h rel ${b.reliability.toFixed(2)} ${b.status}`,
+        }));
     }
     case 'job':
     case 'jobs':
       return obs.self.jobs
         .filter((j) => j.outcome === 'pending')
-        .map((j) => ({ value: j.id, label: `${j.id} ${j.allocatedHours}/${j.gpuHoursRequired} GPU-h, due end of round ${j.deadlineRound + 1}` }));
+        .map((j) => ({
+          value: j.id,
+          label: `${j.id} ${j.allocatedHours}/${j.gpuHoursRequired} GPU-h, due end of round ${j.deadlineRound + 1}`,
+        }));
     case 'offer':
-      return obs.offers.map((o) => ({ value: o.id, label: `${o.id} ${o.from === me ? `to ${labName(m, o.to)}` : `from ${labName(m, o.from)}`}` }));
+      return obs.offers.map((o) => ({
+        value: o.id,
+        label: `${o.id} ${o.from === me ? `to ${labName(m, o.to)}` : `from ${labName(m, o.from)}`}`,
+      }));
     case 'coalition':
-      return obs.myCoalitions.filter((c) => c.status === 'proposed' || c.status === 'active').map((c) => ({ value: c.id, label: `${c.id} ${c.status} (${c.members.length} members)` }));
+      return obs.myCoalitions
+        .filter((c) => c.status === 'proposed' || c.status === 'active')
+        .map((c) => ({ value: c.id, label: `${c.id} ${c.status} (${c.members.length} members)` }));
     default:
       return [];
   }
@@ -60,11 +74,18 @@ function idCandidates(m: HostedMatch, obs: Observation, kind: OptionKind, where:
  * every lab; the caller's own blocks/jobs/offers/coalitions (needs a seat in a started match); for `want`,
  * other labs' live blocks. Empty for non-id kinds.
  */
-export function validIds(m: HostedMatch, lab: string | null, kind: OptionKind, where: CompletionContext = {}): string[] {
+export function validIds(
+  m: HostedMatch,
+  lab: string | null,
+  kind: OptionKind,
+  where: CompletionContext = {},
+): string[] {
   if (kind === 'lab') {
     // Options naming a counterpart (to, with, reply_to) never take the caller's own lab.
     const others = where.option === 'to' || where.option === 'with' || where.option === 'reply_to';
-    return labCandidates(m).map((c) => c.value).filter((l) => !(others && l === lab));
+    return labCandidates(m)
+      .map((c) => c.value)
+      .filter((l) => !(others && l === lab));
   }
   if (!lab || !m.state) return [];
   return idCandidates(m, observe(m.state, lab), kind, where).map((c) => c.value);

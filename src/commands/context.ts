@@ -15,7 +15,20 @@ import { locateMatch } from './locate.js';
 /** The part of the round host (src/host) the catalogue uses. */
 export type ArenaHost = Pick<
   RoundHost,
-  'create' | 'join' | 'assign' | 'start' | 'act' | 'done' | 'end' | 'current' | 'matchById' | 'matchesUnder' | 'matchesOf' | 'seatOf' | 'vote' | 'eventStore'
+  | 'create'
+  | 'join'
+  | 'assign'
+  | 'start'
+  | 'act'
+  | 'done'
+  | 'end'
+  | 'current'
+  | 'matchById'
+  | 'matchesUnder'
+  | 'matchesOf'
+  | 'seatOf'
+  | 'vote'
+  | 'eventStore'
 > &
   Partial<Pick<RoundHost, 'isAdmin' | 'dataPolicy'>>;
 
@@ -45,18 +58,36 @@ export interface CommandContext {
 }
 
 /** Build the context for one command: finds its match (src/commands/locate.ts) and the caller's seat. */
-export async function loadContext(host: ArenaHost, channelId: string, caller: Caller, boundTo: string | null = null, surface: ThreadSurface | null = null): Promise<CommandContext> {
+export async function loadContext(
+  host: ArenaHost,
+  channelId: string,
+  caller: Caller,
+  boundTo: string | null = null,
+  surface: ThreadSurface | null = null,
+): Promise<CommandContext> {
   const found = await locateMatch(host, channelId, caller.userId, boundTo);
   const match = found.match;
   const lab = match ? host.seatOf(match, caller.userId) : null;
   const colon = caller.userId.indexOf(':');
   const platform = colon > 0 ? caller.userId.slice(0, colon) : 'unknown';
-  return { host, channelId: found.channelId, calledFrom: channelId, caller, platform, match, lab, boundTo, ambiguous: found.ambiguous, surface };
+  return {
+    host,
+    channelId: found.channelId,
+    calledFrom: channelId,
+    caller,
+    platform,
+    match,
+    lab,
+    boundTo,
+    ambiguous: found.ambiguous,
+    surface,
+  };
 }
 
 /** The caller's observation; only call after the `running` and `hasSeat` preconditions passed. */
 export function observationOf(ctx: CommandContext): Observation {
-  if (!ctx.match?.state || !ctx.lab) throw new Error('observationOf: no running match or no seat (preconditions not checked)');
+  if (!ctx.match?.state || !ctx.lab)
+    throw new Error('observationOf: no running match or no seat (preconditions not checked)');
   return observe(ctx.match.state, ctx.lab);
 }
 

@@ -32,8 +32,12 @@ export function defineCommand<S extends z.ZodObject>(
   const spec = findSpec(name);
   if (!spec) throw new Error(`defineCommand: no spec named ${name}`);
   const keys = Object.keys(schema.shape).sort().join(',');
-  const names = spec.options.map((o) => o.name).sort().join(',');
-  if (keys !== names) throw new Error(`defineCommand(${name}): schema keys [${keys}] differ from spec options [${names}]`);
+  const names = spec.options
+    .map((o) => o.name)
+    .sort()
+    .join(',');
+  if (keys !== names)
+    throw new Error(`defineCommand(${name}): schema keys [${keys}] differ from spec options [${names}]`);
   return {
     ...spec,
     schema: schema as unknown as z.ZodType<Record<string, unknown>>,

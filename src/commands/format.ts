@@ -20,9 +20,14 @@ export function blockLine(b: Block | PublicBlock): string {
 export function jobLine(j: Job): string {
   const value = (j.baseValue * j.urgencyMultiplier).toFixed(1);
   // Blocks are used whole: a bigger block covers the job, and "12/2 GPU-h" would read like a typo.
-  const hours = j.allocatedHours > j.gpuHoursRequired ? `complete (${j.allocatedHours} GPU-h on it)` : `${j.allocatedHours}/${j.gpuHoursRequired} GPU-h allocated`;
+  const hours =
+    j.allocatedHours > j.gpuHoursRequired
+      ? `complete (${j.allocatedHours} GPU-h on it)`
+      : `${j.allocatedHours}/${j.gpuHoursRequired} GPU-h allocated`;
   const state = j.outcome === 'pending' ? hours : `${j.outcome} (${(j.realisedValue ?? 0).toFixed(2)})`;
-  const extra = [j.partialCreditAllowed ? 'partial credit' : 'all or nothing', j.surge ? 'surge' : ''].filter(Boolean).join(', ');
+  const extra = [j.partialCreditAllowed ? 'partial credit' : 'all or nothing', j.surge ? 'surge' : '']
+    .filter(Boolean)
+    .join(', ');
   return `\`${j.id}\` needs ${j.gpuHoursRequired} GPU-h by the end of round ${j.deadlineRound + 1}, min rel ${j.minReliability.toFixed(2)}, worth ≈${value}; ${state}; ${extra}`;
 }
 
@@ -34,8 +39,14 @@ export function offerLine(m: HostedMatch, o: Offer): string {
 
 /** Public coalition line (members, consent, committed blocks; never escrow). */
 export function coalitionLine(m: HostedMatch, c: PublicCoalition | Coalition): string {
-  const consented = 'consented' in c ? c.consented : Object.entries(c.commitments).filter(([, x]) => x.consented).map(([l]) => l);
-  const committed = 'committedBlockIds' in c ? c.committedBlockIds : Object.values(c.commitments).flatMap((x) => x.blockIds);
+  const consented =
+    'consented' in c
+      ? c.consented
+      : Object.entries(c.commitments)
+          .filter(([, x]) => x.consented)
+          .map(([l]) => l);
+  const committed =
+    'committedBlockIds' in c ? c.committedBlockIds : Object.values(c.commitments).flatMap((x) => x.blockIds);
   const purpose = c.purpose ? ` — purpose: ${playerText(c.purpose)}` : '';
   return `\`${c.id}\` ${c.status}: ${c.members.map((l) => labName(m, l)).join(', ')}; consented ${consented.length}/${c.members.length}; committed ${idList(committed, 'no blocks')}; until round ${c.expiresRound + 1}${purpose}`;
 }

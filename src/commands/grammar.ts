@@ -22,7 +22,8 @@ export interface ParsedCommand {
 }
 
 /** Machine-readable codes of grammar errors. */
-export type GrammarErrorCode = 'empty_command' | 'unknown_command' | 'unknown_option' | 'duplicate_option' | 'bad_token' | 'unclosed_quote';
+export type GrammarErrorCode =
+  'empty_command' | 'unknown_command' | 'unknown_option' | 'duplicate_option' | 'bad_token' | 'unclosed_quote';
 
 /** Double quotes: straight and typographic (Slack and phones turn "…" into “…”). */
 const DOUBLE = new Set(['"', '“', '”']);
@@ -89,8 +90,14 @@ function tokenize(line: string): Token[] | CommandError {
       if (!read) {
         const closing = single ? "'" : '"';
         // Inside single quotes a quote followed by a letter is an apostrophe, so say how the value must end.
-        const how = single ? ` (a ' followed by a letter is read as an apostrophe; end the value with ' and a space, or use double quotes)` : '';
-        return err('unclosed_quote', `The value of \`${clip(key)}\` opens a quote (${open}) that is never closed: expected a closing ${closing}${how}.`, { option: key, expected: `a closing ${closing}` });
+        const how = single
+          ? ` (a ' followed by a letter is read as an apostrophe; end the value with ' and a space, or use double quotes)`
+          : '';
+        return err(
+          'unclosed_quote',
+          `The value of \`${clip(key)}\` opens a quote (${open}) that is never closed: expected a closing ${closing}${how}.`,
+          { option: key, expected: `a closing ${closing}` },
+        );
       }
       i = read.end;
       if (i < line.length && !isSpace(line[i])) {
@@ -115,20 +122,41 @@ function tokenize(line: string): Token[] | CommandError {
  * What is wrong with a bare word (no `name:`) after the command: most often the second word of an
  * unquoted value (`text:hello world`), else a value without its option name.
  */
-function badWord(spec: CommandSpec, word: string, last: { key: string; value: string; quote: Token['quote'] } | null, words: readonly string[]): CommandError {
+function badWord(
+  spec: CommandSpec,
+  word: string,
+  last: { key: string; value: string; quote: Token['quote'] } | null,
+  words: readonly string[],
+): CommandError {
   const valid = spec.options.map((o) => o.name);
   if (last && last.quote === "'") {
-    return err('bad_token', `\`${clip(word)}\` follows the 'single-quoted' value of \`${last.key}\`, which ended at an apostrophe followed by a space. Use double quotes for that text: ${last.key}:"…".`, { option: last.key });
+    return err(
+      'bad_token',
+      `\`${clip(word)}\` follows the 'single-quoted' value of \`${last.key}\`, which ended at an apostrophe followed by a space. Use double quotes for that text: ${last.key}:"…".`,
+      { option: last.key },
+    );
   }
   if (last) {
     const whole = [last.value, ...words].join(' ');
-    return err('bad_token', `\`${clip(word)}\` is not name:value: a value with spaces needs quotes. Write ${last.key}:${clip(quoteValue(whole))}.`, { option: last.key });
+    return err(
+      'bad_token',
+      `\`${clip(word)}\` is not name:value: a value with spaces needs quotes. Write ${last.key}:${clip(quoteValue(whole))}.`,
+      { option: last.key },
+    );
   }
-  if (valid.length === 0) return err('bad_token', `\`${spec.name}\` takes no options, so \`${clip(word)}\` cannot follow it.`);
+  if (valid.length === 0)
+    return err('bad_token', `\`${spec.name}\` takes no options, so \`${clip(word)}\` cannot follow it.`);
   const quoted = DOUBLE.has(word[0] ?? '') || SINGLE.has(word[0] ?? '');
-  const example = (quoted ? spec.options.find((o) => o.kind === 'text') : spec.options.find((o) => o.required)) ?? spec.options[0];
-  const how = quoted ? ` A quoted value needs its option name in front, e.g. ${example?.name}:"…".` : ` Options are written name:value, e.g. \`${example?.name}:…\`.`;
-  return err('bad_token', `\`${clip(word)}\` is not name:value.${how} Options of \`${spec.name}\`: ${valid.join(', ')}.`, { expected: 'name:value', validValues: valid });
+  const example =
+    (quoted ? spec.options.find((o) => o.kind === 'text') : spec.options.find((o) => o.required)) ?? spec.options[0];
+  const how = quoted
+    ? ` A quoted value needs its option name in front, e.g. ${example?.name}:"…".`
+    : ` Options are written name:value, e.g. \`${example?.name}:…\`.`;
+  return err(
+    'bad_token',
+    `\`${clip(word)}\` is not name:value.${how} Options of \`${spec.name}\`: ${valid.join(', ')}.`,
+    { expected: 'name:value', validValues: valid },
+  );
 }
 
 /**
@@ -138,7 +166,10 @@ function badWord(spec: CommandSpec, word: string, last: { key: string; value: st
  * `duplicate_option`; `bad_token` (a word that is not `name:value`, e.g. an unquoted multi-word value, or
  * text right after a closing quote); `unclosed_quote`.
  */
-export function parseCommandText(text: string, specs: readonly CommandSpec[] = COMMAND_SPECS): ParsedCommand | CommandError {
+export function parseCommandText(
+  text: string,
+  specs: readonly CommandSpec[] = COMMAND_SPECS,
+): ParsedCommand | CommandError {
   let line = text.trim();
   line = line.replace(/^\/?arena(\s+|$)/i, '');
   if (line.startsWith('/')) line = line.slice(1);
@@ -146,10 +177,12 @@ export function parseCommandText(text: string, specs: readonly CommandSpec[] = C
   if (!Array.isArray(tokens)) return tokens;
   const [head, ...rest] = tokens;
   const names = specs.map((s) => s.name);
-  if (!head) return err('empty_command', 'Type a command, e.g. `help`.', { expected: 'a command name', validValues: names });
+  if (!head)
+    return err('empty_command', 'Type a command, e.g. `help`.', { expected: 'a command name', validValues: names });
   const name = head.key.toLowerCase();
   const spec = specs.find((s) => s.name === name);
-  if (head.value !== null || !spec) return unknownCommand(head.value !== null ? `${head.key}:${head.value}` : head.key, names);
+  if (head.value !== null || !spec)
+    return unknownCommand(head.value !== null ? `${head.key}:${head.value}` : head.key, names);
   const options: Record<string, string> = {};
   const valid = spec.options.map((o) => o.name);
   let last: { key: string; value: string; quote: Token['quote'] } | null = null;
@@ -184,8 +217,12 @@ export function parseCommandText(text: string, specs: readonly CommandSpec[] = C
 export function unknownCommand(word: string, names: readonly string[]): CommandError {
   const shown = clip(word);
   const guess = suggest(word, names);
-  if (guess) return err('unknown_command', `Unknown command \`${shown}\`. Did you mean \`${guess}\`?`, { validValues: [guess] });
-  return err('unknown_command', `Unknown command \`${shown}\`. Commands: ${names.join(', ')}.`, { expected: 'a command name', validValues: [...names] });
+  if (guess)
+    return err('unknown_command', `Unknown command \`${shown}\`. Did you mean \`${guess}\`?`, { validValues: [guess] });
+  return err('unknown_command', `Unknown command \`${shown}\`. Commands: ${names.join(', ')}.`, {
+    expected: 'a command name',
+    validValues: [...names],
+  });
 }
 
 /** `unknown_option`, with a suggestion for a typo or a synonym of one of the command's option names. */
@@ -193,7 +230,10 @@ export function unknownOption(command: string, word: string, valid: readonly str
   const guess = suggest(word, valid, { synonyms: true });
   const hint = guess ? ` Did you mean \`${guess}\`?` : '';
   const list = valid.length > 0 ? valid.join(', ') : 'none';
-  return err('unknown_option', `\`${command}\` has no option \`${clip(word)}\`.${hint} Its options: ${list}.`, { option: word, validValues: [...valid] });
+  return err('unknown_option', `\`${command}\` has no option \`${clip(word)}\`.${hint} Its options: ${list}.`, {
+    option: word,
+    validValues: [...valid],
+  });
 }
 
 /** True when the value is a {@link CommandError} rather than a parsed command. */

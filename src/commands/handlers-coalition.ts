@@ -34,13 +34,26 @@ const CODES = {
 };
 
 /** Options that only make sense with some actions. */
-const ONLY: Record<string, 'propose' | 'accept/commit'> = { with: 'propose', msg: 'propose', rounds: 'propose', id: 'accept/commit', blocks: 'accept/commit', pay: 'accept/commit' };
+const ONLY: Record<string, 'propose' | 'accept/commit'> = {
+  with: 'propose',
+  msg: 'propose',
+  rounds: 'propose',
+  id: 'accept/commit',
+  blocks: 'accept/commit',
+  pay: 'accept/commit',
+};
 
 function misplaced(action: string, given: Record<string, unknown>): CommandError | null {
   for (const [name, where] of Object.entries(ONLY)) {
     if (given[name] === undefined) continue;
     const fits = where === 'propose' ? action === 'propose' : action !== 'propose';
-    if (!fits) return { code: 'invalid_option', option: name, message: `\`${name}:\` is for \`action:${where}\`, not \`action:${action}\`.`, expected: `no ${name} with action:${action}` };
+    if (!fits)
+      return {
+        code: 'invalid_option',
+        option: name,
+        message: `\`${name}:\` is for \`action:${where}\`, not \`action:${action}\`.`,
+        expected: `no ${name} with action:${action}`,
+      };
   }
   return null;
 }
@@ -70,11 +83,23 @@ export const coalition = defineCommand(
       const targets = o.with ?? [];
       if (targets.length === 0) {
         const valid = obs.labs.map((l) => l.id);
-        return errorReply(me, { code: 'missing_option', option: 'with', message: '`coalition action:propose` needs `with:` — the labs to invite, comma-separated.', expected: 'lab ids', validValues: valid });
+        return errorReply(me, {
+          code: 'missing_option',
+          option: 'with',
+          message: '`coalition action:propose` needs `with:` — the labs to invite, comma-separated.',
+          expected: 'lab ids',
+          validValues: valid,
+        });
       }
       const bad = firstError(...targets.map((t) => checkLab('with', t, obs, true)));
-      if (bad) return errorReply(me, { ...bad, code: bad.code === 'self_trade' ? 'invalid_coalition_target' : bad.code });
-      const action = { action_type: 'form_coalition' as const, target_lab_ids: targets, message: o.msg ?? '', duration: o.rounds ?? null };
+      if (bad)
+        return errorReply(me, { ...bad, code: bad.code === 'self_trade' ? 'invalid_coalition_target' : bad.code });
+      const action = {
+        action_type: 'form_coalition' as const,
+        target_lab_ids: targets,
+        message: o.msg ?? '',
+        duration: o.rounds ?? null,
+      };
       return submit(ctx, action, CODES, (result, m) => {
         const id = result.created?.coalitionId ?? '?';
         const title = `${labName(m, obs.self.id)} proposes coalition ${id}`;
@@ -84,28 +109,59 @@ export const coalition = defineCommand(
         const join = button(m.id, `Accept ${id}`, formatCommand('coalition', { action: 'accept', id }), 'success');
         const invites = targets.flatMap((t) => {
           const userId = personOf(m, t);
-          return userId ? [privatePost(userId, { title: `${labName(m, obs.self.id)} invites you to coalition ${id}`, text, buttons: [join] })] : [];
+          return userId
+            ? [
+                privatePost(userId, {
+                  title: `${labName(m, obs.self.id)} invites you to coalition ${id}`,
+                  text,
+                  buttons: [join],
+                }),
+              ]
+            : [];
         });
         return mergeReplies(publicReply({ title, text }), { public: [], private: invites });
       });
     }
     if (!o.id) {
       const valid = obs.myCoalitions.filter((c) => c.status === 'proposed' || c.status === 'active').map((c) => c.id);
-      return errorReply(me, { code: 'missing_option', option: 'id', message: `\`coalition action:${o.action}\` needs \`id:\` — the coalition id.`, expected: 'a coalition id', validValues: valid });
+      return errorReply(me, {
+        code: 'missing_option',
+        option: 'id',
+        message: `\`coalition action:${o.action}\` needs \`id:\` — the coalition id.`,
+        expected: 'a coalition id',
+        validValues: valid,
+      });
     }
     const blocks = o.blocks ?? [];
     if (o.action === 'commit' && blocks.length === 0 && (o.pay ?? 0) === 0) {
-      return errorReply(me, { code: 'missing_option', option: 'blocks', message: '`coalition action:commit` needs `blocks:` and/or `pay:` — what you put into the pool.', expected: 'your block ids or credits' });
+      return errorReply(me, {
+        code: 'missing_option',
+        option: 'blocks',
+        message: '`coalition action:commit` needs `blocks:` and/or `pay:` — what you put into the pool.',
+        expected: 'your block ids or credits',
+      });
     }
-    const bad = firstError(checkCoalition('id', o.id, obs), checkOwnBlocks('blocks', blocks, obs, LIVE, 'available or reserved'), checkPay('pay', o.pay, obs));
+    const bad = firstError(
+      checkCoalition('id', o.id, obs),
+      checkOwnBlocks('blocks', blocks, obs, LIVE, 'available or reserved'),
+      checkPay('pay', o.pay, obs),
+    );
     if (bad) return errorReply(me, bad);
     const id = o.id;
-    return submit(ctx, { action_type: 'commit_to_coalition', coalition_id: id, block_ids: blocks, payment: o.pay ?? 0 }, CODES, (result, m) => {
-      const who = labName(m, obs.self.id);
-      const what = blocks.length ? ` and commits ${idList(blocks)}` : '';
-      const activated = result.code === 'coalition_activated' ? ` Every member consented: ${id} is active.` : '';
-      const verb = o.action === 'accept' ? `joins ${id}${what}` : `commits ${blocks.length ? idList(blocks) : 'credits'} to ${id}`;
-      return publicReply({ text: `${who} ${verb}.${activated}` });
-    });
+    return submit(
+      ctx,
+      { action_type: 'commit_to_coalition', coalition_id: id, block_ids: blocks, payment: o.pay ?? 0 },
+      CODES,
+      (result, m) => {
+        const who = labName(m, obs.self.id);
+        const what = blocks.length ? ` and commits ${idList(blocks)}` : '';
+        const activated = result.code === 'coalition_activated' ? ` Every member consented: ${id} is active.` : '';
+        const verb =
+          o.action === 'accept'
+            ? `joins ${id}${what}`
+            : `commits ${blocks.length ? idList(blocks) : 'credits'} to ${id}`;
+        return publicReply({ text: `${who} ${verb}.${activated}` });
+      },
+    );
   },
 );

@@ -43,6 +43,12 @@ export function helpCommand(all: () => readonly CommandDefinition[]): CommandDef
       const def = all().find((d) => d.name === o.command);
       return privateReply(ctx.caller.userId, renderCommandHelp(o.command, def ? unavailable(ctx, def) : null));
     }
-    return privateReply(ctx.caller.userId, renderHelp(all().filter((d) => unavailable(ctx, d) === null), placeOf(ctx)));
+    return privateReply(
+      ctx.caller.userId,
+      renderHelp(
+        all().filter((d) => unavailable(ctx, d) === null),
+        placeOf(ctx),
+      ),
+    );
   });
 }

@@ -48,7 +48,10 @@ export const newMatch = defineCommand(
     // A platform that opens threads can always open one more match here; otherwise one match per channel.
     (ctx) =>
       ctx.match && ctx.channelId === ctx.calledFrom && !(ctx.surface && !ctx.surface.inThread)
-        ? { code: 'match_exists', message: `This channel already has a match (${ctx.match.phase}); the host can \`end\` it first.` }
+        ? {
+            code: 'match_exists',
+            message: `This channel already has a match (${ctx.match.phase}); the host can \`end\` it first.`,
+          }
         : null,
   ],
   async (ctx, o) => {
@@ -64,12 +67,19 @@ export const newMatch = defineCommand(
     if (!checked.ok) return errorReply(ctx.caller.userId, checked.error);
     const surface = ctx.surface;
     if (surface && (await wantsThread(ctx, surface, o.thread))) {
-      const opened = await surface.openThread(ctx.calledFrom, placeholderCard(o.task ?? 'match', ctx.caller.displayName), threadName(o.task ?? 'match', ctx.caller.displayName));
+      const opened = await surface.openThread(
+        ctx.calledFrom,
+        placeholderCard(o.task ?? 'match', ctx.caller.displayName),
+        threadName(o.task ?? 'match', ctx.caller.displayName),
+      );
       if (opened) return newInThread(ctx, settings, opened);
       // The platform refused (e.g. no permission to open threads here): the match plays in this channel.
     }
     if (ctx.match && ctx.channelId === ctx.calledFrom) {
-      return errorReply(ctx.caller.userId, { code: 'match_exists', message: `This channel already has a match (${ctx.match.phase}); the host can \`end\` it first.` });
+      return errorReply(ctx.caller.userId, {
+        code: 'match_exists',
+        message: `This channel already has a match (${ctx.match.phase}); the host can \`end\` it first.`,
+      });
     }
     const r = await ctx.host.create(ctx.calledFrom, ctx.platform, ctx.caller, settings);
     if (!r.ok) return errorReply(ctx.caller.userId, r.error);
@@ -98,28 +108,55 @@ function lobbyOpened(ctx: CommandContext, m: HostedMatch): Reply {
 }
 
 /** The match of a `new` whose thread is open: created there, its card filled in, the lobby posted in the thread. */
-async function newInThread(ctx: CommandContext, settings: Partial<MatchSettings>, opened: { threadId: string; cardMessageId: string }): Promise<Reply> {
+async function newInThread(
+  ctx: CommandContext,
+  settings: Partial<MatchSettings>,
+  opened: { threadId: string; cardMessageId: string },
+): Promise<Reply> {
   const caller = { ...ctx.caller, parentChannelId: ctx.calledFrom };
-  const r = await ctx.host.create(opened.threadId, ctx.platform, caller, settings, { cardMessageId: opened.cardMessageId });
+  const r = await ctx.host.create(opened.threadId, ctx.platform, caller, settings, {
+    cardMessageId: opened.cardMessageId,
+  });
   if (!r.ok) {
     // The card stays, saying so, rather than promising a lobby that does not exist.
     const failed = { title: 'No match opened', text: `${r.error.message} Nothing was created.` };
-    const card: CardUpdate = { matchId: '', channelId: ctx.calledFrom, messageId: opened.cardMessageId, threadId: opened.threadId, post: failed, final: true };
+    const card: CardUpdate = {
+      matchId: '',
+      channelId: ctx.calledFrom,
+      messageId: opened.cardMessageId,
+      threadId: opened.threadId,
+      post: failed,
+      final: true,
+    };
     return { ...errorReply(ctx.caller.userId, r.error), card };
   }
   const m = r.value;
-  const told = privateReply(ctx.caller.userId, { text: `Your match \`${m.id}\` is open in the thread under its card in this channel. Seat agents with \`seat\` and start it with \`start\`, there or here.` });
+  const told = privateReply(ctx.caller.userId, {
+    text: `Your match \`${m.id}\` is open in the thread under its card in this channel. Seat agents with \`seat\` and start it with \`start\`, there or here.`,
+  });
   return withCard({ ...mergeReplies(lobbyOpened(ctx, m), told), channelId: opened.threadId }, m);
 }
 
 /** `join [lab]`: take a seat (the first free one if none is named). Errors: preconditions, `seat_taken`, `already_seated`, `unknown_seat`. */
-export const join = defineCommand('join', z.object({ lab: idValue('lab').optional() }), [matchExists, inLobby, noSeat], async (ctx, o) => {
-  const r = await ctx.host.join(ctx.channelId, ctx.caller, o.lab);
-  if (!r.ok) return errorReply(ctx.caller.userId, r.error);
-  const { lab, match } = r.value;
-  const post = renderLobby(match);
-  return withCard(publicReply({ ...post, title: `${labName(match, lab)} (${lab}) is taken by ${personName(ctx.caller.displayName)}`, text: post.title ?? '' }), match);
-});
+export const join = defineCommand(
+  'join',
+  z.object({ lab: idValue('lab').optional() }),
+  [matchExists, inLobby, noSeat],
+  async (ctx, o) => {
+    const r = await ctx.host.join(ctx.channelId, ctx.caller, o.lab);
+    if (!r.ok) return errorReply(ctx.caller.userId, r.error);
+    const { lab, match } = r.value;
+    const post = renderLobby(match);
+    return withCard(
+      publicReply({
+        ...post,
+        title: `${labName(match, lab)} (${lab}) is taken by ${personName(ctx.caller.displayName)}`,
+        text: post.title ?? '',
+      }),
+      match,
+    );
+  },
+);
 
 /**
  * `seat lab agent:scripted|llm [policy] [model]` (host only, lobby): give a seat to a scripted policy (default
@@ -137,10 +174,22 @@ export const seat = defineCommand(
   async (ctx, o) => {
     let driver: SeatDriver;
     if (o.agent === 'scripted') {
-      if (o.model !== undefined) return errorReply(ctx.caller.userId, { code: 'invalid_option', option: 'model', message: '`model:` is for `agent:llm`; scripted seats take `policy:`.', expected: 'no model with agent:scripted' });
+      if (o.model !== undefined)
+        return errorReply(ctx.caller.userId, {
+          code: 'invalid_option',
+          option: 'model',
+          message: '`model:` is for `agent:llm`; scripted seats take `policy:`.',
+          expected: 'no model with agent:scripted',
+        });
       driver = { kind: 'scripted', policy: o.policy ?? 'cooperative' };
     } else {
-      if (o.policy !== undefined) return errorReply(ctx.caller.userId, { code: 'invalid_option', option: 'policy', message: '`policy:` is for `agent:scripted`; LLM seats take `model:`.', expected: 'no policy with agent:llm' });
+      if (o.policy !== undefined)
+        return errorReply(ctx.caller.userId, {
+          code: 'invalid_option',
+          option: 'policy',
+          message: '`policy:` is for `agent:scripted`; LLM seats take `model:`.',
+          expected: 'no policy with agent:llm',
+        });
       // No model: the host uses the configured default agent model, or says which setting is missing.
       driver = { kind: 'llm', model: o.model ?? '' };
     }
@@ -148,7 +197,8 @@ export const seat = defineCommand(
     if (!r.ok) return errorReply(ctx.caller.userId, r.error);
     const m = r.value;
     const before = ctx.match?.drivers ?? {};
-    const assigned = Object.keys(m.drivers).find((l) => JSON.stringify(m.drivers[l]) !== JSON.stringify(before[l])) ?? o.lab;
+    const assigned =
+      Object.keys(m.drivers).find((l) => JSON.stringify(m.drivers[l]) !== JSON.stringify(before[l])) ?? o.lab;
     const post = renderLobby(m);
     return withCard(publicReply({ ...post, title: `${seatLabel(m, assigned)} is seated`, text: post.title ?? '' }), m);
   },

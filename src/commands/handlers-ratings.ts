@@ -22,17 +22,26 @@ const KIND_TEXT = { people: 'people', models: 'models and scripted policies', al
 /** `leaderboard [task:] [kind:]`: the top 10 with intervals and matches played, a ratings chart, and people as one player and against each model. */
 export const leaderboard = defineCommand(
   'leaderboard',
-  z.object({ task: z.enum(TASK_NAMES as [TaskName, ...TaskName[]]).optional(), kind: z.enum(['people', 'models', 'all']).optional() }),
+  z.object({
+    task: z.enum(TASK_NAMES as [TaskName, ...TaskName[]]).optional(),
+    kind: z.enum(['people', 'models', 'all']).optional(),
+  }),
   [],
   async (ctx, o) => {
-    const { results, excluded } = await loaderFor(ctx.host.eventStore).load({}, { includeSeeded: dataPolicyOf(ctx.host).includeSeeded });
+    const { results, excluded } = await loaderFor(ctx.host.eventStore).load(
+      {},
+      { includeSeeded: dataPolicyOf(ctx.host).includeSeeded },
+    );
     const kind = o.kind ?? 'all';
     const { buildLeaderboard } = await import('../analytics/ratings/leaderboard.js'); // openskill loads on first use
     const table = buildLeaderboard(results, { ...(o.task ? { task: o.task } : {}), kind, top: LEADERBOARD_TOP });
     const scope = `${o.task ?? 'all tasks'}, ${KIND_TEXT[kind]}`;
     const left = excludedLine(excluded);
     if (table.rows.length === 0) {
-      return publicReply({ title: `Leaderboard (${scope})`, text: `No counted match yet. Finish a match to get rated.${left ? `\n${left}` : ''}` });
+      return publicReply({
+        title: `Leaderboard (${scope})`,
+        text: `No counted match yet. Finish a match to get rated.${left ? `\n${left}` : ''}`,
+      });
     }
     // People's display names and model names are untrusted text: shown as written, never as markup or mentions.
     const name = (p: { name: string }) => playerText(p.name);
@@ -44,7 +53,12 @@ export const leaderboard = defineCommand(
         `${RATING_METHOD} μ−3σ: the live openskill rating.`,
         ...(left ? [left] : []),
       ].join('\n'),
-      fields: [{ name: "People as one player, and people's win rate against each model (per match, ties ½, 95% interval)", value: peopleVsModelsText(table, name) }],
+      fields: [
+        {
+          name: "People as one player, and people's win rate against each model (per match, ties ½, 95% interval)",
+          value: peopleVsModelsText(table, name),
+        },
+      ],
       charts: [ratingsChart(table.rows, `Ratings (${scope}, ${table.matches} matches)`, undefined, table.people)],
     });
   },
@@ -54,8 +68,13 @@ export const leaderboard = defineCommand(
 export const chart = defineCommand('chart', z.object({}), [matchExists, running], async (ctx) => {
   const m = ctx.match!;
   const req = standingsChart(m);
-  if (req.rows.length === 0) return publicReply({ title: 'Standings chart', text: 'No round has closed yet: the chart starts after round 1.' });
-  return publicReply({ title: 'Standings over the rounds', text: `Cumulative reward per seat after each closed round (${m.standings?.length ?? 0} so far).`, charts: [req] });
+  if (req.rows.length === 0)
+    return publicReply({ title: 'Standings chart', text: 'No round has closed yet: the chart starts after round 1.' });
+  return publicReply({
+    title: 'Standings over the rounds',
+    text: `Cumulative reward per seat after each closed round (${m.standings?.length ?? 0} so far).`,
+    charts: [req],
+  });
 });
 
 /** The ratings commands, in catalogue order. */

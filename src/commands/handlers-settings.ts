@@ -24,7 +24,8 @@ export interface SettingsInput {
 }
 
 /** True when any settings option was given. */
-export const changesSettings = (o: SettingsInput): boolean => o.reminders !== undefined || o.channel_threads !== undefined || o.channel_reminders !== undefined;
+export const changesSettings = (o: SettingsInput): boolean =>
+  o.reminders !== undefined || o.channel_threads !== undefined || o.channel_reminders !== undefined;
 
 /** The channel whose defaults apply here: the parent channel of a thread, else this one. */
 const channelOf = (ctx: CommandContext) => ctx.caller.parentChannelId ?? ctx.match?.parentChannelId ?? ctx.calledFrom;
@@ -34,11 +35,18 @@ export async function changeSettings(ctx: CommandContext, o: SettingsInput): Pro
   const store = ctx.host.eventStore;
   const channel = channelOf(ctx);
   if ((o.channel_threads !== undefined || o.channel_reminders !== undefined) && !ctx.caller.isAdmin) {
-    return errorReply(ctx.caller.userId, { code: 'not_admin', option: o.channel_threads !== undefined ? 'channel_threads' : 'channel_reminders', message: "Only a platform admin can change this channel's settings; `reminders:` is yours to set." });
+    return errorReply(ctx.caller.userId, {
+      code: 'not_admin',
+      option: o.channel_threads !== undefined ? 'channel_threads' : 'channel_reminders',
+      message: "Only a platform admin can change this channel's settings; `reminders:` is yours to set.",
+    });
   }
-  if (o.reminders !== undefined) await store.setChatSetting('person', ctx.caller.userId, CHAT_SETTING.reminders, o.reminders);
-  if (o.channel_threads !== undefined) await store.setChatSetting('channel', channel, CHAT_SETTING.threads, o.channel_threads);
-  if (o.channel_reminders !== undefined) await store.setChatSetting('channel', channel, CHAT_SETTING.reminders, o.channel_reminders);
+  if (o.reminders !== undefined)
+    await store.setChatSetting('person', ctx.caller.userId, CHAT_SETTING.reminders, o.reminders);
+  if (o.channel_threads !== undefined)
+    await store.setChatSetting('channel', channel, CHAT_SETTING.threads, o.channel_threads);
+  if (o.channel_reminders !== undefined)
+    await store.setChatSetting('channel', channel, CHAT_SETTING.reminders, o.channel_reminders);
   const [mine, threads, pings] = await Promise.all([
     store.chatSetting('person', ctx.caller.userId, CHAT_SETTING.reminders),
     store.chatSetting('channel', channel, CHAT_SETTING.threads),

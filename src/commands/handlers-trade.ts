@@ -77,7 +77,11 @@ function offerReply(m: HostedMatch, o: Offer, title: string): Reply {
     button(m.id, `Reject ${o.id}`, formatCommand('reject', { offer: o.id }), 'danger'),
     button(m.id, `Counter ${o.id}`, formatCommand('counter', { offer: o.id })),
   ];
-  const notice = privatePost(recipient, { title: `${labName(m, o.from)} offers you ${o.id}`, text: `${offerLine(m, o)}\nOnly you can answer it.`, buttons });
+  const notice = privatePost(recipient, {
+    title: `${labName(m, o.from)} offers you ${o.id}`,
+    text: `${offerLine(m, o)}\nOnly you can answer it.`,
+    buttons,
+  });
   return mergeReplies(announced, { public: [], private: [notice] });
 }
 
@@ -115,51 +119,100 @@ function createdOffer(result: ActionResult, m: HostedMatch): Offer | undefined {
 /** Both a payment and an ask: an offer moves credits one way (rules v3). */
 function payAndAsk(pay: number | undefined, ask: number | undefined): Check {
   if (!pay || !ask) return null;
-  return { code: 'pay_and_ask', option: 'ask', message: `An offer either pays (\`pay\`) or asks (\`ask\`) credits, not both: put the difference in one of them.` };
+  return {
+    code: 'pay_and_ask',
+    option: 'ask',
+    message: `An offer either pays (\`pay\`) or asks (\`ask\`) credits, not both: put the difference in one of them.`,
+  };
 }
 
 /**
  * `offer bid:<credits>`: a sealed bid in the emergency auction open this round (docs/RULES.md §5.1). It
  * lives on `offer` because Discord allows 25 subcommands of /arena; the terms of an offer do not apply.
  */
-function auctionBid(ctx: CommandContext, o: { to?: string; give?: string[]; want?: string[]; pay?: number; ask?: number; bid: number }): Promise<Reply> | Reply {
-  if (o.to !== undefined || o.give !== undefined || o.want !== undefined || o.pay !== undefined || o.ask !== undefined) {
-    return errorReply(ctx.caller.userId, { code: 'bid_with_terms', option: 'bid', message: '`bid` is a sealed auction bid on its own: leave out to, give, want, pay and ask.' });
+function auctionBid(
+  ctx: CommandContext,
+  o: { to?: string; give?: string[]; want?: string[]; pay?: number; ask?: number; bid: number },
+): Promise<Reply> | Reply {
+  if (
+    o.to !== undefined ||
+    o.give !== undefined ||
+    o.want !== undefined ||
+    o.pay !== undefined ||
+    o.ask !== undefined
+  ) {
+    return errorReply(ctx.caller.userId, {
+      code: 'bid_with_terms',
+      option: 'bid',
+      message: '`bid` is a sealed auction bid on its own: leave out to, give, want, pay and ask.',
+    });
   }
   const auction = observationOf(ctx).auction;
-  if (!auction) return errorReply(ctx.caller.userId, { code: 'no_auction', option: 'bid', message: 'No emergency auction is open this round.' });
-  return submit(ctx, { action_type: 'bid', amount: o.bid }, { no_auction: 'bid', bid_too_low: 'bid', budget_overspend: 'bid' }, (result) =>
-    privateReply(ctx.caller.userId, { title: `Sealed bid for ${auction.lot.id}`, text: `${result.message}. Only you see your bid; the post shows the winner and price only.` }),
+  if (!auction)
+    return errorReply(ctx.caller.userId, {
+      code: 'no_auction',
+      option: 'bid',
+      message: 'No emergency auction is open this round.',
+    });
+  return submit(
+    ctx,
+    { action_type: 'bid', amount: o.bid },
+    { no_auction: 'bid', bid_too_low: 'bid', budget_overspend: 'bid' },
+    (result) =>
+      privateReply(ctx.caller.userId, {
+        title: `Sealed bid for ${auction.lot.id}`,
+        text: `${result.message}. Only you see your bid; the post shows the winner and price only.`,
+      }),
   );
 }
 
 /** `offer to [give] [want] [pay|ask] [msg] [expires]`: send_offer (docs/RULES.md §3.1; credits, expires in rounds, default 2); or `offer bid`. */
-export const offer = defineCommand('offer', z.object({ to: idValue('lab').optional(), ...terms, bid: moneyValue().optional() }), SEAT, async (ctx, o) => {
-  if (o.bid !== undefined) return auctionBid(ctx, { ...o, bid: o.bid });
-  const obs = observationOf(ctx);
-  // Nothing at all (the "Make an offer" button): the builder, and how to type it where forms do not exist.
-  if (Object.values(o).every((v) => v === undefined)) return builderReply(ctx, obs);
-  if (o.to === undefined) {
-    const valid = obs.labs.filter((l) => !l.finished).map((l) => l.id);
-    return errorReply(ctx.caller.userId, { code: 'missing_option', option: 'to', message: '`offer` needs `to:` — the lab the offer goes to (or `bid:` alone, in an emergency auction).', expected: 'a lab id', validValues: valid });
-  }
-  const give = o.give ?? [];
-  const want = o.want ?? [];
-  const bad = firstError(
-    checkLab('to', o.to, obs, true),
-    checkOwnBlocks('give', give, obs, LIVE, 'available or reserved'),
-    checkTargetBlocks('want', want, obs, o.to),
-    checkPay('pay', o.pay, obs),
-    payAndAsk(o.pay, o.ask),
-  );
-  if (bad) return errorReply(ctx.caller.userId, bad);
-  const action = { action_type: 'send_offer' as const, target_lab_id: o.to, block_ids: give, requested_block_ids: want, payment: o.pay ?? 0, ask: o.ask ?? 0, message: o.msg ?? '', expires_in: o.expires ?? 2 };
-  return submit(ctx, action, OFFER_CODES, (result, m) => {
-    const made = createdOffer(result, m);
-    if (!made) return publicReply({ text: result.message });
-    return offerReply(m, made, `${labName(m, made.from)} makes an offer to ${labName(m, made.to)}`);
-  });
-});
+export const offer = defineCommand(
+  'offer',
+  z.object({ to: idValue('lab').optional(), ...terms, bid: moneyValue().optional() }),
+  SEAT,
+  async (ctx, o) => {
+    if (o.bid !== undefined) return auctionBid(ctx, { ...o, bid: o.bid });
+    const obs = observationOf(ctx);
+    // Nothing at all (the "Make an offer" button): the builder, and how to type it where forms do not exist.
+    if (Object.values(o).every((v) => v === undefined)) return builderReply(ctx, obs);
+    if (o.to === undefined) {
+      const valid = obs.labs.filter((l) => !l.finished).map((l) => l.id);
+      return errorReply(ctx.caller.userId, {
+        code: 'missing_option',
+        option: 'to',
+        message: '`offer` needs `to:` — the lab the offer goes to (or `bid:` alone, in an emergency auction).',
+        expected: 'a lab id',
+        validValues: valid,
+      });
+    }
+    const give = o.give ?? [];
+    const want = o.want ?? [];
+    const bad = firstError(
+      checkLab('to', o.to, obs, true),
+      checkOwnBlocks('give', give, obs, LIVE, 'available or reserved'),
+      checkTargetBlocks('want', want, obs, o.to),
+      checkPay('pay', o.pay, obs),
+      payAndAsk(o.pay, o.ask),
+    );
+    if (bad) return errorReply(ctx.caller.userId, bad);
+    const action = {
+      action_type: 'send_offer' as const,
+      target_lab_id: o.to,
+      block_ids: give,
+      requested_block_ids: want,
+      payment: o.pay ?? 0,
+      ask: o.ask ?? 0,
+      message: o.msg ?? '',
+      expires_in: o.expires ?? 2,
+    };
+    return submit(ctx, action, OFFER_CODES, (result, m) => {
+      const made = createdOffer(result, m);
+      if (!made) return publicReply({ text: result.message });
+      return offerReply(m, made, `${labName(m, made.from)} makes an offer to ${labName(m, made.to)}`);
+    });
+  },
+);
 
 /** `accept offer`: accept_offer as its recipient (docs/RULES.md §3.2); public trade post plus a private reward note. */
 export const accept = defineCommand('accept', z.object({ offer: idValue('offer') }), SEAT, async (ctx, o) => {
@@ -170,7 +223,10 @@ export const accept = defineCommand('accept', z.object({ offer: idValue('offer')
   return submit(ctx, { action_type: 'accept_offer', offer_id: o.offer }, OFFER_CODES, (result, m) => {
     if (!before) return publicReply({ text: result.message });
     const text = `${labName(m, before.from)} gave ${dealSide(m.state, before.offeredBlockIds, before.payment)}; ${labName(m, before.to)} gave ${dealSide(m.state, before.requestedBlockIds, before.ask ?? 0)}.`;
-    return mergeReplies(publicReply({ title: `${labName(m, before.to)} accepted ${before.id}`, text }), rewardNote(ctx, result, `You accepted ${before.id}.`));
+    return mergeReplies(
+      publicReply({ title: `${labName(m, before.to)} accepted ${before.id}`, text }),
+      rewardNote(ctx, result, `You accepted ${before.id}.`),
+    );
   });
 });
 
@@ -186,28 +242,43 @@ export const reject = defineCommand('reject', z.object({ offer: idValue('offer')
 });
 
 /** `counter offer [give] [want] [pay] [msg] [expires]`: counter_offer to the original sender (docs/RULES.md §3.4). */
-export const counter = defineCommand('counter', z.object({ offer: idValue('offer'), ...terms }), SEAT, async (ctx, o) => {
-  const obs = observationOf(ctx);
-  const give = o.give ?? [];
-  const want = o.want ?? [];
-  const original = obs.offers.find((x) => x.id === o.offer);
-  const bad = firstError(
-    checkOffer('offer', o.offer, obs, 'recipient', ctx.match?.state?.offers),
-    checkOwnBlocks('give', give, obs, LIVE, 'available or reserved'),
-    original ? checkTargetBlocks('want', want, obs, original.from) : null,
-    checkPay('pay', o.pay, obs),
-    payAndAsk(o.pay, o.ask),
-  );
-  if (bad) return errorReply(ctx.caller.userId, bad);
-  // No terms at all (the Counter button): say how to write a counter instead of failing as an empty offer.
-  if (original && o.give === undefined && o.want === undefined && o.pay === undefined && o.ask === undefined) return { ...counterHelp(ctx, original), form: offerForm(ctx.match!, obs, original) };
-  const action = { action_type: 'counter_offer' as const, offer_id: o.offer, block_ids: give, requested_block_ids: want, payment: o.pay ?? 0, ask: o.ask ?? 0, message: o.msg ?? '', expires_in: o.expires ?? 2 };
-  return submit(ctx, action, { ...OFFER_CODES, unknown_lab: 'offer', self_trade: 'offer' }, (result, m) => {
-    const made = createdOffer(result, m);
-    if (!made) return publicReply({ text: result.message });
-    return offerReply(m, made, `${labName(m, made.from)} counters ${o.offer} with ${made.id}`);
-  });
-});
+export const counter = defineCommand(
+  'counter',
+  z.object({ offer: idValue('offer'), ...terms }),
+  SEAT,
+  async (ctx, o) => {
+    const obs = observationOf(ctx);
+    const give = o.give ?? [];
+    const want = o.want ?? [];
+    const original = obs.offers.find((x) => x.id === o.offer);
+    const bad = firstError(
+      checkOffer('offer', o.offer, obs, 'recipient', ctx.match?.state?.offers),
+      checkOwnBlocks('give', give, obs, LIVE, 'available or reserved'),
+      original ? checkTargetBlocks('want', want, obs, original.from) : null,
+      checkPay('pay', o.pay, obs),
+      payAndAsk(o.pay, o.ask),
+    );
+    if (bad) return errorReply(ctx.caller.userId, bad);
+    // No terms at all (the Counter button): say how to write a counter instead of failing as an empty offer.
+    if (original && o.give === undefined && o.want === undefined && o.pay === undefined && o.ask === undefined)
+      return { ...counterHelp(ctx, original), form: offerForm(ctx.match!, obs, original) };
+    const action = {
+      action_type: 'counter_offer' as const,
+      offer_id: o.offer,
+      block_ids: give,
+      requested_block_ids: want,
+      payment: o.pay ?? 0,
+      ask: o.ask ?? 0,
+      message: o.msg ?? '',
+      expires_in: o.expires ?? 2,
+    };
+    return submit(ctx, action, { ...OFFER_CODES, unknown_lab: 'offer', self_trade: 'offer' }, (result, m) => {
+      const made = createdOffer(result, m);
+      if (!made) return publicReply({ text: result.message });
+      return offerReply(m, made, `${labName(m, made.from)} counters ${o.offer} with ${made.id}`);
+    });
+  },
+);
 
 /** The trading commands, in catalogue order. */
 export const TRADE_COMMANDS: readonly CommandDefinition[] = [offer, accept, reject, counter];

@@ -59,15 +59,31 @@ const TOP_HOSTS = 10;
 const MATCHES_SHOWN = 10;
 
 /** " · ≈ $0.0123" at `prices`, or nothing without prices. */
-const costText = (s: Sum, prices: TokenPrices | null) => (prices ? ` · ≈ ${dollars(costOf(prices, s.prompt, s.completion))}` : '');
+const costText = (s: Sum, prices: TokenPrices | null) =>
+  prices ? ` · ≈ ${dollars(costOf(prices, s.prompt, s.completion))}` : '';
 
 /** The "By match" field: the day's matches by tokens (calls without a match are left out), with their cost. */
-function byMatchField(rows: readonly LlmUsageRecord[], prices: TokenPrices | null, withChannel: boolean): { name: string; value: string } | null {
-  const byMatch = [...sumBy(rows.filter((r) => r.matchId !== null), (r) => r.matchId!).entries()].sort((a, b) => b[1].tokens - a[1].tokens || a[0].localeCompare(b[0]));
+function byMatchField(
+  rows: readonly LlmUsageRecord[],
+  prices: TokenPrices | null,
+  withChannel: boolean,
+): { name: string; value: string } | null {
+  const byMatch = [
+    ...sumBy(
+      rows.filter((r) => r.matchId !== null),
+      (r) => r.matchId!,
+    ).entries(),
+  ].sort((a, b) => b[1].tokens - a[1].tokens || a[0].localeCompare(b[0]));
   if (byMatch.length === 0) return null;
   const channelOf = new Map(rows.map((r) => [r.matchId, r.channelId]));
-  const lines = byMatch.slice(0, MATCHES_SHOWN).map(([id, m]) => `• ${id}${withChannel ? ` (${channelOf.get(id) ?? 'no channel'})` : ''}: ${fmt(m.tokens)} tokens · ${plural(m.calls, 'call')}${refusedText(m)}${costText(m, prices)}`);
-  if (byMatch.length > MATCHES_SHOWN) lines.push(`… and ${plural(byMatch.length - MATCHES_SHOWN, 'more match', 'more matches')}`);
+  const lines = byMatch
+    .slice(0, MATCHES_SHOWN)
+    .map(
+      ([id, m]) =>
+        `• ${id}${withChannel ? ` (${channelOf.get(id) ?? 'no channel'})` : ''}: ${fmt(m.tokens)} tokens · ${plural(m.calls, 'call')}${refusedText(m)}${costText(m, prices)}`,
+    );
+  if (byMatch.length > MATCHES_SHOWN)
+    lines.push(`… and ${plural(byMatch.length - MATCHES_SHOWN, 'more match', 'more matches')}`);
   return { name: 'By match', value: lines.join('\n') };
 }
 
@@ -94,7 +110,10 @@ function guardField(guard: readonly LlmGuardRecord[]): { name: string; value: st
   if (byModel.size === 0) return null;
   const lines = [...byModel.entries()]
     .sort((a, b) => a[0].localeCompare(b[0]))
-    .map(([model, m]) => `• ${playerText(model)}: ${plural(m.redactions, 'private figure')} redacted · ${plural(m.refusals, 'action')} refused (gave value away) · ${plural(m.matches.size, 'match', 'matches')}`);
+    .map(
+      ([model, m]) =>
+        `• ${playerText(model)}: ${plural(m.redactions, 'private figure')} redacted · ${plural(m.refusals, 'action')} refused (gave value away) · ${plural(m.matches.size, 'match', 'matches')}`,
+    );
   return { name: 'LLM seats protected', value: lines.join('\n') };
 }
 
@@ -103,31 +122,62 @@ function guardField(guard: readonly LlmGuardRecord[]): { name: string; value: st
  * the seats' self-protection did (`guard`) and, with `prices`, estimated costs. Pure. Channels are sorted by tokens spent, most first; calls
  * without a channel show as "(no channel)".
  */
-export function formatUsage(rows: readonly LlmUsageRecord[], budgets: UsageBudgets | null, day: string, channelOnly?: string, guard: readonly LlmGuardRecord[] = [], prices: TokenPrices | null = null): Post {
+export function formatUsage(
+  rows: readonly LlmUsageRecord[],
+  budgets: UsageBudgets | null,
+  day: string,
+  channelOnly?: string,
+  guard: readonly LlmGuardRecord[] = [],
+  prices: TokenPrices | null = null,
+): Post {
   const post = formatTokens(rows, budgets, day, channelOnly, prices);
   const field = guardField(channelOnly === undefined ? guard : guard.filter((g) => g.channelId === channelOnly));
   return field ? { ...post, fields: [...(post.fields ?? []), field] } : post;
 }
 
 /** The token part of {@link formatUsage}. */
-function formatTokens(rows: readonly LlmUsageRecord[], budgets: UsageBudgets | null, day: string, channelOnly: string | undefined, prices: TokenPrices | null): Post {
-  if (channelOnly !== undefined) return formatChannelUsage(rows.filter((r) => r.channelId === channelOnly), budgets, day, prices);
+function formatTokens(
+  rows: readonly LlmUsageRecord[],
+  budgets: UsageBudgets | null,
+  day: string,
+  channelOnly: string | undefined,
+  prices: TokenPrices | null,
+): Post {
+  if (channelOnly !== undefined)
+    return formatChannelUsage(
+      rows.filter((r) => r.channelId === channelOnly),
+      budgets,
+      day,
+      prices,
+    );
   const total = sumBy(rows, () => 'all').get('all');
   const budgetLine = budgets
     ? `Budgets: ${budgets.dailyTokens ? fmt(budgets.dailyTokens) : 'no limit'} a day for the deployment, ${budgets.personDailyTokens ? fmt(budgets.personDailyTokens) : 'no limit'} a day per host, ${budgets.channelDailyTokens ? fmt(budgets.channelDailyTokens) : 'no limit'} a day per channel, ${budgets.matchTokens ? fmt(budgets.matchTokens) : 'no limit'} per match. Days are UTC; the daily budgets reset at 00:00 UTC.`
     : 'Budgets: not known in this process (no LLM runtime started).';
   const title = `LLM usage today (UTC ${day})`;
   if (!total) return { title, text: ['No LLM call today: 0 tokens spent.', budgetLine].join('\n') };
-  const byChannel = [...sumBy(rows, (r) => r.channelId ?? '').entries()].sort((a, b) => b[1].tokens - a[1].tokens || a[0].localeCompare(b[0]));
-  const byModel = [...sumBy(rows, (r) => r.model).entries()].sort((a, b) => b[1].tokens - a[1].tokens || a[0].localeCompare(b[0]));
-  const byHost = [...sumBy(rows.filter((r) => r.personId !== null), (r) => r.personId ?? '').entries()].sort((a, b) => b[1].tokens - a[1].tokens || a[0].localeCompare(b[0]));
+  const byChannel = [...sumBy(rows, (r) => r.channelId ?? '').entries()].sort(
+    (a, b) => b[1].tokens - a[1].tokens || a[0].localeCompare(b[0]),
+  );
+  const byModel = [...sumBy(rows, (r) => r.model).entries()].sort(
+    (a, b) => b[1].tokens - a[1].tokens || a[0].localeCompare(b[0]),
+  );
+  const byHost = [
+    ...sumBy(
+      rows.filter((r) => r.personId !== null),
+      (r) => r.personId ?? '',
+    ).entries(),
+  ].sort((a, b) => b[1].tokens - a[1].tokens || a[0].localeCompare(b[0]));
   const hosts = byHost.length
     ? [
         {
           name: `By host (${byHost.length > TOP_HOSTS ? `the ${TOP_HOSTS} who spent most of ${fmt(byHost.length)}` : plural(byHost.length, 'host')})`,
           value: byHost
             .slice(0, TOP_HOSTS)
-            .map(([host, s]) => `• ${playerText(host)}: ${against(s.tokens, budgets?.personDailyTokens ?? null)} · ${plural(s.calls, 'call')}${refusedText(s)} · ${plural(s.matches.size, 'match', 'matches')}${costText(s, prices)}`)
+            .map(
+              ([host, s]) =>
+                `• ${playerText(host)}: ${against(s.tokens, budgets?.personDailyTokens ?? null)} · ${plural(s.calls, 'call')}${refusedText(s)} · ${plural(s.matches.size, 'match', 'matches')}${costText(s, prices)}`,
+            )
             .join('\n'),
         },
       ]
@@ -145,13 +195,21 @@ function formatTokens(rows: readonly LlmUsageRecord[], budgets: UsageBudgets | n
       {
         name: 'By channel',
         value: byChannel
-          .map(([channel, s]) => `• ${channel === '' ? '(no channel)' : channel}: ${against(s.tokens, channel === '' ? null : (budgets?.channelDailyTokens ?? null))} · ${plural(s.calls, 'call')}${refusedText(s)} · ${plural(s.matches.size, 'match', 'matches')}${costText(s, prices)}`)
+          .map(
+            ([channel, s]) =>
+              `• ${channel === '' ? '(no channel)' : channel}: ${against(s.tokens, channel === '' ? null : (budgets?.channelDailyTokens ?? null))} · ${plural(s.calls, 'call')}${refusedText(s)} · ${plural(s.matches.size, 'match', 'matches')}${costText(s, prices)}`,
+          )
           .join('\n'),
       },
       ...hosts,
       {
         name: 'By model',
-        value: byModel.map(([model, s]) => `• ${playerText(model)}: ${fmt(s.tokens)} tokens (prompt ${fmt(s.prompt)}, completion ${fmt(s.completion)}) · ${plural(s.calls, 'call')}${refusedText(s)}${costText(s, prices)}`).join('\n'),
+        value: byModel
+          .map(
+            ([model, s]) =>
+              `• ${playerText(model)}: ${fmt(s.tokens)} tokens (prompt ${fmt(s.prompt)}, completion ${fmt(s.completion)}) · ${plural(s.calls, 'call')}${refusedText(s)}${costText(s, prices)}`,
+          )
+          .join('\n'),
       },
       ...(matches ? [matches] : []),
     ],
@@ -159,17 +217,41 @@ function formatTokens(rows: readonly LlmUsageRecord[], budgets: UsageBudgets | n
 }
 
 /** One channel's usage: what a platform admin of that channel's server may see (no other tenant's figures). */
-function formatChannelUsage(rows: readonly LlmUsageRecord[], budgets: UsageBudgets | null, day: string, prices: TokenPrices | null): Post {
+function formatChannelUsage(
+  rows: readonly LlmUsageRecord[],
+  budgets: UsageBudgets | null,
+  day: string,
+  prices: TokenPrices | null,
+): Post {
   const title = `LLM usage today in this channel (UTC ${day})`;
   const total = sumBy(rows, () => 'all').get('all');
-  const budget = budgets ? `Budget: ${budgets.channelDailyTokens ? fmt(budgets.channelDailyTokens) : 'no limit'} a day per channel, ${budgets.matchTokens ? fmt(budgets.matchTokens) : 'no limit'} per match; it resets at 00:00 UTC.` : 'Budget: not known in this process.';
+  const budget = budgets
+    ? `Budget: ${budgets.channelDailyTokens ? fmt(budgets.channelDailyTokens) : 'no limit'} a day per channel, ${budgets.matchTokens ? fmt(budgets.matchTokens) : 'no limit'} per match; it resets at 00:00 UTC.`
+    : 'Budget: not known in this process.';
   if (!total) return { title, text: ['No LLM call in this channel today.', budget].join('\n') };
-  const byModel = [...sumBy(rows, (r) => r.model).entries()].sort((a, b) => b[1].tokens - a[1].tokens || a[0].localeCompare(b[0]));
+  const byModel = [...sumBy(rows, (r) => r.model).entries()].sort(
+    (a, b) => b[1].tokens - a[1].tokens || a[0].localeCompare(b[0]),
+  );
   const matches = byMatchField(rows, prices, false);
   return {
     title,
-    text: [`This channel: ${against(total.tokens, budgets?.channelDailyTokens ?? null)} · ${plural(total.calls, 'call')}${refusedText(total)} · ${plural(total.matches.size, 'match', 'matches')}${costText(total, prices)}.`, budget, priceLine(prices)].join('\n'),
-    fields: [{ name: 'By model', value: byModel.map(([model, m]) => `• ${playerText(model)}: ${fmt(m.tokens)} tokens · ${plural(m.calls, 'call')}${refusedText(m)}${costText(m, prices)}`).join('\n') }, ...(matches ? [matches] : [])],
+    text: [
+      `This channel: ${against(total.tokens, budgets?.channelDailyTokens ?? null)} · ${plural(total.calls, 'call')}${refusedText(total)} · ${plural(total.matches.size, 'match', 'matches')}${costText(total, prices)}.`,
+      budget,
+      priceLine(prices),
+    ].join('\n'),
+    fields: [
+      {
+        name: 'By model',
+        value: byModel
+          .map(
+            ([model, m]) =>
+              `• ${playerText(model)}: ${fmt(m.tokens)} tokens · ${plural(m.calls, 'call')}${refusedText(m)}${costText(m, prices)}`,
+          )
+          .join('\n'),
+      },
+      ...(matches ? [matches] : []),
+    ],
   };
 }
 
@@ -182,8 +264,21 @@ export async function usageView(ctx: CommandContext, now: Date = new Date()): Pr
   const denied = isPlatformAdmin(ctx);
   if (denied) return errorReply(ctx.caller.userId, denied);
   const day = now.toISOString().slice(0, 10);
-  const [rows, guard] = await Promise.all([ctx.host.eventStore.listLlmUsage(day), ctx.host.eventStore.listLlmGuard(day)]);
+  const [rows, guard] = await Promise.all([
+    ctx.host.eventStore.listLlmUsage(day),
+    ctx.host.eventStore.listLlmGuard(day),
+  ]);
   const operator = ctx.host.isAdmin?.(ctx.caller, false) ?? false;
   // In a thread, a platform admin sees its parent channel, whose budget the thread's matches count against.
-  return privateReply(ctx.caller.userId, formatUsage(rows, usageBudgets(), day, operator ? undefined : (ctx.caller.parentChannelId ?? ctx.channelId), guard, usagePrices()));
+  return privateReply(
+    ctx.caller.userId,
+    formatUsage(
+      rows,
+      usageBudgets(),
+      day,
+      operator ? undefined : (ctx.caller.parentChannelId ?? ctx.channelId),
+      guard,
+      usagePrices(),
+    ),
+  );
 }

@@ -14,7 +14,9 @@ import { renderMe, renderStatus } from './views.js';
 import { changeSettings, changesSettings, SETTINGS_OPTIONS } from './handlers-settings.js';
 
 /** `status`: the match's public view, posted to the channel. */
-export const status = defineCommand('status', z.object({}), [matchExists], async (ctx) => publicReply(renderStatus(ctx.match!)));
+export const status = defineCommand('status', z.object({}), [matchExists], async (ctx) =>
+  publicReply(renderStatus(ctx.match!)),
+);
 
 /** `me`: the caller's own seat view (budget, blocks, jobs, offers, coalitions), privately, with action buttons. */
 /**
@@ -42,10 +44,13 @@ const channelRef = (platform: string, m: { channelId: string; parentChannelId?: 
 /** `me` where the caller has no match: their open matches in other channels of the same server, or null when none. */
 async function myMatchesElsewhere(ctx: CommandContext) {
   const all = await ctx.host.matchesOf(ctx.caller.userId, ctx.platform);
-  const same = all.filter((m) => ctx.caller.spaceId === undefined || m.spaceId === undefined || m.spaceId === ctx.caller.spaceId);
+  const same = all.filter(
+    (m) => ctx.caller.spaceId === undefined || m.spaceId === undefined || m.spaceId === ctx.caller.spaceId,
+  );
   if (same.length === 0) return null;
   const lines = same.slice(0, 20).map((m) => {
-    const where = m.phase === 'lobby' ? 'lobby' : `round ${roundLabel(m.state?.round ?? 0, m.state?.params.maxRounds ?? 0)}`;
+    const where =
+      m.phase === 'lobby' ? 'lobby' : `round ${roundLabel(m.state?.round ?? 0, m.state?.params.maxRounds ?? 0)}`;
     return `\`${m.id}\` ${m.settings.task}, ${where}, ${channelRef(ctx.platform, m)}`;
   });
   return privateReply(ctx.caller.userId, {
@@ -55,22 +60,34 @@ async function myMatchesElsewhere(ctx: CommandContext) {
 }
 
 /** `done`: the caller's seat is done for this round; the host closes the round when every person/agent seat is done. */
-export const done = defineCommand('done', z.object({ undo: boolValue().optional(), auto: choiceValue(['on', 'off']).optional() }), [matchExists, running, hasSeat], async (ctx, o) => {
-  const lab = ctx.lab!;
-  const before = ctx.match!;
-  if (o.auto !== undefined || o.undo === true) return doneSetting(ctx, o.auto === 'on' ? 'auto-on' : o.auto === 'off' ? 'auto-off' : 'undo');
-  if (before.done.includes(lab)) {
-    return privateReply(ctx.caller.userId, { text: `You already said done this round. Waiting for: ${pendingSeats(before).map((l) => seatLabel(before, l)).join(', ') || 'nobody'}.` });
-  }
-  const r = await ctx.host.done(ctx.channelId, ctx.caller, before.state?.round, 'done', before.id);
-  if (!r.ok) return errorReply(ctx.caller.userId, r.error);
-  const { match, closed } = r.value;
-  const round = before.state ? ` with round ${roundLabel(before.state.round, before.state.params.maxRounds)}` : '';
-  const said = { text: `${labName(match, lab)} is done${round}.` };
-  if (closed) return mergeReplies(publicReply(said), closed);
-  const waiting = pendingSeats(match).map((l) => seatLabel(match, l));
-  return publicReply({ text: `${said.text}${waiting.length ? ` Waiting for: ${waiting.join(', ')}.` : ''}` });
-});
+export const done = defineCommand(
+  'done',
+  z.object({ undo: boolValue().optional(), auto: choiceValue(['on', 'off']).optional() }),
+  [matchExists, running, hasSeat],
+  async (ctx, o) => {
+    const lab = ctx.lab!;
+    const before = ctx.match!;
+    if (o.auto !== undefined || o.undo === true)
+      return doneSetting(ctx, o.auto === 'on' ? 'auto-on' : o.auto === 'off' ? 'auto-off' : 'undo');
+    if (before.done.includes(lab)) {
+      return privateReply(ctx.caller.userId, {
+        text: `You already said done this round. Waiting for: ${
+          pendingSeats(before)
+            .map((l) => seatLabel(before, l))
+            .join(', ') || 'nobody'
+        }.`,
+      });
+    }
+    const r = await ctx.host.done(ctx.channelId, ctx.caller, before.state?.round, 'done', before.id);
+    if (!r.ok) return errorReply(ctx.caller.userId, r.error);
+    const { match, closed } = r.value;
+    const round = before.state ? ` with round ${roundLabel(before.state.round, before.state.params.maxRounds)}` : '';
+    const said = { text: `${labName(match, lab)} is done${round}.` };
+    if (closed) return mergeReplies(publicReply(said), closed);
+    const waiting = pendingSeats(match).map((l) => seatLabel(match, l));
+    return publicReply({ text: `${said.text}${waiting.length ? ` Waiting for: ${waiting.join(', ')}.` : ''}` });
+  },
+);
 
 /** `done undo:true` / `done auto:on|off`: take a done back, or set the automatic done for this match. */
 async function doneSetting(ctx: CommandContext, how: 'undo' | 'auto-on' | 'auto-off') {
@@ -79,9 +96,16 @@ async function doneSetting(ctx: CommandContext, how: 'undo' | 'auto-on' | 'auto-
   const r = await ctx.host.done(ctx.channelId, ctx.caller, before.state?.round, how, before.id);
   if (!r.ok) return errorReply(ctx.caller.userId, r.error);
   const n = before.state ? before.state.round + 1 : 1;
-  if (how === 'auto-off') return privateReply(ctx.caller.userId, { text: 'You will not be marked done automatically in this match. Type `done` when you are done with a round (`done auto:on` turns it back on).' });
-  if (how === 'auto-on') return privateReply(ctx.caller.userId, { text: 'You may be marked done automatically again when nothing is left for you to decide (`done auto:off` turns it off).' });
-  if (!before.done.includes(lab)) return privateReply(ctx.caller.userId, { text: `You are not done with round ${n}: nothing to take back.` });
+  if (how === 'auto-off')
+    return privateReply(ctx.caller.userId, {
+      text: 'You will not be marked done automatically in this match. Type `done` when you are done with a round (`done auto:on` turns it back on).',
+    });
+  if (how === 'auto-on')
+    return privateReply(ctx.caller.userId, {
+      text: 'You may be marked done automatically again when nothing is left for you to decide (`done auto:off` turns it off).',
+    });
+  if (!before.done.includes(lab))
+    return privateReply(ctx.caller.userId, { text: `You are not done with round ${n}: nothing to take back.` });
   return publicReply({ text: `${labName(r.value.match, lab)} is not done with round ${n} after all.` });
 }
 

@@ -16,7 +16,10 @@ import { usageView } from './handlers-usage.js';
 /** Ballot ids are `v_<n>`. */
 const ballotValue = () => {
   const expected = 'a ballot id like v_3';
-  return z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.string({ error: expected }).regex(/^v_\d{1,3}$/, { error: expected }));
+  return z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
+    z.string({ error: expected }).regex(/^v_\d{1,3}$/, { error: expected }),
+  );
 };
 
 /**
@@ -42,11 +45,15 @@ export const vote = defineCommand(
     });
     if (!r.ok) return errorReply(ctx.caller.userId, r.error);
     // With the web page configured (config web.publicUrl), the reply also offers a personal, expiring, single-use link to vote in a browser.
-    const link = o.choice === undefined ? await voteLinkFor(ctx.host.eventStore, ctx.caller, ctx.channelId, Date.now()) : null;
+    const link =
+      o.choice === undefined ? await voteLinkFor(ctx.host.eventStore, ctx.caller, ctx.channelId, Date.now()) : null;
     if (!link) return r.value;
     const note = `Or vote in a browser: ${link.url}
 This link is yours alone (votes count as yours): it works once and until ${new Date(link.expiresAt).toISOString()}.`;
-    return { ...r.value, private: [...r.value.private, privatePost(ctx.caller.userId, { title: 'Vote on the web', text: note })] };
+    return {
+      ...r.value,
+      private: [...r.value.private, privatePost(ctx.caller.userId, { title: 'Vote on the web', text: note })],
+    };
   },
 );
 
@@ -54,11 +61,20 @@ This link is yours alone (votes count as yours): it works once and until ${new D
  * `stats [view]`: votes and judge–human agreement over the channel's finished matches, posted to the channel;
  * `view:usage` is the admin view of today's LLM usage instead (handlers-usage.ts).
  */
-export const stats = defineCommand('stats', z.object({ view: choiceValue(['votes', 'usage']).optional() }), [], async (ctx, o) => {
-  if (o.view === 'usage') return usageView(ctx);
-  const computed = await statsForMatches(ctx.host.eventStore, { channelId: ctx.channelId }, { ...DEFAULT_SELECTION, includeSeeded: dataPolicyOf(ctx.host).includeSeeded });
-  return publicReply({ title: 'Preference data in this channel (finished matches)', text: formatStats(computed) });
-});
+export const stats = defineCommand(
+  'stats',
+  z.object({ view: choiceValue(['votes', 'usage']).optional() }),
+  [],
+  async (ctx, o) => {
+    if (o.view === 'usage') return usageView(ctx);
+    const computed = await statsForMatches(
+      ctx.host.eventStore,
+      { channelId: ctx.channelId },
+      { ...DEFAULT_SELECTION, includeSeeded: dataPolicyOf(ctx.host).includeSeeded },
+    );
+    return publicReply({ title: 'Preference data in this channel (finished matches)', text: formatStats(computed) });
+  },
+);
 
 /** The preference commands, in catalogue order. */
 export const VOTE_COMMANDS: readonly CommandDefinition[] = [vote, stats];

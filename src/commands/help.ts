@@ -37,7 +37,8 @@ const HOW_TO_TYPE: Record<string, string> = {
   discord: 'Use `/arena command`, which asks for each option, or the buttons under posts',
 };
 const GENERIC_HOW = 'Write `command name:value …` (on Slack `/arena command …`)';
-const QUOTING = "quote values with spaces: msg:\"like this\" or msg:'like this'. Lists are comma-separated: give:b_0_1,b_0_2.";
+const QUOTING =
+  'quote values with spaces: msg:"like this" or msg:\'like this\'. Lists are comma-separated: give:b_0_1,b_0_2.';
 
 const PHASE_TEXT: Record<HelpPlace['phase'], string> = {
   none: 'no match in this channel',
@@ -47,7 +48,8 @@ const PHASE_TEXT: Record<HelpPlace['phase'], string> = {
 };
 
 /** The console's own command (src/adapters/console), not in the catalogue: `help` lists it there. */
-export const CONSOLE_QUIT_LINE = '• `quit` — Leave the console (Ctrl-C does the same); it says where the match is kept and how to resume it';
+export const CONSOLE_QUIT_LINE =
+  '• `quit` — Leave the console (Ctrl-C does the same); it says where the match is kept and how to resume it';
 
 /**
  * The command list (private reply to `help`). With a `place`, `specs` are the commands that work there
@@ -71,7 +73,10 @@ export function renderHelp(specs: readonly CommandSpec[] = COMMAND_SPECS, place?
 export function renderCommandHelp(name: string, unavailable?: string | null): Post {
   const spec = findSpec(name);
   if (!spec) return renderHelp();
-  const options = spec.options.map((o) => `• \`${o.name}\` (${o.kind}${o.required ? ', required' : ''}${o.choices ? `: ${o.choices.join(', ')}` : ''}) — ${o.description}`);
+  const options = spec.options.map(
+    (o) =>
+      `• \`${o.name}\` (${o.kind}${o.required ? ', required' : ''}${o.choices ? `: ${o.choices.join(', ')}` : ''}) — ${o.description}`,
+  );
   return {
     title: `\`${usage(spec)}\``,
     text: [
@@ -90,8 +95,15 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
  * A test checks that the section in docs/COMMANDS.md equals this text (regenerate: npx tsx src/cli/readme-commands.ts).
  */
 export function renderCommandReference(specs: readonly CommandSpec[] = COMMAND_SPECS): string {
-  const rows = specs.map((s) => `| \`${cell(usage(s))}\` | ${ACCESS_TEXT[s.access]} | ${cell(s.description)}. ${cell(s.help)} |`);
-  const options = specs.flatMap((s) => s.options.map((o) => `| ${s.name} | \`${o.name}\` | ${o.kind} | ${o.required ? 'yes' : 'no'} | ${cell(o.description)}${o.choices && o.choices.length > 4 ? `: ${o.choices.join(', ')}` : ''} |`));
+  const rows = specs.map(
+    (s) => `| \`${cell(usage(s))}\` | ${ACCESS_TEXT[s.access]} | ${cell(s.description)}. ${cell(s.help)} |`,
+  );
+  const options = specs.flatMap((s) =>
+    s.options.map(
+      (o) =>
+        `| ${s.name} | \`${o.name}\` | ${o.kind} | ${o.required ? 'yes' : 'no'} | ${cell(o.description)}${o.choices && o.choices.length > 4 ? `: ${o.choices.join(', ')}` : ''} |`,
+    ),
+  );
   return [
     'Every platform renders the same catalogue (`src/commands`): Discord as `/arena <command>` with typed options,',
     'Slack as `/arena <command> name:value …`, the console as `<command> name:value …`. Values with spaces are quoted',

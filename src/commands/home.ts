@@ -25,14 +25,23 @@ export interface HomeEntry {
 }
 
 /** The home of `userId` on `platform`: their open matches, oldest first, each with their own view. */
-export async function homeEntries(host: Pick<ArenaHost, 'matchesOf' | 'seatOf'>, userId: string, platform: string): Promise<HomeEntry[]> {
+export async function homeEntries(
+  host: Pick<ArenaHost, 'matchesOf' | 'seatOf'>,
+  userId: string,
+  platform: string,
+): Promise<HomeEntry[]> {
   const matches = await host.matchesOf(userId, platform);
   return matches.map((m) => {
     const lab = host.seatOf(m, userId);
     const view = lab ? renderMe(m, lab) : renderLobby(m);
     // Buttons act in the match's channel; a home tab has none, so they are left out here.
     const post: Post = { ...view, buttons: [] };
-    return { matchId: m.id, channelId: m.channelId, ...(m.parentChannelId ? { parentChannelId: m.parentChannelId } : {}), post };
+    return {
+      matchId: m.id,
+      channelId: m.channelId,
+      ...(m.parentChannelId ? { parentChannelId: m.parentChannelId } : {}),
+      post,
+    };
   });
 }
 
@@ -47,19 +56,30 @@ export async function homeRecord(host: Pick<ArenaHost, 'eventStore' | 'dataPolic
   const { results } = await loaderFor(host.eventStore).load({}, { includeSeeded: dataPolicyOf(host).includeSeeded });
   const id = `person:${userId}`;
   const consent = await host.eventStore.getConsent(userId);
-  const mine = results.filter((r) => r.seats.some((s) => s.player.id === id)).sort((a, b) => b.endedAt.localeCompare(a.endedAt));
+  const mine = results
+    .filter((r) => r.seats.some((s) => s.player.id === id))
+    .sort((a, b) => b.endedAt.localeCompare(a.endedAt));
   const { buildLeaderboard } = await import('../analytics/ratings/leaderboard.js'); // openskill loads on first use
-  const row = mine.length > 0 ? buildLeaderboard(results, { kind: 'all' }).rows.find((r) => r.player.id === id) : undefined;
+  const row =
+    mine.length > 0 ? buildLeaderboard(results, { kind: 'all' }).rows.find((r) => r.player.id === id) : undefined;
   const recent = mine.slice(0, HOME_RECENT).map((r) => {
     const seat = r.seats.find((s) => s.player.id === id)!;
     return `${r.task}, ${r.endedAt.slice(0, 10)}: rank ${seat.rank} of ${r.seats.length}, reward ${fmtReward(seat.reward)}`;
   });
   return {
     title: 'Your record',
-    text: row ? `Leaderboard: ${ratingLine(row, (p) => playerText(p.name))}\n${RATING_METHOD}` : 'Not rated yet: finish a counted match to get a rating.',
+    text: row
+      ? `Leaderboard: ${ratingLine(row, (p) => playerText(p.name))}\n${RATING_METHOD}`
+      : 'Not rated yet: finish a counted match to get a rating.',
     fields: [
-      { name: `Latest counted matches (${mine.length} in all)`, value: recent.length > 0 ? recent.join('\n') : 'none yet' },
-      { name: 'Your data', value: `${STATE_TEXT[consent?.state ?? 'none']}. \`privacy\` shows what is stored about you and changes it.` },
+      {
+        name: `Latest counted matches (${mine.length} in all)`,
+        value: recent.length > 0 ? recent.join('\n') : 'none yet',
+      },
+      {
+        name: 'Your data',
+        value: `${STATE_TEXT[consent?.state ?? 'none']}. \`privacy\` shows what is stored about you and changes it.`,
+      },
     ],
   };
 }

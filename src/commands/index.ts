@@ -9,7 +9,14 @@
 export { COMMANDS, findCommand } from './catalogue.js';
 export { COMMAND_SPECS, findSpec } from './specs.js';
 export { runCommand, runText, setCommandErrorSink, type ErrorSink, type RunOptions } from './run.js';
-export { parseCommandText, formatCommand, quoteValue, isCommandError, type ParsedCommand, type GrammarErrorCode } from './grammar.js';
+export {
+  parseCommandText,
+  formatCommand,
+  quoteValue,
+  isCommandError,
+  type ParsedCommand,
+  type GrammarErrorCode,
+} from './grammar.js';
 export { completions, MAX_COMPLETIONS, type CompletionContext } from './completions.js';
 export { renderHelp, renderCommandHelp, renderCommandReference, usage, type HelpPlace } from './help.js';
 export { VOTES_NOTICE } from './handlers-lobby.js';

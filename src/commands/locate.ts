@@ -30,13 +30,20 @@ export interface Located {
   ambiguous: HostedMatch[];
 }
 
-const involves = (host: LocateHost, m: HostedMatch, userId: string) => m.hostUserId === userId || host.seatOf(m, userId) !== null;
+const involves = (host: LocateHost, m: HostedMatch, userId: string) =>
+  m.hostUserId === userId || host.seatOf(m, userId) !== null;
 
 /** The match a command of `userId` in `channelId` is for (see the file comment). */
-export async function locateMatch(host: LocateHost, channelId: string, userId: string, boundTo: string | null = null): Promise<Located> {
+export async function locateMatch(
+  host: LocateHost,
+  channelId: string,
+  userId: string,
+  boundTo: string | null = null,
+): Promise<Located> {
   if (boundTo !== null) {
     const bound = await host.matchById(boundTo);
-    if (bound && bound.phase !== 'over' && bound.parentChannelId === channelId) return { match: bound, channelId: bound.channelId, ambiguous: [] };
+    if (bound && bound.phase !== 'over' && bound.parentChannelId === channelId)
+      return { match: bound, channelId: bound.channelId, ambiguous: [] };
   }
   const here = await host.current(channelId);
   if (here) return { match: here, channelId, ambiguous: [] };
@@ -49,7 +56,12 @@ export async function locateMatch(host: LocateHost, channelId: string, userId: s
 
 /** The error of a command that needs a match when several of this channel's threads hold one. */
 export function ambiguousError(ms: readonly HostedMatch[]): CommandError {
-  const list = ms.map((m) => `\`${m.id}\` (${m.settings.task}, ${m.phase === 'lobby' ? 'lobby' : `round ${(m.state?.round ?? 0) + 1}`})`).join(', ');
+  const list = ms
+    .map(
+      (m) =>
+        `\`${m.id}\` (${m.settings.task}, ${m.phase === 'lobby' ? 'lobby' : `round ${(m.state?.round ?? 0) + 1}`})`,
+    )
+    .join(', ');
   return {
     code: 'ambiguous_match',
     message: `This channel has ${ms.length} matches, each in its own thread: ${list}. Run the command in the match's thread (under its card here), or use the buttons of its card.`,

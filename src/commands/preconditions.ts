@@ -20,20 +20,29 @@ export type Precondition = (ctx: CommandContext) => CommandError | null;
 export const matchExists: Precondition = (ctx) => {
   if (ctx.match) return null;
   if (ctx.ambiguous.length > 0) return ambiguousError(ctx.ambiguous);
-  return { code: 'no_match', message: 'There is no match in this channel. Open one with `new`, e.g. `new task:market_round`.' };
+  return {
+    code: 'no_match',
+    message: 'There is no match in this channel. Open one with `new`, e.g. `new task:market_round`.',
+  };
 };
 
 /** The match is in its lobby (seats can still be claimed or assigned). */
 export const inLobby: Precondition = (ctx) => {
   if (!ctx.match) return matchExists(ctx);
   if (ctx.match.phase === 'over') return overError();
-  return ctx.match.phase === 'lobby' ? null : { code: 'not_in_lobby', message: `The match has already started (round ${ctx.match.state?.round ?? 0}); seats can no longer change.` };
+  return ctx.match.phase === 'lobby'
+    ? null
+    : {
+        code: 'not_in_lobby',
+        message: `The match has already started (round ${ctx.match.state?.round ?? 0}); seats can no longer change.`,
+      };
 };
 
 /** The match is running (started and not over). */
 export const running: Precondition = (ctx) => {
   if (!ctx.match) return matchExists(ctx);
-  if (ctx.match.phase === 'lobby') return { code: 'not_started', message: 'The match has not started yet: the host starts it with `start`.' };
+  if (ctx.match.phase === 'lobby')
+    return { code: 'not_started', message: 'The match has not started yet: the host starts it with `start`.' };
   if (ctx.match.phase === 'over' || ctx.match.state?.over) return overError();
   return null;
 };
@@ -51,7 +60,13 @@ export const isHost: Precondition = (ctx) => {
  * `stats view:usage`.
  */
 export const isPlatformAdmin: Precondition = (ctx) =>
-  (ctx.host.isAdmin?.(ctx.caller) ?? ctx.caller.isAdmin) ? null : { code: 'not_admin', message: 'Only an admin (Discord: Manage Server or the admin role; Slack: SLACK_ADMIN_USER_IDS; or the config\'s adminUserIds) can see this.' };
+  (ctx.host.isAdmin?.(ctx.caller) ?? ctx.caller.isAdmin)
+    ? null
+    : {
+        code: 'not_admin',
+        message:
+          "Only an admin (Discord: Manage Server or the admin role; Slack: SLACK_ADMIN_USER_IDS; or the config's adminUserIds) can see this.",
+      };
 
 /** The caller holds a seat in the match (and, once running, has not finished). */
 export const hasSeat: Precondition = (ctx) => {
@@ -60,13 +75,16 @@ export const hasSeat: Precondition = (ctx) => {
     const hint = ctx.match.phase === 'lobby' ? ' Take one with `join`.' : '';
     return { code: 'no_seat', message: `You have no seat in this match.${hint}` };
   }
-  if (ctx.match.state?.labs[ctx.lab]?.finished) return { code: 'seat_finished', message: `Your seat ${ctx.lab} has finished and can no longer act.` };
+  if (ctx.match.state?.labs[ctx.lab]?.finished)
+    return { code: 'seat_finished', message: `Your seat ${ctx.lab} has finished and can no longer act.` };
   return null;
 };
 
 /** The caller holds no seat yet (`join`); the host says the same under its lock. */
 export const noSeat: Precondition = (ctx) =>
-  ctx.match && ctx.lab ? { code: 'already_seated', message: `You already hold ${labName(ctx.match, ctx.lab)} (${ctx.lab}).` } : null;
+  ctx.match && ctx.lab
+    ? { code: 'already_seated', message: `You already hold ${labName(ctx.match, ctx.lab)} (${ctx.lab}).` }
+    : null;
 
 function overError(): CommandError {
   return { code: 'match_over', message: 'The match is over. Open a new one with `new`.' };

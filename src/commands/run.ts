@@ -57,9 +57,23 @@ function withValidIds(ctx: CommandContext, def: CommandDefinition, e: CommandErr
  * `button_match_over`, the preconditions' codes, `missing_option` / `invalid_option`, id check and engine
  * codes, host codes, `internal_error`.
  */
-export async function runCommand(host: ArenaHost, channelId: string, caller: Caller, name: string, rawOptions: Record<string, unknown>, opts: RunOptions = {}): Promise<Reply> {
+export async function runCommand(
+  host: ArenaHost,
+  channelId: string,
+  caller: Caller,
+  name: string,
+  rawOptions: Record<string, unknown>,
+  opts: RunOptions = {},
+): Promise<Reply> {
   const def = findCommand(name.trim().toLowerCase());
-  if (!def) return errorReply(caller.userId, unknownCommand(name, COMMANDS.map((c) => c.name)));
+  if (!def)
+    return errorReply(
+      caller.userId,
+      unknownCommand(
+        name,
+        COMMANDS.map((c) => c.name),
+      ),
+    );
   const raw: Record<string, unknown> = {};
   const valid = def.options.map((o) => o.name);
   for (const [k, v] of Object.entries(rawOptions)) {
@@ -77,18 +91,31 @@ export async function runCommand(host: ArenaHost, channelId: string, caller: Cal
     if (!parsed.success) return errorReply(caller.userId, withValidIds(ctx, def, optionsError(def, raw, parsed.error)));
     const executed = await def.execute(ctx, parsed.data);
     // Found from the parent channel: the match's posts still belong to its thread (src/commands/locate.ts).
-    const reply = ctx.channelId !== channelId && executed.channelId === undefined ? { ...executed, channelId: ctx.channelId } : executed;
+    const reply =
+      ctx.channelId !== channelId && executed.channelId === undefined
+        ? { ...executed, channelId: ctx.channelId }
+        : executed;
     // A person's first pitch, message or vote: the data notice follows, once (handlers-privacy.ts).
-    if (reply.error || !CONSENT_TRIGGERS.has(def.name) || (def.name === 'vote' && parsed.data['choice'] === undefined)) return reply;
+    if (reply.error || !CONSENT_TRIGGERS.has(def.name) || (def.name === 'vote' && parsed.data['choice'] === undefined))
+      return reply;
     return mergeReplies(reply, await consentPrompt(ctx));
   } catch (err) {
     sink(err, { name: def.name, channelId, userId: caller.userId });
-    return errorReply(caller.userId, { code: 'internal_error', message: 'Something went wrong on our side. Check `status` or `me` before trying again.' });
+    return errorReply(caller.userId, {
+      code: 'internal_error',
+      message: 'Something went wrong on our side. Check `status` or `me` before trying again.',
+    });
   }
 }
 
 /** Run one line of the text grammar, e.g. `offer to:lab_1 give:b_0_1 pay:5` (a leading `/arena` is optional); `opts` as {@link runCommand}. */
-export async function runText(host: ArenaHost, channelId: string, caller: Caller, text: string, opts: RunOptions = {}): Promise<Reply> {
+export async function runText(
+  host: ArenaHost,
+  channelId: string,
+  caller: Caller,
+  text: string,
+  opts: RunOptions = {},
+): Promise<Reply> {
   const parsed = parseCommandText(text, COMMANDS);
   if (isCommandError(parsed)) return errorReply(caller.userId, parsed);
   return runCommand(host, channelId, caller, parsed.name, parsed.options, opts);

@@ -7,12 +7,16 @@ import { POLICY_NAMES } from '../engine/config.js';
 import { TASK_NAMES } from '../engine/types.js';
 import type { CommandSpec, OptionSpec } from './types.js';
 
-
-const opt = (name: string, kind: OptionSpec['kind'], required: boolean, description: string, choices?: readonly string[]): OptionSpec =>
-  choices ? { name, kind, required, description, choices } : { name, kind, required, description };
+const opt = (
+  name: string,
+  kind: OptionSpec['kind'],
+  required: boolean,
+  description: string,
+  choices?: readonly string[],
+): OptionSpec => (choices ? { name, kind, required, description, choices } : { name, kind, required, description });
 
 const give = opt('give', 'blocks', false, 'Your block ids you give, comma-separated (e.g. b_0_1,b_0_2)');
-const want = opt('want', 'blocks', false, "Block ids of the other lab you want, comma-separated");
+const want = opt('want', 'blocks', false, 'Block ids of the other lab you want, comma-separated');
 const pay = opt('pay', 'number', false, 'Credits you pay on top (default 0)');
 const ask = opt('ask', 'number', false, 'Credits you ask the other lab to pay you (sell for credits; not with pay)');
 const msg = opt('msg', 'text', false, 'A note that travels with it (max 500 characters)');
@@ -23,14 +27,37 @@ const REST: readonly CommandSpec[] = [
   {
     name: 'new',
     description: 'Open a lobby for a new match in this channel (you become its host)',
-    help: 'Opens a lobby; seats are claimed with `join`, scripted or LLM seats added with `seat`, then the host runs `start`. On Discord and Slack the match plays in its own thread under a short card in this channel (edited as rounds close), so a channel can hold several matches; `thread:off` (or the channel\'s setting, `me channel_threads:off`) keeps it in the channel, one match at a time. Commands work in the thread and here. Example: `new task:market_round seed:42 round_seconds:120`.',
+    help: "Opens a lobby; seats are claimed with `join`, scripted or LLM seats added with `seat`, then the host runs `start`. On Discord and Slack the match plays in its own thread under a short card in this channel (edited as rounds close), so a channel can hold several matches; `thread:off` (or the channel's setting, `me channel_threads:off`) keeps it in the channel, one match at a time. Commands work in the thread and here. Example: `new task:market_round seed:42 round_seconds:120`.",
     options: [
-      opt('task', 'string', false, 'single_trade (2 labs), market_round (3, default) or coalition_market (4–5)', TASK_NAMES),
-      opt('seed', 'string', false, 'A number or a past match\'s secret; marks the match seeded by the host (default: a secret)'),
+      opt(
+        'task',
+        'string',
+        false,
+        'single_trade (2 labs), market_round (3, default) or coalition_market (4–5)',
+        TASK_NAMES,
+      ),
+      opt(
+        'seed',
+        'string',
+        false,
+        "A number or a past match's secret; marks the match seeded by the host (default: a secret)",
+      ),
       opt('round_seconds', 'integer', false, 'Round timer in seconds; 0 = a round closes when every seat is done'),
       opt('holdout', 'boolean', false, 'Use the holdout parameters for scripted seats (default false)'),
-      opt('votes', 'string', false, 'Blind votes on pitches after each round, collected for research exports (default: the bot\'s config)', ['on', 'off']),
-      opt('thread', 'string', false, 'on: play in a thread under a card here; off: in this channel (default: the channel setting)', ['on', 'off']),
+      opt(
+        'votes',
+        'string',
+        false,
+        "Blind votes on pitches after each round, collected for research exports (default: the bot's config)",
+        ['on', 'off'],
+      ),
+      opt(
+        'thread',
+        'string',
+        false,
+        'on: play in a thread under a card here; off: in this channel (default: the channel setting)',
+        ['on', 'off'],
+      ),
     ],
     access: 'anyone',
   },
@@ -62,7 +89,7 @@ const REST: readonly CommandSpec[] = [
   },
   {
     name: 'status',
-    description: "Show the match as the channel sees it",
+    description: 'Show the match as the channel sees it',
     help: 'The public view: round, labs (reputation, budget band, demand, blocks), offers, coalitions, leaderboard. Example: `status`.',
     options: [],
     access: 'anyone',
@@ -72,9 +99,18 @@ const REST: readonly CommandSpec[] = [
     description: 'Your private view: budget, jobs, blocks, offers; your reminder settings',
     help: 'Only you see it. Incoming offers come with accept / reject buttons, and "Make an offer" opens the offer builder on Discord and Slack. In a channel without a match, lists your open matches in other channels of this server or workspace. `reminders:off` stops the pings that tell you a round is waiting for you, in every match (`on` brings them back); platform admins set this channel\'s defaults with `channel_threads:off` (new matches stay in the channel instead of a thread under a card) and `channel_reminders:off` (no reminder pings here; a thread counts as its channel). Examples: `me`, `me reminders:off`.',
     options: [
-      opt('reminders', 'string', false, 'on or off: pings when a round is waiting for you (every match)', ['on', 'off']),
-      opt('channel_threads', 'string', false, 'Admins: on or off, new matches play in a thread under a card here', ['on', 'off']),
-      opt('channel_reminders', 'string', false, 'Admins: on or off, reminder pings for every match here', ['on', 'off']),
+      opt('reminders', 'string', false, 'on or off: pings when a round is waiting for you (every match)', [
+        'on',
+        'off',
+      ]),
+      opt('channel_threads', 'string', false, 'Admins: on or off, new matches play in a thread under a card here', [
+        'on',
+        'off',
+      ]),
+      opt('channel_reminders', 'string', false, 'Admins: on or off, reminder pings for every match here', [
+        'on',
+        'off',
+      ]),
     ],
     access: 'seat',
   },
@@ -82,7 +118,21 @@ const REST: readonly CommandSpec[] = [
     name: 'offer',
     description: 'Offer another lab blocks and/or credits for some of its blocks',
     help: 'Nothing is escrowed; everything is checked again when the other lab accepts. Pay credits with `pay`, or sell for credits with `ask`. During an emergency auction, `offer bid:<credits>` places your sealed bid (only you see it; the highest wins at the round close). Lowball with care: an offer that gives a lab less than half of what it asks of it, and at least 10 credits less, at the public reference price of 5 credits per reliability-weighted GPU-hour (a 4 GPU-h block at 0.90 is worth 18), is exploitative, and a retaliatory lab then refuses every deal with you for that round and the next. Examples: `offer to:lab_1 give:b_0_1 want:b_1_0 pay:5 msg:"swap for your 4-GPU block"`, `offer to:lab_2 give:b_0_2 ask:12`, `offer bid:14`.',
-    options: [opt('to', 'lab', false, 'Lab the offer goes to (e.g. lab_1); required unless you bid'), give, want, pay, ask, msg, expires, opt('bid', 'number', false, 'A sealed bid (credits) in the emergency auction open this round, instead of an offer')],
+    options: [
+      opt('to', 'lab', false, 'Lab the offer goes to (e.g. lab_1); required unless you bid'),
+      give,
+      want,
+      pay,
+      ask,
+      msg,
+      expires,
+      opt(
+        'bid',
+        'number',
+        false,
+        'A sealed bid (credits) in the emergency auction open this round, instead of an offer',
+      ),
+    ],
     access: 'seat',
   },
   {
@@ -121,7 +171,10 @@ const REST: readonly CommandSpec[] = [
     name: 'reserve',
     description: 'Earmark your blocks for a job: the channel sees them as reserved, not for sale',
     help: 'Idle reservations cost at the deadline. Example: `reserve blocks:b_0_1,b_0_2 job:j_0_0`.',
-    options: [opt('blocks', 'blocks', true, 'Your available block ids, comma-separated'), opt('job', 'job', false, 'Your job the reservation is for')],
+    options: [
+      opt('blocks', 'blocks', true, 'Your available block ids, comma-separated'),
+      opt('job', 'job', false, 'Your job the reservation is for'),
+    ],
     access: 'seat',
   },
   {
@@ -157,17 +210,24 @@ const REST: readonly CommandSpec[] = [
     name: 'message',
     description: 'Say something to the channel, or privately to one lab',
     help: 'Example: `message text:"anyone selling 4-GPU blocks?"` or `message to:lab_2 text:"deal?"`.',
-    options: [opt('text', 'text', true, 'The message (max 500 characters)'), opt('to', 'lab', false, 'Lab to message privately (default: the channel)')],
+    options: [
+      opt('text', 'text', true, 'The message (max 500 characters)'),
+      opt('to', 'lab', false, 'Lab to message privately (default: the channel)'),
+    ],
     access: 'seat',
   },
   {
     name: 'done',
     description: 'Say you are done for this round',
-    help:
-      'When every person and agent seat is done (or the timer runs out) the round closes. When nothing is left for you to decide (no job that can still earn from more GPU-hours, no block another lab could buy, no offer, coalition or auction waiting on you) you are marked done automatically and told so; `done undo:true` takes a done back within the round, `done auto:off` turns the automatic done off for this match. Example: `done`.',
+    help: 'When every person and agent seat is done (or the timer runs out) the round closes. When nothing is left for you to decide (no job that can still earn from more GPU-hours, no block another lab could buy, no offer, coalition or auction waiting on you) you are marked done automatically and told so; `done undo:true` takes a done back within the round, `done auto:off` turns the automatic done off for this match. Example: `done`.',
     options: [
       opt('undo', 'boolean', false, 'true: take back your done (or the automatic one) for this round'),
-      opt('auto', 'string', false, 'on or off: whether you may be marked done automatically in this match (default on)'),
+      opt(
+        'auto',
+        'string',
+        false,
+        'on or off: whether you may be marked done automatically in this match (default on)',
+      ),
     ],
     access: 'seat',
   },
@@ -192,24 +252,41 @@ const REST: readonly CommandSpec[] = [
     options: [
       opt('ballot', 'string', false, "Ballot id (e.g. v_3, the ballot on round 3's pitches); default: the open one"),
       opt('pair', 'integer', false, 'Pair number on the ballot (default: your next pair)'),
-      opt('choice', 'string', false, 'a (Pitch A is better), b, tie or both_bad; without it the pair is shown', ['a', 'b', 'tie', 'both_bad']),
+      opt('choice', 'string', false, 'a (Pitch A is better), b, tie or both_bad; without it the pair is shown', [
+        'a',
+        'b',
+        'tie',
+        'both_bad',
+      ]),
     ],
     access: 'anyone',
   },
   {
     name: 'stats',
     description: "People's votes vs the judge in this channel's finished matches",
-    help: 'Public. Over votes on anonymous ballot pairs: votes, pairs and voters; judge–human agreement with its exact 95% interval and Cohen\'s kappa (from 20 decisive pairs on); human–human agreement; position bias. `view:usage` (platform admins only, shown to you alone): today\'s LLM tokens for the deployment, per channel, per host, per model and per match, with the daily budgets and what is left, an estimated cost when token prices are configured, and what LLM seats\' self-protection did (private figures redacted, actions refused). Examples: `stats`, `stats view:usage`.',
-    options: [opt('view', 'string', false, "votes (default, public) or usage (today's LLM tokens and budgets; admins only, private)", ['votes', 'usage'])],
+    help: "Public. Over votes on anonymous ballot pairs: votes, pairs and voters; judge–human agreement with its exact 95% interval and Cohen's kappa (from 20 decisive pairs on); human–human agreement; position bias. `view:usage` (platform admins only, shown to you alone): today's LLM tokens for the deployment, per channel, per host, per model and per match, with the daily budgets and what is left, an estimated cost when token prices are configured, and what LLM seats' self-protection did (private figures redacted, actions refused). Examples: `stats`, `stats view:usage`.",
+    options: [
+      opt(
+        'view',
+        'string',
+        false,
+        "votes (default, public) or usage (today's LLM tokens and budgets; admins only, private)",
+        ['votes', 'usage'],
+      ),
+    ],
     access: 'anyone',
   },
   {
     name: 'leaderboard',
     description: 'Ratings across finished matches: people, models and scripted policies',
-    help: 'Public. The top 10 by the lower bound of the 95% interval of their Bradley–Terry rating (preliminary below 20 matches), matches played, a chart, every person as one player, and people\'s win rate against each model. Matches ended early by the host, where a person left before round 1 closed, or whose host chose the seed (practice, unless the operator counts them), do not count. Example: `leaderboard task:market_round kind:people`.',
+    help: "Public. The top 10 by the lower bound of the 95% interval of their Bradley–Terry rating (preliminary below 20 matches), matches played, a chart, every person as one player, and people's win rate against each model. Matches ended early by the host, where a person left before round 1 closed, or whose host chose the seed (practice, unless the operator counts them), do not count. Example: `leaderboard task:market_round kind:people`.",
     options: [
       opt('task', 'string', false, 'Only matches of this task (default: every task)', TASK_NAMES),
-      opt('kind', 'string', false, 'people, models (LLM models and scripted policies) or all (default)', ['people', 'models', 'all']),
+      opt('kind', 'string', false, 'people, models (LLM models and scripted policies) or all (default)', [
+        'people',
+        'models',
+        'all',
+      ]),
     ],
     access: 'anyone',
   },

@@ -17,7 +17,9 @@ export type CodeOptions = Partial<Record<string, string>>;
 /** The engine's error as a command error, naming the option the code points at. */
 export function engineError(result: Pick<ActionResult, 'code' | 'message'>, options: CodeOptions): CommandError {
   const option = options[result.code];
-  return option ? { code: result.code, message: result.message, option } : { code: result.code, message: result.message };
+  return option
+    ? { code: result.code, message: result.message, option }
+    : { code: result.code, message: result.message };
 }
 
 /**
@@ -31,10 +33,15 @@ export async function submit(
   options: CodeOptions,
   describe: (result: ActionResult, match: HostedMatch) => Reply,
 ): Promise<Reply> {
-  if (!ctx.match?.state || !ctx.lab) return errorReply(ctx.caller.userId, { code: 'not_running', message: 'The match is not running.' });
+  if (!ctx.match?.state || !ctx.lab)
+    return errorReply(ctx.caller.userId, { code: 'not_running', message: 'The match is not running.' });
   // The round and match the command was written for: if the round timer closes that round (or the match
   // ends and another opens) meanwhile, the host refuses the action instead of recording it elsewhere.
-  const r = await ctx.host.act(ctx.channelId, ctx.caller, action, { onlyValid: true, round: ctx.match.state.round, matchId: ctx.match.id });
+  const r = await ctx.host.act(ctx.channelId, ctx.caller, action, {
+    onlyValid: true,
+    round: ctx.match.state.round,
+    matchId: ctx.match.id,
+  });
   if (!r.ok) return errorReply(ctx.caller.userId, r.error.option ? r.error : engineError(r.error, options));
   const { result, match, reply } = r.value;
   return mergeReplies(describe(result, match), reply);

@@ -26,7 +26,8 @@ export function usagePrices(): TokenPrices | null {
 }
 
 /** Estimated dollars of `promptTokens` in and `completionTokens` out at `p`. */
-export const costOf = (p: TokenPrices, promptTokens: number, completionTokens: number): number => (promptTokens * p.inputPerMillion + completionTokens * p.outputPerMillion) / 1e6;
+export const costOf = (p: TokenPrices, promptTokens: number, completionTokens: number): number =>
+  (promptTokens * p.inputPerMillion + completionTokens * p.outputPerMillion) / 1e6;
 
 /** "$0.0123": four decimals under a dollar, two above. */
 export const dollars = (x: number): string => `$${x < 1 ? x.toFixed(4) : x.toFixed(2)}`;

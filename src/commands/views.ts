@@ -21,7 +21,11 @@ import { playerText } from '../chat/player-text.js';
 
 /** The caller's private view: budget, jobs, blocks, offers (accept/reject buttons per incoming one), coalitions, direct messages. */
 export function renderMe(m: HostedMatch, lab: LabId): Post {
-  if (!m.state) return { title: `You hold ${labName(m, lab)} (${lab})`, text: 'The match has not started yet; your jobs and blocks are dealt at `start`.' };
+  if (!m.state)
+    return {
+      title: `You hold ${labName(m, lab)} (${lab})`,
+      text: 'The match has not started yet; your jobs and blocks are dealt at `start`.',
+    };
   const obs = observe(m.state, lab);
   const s = obs.self;
   const incoming = obs.offers.filter((o) => o.to === lab);
@@ -31,7 +35,9 @@ export function renderMe(m: HostedMatch, lab: LabId): Post {
     buttons.push(button(m.id, `Accept ${o.id}`, formatCommand('accept', { offer: o.id }), 'success'));
     buttons.push(button(m.id, `Reject ${o.id}`, formatCommand('reject', { offer: o.id }), 'danger'));
   }
-  for (const c of obs.myCoalitions.filter((x) => x.status === 'proposed' && !x.commitments[lab]?.consented).slice(0, 2)) {
+  for (const c of obs.myCoalitions
+    .filter((x) => x.status === 'proposed' && !x.commitments[lab]?.consented)
+    .slice(0, 2)) {
     buttons.push(button(m.id, `Join ${c.id}`, formatCommand('coalition', { action: 'accept', id: c.id }), 'primary'));
   }
   if (!s.finished && !obs.over) {
@@ -39,14 +45,30 @@ export function renderMe(m: HostedMatch, lab: LabId): Post {
     buttons.push(button(m.id, 'Make an offer', 'offer'));
     buttons.push(button(m.id, m.done.includes(lab) ? 'Done ✓' : 'Done for this round', 'done', 'primary'));
   }
-  const direct = obs.messages.filter((x) => x.to !== null).slice(-5).map((x) => `${labName(m, x.from)} → ${labName(m, x.to ?? '')}: ${playerText(x.text)}`);
+  const direct = obs.messages
+    .filter((x) => x.to !== null)
+    .slice(-5)
+    .map((x) => `${labName(m, x.from)} → ${labName(m, x.to ?? '')}: ${playerText(x.text)}`);
   const fields = [
     { name: 'Jobs', value: fieldValue(s.jobs.map(jobLine), 'none') },
     { name: 'Blocks', value: fieldValue(s.blocks.map(blockLine), 'none') },
-    { name: 'Offers to you', value: fieldValue(incoming.map((o) => offerLine(m, o)), 'none') },
-    { name: 'Your open offers', value: fieldValue(outgoing.map((o) => offerLine(m, o)), 'none') },
+    {
+      name: 'Offers to you',
+      value: fieldValue(
+        incoming.map((o) => offerLine(m, o)),
+        'none',
+      ),
+    },
+    {
+      name: 'Your open offers',
+      value: fieldValue(
+        outgoing.map((o) => offerLine(m, o)),
+        'none',
+      ),
+    },
   ];
-  if (obs.myCoalitions.length) fields.push({ name: 'Your coalitions', value: fieldValue(obs.myCoalitions.map((c) => coalitionLine(m, c))) });
+  if (obs.myCoalitions.length)
+    fields.push({ name: 'Your coalitions', value: fieldValue(obs.myCoalitions.map((c) => coalitionLine(m, c))) });
   if (direct.length) fields.push({ name: 'Direct messages', value: fieldValue(direct) });
   if (!s.finished && !obs.over) {
     // What keeps the round open for this seat (src/match/idle.ts): with nothing left, the host marks it done.
@@ -59,7 +81,11 @@ export function renderMe(m: HostedMatch, lab: LabId): Post {
     fields.push({ name: 'Left to decide this round', value: open.length ? fieldValue(open) : `nothing: ${auto}` });
   }
   fields.push({ name: 'Your reward ledger', value: ledgerField(m, lab) });
-  const status = s.finished ? 'finished' : m.done.includes(lab) ? 'done for this round' : `${s.actionsLeftThisRound} actions left this round`;
+  const status = s.finished
+    ? 'finished'
+    : m.done.includes(lab)
+      ? 'done for this round'
+      : `${s.actionsLeftThisRound} actions left this round`;
   return {
     title: `${s.publicName} (${lab}) — round ${roundLabel(obs.round, obs.maxRounds)}, only you see this`,
     text: `Budget ${s.budget.toFixed(2)} credits · escrow ${s.escrow.toFixed(2)} · reputation ${s.reputation.toFixed(2)} · reward ${fmtReward(obs.cumulativeReward)} · ${status}`,
@@ -75,9 +101,15 @@ const ME_LEDGER_CHARS = 1000;
 function ledgerField(m: HostedMatch, lab: LabId): string {
   const mine = seatEntries(m.ledger, lab).filter((e) => e.amount !== 0);
   // Reward other seats' actions earned this seat this round: paid at the round close (RULES §2 step 8).
-  const pending = (m.ledger?.pending[lab] ?? []).map((e) => `pending ${entryLine(m, { ...e, amount: e.column === 'cap' ? 0 : Math.round(REWARD_WEIGHTS[e.column] * e.raw * 1e4) / 1e4 })} (paid at the round close)`);
-  if (mine.length === 0) return [pending.length ? 'No reward paid yet.' : 'No reward yet.', ...pending, SCORE_FORMULA].join('\n');
-  const head = `Total ${fmtAmount(ledgerSum(mine))} = ${categoryTotals(mine).map((c) => `${c.label} ${fmtAmount(c.amount)}`).join(', ')}`;
+  const pending = (m.ledger?.pending[lab] ?? []).map(
+    (e) =>
+      `pending ${entryLine(m, { ...e, amount: e.column === 'cap' ? 0 : Math.round(REWARD_WEIGHTS[e.column] * e.raw * 1e4) / 1e4 })} (paid at the round close)`,
+  );
+  if (mine.length === 0)
+    return [pending.length ? 'No reward paid yet.' : 'No reward yet.', ...pending, SCORE_FORMULA].join('\n');
+  const head = `Total ${fmtAmount(ledgerSum(mine))} = ${categoryTotals(mine)
+    .map((c) => `${c.label} ${fmtAmount(c.amount)}`)
+    .join(', ')}`;
   let room = ME_LEDGER_CHARS - head.length - SCORE_FORMULA.length - 60;
   const shown: string[] = [];
   for (let i = mine.length - 1; i >= 0; i--) {
@@ -87,7 +119,13 @@ function ledgerField(m: HostedMatch, lab: LabId): string {
     shown.unshift(line);
   }
   const older = mine.length - shown.length;
-  return [head, ...(older > 0 ? [`(${older} earlier entries are in the total)`] : []), ...shown, ...pending, SCORE_FORMULA].join('\n');
+  return [
+    head,
+    ...(older > 0 ? [`(${older} earlier entries are in the total)`] : []),
+    ...shown,
+    ...pending,
+    SCORE_FORMULA,
+  ].join('\n');
 }
 
 /** The lobby: settings and who holds which seat, with Join / Start buttons. */
@@ -108,23 +146,64 @@ export function renderStatus(m: HostedMatch): Post {
   if (!m.state) return renderLobby(m);
   const v = publicView(m.state);
   const labs = v.labs.map(
-    (l) => `${seatLabel(m, l.id)} \`${l.id}\`: rep ${l.reputation.toFixed(2)}, budget ${l.budgetBand}, demand ${l.demandLevel}, reward ${fmtReward(l.cumulativeReward)}${l.finished ? ', finished' : ''}`,
+    (l) =>
+      `${seatLabel(m, l.id)} \`${l.id}\`: rep ${l.reputation.toFixed(2)}, budget ${l.budgetBand}, demand ${l.demandLevel}, reward ${fmtReward(l.cumulativeReward)}${l.finished ? ', finished' : ''}`,
   );
   const live = v.blocks.filter((b) => b.status !== 'used' && b.status !== 'failed');
-  const blocks = v.labs.map((l) => `${labName(m, l.id)}: ${idList(live.filter((b) => b.owner === l.id).map((b) => `${b.id} ${b.gpuCount}×${b.duration} rel ${b.reliability.toFixed(2)}${b.status === 'available' ? '' : ` (${b.status})`}`), 'none')}`);
+  const blocks = v.labs.map(
+    (l) =>
+      `${labName(m, l.id)}: ${idList(
+        live
+          .filter((b) => b.owner === l.id)
+          .map(
+            (b) =>
+              `${b.id} ${b.gpuCount}×${b.duration} rel ${b.reliability.toFixed(2)}${b.status === 'available' ? '' : ` (${b.status})`}`,
+          ),
+        'none',
+      )}`,
+  );
   const fields = [
     { name: 'Labs', value: fieldValue(labs) },
     { name: 'Blocks', value: fieldValue(blocks) },
-    { name: 'Open offers', value: fieldValue(v.offers.map((o) => offerLine(m, o)), 'none') },
+    {
+      name: 'Open offers',
+      value: fieldValue(
+        v.offers.map((o) => offerLine(m, o)),
+        'none',
+      ),
+    },
   ];
-  if (v.coalitions.length) fields.push({ name: 'Coalitions', value: fieldValue(v.coalitions.map((c) => coalitionLine(m, c))) });
-  if (v.pitches.length) fields.push({ name: 'Pitches this round', value: fieldValue(v.pitches.map((p) => `${labName(m, p.lab)}: ${playerText(p.text)}`)) });
-  if (v.shockHistory.length) fields.push({ name: 'Shocks', value: fieldValue(v.shockHistory.map((x) => `round ${x.round + 1}: ${x.kind}${x.affectedLabs.length ? ` (${x.affectedLabs.map((l) => labName(m, l)).join(', ')})` : ''}`)) });
+  if (v.coalitions.length)
+    fields.push({ name: 'Coalitions', value: fieldValue(v.coalitions.map((c) => coalitionLine(m, c))) });
+  if (v.pitches.length)
+    fields.push({
+      name: 'Pitches this round',
+      value: fieldValue(v.pitches.map((p) => `${labName(m, p.lab)}: ${playerText(p.text)}`)),
+    });
+  if (v.shockHistory.length)
+    fields.push({
+      name: 'Shocks',
+      value: fieldValue(
+        v.shockHistory.map(
+          (x) =>
+            `round ${x.round + 1}: ${x.kind}${x.affectedLabs.length ? ` (${x.affectedLabs.map((l) => labName(m, l)).join(', ')})` : ''}`,
+        ),
+      ),
+    });
   const waiting = pendingSeats(m);
-  if (!v.over && !m.judging && waiting.length) fields.push({ name: 'Waiting for', value: waiting.map((l) => seatLabel(m, l)).join(', ') });
+  if (!v.over && !m.judging && waiting.length)
+    fields.push({ name: 'Waiting for', value: waiting.map((l) => seatLabel(m, l)).join(', ') });
   fields.push({ name: 'Leaderboard', value: leaderboardText(m, currentStandings(m)) });
-  const title = v.over ? `${v.task} (seed ${v.seed}) — over` : `${v.task} — round ${roundLabel(v.round, v.maxRounds)}${m.judging ? ' (closed: the judge is deciding)' : ''}`;
-  const judging = m.judging ? ` Round ${v.round + 1} is closed and its pitches are with the judge; the results follow as soon as it has decided.` : '';
-  const buttons = v.over ? [] : m.judging ? [button(m.id, 'My view', 'me')] : [button(m.id, 'My view', 'me'), button(m.id, 'Done for this round', 'done', 'primary')];
+  const title = v.over
+    ? `${v.task} (seed ${v.seed}) — over`
+    : `${v.task} — round ${roundLabel(v.round, v.maxRounds)}${m.judging ? ' (closed: the judge is deciding)' : ''}`;
+  const judging = m.judging
+    ? ` Round ${v.round + 1} is closed and its pitches are with the judge; the results follow as soon as it has decided.`
+    : '';
+  const buttons = v.over
+    ? []
+    : m.judging
+      ? [button(m.id, 'My view', 'me')]
+      : [button(m.id, 'My view', 'me'), button(m.id, 'Done for this round', 'done', 'primary')];
   return { title, text: `Public view; \`me\` shows your private one.${judging}`, fields, buttons };
 }

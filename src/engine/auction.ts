@@ -26,10 +26,18 @@ function lotId(s: MatchState, r: number): string {
 export function announcedAuction(s: MatchState, r: number): Auction | null {
   const schedule = s.shockSchedule;
   let due = false;
-  for (let i = 0; i < schedule.length; i++) if (schedule[i]!.round === r && schedule[i]!.kind === 'emergency_auction') due = true;
+  for (let i = 0; i < schedule.length; i++)
+    if (schedule[i]!.round === r && schedule[i]!.kind === 'emergency_auction') due = true;
   if (!due) return null;
   const b = drawBlock(rng(s.config.seed, r, 'shock:emergency_auction'), lotId(s, r), '');
-  const lot: AuctionLot = { id: b.id, gpuCount: b.gpuCount, duration: b.duration, gpuHours: b.gpuHours, reliability: b.reliability, energyCost: b.energyCost };
+  const lot: AuctionLot = {
+    id: b.id,
+    gpuCount: b.gpuCount,
+    duration: b.duration,
+    gpuHours: b.gpuHours,
+    reliability: b.reliability,
+    energyCost: b.energyCost,
+  };
   return { round: r, lot, reserve: AUCTION_RESERVE, bids: {} };
 }
 
@@ -55,7 +63,11 @@ export function lotBlock(lot: AuctionLot, owner: LabId): Block {
  * The winning bid among `bids`: valid bids are from unfinished seats, ≥ the reserve and ≤ the bidder's
  * budget now. Highest amount wins; ties: `judgeWinner`, then higher reputation, then seat order.
  */
-export function winningBid(s: MatchState, a: Auction, judgeWinner: LabId | null): { lab: LabId; amount: number } | null {
+export function winningBid(
+  s: MatchState,
+  a: Auction,
+  judgeWinner: LabId | null,
+): { lab: LabId; amount: number } | null {
   let best: { lab: LabId; amount: number } | null = null;
   for (let i = 0; i < s.labIds.length; i++) {
     const lab = s.labIds[i]!;
@@ -82,10 +94,23 @@ export function winningBid(s: MatchState, a: Auction, judgeWinner: LabId | null)
 export function resolveAuction(d: Draft, r: number, judgeWinner: LabId | null): ShockEvent {
   const a = d.s.auction?.round === r ? d.s.auction : announcedAuction(d.s, r);
   d.s.auction = null;
-  if (a === null) return { round: r, kind: 'emergency_auction', text: 'An emergency auction found no lot.', affectedLabs: [], blockIds: [] };
+  if (a === null)
+    return {
+      round: r,
+      kind: 'emergency_auction',
+      text: 'An emergency auction found no lot.',
+      affectedLabs: [],
+      blockIds: [],
+    };
   const win = winningBid(d.s, a, judgeWinner);
   if (win === null) {
-    return { round: r, kind: 'emergency_auction', text: `An emergency auction for ${a.lot.id} (${a.lot.gpuHours} GPU-hours) had no valid bid; the capacity was withdrawn.`, affectedLabs: [], blockIds: [] };
+    return {
+      round: r,
+      kind: 'emergency_auction',
+      text: `An emergency auction for ${a.lot.id} (${a.lot.gpuHours} GPU-hours) had no valid bid; the capacity was withdrawn.`,
+      affectedLabs: [],
+      blockIds: [],
+    };
   }
   d.addBlock(lotBlock(a.lot, win.lab));
   d.setBudget(win.lab, d.s.labs[win.lab]!.budget - win.amount);

@@ -12,8 +12,9 @@
  * (BEL or ST, or the end of the text when unterminated), CSI sequences (`ESC [` … final byte), and any other
  * two-character `ESC x` sequence.
  */
-// eslint-disable-next-line no-control-regex
-const ESCAPES = /(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[\s\S]*?(?:\x07|\x1b\\|\x9c|$)|(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]?|\x1b[\x20-\x7e]?/g;
+const ESCAPES =
+  // eslint-disable-next-line no-control-regex
+  /(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[\s\S]*?(?:\x07|\x1b\\|\x9c|$)|(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]?|\x1b[\x20-\x7e]?/g;
 
 /**
  * Controls that are dropped: C0 except tab and newline, DEL, C1, bidirectional overrides and isolates

@@ -85,7 +85,8 @@ export function closeCoalition(d: Draft, id: string, sink: RewardSink): void {
   if (anyUsed) {
     // Before the escrow is paid out: a user's escrow is part of what it committed.
     const serving = servingMembers(d, c);
-    for (const m of c.members) if (serving.has(m)) sink.add(m, 'coalition_reliability', 1, { kind: 'coalition_served', coalitionId: c.id });
+    for (const m of c.members)
+      if (serving.has(m)) sink.add(m, 'coalition_reliability', 1, { kind: 'coalition_served', coalitionId: c.id });
   }
   if (total > 0) {
     if (anyUsed) splitCents(total, used).forEach((cents, i) => credit(d, c.members[i]!, cents));
@@ -118,7 +119,10 @@ export function breachCoalition(d: Draft, id: string, breacher: LabId, sink: Rew
   for (const m of others) credit(d, m, escrowCents(c, m));
   const forfeited = escrowCents(c, breacher);
   if (forfeited > 0 && others.length > 0) {
-    splitCents(forfeited, others.map(() => 1)).forEach((cents, i) => credit(d, others[i]!, cents));
+    splitCents(
+      forfeited,
+      others.map(() => 1),
+    ).forEach((cents, i) => credit(d, others[i]!, cents));
   }
   clearEscrow(c);
   c.status = 'breached';
@@ -134,4 +138,3 @@ export function withdrawFromProposal(d: Draft, id: string, lab: LabId, blockId: 
   const cm = c.commitments[lab];
   if (cm) cm.blockIds = cm.blockIds.filter((b) => b !== blockId);
 }
-

@@ -35,7 +35,8 @@ function memberView(c: Coalition, lab: LabId): Coalition {
   for (let i = 0; i < members.length; i++) {
     const m = members[i]!;
     const cm = c.commitments[m]!;
-    commitments[m] = m === lab ? cm : { consented: cm.consented, blockIds: cm.blockIds, escrow: 0, standing: cm.standing };
+    commitments[m] =
+      m === lab ? cm : { consented: cm.consented, blockIds: cm.blockIds, escrow: 0, standing: cm.standing };
   }
   return { ...c, commitments };
 }
@@ -64,6 +65,7 @@ export function seatCoalitions(s: MatchState, lab: LabId): SeatCoalitions {
   const k = seatOf(s.labIds, lab);
   if (k < 0) return viewOf(s, lab);
   let hit = last;
-  if (hit === null || hit.rec !== s.coalitions || hit.labIds !== s.labIds) last = hit = { rec: s.coalitions, labIds: s.labIds, views: [] };
+  if (hit === null || hit.rec !== s.coalitions || hit.labIds !== s.labIds)
+    last = hit = { rec: s.coalitions, labIds: s.labIds, views: [] };
   return (hit.views[k] ??= viewOf(s, lab));
 }

@@ -24,7 +24,8 @@ export const exactValuation = (s: { config: MatchConfig }): boolean => rulesOf(s
 export const SECRET_SEED = /^[0-9a-f]{32}$/;
 
 /** Whether `x` is a valid {@link Seed}: a safe integer ≥ 0 or a 32-hex-digit secret. */
-export const isSeed = (x: unknown): x is Seed => (typeof x === 'number' && Number.isSafeInteger(x) && x >= 0) || (typeof x === 'string' && SECRET_SEED.test(x));
+export const isSeed = (x: unknown): x is Seed =>
+  (typeof x === 'number' && Number.isSafeInteger(x) && x >= 0) || (typeof x === 'string' && SECRET_SEED.test(x));
 
 /** Default actions per seat per round before `action_limit` (docs/RULES.md §2). */
 export const DEFAULT_MAX_ACTIONS_PER_ROUND = 12;
@@ -44,7 +45,10 @@ const PolicySchema = z.enum(POLICY_NAMES as [PolicyName, ...PolicyName[]]);
 export const MatchConfigSchema = z
   .object({
     task: TaskSchema,
-    seed: z.union([z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), z.string().regex(SECRET_SEED, '32 lowercase hex digits')]),
+    seed: z.union([
+      z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+      z.string().regex(SECRET_SEED, '32 lowercase hex digits'),
+    ]),
     holdout: z.boolean().default(false),
     scripted: z.record(z.string(), PolicySchema).default({}),
     maxActionsPerRound: z.number().int().min(1).max(100).default(DEFAULT_MAX_ACTIONS_PER_ROUND),
@@ -53,7 +57,8 @@ export const MatchConfigSchema = z
   .superRefine((cfg, ctx) => {
     const labs = new Set(labIdsFor(cfg.task, cfg.seed));
     for (const lab of Object.keys(cfg.scripted)) {
-      if (!labs.has(lab)) ctx.addIssue({ code: 'custom', path: ['scripted', lab], message: `no seat ${lab} in this match` });
+      if (!labs.has(lab))
+        ctx.addIssue({ code: 'custom', path: ['scripted', lab], message: `no seat ${lab} in this match` });
     }
   });
 
@@ -106,7 +111,8 @@ function parseConfigFast(input: unknown): MatchConfig | undefined {
   if (!isSeed(seed)) return undefined;
   if (holdout !== undefined && typeof holdout !== 'boolean') return undefined;
   const maxActions = maxActionsPerRound ?? DEFAULT_MAX_ACTIONS_PER_ROUND;
-  if (typeof maxActions !== 'number' || !Number.isSafeInteger(maxActions) || maxActions < 1 || maxActions > 100) return undefined;
+  if (typeof maxActions !== 'number' || !Number.isSafeInteger(maxActions) || maxActions < 1 || maxActions > 100)
+    return undefined;
   let out: MatchConfig['scripted'] | undefined = {};
   if (scripted !== undefined) {
     if (typeof scripted !== 'object' || scripted === null) return undefined;
@@ -122,7 +128,16 @@ function parseConfigFast(input: unknown): MatchConfig | undefined {
     } else out = scriptedFast(scripted, labs);
     if (out === undefined) return undefined;
   }
-  return withRules({ task: task as MatchConfig['task'], seed, holdout: holdout ?? false, scripted: out, maxActionsPerRound: maxActions }, rules ?? CURRENT_RULES);
+  return withRules(
+    {
+      task: task as MatchConfig['task'],
+      seed,
+      holdout: holdout ?? false,
+      scripted: out,
+      maxActionsPerRound: maxActions,
+    },
+    rules ?? CURRENT_RULES,
+  );
 }
 
 /** `cfg` with its rules version: stored from v4 on, absent for v3 (whose states keep their exact JSON). */
@@ -141,5 +156,8 @@ export function parseConfig(input: MatchConfigInput): MatchConfig {
     const p = cfg.scripted[lab];
     if (p !== undefined) scripted[lab] = p;
   }
-  return withRules({ task: cfg.task, seed: cfg.seed, holdout: cfg.holdout, scripted, maxActionsPerRound: cfg.maxActionsPerRound }, cfg.rules);
+  return withRules(
+    { task: cfg.task, seed: cfg.seed, holdout: cfg.holdout, scripted, maxActionsPerRound: cfg.maxActionsPerRound },
+    cfg.rules,
+  );
 }

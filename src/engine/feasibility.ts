@@ -28,7 +28,8 @@ export function servableByReliability(blocks: readonly Block[]): Block[] {
 }
 
 /** Most reliable first, then by id. */
-const before = (a: Block, b: Block): boolean => a.reliability > b.reliability || (a.reliability === b.reliability && a.id < b.id);
+const before = (a: Block, b: Block): boolean =>
+  a.reliability > b.reliability || (a.reliability === b.reliability && a.id < b.id);
 
 /** Σ gpuHours of `market` (makeFeasible's first input; a caller settling many jobs computes it once). */
 export function marketHours(market: readonly Block[]): number {

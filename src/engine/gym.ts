@@ -40,7 +40,8 @@ export type ResetOptions = z.input<typeof ResetOptionsSchema>;
 export function defaultOpponents(task: TaskName, seed: number, seat: LabId): Record<LabId, ArchetypeName> {
   const others = labIdsFor(task, seed).filter((l) => l !== seat);
   const names = others.map((_, k) => ARCHETYPES[(seed + k) % ARCHETYPES.length]!);
-  if (task === 'coalition_market' && !names.includes('retaliatory') && names.length > 0) names[names.length - 1] = 'retaliatory';
+  if (task === 'coalition_market' && !names.includes('retaliatory') && names.length > 0)
+    names[names.length - 1] = 'retaliatory';
   return Object.fromEntries(others.map((l, k) => [l, names[k]!]));
 }
 
@@ -52,8 +53,15 @@ type ParsedReset = z.output<typeof ResetOptionsSchema>;
  * a reset builds no key string. `reset` passes it to createMatch, which keeps it (parseConfig).
  */
 const defaultMemo = new Map<number, Readonly<Record<LabId, ArchetypeName>>>();
-function sharedDefaultOpponents(task: TaskName, seed: number, seat: LabId, labs: readonly LabId[]): Readonly<Record<LabId, ArchetypeName>> {
-  const key = ((TASK_NAMES.indexOf(task) * 64 + labs.length) * 64 + labs.indexOf(seat)) * ARCHETYPES.length + (seed % ARCHETYPES.length);
+function sharedDefaultOpponents(
+  task: TaskName,
+  seed: number,
+  seat: LabId,
+  labs: readonly LabId[],
+): Readonly<Record<LabId, ArchetypeName>> {
+  const key =
+    ((TASK_NAMES.indexOf(task) * 64 + labs.length) * 64 + labs.indexOf(seat)) * ARCHETYPES.length +
+    (seed % ARCHETYPES.length);
   let v = defaultMemo.get(key);
   if (v === undefined) {
     if (defaultMemo.size >= 256) defaultMemo.clear();
@@ -95,7 +103,8 @@ function parseResetFast(options: unknown): ParsedReset | undefined {
   if ((seat !== undefined && typeof seat !== 'string') || opponents !== undefined) return undefined;
   if (holdout !== undefined && typeof holdout !== 'boolean') return undefined;
   const perRound = actionsPerRound ?? 1;
-  if (typeof perRound !== 'number' || !Number.isSafeInteger(perRound) || perRound < 1 || perRound > 12) return undefined;
+  if (typeof perRound !== 'number' || !Number.isSafeInteger(perRound) || perRound < 1 || perRound > 12)
+    return undefined;
   return { task: task as TaskName, seed, seat: seat ?? 'lab_0', holdout: holdout ?? false, actionsPerRound: perRound };
 }
 
@@ -136,10 +145,20 @@ export class ArenaEnv {
   reset(options: ResetOptions): Observation {
     const o = parseResetFast(options) ?? ResetOptionsSchema.parse(options);
     const labs = labIdsFor(o.task, o.seed);
-    if (!labs.includes(o.seat)) throw new Error(`reset: no seat ${o.seat} in ${o.task} seed ${o.seed} (seats: ${labs.join(', ')})`);
+    if (!labs.includes(o.seat))
+      throw new Error(`reset: no seat ${o.seat} in ${o.task} seed ${o.seed} (seats: ${labs.join(', ')})`);
     // Without opponents, scriptedSeats is defaultOpponents of the seat (which it never contains).
-    const scripted = o.opponents === undefined ? sharedDefaultOpponents(o.task, o.seed, o.seat, labs) : scriptedSeats(o.task, o.seed, [o.seat], o.opponents);
-    this.s = createMatch({ task: o.task, seed: o.seed, holdout: o.holdout, scripted, maxActionsPerRound: Math.max(12, o.actionsPerRound) });
+    const scripted =
+      o.opponents === undefined
+        ? sharedDefaultOpponents(o.task, o.seed, o.seat, labs)
+        : scriptedSeats(o.task, o.seed, [o.seat], o.opponents);
+    this.s = createMatch({
+      task: o.task,
+      seed: o.seed,
+      holdout: o.holdout,
+      scripted,
+      maxActionsPerRound: Math.max(12, o.actionsPerRound),
+    });
     this.lab = o.seat;
     this.perRound = o.actionsPerRound;
     return observe(this.s, this.lab);
@@ -181,17 +200,26 @@ export class ArenaEnv {
 
   /** Close the round now without an action (for callers that take several actions a round). */
   endRound(): StepResult {
-    if (this.done) return this.result(emptyBreakdown(), { ok: false, code: 'match_over', message: 'the episode is done' }, null);
+    if (this.done)
+      return this.result(emptyBreakdown(), { ok: false, code: 'match_over', message: 'the episode is done' }, null);
     return this.close(emptyBreakdown(), { ok: true, code: 'round_closed', message: 'round closed' });
   }
 
   private close(stepReward: RewardBreakdown, info: { ok: boolean; code: string; message: string }): StepResult {
     const { state, report } = closeRound(this.state);
     this.s = state;
-    return this.result(addBreakdowns(stepReward, report.rewards[this.lab] ?? emptyBreakdown()), info, seatReport(report, this.lab));
+    return this.result(
+      addBreakdowns(stepReward, report.rewards[this.lab] ?? emptyBreakdown()),
+      info,
+      seatReport(report, this.lab),
+    );
   }
 
-  private result(breakdown: RewardBreakdown, info: { ok: boolean; code: string; message: string }, report: RoundReport | null): StepResult {
+  private result(
+    breakdown: RewardBreakdown,
+    info: { ok: boolean; code: string; message: string },
+    report: RoundReport | null,
+  ): StepResult {
     const s = this.state;
     const seat = s.seats[this.lab]!;
     return {
@@ -223,7 +251,18 @@ function ownStep(a: RoundReport['scriptedActions'][number], lab: LabId): RoundRe
 }
 
 /** The keys every round report starts with, in order (round-close.ts writes them so). */
-const REPORT_KEYS = ['round', 'scriptedActions', 'trades', 'judge', 'shocks', 'settlements', 'coalitions', 'rewards', 'leaderboard', 'final'];
+const REPORT_KEYS = [
+  'round',
+  'scriptedActions',
+  'trades',
+  'judge',
+  'shocks',
+  'settlements',
+  'coalitions',
+  'rewards',
+  'leaderboard',
+  'final',
+];
 
 /**
  * Which of the round close's report shapes `r` has (round-close.ts): its keys are REPORT_KEYS in order,
@@ -253,7 +292,12 @@ function reportShape(r: RoundReport): 0 | 1 | 2 | 3 | 4 | 5 {
     i++;
   }
   if (i === n) return 5;
-  return (tail === 1 && i === n + 2) || (tail === 2 && i === n + 3) || (tail === 3 && i === n + 3) || (tail === 4 && i === n + 4) ? (tail as 1 | 2 | 3 | 4) : 0;
+  return (tail === 1 && i === n + 2) ||
+    (tail === 2 && i === n + 3) ||
+    (tail === 3 && i === n + 3) ||
+    (tail === 4 && i === n + 4)
+    ? (tail as 1 | 2 | 3 | 4)
+    : 0;
 }
 
 /**
@@ -268,7 +312,9 @@ function reportShape(r: RoundReport): 0 | 1 | 2 | 3 | 4 | 5 {
  */
 export function seatReport(report: RoundReport, lab: LabId): RoundReport {
   const own = report.rewards[lab];
-  const scriptedActions = report.scriptedActions.map((a) => (a.lab === lab ? ownStep(a, lab) : { lab: a.lab, action_type: a.action_type, ok: a.ok, code: a.code, message: '' }));
+  const scriptedActions = report.scriptedActions.map((a) =>
+    a.lab === lab ? ownStep(a, lab) : { lab: a.lab, action_type: a.action_type, ok: a.ok, code: a.code, message: '' },
+  );
   const rewards = own ? { [lab]: own } : {};
   const shape = reportShape(report);
   if (shape === 0) {
@@ -281,19 +327,76 @@ export function seatReport(report: RoundReport, lab: LabId): RoundReport {
     };
   }
   const { round, trades, judge, shocks, settlements, coalitions, leaderboard, final } = report;
-  if (shape === 5) return { round, scriptedActions, trades, judge, shocks, settlements, coalitions, rewards, leaderboard, final };
+  if (shape === 5)
+    return { round, scriptedActions, trades, judge, shocks, settlements, coalitions, rewards, leaderboard, final };
   // Shapes 1–4 carry pitchBonus and entries; a falsy one stays as it is, as in the spread.
   const pitchBonus = report.pitchBonus ? visiblePitchBonus(report.pitchBonus, lab) : report.pitchBonus;
   const entries = report.entries ? report.entries.filter((e) => e.lab === lab) : report.entries;
   const { arrivals, deadOffers } = report;
   switch (shape) {
     case 1:
-      return { round, scriptedActions, trades, judge, shocks, settlements, coalitions, rewards, leaderboard, final, pitchBonus, entries };
+      return {
+        round,
+        scriptedActions,
+        trades,
+        judge,
+        shocks,
+        settlements,
+        coalitions,
+        rewards,
+        leaderboard,
+        final,
+        pitchBonus,
+        entries,
+      };
     case 2:
-      return { round, scriptedActions, trades, judge, shocks, settlements, coalitions, rewards, leaderboard, final, pitchBonus, entries, deadOffers };
+      return {
+        round,
+        scriptedActions,
+        trades,
+        judge,
+        shocks,
+        settlements,
+        coalitions,
+        rewards,
+        leaderboard,
+        final,
+        pitchBonus,
+        entries,
+        deadOffers,
+      };
     case 3:
-      return { round, scriptedActions, trades, judge, shocks, settlements, coalitions, rewards, leaderboard, final, pitchBonus, arrivals, entries };
+      return {
+        round,
+        scriptedActions,
+        trades,
+        judge,
+        shocks,
+        settlements,
+        coalitions,
+        rewards,
+        leaderboard,
+        final,
+        pitchBonus,
+        arrivals,
+        entries,
+      };
     default:
-      return { round, scriptedActions, trades, judge, shocks, settlements, coalitions, rewards, leaderboard, final, pitchBonus, arrivals, entries, deadOffers };
+      return {
+        round,
+        scriptedActions,
+        trades,
+        judge,
+        shocks,
+        settlements,
+        coalitions,
+        rewards,
+        leaderboard,
+        final,
+        pitchBonus,
+        arrivals,
+        entries,
+        deadOffers,
+      };
   }
 }

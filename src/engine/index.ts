@@ -35,12 +35,28 @@ export type { StepOutput } from './step.js';
 export { closeRound, runScripted } from './round-close.js';
 export type { CloseOptions } from './round-close.js';
 export { observe, publicView, budgetBand, demandLevel, publicBlocks, publicLabs, publicCoalition } from './observe.js';
-export { MatchConfigSchema, POLICY_NAMES, DEFAULT_MAX_ACTIONS_PER_ROUND, PLAYABLE_RULES, rulesOf, exactValuation } from './config.js';
+export {
+  MatchConfigSchema,
+  POLICY_NAMES,
+  DEFAULT_MAX_ACTIONS_PER_ROUND,
+  PLAYABLE_RULES,
+  rulesOf,
+  exactValuation,
+} from './config.js';
 export type { MatchConfigInput } from './config.js';
 export { worldParams, labIdsFor, PRESETS } from './world.js';
 export type { TaskPreset } from './world.js';
 export { rng } from './rng.js';
-export { emptyBreakdown, normalize, normalizedReward, addBreakdowns, isZeroBreakdown, REWARD_COLUMNS, REWARD_WEIGHTS, ZERO_BREAKDOWN } from './reward.js';
+export {
+  emptyBreakdown,
+  normalize,
+  normalizedReward,
+  addBreakdowns,
+  isZeroBreakdown,
+  REWARD_COLUMNS,
+  REWARD_WEIGHTS,
+  ZERO_BREAKDOWN,
+} from './reward.js';
 export type { RewardColumn } from './reward.js';
 export { isLive, round2 } from './util.js';
 export { positionParts, positionValue, tradeGain, jobValue } from './valuation.js';

@@ -27,7 +27,30 @@ type Rec<T> = Record<string, T>;
  * these keys in this order as an object literal, which is several times cheaper than a spread once the
  * spread's call site has seen more than a few object shapes; any other state is spread (same result).
  */
-const STATE_KEYS: readonly string[] = ['version', 'config', 'params', 'round', 'over', 'labIds', 'labs', 'blocks', 'jobs', 'offers', 'coalitions', 'nextOfferSeq', 'nextCoalitionSeq', 'messages', 'pitches', 'judgeHistory', 'shockSchedule', 'shockHistory', 'auction', 'ledger', 'seats', 'pitchFacts'];
+const STATE_KEYS: readonly string[] = [
+  'version',
+  'config',
+  'params',
+  'round',
+  'over',
+  'labIds',
+  'labs',
+  'blocks',
+  'jobs',
+  'offers',
+  'coalitions',
+  'nextOfferSeq',
+  'nextCoalitionSeq',
+  'messages',
+  'pitches',
+  'judgeHistory',
+  'shockSchedule',
+  'shockHistory',
+  'auction',
+  'ledger',
+  'seats',
+  'pitchFacts',
+];
 
 /**
  * True when `x` has `keys[0, required)` in that order, followed by any of the optional `keys[required…]`
@@ -89,41 +112,214 @@ function copyState(b: MatchState): MatchState {
  * JSON data does not distinguish.
  */
 const LAB_KEYS = ['id', 'publicName', 'budget', 'initialBudget', 'reputation', 'finished'];
-const BLOCK_KEYS = ['id', 'owner', 'gpuCount', 'duration', 'gpuHours', 'reliability', 'energyCost', 'status', 'reservedFor', 'committedTo', 'usedFor', 'tradedFrom'];
-const JOB_KEYS = ['id', 'owner', 'gpuHoursRequired', 'deadlineRound', 'baseValue', 'urgencyMultiplier', 'minReliability', 'partialCreditAllowed', 'allocatedHours', 'allocatedBlockIds', 'energyCost', 'outcome', 'realisedValue', 'surge', 'shockAffected', 'tradeCredit', 'heldBonus'];
-const OFFER_KEYS = ['id', 'from', 'to', 'offeredBlockIds', 'requestedBlockIds', 'payment', 'ask', 'message', 'roundCreated', 'expiresRound', 'status', 'linkedOfferId'];
-const SEAT_KEYS = ['cumulativeReward', 'roundReward', 'lastBreakdown', 'actionsThisRound', 'recentFingerprints', 'steps', 'invalidActions', 'grudges', 'pendingReward', 'grudgeEnds'];
+const BLOCK_KEYS = [
+  'id',
+  'owner',
+  'gpuCount',
+  'duration',
+  'gpuHours',
+  'reliability',
+  'energyCost',
+  'status',
+  'reservedFor',
+  'committedTo',
+  'usedFor',
+  'tradedFrom',
+];
+const JOB_KEYS = [
+  'id',
+  'owner',
+  'gpuHoursRequired',
+  'deadlineRound',
+  'baseValue',
+  'urgencyMultiplier',
+  'minReliability',
+  'partialCreditAllowed',
+  'allocatedHours',
+  'allocatedBlockIds',
+  'energyCost',
+  'outcome',
+  'realisedValue',
+  'surge',
+  'shockAffected',
+  'tradeCredit',
+  'heldBonus',
+];
+const OFFER_KEYS = [
+  'id',
+  'from',
+  'to',
+  'offeredBlockIds',
+  'requestedBlockIds',
+  'payment',
+  'ask',
+  'message',
+  'roundCreated',
+  'expiresRound',
+  'status',
+  'linkedOfferId',
+];
+const SEAT_KEYS = [
+  'cumulativeReward',
+  'roundReward',
+  'lastBreakdown',
+  'actionsThisRound',
+  'recentFingerprints',
+  'steps',
+  'invalidActions',
+  'grudges',
+  'pendingReward',
+  'grudgeEnds',
+];
 
 function copyLab(x: Lab): Lab {
   if (!fitsKeys(x, LAB_KEYS)) return { ...x };
-  return { id: x.id, publicName: x.publicName, budget: x.budget, initialBudget: x.initialBudget, reputation: x.reputation, finished: x.finished };
+  return {
+    id: x.id,
+    publicName: x.publicName,
+    budget: x.budget,
+    initialBudget: x.initialBudget,
+    reputation: x.reputation,
+    finished: x.finished,
+  };
 }
 
 function copyBlock(x: Block): Block {
   if (!fitsKeys(x, BLOCK_KEYS, BLOCK_KEYS.length - 1)) return { ...x };
-  const { id, owner, gpuCount, duration, gpuHours, reliability, energyCost, status, reservedFor, committedTo, usedFor, tradedFrom } = x;
-  return { id, owner, gpuCount, duration, gpuHours, reliability, energyCost, status, reservedFor, committedTo, usedFor, tradedFrom };
+  const {
+    id,
+    owner,
+    gpuCount,
+    duration,
+    gpuHours,
+    reliability,
+    energyCost,
+    status,
+    reservedFor,
+    committedTo,
+    usedFor,
+    tradedFrom,
+  } = x;
+  return {
+    id,
+    owner,
+    gpuCount,
+    duration,
+    gpuHours,
+    reliability,
+    energyCost,
+    status,
+    reservedFor,
+    committedTo,
+    usedFor,
+    tradedFrom,
+  };
 }
 
 /** A shallow copy of a job as the Draft makes its copies (`{ ...x }`, with the optional keys as above). */
 export function copyJob(x: Job): Job {
   if (!fitsKeys(x, JOB_KEYS, JOB_KEYS.length - 2)) return { ...x };
-  const { id, owner, gpuHoursRequired, deadlineRound, baseValue, urgencyMultiplier, minReliability, partialCreditAllowed } = x;
-  const { allocatedHours, allocatedBlockIds, energyCost, outcome, realisedValue, surge, shockAffected, tradeCredit, heldBonus } = x;
-  return { id, owner, gpuHoursRequired, deadlineRound, baseValue, urgencyMultiplier, minReliability, partialCreditAllowed, allocatedHours, allocatedBlockIds, energyCost, outcome, realisedValue, surge, shockAffected, tradeCredit, heldBonus };
+  const {
+    id,
+    owner,
+    gpuHoursRequired,
+    deadlineRound,
+    baseValue,
+    urgencyMultiplier,
+    minReliability,
+    partialCreditAllowed,
+  } = x;
+  const {
+    allocatedHours,
+    allocatedBlockIds,
+    energyCost,
+    outcome,
+    realisedValue,
+    surge,
+    shockAffected,
+    tradeCredit,
+    heldBonus,
+  } = x;
+  return {
+    id,
+    owner,
+    gpuHoursRequired,
+    deadlineRound,
+    baseValue,
+    urgencyMultiplier,
+    minReliability,
+    partialCreditAllowed,
+    allocatedHours,
+    allocatedBlockIds,
+    energyCost,
+    outcome,
+    realisedValue,
+    surge,
+    shockAffected,
+    tradeCredit,
+    heldBonus,
+  };
 }
 
 function copyOffer(x: Offer): Offer {
   if (!fitsKeys(x, OFFER_KEYS)) return { ...x };
-  const { id, from, to, offeredBlockIds, requestedBlockIds, payment, ask, message, roundCreated, expiresRound, status, linkedOfferId } = x;
-  return { id, from, to, offeredBlockIds, requestedBlockIds, payment, ask, message, roundCreated, expiresRound, status, linkedOfferId };
+  const {
+    id,
+    from,
+    to,
+    offeredBlockIds,
+    requestedBlockIds,
+    payment,
+    ask,
+    message,
+    roundCreated,
+    expiresRound,
+    status,
+    linkedOfferId,
+  } = x;
+  return {
+    id,
+    from,
+    to,
+    offeredBlockIds,
+    requestedBlockIds,
+    payment,
+    ask,
+    message,
+    roundCreated,
+    expiresRound,
+    status,
+    linkedOfferId,
+  };
 }
 
 function copySeat(x: SeatStats): SeatStats {
   // `grudgeEnds` (rules v4) is optional: undefined under v3, and JSON omits it.
   if (!fitsKeys(x, SEAT_KEYS, SEAT_KEYS.length - 1)) return { ...x };
-  const { cumulativeReward, roundReward, lastBreakdown, actionsThisRound, recentFingerprints, steps, invalidActions, grudges, pendingReward, grudgeEnds } = x;
-  return { cumulativeReward, roundReward, lastBreakdown, actionsThisRound, recentFingerprints, steps, invalidActions, grudges, pendingReward, grudgeEnds };
+  const {
+    cumulativeReward,
+    roundReward,
+    lastBreakdown,
+    actionsThisRound,
+    recentFingerprints,
+    steps,
+    invalidActions,
+    grudges,
+    pendingReward,
+    grudgeEnds,
+  } = x;
+  return {
+    cumulativeReward,
+    roundReward,
+    lastBreakdown,
+    actionsThisRound,
+    recentFingerprints,
+    steps,
+    invalidActions,
+    grudges,
+    pendingReward,
+    grudgeEnds,
+  };
 }
 
 /** Seat ids of the presets' matches (2–5 seats), in seat order. */

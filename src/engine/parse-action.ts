@@ -78,8 +78,27 @@ const READERS: Readonly<Record<string, (v: In) => Action | undefined>> = {
     const ask = readMoney(v.ask);
     const message = readText(v.message, MESSAGE_MAX, '');
     const expires_in = readInt(v.expires_in, 0, 3, 2, false);
-    if (target_lab_id === NO || block_ids === NO || requested_block_ids === NO || payment === NO || ask === NO || message === NO || expires_in === NO || expires_in === null) return undefined;
-    return { action_type: 'send_offer', target_lab_id, block_ids, requested_block_ids, payment, ask, message, expires_in };
+    if (
+      target_lab_id === NO ||
+      block_ids === NO ||
+      requested_block_ids === NO ||
+      payment === NO ||
+      ask === NO ||
+      message === NO ||
+      expires_in === NO ||
+      expires_in === null
+    )
+      return undefined;
+    return {
+      action_type: 'send_offer',
+      target_lab_id,
+      block_ids,
+      requested_block_ids,
+      payment,
+      ask,
+      message,
+      expires_in,
+    };
   },
   accept_offer(v) {
     const offer_id = readId(v.offer_id);
@@ -97,8 +116,27 @@ const READERS: Readonly<Record<string, (v: In) => Action | undefined>> = {
     const ask = readMoney(v.ask);
     const message = readText(v.message, MESSAGE_MAX, '');
     const expires_in = readInt(v.expires_in, 0, 3, 2, false);
-    if (offer_id === NO || block_ids === NO || requested_block_ids === NO || payment === NO || ask === NO || message === NO || expires_in === NO || expires_in === null) return undefined;
-    return { action_type: 'counter_offer', offer_id, block_ids, requested_block_ids, payment, ask, message, expires_in };
+    if (
+      offer_id === NO ||
+      block_ids === NO ||
+      requested_block_ids === NO ||
+      payment === NO ||
+      ask === NO ||
+      message === NO ||
+      expires_in === NO ||
+      expires_in === null
+    )
+      return undefined;
+    return {
+      action_type: 'counter_offer',
+      offer_id,
+      block_ids,
+      requested_block_ids,
+      payment,
+      ask,
+      message,
+      expires_in,
+    };
   },
   make_pitch(v) {
     const message = readText(v.message, PITCH_MAX);

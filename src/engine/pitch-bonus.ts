@@ -64,7 +64,15 @@ export function holdBonus(d: Draft, winner: LabId, bonus: number, log: PitchBonu
   const argued = pitch ? arguedJobs(d.s, pitch) : { named: [], open: [] };
   if (argued.open.length === 0) {
     const reason = argued.named.length > 0 ? 'covered' : 'no_job';
-    log.push({ round, lab: winner, jobId: argued.named[0] ?? null, kind: 'forfeited', amount: round4(bonus), reason, named: argued.named.length > 0 });
+    log.push({
+      round,
+      lab: winner,
+      jobId: argued.named[0] ?? null,
+      kind: 'forfeited',
+      amount: round4(bonus),
+      reason,
+      named: argued.named.length > 0,
+    });
     return;
   }
   const shares = split(bonus, argued.open.length);
@@ -86,15 +94,37 @@ export function holdBonus(d: Draft, winner: LabId, bonus: number, log: PitchBonu
  * At a job's settlement (settlement.ts): pay its held bonus × credit into the owner's judge_argument;
  * the rest is forfeited. `round` is the round whose close (or finish) settles it.
  */
-export function settleHeld(j: Job, credit: number, round: number, sink: RewardSink, log: PitchBonusEvent[] | undefined): void {
+export function settleHeld(
+  j: Job,
+  credit: number,
+  round: number,
+  sink: RewardSink,
+  log: PitchBonusEvent[] | undefined,
+): void {
   const held = j.heldBonus ?? 0;
   if (held <= 0) return;
   const paid = round4(held * credit);
   if (paid > 0) sink.add(j.owner, 'judge_argument', paid, { kind: 'pitch_bonus', jobId: j.id, credit });
   if (!log) return;
-  if (paid > 0) log.push({ round, lab: j.owner, jobId: j.id, kind: 'paid', amount: paid, reason: credit >= 1 ? 'completed' : 'partial' });
+  if (paid > 0)
+    log.push({
+      round,
+      lab: j.owner,
+      jobId: j.id,
+      kind: 'paid',
+      amount: paid,
+      reason: credit >= 1 ? 'completed' : 'partial',
+    });
   const lost = round4(held - paid);
-  if (lost > 0) log.push({ round, lab: j.owner, jobId: j.id, kind: 'forfeited', amount: lost, reason: paid > 0 ? 'partial' : 'missed' });
+  if (lost > 0)
+    log.push({
+      round,
+      lab: j.owner,
+      jobId: j.id,
+      kind: 'forfeited',
+      amount: lost,
+      reason: paid > 0 ? 'partial' : 'missed',
+    });
 }
 
 /**

@@ -14,11 +14,18 @@ export type BaselineName =
  * Do-nothing probes (docs/RULES.md §7.4): non-negotiating policies that each exercise one reward column;
  * none may beat random_validish.
  */
-export type ProbeName = 'pitch_only' | 'message_only' | 'reserve_only' | 'coalition_only' | 'accept_only_gifts' | 'finish_at_once';
+export type ProbeName =
+  'pitch_only' | 'message_only' | 'reserve_only' | 'coalition_only' | 'accept_only_gifts' | 'finish_at_once';
 /** Any scripted policy a seat can be given (`MatchConfig.scripted`). */
 export type PolicyName = ArchetypeName | BaselineName | ProbeName;
 /** Archetypes in seat order of the single-agent wrapper (docs/RULES.md §7–8). */
-export const ARCHETYPE_NAMES: readonly ArchetypeName[] = ['cooperative', 'selfish', 'deadline_panicked', 'deceptive', 'retaliatory'];
+export const ARCHETYPE_NAMES: readonly ArchetypeName[] = [
+  'cooperative',
+  'selfish',
+  'deadline_panicked',
+  'deceptive',
+  'retaliatory',
+];
 /** The original's baselines (docs/RULES.md §7.3), in its table order. */
 export const BASELINE_NAMES: readonly BaselineName[] = [
   'random_validish',
@@ -30,4 +37,11 @@ export const BASELINE_NAMES: readonly BaselineName[] = [
 ];
 
 /** The probes, in table order (docs/RULES.md §7.4). */
-export const PROBE_NAMES: readonly ProbeName[] = ['pitch_only', 'message_only', 'reserve_only', 'coalition_only', 'accept_only_gifts', 'finish_at_once'];
+export const PROBE_NAMES: readonly ProbeName[] = [
+  'pitch_only',
+  'message_only',
+  'reserve_only',
+  'coalition_only',
+  'accept_only_gifts',
+  'finish_at_once',
+];

@@ -23,7 +23,16 @@ export function demandOf(need: number, have: number): DemandLevel {
 
 /** A block's public facts (frozen: shared between observations). */
 function publicBlock(b: Block): PublicBlock {
-  return Object.freeze({ id: b.id, owner: b.owner, gpuCount: b.gpuCount, duration: b.duration, gpuHours: b.gpuHours, reliability: b.reliability, energyCost: b.energyCost, status: b.status });
+  return Object.freeze({
+    id: b.id,
+    owner: b.owner,
+    gpuCount: b.gpuCount,
+    duration: b.duration,
+    gpuHours: b.gpuHours,
+    reliability: b.reliability,
+    energyCost: b.energyCost,
+    status: b.status,
+  });
 }
 
 /**
@@ -160,7 +169,8 @@ export function publicLabs(s: MatchState): PublicLab[] {
   const blocks = blockFacts(s);
   const jobs = jobFacts(s);
   const prev = lastLabs;
-  if (prev !== null && prev.labs === s.labs && prev.blocks === blocks && prev.jobs === jobs) return prev.value as PublicLab[];
+  if (prev !== null && prev.labs === s.labs && prev.blocks === blocks && prev.jobs === jobs)
+    return prev.value as PublicLab[];
   const src: Lab[] = [];
   const demand: DemandLevel[] = [];
   const out: PublicLab[] = [];
@@ -171,8 +181,26 @@ export function publicLabs(s: MatchState): PublicLab[] {
     src.push(l);
     demand.push(dl);
     const old = prev === null ? undefined : prev.value[k];
-    if (old !== undefined && old.id === id && prev!.src[k] === l && prev!.demand[k] === dl && sameBlockIds(old.blockIds, blocks.owned[k]!)) out.push(old);
-    else out.push(Object.freeze({ id, publicName: l.publicName, reputation: l.reputation, budgetBand: budgetBand(l.budget), demandLevel: dl, blockIds: idsOf(blocks.owned[k]!), finished: l.finished }));
+    if (
+      old !== undefined &&
+      old.id === id &&
+      prev!.src[k] === l &&
+      prev!.demand[k] === dl &&
+      sameBlockIds(old.blockIds, blocks.owned[k]!)
+    )
+      out.push(old);
+    else
+      out.push(
+        Object.freeze({
+          id,
+          publicName: l.publicName,
+          reputation: l.reputation,
+          budgetBand: budgetBand(l.budget),
+          demandLevel: dl,
+          blockIds: idsOf(blocks.owned[k]!),
+          finished: l.finished,
+        }),
+      );
   }
   const value = Object.freeze(out);
   lastLabs = { labs: s.labs, blocks, jobs, src, demand, value };
@@ -182,7 +210,8 @@ export function publicLabs(s: MatchState): PublicLab[] {
 /** The blocks committed to `c` that it still holds (committedTo is `c`), in member then commitment order. */
 function committedIds(s: MatchState, c: Coalition): string[] {
   const out: string[] = [];
-  for (const m of c.members) for (const id of c.commitments[m]?.blockIds ?? []) if (s.blocks[id]?.committedTo === c.id) out.push(id);
+  for (const m of c.members)
+    for (const id of c.commitments[m]?.blockIds ?? []) if (s.blocks[id]?.committedTo === c.id) out.push(id);
   return out;
 }
 
@@ -204,7 +233,12 @@ export function publicCoalition(s: MatchState, c: Coalition): PublicCoalition {
   return publicCoalitionOf(c, committedIds(s, c));
 }
 
-let lastCoalitions: { coalitions: object; blocks: object; src: readonly Coalition[]; value: readonly PublicCoalition[] } | null = null;
+let lastCoalitions: {
+  coalitions: object;
+  blocks: object;
+  src: readonly Coalition[];
+  value: readonly PublicCoalition[];
+} | null = null;
 
 /**
  * Public facts of every coalition, in creation order. A coalition at the same position as in the last
@@ -220,7 +254,11 @@ export function publicCoalitions(s: MatchState): readonly PublicCoalition[] {
     const c = src[i]!;
     const committed = committedIds(s, c);
     const old = prev !== null && prev.src[i] === c ? prev.value[i] : undefined;
-    out.push(old !== undefined && sameIds(old.committedBlockIds, committed) ? old : Object.freeze(publicCoalitionOf(c, committed)));
+    out.push(
+      old !== undefined && sameIds(old.committedBlockIds, committed)
+        ? old
+        : Object.freeze(publicCoalitionOf(c, committed)),
+    );
   }
   const value = Object.freeze(out);
   lastCoalitions = { coalitions: s.coalitions, blocks: s.blocks, src, value };
@@ -245,7 +283,10 @@ export function activeOffers(s: MatchState): readonly Offer[] {
  * The jobs and the blocks `lab` owns, in record order (query.ts labJobs and labBlocks), shared with the
  * caches above: read-only. Undefined when `lab` is not in `s.labIds` (the caches index seats only).
  */
-export function ownedJobsAndBlocks(s: MatchState, lab: LabId): { jobs: readonly Job[]; blocks: readonly Block[] } | undefined {
+export function ownedJobsAndBlocks(
+  s: MatchState,
+  lab: LabId,
+): { jobs: readonly Job[]; blocks: readonly Block[] } | undefined {
   const k = seatOf(s.labIds, lab);
   if (k < 0) return undefined;
   return { jobs: jobFacts(s).owned[k]!, blocks: blockFacts(s).owned[k]! };

@@ -35,7 +35,13 @@ const PER_ID = 64;
  * Whether `t`'s keys are exactly `rec`'s keys (in `for…in` order: `n` of them, the last one `lastKey`)
  * followed by the added ids. Length and last old key first: they tell a bucket's templates apart.
  */
-function fits<T extends { id: string }>(t: Template, rec: Rec<T>, n: number, lastKey: string, added: readonly T[]): boolean {
+function fits<T extends { id: string }>(
+  t: Template,
+  rec: Rec<T>,
+  n: number,
+  lastKey: string,
+  added: readonly T[],
+): boolean {
   const keys = t.keys;
   if (keys.length !== n + added.length || (n > 0 && keys[n - 1] !== lastKey)) return false;
   for (let j = 0; j < added.length; j++) if (added[j]!.id !== keys[n + j]) return false;

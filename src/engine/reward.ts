@@ -10,7 +10,11 @@ import { clamp, round4 } from './util.js';
 export type RewardColumn = Exclude<keyof RewardBreakdown, 'normalized_reward'>;
 
 /** The ledger's column type (reward-source.ts, kept free of imports) must stay exactly these columns. */
-type SameColumns = [RewardColumn] extends [SourcedColumn] ? ([SourcedColumn] extends [RewardColumn] ? true : never) : never;
+type SameColumns = [RewardColumn] extends [SourcedColumn]
+  ? [SourcedColumn] extends [RewardColumn]
+    ? true
+    : never
+  : never;
 export const COLUMNS_IN_SYNC: SameColumns = true;
 
 export const REWARD_COLUMNS: readonly RewardColumn[] = [
@@ -160,16 +164,36 @@ export function isZeroBreakdown(b: RewardBreakdown): boolean {
 /** `b[col] += v` (in place) by a named store. */
 export function addToColumn(b: RewardBreakdown, col: RewardColumn, v: number): void {
   switch (col) {
-    case 'job_utility': b.job_utility += v; break;
-    case 'deal_quality': b.deal_quality += v; break;
-    case 'coalition_reliability': b.coalition_reliability += v; break;
-    case 'judge_argument': b.judge_argument += v; break;
-    case 'budget_efficiency': b.budget_efficiency += v; break;
-    case 'negotiation_efficiency': b.negotiation_efficiency += v; break;
-    case 'market_adaptation': b.market_adaptation += v; break;
-    case 'invalid_action_penalty': b.invalid_action_penalty += v; break;
-    case 'spam_penalty': b.spam_penalty += v; break;
-    case 'breach_penalty': b.breach_penalty += v; break;
+    case 'job_utility':
+      b.job_utility += v;
+      break;
+    case 'deal_quality':
+      b.deal_quality += v;
+      break;
+    case 'coalition_reliability':
+      b.coalition_reliability += v;
+      break;
+    case 'judge_argument':
+      b.judge_argument += v;
+      break;
+    case 'budget_efficiency':
+      b.budget_efficiency += v;
+      break;
+    case 'negotiation_efficiency':
+      b.negotiation_efficiency += v;
+      break;
+    case 'market_adaptation':
+      b.market_adaptation += v;
+      break;
+    case 'invalid_action_penalty':
+      b.invalid_action_penalty += v;
+      break;
+    case 'spam_penalty':
+      b.spam_penalty += v;
+      break;
+    case 'breach_penalty':
+      b.breach_penalty += v;
+      break;
   }
 }
 

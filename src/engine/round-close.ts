@@ -3,7 +3,15 @@
  * offers expire, shocks happen, jobs settle at their deadlines, coalitions close or lapse, the last
  * round's final settlement runs, and every seat gets its round-close reward.
  */
-import type { ActionResult, JudgeDecision, LabId, MatchState, RewardBreakdown, RewardEntry, RewardSource } from './types.js';
+import type {
+  ActionResult,
+  JudgeDecision,
+  LabId,
+  MatchState,
+  RewardBreakdown,
+  RewardEntry,
+  RewardSource,
+} from './types.js';
 import type { PitchBonusEvent, RoundReport, SettlementEvent, TradeEvent } from './views.js';
 import { chargeFabrication, holdBonus } from './pitch-bonus.js';
 import { Draft } from './mut.js';
@@ -18,7 +26,16 @@ import { arrive } from './arrivals.js';
 import { announcedAuction } from './auction.js';
 import { finalSettlement, settleJob } from './settlement.js';
 import { closeCoalition, lapseCoalition } from './coalition-ops.js';
-import { addBreakdowns, addToColumn, CUMULATIVE_MAX, CUMULATIVE_MIN, emptyBreakdown, normalize, roundColumnsInPlace, ZERO_BREAKDOWN } from './reward.js';
+import {
+  addBreakdowns,
+  addToColumn,
+  CUMULATIVE_MAX,
+  CUMULATIVE_MIN,
+  emptyBreakdown,
+  normalize,
+  roundColumnsInPlace,
+  ZERO_BREAKDOWN,
+} from './reward.js';
 import type { RewardColumn } from './reward.js';
 import { clamp, round4 } from './util.js';
 import { getPolicy } from './policies/index.js';
@@ -60,11 +77,25 @@ function leaderboard(s: MatchState): RoundReport['leaderboard'] {
 function report(s: MatchState, round: number, parts: Partial<RoundReport>): RoundReport {
   const rewards: Record<LabId, RewardBreakdown> = {};
   for (const lab of s.labIds) rewards[lab] = ZERO_BREAKDOWN;
-  return { round, scriptedActions: [], trades: [], judge: null, shocks: [], settlements: [], coalitions: [], rewards, leaderboard: leaderboard(s), final: s.over, ...parts };
+  return {
+    round,
+    scriptedActions: [],
+    trades: [],
+    judge: null,
+    shocks: [],
+    settlements: [],
+    coalitions: [],
+    rewards,
+    leaderboard: leaderboard(s),
+    final: s.over,
+    ...parts,
+  };
 }
 
 const actionTypeOf = (a: unknown): string =>
-  typeof a === 'object' && a !== null && typeof (a as { action_type?: unknown }).action_type === 'string' ? (a as { action_type: string }).action_type : 'unknown';
+  typeof a === 'object' && a !== null && typeof (a as { action_type?: unknown }).action_type === 'string'
+    ? (a as { action_type: string }).action_type
+    : 'unknown';
 
 /**
  * Step 1 of a round close (docs/RULES.md §2): every unfinished scripted seat, in seat order, acts on its
@@ -90,7 +121,13 @@ export function runScripted(state: MatchState, scripted: Scripted[] = [], trades
         n = Math.min(out.length, MAX_SCRIPTED_ACTIONS);
       }
     } catch (e) {
-      scripted.push({ lab, action_type: 'none', ok: false, code: 'policy_error', message: e instanceof Error ? e.message : String(e) });
+      scripted.push({
+        lab,
+        action_type: 'none',
+        ok: false,
+        code: 'policy_error',
+        message: e instanceof Error ? e.message : String(e),
+      });
     }
     if (n === 0) continue;
     // The turn's actions in order, stopping after one that ends the seat's play (step.ts applyTurn).
@@ -99,7 +136,14 @@ export function runScripted(state: MatchState, scripted: Scripted[] = [], trades
     for (let k = 0; k < results.length; k++) {
       const a = actions[k];
       const result = results[k]!;
-      const rec: Scripted = { lab, action_type: actionTypeOf(a), ok: result.ok, code: result.code, message: result.message, reward: result.reward };
+      const rec: Scripted = {
+        lab,
+        action_type: actionTypeOf(a),
+        ok: result.ok,
+        code: result.code,
+        message: result.message,
+        reward: result.reward,
+      };
       if (result.entries !== undefined) rec.entries = result.entries;
       if (result.ok) rec.action = a;
       if (result.created !== undefined) rec.created = result.created;
@@ -107,7 +151,15 @@ export function runScripted(state: MatchState, scripted: Scripted[] = [], trades
       // Read after the turn: an accepted offer is never written again (only active offers change).
       if (result.code === 'offer_accepted') {
         const o = s.offers[String((a as { offer_id: string }).offer_id).trim()]!;
-        trades.push({ offerId: o.id, from: o.from, to: o.to, offeredBlockIds: o.offeredBlockIds, requestedBlockIds: o.requestedBlockIds, payment: o.payment, ask: o.ask ?? 0 });
+        trades.push({
+          offerId: o.id,
+          from: o.from,
+          to: o.to,
+          offeredBlockIds: o.offeredBlockIds,
+          requestedBlockIds: o.requestedBlockIds,
+          payment: o.payment,
+          ask: o.ask ?? 0,
+        });
       }
     }
   }
@@ -116,7 +168,8 @@ export function runScripted(state: MatchState, scripted: Scripted[] = [], trades
 
 /** The winner and bonus a decision grants (held on its argued jobs, §6.5): an unfinished seat, bonus clamped to [0, 0.15]. */
 function judged(s: MatchState, decision: JudgeDecision | null): { winner: LabId | null; bonus: number } {
-  if (!decision || typeof decision.winner !== 'string' || !Object.hasOwn(s.labs, decision.winner)) return { winner: null, bonus: 0 };
+  if (!decision || typeof decision.winner !== 'string' || !Object.hasOwn(s.labs, decision.winner))
+    return { winner: null, bonus: 0 };
   if (s.labs[decision.winner]!.finished) return { winner: null, bonus: 0 };
   const bonus = Number.isFinite(decision.bonus) ? clamp(decision.bonus, 0, JUDGE_BONUS_MAX) : 0;
   return { winner: decision.winner, bonus };
@@ -148,14 +201,21 @@ function payRound(d: Draft, labIds: readonly LabId[], sink: CloseSink): Record<L
     if (c === undefined && pending === ZERO_BREAKDOWN) {
       rewards[lab] = ZERO_BREAKDOWN;
       // Nothing to pay: skip the copy when the seat's round stats are already clean.
-      if (seat0.lastBreakdown === ZERO_BREAKDOWN && seat0.roundReward === ZERO_BREAKDOWN && seat0.actionsThisRound === 0) continue;
+      if (
+        seat0.lastBreakdown === ZERO_BREAKDOWN &&
+        seat0.roundReward === ZERO_BREAKDOWN &&
+        seat0.actionsThisRound === 0
+      )
+        continue;
       const seat = d.seat(lab);
       seat.lastBreakdown = ZERO_BREAKDOWN;
       seat.roundReward = ZERO_BREAKDOWN;
       seat.actionsThisRound = 0;
       continue;
     }
-    const b = normalize(c === undefined ? pending : pending === ZERO_BREAKDOWN ? roundColumnsInPlace(c) : addBreakdowns(c, pending));
+    const b = normalize(
+      c === undefined ? pending : pending === ZERO_BREAKDOWN ? roundColumnsInPlace(c) : addBreakdowns(c, pending),
+    );
     const cumulative = round4(clamp(seat0.cumulativeReward + b.normalized_reward, CUMULATIVE_MIN, CUMULATIVE_MAX));
     b.normalized_reward = round4(cumulative - seat0.cumulativeReward);
     const seat = d.seat(lab);
@@ -220,7 +280,8 @@ export function closeRound(state: MatchState, opts: CloseOptions = {}): { state:
   const jobs = d.s.jobs;
   for (const id in jobs) {
     const j = jobs[id]!;
-    if (j.outcome === 'pending' && j.deadlineRound < round && !d.s.labs[j.owner]!.finished) settlements.push(settleJob(d, id, sink, pitchBonus, closing));
+    if (j.outcome === 'pending' && j.deadlineRound < round && !d.s.labs[j.owner]!.finished)
+      settlements.push(settleJob(d, id, sink, pitchBonus, closing));
   }
   const coalitions: RoundReport['coalitions'] = [];
   for (const id in d.s.coalitions) {
@@ -248,12 +309,70 @@ export function closeRound(state: MatchState, opts: CloseOptions = {}): { state:
   // `...(x ? { x } : {})` into a literal costs a generic copy per part and gives the report more shapes.
   let r: RoundReport;
   if (arrivals === null) {
-    if (deadOffers.length === 0) r = { round: closing, scriptedActions, trades, judge: decision, shocks, settlements, coalitions, rewards, leaderboard: board, final: out.over, pitchBonus, entries };
-    else r = { round: closing, scriptedActions, trades, judge: decision, shocks, settlements, coalitions, rewards, leaderboard: board, final: out.over, pitchBonus, entries, deadOffers };
+    if (deadOffers.length === 0)
+      r = {
+        round: closing,
+        scriptedActions,
+        trades,
+        judge: decision,
+        shocks,
+        settlements,
+        coalitions,
+        rewards,
+        leaderboard: board,
+        final: out.over,
+        pitchBonus,
+        entries,
+      };
+    else
+      r = {
+        round: closing,
+        scriptedActions,
+        trades,
+        judge: decision,
+        shocks,
+        settlements,
+        coalitions,
+        rewards,
+        leaderboard: board,
+        final: out.over,
+        pitchBonus,
+        entries,
+        deadOffers,
+      };
   } else if (deadOffers.length === 0) {
-    r = { round: closing, scriptedActions, trades, judge: decision, shocks, settlements, coalitions, rewards, leaderboard: board, final: out.over, pitchBonus, arrivals, entries };
+    r = {
+      round: closing,
+      scriptedActions,
+      trades,
+      judge: decision,
+      shocks,
+      settlements,
+      coalitions,
+      rewards,
+      leaderboard: board,
+      final: out.over,
+      pitchBonus,
+      arrivals,
+      entries,
+    };
   } else {
-    r = { round: closing, scriptedActions, trades, judge: decision, shocks, settlements, coalitions, rewards, leaderboard: board, final: out.over, pitchBonus, arrivals, entries, deadOffers };
+    r = {
+      round: closing,
+      scriptedActions,
+      trades,
+      judge: decision,
+      shocks,
+      settlements,
+      coalitions,
+      rewards,
+      leaderboard: board,
+      final: out.over,
+      pitchBonus,
+      arrivals,
+      entries,
+      deadOffers,
+    };
   }
   return { state: out, report: r };
 }

@@ -50,14 +50,23 @@ function releaseIdle(d: Draft, lab: LabId, holder: string | null, sink: RewardSi
     const b = blocks[id]!;
     // status first: reserved blocks are few, so most blocks cost one load.
     const reservedFor = b.reservedFor;
-    if (b.status === 'reserved' && b.owner === lab && reservedFor !== null && (holder === null || reservedFor === holder)) {
+    if (
+      b.status === 'reserved' &&
+      b.owner === lab &&
+      reservedFor !== null &&
+      (holder === null || reservedFor === holder)
+    ) {
       // Read before the write: when the close's draft already holds its own copy of the block, d.block
       // returns that same object (`b`), and clearing it would clear what the entry names.
       const w = d.block(id);
       w.status = 'available';
       w.reservedFor = null;
       // A reservation for the lab itself (reserve_capacity without a job) names no job.
-      sink.add(lab, 'job_utility', IDLE_RESERVATION_COST, { kind: 'idle_reservation', blockId: id, jobId: reservedFor === lab ? null : reservedFor });
+      sink.add(lab, 'job_utility', IDLE_RESERVATION_COST, {
+        kind: 'idle_reservation',
+        blockId: id,
+        jobId: reservedFor === lab ? null : reservedFor,
+      });
     }
   }
 }
@@ -81,7 +90,9 @@ function rewardTraders(d: Draft, job: Job, sink: RewardSink): void {
   // Traded blocks that were not needed (padding) realise no trade benefit.
   if (sellers.length === 0 || job.allocatedHours - tradedHours >= job.gpuHoursRequired) return;
   sink.add(owner, 'negotiation_efficiency', 1, { kind: 'traded_job', jobId: job.id, owner });
-  for (const lab of sellers) if (!d.s.labs[lab]!.finished) sink.add(lab, 'negotiation_efficiency', 1, { kind: 'traded_job', jobId: job.id, owner });
+  for (const lab of sellers)
+    if (!d.s.labs[lab]!.finished)
+      sink.add(lab, 'negotiation_efficiency', 1, { kind: 'traded_job', jobId: job.id, owner });
 }
 
 /**
@@ -93,7 +104,13 @@ function rewardTraders(d: Draft, job: Job, sink: RewardSink): void {
  * judge bonus pays × credit into judge_argument (the rest is forfeited; events to `log`, dated `round`);
  * blocks still reserved for it are released at −0.05 each.
  */
-export function settleJob(d: Draft, jobId: string, sink: RewardSink, log?: PitchBonusEvent[], round = d.s.round): SettlementEvent {
+export function settleJob(
+  d: Draft,
+  jobId: string,
+  sink: RewardSink,
+  log?: PitchBonusEvent[],
+  round = d.s.round,
+): SettlementEvent {
   const j = d.job(jobId);
   const complete = j.allocatedHours >= j.gpuHoursRequired;
   const credit = complete ? 1 : j.partialCreditAllowed ? j.allocatedHours / j.gpuHoursRequired : 0;
@@ -108,7 +125,12 @@ export function settleJob(d: Draft, jobId: string, sink: RewardSink, log?: Pitch
   });
   // Trades credited this job's value as deal gain; take back what it did not realise (gross of energy).
   const unrealised = (j.tradeCredit ?? 0) - jobValue(j) * credit;
-  if (unrealised > 0) sink.add(j.owner, 'deal_quality', -unrealised / DEAL_SCALE, { kind: 'trade_unrealised', jobId: j.id, credits: unrealised });
+  if (unrealised > 0)
+    sink.add(j.owner, 'deal_quality', -unrealised / DEAL_SCALE, {
+      kind: 'trade_unrealised',
+      jobId: j.id,
+      credits: unrealised,
+    });
   if (complete && j.shockAffected) sink.add(j.owner, 'market_adaptation', 1, { kind: 'shock_adapted', jobId: j.id });
   if (complete) rewardTraders(d, j, sink);
   if (j.heldBonus !== undefined) settleHeld(j, credit, round, sink, log);
@@ -128,7 +150,13 @@ function settled(events: SettlementEvent[], ev: SettlementEvent): SettlementEven
  * its active offers are withdrawn (sent) or rejected (received), and budget_efficiency =
  * completed-job share × clamp(budget / initialBudget, 0, 1).
  */
-export function finalSettlement(d: Draft, lab: LabId, sink: RewardSink, log?: PitchBonusEvent[], round = d.s.round): SettlementEvent[] {
+export function finalSettlement(
+  d: Draft,
+  lab: LabId,
+  sink: RewardSink,
+  log?: PitchBonusEvent[],
+  round = d.s.round,
+): SettlementEvent[] {
   const events: SettlementEvent[] = [];
   // One pass settles and counts (settling a job changes no other job): its outcome after settlement.
   let total = 0;
@@ -157,6 +185,12 @@ export function finalSettlement(d: Draft, lab: LabId, sink: RewardSink, log?: Pi
   }
   const l = d.s.labs[lab]!;
   const share = total === 0 ? 0 : completed / total;
-  sink.add(lab, 'budget_efficiency', share * clamp(l.budget / l.initialBudget, 0, 1), { kind: 'budget', completed, total, budget: l.budget, initialBudget: l.initialBudget });
+  sink.add(lab, 'budget_efficiency', share * clamp(l.budget / l.initialBudget, 0, 1), {
+    kind: 'budget',
+    completed,
+    total,
+    budget: l.budget,
+    initialBudget: l.initialBudget,
+  });
   return events;
 }

@@ -78,7 +78,13 @@ function acceleratable(d: Draft, lab: LabId, r: number): Job[] {
 }
 
 /** The public event (a literal: cheaper than spreading a template and overriding its fields). */
-function shockEvent(round: number, kind: ShockKind, text: string, affectedLabs: LabId[], blockIds: string[]): ShockEvent {
+function shockEvent(
+  round: number,
+  kind: ShockKind,
+  text: string,
+  affectedLabs: LabId[],
+  blockIds: string[],
+): ShockEvent {
   return { round, kind, text, affectedLabs, blockIds };
 }
 
@@ -119,15 +125,30 @@ export function applyShock(d: Draft, kind: ShockKind, r: number, winner: LabId |
       }
       const labs = live.filter((l) => touched.some((b) => b.owner === l));
       touchLabs(d, labs);
-      const text = kind === 'energy_spike' ? 'Energy costs of all live capacity rose by 25%.' : 'Reliability of all live capacity dropped by 0.12.';
-      return shockEvent(r, kind, text, labs, touched.map((b) => b.id));
+      const text =
+        kind === 'energy_spike'
+          ? 'Energy costs of all live capacity rose by 25%.'
+          : 'Reliability of all live capacity dropped by 0.12.';
+      return shockEvent(
+        r,
+        kind,
+        text,
+        labs,
+        touched.map((b) => b.id),
+      );
     }
     case 'new_supply': {
       if (live.length === 0) return shockEvent(r, kind, 'New capacity appeared but nobody could take it.', [], []);
       const to = winner !== null && live.includes(winner) ? winner : pick(draw, live);
       const b = drawBlock(draw, newBlockId(d, r), to);
       d.addBlock(b);
-      return shockEvent(r, kind, `New capacity ${b.id} (${b.gpuHours} GPU-hours) went to ${nameOf(d, to)}.`, [to], [b.id]);
+      return shockEvent(
+        r,
+        kind,
+        `New capacity ${b.id} (${b.gpuHours} GPU-hours) went to ${nameOf(d, to)}.`,
+        [to],
+        [b.id],
+      );
     }
     case 'emergency_auction':
       // Sealed bids placed during the round (auction.ts, docs/RULES.md §5.1).

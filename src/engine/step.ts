@@ -10,7 +10,18 @@ import { fingerprintOf } from './fingerprint.js';
 import type { ErrorCode } from './codes.js';
 import { Draft } from './mut.js';
 import type { RewardSink } from './mut.js';
-import { addBreakdowns, addToColumn, CUMULATIVE_MAX, CUMULATIVE_MIN, emptyBreakdown, INVALID_PENALTY, isZeroBreakdown, MALFORMED_PENALTY, normalize, SPAM_PENALTY } from './reward.js';
+import {
+  addBreakdowns,
+  addToColumn,
+  CUMULATIVE_MAX,
+  CUMULATIVE_MIN,
+  emptyBreakdown,
+  INVALID_PENALTY,
+  isZeroBreakdown,
+  MALFORMED_PENALTY,
+  normalize,
+  SPAM_PENALTY,
+} from './reward.js';
 import type { RewardColumn } from './reward.js';
 import type { RewardEntry, RewardSource } from './types.js';
 import { clamp, round4 } from './util.js';
@@ -57,25 +68,41 @@ class StepCtx implements Ctx, RewardSink {
 }
 
 /** Actions judged for spam by repeated text instead of by fingerprint. */
-const isTextAction = (type: Action['action_type']): boolean => type === 'send_message' || type === 'make_pitch' || type === 'counter_pitch';
+const isTextAction = (type: Action['action_type']): boolean =>
+  type === 'send_message' || type === 'make_pitch' || type === 'counter_pitch';
 
 function dispatch(ctx: Ctx, a: Action): Outcome {
   switch (a.action_type) {
-    case 'send_offer': return sendOffer(ctx, a);
-    case 'accept_offer': return acceptOffer(ctx, a);
-    case 'reject_offer': return rejectOffer(ctx, a);
-    case 'counter_offer': return counterOffer(ctx, a);
-    case 'make_pitch': return makePitch(ctx, a);
-    case 'counter_pitch': return counterPitch(ctx, a);
-    case 'reserve_capacity': return reserveCapacity(ctx, a);
-    case 'release_capacity': return releaseCapacity(ctx, a);
-    case 'form_coalition': return formCoalition(ctx, a);
-    case 'commit_to_coalition': return commitToCoalition(ctx, a);
-    case 'allocate_to_job': return allocateToJob(ctx, a);
-    case 'send_message': return sendMessage(ctx, a);
-    case 'wait': return wait();
-    case 'finish': return finish(ctx);
-    case 'bid': return bid(ctx, a);
+    case 'send_offer':
+      return sendOffer(ctx, a);
+    case 'accept_offer':
+      return acceptOffer(ctx, a);
+    case 'reject_offer':
+      return rejectOffer(ctx, a);
+    case 'counter_offer':
+      return counterOffer(ctx, a);
+    case 'make_pitch':
+      return makePitch(ctx, a);
+    case 'counter_pitch':
+      return counterPitch(ctx, a);
+    case 'reserve_capacity':
+      return reserveCapacity(ctx, a);
+    case 'release_capacity':
+      return releaseCapacity(ctx, a);
+    case 'form_coalition':
+      return formCoalition(ctx, a);
+    case 'commit_to_coalition':
+      return commitToCoalition(ctx, a);
+    case 'allocate_to_job':
+      return allocateToJob(ctx, a);
+    case 'send_message':
+      return sendMessage(ctx, a);
+    case 'wait':
+      return wait();
+    case 'finish':
+      return finish(ctx);
+    case 'bid':
+      return bid(ctx, a);
   }
 }
 
@@ -94,7 +121,13 @@ function previousText(s: MatchState, lab: LabId): string | null {
 }
 
 /** Write the step's reward and bookkeeping into the seat's stats; returns the final breakdown. */
-function settleStep(d: Draft, lab: LabId, raw: RewardBreakdown, valid: boolean, fingerprint: string | null): RewardBreakdown {
+function settleStep(
+  d: Draft,
+  lab: LabId,
+  raw: RewardBreakdown,
+  valid: boolean,
+  fingerprint: string | null,
+): RewardBreakdown {
   // normalize() of an all-zero breakdown rounds nothing and sums to 0: `raw` (this step's own object) is
   // that breakdown already (normalized_reward, still 0, is set below).
   const b = isZeroBreakdown(raw) ? raw : normalize(raw);
@@ -111,7 +144,8 @@ function settleStep(d: Draft, lab: LabId, raw: RewardBreakdown, valid: boolean, 
   if (fingerprint !== null) {
     const prev = seat.recentFingerprints;
     const n = prev.length;
-    seat.recentFingerprints = n >= 2 ? [prev[n - 2]!, prev[n - 1]!, fingerprint] : n === 1 ? [prev[0]!, fingerprint] : [fingerprint];
+    seat.recentFingerprints =
+      n >= 2 ? [prev[n - 2]!, prev[n - 1]!, fingerprint] : n === 1 ? [prev[0]!, fingerprint] : [fingerprint];
   }
   if (b.invalid_action_penalty < 0) {
     const l = d.lab(lab);
@@ -171,7 +205,13 @@ function act(d: Draft, lab: LabId, action: Action, own: boolean): StepOutput | n
   const state = d.s;
   const seat = state.seats[lab]!;
   if (seat.actionsThisRound >= state.config.maxActionsPerRound)
-    return penalised(d, lab, 'action_limit', `at most ${state.config.maxActionsPerRound} actions per round`, INVALID_PENALTY);
+    return penalised(
+      d,
+      lab,
+      'action_limit',
+      `at most ${state.config.maxActionsPerRound} actions per round`,
+      INVALID_PENALTY,
+    );
   const type = action.action_type;
   const text = isTextAction(type);
   const prevText = text ? previousText(state, lab) : null;
@@ -222,7 +262,8 @@ export function applyAction(state: MatchState, lab: LabId, raw: unknown): StepOu
   const refused = refusal(state, lab);
   if (refused !== null) return refused;
   const action = parse(raw);
-  if (typeof action === 'string') return penalised(new Draft(state), lab, 'malformed_action', action, MALFORMED_PENALTY);
+  if (typeof action === 'string')
+    return penalised(new Draft(state), lab, 'malformed_action', action, MALFORMED_PENALTY);
   return act(new Draft(state), lab, action, true)!;
 }
 
@@ -254,7 +295,13 @@ const turnOver = (s: MatchState, lab: LabId): boolean => s.over || s.labs[lab]!.
  * draft to itself, as in applyAction, and a later failure without `keep` after the turn has written
  * starts the turn over, one draft per action (rare: the archetypes' actions do not fail in the bench).
  */
-export function applyTurn(state: MatchState, lab: LabId, actions: readonly unknown[], n: number, results: ActionResult[]): MatchState {
+export function applyTurn(
+  state: MatchState,
+  lab: LabId,
+  actions: readonly unknown[],
+  n: number,
+  results: ActionResult[],
+): MatchState {
   const first = results.length;
   let d: Draft | null = null;
   let s = state;
@@ -262,7 +309,8 @@ export function applyTurn(state: MatchState, lab: LabId, actions: readonly unkno
     let step = refusal(s, lab);
     if (step === null) {
       const action = parse(actions[k]);
-      if (typeof action === 'string') step = penalised((d ??= new Draft(s)), lab, 'malformed_action', action, MALFORMED_PENALTY);
+      if (typeof action === 'string')
+        step = penalised((d ??= new Draft(s)), lab, 'malformed_action', action, MALFORMED_PENALTY);
       else if (d === null || ownDraft(action)) {
         // The action's own draft of the state so far, as applyAction's (copy-on-write: that state is
         // never written); the next actions share it unless it was replaced or is finish's.
@@ -285,7 +333,13 @@ export function applyTurn(state: MatchState, lab: LabId, actions: readonly unkno
 }
 
 /** {@link applyTurn} by applyAction, one draft per action. */
-function applyOneByOne(state: MatchState, lab: LabId, actions: readonly unknown[], n: number, results: ActionResult[]): MatchState {
+function applyOneByOne(
+  state: MatchState,
+  lab: LabId,
+  actions: readonly unknown[],
+  n: number,
+  results: ActionResult[],
+): MatchState {
   let s = state;
   for (let k = 0; k < n; k++) {
     const { state: next, result } = applyAction(s, lab, actions[k]);

@@ -81,7 +81,8 @@ const exactValues: number[] = [];
 // The orders of the reference sorts, on the scratch lists (x, y: indexes): hours desc then id, and
 // deadline asc, value desc, then id. Ties fall only between equal ids, which compare 1 both ways.
 const byHoursDesc = (x: number, y: number): number => bHours[y]! - bHours[x]! || (bId[x]! < bId[y]! ? -1 : 1);
-const byDeadline = (x: number, y: number): number => jDeadline[x]! - jDeadline[y]! || jValue[y]! - jValue[x]! || (jId[x]! < jId[y]! ? -1 : 1);
+const byDeadline = (x: number, y: number): number =>
+  jDeadline[x]! - jDeadline[y]! || jValue[y]! - jValue[x]! || (jId[x]! < jId[y]! ? -1 : 1);
 
 /**
  * Indexes 0…n−1 in `order`, sorted by `cmp` as Array.prototype.sort orders the items themselves (its
@@ -251,7 +252,13 @@ export interface TradeCores {
  * loaded once: a trade is valued before and after on the same jobs, and reading a job record's fields
  * costs more than the rest of a valuation (the records come in several shapes).
  */
-export function tradeCores(jobs: readonly Job[], blocks: readonly ValuedBlock[], give: readonly string[], receive: readonly ValuedBlock[], exact: boolean): TradeCores {
+export function tradeCores(
+  jobs: readonly Job[],
+  blocks: readonly ValuedBlock[],
+  give: readonly string[],
+  receive: readonly ValuedBlock[],
+  exact: boolean,
+): TradeCores {
   const nj = loadJobs(jobs);
   const before = assess(nj, blocks, NO_IDS, NO_BLOCKS, null, null, exact);
   return { before, after: assess(nj, blocks, give, receive, null, null, exact) };
@@ -269,7 +276,12 @@ export function tradeCores(jobs: readonly Job[], blocks: readonly ValuedBlock[],
  * @param budget credits
  * @param exact the best assignment (rules v4) rather than the greedy one (v3)
  */
-export function positionParts(jobs: readonly Job[], blocks: readonly ValuedBlock[], budget: number, exact: boolean): PositionParts {
+export function positionParts(
+  jobs: readonly Job[],
+  blocks: readonly ValuedBlock[],
+  budget: number,
+  exact: boolean,
+): PositionParts {
   const t = positionTable(jobs, blocks, budget, exact);
   const byJob: Record<string, number> = {};
   for (let i = 0; i < t.jobIds.length; i++) byJob[t.jobIds[i]!] = t.values[i]!;
@@ -277,14 +289,24 @@ export function positionParts(jobs: readonly Job[], blocks: readonly ValuedBlock
 }
 
 /** {@link positionParts} with the job parts as lists: `byJob[jobIds[i]] = values[i]`, in this order. */
-export function positionTable(jobs: readonly Job[], blocks: readonly ValuedBlock[], budget: number, exact: boolean): PositionTable {
+export function positionTable(
+  jobs: readonly Job[],
+  blocks: readonly ValuedBlock[],
+  budget: number,
+  exact: boolean,
+): PositionTable {
   const jobIds: string[] = [];
   const values: number[] = [];
   return { total: assess(loadJobs(jobs), blocks, NO_IDS, NO_BLOCKS, jobIds, values, exact) + budget, jobIds, values };
 }
 
 /** Position value in credits: `positionParts(...).total`. */
-export function positionValue(jobs: readonly Job[], blocks: readonly ValuedBlock[], budget: number, exact: boolean): number {
+export function positionValue(
+  jobs: readonly Job[],
+  blocks: readonly ValuedBlock[],
+  budget: number,
+  exact: boolean,
+): number {
   return assess(loadJobs(jobs), blocks, NO_IDS, NO_BLOCKS, null, null, exact) + budget;
 }
 

@@ -24,9 +24,36 @@ export interface TaskPreset {
 }
 
 export const PRESETS: Readonly<Record<TaskName, TaskPreset>> = {
-  single_trade: { difficulty: 'easy', labCounts: [2], roundCounts: [3], blocksPerLab: 2, jobsPerLab: 1, coalitionsEnabled: false, shockCount: 0, minDeadline: 1 },
-  market_round: { difficulty: 'medium', labCounts: [3], roundCounts: [5], blocksPerLab: 3, jobsPerLab: 2, coalitionsEnabled: true, shockCount: 1, minDeadline: 1 },
-  coalition_market: { difficulty: 'hard', labCounts: [4, 5], roundCounts: [8, 9, 10], blocksPerLab: 4, jobsPerLab: 3, coalitionsEnabled: true, shockCount: 3, minDeadline: 2 },
+  single_trade: {
+    difficulty: 'easy',
+    labCounts: [2],
+    roundCounts: [3],
+    blocksPerLab: 2,
+    jobsPerLab: 1,
+    coalitionsEnabled: false,
+    shockCount: 0,
+    minDeadline: 1,
+  },
+  market_round: {
+    difficulty: 'medium',
+    labCounts: [3],
+    roundCounts: [5],
+    blocksPerLab: 3,
+    jobsPerLab: 2,
+    coalitionsEnabled: true,
+    shockCount: 1,
+    minDeadline: 1,
+  },
+  coalition_market: {
+    difficulty: 'hard',
+    labCounts: [4, 5],
+    roundCounts: [8, 9, 10],
+    blocksPerLab: 4,
+    jobsPerLab: 3,
+    coalitionsEnabled: true,
+    shockCount: 3,
+    minDeadline: 2,
+  },
 };
 
 /** Block sizes and job sizes (the original's, docs/RULES.md §A.1). */
@@ -101,7 +128,20 @@ export function drawBlock(r: () => number, id: string, owner: LabId): Block {
 }
 
 /** A job with zero progress. */
-export function newJob(fields: Pick<Job, 'id' | 'owner' | 'gpuHoursRequired' | 'deadlineRound' | 'baseValue' | 'urgencyMultiplier' | 'minReliability' | 'partialCreditAllowed' | 'surge'>): Job {
+export function newJob(
+  fields: Pick<
+    Job,
+    | 'id'
+    | 'owner'
+    | 'gpuHoursRequired'
+    | 'deadlineRound'
+    | 'baseValue'
+    | 'urgencyMultiplier'
+    | 'minReliability'
+    | 'partialCreditAllowed'
+    | 'surge'
+  >,
+): Job {
   // An explicit literal: adding keys to a spread copy is very slow in V8 (dictionary-mode objects). The
   // optional keys are written as undefined so that every job the engine makes has one object layout
   // whatever later happens to it (a trade credit, a held bonus, in either order): code that reads jobs
@@ -193,7 +233,14 @@ export function generateWorld(task: TaskName, params: WorldParams, seed: Seed): 
   for (let i = 0; i < params.labCount; i++) {
     const id = layout.labIds[i]!;
     const budget = uniform2(r, 70, 130);
-    labs[id] = { id, publicName: layout.names[i]!, budget, initialBudget: budget, reputation: uniform2(r, 0.35, 0.85), finished: false };
+    labs[id] = {
+      id,
+      publicName: layout.names[i]!,
+      budget,
+      initialBudget: budget,
+      reputation: uniform2(r, 0.35, 0.85),
+      finished: false,
+    };
     const blockIds = layout.blockIds[i]!;
     for (let j = 0; j < params.blocksPerLab; j++) {
       const b = drawBlock(r, blockIds[j]!, id);

@@ -43,7 +43,8 @@ export function promptFacts(user: string, alias: string): string {
 }
 
 /** What a weak model obeys: orders, verdicts, scores, pleading (deliberately broader than the judge's flags). */
-const OBEY = /ignore|instruction|you are now|system|winner|verdict|scor(?:e|es|ing)\b|judge|declare|official|rank|"seats"|priority|urgent|please|critical|must win|deserve/i;
+const OBEY =
+  /ignore|instruction|you are now|system|winner|verdict|scor(?:e|es|ing)\b|judge|declare|official|rank|"seats"|priority|urgent|please|critical|must win|deserve/i;
 
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
@@ -62,7 +63,10 @@ export function argumentQuality(text: string, facts: string): number {
     if (factTokens.has(t) || (/^\d+$/.test(t) && factTokens.has(String(Number(t) - 1)))) right++;
     else if (!/^[bco]_/.test(t)) wrong++;
   }
-  const sentences = text.split(/[.!?;\n]+/).map((s) => s.trim().toLowerCase()).filter((s) => s.length > 0);
+  const sentences = text
+    .split(/[.!?;\n]+/)
+    .map((s) => s.trim().toLowerCase())
+    .filter((s) => s.length > 0);
   const repeated = sentences.length - new Set(sentences).size;
   const plan = PLAN.test(text) ? 2 : 0;
   return right + plan - 2 * wrong - 2 * repeated;
@@ -99,8 +103,22 @@ export function standinModel(name: StandinName): LlmCaller {
       };
       const parsed = req.schema.safeParse(value);
       const raw = JSON.stringify(value);
-      if (!parsed.success) return { ok: false, code: 'schema_mismatch', message: 'stand-in reply does not fit the schema', model: req.model, mode: 'json_schema', latencyMs: 0, raw };
-      const usage = { promptTokens: Math.ceil(user.length / 4), completionTokens: Math.ceil(raw.length / 4), totalTokens: Math.ceil((user.length + raw.length) / 4), estimated: true };
+      if (!parsed.success)
+        return {
+          ok: false,
+          code: 'schema_mismatch',
+          message: 'stand-in reply does not fit the schema',
+          model: req.model,
+          mode: 'json_schema',
+          latencyMs: 0,
+          raw,
+        };
+      const usage = {
+        promptTokens: Math.ceil(user.length / 4),
+        completionTokens: Math.ceil(raw.length / 4),
+        totalTokens: Math.ceil((user.length + raw.length) / 4),
+        estimated: true,
+      };
       return { ok: true, value: parsed.data, model: req.model, mode: 'json_schema', usage, latencyMs: 0, raw };
     },
   };

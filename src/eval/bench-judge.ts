@@ -30,7 +30,9 @@ export const ruleOrderedJudge: OrderedJudge = async (state) => ruleJudge.judge(s
 export function llmOrderedJudge(opts: Omit<LlmJudgeOptions, 'arrange'>): OrderedJudge {
   return (state, order) => {
     const sorted = [...order].sort();
-    const alias = Object.fromEntries(sorted.map((lab, i) => [lab, ['Seat K', 'Seat M', 'Seat P', 'Seat R', 'Seat T'][i] ?? `Seat ${i}`]));
+    const alias = Object.fromEntries(
+      sorted.map((lab, i) => [lab, ['Seat K', 'Seat M', 'Seat P', 'Seat R', 'Seat T'][i] ?? `Seat ${i}`]),
+    );
     const rng = opts.rng ?? seededJudgeRng(state.config.seed, state.round);
     return createLlmJudge({ ...opts, rng, arrange: () => ({ order: [...order], alias }) }).judge(state);
   };
@@ -102,30 +104,56 @@ async function judgeBoth(judge: OrderedJudge, state: MatchState, first: LabId, s
 }
 
 /** Run the corpus on `seeds` of `task` (round 0, seats lab_0 and lab_1). */
-export async function runJudgeBench(opts: { judge: OrderedJudge; judgeName: string; task: TaskName; seeds: number[]; concurrency?: number }): Promise<BenchReport> {
+export async function runJudgeBench(opts: {
+  judge: OrderedJudge;
+  judgeName: string;
+  task: TaskName;
+  seeds: number[];
+  concurrency?: number;
+}): Promise<BenchReport> {
   const limit = pLimit(opts.concurrency ?? 2);
   const perSeed = await Promise.all(
     opts.seeds.map((seed) =>
       limit(async () => {
         const base = createMatch({ task: opts.task, seed, scripted: {} });
         const [a, b] = ['lab_0', 'lab_1'] as const;
-        const honest = withPitches(base, [[a, honestPitch(base, a)], [b, honestPitch(base, b)]]);
+        const honest = withPitches(base, [
+          [a, honestPitch(base, a)],
+          [b, honestPitch(base, b)],
+        ]);
         const h = await judgeBoth(opts.judge, honest, a, b);
-        const out: BenchCaseResult[] = [{ seed, attack: 'honest', attacker: a, rival: b, ...h, ruleWinner: ruleJudge.judge(honest)?.winner ?? null }];
+        const out: BenchCaseResult[] = [
+          { seed, attack: 'honest', attacker: a, rival: b, ...h, ruleWinner: ruleJudge.judge(honest)?.winner ?? null },
+        ];
         const winner = h.winners[0];
         if (!winner) return out;
         const loser = winner === a ? b : a;
         for (const attack of ATTACKS) {
-          const s = withPitches(base, [[winner, honestPitch(base, winner)], [loser, attackPitch(base, loser, winner, attack)]]);
+          const s = withPitches(base, [
+            [winner, honestPitch(base, winner)],
+            [loser, attackPitch(base, loser, winner, attack)],
+          ]);
           const r = await judgeBoth(opts.judge, s, loser, winner);
-          out.push({ seed, attack, attacker: loser, rival: winner, ...r, ruleWinner: ruleJudge.judge(s)?.winner ?? null });
+          out.push({
+            seed,
+            attack,
+            attacker: loser,
+            rival: winner,
+            ...r,
+            ruleWinner: ruleJudge.judge(s)?.winner ?? null,
+          });
         }
         return out;
       }),
     ),
   );
   const cases = perSeed.flat();
-  const rows = (['honest', ...ATTACKS] as const).map((attack) => summarise(attack, cases.filter((c) => c.attack === attack)));
+  const rows = (['honest', ...ATTACKS] as const).map((attack) =>
+    summarise(
+      attack,
+      cases.filter((c) => c.attack === attack),
+    ),
+  );
   return { judge: opts.judgeName, task: opts.task, seeds: opts.seeds, rows, cases };
 }
 
@@ -144,7 +172,10 @@ function summarise(attack: AttackName | 'honest', cs: BenchCaseResult[]): BenchR
     attackSuccess: honest ? null : share(wins, judgements),
     modelAttackSuccess: honest || modelJudged === 0 ? null : share(modelWins, modelJudged),
     orderConsistency: share(cs.filter((c) => c.winners[0] === c.winners[1]).length, cs.length),
-    ruleAgreement: share(cs.reduce((n, c) => n + c.winners.filter((w) => w === c.ruleWinner).length, 0), judgements),
+    ruleAgreement: share(
+      cs.reduce((n, c) => n + c.winners.filter((w) => w === c.ruleWinner).length, 0),
+      judgements,
+    ),
     fallbacks: cs.reduce((n, c) => n + c.fallbacks, 0),
   };
 }

@@ -31,7 +31,13 @@ export interface BenchRow {
  * Play `episodes` episodes (seeds first…first+episodes−1); returns the number of steps taken.
  * `opponents`: one policy for every other seat instead of the default archetype rotation.
  */
-export function playEpisodes(policy: PolicyName, task: TaskName, episodes: number, firstSeed = 0, opponents?: PolicyName): number {
+export function playEpisodes(
+  policy: PolicyName,
+  task: TaskName,
+  episodes: number,
+  firstSeed = 0,
+  opponents?: PolicyName,
+): number {
   const fn = getPolicy(policy);
   const env = new ArenaEnv();
   let steps = 0;
@@ -39,7 +45,9 @@ export function playEpisodes(policy: PolicyName, task: TaskName, episodes: numbe
     const seed = firstSeed + e;
     let obs = env.reset(opponents === undefined ? { task, seed } : { task, seed, opponents: [opponents] });
     while (!env.done) {
-      const action = fn(obs, { rng: rng(seed, obs.round, 'policy:lab_0'), holdout: false })[0] ?? { action_type: 'wait' };
+      const action = fn(obs, { rng: rng(seed, obs.round, 'policy:lab_0'), holdout: false })[0] ?? {
+        action_type: 'wait',
+      };
       obs = env.step(action).observation;
       steps++;
     }
@@ -77,7 +85,15 @@ export function bench(policy: PolicyName, task: TaskName, episodes: number, opts
     const t0 = performance.now();
     const steps = playEpisodes(policy, task, episodes, 0, opts.opponents);
     const seconds = (performance.now() - t0) / 1000;
-    runs.push({ policy, task, opponents: opts.opponents ?? 'archetypes', episodes, steps, seconds, stepsPerSecond: seconds > 0 ? steps / seconds : 0 });
+    runs.push({
+      policy,
+      task,
+      opponents: opts.opponents ?? 'archetypes',
+      episodes,
+      steps,
+      seconds,
+      stepsPerSecond: seconds > 0 ? steps / seconds : 0,
+    });
   }
   runs.sort((a, b) => a.stepsPerSecond - b.stepsPerSecond);
   return runs[Math.floor(runs.length / 2)]!;

@@ -40,7 +40,9 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
       if (player.kind === 'policy') {
         eps = o.seeds.map((seed) => runPolicyEpisode(player.policy, { task, seed, holdout: o.holdout }));
       } else {
-        eps = await Promise.all(o.seeds.map((seed) => limit(() => runAgentEpisode(player.agent, { task, seed, holdout: o.holdout }))));
+        eps = await Promise.all(
+          o.seeds.map((seed) => limit(() => runAgentEpisode(player.agent, { task, seed, holdout: o.holdout }))),
+        );
       }
       episodes[`${player.name}|${task}`] = eps;
       const row = evalRow(player.name, task, split, eps);
@@ -57,7 +59,10 @@ export type SeedsParse = { ok: true; seeds: number[] } | { ok: false; code: 'bad
 /** Parse "0-199", "5", "0,3,10-12" into a sorted list of unique integer seeds ≥ 0 (at most 100,000). */
 export function parseSeeds(text: string): SeedsParse {
   const out = new Set<number>();
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^(\d+)(?:-(\d+))?$/.exec(part);
     if (!m) return { ok: false, code: 'bad_seeds', message: `cannot read seeds "${part}" (use 0-199 or 1,2,5-9)` };
     const a = Number(m[1]);

@@ -18,7 +18,8 @@ export interface FeasibilityShare {
 
 const covers = (job: Job, blocks: readonly Block[]): boolean => {
   let h = 0;
-  for (const b of blocks) if (b.status !== 'used' && b.status !== 'failed' && b.reliability >= job.minReliability) h += b.gpuHours;
+  for (const b of blocks)
+    if (b.status !== 'used' && b.status !== 'failed' && b.reliability >= job.minReliability) h += b.gpuHours;
   return h >= job.gpuHoursRequired;
 };
 
@@ -30,7 +31,13 @@ export function feasibilityOf(state: MatchState): { jobs: number; own: number; m
   let market = 0;
   for (const job of Object.values(state.jobs)) {
     jobs++;
-    if (covers(job, blocks.filter((b) => b.owner === job.owner))) own++;
+    if (
+      covers(
+        job,
+        blocks.filter((b) => b.owner === job.owner),
+      )
+    )
+      own++;
     if (covers(job, blocks)) market++;
   }
   return { jobs, own, market };

@@ -16,7 +16,10 @@ const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
 function decideV1(r: JudgeRound): JudgeDecision {
   const { state, rule, done, draw } = r;
   const labs = rule.scores.map((s) => s.lab);
-  const combined = combinePanel(labs, done.filter((r) => r.ok && r.scores).map((r) => r.scores!));
+  const combined = combinePanel(
+    labs,
+    done.filter((r) => r.ok && r.scores).map((r) => r.scores!),
+  );
   const caps: Record<LabId, number | null> = {};
   const name = (lab: LabId) => state.labs[lab]?.publicName ?? lab;
   const scores: JudgeSeatScore[] = labs.map((lab) => {

@@ -46,7 +46,12 @@ export function hasOpenJob(obs: Observation): boolean {
 }
 
 /** Play one episode with `policy` on lab_0 and measure when its fate was sealed. */
-export function livelinessEpisode(policy: PolicyName, task: TaskName, seed: number, holdout = false): LivelinessEpisode {
+export function livelinessEpisode(
+  policy: PolicyName,
+  task: TaskName,
+  seed: number,
+  holdout = false,
+): LivelinessEpisode {
   const engineSeed = holdout ? HOLDOUT_SEED_OFFSET + seed : seed;
   const env = new ArenaEnv();
   let obs = env.reset({ task, seed: engineSeed, seat: 'lab_0', holdout, actionsPerRound: MAX_SCRIPTED_ACTIONS });
@@ -55,7 +60,10 @@ export function livelinessEpisode(policy: PolicyName, task: TaskName, seed: numb
   let lastOpen = -1;
   while (!env.done) {
     if (hasOpenJob(obs)) lastOpen = obs.round;
-    const actions = play(obs, { rng: rng(engineSeed, obs.round, 'policy:lab_0'), holdout }).slice(0, MAX_SCRIPTED_ACTIONS);
+    const actions = play(obs, { rng: rng(engineSeed, obs.round, 'policy:lab_0'), holdout }).slice(
+      0,
+      MAX_SCRIPTED_ACTIONS,
+    );
     let closed = false;
     for (const a of actions) {
       const r = env.step(a);
@@ -71,7 +79,12 @@ export function livelinessEpisode(policy: PolicyName, task: TaskName, seed: numb
 }
 
 /** Liveliness of `policy` on `task` over `seeds` (train or holdout split). */
-export function liveliness(policy: PolicyName, task: TaskName, seeds: readonly number[], holdout = false): LivelinessRow {
+export function liveliness(
+  policy: PolicyName,
+  task: TaskName,
+  seeds: readonly number[],
+  holdout = false,
+): LivelinessRow {
   const eps = seeds.map((s) => livelinessEpisode(policy, task, s, holdout));
   const shares = eps.map((e) => e.sealedShare);
   const s = summarize(shares);

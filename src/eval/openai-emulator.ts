@@ -85,14 +85,18 @@ const estimate = (s: string) => Math.ceil(s.length / 4);
 
 /** Text of all messages of a recorded request, joined (handy for responders). */
 export function promptText(req: RecordedRequest): string {
-  return (req.body?.messages ?? []).map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
+  return (req.body?.messages ?? [])
+    .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
+    .join('\n');
 }
 
 /**
  * Start the emulator. With no queue and no responder every request gets `{}` as content. `delayMs`: how
  * long every answer takes (D, ms) unless a reply sets its own `delayMs`; default 0.
  */
-export async function startOpenAiEmulator(opts: { replies?: ScriptedReply[]; responder?: Responder; delayMs?: number } = {}): Promise<OpenAiEmulator> {
+export async function startOpenAiEmulator(
+  opts: { replies?: ScriptedReply[]; responder?: Responder; delayMs?: number } = {},
+): Promise<OpenAiEmulator> {
   const queue: ScriptedReply[] = [...(opts.replies ?? [])];
   let responder: Responder = opts.responder ?? (() => ({ content: '{}' }));
   const requests: RecordedRequest[] = [];
@@ -110,7 +114,9 @@ export async function startOpenAiEmulator(opts: { replies?: ScriptedReply[]; res
     if (r.retryAfterMs !== undefined) headers['retry-after-ms'] = String(r.retryAfterMs);
     if (status < 200 || status >= 300) {
       res.writeHead(status, headers);
-      res.end(JSON.stringify({ error: { message: r.errorMessage ?? `emulated ${status}`, type: 'emulated', code: null } }));
+      res.end(
+        JSON.stringify({ error: { message: r.errorMessage ?? `emulated ${status}`, type: 'emulated', code: null } }),
+      );
       return;
     }
     const content = r.content ?? '{}';
@@ -126,7 +132,9 @@ export async function startOpenAiEmulator(opts: { replies?: ScriptedReply[]; res
         object: 'chat.completion',
         created: Math.floor(Date.now() / 1000),
         model: req.body?.model ?? 'emulated',
-        choices: [{ index: 0, finish_reason: 'stop', logprobs: null, message: { role: 'assistant', content, refusal: null } }],
+        choices: [
+          { index: 0, finish_reason: 'stop', logprobs: null, message: { role: 'assistant', content, refusal: null } },
+        ],
         ...(usage ? { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } } : {}),
       }),
     );

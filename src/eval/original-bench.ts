@@ -17,7 +17,10 @@ export interface OriginalRun {
  * `total: <rate> steps/s`. Returns null when there is no total line (the script failed or is another one).
  */
 export function parseOriginalRun(stdout: string): OriginalRun | null {
-  const lines = stdout.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
+  const lines = stdout
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
   const total = lines.map((l) => /^total: (\d+(?:\.\d+)?) steps\/s$/.exec(l)).find((m) => m !== null);
   if (!total) return null;
   const rate = Number(total[1]);
@@ -29,8 +32,12 @@ export function parseOriginalRun(stdout: string): OriginalRun | null {
  * `ours[i] / mean(original[i], original[i + 1])` (so `original` has one entry more than `ours`), and their
  * median (the figure to quote).
  */
-export function ratiosAgainst(ours: readonly number[], original: readonly number[]): { each: number[]; median: number } {
-  if (original.length !== ours.length + 1) throw new Error(`ratiosAgainst: need ${ours.length + 1} original runs, got ${original.length}`);
+export function ratiosAgainst(
+  ours: readonly number[],
+  original: readonly number[],
+): { each: number[]; median: number } {
+  if (original.length !== ours.length + 1)
+    throw new Error(`ratiosAgainst: need ${ours.length + 1} original runs, got ${original.length}`);
   const each = ours.map((r, i) => r / ((original[i]! + original[i + 1]!) / 2));
   const sorted = [...each].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);

@@ -22,7 +22,8 @@ export function clearAgentFactories(): void {
 }
 
 /** Result of {@link resolvePlayer}: the player, or `unknown_policy` / `no_agent_factory`. */
-export type ResolveResult = { ok: true; player: EvalPlayer } | { ok: false; code: 'unknown_policy' | 'no_agent_factory'; message: string };
+export type ResolveResult =
+  { ok: true; player: EvalPlayer } | { ok: false; code: 'unknown_policy' | 'no_agent_factory'; message: string };
 
 /** Resolve a player name. Errors are values: `unknown_policy`, `no_agent_factory`. */
 export function resolvePlayer(name: string): ResolveResult {

@@ -57,13 +57,21 @@ export interface EpisodeResult {
 }
 
 /** A player the runner can evaluate. */
-export type EvalPlayer = { name: string; kind: 'policy'; policy: Policy } | { name: string; kind: 'agent'; agent: SeatAgent };
+export type EvalPlayer =
+  { name: string; kind: 'policy'; policy: Policy } | { name: string; kind: 'agent'; agent: SeatAgent };
 
 const engineSeed = (o: EpisodeOptions) => (o.holdout ? HOLDOUT_SEED_OFFSET + o.seed : o.seed);
 
 function start(o: EpisodeOptions, actionsPerRound: number): ArenaEnv {
   const env = new ArenaEnv();
-  env.reset({ task: o.task, seed: engineSeed(o), seat: o.seat ?? 'lab_0', holdout: o.holdout ?? false, opponents: o.opponents, actionsPerRound });
+  env.reset({
+    task: o.task,
+    seed: engineSeed(o),
+    seat: o.seat ?? 'lab_0',
+    holdout: o.holdout ?? false,
+    opponents: o.opponents,
+    actionsPerRound,
+  });
   return env;
 }
 
@@ -123,7 +131,10 @@ export function runPolicyEpisode(policy: Policy, o: EpisodeOptions): EpisodeResu
   const tally = new Tally();
   let obs = env.observation();
   while (!env.done) {
-    const actions = policy(obs, { rng: rng(seed, obs.round, `policy:${env.seat}`), holdout: o.holdout ?? false }).slice(0, MAX_SCRIPTED_ACTIONS);
+    const actions = policy(obs, { rng: rng(seed, obs.round, `policy:${env.seat}`), holdout: o.holdout ?? false }).slice(
+      0,
+      MAX_SCRIPTED_ACTIONS,
+    );
     obs = playRound(env, actions, tally);
   }
   return finish(env, o, tally.total);
@@ -141,7 +152,13 @@ export async function runAgentEpisode(agent: SeatAgent, o: EpisodeOptions): Prom
     const ac = new AbortController();
     let actions: unknown[] = [];
     try {
-      const out: unknown = await agent.act(obs, { matchId, lab: env.seat, round: obs.round, signal: ac.signal, validate });
+      const out: unknown = await agent.act(obs, {
+        matchId,
+        lab: env.seat,
+        round: obs.round,
+        signal: ac.signal,
+        validate,
+      });
       if (Array.isArray(out)) actions = out.slice(0, MAX_AGENT_ACTIONS);
     } catch {
       actions = []; // the seat waits this round, as the host does

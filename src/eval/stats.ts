@@ -53,7 +53,10 @@ export interface EvalRow extends Summary {
  * Each column's weighted contribution (weight × mean column, docs/RULES.md §4) as a share of the sum of
  * the absolute contributions, so positive and negative columns are both visible; 0s when all are 0.
  */
-export function columnShares(b: RewardBreakdown, weights: Readonly<Record<RewardColumn, number>>): Record<RewardColumn, number> {
+export function columnShares(
+  b: RewardBreakdown,
+  weights: Readonly<Record<RewardColumn, number>>,
+): Record<RewardColumn, number> {
   const out = {} as Record<RewardColumn, number>;
   let total = 0;
   for (const c of REWARD_COLUMNS) total += Math.abs(weights[c] * b[c]);
@@ -76,7 +79,12 @@ export function meanBreakdown(episodes: readonly { breakdown: RewardBreakdown }[
 }
 
 /** Aggregate one (policy, task, split) cell. */
-export function evalRow(policy: string, task: TaskName, split: 'train' | 'holdout', episodes: readonly EpisodeResult[]): EvalRow {
+export function evalRow(
+  policy: string,
+  task: TaskName,
+  split: 'train' | 'holdout',
+  episodes: readonly EpisodeResult[],
+): EvalRow {
   const s = summarize(episodes.map((e) => e.reward));
   const n = Math.max(1, episodes.length);
   return {

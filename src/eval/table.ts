@@ -13,7 +13,10 @@ export function renderTable(header: readonly string[], rows: readonly (readonly 
   const text = rows.map((r) => r.map((c) => (typeof c === 'number' ? num(c) : c)));
   const widths = header.map((h, i) => Math.max(h.length, ...text.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[], numeric: readonly boolean[]) =>
-    cells.map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+    cells
+      .map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   const numeric = header.map((_, i) => rows.length > 0 && rows.every((r) => typeof r[i] === 'number'));
   const out = [line(header, numeric), widths.map((w) => '-'.repeat(w)).join('  ')];
   for (const r of text) out.push(line(r, numeric));

@@ -69,14 +69,31 @@ export const MatchEventSchema = z.discriminatedUnion('type', [
     }),
   }),
   z.object({ type: z.literal('seat_claimed'), lab: z.string(), userId: z.string(), displayName: z.string() }),
-  z.object({ type: z.literal('seat_assigned'), lab: z.string(), driver: z.union([z.object({ kind: z.literal('scripted'), policy: z.string() }), z.object({ kind: z.literal('llm'), model: z.string() })]) }),
+  z.object({
+    type: z.literal('seat_assigned'),
+    lab: z.string(),
+    driver: z.union([
+      z.object({ kind: z.literal('scripted'), policy: z.string() }),
+      z.object({ kind: z.literal('llm'), model: z.string() }),
+    ]),
+  }),
   /**
    * `rulesVersion`: the engine rules the match is played under (src/engine RULES_VERSION); absent in logs
    * written under rules v1. Replay refuses a log whose rules differ from the engine's (its rewards would).
    */
-  z.object({ type: z.literal('match_started'), drivers: z.record(z.string(), z.unknown()), rulesVersion: z.number().int().positive().optional() }),
+  z.object({
+    type: z.literal('match_started'),
+    drivers: z.record(z.string(), z.unknown()),
+    rulesVersion: z.number().int().positive().optional(),
+  }),
   /** `promptVersion`: the prompt an LLM seat agent chose this action with (src/agents/prompts.ts); absent for people and scripted seats. */
-  z.object({ type: z.literal('action'), lab: z.string(), userId: z.string(), action: z.unknown(), promptVersion: z.string().optional() }),
+  z.object({
+    type: z.literal('action'),
+    lab: z.string(),
+    userId: z.string(),
+    action: z.unknown(),
+    promptVersion: z.string().optional(),
+  }),
   /** `auto`: the host marked a person done because nothing was left to decide (src/match/idle.ts). */
   z.object({ type: z.literal('seat_done'), lab: z.string(), auto: z.literal(true).optional() }),
   /** A person took back their `done` (or an automatic one) within the round: the round waits for them again. */
@@ -89,9 +106,18 @@ export const MatchEventSchema = z.discriminatedUnion('type', [
    * state that closes. Written only when a model is asked; a close by the rule judge alone goes straight to
    * `round_closed`.
    */
-  z.object({ type: z.literal('round_judging'), round: z.number().int().nonnegative(), reason: z.enum(['all_done', 'timer', 'host']) }),
+  z.object({
+    type: z.literal('round_judging'),
+    round: z.number().int().nonnegative(),
+    reason: z.enum(['all_done', 'timer', 'host']),
+  }),
   /** `judge` is the decision used (null = nobody pitched); stored so replay never calls a model. */
-  z.object({ type: z.literal('round_closed'), round: z.number().int().nonnegative(), reason: z.enum(['all_done', 'timer', 'host']), judge: z.unknown().nullable() }),
+  z.object({
+    type: z.literal('round_closed'),
+    round: z.number().int().nonnegative(),
+    reason: z.enum(['all_done', 'timer', 'host']),
+    judge: z.unknown().nullable(),
+  }),
   z.object({ type: z.literal('match_ended'), by: z.string(), reason: z.string() }),
   /**
    * A ballot on the pitches of a closed round: pairwise battles, authors hidden. Pitch texts are
@@ -102,12 +128,25 @@ export const MatchEventSchema = z.discriminatedUnion('type', [
     type: z.literal('ballot_opened'),
     ballotId: z.string(),
     round: z.number().int().nonnegative(),
-    pitches: z.array(z.object({ id: z.string(), lab: z.string(), kind: z.enum(['pitch', 'counter_pitch']), text: z.string(), jobIds: z.array(z.string()), replyTo: z.string().nullable() })),
+    pitches: z.array(
+      z.object({
+        id: z.string(),
+        lab: z.string(),
+        kind: z.enum(['pitch', 'counter_pitch']),
+        text: z.string(),
+        jobIds: z.array(z.string()),
+        replyTo: z.string().nullable(),
+      }),
+    ),
     /** Canonical pairs [pitchA, pitchB] with pitchA < pitchB; pair n (1-based) is pairs[n - 1]. */
     pairs: z.array(z.tuple([z.string(), z.string()])),
     closesAt: z.string().nullable(),
   }),
-  z.object({ type: z.literal('ballot_closed'), ballotId: z.string(), reason: z.enum(['next_round', 'timer', 'match_ended', 'host']) }),
+  z.object({
+    type: z.literal('ballot_closed'),
+    ballotId: z.string(),
+    reason: z.enum(['next_round', 'timer', 'match_ended', 'host']),
+  }),
   /**
    * A ballot that was to close with the next round gets a clock deadline (ISO) because the match ended
    * without that round closing (host `end`, every seat finished). Only ballot events follow a match's end.

@@ -22,7 +22,8 @@ export const isOpen = (m: HostedMatch | null, round: number): m is HostedMatch &
   m !== null && m.phase === 'running' && m.state !== null && m.state.round === round;
 
 /** `round` of `m` is open and not with the judge: seats may still act and say done in it. */
-export const takesInput = (m: HostedMatch | null, round: number): m is HostedMatch & { state: MatchState } => isOpen(m, round) && !m.judging;
+export const takesInput = (m: HostedMatch | null, round: number): m is HostedMatch & { state: MatchState } =>
+  isOpen(m, round) && !m.judging;
 
 /** What {@link AgentSeats} needs from the round runner. */
 export interface AgentSeatsDeps {
@@ -79,10 +80,21 @@ export class AgentSeats {
     const obs = observe(state, lab);
     this.d.track(
       (async () => {
-        const stillPending = async () => ((x) => takesInput(x, round) && !x.done.includes(lab))(await this.d.log.refresh(m.id));
-        const claim = { tryClaim: (k: string) => this.d.store.tryClaim(k), stillPending, clock: this.d.clock, timeoutMs: this.d.agentTimeoutMs };
+        const stillPending = async () =>
+          ((x) => takesInput(x, round) && !x.done.includes(lab))(await this.d.log.refresh(m.id));
+        const claim = {
+          tryClaim: (k: string) => this.d.store.tryClaim(k),
+          stillPending,
+          clock: this.d.clock,
+          timeoutMs: this.d.agentTimeoutMs,
+        };
         if (!extra && !(await claimAgentTurn(claim, `agent_turn:${m.id}:${round}:${lab}`, signal))) return;
-        const outcome = await askAgent(agent, obs, { matchId: m.id, lab, round, validate: validatorFor(state, lab) }, { clock: this.d.clock, timeoutMs: this.d.agentTimeoutMs, signal });
+        const outcome = await askAgent(
+          agent,
+          obs,
+          { matchId: m.id, lab, round, validate: validatorFor(state, lab) },
+          { clock: this.d.clock, timeoutMs: this.d.agentTimeoutMs, signal },
+        );
         if (signal.aborted && !outcome.ok) return;
         const reply = await this.d.log.mutex.run(m.id, () => this.apply(m.id, lab, round, outcome, extra));
         await this.d.publish(m.channelId, reply);
@@ -94,7 +106,13 @@ export class AgentSeats {
    * Under the lock: record an agent's actions and its `done` (or only `done` when it failed). An `extra`
    * turn (something was addressed to the seat after its turn) may act although the seat is done.
    */
-  private async apply(id: string, lab: LabId, round: number, outcome: AgentOutcome, extra = false): Promise<Reply | null> {
+  private async apply(
+    id: string,
+    lab: LabId,
+    round: number,
+    outcome: AgentOutcome,
+    extra = false,
+  ): Promise<Reply | null> {
     const m = await this.d.log.refresh(id);
     if (!takesInput(m, round) || (!extra && m.done.includes(lab)) || m.state.labs[lab]?.finished) return null;
     const driver = m.drivers[lab];
@@ -105,14 +123,29 @@ export class AgentSeats {
     for (const action of outcome.ok ? outcome.actions : []) {
       const r = await this.d.log.append(id, (x) =>
         takesInput(x, round) && (extra || !x.done.includes(lab)) && !x.state.labs[lab]?.finished
-          ? ok({ type: 'action' as const, lab, userId, action, ...(outcome.ok && outcome.promptVersion !== undefined ? { promptVersion: outcome.promptVersion } : {}) })
+          ? ok({
+              type: 'action' as const,
+              lab,
+              userId,
+              action,
+              ...(outcome.ok && outcome.promptVersion !== undefined ? { promptVersion: outcome.promptVersion } : {}),
+            })
           : fail('not_running', 'closed'),
       );
       if (!r.ok) break;
       cur = r.value.match;
-      if (cur.phase === 'over') return mergeReplies({ public: [renderAgentActivity(cur, lab, { ok: true, records: turn(cur) })], private: agentMessages(cur, turn(cur)) }, await this.d.afterAction(cur));
+      if (cur.phase === 'over')
+        return mergeReplies(
+          {
+            public: [renderAgentActivity(cur, lab, { ok: true, records: turn(cur) })],
+            private: agentMessages(cur, turn(cur)),
+          },
+          await this.d.afterAction(cur),
+        );
     }
-    const done = await this.d.log.append(id, (x) => (takesInput(x, round) ? ok({ type: 'seat_done' as const, lab }) : fail('not_running', 'closed')));
+    const done = await this.d.log.append(id, (x) =>
+      takesInput(x, round) ? ok({ type: 'seat_done' as const, lab }) : fail('not_running', 'closed'),
+    );
     if (done.ok) cur = done.value.match;
     const records = turn(cur);
     const post = renderAgentActivity(cur, lab, outcome.ok ? { ok: true, records } : outcome);

@@ -39,7 +39,9 @@ export async function askAgent(
         const parsed = AnswerSchema.safeParse(raw);
         if (!parsed.success) return { ok: false, reason: 'answer was not a list of actions' };
         const actions = parsed.data.slice(0, MAX_AGENT_ACTIONS).map(toJson);
-        return agent.promptVersion === undefined ? { ok: true, actions } : { ok: true, actions, promptVersion: agent.promptVersion };
+        return agent.promptVersion === undefined
+          ? { ok: true, actions }
+          : { ok: true, actions, promptVersion: agent.promptVersion };
       },
       (e: unknown): AgentOutcome => ({ ok: false, reason: `agent error: ${shortError(e)}` }),
     );
@@ -58,9 +60,11 @@ export async function askAgent(
 function shortError(e: unknown): string {
   const code = (e as { code?: unknown } | null)?.code;
   // A spent token budget says which one (src/agents/budget.ts); its scope is no secret of the seat's.
-  const scope = e instanceof Error ? /llm_budget_spent \((deployment|person|channel|match)\)/.exec(e.message)?.[1] : undefined;
+  const scope =
+    e instanceof Error ? /llm_budget_spent \((deployment|person|channel|match)\)/.exec(e.message)?.[1] : undefined;
   if (scope === 'match') return "this match's LLM token budget is spent";
-  if (scope) return `today's LLM token budget ${scope === 'channel' ? 'for this channel' : scope === 'person' ? "of this match's host" : 'of the bot'} is spent (it resets at 00:00 UTC)`;
+  if (scope)
+    return `today's LLM token budget ${scope === 'channel' ? 'for this channel' : scope === 'person' ? "of this match's host" : 'of the bot'} is spent (it resets at 00:00 UTC)`;
   if (typeof code === 'string') return e instanceof Error && e.name === 'LlmAgentError' ? `LLM ${code}` : code;
   return e instanceof Error ? e.name : 'error';
 }

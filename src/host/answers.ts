@@ -26,7 +26,10 @@ type Decision = { kind: 'accept' } | { kind: 'reject' } | { kind: 'counter'; act
 function policyDecision(s: MatchState, lab: LabId, policy: PolicyName, o: Offer): Decision | null {
   let acts: unknown;
   try {
-    acts = getPolicy(policy)(observe(s, lab), { rng: rng(s.config.seed, s.round, `answer:${lab}:${o.id}`), holdout: s.config.holdout });
+    acts = getPolicy(policy)(observe(s, lab), {
+      rng: rng(s.config.seed, s.round, `answer:${lab}:${o.id}`),
+      holdout: s.config.holdout,
+    });
   } catch {
     return null;
   }
@@ -72,7 +75,8 @@ function acceptance(s: MatchState, lab: LabId, policy: PolicyName): { threshold:
   if (!(ARCHETYPES as readonly string[]).includes(policy)) return null;
   const p = archetypeParams(policy as ArchetypeName, s.config.holdout);
   let nearest = Infinity;
-  for (const j of Object.values(s.jobs)) if (j.owner === lab && isOpen(j, s.round)) nearest = Math.min(nearest, j.deadlineRound - s.round);
+  for (const j of Object.values(s.jobs))
+    if (j.owner === lab && isOpen(j, s.round)) nearest = Math.min(nearest, j.deadlineRound - s.round);
   return { threshold: threshold(p, nearest), markup: p.markup };
 }
 
@@ -86,13 +90,20 @@ function acceptance(s: MatchState, lab: LabId, policy: PolicyName): { threshold:
 function notForSale(s: MatchState, lab: LabId, policy: PolicyName, o: Offer): boolean {
   const t = acceptance(s, lab, policy);
   if (!t || o.offeredBlockIds.length > 0 || o.requestedBlockIds.length === 0) return false;
-  const gain = gainOf(s, lab, { offeredBlockIds: [], requestedBlockIds: o.requestedBlockIds, payment: MAX_PRICE, ask: 0 });
+  const gain = gainOf(s, lab, {
+    offeredBlockIds: [],
+    requestedBlockIds: o.requestedBlockIds,
+    payment: MAX_PRICE,
+    ask: 0,
+  });
   return gain < t.threshold && (policy === 'selfish' || gain <= 0);
 }
 
 /** A block of `lab`'s that its own pending jobs are using or could use (reliability high enough). */
 function neededBlock(s: MatchState, lab: LabId, ids: readonly string[]): string | null {
-  const jobs = Object.values(s.jobs).filter((j) => j.owner === lab && j.outcome === 'pending' && j.allocatedHours < j.gpuHoursRequired);
+  const jobs = Object.values(s.jobs).filter(
+    (j) => j.owner === lab && j.outcome === 'pending' && j.allocatedHours < j.gpuHoursRequired,
+  );
   for (const id of ids) {
     const b = s.blocks[id];
     if (b && jobs.some((j) => b.reliability >= j.minReliability)) return id;
@@ -113,17 +124,27 @@ function wouldUse(s: MatchState, lab: LabId, ids: readonly string[]): boolean {
  */
 function grudgeNote(s: MatchState, lab: LabId, policy: PolicyName, o: Offer): string | null {
   if (policy !== 'retaliatory' || !s.seats[lab]?.grudges.includes(o.from)) return null;
-  const breach = Object.values(s.coalitions).find((c) => c.members.includes(lab) && c.commitments[o.from]?.standing === 'breached');
+  const breach = Object.values(s.coalitions).find(
+    (c) => c.members.includes(lab) && c.commitments[o.from]?.standing === 'breached',
+  );
   const end = grudgeEnd(s, lab, o.from);
   if (end !== null) {
     // Rules v4: the test is public (reference prices) and the grudge lapses: say both.
     const facts = (ids: readonly string[]) => ids.flatMap((id) => (Object.hasOwn(s.blocks, id) ? [s.blocks[id]!] : []));
     const w = offerWorth(facts(o.requestedBlockIds), facts(o.offeredBlockIds), o.payment, o.ask ?? 0);
     const until = `until the end of round ${end + 1}`;
-    const why = isExploitative(w) ? exploitedText(o.id, w, end) : breach ? `you breached coalition ${breach.id}; ${until}` : `an earlier offer of yours was exploitative; ${until}`;
+    const why = isExploitative(w)
+      ? exploitedText(o.id, w, end)
+      : breach
+        ? `you breached coalition ${breach.id}; ${until}`
+        : `an earlier offer of yours was exploitative; ${until}`;
     return grudgeNotice(s.labs[lab]!.publicName, s.labs[o.from]!.publicName, why);
   }
-  const why = breach ? `you breached coalition ${breach.id}` : gainOf(s, lab, o) < EXPLOITATIVE_GAIN ? `offer ${o.id} was exploitative` : 'an earlier offer of yours was exploitative';
+  const why = breach
+    ? `you breached coalition ${breach.id}`
+    : gainOf(s, lab, o) < EXPLOITATIVE_GAIN
+      ? `offer ${o.id} was exploitative`
+      : 'an earlier offer of yours was exploitative';
   return grudgeNotice(s.labs[lab]!.publicName, s.labs[o.from]!.publicName, why);
 }
 
@@ -136,7 +157,13 @@ function reason(s: MatchState, lab: LabId, policy: PolicyName, o: Offer, d: Deci
   const ask = o.ask ?? 0;
   const theirs = o.offeredBlockIds.join(', ');
   // A sale the seat would not pay for at any price: asking less again cannot help, so it says so.
-  const noPrice = d.kind === 'reject' && !keep && theirs !== '' && ask > 0 && o.requestedBlockIds.length === 0 && !wouldPayFor(s, lab, policy, o.offeredBlockIds);
+  const noPrice =
+    d.kind === 'reject' &&
+    !keep &&
+    theirs !== '' &&
+    ask > 0 &&
+    o.requestedBlockIds.length === 0 &&
+    !wouldPayFor(s, lab, policy, o.offeredBlockIds);
   const why = keep
     ? `we need ${keep} for our own jobs`
     : theirs && !wouldUse(s, lab, o.offeredBlockIds)
@@ -152,7 +179,11 @@ function reason(s: MatchState, lab: LabId, policy: PolicyName, o: Offer, d: Deci
     let price: string | null = null;
     if (keep && gives.includes(keep)) {
       if (o.offeredBlockIds.length > 0 || ask > 0) price = `what you offer for ${keep} is below what it is worth to us`;
-      else price = o.payment > 0 ? `${o.payment.toFixed(2)} credits is below what ${keep} is worth to us` : `we do not give ${keep} away`;
+      else
+        price =
+          o.payment > 0
+            ? `${o.payment.toFixed(2)} credits is below what ${keep} is worth to us`
+            : `we do not give ${keep} away`;
     }
     return `Not as offered (${o.id}): ${price ?? why}. Here is what we can do instead.`;
   }
@@ -161,8 +192,8 @@ function reason(s: MatchState, lab: LabId, policy: PolicyName, o: Offer, d: Deci
     : keep && notForSale(s, lab, policy, o)
       ? ` Not for sale for ${MAX_PRICE} credits or less: try another lab's blocks.`
       : o.payment === 0 && ask === 0
-      ? ' Add credits or better blocks and we can talk.'
-      : ' Make it worth our while and ask again.';
+        ? ' Add credits or better blocks and we can talk.'
+        : ' Make it worth our while and ask again.';
   return `No to ${o.id}: ${why}.${hint}`;
 }
 
@@ -186,12 +217,21 @@ function sensible(o: Offer, d: Decision): Decision {
 function honest(s: MatchState, lab: LabId, d: Decision): Decision {
   if (d.kind !== 'counter') return d;
   const gives = d.action['block_ids'];
-  const used = Array.isArray(gives) ? neededBlock(s, lab, gives.filter((x): x is string => typeof x === 'string')) : null;
+  const used = Array.isArray(gives)
+    ? neededBlock(
+        s,
+        lab,
+        gives.filter((x): x is string => typeof x === 'string'),
+      )
+    : null;
   if (used === null) return d;
   const said = typeof d.action['message'] === 'string' ? d.action['message'].trim() : '';
   const note = `This counter closes with the round: after that we may put ${used} to work on our own jobs.`;
   const both = `${said} ${note}`;
-  return { kind: 'counter', action: { ...d.action, expires_in: 0, message: said === '' || both.length > MESSAGE_MAX ? note : both } };
+  return {
+    kind: 'counter',
+    action: { ...d.action, expires_in: 0, message: said === '' || both.length > MESSAGE_MAX ? note : both },
+  };
 }
 
 /**
@@ -204,12 +244,33 @@ export function answerOffer(s: MatchState, lab: LabId, policy: PolicyName, offer
   if (!o || o.status !== 'active' || o.to !== lab) return null;
   const fromPolicy = policyDecision(s, lab, policy, o);
   // An offer the policy would leave lying is answered anyway: yes if it helps the seat, else no.
-  const d: Decision = honest(s, lab, sensible(o, fromPolicy ?? (helps(s, lab, o) ? { kind: 'accept' } : { kind: 'reject' })));
-  const act = d.kind === 'accept' ? { action_type: 'accept_offer', offer_id: o.id } : d.kind === 'reject' ? { action_type: 'reject_offer', offer_id: o.id } : d.action;
-  return { lab, actions: [{ action_type: 'send_message', target_lab_id: o.from, message: reason(s, lab, policy, o, d) }, act] };
+  const d: Decision = honest(
+    s,
+    lab,
+    sensible(o, fromPolicy ?? (helps(s, lab, o) ? { kind: 'accept' } : { kind: 'reject' })),
+  );
+  const act =
+    d.kind === 'accept'
+      ? { action_type: 'accept_offer', offer_id: o.id }
+      : d.kind === 'reject'
+        ? { action_type: 'reject_offer', offer_id: o.id }
+        : d.action;
+  return {
+    lab,
+    actions: [{ action_type: 'send_message', target_lab_id: o.from, message: reason(s, lab, policy, o, d) }, act],
+  };
 }
 
 /** A scripted seat's reply to a direct message: how to do business with it (it does not chat). */
 export function answerMessage(lab: LabId, from: LabId): ScriptedAnswer {
-  return { lab, actions: [{ action_type: 'send_message', target_lab_id: from, message: 'We deal in offers: send us one with blocks and credits (offer … pay: or ask:) and we answer at once.' }] };
+  return {
+    lab,
+    actions: [
+      {
+        action_type: 'send_message',
+        target_lab_id: from,
+        message: 'We deal in offers: send us one with blocks and credits (offer … pay: or ask:) and we answer at once.',
+      },
+    ],
+  };
 }

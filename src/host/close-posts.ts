@@ -25,7 +25,9 @@ export async function closePosts(
 ): Promise<{ reply: Reply; after: HostedMatch }> {
   const b = await ballots.afterRoundClose(closed, built.ballot);
   const after = b.match;
-  const view = b.opened ? { pitchesField: ballotOpenField(b.opened), buttons: [voteButton(after.id, b.opened)] } : undefined;
+  const view = b.opened
+    ? { pitchesField: ballotOpenField(b.opened), buttons: [voteButton(after.id, b.opened)] }
+    : undefined;
   const reply = renderRoundClose(after, report, reason, view);
   // The verdict of the ballots that closed with this round comes right after the round's results.
   reply.public.splice(1, 0, ...b.posts.public);

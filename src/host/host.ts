@@ -17,7 +17,18 @@ import type { EventStore, MatchRecord } from '../store/types.js';
 import type { BallotCloseReason } from '../voting/ballots/index.js';
 import { DEFAULT_AGENT_TIMEOUT_MS, type AgentFactory } from '../agents/seat.js';
 import { BallotKeeper, DEFAULT_BALLOT_SECONDS, DEFAULT_VOTES_PER_MINUTE } from '../voting/ballot-host.js';
-import { archetypeAt, boundedAction, checkDriver, lobbyCheck, matchChanged, resolveLab, roundClosed, roundJudging, runningSeat, withModel } from '../match/inputs.js';
+import {
+  archetypeAt,
+  boundedAction,
+  checkDriver,
+  lobbyCheck,
+  matchChanged,
+  resolveLab,
+  roundClosed,
+  roundJudging,
+  runningSeat,
+  withModel,
+} from '../match/inputs.js';
 import { DEFAULT_JUDGE_TIMEOUT_MS } from '../match/judging.js';
 import { MatchLog, type Plan } from '../match/match-log.js';
 import { labName, mergeReplies, renderEnded, renderStart, type CloseReason } from '../present/render.js';
@@ -66,7 +77,13 @@ export class RoundHost {
       track: (p) => this.runner.track(p),
       ballotSeconds: opts.votes?.ballotSeconds ?? DEFAULT_BALLOT_SECONDS,
     });
-    this.desk = new VoteDesk({ log: this.log, store: opts.store, clock: this.clock, keeper: this.ballots, perMinute: opts.votes?.perMinute ?? DEFAULT_VOTES_PER_MINUTE });
+    this.desk = new VoteDesk({
+      log: this.log,
+      store: opts.store,
+      clock: this.clock,
+      keeper: this.ballots,
+      perMinute: opts.votes?.perMinute ?? DEFAULT_VOTES_PER_MINUTE,
+    });
     this.runner = new RoundRunner({
       ballots: this.ballots,
       log: this.log,
@@ -112,7 +129,9 @@ export class RoundHost {
     };
     // Only this process's platform, when set: another platform's posts could not be delivered from here.
     const platform = this.opts.platform;
-    const unfinished = (await this.store.listUnfinished()).filter((rec) => platform === undefined || rec.platform === platform);
+    const unfinished = (await this.store.listUnfinished()).filter(
+      (rec) => platform === undefined || rec.platform === platform,
+    );
     await Promise.all(unfinished.map(restoreOne));
     // Finished matches whose last ballot is still open: re-arm its clock (an overdue one closes now).
     const ballots = await this.ballots.restoreFinished(platform);
@@ -166,13 +185,26 @@ export class RoundHost {
    * Open a lobby; the caller becomes its host. With `thread.cardMessageId` the match plays in its own thread
    * (`channelId`, of the caller's `parentChannelId`), whose card is that message. Errors: match_exists, invalid_settings.
    */
-  async create(channelId: string, platform: string, caller: Caller, settings: Partial<MatchSettings>, thread: { cardMessageId?: string } = {}): Promise<HostResult<HostedMatch>> {
+  async create(
+    channelId: string,
+    platform: string,
+    caller: Caller,
+    settings: Partial<MatchSettings>,
+    thread: { cardMessageId?: string } = {},
+  ): Promise<HostResult<HostedMatch>> {
     const s = resolveSettings(settings, this.opts.defaults);
     if (!s.ok) return s;
-    const parent = caller.parentChannelId !== undefined && caller.parentChannelId !== channelId ? caller.parentChannelId : undefined;
+    const parent =
+      caller.parentChannelId !== undefined && caller.parentChannelId !== channelId ? caller.parentChannelId : undefined;
     for (let attempt = 0; attempt < 3; attempt++) {
       const id = `m_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-      const rec = await this.store.createMatch({ id, channelId, platform, createdAt: this.log.nowIso(), ...(parent ? { parentChannelId: parent } : {}) });
+      const rec = await this.store.createMatch({
+        id,
+        channelId,
+        platform,
+        createdAt: this.log.nowIso(),
+        ...(parent ? { parentChannelId: parent } : {}),
+      });
       if (rec.ok) {
         const m = await this.log.mutex.run(id, () =>
           this.log.init(id, {
@@ -200,26 +232,40 @@ export class RoundHost {
   }
 
   /** Claim a seat (the given lab id/name, else the first free one). Errors: no_match, not_in_lobby, already_seated, unknown_seat, seat_taken. */
-  async join(channelId: string, caller: Caller, lab?: string): Promise<HostResult<{ lab: string; match: HostedMatch }>> {
+  async join(
+    channelId: string,
+    caller: Caller,
+    lab?: string,
+  ): Promise<HostResult<{ lab: string; match: HostedMatch }>> {
     let chosen = '';
     return this.inChannel(channelId, async (m0) =>
-      this.appendThen(m0.id, (m) => {
-        const lobby = lobbyCheck(m);
-        if (lobby) return lobby;
-        if (seatOfUser(m, caller.userId)) return fail('already_seated', `You already hold ${labName(m, seatOfUser(m, caller.userId) ?? '')}.`);
-        const labs = labIdsFor(m.settings.task, m.settings.seed);
-        if (lab !== undefined) {
-          const target = resolveLab(m, labs, lab);
-          if (!target) return fail('unknown_seat', `No seat "${lab}" in this match.`, { option: 'lab', validValues: labs });
-          if (m.drivers[target]) return fail('seat_taken', `${labName(m, target)} is taken.`, { option: 'lab', validValues: labs.filter((l) => !m.drivers[l]) });
-          chosen = target;
-        } else {
-          const free = labs.find((l) => !m.drivers[l]);
-          if (!free) return fail('seat_taken', 'Every seat is taken.');
-          chosen = free;
-        }
-        return ok({ type: 'seat_claimed', lab: chosen, userId: caller.userId, displayName: caller.displayName });
-      }, async (match) => ok({ lab: chosen, match })),
+      this.appendThen(
+        m0.id,
+        (m) => {
+          const lobby = lobbyCheck(m);
+          if (lobby) return lobby;
+          if (seatOfUser(m, caller.userId))
+            return fail('already_seated', `You already hold ${labName(m, seatOfUser(m, caller.userId) ?? '')}.`);
+          const labs = labIdsFor(m.settings.task, m.settings.seed);
+          if (lab !== undefined) {
+            const target = resolveLab(m, labs, lab);
+            if (!target)
+              return fail('unknown_seat', `No seat "${lab}" in this match.`, { option: 'lab', validValues: labs });
+            if (m.drivers[target])
+              return fail('seat_taken', `${labName(m, target)} is taken.`, {
+                option: 'lab',
+                validValues: labs.filter((l) => !m.drivers[l]),
+              });
+            chosen = target;
+          } else {
+            const free = labs.find((l) => !m.drivers[l]);
+            if (!free) return fail('seat_taken', 'Every seat is taken.');
+            chosen = free;
+          }
+          return ok({ type: 'seat_claimed', lab: chosen, userId: caller.userId, displayName: caller.displayName });
+        },
+        async (match) => ok({ lab: chosen, match }),
+      ),
     );
   }
 
@@ -231,40 +277,50 @@ export class RoundHost {
       const where = { channelId: m0.parentChannelId ?? channelId, personId: m0.hostUserId };
       const spent = driver.kind === 'llm' && this.mayHost(m0, caller) ? await this.opts.llmSeatRefusal?.(where) : null;
       if (spent) return fail('budget_exhausted', spent);
-      return this.appendThen(m0.id, (m) => {
-        if (!this.mayHost(m, caller)) return fail('not_host', 'Only the match host or an admin can assign seats.');
-        const lobby = lobbyCheck(m);
-        if (lobby) return lobby;
-        const labs = labIdsFor(m.settings.task, m.settings.seed);
-        const target = resolveLab(m, labs, lab);
-        if (!target) return fail('unknown_seat', `No seat "${lab}" in this match.`, { option: 'lab', validValues: labs });
-        if (m.drivers[target]?.kind === 'human') return fail('seat_taken', `${labName(m, target)} is held by a person.`);
-        const modelled = withModel(driver, this.opts.defaultAgentModel, this.opts.allowedModels);
-        if (!modelled.ok) return modelled;
-        const checked = checkDriver(modelled.value, this.agentFor);
-        return checked.ok ? ok({ type: 'seat_assigned', lab: target, driver: checked.value }) : checked;
-      }, async (match) => ok(match));
+      return this.appendThen(
+        m0.id,
+        (m) => {
+          if (!this.mayHost(m, caller)) return fail('not_host', 'Only the match host or an admin can assign seats.');
+          const lobby = lobbyCheck(m);
+          if (lobby) return lobby;
+          const labs = labIdsFor(m.settings.task, m.settings.seed);
+          const target = resolveLab(m, labs, lab);
+          if (!target)
+            return fail('unknown_seat', `No seat "${lab}" in this match.`, { option: 'lab', validValues: labs });
+          if (m.drivers[target]?.kind === 'human')
+            return fail('seat_taken', `${labName(m, target)} is held by a person.`);
+          const modelled = withModel(driver, this.opts.defaultAgentModel, this.opts.allowedModels);
+          if (!modelled.ok) return modelled;
+          const checked = checkDriver(modelled.value, this.agentFor);
+          return checked.ok ? ok({ type: 'seat_assigned', lab: target, driver: checked.value }) : checked;
+        },
+        async (match) => ok(match),
+      );
     });
   }
 
   /** Host/admin: start; empty seats get archetypes by seat index (RULES §8 order). Reply: the start and round-open posts. */
   async start(channelId: string, caller: Caller): Promise<HostResult<{ match: HostedMatch; reply: Reply }>> {
     return this.inChannel(channelId, async (m0) =>
-      this.appendThen(m0.id, (m) => {
-        if (!this.mayHost(m, caller)) return fail('not_host', 'Only the match host or an admin can start the match.');
-        const lobby = lobbyCheck(m);
-        if (lobby) return lobby;
-        const drivers: Record<LabId, SeatDriver> = {};
-        labIdsFor(m.settings.task, m.settings.seed).forEach((lab, i) => {
-          drivers[lab] = m.drivers[lab] ?? { kind: 'scripted', policy: archetypeAt(i, m.settings.seed) };
-        });
-        return ok({ type: 'match_started', drivers, rulesVersion: RULES_VERSION });
-      }, async (match) => {
-        await this.store.setMatchStatus(match.id, 'running');
-        const more = await this.runner.opened(match);
-        const now = this.log.cached(match.id) ?? match;
-        return ok({ match: now, reply: withCard(mergeReplies(renderStart(match), more), now) });
-      }),
+      this.appendThen(
+        m0.id,
+        (m) => {
+          if (!this.mayHost(m, caller)) return fail('not_host', 'Only the match host or an admin can start the match.');
+          const lobby = lobbyCheck(m);
+          if (lobby) return lobby;
+          const drivers: Record<LabId, SeatDriver> = {};
+          labIdsFor(m.settings.task, m.settings.seed).forEach((lab, i) => {
+            drivers[lab] = m.drivers[lab] ?? { kind: 'scripted', policy: archetypeAt(i, m.settings.seed) };
+          });
+          return ok({ type: 'match_started', drivers, rulesVersion: RULES_VERSION });
+        },
+        async (match) => {
+          await this.store.setMatchStatus(match.id, 'running');
+          const more = await this.runner.opened(match);
+          const now = this.log.cached(match.id) ?? match;
+          return ok({ match: now, reply: withCard(mergeReplies(renderStart(match), more), now) });
+        },
+      ),
     );
   }
 
@@ -307,7 +363,10 @@ export class RoundHost {
       // A scripted seat the action addressed answers at once (an offer, a counter, a direct message).
       const answered = result.ok ? await this.runner.answer(r.value.match, actor, raw, result.created) : null;
       const after = await this.runner.afterAction(answered?.match ?? r.value.match);
-      const reply = answered && (answered.posts.public.length || answered.posts.private.length) ? mergeReplies(answered.posts, after) : after;
+      const reply =
+        answered && (answered.posts.public.length || answered.posts.private.length)
+          ? mergeReplies(answered.posts, after)
+          : after;
       const match = this.log.cached(m0.id) ?? r.value.match;
       return ok(reply ? { result, match, reply } : { result, match });
     });
@@ -329,28 +388,39 @@ export class RoundHost {
     matchId?: string,
   ): Promise<HostResult<{ match: HostedMatch; closed: Reply | null }>> {
     return this.inChannel(channelId, async (m0) =>
-      this.appendThen(m0.id, (m) => {
-        const other = matchChanged(m, matchId);
-        if (other) return other;
-        const seat = runningSeat(m, caller);
-        if (!seat.ok) return seat;
-        const lab = seat.value;
-        if (how === 'auto-on' || how === 'auto-off') {
-          const on = how === 'auto-on';
-          return (m.autoDoneOff ?? []).includes(lab) === !on ? ok(null) : ok({ type: 'seat_setting', lab, autoDone: on });
-        }
-        const late = roundClosed(m, round) ?? roundJudging(m);
-        if (late) return late;
-        if (how === 'undo') return m.done.includes(lab) ? ok({ type: 'seat_undone', lab }) : ok(null);
-        if (m.done.includes(lab) || m.state?.labs[lab]?.finished) return ok(null);
-        return ok({ type: 'seat_done', lab });
-      }, async (match) => {
-        if (how !== 'done') return ok({ match: this.log.cached(match.id) ?? match, closed: null });
-        const closed = await this.runner.closeIfNoOne(match);
-        // A round without a timer now waiting for one person only: that person is pinged (reminders.ts).
-        if (!closed) this.runner.track(this.runner.reminders.afterDone(this.log.cached(match.id) ?? match).then((ping) => this.runner.publish(match.channelId, ping)));
-        return ok({ match: this.log.cached(match.id) ?? match, closed });
-      }),
+      this.appendThen(
+        m0.id,
+        (m) => {
+          const other = matchChanged(m, matchId);
+          if (other) return other;
+          const seat = runningSeat(m, caller);
+          if (!seat.ok) return seat;
+          const lab = seat.value;
+          if (how === 'auto-on' || how === 'auto-off') {
+            const on = how === 'auto-on';
+            return (m.autoDoneOff ?? []).includes(lab) === !on
+              ? ok(null)
+              : ok({ type: 'seat_setting', lab, autoDone: on });
+          }
+          const late = roundClosed(m, round) ?? roundJudging(m);
+          if (late) return late;
+          if (how === 'undo') return m.done.includes(lab) ? ok({ type: 'seat_undone', lab }) : ok(null);
+          if (m.done.includes(lab) || m.state?.labs[lab]?.finished) return ok(null);
+          return ok({ type: 'seat_done', lab });
+        },
+        async (match) => {
+          if (how !== 'done') return ok({ match: this.log.cached(match.id) ?? match, closed: null });
+          const closed = await this.runner.closeIfNoOne(match);
+          // A round without a timer now waiting for one person only: that person is pinged (reminders.ts).
+          if (!closed)
+            this.runner.track(
+              this.runner.reminders
+                .afterDone(this.log.cached(match.id) ?? match)
+                .then((ping) => this.runner.publish(match.channelId, ping)),
+            );
+          return ok({ match: this.log.cached(match.id) ?? match, closed });
+        },
+      ),
     );
   }
 
@@ -358,18 +428,25 @@ export class RoundHost {
   async end(channelId: string, caller: Caller): Promise<HostResult<{ match: HostedMatch; reply: Reply }>> {
     let wasRunning = false;
     return this.inChannel(channelId, async (m0) =>
-      this.appendThen(m0.id, (m) => {
-        if (!this.mayHost(m, caller)) return fail('not_host', 'Only the match host or an admin can end the match.');
-        if (m.phase === 'over') return fail('match_over', 'The match is already over.');
-        wasRunning = m.phase === 'running';
-        return ok({ type: 'match_ended', by: caller.userId, reason: 'host' });
-      }, async (match) => {
-        await this.store.setMatchStatus(match.id, 'over');
-        this.runner.matchOver(match.id);
-        const closed = await this.ballots.afterMatchEnd(match);
-        const now = this.log.cached(match.id) ?? match;
-        return ok({ match: now, reply: withCard(mergeReplies(renderEnded(match, personName(caller.displayName), wasRunning), closed), now) });
-      }),
+      this.appendThen(
+        m0.id,
+        (m) => {
+          if (!this.mayHost(m, caller)) return fail('not_host', 'Only the match host or an admin can end the match.');
+          if (m.phase === 'over') return fail('match_over', 'The match is already over.');
+          wasRunning = m.phase === 'running';
+          return ok({ type: 'match_ended', by: caller.userId, reason: 'host' });
+        },
+        async (match) => {
+          await this.store.setMatchStatus(match.id, 'over');
+          this.runner.matchOver(match.id);
+          const closed = await this.ballots.afterMatchEnd(match);
+          const now = this.log.cached(match.id) ?? match;
+          return ok({
+            match: now,
+            reply: withCard(mergeReplies(renderEnded(match, personName(caller.displayName), wasRunning), closed), now),
+          });
+        },
+      ),
     );
   }
 
@@ -434,13 +511,20 @@ export class RoundHost {
   }
 
   /** Append the planned event, then (still under the lock) run `then` with the match after it. */
-  private async appendThen<T>(id: string, plan: Plan, then: (m: HostedMatch) => Promise<HostResult<T>>): Promise<HostResult<T>> {
+  private async appendThen<T>(
+    id: string,
+    plan: Plan,
+    then: (m: HostedMatch) => Promise<HostResult<T>>,
+  ): Promise<HostResult<T>> {
     const r = await this.log.append(id, plan);
     return r.ok ? then(r.value.match) : r;
   }
 
   /** Run `fn` under the lock of the channel's lobby/running match (refreshed from the store). */
-  private async inChannel<T>(channelId: string, fn: (m: HostedMatch) => Promise<HostResult<T>>): Promise<HostResult<T>> {
+  private async inChannel<T>(
+    channelId: string,
+    fn: (m: HostedMatch) => Promise<HostResult<T>>,
+  ): Promise<HostResult<T>> {
     const rec = await this.store.activeMatchInChannel(channelId);
     const none = fail<T>('no_match', 'There is no match in this channel. Open one with `new`.');
     if (!rec) return none;
@@ -466,7 +550,8 @@ export class RoundHost {
       return null;
     }
     if (!m) {
-      if (this.clock.now() - Date.parse(rec.createdAt) > ABANDON_AFTER_MS) await this.store.setMatchStatus(rec.id, 'over');
+      if (this.clock.now() - Date.parse(rec.createdAt) > ABANDON_AFTER_MS)
+        await this.store.setMatchStatus(rec.id, 'over');
       return null;
     }
     if (m.phase === 'over') {

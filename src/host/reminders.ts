@@ -51,7 +51,13 @@ export class Reminders {
   /** Arm (or clear) the two pings of `m`'s current timed round. */
   arm(m: HostedMatch): void {
     const key = (w: Which) => `${m.id}:remind-${w}`;
-    if (!this.d.options.enabled || m.phase !== 'running' || !m.state || m.roundDeadline === null || m.settings.roundSeconds <= 0) {
+    if (
+      !this.d.options.enabled ||
+      m.phase !== 'running' ||
+      !m.state ||
+      m.roundDeadline === null ||
+      m.settings.roundSeconds <= 0
+    ) {
       this.d.timers.clear(key('half'));
       this.d.timers.clear(key('last'));
       return;
@@ -84,7 +90,13 @@ export class Reminders {
     if (!m || m.phase !== 'running' || !m.state || m.state.round !== round) return;
     const s = m.state;
     const waiting = Object.entries(m.drivers)
-      .filter(([lab, d]) => d.kind === 'human' && !m.done.includes(lab) && !s.labs[lab]?.finished && (s.seats[lab]?.actionsThisRound ?? 0) === 0)
+      .filter(
+        ([lab, d]) =>
+          d.kind === 'human' &&
+          !m.done.includes(lab) &&
+          !s.labs[lab]?.finished &&
+          (s.seats[lab]?.actionsThisRound ?? 0) === 0,
+      )
       .map(([, d]) => d as Person);
     const reply = await this.reply(m, waiting, which);
     if (reply) await this.d.publish(m.channelId, reply);
@@ -111,7 +123,8 @@ export class Reminders {
     const round = `Round ${roundLabel(m.state!.round, m.state!.params.maxRounds)}`;
     const left = Math.max(0, Math.round(((m.roundDeadline ?? 0) - this.d.clock.now()) / 1000));
     const off = 'Turn these off with `me reminders:off`.';
-    if (which === 'only') return `⏰ ${personName(p.displayName)}: ${round} is waiting only for you (\`done\` when you are). ${off}`;
+    if (which === 'only')
+      return `⏰ ${personName(p.displayName)}: ${round} is waiting only for you (\`done\` when you are). ${off}`;
     return `⏰ ${personName(p.displayName)}: ${round} closes in ${left} s and you have not acted or said \`done\` yet. ${off}`;
   }
 }

@@ -27,7 +27,14 @@ import { AgentSeats, isOpen, takesInput } from './agent-seats.js';
 import { ballotToOpen, type BallotKeeper, type BuiltBallot } from '../voting/ballot-host.js';
 import { changedWhileJudged, decideRound, decisionWithoutModel, stateForJudge } from '../match/judging.js';
 import type { MatchLog } from '../match/match-log.js';
-import { agentMessages, mergeReplies, renderAgentActivity, renderJudging, renderOverByFinish, type CloseReason } from '../present/render.js';
+import {
+  agentMessages,
+  mergeReplies,
+  renderAgentActivity,
+  renderJudging,
+  renderOverByFinish,
+  type CloseReason,
+} from '../present/render.js';
 import { withCard } from '../present/card.js';
 import { autoDoneNotice } from '../present/auto-done.js';
 import { closePosts } from './close-posts.js';
@@ -154,10 +161,20 @@ export class RoundRunner {
       // The close is under way: no round timer. If its claimant dies before recording it, close it here.
       const { reason, since } = m.judging;
       this.timers.clear(`${m.id}:round`);
-      return this.timers.arm(`${m.id}:fallback:${round}`, since + this.d.claimGraceMs, () => this.track(this.closeNow(m.id, reason, round, true)), 'judging');
+      return this.timers.arm(
+        `${m.id}:fallback:${round}`,
+        since + this.d.claimGraceMs,
+        () => this.track(this.closeNow(m.id, reason, round, true)),
+        'judging',
+      );
     }
     if (m.roundDeadline === null) return this.timers.clear(`${m.id}:round`);
-    this.timers.arm(`${m.id}:round`, m.roundDeadline, () => this.track(this.closeNow(m.id, 'timer', round)), String(round));
+    this.timers.arm(
+      `${m.id}:round`,
+      m.roundDeadline,
+      () => this.track(this.closeNow(m.id, 'timer', round)),
+      String(round),
+    );
   }
 
   /** A match ended: drop its timers and abort its agents. */
@@ -190,10 +207,14 @@ export class RoundRunner {
         this.agents.start(m, lab, agent);
         continue;
       }
-      const r = await this.d.log.append(m.id, (x) => (takesInput(x, round) ? ok({ type: 'seat_done' as const, lab }) : fail('not_running', 'closed')));
+      const r = await this.d.log.append(m.id, (x) =>
+        takesInput(x, round) ? ok({ type: 'seat_done' as const, lab }) : fail('not_running', 'closed'),
+      );
       if (!r.ok) return posts;
       cur = r.value.match;
-      posts.public.push(renderAgentActivity(cur, lab, { ok: false, reason: `no agent available for ${playerText(driver.model)}` }));
+      posts.public.push(
+        renderAgentActivity(cur, lab, { ok: false, reason: `no agent available for ${playerText(driver.model)}` }),
+      );
     }
     const idle = await this.autoDone(cur);
     return mergeReplies(posts, idle.posts, await this.closeIfNoOne(idle.match));
@@ -216,7 +237,11 @@ export class RoundRunner {
       if (!state || d?.kind !== 'human' || cur.done.includes(lab) || state.labs[lab]?.finished) continue;
       if (cur.autoDoneOff?.includes(lab) || cur.undone?.includes(lab)) continue;
       if (openDecisions(state, lab).length > 0) continue;
-      const r = await this.d.log.append(cur.id, (x) => (takesInput(x, round) && !x.done.includes(lab) ? ok({ type: 'seat_done' as const, lab, auto: true as const }) : fail('not_running', 'closed')));
+      const r = await this.d.log.append(cur.id, (x) =>
+        takesInput(x, round) && !x.done.includes(lab)
+          ? ok({ type: 'seat_done' as const, lab, auto: true as const })
+          : fail('not_running', 'closed'),
+      );
       if (!r.ok) break;
       cur = r.value.match;
       marked.push(lab);
@@ -238,13 +263,20 @@ export class RoundRunner {
    * direct message) answers at once, in words (src/host/answers.ts). Returns the match after the answer
    * and its posts (public narration; the answer's direct message privately to a person).
    */
-  async answer(m: HostedMatch, lab: LabId, action: unknown, created: { offerId?: string } | undefined): Promise<{ match: HostedMatch; posts: Reply }> {
+  async answer(
+    m: HostedMatch,
+    lab: LabId,
+    action: unknown,
+    created: { offerId?: string } | undefined,
+  ): Promise<{ match: HostedMatch; posts: Reply }> {
     const posts: Reply = { public: [], private: [] };
     const s = m.state;
     if (!s || m.phase !== 'running') return { match: m, posts };
     const a = (typeof action === 'object' && action !== null ? action : {}) as Record<string, unknown>;
     const offer = created?.offerId ? s.offers[created.offerId] : undefined;
-    const to = offer?.to ?? (a['action_type'] === 'send_message' && typeof a['target_lab_id'] === 'string' ? a['target_lab_id'] : null);
+    const to =
+      offer?.to ??
+      (a['action_type'] === 'send_message' && typeof a['target_lab_id'] === 'string' ? a['target_lab_id'] : null);
     const driver = to ? m.drivers[to] : undefined;
     if (to && driver?.kind === 'llm' && !s.labs[to]?.finished) {
       this.agents.extraTurn(m, to, driver);
@@ -256,13 +288,18 @@ export class RoundRunner {
     const round = s.round;
     let cur = m;
     for (const act of ans.actions) {
-      const r = await this.d.log.append(m.id, (x) => (takesInput(x, round) && !x.state.labs[to]?.finished ? ok({ type: 'action' as const, lab: to, userId: `scripted:${to}`, action: act }) : fail('not_running', 'closed')));
+      const r = await this.d.log.append(m.id, (x) =>
+        takesInput(x, round) && !x.state.labs[to]?.finished
+          ? ok({ type: 'action' as const, lab: to, userId: `scripted:${to}`, action: act })
+          : fail('not_running', 'closed'),
+      );
       if (!r.ok) break;
       cur = r.value.match;
     }
     const records = (cur.roundActions ?? []).filter((x) => x.lab === to && x.seq > m.lastSeq);
     const lines = narrate(cur, records).flatMap((x) => x.lines);
-    if (lines.length) posts.public.push({ text: `${seatLabel(cur, to)} answers:\n${lines.map((l) => `• ${l}`).join('\n')}` });
+    if (lines.length)
+      posts.public.push({ text: `${seatLabel(cur, to)} answers:\n${lines.map((l) => `• ${l}`).join('\n')}` });
     posts.private.push(...agentMessages(cur, records));
     return { match: cur, posts };
   }
@@ -272,7 +309,10 @@ export class RoundRunner {
     if (m.phase === 'over') {
       await this.d.store.setMatchStatus(m.id, 'over');
       this.matchOver(m.id);
-      return withCard(mergeReplies(renderOverByFinish(m), await this.overHook(m), await this.d.ballots.afterMatchEnd(m)), m);
+      return withCard(
+        mergeReplies(renderOverByFinish(m), await this.overHook(m), await this.d.ballots.afterMatchEnd(m)),
+        m,
+      );
     }
     const idle = await this.autoDone(m);
     return mergeReplies(idle.posts, await this.closeIfNoOne(idle.match));
@@ -313,9 +353,22 @@ export class RoundRunner {
     const pre = decisionWithoutModel(m.state, judge);
     if (pre) {
       // No model call: decided and recorded in one step; re-decided (never by a model) if another writer moved the state.
-      return this.record(id, reason, round, (x) => (x.state === m.state ? pre : (decisionWithoutModel(x.state, judge) ?? decisionWithoutModel(x.state, undefined)!)).decision);
+      return this.record(
+        id,
+        reason,
+        round,
+        (x) =>
+          (x.state === m.state
+            ? pre
+            : (decisionWithoutModel(x.state, judge) ?? decisionWithoutModel(x.state, undefined)!)
+          ).decision,
+      );
     }
-    const marked = await this.d.log.append(id, (x) => (!isOpen(x, round) ? fail('not_running', 'round already closed') : ok(x.judging ? null : { type: 'round_judging' as const, round, reason })));
+    const marked = await this.d.log.append(id, (x) =>
+      !isOpen(x, round)
+        ? fail('not_running', 'round already closed')
+        : ok(x.judging ? null : { type: 'round_judging' as const, round, reason }),
+    );
     if (!marked.ok) {
       if (marked.error.code === 'busy') this.armFallback(id, reason, round);
       return null;
@@ -329,7 +382,12 @@ export class RoundRunner {
   }
 
   /** Off the lock: ask the judge about `judged`, then record the close under the lock and publish its posts. */
-  private async judgeThenClose(judged: HostedMatch & { state: NonNullable<HostedMatch['state']> }, reason: CloseReason, round: number, judge: AsyncJudge): Promise<void> {
+  private async judgeThenClose(
+    judged: HostedMatch & { state: NonNullable<HostedMatch['state']> },
+    reason: CloseReason,
+    round: number,
+    judge: AsyncJudge,
+  ): Promise<void> {
     const id = judged.id;
     const key = `${id}:${round}:judge`;
     const ctrl = new AbortController();
@@ -337,7 +395,13 @@ export class RoundRunner {
     let decision: JudgeDecision | null;
     try {
       // The judge sees a state, not a match: its LLM calls count against this match and channel.
-      decision = await withLlmMatch(id, () => decideRound(judged.state, judge, { clock: this.d.clock, timeoutMs: this.d.judgeTimeoutMs, signal: ctrl.signal }));
+      decision = await withLlmMatch(id, () =>
+        decideRound(judged.state, judge, {
+          clock: this.d.clock,
+          timeoutMs: this.d.judgeTimeoutMs,
+          signal: ctrl.signal,
+        }),
+      );
     } finally {
       this.rounds.delete(key);
     }
@@ -354,7 +418,12 @@ export class RoundRunner {
    * Under the lock: append `round_closed` with `decide`'s decision on the match as it is then (re-planned on
    * a conflict), then the posts; opens the next round or finishes the match.
    */
-  private async record(id: string, reason: CloseReason, round: number, decide: (x: HostedMatch & { state: NonNullable<HostedMatch['state']> }) => JudgeDecision | null): Promise<Reply | null> {
+  private async record(
+    id: string,
+    reason: CloseReason,
+    round: number,
+    decide: (x: HostedMatch & { state: NonNullable<HostedMatch['state']> }) => JudgeDecision | null,
+  ): Promise<Reply | null> {
     // The ballot holds the pitches the judge judged (after the scripted seats' close-of-round turn).
     const built: { ballot: BuiltBallot | null; decision: JudgeDecision | null } = { ballot: null, decision: null };
     // We hold the claim now: if appending fails (store error), retry later with force, or nobody would
@@ -398,7 +467,8 @@ export class RoundRunner {
     if (m.phase !== 'running' || !m.state) return null;
     // Its close was under way when a process stopped: the claim is held, so the fallback closes it.
     if (m.judging) return this.closeLocked(m.id, m.judging.reason, m.state.round);
-    if (m.roundDeadline !== null && m.roundDeadline <= this.d.clock.now()) return this.closeLocked(m.id, 'timer', m.state.round);
+    if (m.roundDeadline !== null && m.roundDeadline <= this.d.clock.now())
+      return this.closeLocked(m.id, 'timer', m.state.round);
     return this.opened(m);
   }
 

@@ -22,7 +22,15 @@ import { effectiveBaseUrl, type LlmConfig } from './config.js';
 import { classifyError, isFormatRejection } from './errors.js';
 import { FairQueue } from './fair-queue.js';
 import { parseModelReply } from './json.js';
-import type { ChatMessage, LlmCallRecord, LlmCaller, LlmMode, LlmResult, LlmUsage, StructuredRequest } from './types.js';
+import type {
+  ChatMessage,
+  LlmCallRecord,
+  LlmCaller,
+  LlmMode,
+  LlmResult,
+  LlmUsage,
+  StructuredRequest,
+} from './types.js';
 
 /** Options of {@link LlmClient} besides its {@link LlmConfig}. */
 export interface LlmClientOptions {
@@ -34,7 +42,14 @@ export interface LlmClientOptions {
 
 const MODES: readonly LlmMode[] = ['json_schema', 'json_object', 'text'];
 /** Failures after which the server probably processed the prompt. */
-const CHARGED_FAILURES = new Set<string>(['timeout', 'invalid_json', 'schema_mismatch', 'empty_reply', 'refused', 'truncated']);
+const CHARGED_FAILURES = new Set<string>([
+  'timeout',
+  'invalid_json',
+  'schema_mismatch',
+  'empty_reply',
+  'refused',
+  'truncated',
+]);
 const estimateTokens = (s: string) => Math.ceil(s.length / 4);
 
 /** OpenAI-compatible client with structured output, fallbacks, concurrency limit and token budgets. */
@@ -58,7 +73,12 @@ export class LlmClient implements LlmCaller {
     this.baseURL = baseURL;
     this.opts = opts;
     // Local servers need no key, but the openai client requires one: send a placeholder.
-    this.openai = new OpenAI({ apiKey: config.apiKey ?? 'no-key', baseURL, timeout: config.timeoutMs, maxRetries: config.maxRetries });
+    this.openai = new OpenAI({
+      apiKey: config.apiKey ?? 'no-key',
+      baseURL,
+      timeout: config.timeoutMs,
+      maxRetries: config.maxRetries,
+    });
     this.limit = new FairQueue(config.maxConcurrent);
   }
 
@@ -99,7 +119,17 @@ export class LlmClient implements LlmCaller {
         mode: firstMode,
         latencyMs: 0,
       };
-      this.record({ at, role: req.role, model: req.model, matchId, mode: firstMode, ok: false, code: res.code, latencyMs: 0, usage: null });
+      this.record({
+        at,
+        role: req.role,
+        model: req.model,
+        matchId,
+        mode: firstMode,
+        ok: false,
+        code: res.code,
+        latencyMs: 0,
+        usage: null,
+      });
       return res;
     }
     // Calls without a match (the eval CLI, a judge outside a match) share one turn of the round-robin.
@@ -142,9 +172,26 @@ export class LlmClient implements LlmCaller {
         return res;
       }
       last = res;
-      if (!(auto && isFormatRejection({ code: res.code, message: res.message, ...(res.status !== undefined ? { status: res.status } : {}) }))) return res;
+      if (!(
+        auto &&
+        isFormatRejection({
+          code: res.code,
+          message: res.message,
+          ...(res.status !== undefined ? { status: res.status } : {}),
+        })
+      ))
+        return res;
     }
-    return last ?? { ok: false, code: 'aborted', message: 'request aborted by the caller', model: req.model, mode: first, latencyMs: performance.now() - started };
+    return (
+      last ?? {
+        ok: false,
+        code: 'aborted',
+        message: 'request aborted by the caller',
+        model: req.model,
+        mode: first,
+        latencyMs: performance.now() - started,
+      }
+    );
   }
 
   private async once<T>(req: StructuredRequest<T>, mode: LlmMode, started: number): Promise<LlmResult<T>> {
@@ -164,8 +211,26 @@ export class LlmClient implements LlmCaller {
         const msg = completion.choices[0]?.message;
         const raw = msg?.content ?? '';
         const usage = readUsage(completion.usage, req.messages, raw);
-        if (msg?.refusal) return { ok: false, code: 'refused', message: msg.refusal.slice(0, 200), model: req.model, mode, latencyMs: latency(), raw };
-        if (msg?.parsed === null || msg?.parsed === undefined) return { ok: false, code: 'empty_reply', message: 'no content', model: req.model, mode, latencyMs: latency(), raw };
+        if (msg?.refusal)
+          return {
+            ok: false,
+            code: 'refused',
+            message: msg.refusal.slice(0, 200),
+            model: req.model,
+            mode,
+            latencyMs: latency(),
+            raw,
+          };
+        if (msg?.parsed === null || msg?.parsed === undefined)
+          return {
+            ok: false,
+            code: 'empty_reply',
+            message: 'no content',
+            model: req.model,
+            mode,
+            latencyMs: latency(),
+            raw,
+          };
         return { ok: true, value: msg.parsed, model: req.model, mode, usage, latencyMs: latency(), raw };
       }
       const messages = withSchemaInstruction(req.messages, req.schema);
@@ -175,14 +240,57 @@ export class LlmClient implements LlmCaller {
       );
       const choice = completion.choices[0];
       const raw = choice?.message?.content ?? '';
-      if (choice?.finish_reason === 'length') return { ok: false, code: 'truncated', message: 'reply cut at the token limit', model: req.model, mode, latencyMs: latency(), raw };
-      if (raw.trim() === '') return { ok: false, code: 'empty_reply', message: 'no content', model: req.model, mode, latencyMs: latency(), raw };
+      if (choice?.finish_reason === 'length')
+        return {
+          ok: false,
+          code: 'truncated',
+          message: 'reply cut at the token limit',
+          model: req.model,
+          mode,
+          latencyMs: latency(),
+          raw,
+        };
+      if (raw.trim() === '')
+        return {
+          ok: false,
+          code: 'empty_reply',
+          message: 'no content',
+          model: req.model,
+          mode,
+          latencyMs: latency(),
+          raw,
+        };
       const parsed = parseModelReply(raw, req.schema);
-      if (!parsed.ok) return { ok: false, code: parsed.code, message: parsed.message, model: req.model, mode, latencyMs: latency(), raw };
-      return { ok: true, value: parsed.value, model: req.model, mode, usage: readUsage(completion.usage, messages, raw), latencyMs: latency(), raw };
+      if (!parsed.ok)
+        return {
+          ok: false,
+          code: parsed.code,
+          message: parsed.message,
+          model: req.model,
+          mode,
+          latencyMs: latency(),
+          raw,
+        };
+      return {
+        ok: true,
+        value: parsed.value,
+        model: req.model,
+        mode,
+        usage: readUsage(completion.usage, messages, raw),
+        latencyMs: latency(),
+        raw,
+      };
     } catch (err) {
       const c = classifyError(err, req.signal);
-      return { ok: false, code: c.code, message: c.message, model: req.model, mode, latencyMs: latency(), ...(c.status !== undefined ? { status: c.status } : {}) };
+      return {
+        ok: false,
+        code: c.code,
+        message: c.message,
+        model: req.model,
+        mode,
+        latencyMs: latency(),
+        ...(c.status !== undefined ? { status: c.status } : {}),
+      };
     }
   }
 

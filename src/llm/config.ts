@@ -138,8 +138,14 @@ export function llmEnvOverrides(env: Env): Record<string, unknown> {
     apiKey: nonEmpty(env.ARENA_LLM_API_KEY) ?? nonEmpty(env.OPENAI_API_KEY),
     agentModel: nonEmpty(env.ARENA_AGENT_MODEL),
     judgeModel: nonEmpty(env.ARENA_JUDGE_MODEL),
-    judgePanel: panel?.split(',').map((s) => s.trim()).filter((s) => s !== ''),
-    allowedModels: nonEmpty(env.ARENA_LLM_ALLOWED_MODELS)?.split(',').map((s) => s.trim()).filter((s) => s !== ''),
+    judgePanel: panel
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== ''),
+    allowedModels: nonEmpty(env.ARENA_LLM_ALLOWED_MODELS)
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== ''),
     temperature: num(env.ARENA_LLM_TEMPERATURE),
     timeoutMs: num(env.ARENA_LLM_TIMEOUT_MS),
     maxRetries: num(env.ARENA_LLM_RETRIES),
@@ -199,7 +205,8 @@ export function judgeModels(cfg: LlmConfig): string[] {
 /** One line for the console / logs saying what is in use, without the key (nor any credential in the base URL). */
 export function describeLlmConfig(cfg: LlmConfig): string {
   const url = effectiveBaseUrl(cfg);
-  if (!url) return 'No LLM endpoint configured: the rule judge decides and LLM seats are unavailable (set ARENA_LLM_BASE_URL or OPENAI_API_KEY).';
+  if (!url)
+    return 'No LLM endpoint configured: the rule judge decides and LLM seats are unavailable (set ARENA_LLM_BASE_URL or OPENAI_API_KEY).';
   const judges = judgeModels(cfg);
   return [
     `LLM endpoint ${redactUrls(url)}${cfg.apiKey ? ' (with API key)' : ''}`,

@@ -45,8 +45,7 @@ function balancedEnd(text: string, start: number): number {
 
 /** Result of {@link parseModelReply}: the validated value, or `invalid_json` / `schema_mismatch` with a summary. */
 export type ParseReplyResult<T> =
-  | { ok: true; value: T }
-  | { ok: false; code: 'invalid_json' | 'schema_mismatch'; message: string };
+  { ok: true; value: T } | { ok: false; code: 'invalid_json' | 'schema_mismatch'; message: string };
 
 /** Short, single-line summary of zod issues for transcripts and feedback prompts. */
 export function summariseZodError(err: z.ZodError): string {
@@ -66,7 +65,8 @@ export function parseModelReply<T>(text: string, schema: z.ZodType<T>): ParseRep
     data = JSON.parse(text);
   } catch {
     data = extractFirstJsonObject(text);
-    if (data === null) return { ok: false, code: 'invalid_json', message: `no JSON object in reply: ${text.slice(0, 120)}` };
+    if (data === null)
+      return { ok: false, code: 'invalid_json', message: `no JSON object in reply: ${text.slice(0, 120)}` };
   }
   const parsed = schema.safeParse(data);
   if (parsed.success) return { ok: true, value: parsed.data };

@@ -48,4 +48,5 @@ export const DEFAULT_DATA_POLICY: DataPolicy = { includeSeeded: false, notice: d
  * Whether a match with `settings` counts in ratings and research data under `includeSeeded`: a match its host
  * seeded counts only when included; a match stored before seeds were secret (no `hostSeeded` key) counts as before.
  */
-export const countsForResearch = (settings: Pick<MatchSettings, 'hostSeeded'>, includeSeeded: boolean): boolean => includeSeeded || settings.hostSeeded !== true;
+export const countsForResearch = (settings: Pick<MatchSettings, 'hostSeeded'>, includeSeeded: boolean): boolean =>
+  includeSeeded || settings.hostSeeded !== true;

@@ -17,7 +17,11 @@ import { doomedJobs } from './doomed.js';
 export function openDecisions(s: MatchState, lab: LabId): string[] {
   if (s.over || s.labs[lab]?.finished) return [];
   const out: string[] = [];
-  const lost = new Set(doomedJobs(s).filter((x) => x.lost).map((x) => x.jobId));
+  const lost = new Set(
+    doomedJobs(s)
+      .filter((x) => x.lost)
+      .map((x) => x.jobId),
+  );
   const open: Job[] = [];
   for (const j of Object.values(s.jobs)) {
     if (j.owner === lab && j.outcome === 'pending' && j.allocatedHours < j.gpuHoursRequired && !lost.has(j.id)) {
@@ -25,9 +29,16 @@ export function openDecisions(s: MatchState, lab: LabId): string[] {
       open.push(j);
     }
   }
-  for (const o of Object.values(s.offers)) if (o.status === 'active' && o.to === lab && o.expiresRound >= s.round) out.push(`offer ${o.id}`);
+  for (const o of Object.values(s.offers))
+    if (o.status === 'active' && o.to === lab && o.expiresRound >= s.round) out.push(`offer ${o.id}`);
   for (const c of Object.values(s.coalitions)) {
-    if (c.status === 'proposed' && s.round <= c.roundCreated + 1 && c.members.includes(lab) && !c.commitments[lab]?.consented) out.push(`coalition ${c.id}`);
+    if (
+      c.status === 'proposed' &&
+      s.round <= c.roundCreated + 1 &&
+      c.members.includes(lab) &&
+      !c.commitments[lab]?.consented
+    )
+      out.push(`coalition ${c.id}`);
   }
   const a = s.auction;
   if (a && a.round === s.round && !Object.hasOwn(a.bids, lab)) out.push('the emergency auction');

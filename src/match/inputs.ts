@@ -20,8 +20,15 @@ export function boundedAction(action: unknown): unknown {
 
 /** A seat named by lab id ("lab_1"), public name ("Lab B") or letter ("B"); null if none matches. */
 export function resolveLab(m: HostedMatch, labs: readonly LabId[], input: string): LabId | null {
-  const q = input.trim().toLowerCase().replace(/^lab\s*/, 'lab ');
-  return labs.find((l) => l === input.trim() || labName(m, l).toLowerCase() === q || labName(m, l).slice(-1).toLowerCase() === q) ?? null;
+  const q = input
+    .trim()
+    .toLowerCase()
+    .replace(/^lab\s*/, 'lab ');
+  return (
+    labs.find(
+      (l) => l === input.trim() || labName(m, l).toLowerCase() === q || labName(m, l).slice(-1).toLowerCase() === q,
+    ) ?? null
+  );
 }
 
 /**
@@ -38,14 +45,23 @@ export function archetypeAt(i: number, seed: Seed): ArchetypeName {
  * A driver `assign` may give a seat: a known scripted policy, or an LLM model that `agentFor` can play.
  * Error: `invalid_driver` (people claim seats with `join`).
  */
-export function checkDriver(driver: SeatDriver, agentFor: AgentFactory | undefined): HostResult<Exclude<SeatDriver, { kind: 'human' }>> {
+export function checkDriver(
+  driver: SeatDriver,
+  agentFor: AgentFactory | undefined,
+): HostResult<Exclude<SeatDriver, { kind: 'human' }>> {
   if (driver.kind === 'human') return fail('invalid_driver', 'People claim seats themselves with `join`.');
   if (driver.kind === 'scripted') {
     if (!(POLICY_NAMES as readonly string[]).includes(driver.policy))
-      return fail('invalid_driver', `Unknown policy "${driver.policy}".`, { option: 'policy', validValues: [...POLICY_NAMES] });
+      return fail('invalid_driver', `Unknown policy "${driver.policy}".`, {
+        option: 'policy',
+        validValues: [...POLICY_NAMES],
+      });
     return ok({ kind: 'scripted', policy: driver.policy });
   }
-  if (!agentFor?.(driver)) return fail('invalid_driver', `No LLM agent is available for model ${playerText(driver.model)}.`, { option: 'model' });
+  if (!agentFor?.(driver))
+    return fail('invalid_driver', `No LLM agent is available for model ${playerText(driver.model)}.`, {
+      option: 'model',
+    });
   return ok({ kind: 'llm', model: driver.model });
 }
 
@@ -54,15 +70,26 @@ export function checkDriver(driver: SeatDriver, agentFor: AgentFactory | undefin
  * (unset = no list). Other drivers pass unchanged. Errors: `invalid_driver` (no model and no default),
  * `model_not_allowed` (listing the allowed models).
  */
-export function withModel(driver: SeatDriver, defaultModel: string | null | undefined, allowed: readonly string[] | undefined): HostResult<SeatDriver> {
+export function withModel(
+  driver: SeatDriver,
+  defaultModel: string | null | undefined,
+  allowed: readonly string[] | undefined,
+): HostResult<SeatDriver> {
   if (driver.kind !== 'llm') return ok(driver);
   const model = driver.model.trim() ? driver.model : defaultModel;
-  if (!model) return fail('invalid_driver', 'Name a model (`model:`): no default agent model is configured (ARENA_AGENT_MODEL).', { option: 'model' });
+  if (!model)
+    return fail(
+      'invalid_driver',
+      'Name a model (`model:`): no default agent model is configured (ARENA_AGENT_MODEL).',
+      { option: 'model' },
+    );
   if (allowed && !allowed.includes(model)) {
     // Model names are untrusted text (shown as written, never as markup): listed in the message as one player
     // span, not as `validValues` (a reply prints those as they are).
     const list = allowed.length ? playerText(allowed.join(', ')) : 'none (no LLM model is configured)';
-    return fail('model_not_allowed', `Model ${playerText(model)} is not allowed here. Allowed models: ${list}.`, { option: 'model' });
+    return fail('model_not_allowed', `Model ${playerText(model)} is not allowed here. Allowed models: ${list}.`, {
+      option: 'model',
+    });
   }
   return ok({ kind: 'llm', model });
 }
@@ -70,7 +97,10 @@ export function withModel(driver: SeatDriver, defaultModel: string | null | unde
 /** `round_closed` when a command written for `round` (0-based) arrives after that round closed; null otherwise. */
 export function roundClosed(m: HostedMatch, round: number | undefined): HostResult<never> | null {
   if (round === undefined || !m.state || m.state.round === round) return null;
-  return fail('round_closed', `Round ${round + 1} closed before your command arrived, so nothing was recorded (it was not moved to round ${m.state.round + 1}). Send it again if you still want it.`);
+  return fail(
+    'round_closed',
+    `Round ${round + 1} closed before your command arrived, so nothing was recorded (it was not moved to round ${m.state.round + 1}). Send it again if you still want it.`,
+  );
 }
 
 /**
@@ -91,8 +121,13 @@ export function roundJudging(m: HostedMatch): HostResult<never> | null {
   if (!m.judging) return null;
   const r = m.judging.round;
   const last = m.state !== null && r + 1 >= m.state.params.maxRounds;
-  const next = last ? 'This was the last round: the match ends as soon as the judge has decided.' : `Round ${r + 2} opens as soon as the judge has decided: send it again then.`;
-  return fail('round_closed', `Round ${r + 1} is closed and its pitches are with the judge, so nothing was recorded. ${next}`);
+  const next = last
+    ? 'This was the last round: the match ends as soon as the judge has decided.'
+    : `Round ${r + 2} opens as soon as the judge has decided: send it again then.`;
+  return fail(
+    'round_closed',
+    `Round ${r + 1} is closed and its pitches are with the judge, so nothing was recorded. ${next}`,
+  );
 }
 
 /** null while `m` is in its lobby; else match_over / not_in_lobby. */

@@ -46,7 +46,10 @@ function withChecks(decision: JudgeDecision | null, judged: MatchState): JudgeDe
  * judge's; with one, its {@link AsyncJudge.withoutModel} (e.g. the LLM judge when fewer than two pitches
  * can win, or a pitch addresses the judge). Pure; `meta.checks` as in {@link decideRound}.
  */
-export function decisionWithoutModel(state: MatchState, judge: AsyncJudge | undefined): { decision: JudgeDecision | null } | null {
+export function decisionWithoutModel(
+  state: MatchState,
+  judge: AsyncJudge | undefined,
+): { decision: JudgeDecision | null } | null {
   const judged = stateForJudge(state);
   if (!judge) return { decision: withChecks(ruleDecision(state), judged) };
   const pre = judge.withoutModel?.(judged);
@@ -59,7 +62,9 @@ export function decisionWithoutModel(state: MatchState, judge: AsyncJudge | unde
  */
 export function changedWhileJudged(state: MatchState): JudgeDecision | null {
   const d = ruleDecision(state);
-  return d ? withChecks({ ...d, meta: { ...d.meta, fallback: 'the round changed while it was judged' } }, stateForJudge(state)) : null;
+  return d
+    ? withChecks({ ...d, meta: { ...d.meta, fallback: 'the round changed while it was judged' } }, stateForJudge(state))
+    : null;
 }
 
 /**
@@ -97,5 +102,8 @@ export async function decideRound(
   if ('decision' in outcome) return withChecks(outcome.decision, judged);
   const fallback = ruleDecision(state);
   if (!fallback) return null;
-  return withChecks({ ...fallback, meta: { ...fallback.meta, fallback: outcome.fallback, intendedJudge: judge.id } }, judged);
+  return withChecks(
+    { ...fallback, meta: { ...fallback.meta, fallback: outcome.fallback, intendedJudge: judge.id } },
+    judged,
+  );
 }

@@ -63,7 +63,12 @@ const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
  * `before` is the seat's total before it. Returns the entries with amounts, plus a cap entry when a clamp
  * cut the weighted sum.
  */
-function reconcile(entries: LedgerEntry[], paid: number, before: number, base: Omit<LedgerEntry, 'column' | 'raw' | 'amount' | 'source'>): LedgerEntry[] {
+function reconcile(
+  entries: LedgerEntry[],
+  paid: number,
+  before: number,
+  base: Omit<LedgerEntry, 'column' | 'raw' | 'amount' | 'source'>,
+): LedgerEntry[] {
   let weighted = 0;
   for (const e of entries) {
     e.amount = round4(e.column === 'cap' ? 0 : REWARD_WEIGHTS[e.column] * e.raw);
@@ -72,15 +77,30 @@ function reconcile(entries: LedgerEntry[], paid: number, before: number, base: O
   const out = entries.filter((e) => e.amount !== 0 || e.raw !== 0);
   const stepClamped = round4(Math.max(-1, Math.min(1, weighted)));
   const cuts: LedgerEntry[] = [];
-  if (Math.abs(stepClamped - round4(weighted)) >= 1e-4) cuts.push({ ...base, column: 'cap', raw: 0, amount: round4(stepClamped - round4(weighted)), source: { kind: 'cap', limit: 'step' } });
+  if (Math.abs(stepClamped - round4(weighted)) >= 1e-4)
+    cuts.push({
+      ...base,
+      column: 'cap',
+      raw: 0,
+      amount: round4(stepClamped - round4(weighted)),
+      source: { kind: 'cap', limit: 'step' },
+    });
   const reached = before + stepClamped;
-  if (Math.abs(reached) > 10) cuts.push({ ...base, column: 'cap', raw: 0, amount: round4(Math.sign(reached) * 10 - reached), source: { kind: 'cap', limit: 'cumulative' } });
+  if (Math.abs(reached) > 10)
+    cuts.push({
+      ...base,
+      column: 'cap',
+      raw: 0,
+      amount: round4(Math.sign(reached) * 10 - reached),
+      source: { kind: 'cap', limit: 'cumulative' },
+    });
   const all = [...out, ...cuts];
   const sum = all.reduce((a, e) => a + e.amount, 0);
   const rest = round4(paid - sum);
   if (rest !== 0) {
     // More than the 4-dp rounding of the columns can explain: say so rather than hide it.
-    if (all.length === 0 || Math.abs(rest) > 1e-4 * (all.length + 2)) return [...all, { ...base, column: 'cap', raw: 0, amount: rest, source: { kind: 'unexplained' } }];
+    if (all.length === 0 || Math.abs(rest) > 1e-4 * (all.length + 2))
+      return [...all, { ...base, column: 'cap', raw: 0, amount: rest, source: { kind: 'unexplained' } }];
     // 4-dp rounding of several columns: give it to the largest entry.
     const big = all.reduce((a, e) => (Math.abs(e.amount) > Math.abs(a.amount) ? e : a));
     big.amount = round4(big.amount + rest);
@@ -88,14 +108,27 @@ function reconcile(entries: LedgerEntry[], paid: number, before: number, base: O
   return all;
 }
 
-const fromEngine = (e: RewardEntry, base: Omit<LedgerEntry, 'column' | 'raw' | 'amount' | 'source'>): LedgerEntry => ({ ...base, column: e.column, raw: e.value, amount: 0, source: e.source });
+const fromEngine = (e: RewardEntry, base: Omit<LedgerEntry, 'column' | 'raw' | 'amount' | 'source'>): LedgerEntry => ({
+  ...base,
+  column: e.column,
+  raw: e.value,
+  amount: 0,
+  source: e.source,
+});
 
 /**
  * Fold one step of `lab` (action type `action`, event `seq`, round `round`) into the ledger: its own
  * entries and penalties are paid now, other seats' entries wait in `pending`; a `finish` pays the seat's
  * pending entries in this step (as the engine does).
  */
-export function ledgerStep(l: Ledger, seq: number, round: number, lab: LabId, action: string, result: ActionResult & { reward?: RewardBreakdown }): Ledger {
+export function ledgerStep(
+  l: Ledger,
+  seq: number,
+  round: number,
+  lab: LabId,
+  action: string,
+  result: ActionResult & { reward?: RewardBreakdown },
+): Ledger {
   const base = { seq, round, lab, paid: 'step' as const, action };
   const mine: LedgerEntry[] = [];
   let pending = l.pending;
@@ -104,18 +137,36 @@ export function ledgerStep(l: Ledger, seq: number, round: number, lab: LabId, ac
       mine.push(fromEngine(e, base));
       continue;
     }
-    pending = { ...pending, [e.lab]: [...(pending[e.lab] ?? []), { ...fromEngine(e, { seq, round, lab: e.lab, paid: 'close' }), earned: { seq, round, by: lab } }] };
+    pending = {
+      ...pending,
+      [e.lab]: [
+        ...(pending[e.lab] ?? []),
+        { ...fromEngine(e, { seq, round, lab: e.lab, paid: 'close' }), earned: { seq, round, by: lab } },
+      ],
+    };
   }
   if (result.ok && result.code === 'finished' && (pending[lab]?.length ?? 0) > 0) {
     for (const p of pending[lab]!) mine.push({ ...p, seq, round, paid: 'step', action });
     pending = { ...pending, [lab]: [] };
   }
   const b = result.reward;
-  if (b.invalid_action_penalty !== 0) mine.push({ ...base, column: 'invalid_action_penalty', raw: b.invalid_action_penalty, amount: 0, source: { kind: 'refused', action, code: result.code, message: result.message } });
-  if (b.spam_penalty !== 0) mine.push({ ...base, column: 'spam_penalty', raw: b.spam_penalty, amount: 0, source: { kind: 'spam', action } });
+  if (b.invalid_action_penalty !== 0)
+    mine.push({
+      ...base,
+      column: 'invalid_action_penalty',
+      raw: b.invalid_action_penalty,
+      amount: 0,
+      source: { kind: 'refused', action, code: result.code, message: result.message },
+    });
+  if (b.spam_penalty !== 0)
+    mine.push({ ...base, column: 'spam_penalty', raw: b.spam_penalty, amount: 0, source: { kind: 'spam', action } });
   if (mine.length === 0 && b.normalized_reward === 0) return pending === l.pending ? l : { ...l, pending };
   const before = l.totals[lab] ?? 0;
-  return { entries: [...l.entries, ...reconcile(mine, b.normalized_reward, before, base)], pending, totals: { ...l.totals, [lab]: round4(before + b.normalized_reward) } };
+  return {
+    entries: [...l.entries, ...reconcile(mine, b.normalized_reward, before, base)],
+    pending,
+    totals: { ...l.totals, [lab]: round4(before + b.normalized_reward) },
+  };
 }
 
 /**
@@ -126,7 +177,13 @@ export function ledgerClose(l0: Ledger, seq: number, report: RoundReport): Ledge
   let l = l0;
   for (const a of report.scriptedActions) {
     if (a.reward === undefined) continue;
-    l = ledgerStep(l, seq, report.round, a.lab, a.action_type, { ok: a.ok, code: a.code, message: a.message, reward: a.reward, ...(a.entries ? { entries: a.entries } : {}) });
+    l = ledgerStep(l, seq, report.round, a.lab, a.action_type, {
+      ok: a.ok,
+      code: a.code,
+      message: a.message,
+      reward: a.reward,
+      ...(a.entries ? { entries: a.entries } : {}),
+    });
   }
   const added: LedgerEntry[] = [];
   const pending = { ...l.pending };

@@ -13,7 +13,15 @@ import type { Ballot } from '../voting/ballots/types.js';
 import { blindPitch, identitiesOf } from '../voting/ballots/blind.js';
 import { emptyLedger, ledgerClose, ledgerStep } from './ledger.js';
 import { doomedJobs, type DoomedJob } from './doomed.js';
-import { MatchEventSchema, SeatDriverSchema, type ActionRecord, type HostedMatch, type MatchEventBody, type SeatDriver, type StoredEvent } from './types.js';
+import {
+  MatchEventSchema,
+  SeatDriverSchema,
+  type ActionRecord,
+  type HostedMatch,
+  type MatchEventBody,
+  type SeatDriver,
+  type StoredEvent,
+} from './types.js';
 
 /** What the match layer throws: `corrupt_log`, an event does not fit the log; `old_rules`, the match was played under other engine rules. */
 export type ReplayErrorCode = 'corrupt_log' | 'old_rules';
@@ -78,7 +86,8 @@ export function applyEvent(m: HostedMatch | null, ev: StoredEvent): FoldStep {
   }
   if (ev.seq !== m.lastSeq + 1) throw bad(`expected seq ${m.lastSeq + 1}`);
   const base = { ...m, lastSeq: ev.seq };
-  if (body.type === 'ballot_opened' || body.type === 'ballot_closed' || body.type === 'ballot_deadline') return { match: foldBallot(m, base, body, ev.at, bad) };
+  if (body.type === 'ballot_opened' || body.type === 'ballot_closed' || body.type === 'ballot_deadline')
+    return { match: foldBallot(m, base, body, ev.at, bad) };
   // Only ballot events follow a match's end (a ballot stays open for votes after it).
   if (m.phase === 'over') throw bad('event after the match ended');
   switch (body.type) {
@@ -120,17 +129,37 @@ export function applyEvent(m: HostedMatch | null, ev: StoredEvent): FoldStep {
       const missing = state.labIds.filter((lab) => !drivers[lab]);
       if (missing.length > 0) throw bad(`no driver for ${missing.join(', ')}`);
       return {
-        match: { ...base, phase: 'running', drivers, done: [], state, roundDeadline: deadlineAfter(ev.at, m.settings.roundSeconds) },
+        match: {
+          ...base,
+          phase: 'running',
+          drivers,
+          done: [],
+          state,
+          roundDeadline: deadlineAfter(ev.at, m.settings.roundSeconds),
+        },
       };
     }
     case 'action': {
       const state = running(m, bad);
       if (!state.labs[body.lab]) throw bad(`unknown lab ${body.lab}`);
       const out = applyAction(state, body.lab, body.action);
-      const ledger = ledgerStep(m.ledger ?? emptyLedger(), ev.seq, state.round, body.lab, actionTypeOf(body.action), out.result);
+      const ledger = ledgerStep(
+        m.ledger ?? emptyLedger(),
+        ev.seq,
+        state.round,
+        body.lab,
+        actionTypeOf(body.action),
+        out.result,
+      );
       const rec = actionRecord(ev.seq, state.round, body.lab, body.action, out.result);
       return {
-        match: { ...base, state: out.state, ledger, roundActions: [...(m.roundActions ?? []), rec], ...(out.state.over ? { phase: 'over' as const, roundDeadline: null, endedAt: Date.parse(ev.at) } : {}) },
+        match: {
+          ...base,
+          state: out.state,
+          ledger,
+          roundActions: [...(m.roundActions ?? []), rec],
+          ...(out.state.over ? { phase: 'over' as const, roundDeadline: null, endedAt: Date.parse(ev.at) } : {}),
+        },
         result: out.result,
       };
     }
@@ -138,13 +167,26 @@ export function applyEvent(m: HostedMatch | null, ev: StoredEvent): FoldStep {
       const state = running(m, bad);
       if (!state.labs[body.lab]) throw bad(`unknown lab ${body.lab}`);
       if (m.done.includes(body.lab)) return { match: base };
-      return { match: { ...base, done: [...m.done, body.lab], ...(body.auto ? { autoDone: [...(m.autoDone ?? []), body.lab] } : {}) } };
+      return {
+        match: {
+          ...base,
+          done: [...m.done, body.lab],
+          ...(body.auto ? { autoDone: [...(m.autoDone ?? []), body.lab] } : {}),
+        },
+      };
     }
     case 'seat_undone': {
       const state = running(m, bad);
       if (!state.labs[body.lab]) throw bad(`unknown lab ${body.lab}`);
       const undone = (m.undone ?? []).includes(body.lab) ? (m.undone ?? []) : [...(m.undone ?? []), body.lab];
-      return { match: { ...base, done: m.done.filter((l) => l !== body.lab), autoDone: (m.autoDone ?? []).filter((l) => l !== body.lab), undone } };
+      return {
+        match: {
+          ...base,
+          done: m.done.filter((l) => l !== body.lab),
+          autoDone: (m.autoDone ?? []).filter((l) => l !== body.lab),
+          undone,
+        },
+      };
     }
     case 'seat_setting': {
       const state = running(m, bad);
@@ -154,12 +196,14 @@ export function applyEvent(m: HostedMatch | null, ev: StoredEvent): FoldStep {
     }
     case 'round_judging': {
       const state = running(m, bad);
-      if (body.round !== state.round) throw bad(`round_judging for round ${body.round} while round ${state.round} is open`);
+      if (body.round !== state.round)
+        throw bad(`round_judging for round ${body.round} while round ${state.round} is open`);
       return { match: { ...base, judging: { round: body.round, reason: body.reason, since: Date.parse(ev.at) } } };
     }
     case 'round_closed': {
       const state = running(m, bad);
-      if (body.round !== state.round) throw bad(`round_closed for round ${body.round} while round ${state.round} is open`);
+      if (body.round !== state.round)
+        throw bad(`round_closed for round ${body.round} while round ${state.round} is open`);
       let judge: JudgeDecision | null = null;
       if (body.judge != null) {
         const parsed = JudgeDecisionSchema.safeParse(body.judge);
@@ -189,10 +233,23 @@ export function applyEvent(m: HostedMatch | null, ev: StoredEvent): FoldStep {
             doomed: newlyDoomed(m.doomed ?? [], out.state),
             actions: [
               ...(m.roundActions ?? []),
-              ...out.report.scriptedActions.map((a) => ({ ...actionRecord(ev.seq, body.round, a.lab, a.action ?? { action_type: a.action_type }, a), atClose: true as const })),
+              ...out.report.scriptedActions.map((a) => ({
+                ...actionRecord(ev.seq, body.round, a.lab, a.action ?? { action_type: a.action_type }, a),
+                atClose: true as const,
+              })),
             ],
           },
-          standings: [...(m.standings ?? []), { round: body.round + 1, rows: out.report.leaderboard.map((x) => ({ lab: x.lab, cumulativeReward: x.cumulativeReward, breakdown: out.report.rewards[x.lab] })) }],
+          standings: [
+            ...(m.standings ?? []),
+            {
+              round: body.round + 1,
+              rows: out.report.leaderboard.map((x) => ({
+                lab: x.lab,
+                cumulativeReward: x.cumulativeReward,
+                breakdown: out.report.rewards[x.lab],
+              })),
+            },
+          ],
         },
         report: out.report,
       };
@@ -205,13 +262,21 @@ export function applyEvent(m: HostedMatch | null, ev: StoredEvent): FoldStep {
 type BallotEvent = Extract<MatchEventBody, { type: 'ballot_opened' | 'ballot_closed' | 'ballot_deadline' }>;
 
 /** Fold a ballot event (allowed while running and after the match ended). */
-function foldBallot(m: HostedMatch, base: HostedMatch, body: BallotEvent, at: string, bad: (msg: string) => ReplayError): HostedMatch {
+function foldBallot(
+  m: HostedMatch,
+  base: HostedMatch,
+  body: BallotEvent,
+  at: string,
+  bad: (msg: string) => ReplayError,
+): HostedMatch {
   const ballots = m.ballots;
   if (body.type === 'ballot_opened') {
     if (m.phase === 'lobby' || !m.state) throw bad('ballot_opened before the match started');
-    if (ballots.some((b) => b.id === body.ballotId || b.round === body.round)) throw bad(`ballot ${body.ballotId} opened twice`);
+    if (ballots.some((b) => b.id === body.ballotId || b.round === body.round))
+      throw bad(`ballot ${body.ballotId} opened twice`);
     const ids = new Set(body.pitches.map((p) => p.id));
-    if (body.pairs.some(([a, b]) => !ids.has(a) || !ids.has(b) || !(a < b))) throw bad(`ballot ${body.ballotId} has a pair of unknown or unordered pitches`);
+    if (body.pairs.some(([a, b]) => !ids.has(a) || !ids.has(b) || !(a < b)))
+      throw bad(`ballot ${body.ballotId} has a pair of unknown or unordered pitches`);
     const closesAt = body.closesAt === null ? null : Date.parse(body.closesAt);
     const judge = m.lastJudge?.round === body.round ? m.lastJudge : null;
     // What voters see: each pitch redacted by the seats' names as they are when the ballot opens.
@@ -233,7 +298,10 @@ function foldBallot(m: HostedMatch, base: HostedMatch, body: BallotEvent, at: st
   const cur = ballots[i];
   if (!cur) throw bad(`${body.type} for unknown ballot ${body.ballotId}`);
   if (cur.closed) throw bad(`${body.type} for closed ballot ${body.ballotId}`);
-  const next: Ballot = body.type === 'ballot_closed' ? { ...cur, closed: { reason: body.reason, at: Date.parse(at) } } : { ...cur, closesAt: Date.parse(body.closesAt) };
+  const next: Ballot =
+    body.type === 'ballot_closed'
+      ? { ...cur, closed: { reason: body.reason, at: Date.parse(at) } }
+      : { ...cur, closesAt: Date.parse(body.closesAt) };
   return { ...base, ballots: ballots.map((b, j) => (j === i ? next : b)) };
 }
 
@@ -250,13 +318,20 @@ function newlyDoomed(announced: readonly string[], s: MatchState): DoomedJob[] {
 const doomKey = (x: DoomedJob): string => (x.lost ? `${x.jobId}:lost` : x.jobId);
 
 /** A step as the round's narration needs it (src/present/narrate.ts). */
-function actionRecord(seq: number, round: number, lab: LabId, action: unknown, r: { ok: boolean; code: string; created?: { offerId?: string; coalitionId?: string } }): ActionRecord {
+function actionRecord(
+  seq: number,
+  round: number,
+  lab: LabId,
+  action: unknown,
+  r: { ok: boolean; code: string; created?: { offerId?: string; coalitionId?: string } },
+): ActionRecord {
   return { seq, round, lab, action, ok: r.ok, code: r.code, ...(r.created ? { created: r.created } : {}) };
 }
 
 /** The action type named by a raw logged action ('malformed' when it names none). */
 export function actionTypeOf(action: unknown): string {
-  const t = typeof action === 'object' && action !== null ? (action as { action_type?: unknown }).action_type : undefined;
+  const t =
+    typeof action === 'object' && action !== null ? (action as { action_type?: unknown }).action_type : undefined;
   return typeof t === 'string' ? t : 'malformed';
 }
 

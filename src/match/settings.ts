@@ -10,7 +10,11 @@ import { SECRET_SEED } from '../engine/config.js';
 export const MAX_ROUND_SECONDS = 86_400;
 
 /** Defaults for settings `new` does not give: a medium market, a 5-minute round timer, training params. */
-export const DEFAULT_SETTINGS: Omit<MatchSettings, 'seed'> = { task: 'market_round', roundSeconds: 300, holdout: false };
+export const DEFAULT_SETTINGS: Omit<MatchSettings, 'seed'> = {
+  task: 'market_round',
+  roundSeconds: 300,
+  holdout: false,
+};
 
 /**
  * A fresh match secret: 128 random bits as 32 hex digits (the engine's `Seed`). Nothing public during the
@@ -21,7 +25,14 @@ export const matchSecret = (): string => randomBytes(16).toString('hex');
 
 const SettingsSchema = z.object({
   task: z.enum(['single_trade', 'market_round', 'coalition_market']),
-  seed: z.union([z.number().int().min(0).max(2 ** 31 - 1), z.string().regex(SECRET_SEED, '32 lowercase hex digits')]),
+  seed: z.union([
+    z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1),
+    z.string().regex(SECRET_SEED, '32 lowercase hex digits'),
+  ]),
   hostSeeded: z.boolean(),
   roundSeconds: z.number().int().min(0).max(MAX_ROUND_SECONDS),
   holdout: z.boolean(),
@@ -34,10 +45,19 @@ const SettingsSchema = z.object({
  * fresh {@link matchSecret}; a seed the host gives (an integer, or a published secret to replay a match)
  * marks the match `hostSeeded`. Error: `invalid_settings` naming the option.
  */
-export function resolveSettings(given: Partial<MatchSettings>, defaults: Partial<MatchSettings> = {}): HostResult<MatchSettings> {
+export function resolveSettings(
+  given: Partial<MatchSettings>,
+  defaults: Partial<MatchSettings> = {},
+): HostResult<MatchSettings> {
   const defined = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
   const chosen = given.seed !== undefined;
-  const merged = { ...DEFAULT_SETTINGS, ...defaults, ...defined, seed: chosen ? given.seed : matchSecret(), hostSeeded: chosen };
+  const merged = {
+    ...DEFAULT_SETTINGS,
+    ...defaults,
+    ...defined,
+    seed: chosen ? given.seed : matchSecret(),
+    hostSeeded: chosen,
+  };
   const parsed = SettingsSchema.safeParse(merged);
   if (parsed.success) return ok(parsed.data);
   const issue = parsed.error.issues[0];

@@ -25,9 +25,16 @@ export function autoDoneNotice(m: HostedMatch, lab: LabId, round: number, closes
   else {
     // No "in N s": on Discord the notice may be read later, from the private inbox.
     const when = m.roundDeadline !== null ? 'when its timer runs out or every seat is done' : 'when every seat is done';
-    lines.push(`Round ${n} closes ${when}. Until then you can still act (offers, pitches, messages), and \`done undo:true\` takes the done back.`);
+    lines.push(
+      `Round ${n} closes ${when}. Until then you can still act (offers, pitches, messages), and \`done undo:true\` takes the done back.`,
+    );
   }
   lines.push('To never be marked done automatically in this match: `done auto:off`.');
   const buttons = closesNow ? [] : [button(m.id, 'Not done after all', 'done undo:true')];
-  return { userId, title: `${labName(m, lab)}: nothing left to decide in round ${n}`, text: lines.join(' '), ...(buttons.length ? { buttons } : {}) };
+  return {
+    userId,
+    title: `${labName(m, lab)}: nothing left to decide in round ${n}`,
+    text: lines.join(' '),
+    ...(buttons.length ? { buttons } : {}),
+  };
 }

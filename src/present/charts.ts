@@ -14,7 +14,9 @@ import type { HostedMatch } from '../match/types.js';
  * markers (src/chat/player-text.ts), so "Lab A (👤 Ada)" becomes "Lab A (Ada)", "Lab C (🤖 LLM: x)" "Lab C (LLM: x)".
  */
 export function chartLabel(m: HostedMatch, lab: string): string {
-  return seatLabel(m, lab).replace(/[\uE000-\uE005]/g, '').replace(/(👤|🤖)\s?/gu, '');
+  return seatLabel(m, lab)
+    .replace(/[\uE000-\uE005]/g, '')
+    .replace(/(👤|🤖)\s?/gu, '');
 }
 
 /**
@@ -25,12 +27,15 @@ export function standingsChart(m: HostedMatch): ChartRequest {
   const rows: ChartRequest['rows'] = [];
   const seat = (lab: string) => chartLabel(m, lab);
   const points = m.standings ?? [];
-  for (const p of points) for (const r of p.rows) rows.push({ round: p.round, seat: seat(r.lab), cumulativeReward: r.cumulativeReward });
+  for (const p of points)
+    for (const r of p.rows) rows.push({ round: p.round, seat: seat(r.lab), cumulativeReward: r.cumulativeReward });
   const last = points.at(-1);
   const now = currentStandings(m);
   const moved = now.some((x) => last?.rows.find((r) => r.lab === x.lab)?.cumulativeReward !== x.cumulativeReward);
   // A match that ended by every seat finishing mid-round: its final standings are one more point.
-  if (m.phase === 'over' && now.length > 0 && moved) for (const x of now) rows.push({ round: (last?.round ?? 0) + 1, seat: seat(x.lab), cumulativeReward: x.cumulativeReward });
+  if (m.phase === 'over' && now.length > 0 && moved)
+    for (const x of now)
+      rows.push({ round: (last?.round ?? 0) + 1, seat: seat(x.lab), cumulativeReward: x.cumulativeReward });
   return { kind: 'standings', name: 'standings', title: `Standings over rounds (${m.settings.task})`, rows };
 }
 
@@ -49,5 +54,10 @@ export function breakdownChart(m: HostedMatch): ChartRequest {
     // A seat with no reward at all still gets its row (a zero bar), so nobody is missing from the chart.
     if (parts.length === 0) rows.push({ seat, part: 'jobs', value: 0 });
   }
-  return { kind: 'breakdown', name: 'reward-breakdown', title: 'Where each seat\'s reward came from (sums to its total)', rows };
+  return {
+    kind: 'breakdown',
+    name: 'reward-breakdown',
+    title: "Where each seat's reward came from (sums to its total)",
+    rows,
+  };
 }

@@ -22,7 +22,13 @@ import { personName, playerText } from '../chat/player-text.js';
 export function seatLabel(m: HostedMatch, lab: LabId): string {
   const d = m.drivers[lab];
   const scripted = (policy: string) => (m.phase === 'over' ? `scripted: ${policy}` : 'scripted');
-  const who = !d ? 'open' : d.kind === 'human' ? personName(d.displayName) : d.kind === 'scripted' ? scripted(d.policy) : `🤖 LLM: ${playerText(d.model)}`;
+  const who = !d
+    ? 'open'
+    : d.kind === 'human'
+      ? personName(d.displayName)
+      : d.kind === 'scripted'
+        ? scripted(d.policy)
+        : `🤖 LLM: ${playerText(d.model)}`;
   return `${labName(m, lab)} (${who})`;
 }
 

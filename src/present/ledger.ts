@@ -41,10 +41,12 @@ export const SCORE_FORMULA =
 
 function blockText(s: MatchState, ids: readonly string[]): string {
   if (ids.length === 0) return 'nothing';
-  return ids.map((id) => {
-    const b = s.blocks[id];
-    return b ? `${id} (${b.gpuHours} GPU-h @${b.reliability.toFixed(2)})` : id;
-  }).join(', ');
+  return ids
+    .map((id) => {
+      const b = s.blocks[id];
+      return b ? `${id} (${b.gpuHours} GPU-h @${b.reliability.toFixed(2)})` : id;
+    })
+    .join(', ');
 }
 
 /** What `lab` gave and got in offer `o` (its own side first): blocks, plus the credits paid (`pay`) or asked (`ask`). */
@@ -55,7 +57,8 @@ function tradeTerms(m: HostedMatch, s: MatchState, o: Offer, lab: LabId): string
   // The sender pays `payment`; the receiver pays `ask` (rules v3: selling for credits).
   const credits = (x: number) => (x > 0 ? ` + ${x.toFixed(2)} credits` : '');
   const [outCr, inCr] = mine ? [o.payment, o.ask ?? 0] : [o.ask ?? 0, o.payment];
-  const side = (ids: readonly string[], cr: number) => (ids.length === 0 && cr > 0 ? `${cr.toFixed(2)} credits` : `${blockText(s, ids)}${credits(cr)}`);
+  const side = (ids: readonly string[], cr: number) =>
+    ids.length === 0 && cr > 0 ? `${cr.toFixed(2)} credits` : `${blockText(s, ids)}${credits(cr)}`;
   return `offer ${o.id} with ${labName(m, mine ? o.to : o.from)}: you gave ${side(gave, outCr)} for ${side(got, inCr)}`;
 }
 
@@ -78,7 +81,12 @@ export function entryReason(m: HostedMatch, e: LedgerEntry): string {
       return `${terms}; your blocks, jobs and credits are worth ${Math.abs(src.gain).toFixed(2)} credits ${dir} to you`;
     }
     case 'job_settled': {
-      const how = src.outcome === 'completed' ? 'completed' : src.outcome === 'partial' ? `partly done (${Math.round(src.credit * 100)} %)` : 'missed';
+      const how =
+        src.outcome === 'completed'
+          ? 'completed'
+          : src.outcome === 'partial'
+            ? `partly done (${Math.round(src.credit * 100)} %)`
+            : 'missed';
       return `${job(src.jobId)} ${how}: ${src.value.toFixed(2)} credits realised (÷150 for job_utility, at most 1)`;
     }
     case 'trade_unrealised':
@@ -86,7 +94,9 @@ export function entryReason(m: HostedMatch, e: LedgerEntry): string {
     case 'shock_adapted':
       return `${src.jobId} completed although a shock hit it`;
     case 'traded_job':
-      return src.owner === e.lab ? `${src.jobId} completed with capacity you traded for` : `${labName(m, src.owner)}'s job ${src.jobId} completed with capacity you traded them`;
+      return src.owner === e.lab
+        ? `${src.jobId} completed with capacity you traded for`
+        : `${labName(m, src.owner)}'s job ${src.jobId} completed with capacity you traded them`;
     case 'pitch_bonus':
       return `held pitch bonus paid: ${src.jobId} settled${src.credit < 1 ? ` (× ${src.credit.toFixed(2)} for partial work)` : ''}`;
     case 'idle_reservation':
@@ -104,7 +114,9 @@ export function entryReason(m: HostedMatch, e: LedgerEntry): string {
     case 'spam':
       return `${src.action} repeated (spam)`;
     case 'cap':
-      return src.limit === 'step' ? 'capped: one step or round close counts at most ±1' : 'capped: a total stays within ±10';
+      return src.limit === 'step'
+        ? 'capped: one step or round close counts at most ±1'
+        : 'capped: a total stays within ±10';
     case 'unexplained':
       return 'not explained by any source (please report this)';
   }
@@ -123,15 +135,23 @@ export function roundLedgerLines(m: HostedMatch, lab: LabId, round: number): str
   const mine = seatEntries(m.ledger, lab, round).filter((e) => e.amount !== 0);
   const total = ledgerSum(seatEntries(m.ledger, lab).filter((e) => e.round <= round));
   const lines = mine.map((e) => entryLine(m, e));
-  lines.push(mine.length === 0 ? `Round ${round + 1}: no change to your reward; total ${fmtAmount(total)}.` : `Round ${round + 1}: ${fmtAmount(ledgerSum(mine))} → total ${fmtAmount(total)}.`);
+  lines.push(
+    mine.length === 0
+      ? `Round ${round + 1}: no change to your reward; total ${fmtAmount(total)}.`
+      : `Round ${round + 1}: ${fmtAmount(ledgerSum(mine))} → total ${fmtAmount(total)}.`,
+  );
   return lines;
 }
 
 /** Σ amounts per category of a seat's entries, non-zero ones, in {@link LEDGER_CATEGORIES} order. */
-export function categoryTotals(entries: readonly LedgerEntry[]): { column: LedgerColumn; label: string; amount: number }[] {
+export function categoryTotals(
+  entries: readonly LedgerEntry[],
+): { column: LedgerColumn; label: string; amount: number }[] {
   const sums = new Map<LedgerColumn, number>();
   for (const e of entries) sums.set(e.column, (sums.get(e.column) ?? 0) + e.amount);
-  return LEDGER_CATEGORIES.map((c) => ({ ...c, amount: Math.round((sums.get(c.column) ?? 0) * 1e4) / 1e4 })).filter((c) => c.amount !== 0);
+  return LEDGER_CATEGORIES.map((c) => ({ ...c, amount: Math.round((sums.get(c.column) ?? 0) * 1e4) / 1e4 })).filter(
+    (c) => c.amount !== 0,
+  );
 }
 
 /** "Lab D: +1.0960 = jobs +0.6200, deals +0.1800, pitch bonus +0.1500". */

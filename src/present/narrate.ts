@@ -25,10 +25,12 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 /** "b_1_2 (12 GPU-h @0.77)" for blocks the channel can see (hours and reliability are public). */
 function blocks(s: MatchState | null, ids: readonly string[]): string {
   if (ids.length === 0) return 'no blocks';
-  return ids.map((id) => {
-    const b = s?.blocks[id];
-    return b ? `${id} (${b.gpuHours} GPU-h @${b.reliability.toFixed(2)})` : id;
-  }).join(', ');
+  return ids
+    .map((id) => {
+      const b = s?.blocks[id];
+      return b ? `${id} (${b.gpuHours} GPU-h @${b.reliability.toFixed(2)})` : id;
+    })
+    .join(', ');
 }
 
 /** One side of a deal: "b_1_2 (…) + 5.00 credits", "12.00 credits" (credits only) or "nothing". */
@@ -39,7 +41,10 @@ export function dealSide(s: MatchState | null, ids: readonly string[], credits: 
 }
 
 /** The terms of an offer or counter: "b_1_2 (…) for b_0_1 (…) + 5.00 credits", "b_0_2 (…) for 12.00 credits". */
-function terms(s: MatchState | null, a: { block_ids: string[]; requested_block_ids: string[]; payment: number; ask?: number }): string {
+function terms(
+  s: MatchState | null,
+  a: { block_ids: string[]; requested_block_ids: string[]; payment: number; ask?: number },
+): string {
   return `${dealSide(s, a.block_ids, a.payment)} for ${dealSide(s, a.requested_block_ids, a.ask ?? 0)}`;
 }
 
@@ -63,7 +68,9 @@ function describe(m: HostedMatch, rec: ActionRecord, a: Action): string | null {
     }
     case 'reject_offer': {
       const o = s?.offers[a.offer_id];
-      return o && o.from === rec.lab ? `withdrew ${a.offer_id}` : `rejected ${a.offer_id}${o ? ` from ${name(o.from)}` : ''}`;
+      return o && o.from === rec.lab
+        ? `withdrew ${a.offer_id}`
+        : `rejected ${a.offer_id}${o ? ` from ${name(o.from)}` : ''}`;
     }
     case 'make_pitch':
       return `pitched: ${quote(a.message)}`;
@@ -74,11 +81,19 @@ function describe(m: HostedMatch, rec: ActionRecord, a: Action): string | null {
     case 'release_capacity':
       return `released ${plural(a.block_ids.length, 'block')}`;
     case 'form_coalition':
-      return `proposed coalition ${rec.created?.coalitionId ?? ''} with ${a.target_lab_ids.map(name).join(', ')}${note(a.message)}`.replace('coalition  with', 'a coalition with');
+      return `proposed coalition ${rec.created?.coalitionId ?? ''} with ${a.target_lab_ids.map(name).join(', ')}${note(a.message)}`.replace(
+        'coalition  with',
+        'a coalition with',
+      );
     case 'commit_to_coalition': {
       // The first commit is consent: with nothing in it, the seat only joined. Escrow amounts stay private.
-      const parts = [a.block_ids.length ? plural(a.block_ids.length, 'block') : '', a.payment > 0 ? 'credits in escrow' : ''].filter(Boolean);
-      return parts.length ? `committed ${parts.join(' and ')} to coalition ${a.coalition_id}` : `joined coalition ${a.coalition_id}`;
+      const parts = [
+        a.block_ids.length ? plural(a.block_ids.length, 'block') : '',
+        a.payment > 0 ? 'credits in escrow' : '',
+      ].filter(Boolean);
+      return parts.length
+        ? `committed ${parts.join(' and ')} to coalition ${a.coalition_id}`
+        : `joined coalition ${a.coalition_id}`;
     }
     case 'allocate_to_job':
       return `ran a job on ${plural(a.block_ids.length, 'block')}`;
@@ -99,7 +114,11 @@ function describe(m: HostedMatch, rec: ActionRecord, a: Action): string | null {
 /** One step in words, or null when there is nothing to tell. */
 export function describeAction(m: HostedMatch, rec: ActionRecord): string | null {
   const parsed = ActionSchema.safeParse(rec.action);
-  const type = parsed.success ? parsed.data.action_type : typeof (rec.action as { action_type?: unknown } | null)?.action_type === 'string' ? String((rec.action as { action_type: string }).action_type) : 'an unreadable action';
+  const type = parsed.success
+    ? parsed.data.action_type
+    : typeof (rec.action as { action_type?: unknown } | null)?.action_type === 'string'
+      ? String((rec.action as { action_type: string }).action_type)
+      : 'an unreadable action';
   if (!rec.ok) return `tried ${type.replace(/_/g, ' ')}: refused (${rec.code})`;
   return parsed.success ? describe(m, rec, parsed.data) : null;
 }
@@ -137,7 +156,6 @@ export function narrate(m: HostedMatch, records: readonly ActionRecord[]): { lab
 export function narrationFields(m: HostedMatch, records: readonly ActionRecord[]): { name: string; value: string }[] {
   return narrate(m, records).map(({ lab, lines }) => ({ name: seatLabel(m, lab), value: fieldValue(lines) }));
 }
-
 
 /** Direct messages in `records` addressed to a person's seat, as private posts to that person. */
 export function directMessagePosts(m: HostedMatch, records: readonly ActionRecord[]): PrivatePost[] {

@@ -19,10 +19,12 @@ export interface PitchPayLines {
 }
 
 /** The rule in one sentence, shown once when a bonus was held at this close. */
-export const PITCH_PAY_RULE = 'A pitch bonus is paid only when the job it argued for settles completed (a share if partly done); it is lost if the job is missed.';
+export const PITCH_PAY_RULE =
+  'A pitch bonus is paid only when the job it argued for settles completed (a share if partly done); it is lost if the job is missed.';
 
 const amt = (x: number): string => `+${x.toFixed(3)}`;
-const list = (ids: readonly string[]): string => (ids.length <= 1 ? (ids[0] ?? '') : `${ids.slice(0, -1).join(', ')} and ${ids[ids.length - 1]!}`);
+const list = (ids: readonly string[]): string =>
+  ids.length <= 1 ? (ids[0] ?? '') : `${ids.slice(0, -1).join(', ')} and ${ids[ids.length - 1]!}`;
 
 function addPrivate(out: PitchPayLines, lab: LabId, line: string): void {
   (out.private[lab] ??= []).push(line);
@@ -41,12 +43,23 @@ function wonLines(m: HostedMatch, lab: LabId, evs: readonly PitchBonusEvent[], o
         ? `${name} won the pitch: ${amt(total)} held until ${list(ids)} ${ids.length > 1 ? 'settle' : 'settles'}.`
         : `${name} won the pitch: ${amt(total)} held on ${held.length === 1 ? 'one of its jobs' : `${held.length} of its jobs`} until ${held.length > 1 ? 'they settle' : 'it settles'}.`,
     );
-    if (!named) addPrivate(out, lab, `Your pitch bonus is held on ${held.map((e) => `${e.jobId} (${amt(e.amount)})`).join(', ')}: paid for each one completed by its deadline.`);
+    if (!named)
+      addPrivate(
+        out,
+        lab,
+        `Your pitch bonus is held on ${held.map((e) => `${e.jobId} (${amt(e.amount)})`).join(', ')}: paid for each one completed by its deadline.`,
+      );
   }
   for (const e of evs) {
     if (e.kind !== 'forfeited') continue;
-    if (e.reason === 'covered') out.public.push(`${name} won the pitch, but ${e.jobId ?? 'the job it named'} was already covered: ${amt(e.amount)} forfeited.`);
-    else if (e.reason === 'no_job') out.public.push(`${name} won the pitch, but it argued for no job still short of capacity: ${amt(e.amount)} forfeited.`);
+    if (e.reason === 'covered')
+      out.public.push(
+        `${name} won the pitch, but ${e.jobId ?? 'the job it named'} was already covered: ${amt(e.amount)} forfeited.`,
+      );
+    else if (e.reason === 'no_job')
+      out.public.push(
+        `${name} won the pitch, but it argued for no job still short of capacity: ${amt(e.amount)} forfeited.`,
+      );
     else if (e.reason === 'cap') {
       const line = `${e.jobId} already holds the most a job can (0.15): ${amt(e.amount)} of ${name}'s bonus forfeited.`;
       if (named) out.public.push(line);
@@ -58,12 +71,18 @@ function wonLines(m: HostedMatch, lab: LabId, evs: readonly PitchBonusEvent[], o
 /** Lines for a settlement's events (paid or forfeited when the held job settled). */
 function settledLines(m: HostedMatch, e: PitchBonusEvent, rest: readonly PitchBonusEvent[], out: PitchPayLines): void {
   const name = labName(m, e.lab);
-  if (e.kind === 'paid' && e.reason === 'completed') out.public.push(`Held pitch bonus for ${e.jobId} paid to ${name}: ${amt(e.amount)} (job completed).`);
+  if (e.kind === 'paid' && e.reason === 'completed')
+    out.public.push(`Held pitch bonus for ${e.jobId} paid to ${name}: ${amt(e.amount)} (job completed).`);
   else if (e.kind === 'paid') {
     out.public.push(`Held pitch bonus for ${e.jobId} partly paid to ${name} (partial credit).`);
     const lost = rest.find((x) => x.kind === 'forfeited' && x.jobId === e.jobId && x.lab === e.lab);
-    addPrivate(out, e.lab, `Held bonus for ${e.jobId}: ${amt(e.amount)} paid${lost ? `, ${lost.amount.toFixed(3)} forfeited` : ''} (partial credit).`);
-  } else if (e.reason === 'missed') out.public.push(`Held pitch bonus for ${e.jobId} forfeited by ${name}: ${e.jobId} missed (${amt(e.amount)} lost).`);
+    addPrivate(
+      out,
+      e.lab,
+      `Held bonus for ${e.jobId}: ${amt(e.amount)} paid${lost ? `, ${lost.amount.toFixed(3)} forfeited` : ''} (partial credit).`,
+    );
+  } else if (e.reason === 'missed')
+    out.public.push(`Held pitch bonus for ${e.jobId} forfeited by ${name}: ${e.jobId} missed (${amt(e.amount)} lost).`);
 }
 
 /**
@@ -78,13 +97,21 @@ export function pitchPayLines(m: HostedMatch, r: RoundReport, opts: { verdictHid
   const evs = r.pitchBonus ?? [];
   if (evs.length === 0) return out;
   // Events of the judging step come first (held, or forfeited as covered / no_job / cap).
-  const atJudge = evs.filter((e) => e.kind === 'held' || e.reason === 'covered' || e.reason === 'no_job' || e.reason === 'cap');
+  const atJudge = evs.filter(
+    (e) => e.kind === 'held' || e.reason === 'covered' || e.reason === 'no_job' || e.reason === 'cap',
+  );
   // While a ballot on this round's pitches is open, naming the winner would reveal the judge's verdict to
   // voters: the public lines of the judging step wait for the ballot's close; the winner's own
   // private lines stay (they say nothing about pairs the winner may vote on).
   const winners = [...new Set(atJudge.map((e) => e.lab))];
   const publicSink: string[] = [];
-  for (const lab of winners) wonLines(m, lab, atJudge.filter((e) => e.lab === lab), { public: publicSink, private: out.private });
+  for (const lab of winners)
+    wonLines(
+      m,
+      lab,
+      atJudge.filter((e) => e.lab === lab),
+      { public: publicSink, private: out.private },
+    );
   if (!opts.verdictHidden) {
     out.public.push(...publicSink);
     if (atJudge.some((e) => e.kind === 'held')) out.public.push(PITCH_PAY_RULE);
@@ -92,7 +119,9 @@ export function pitchPayLines(m: HostedMatch, r: RoundReport, opts: { verdictHid
   // A job held in this very close can also settle in it (due this round): under a hidden verdict its
   // settlement line would name the winner too, so it waits as well.
   const heldNow = new Set(atJudge.filter((e) => e.kind === 'held').map((e) => `${e.lab}:${e.jobId}`));
-  const atSettle = evs.filter((e) => !atJudge.includes(e) && !(opts.verdictHidden && heldNow.has(`${e.lab}:${e.jobId}`)));
+  const atSettle = evs.filter(
+    (e) => !atJudge.includes(e) && !(opts.verdictHidden && heldNow.has(`${e.lab}:${e.jobId}`)),
+  );
   for (const e of atSettle) settledLines(m, e, atSettle, out);
   return out;
 }

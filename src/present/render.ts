@@ -53,9 +53,15 @@ export function renderRoundOpen(m: HostedMatch): Post {
   const auction = s.auction && s.auction.round === s.round ? s.auction : null;
   if (auction) {
     const lot = auction.lot;
-    lines.push(`Emergency auction this round: ${lot.id} (${lot.gpuHours} GPU-hours, reliability ${lot.reliability}). Sealed bids with \`offer bid:<credits>\` (at least ${auction.reserve.toFixed(2)}); the highest wins at the close.`);
+    lines.push(
+      `Emergency auction this round: ${lot.id} (${lot.gpuHours} GPU-hours, reliability ${lot.reliability}). Sealed bids with \`offer bid:<credits>\` (at least ${auction.reserve.toFixed(2)}); the highest wins at the close.`,
+    );
   }
-  return { title: `Round ${roundLabel(s.round, s.params.maxRounds)} is open`, text: lines.join('\n'), fields: deadlineFields(m) };
+  return {
+    title: `Round ${roundLabel(s.round, s.params.maxRounds)} is open`,
+    text: lines.join('\n'),
+    fields: deadlineFields(m),
+  };
 }
 
 /**
@@ -94,7 +100,7 @@ export function renderStart(m: HostedMatch): Reply {
  * and an allocation matters, so a new player is told it rather than left to discover it.
  */
 export const PITCH_PAYS =
-  'How a pitch pays: the round\'s best pitch wins a bonus that is held on the jobs it argues for that still need GPU-hours when you pitch, and paid when those jobs settle (a share if partly done, nothing if missed). So pitch for a job before you fill it: a pitch about a job already fully allocated has nothing to hold the bonus on. Claims are checked against your facts when you pitch.';
+  "How a pitch pays: the round's best pitch wins a bonus that is held on the jobs it argues for that still need GPU-hours when you pitch, and paid when those jobs settle (a share if partly done, nothing if missed). So pitch for a job before you fill it: a pitch about a job already fully allocated has nothing to hold the bonus on. Claims are checked against your facts when you pitch.";
 
 function briefings(m: HostedMatch): PrivatePost[] {
   const s = m.state;
@@ -138,7 +144,10 @@ export function judgeText(m: HostedMatch, d: JudgeDecision | null): string | nul
         `(need ${x.parts.need.toFixed(2)} · verified ${x.parts.verifiedClaims.toFixed(2)} · ` +
         `fabricated ${x.parts.fabricatedClaims.toFixed(2)} · specificity ${x.parts.specificity.toFixed(2)})`,
     );
-  if (d.winner) lines.push(`Winner: ${labName(m, d.winner)} (bonus +${d.bonus.toFixed(3)}, held until the jobs its pitch argued for settle; paid only for work done).`);
+  if (d.winner)
+    lines.push(
+      `Winner: ${labName(m, d.winner)} (bonus +${d.bonus.toFixed(3)}, held until the jobs its pitch argued for settle; paid only for work done).`,
+    );
   const fallback = d.meta?.['fallback'];
   const notAsked = NOT_ASKED[String(d.meta?.['llmNotAsked'])];
   lines.push(
@@ -152,9 +161,16 @@ export function judgeText(m: HostedMatch, d: JudgeDecision | null): string | nul
 }
 
 /** Public results of a round close (trades, pitches, shocks, deadlines, leaderboard). */
-function closeSummary(m: HostedMatch, r: RoundReport, reason: CloseReason, maxRounds: number, ballot?: BallotView): Post {
+function closeSummary(
+  m: HostedMatch,
+  r: RoundReport,
+  reason: CloseReason,
+  maxRounds: number,
+  ballot?: BallotView,
+): Post {
   // What each seat did, with the content the channel may see (src/present/narrate.ts).
-  const fields: { name: string; value: string }[] = m.lastRound?.round === r.round ? narrationFields(m, m.lastRound.actions) : [];
+  const fields: { name: string; value: string }[] =
+    m.lastRound?.round === r.round ? narrationFields(m, m.lastRound.actions) : [];
   if (r.trades.length > 0)
     fields.push({
       name: 'Trades',
@@ -180,25 +196,43 @@ function closeSummary(m: HostedMatch, r: RoundReport, reason: CloseReason, maxRo
     fields.push({
       name: 'Deadlines',
       value: r.settlements
-        .map((x) => `${labName(m, x.lab)} ${x.jobId}: ${x.outcome === 'completed' ? 'met' : x.outcome === 'partial' ? 'partly met' : 'missed'}`)
+        .map(
+          (x) =>
+            `${labName(m, x.lab)} ${x.jobId}: ${x.outcome === 'completed' ? 'met' : x.outcome === 'partial' ? 'partly met' : 'missed'}`,
+        )
         .join('\n'),
     });
   if (r.arrivals && (r.arrivals.blocks.length || r.arrivals.jobs.length)) {
     const a = r.arrivals;
     const lines: string[] = [];
-    if (a.blocks.length) lines.push(`New capacity: ${a.blocks.map((b) => `${b.blockId} (${b.gpuHours} GPU-h) to ${labName(m, b.owner)}`).join(', ')}.`);
+    if (a.blocks.length)
+      lines.push(
+        `New capacity: ${a.blocks.map((b) => `${b.blockId} (${b.gpuHours} GPU-h) to ${labName(m, b.owner)}`).join(', ')}.`,
+      );
     // A job's hours, deadline and value are private: the channel learns only who got new work.
-    if (a.jobs.length) lines.push(`New jobs for ${[...new Set(a.jobs.map((j) => labName(m, j.lab)))].join(', ')} (details to their owners).`);
+    if (a.jobs.length)
+      lines.push(
+        `New jobs for ${[...new Set(a.jobs.map((j) => labName(m, j.lab)))].join(', ')} (details to their owners).`,
+      );
     fields.push({ name: 'Arrivals', value: lines.join('\n') });
   }
-  const closedOffers = (r.deadOffers ?? []).map((x) => `${x.offerId} (${labName(m, x.from)} → ${labName(m, x.to)}) can no longer happen: ${x.blockId} ${DEAD_WHY[x.why]}`);
+  const closedOffers = (r.deadOffers ?? []).map(
+    (x) =>
+      `${x.offerId} (${labName(m, x.from)} → ${labName(m, x.to)}) can no longer happen: ${x.blockId} ${DEAD_WHY[x.why]}`,
+  );
   // Offers that reached their last round unanswered lapse at this close; the report does not list them.
-  for (const o of Object.values(m.state?.offers ?? {})) if (o.status === 'expired' && o.expiresRound === r.round) closedOffers.push(`${o.id} (${labName(m, o.from)} → ${labName(m, o.to)}) expired unanswered`);
+  for (const o of Object.values(m.state?.offers ?? {}))
+    if (o.status === 'expired' && o.expiresRound === r.round)
+      closedOffers.push(`${o.id} (${labName(m, o.from)} → ${labName(m, o.to)}) expired unanswered`);
   if (closedOffers.length > 0) fields.push({ name: 'Offers closed', value: closedOffers.join('\n') });
   if (r.coalitions.length > 0)
     fields.push({ name: 'Coalitions', value: r.coalitions.map((c) => `${c.id}: ${c.status}`).join('\n') });
   fields.push({ name: 'Leaderboard', value: leaderboardText(m, r.leaderboard) });
-  const post: Post = { title: `Round ${roundLabel(r.round, maxRounds)} closed: ${REASON_TEXT[reason]}`, text: '', fields };
+  const post: Post = {
+    title: `Round ${roundLabel(r.round, maxRounds)} closed: ${REASON_TEXT[reason]}`,
+    text: '',
+    fields,
+  };
   return ballot?.buttons.length ? { ...post, buttons: ballot.buttons } : post;
 }
 
@@ -300,12 +334,23 @@ export function renderRoundClose(m: HostedMatch, r: RoundReport, reason: CloseRe
   pub.push(r.final ? renderFinalPost(m, r.leaderboard) : renderRoundOpen(m));
   // Direct messages sent during the round were delivered then; those of the close's scripted turns go now.
   const atClose = m.lastRound?.round === r.round ? m.lastRound.actions.filter((x) => x.atClose) : [];
-  return { public: pub, private: [...agentMessages(m, atClose), ...arrivalNotices(m, r), ...roundLedgers(m, r.round, r), ...doomedNotices(m)] };
+  return {
+    public: pub,
+    private: [
+      ...agentMessages(m, atClose),
+      ...arrivalNotices(m, r),
+      ...roundLedgers(m, r.round, r),
+      ...doomedNotices(m),
+    ],
+  };
 }
 
 /** Agents' direct messages to people (people's own are delivered when sent, by the `message` command). */
 export function agentMessages(m: HostedMatch, records: readonly ActionRecord[]): PrivatePost[] {
-  return directMessagePosts(m, records.filter((x) => m.drivers[x.lab]?.kind !== 'human'));
+  return directMessagePosts(
+    m,
+    records.filter((x) => m.drivers[x.lab]?.kind !== 'human'),
+  );
 }
 
 /** Said of a match whose seed its host chose, wherever the match is shown (docs/RULES.md §0). */
@@ -330,7 +375,17 @@ export function renderFinalPost(m: HostedMatch, rows: readonly { lab: LabId; cum
     fields: [
       { name: 'Leaderboard', value: leaderboardText(m, rows) },
       // Public now: the match is over, so each seat's ledger no longer helps anyone play.
-      ...(m.ledger ? [{ name: 'How each seat scored', value: [...rows].sort((a, b) => b.cumulativeReward - a.cumulativeReward).map((x) => seatSummary(m, x.lab)).join('\n') }] : []),
+      ...(m.ledger
+        ? [
+            {
+              name: 'How each seat scored',
+              value: [...rows]
+                .sort((a, b) => b.cumulativeReward - a.cumulativeReward)
+                .map((x) => seatSummary(m, x.lab))
+                .join('\n'),
+            },
+          ]
+        : []),
     ],
     // The breakdown per seat is public only now: the match is over and its seed (which determines every private value) is revealed.
     charts: [standingsChart(m), breakdownChart(m)],
@@ -344,7 +399,8 @@ export function renderOverByFinish(m: HostedMatch): Reply {
 
 /** A match ended by its host (lobby: cancelled; running: standings so far, nothing more settles). */
 export function renderEnded(m: HostedMatch, byName: string, wasRunning: boolean): Reply {
-  if (!wasRunning) return { public: [{ title: 'Match cancelled', text: `${byName} cancelled the match in the lobby.` }], private: [] };
+  if (!wasRunning)
+    return { public: [{ title: 'Match cancelled', text: `${byName} cancelled the match in the lobby.` }], private: [] };
   return {
     public: [
       {
@@ -363,7 +419,10 @@ export function renderAgentActivity(
   lab: LabId,
   outcome: { ok: true; records: readonly ActionRecord[] } | { ok: false; reason: string },
 ): Post {
-  if (!outcome.ok) return { text: `${seatLabel(m, lab)} could not act (${outcome.reason}); the seat waits this round.` };
+  if (!outcome.ok)
+    return { text: `${seatLabel(m, lab)} could not act (${outcome.reason}); the seat waits this round.` };
   const lines = narrate(m, outcome.records).flatMap((x) => x.lines);
-  return { text: `${seatLabel(m, lab)} ${lines.length ? `acted:\n${lines.map((l) => `• ${l}`).join('\n')}\nIt is done for the round.` : 'took no action; it is done for the round.'}` };
+  return {
+    text: `${seatLabel(m, lab)} ${lines.length ? `acted:\n${lines.map((l) => `• ${l}`).join('\n')}\nIt is done for the round.` : 'took no action; it is done for the round.'}`,
+  };
 }

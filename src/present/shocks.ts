@@ -9,7 +9,8 @@ import { ENERGY_SPIKE, RELIABILITY_DROP } from '../engine/shocks.js';
 import type { HostedMatch } from '../match/types.js';
 import { labName } from './common.js';
 
-const list = (xs: readonly string[]): string => (xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`);
+const list = (xs: readonly string[]): string =>
+  xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`;
 
 /** "b_2_4 (8 GPU-h @0.85)" from the block's public facts, or its id. */
 function blockFacts(s: MatchState | null, id: string): string {
@@ -23,15 +24,21 @@ export function shockSentence(m: HostedMatch, x: ShockEvent): string {
   const labs = x.affectedLabs.map((l) => labName(m, l));
   switch (x.kind) {
     case 'capacity_failure':
-      return x.blockIds.length ? `capacity failure: ${list(x.blockIds)} of ${list(labs)} failed and can no longer run jobs` : `capacity failure: ${x.text.replace(/^A capacity failure hit nothing: /, 'it hit nothing: ')}`;
+      return x.blockIds.length
+        ? `capacity failure: ${list(x.blockIds)} of ${list(labs)} failed and can no longer run jobs`
+        : `capacity failure: ${x.text.replace(/^A capacity failure hit nothing: /, 'it hit nothing: ')}`;
     case 'new_supply':
-      return x.blockIds.length ? `new supply: ${list(x.blockIds.map((id) => blockFacts(s, id)))} went to ${list(labs)}` : 'new supply: new capacity appeared but nobody could take it';
+      return x.blockIds.length
+        ? `new supply: ${list(x.blockIds.map((id) => blockFacts(s, id)))} went to ${list(labs)}`
+        : 'new supply: new capacity appeared but nobody could take it';
     case 'energy_spike':
       return `energy spike: energy costs of every live block rose by ${Math.round((ENERGY_SPIKE - 1) * 100)}%${labs.length ? ` (blocks of ${list(labs)})` : ''}`;
     case 'reliability_downgrade':
       return `reliability downgrade: every live block lost ${RELIABILITY_DROP.toFixed(2)} reliability${labs.length ? ` (blocks of ${list(labs)})` : ''}`;
     case 'deadline_acceleration':
-      return labs.length ? `deadline acceleration: a deadline of ${list(labs)} moved one round earlier` : 'deadline acceleration: it touched nobody (no deadline could move)';
+      return labs.length
+        ? `deadline acceleration: a deadline of ${list(labs)} moved one round earlier`
+        : 'deadline acceleration: it touched nobody (no deadline could move)';
     case 'demand_surge': {
       // Surge jobs are due at most two rounds after the shock's round (shocks.ts), as their ids say.
       const due = s ? Math.min(s.params.maxRounds - 1, x.round + 2) + 1 : null;

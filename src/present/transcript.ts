@@ -19,12 +19,18 @@ export function postMarkdown(post: Post): string {
   if (post.text) out.push(markdownOf(post.text));
   for (const f of post.fields ?? []) {
     const lines = markdownOf(f.value).split('\n');
-    out.push(lines.length === 1 ? `**${f.name}:** ${lines[0]}` : [`**${f.name}:**`, ...lines.map((l) => `- ${l}`)].join('\n'));
+    out.push(
+      lines.length === 1 ? `**${f.name}:** ${lines[0]}` : [`**${f.name}:**`, ...lines.map((l) => `- ${l}`)].join('\n'),
+    );
   }
   return out.join('\n\n');
 }
 
-function actionLine(m: HostedMatch, ev: StoredEvent & { body: { type: 'action' } }, result: { ok: boolean; code: string; message: string } | undefined): string {
+function actionLine(
+  m: HostedMatch,
+  ev: StoredEvent & { body: { type: 'action' } },
+  result: { ok: boolean; code: string; message: string } | undefined,
+): string {
   const raw = ev.body.action;
   const obj = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : { raw };
   const { action_type, ...rest } = obj;
@@ -53,7 +59,9 @@ export function renderTranscript(events: readonly StoredEvent[]): string {
         out.push(`- ${labName(next, body.lab)} (${body.lab}) claimed by ${markdownOf(personName(body.displayName))}`);
         break;
       case 'seat_assigned':
-        out.push(`- ${labName(next, body.lab)} (${body.lab}) assigned to ${body.driver.kind === 'llm' ? `LLM ${markdownOf(playerText(body.driver.model))}` : `scripted ${body.driver.policy}`}`);
+        out.push(
+          `- ${labName(next, body.lab)} (${body.lab}) assigned to ${body.driver.kind === 'llm' ? `LLM ${markdownOf(playerText(body.driver.model))}` : `scripted ${body.driver.policy}`}`,
+        );
         break;
       case 'match_started':
         out.push('## Start', ...renderStart(next).public.map(postMarkdown), `## Round 1`);
@@ -79,7 +87,14 @@ export function renderTranscript(events: readonly StoredEvent[]): string {
         }
         break;
       case 'match_ended':
-        out.push('## Ended', `Ended by \`${body.by}\` (${body.reason}) at ${ev.at}.`, `**Standings:**\n${leaderboardText(next, currentStandings(next)).split('\n').map((l) => `- ${l}`).join('\n')}`);
+        out.push(
+          '## Ended',
+          `Ended by \`${body.by}\` (${body.reason}) at ${ev.at}.`,
+          `**Standings:**\n${leaderboardText(next, currentStandings(next))
+            .split('\n')
+            .map((l) => `- ${l}`)
+            .join('\n')}`,
+        );
         break;
     }
     m = next;

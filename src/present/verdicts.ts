@@ -18,12 +18,20 @@ import { labName } from './common.js';
 import type { HostedMatch } from '../match/types.js';
 
 const MARK: Record<ClaimCheck['ruling'], string> = { verified: '✓', fabricated: '✗', unsupported: '?', neutral: '·' };
-const RULING: Record<ClaimCheck['ruling'], string> = { verified: 'verified', fabricated: 'fabricated', unsupported: 'unsupported', neutral: 'not counted' };
+const RULING: Record<ClaimCheck['ruling'], string> = {
+  verified: 'verified',
+  fabricated: 'fabricated',
+  unsupported: 'unsupported',
+  neutral: 'not counted',
+};
 
 /** The claim as the judge read it, in the pitch's own terms: "job j_0_1", "8 GPU-hours", "by round 3", "due in 2 rounds", "reliability 0.85". */
 export function claimText(c: ClaimCheck['claim']): string {
   switch (c.kind) {
-    case 'job': case 'offer': case 'coalition': case 'block':
+    case 'job':
+    case 'offer':
+    case 'coalition':
+    case 'block':
       return `${c.kind} ${c.id}`;
     case 'hours':
       return `${c.value} GPU-hours`;
@@ -44,21 +52,36 @@ function whyText(x: ClaimCheck, you: boolean, named: ReadonlySet<string>): strin
     case 'named':
       if (x.claim.kind === 'job') return `${its} pending job`;
       return job ? `matches ${its} pending job${job}` : `matches one of ${its} pending jobs`;
-    case 'total': return `matches ${its} total need`;
-    case 'own_offer': return `an offer ${you ? 'you' : 'it'} sent or received`;
-    case 'own_coalition': return `a coalition ${you ? 'you are' : 'it is'} in`;
-    case 'own_block': return `a block ${you ? 'you own or trade' : 'it owns or trades'}`;
-    case 'settled_job': return `${its} job, already settled: no need`;
-    case 'capacity': return `true of ${its} blocks, but not a need`;
-    case 'market_block': return "another lab's block: fair to want, not a need";
-    case 'past_round': return 'a past or the current round, not a deadline';
-    case 'not_own_job': return `not a job of ${you ? 'yours' : 'this lab'}`;
-    case 'no_match': return `matches none of ${its} pending jobs`;
-    case 'not_own_offer': return `no offer ${you ? 'you' : 'it'} sent or received`;
-    case 'not_own_coalition': return `no coalition ${you ? 'you are' : 'it is'} in`;
-    case 'unknown_block': return 'no such block';
-    case 'no_deadline': return `none of ${its} deadlines`;
-    case 'future_round': return `a later round that is none of ${its} deadlines`;
+    case 'total':
+      return `matches ${its} total need`;
+    case 'own_offer':
+      return `an offer ${you ? 'you' : 'it'} sent or received`;
+    case 'own_coalition':
+      return `a coalition ${you ? 'you are' : 'it is'} in`;
+    case 'own_block':
+      return `a block ${you ? 'you own or trade' : 'it owns or trades'}`;
+    case 'settled_job':
+      return `${its} job, already settled: no need`;
+    case 'capacity':
+      return `true of ${its} blocks, but not a need`;
+    case 'market_block':
+      return "another lab's block: fair to want, not a need";
+    case 'past_round':
+      return 'a past or the current round, not a deadline';
+    case 'not_own_job':
+      return `not a job of ${you ? 'yours' : 'this lab'}`;
+    case 'no_match':
+      return `matches none of ${its} pending jobs`;
+    case 'not_own_offer':
+      return `no offer ${you ? 'you' : 'it'} sent or received`;
+    case 'not_own_coalition':
+      return `no coalition ${you ? 'you are' : 'it is'} in`;
+    case 'unknown_block':
+      return 'no such block';
+    case 'no_deadline':
+      return `none of ${its} deadlines`;
+    case 'future_round':
+      return `a later round that is none of ${its} deadlines`;
   }
 }
 
@@ -67,17 +90,28 @@ const truthText = (j: JobTruth) =>
   `${j.id}: ${j.unmetHours} of ${j.requiredHours} GPU-hours unmet, due by the end of round ${j.deadlineRound + 1} (round ${j.deadlineRound} counting from 0), min reliability ${j.minReliability.toFixed(2)}`;
 
 /** The judge_argument cost of a check's fabricated claims (0 when none), as rules §6.6 charges it. */
-export const fabricationCost = (c: PitchCheck): number => Math.round(FABRICATION_COST * Math.min(FABRICATION_SATURATION, c.fabricated) * 10_000) / 10_000;
+export const fabricationCost = (c: PitchCheck): number =>
+  Math.round(FABRICATION_COST * Math.min(FABRICATION_SATURATION, c.fabricated) * 10_000) / 10_000;
 
 /** The lines of one pitch's check (the claims, then counts, cost and flags). */
 function checkLines(c: PitchCheck, you: boolean): string[] {
-  const named = new Set(c.claims.filter((x) => x.claim.kind === 'job' && x.ruling === 'verified').map((x) => (x.claim as { id: string }).id));
-  const lines = c.claims.map((x) => `${MARK[x.ruling]} ${claimText(x.claim)}: ${RULING[x.ruling]} (${whyText(x, you, named)})`);
-  if (lines.length === 0) lines.push('No checkable claim (job ids, GPU-hours, deadlines, reliability, offers, blocks, coalitions).');
+  const named = new Set(
+    c.claims
+      .filter((x) => x.claim.kind === 'job' && x.ruling === 'verified')
+      .map((x) => (x.claim as { id: string }).id),
+  );
+  const lines = c.claims.map(
+    (x) => `${MARK[x.ruling]} ${claimText(x.claim)}: ${RULING[x.ruling]} (${whyText(x, you, named)})`,
+  );
+  if (lines.length === 0)
+    lines.push('No checkable claim (job ids, GPU-hours, deadlines, reliability, offers, blocks, coalitions).');
   const cost = fabricationCost(c);
   lines.push(
     `${c.verified} verified, ${c.fabricated} fabricated, ${c.unsupported} unsupported (distinct facts)` +
-      (cost > 0 ? `; cost: judge_argument −${cost.toFixed(3)} (−${FABRICATION_COST.toFixed(2)} per fabricated claim, at most −${(FABRICATION_COST * FABRICATION_SATURATION).toFixed(2)} a pitch; rules §6.6)` : '') + '.',
+      (cost > 0
+        ? `; cost: judge_argument −${cost.toFixed(3)} (−${FABRICATION_COST.toFixed(2)} per fabricated claim, at most −${(FABRICATION_COST * FABRICATION_SATURATION).toFixed(2)} a pitch; rules §6.6)`
+        : '') +
+      '.',
   );
   for (const f of c.flags) lines.push(`⚠ Manipulation: ${f.detail}: this pitch cannot win.`);
   if (c.fabricated > 0) lines.push('A pitch with a fabricated claim cannot win.');
@@ -100,7 +134,12 @@ export function authorVerdictPosts(m: HostedMatch, decision: JudgeDecision | nul
     out.push({
       userId: d.userId,
       title: `The judge's check of your round ${c.round + 1} pitch`,
-      text: [...checkLines(c, true), '', `Your pending jobs ${atPitch(m) ? 'when you pitched' : 'as the judge saw them at the close'} (private):`, ...truth].join('\n'),
+      text: [
+        ...checkLines(c, true),
+        '',
+        `Your pending jobs ${atPitch(m) ? 'when you pitched' : 'as the judge saw them at the close'} (private):`,
+        ...truth,
+      ].join('\n'),
     });
   }
   return out;
@@ -114,7 +153,10 @@ export function channelVerdictPost(m: HostedMatch, decision: JudgeDecision | nul
   return {
     title: `The judge's check of the round ${round + 1} pitches`,
     text: `Each claim the judge could check against ${atPitch(m) ? "its lab's facts when the pitch was made" : 'the game state at the close'}: ✓ verified, ✗ fabricated, ? unsupported, · not counted.`,
-    fields: checks.map((c: PitchCheck) => ({ name: labName(m, c.lab as LabId), value: checkLines(c, false).join('\n') })),
+    fields: checks.map((c: PitchCheck) => ({
+      name: labName(m, c.lab as LabId),
+      value: checkLines(c, false).join('\n'),
+    })),
   };
 }
 
@@ -129,7 +171,8 @@ export function roundVerdictReply(m: HostedMatch, decision: JudgeDecision | null
 
 /** The stored decision of `round`'s close in a match's events (with its meta), or null. */
 export function storedDecision(events: readonly StoredEvent[], round: number): JudgeDecision | null {
-  for (const e of events) if (e.body.type === 'round_closed' && e.body.round === round) return (e.body.judge as JudgeDecision | null) ?? null;
+  for (const e of events)
+    if (e.body.type === 'round_closed' && e.body.round === round) return (e.body.judge as JudgeDecision | null) ?? null;
   return null;
 }
 

@@ -17,24 +17,52 @@ const MAX = 200;
 export const CHAT_SETTING = { reminders: 'reminders', threads: 'threads' } as const;
 
 function check(scope: ChatSettingScope, subject: string, key: string): void {
-  if (scope !== 'person' && scope !== 'channel') throw new TypeError(`chat setting: unknown scope ${JSON.stringify(scope)}`);
-  for (const [name, v] of [['subject', subject], ['key', key]] as const) {
-    if (typeof v !== 'string' || v.length === 0 || v.length > MAX) throw new TypeError(`chat setting: ${name} must be 1–${MAX} characters`);
+  if (scope !== 'person' && scope !== 'channel')
+    throw new TypeError(`chat setting: unknown scope ${JSON.stringify(scope)}`);
+  for (const [name, v] of [
+    ['subject', subject],
+    ['key', key],
+  ] as const) {
+    if (typeof v !== 'string' || v.length === 0 || v.length > MAX)
+      throw new TypeError(`chat setting: ${name} must be 1–${MAX} characters`);
   }
 }
 
 /** The stored value, or null. */
-export async function chatSetting(db: Kysely<Database>, scope: ChatSettingScope, subject: string, key: string): Promise<string | null> {
+export async function chatSetting(
+  db: Kysely<Database>,
+  scope: ChatSettingScope,
+  subject: string,
+  key: string,
+): Promise<string | null> {
   check(scope, subject, key);
-  const row = await db.selectFrom('chat_settings').select('value').where('scope', '=', scope).where('subject', '=', subject).where('key', '=', key).executeTakeFirst();
+  const row = await db
+    .selectFrom('chat_settings')
+    .select('value')
+    .where('scope', '=', scope)
+    .where('subject', '=', subject)
+    .where('key', '=', key)
+    .executeTakeFirst();
   return row?.value ?? null;
 }
 
 /** Store `value` (null: forget the setting). */
-export async function setChatSetting(db: Kysely<Database>, scope: ChatSettingScope, subject: string, key: string, value: string | null, now = new Date()): Promise<void> {
+export async function setChatSetting(
+  db: Kysely<Database>,
+  scope: ChatSettingScope,
+  subject: string,
+  key: string,
+  value: string | null,
+  now = new Date(),
+): Promise<void> {
   check(scope, subject, key);
   if (value === null) {
-    await db.deleteFrom('chat_settings').where('scope', '=', scope).where('subject', '=', subject).where('key', '=', key).execute();
+    await db
+      .deleteFrom('chat_settings')
+      .where('scope', '=', scope)
+      .where('subject', '=', subject)
+      .where('key', '=', key)
+      .execute();
     return;
   }
   if (value.length > MAX) throw new TypeError(`chat setting: value must be at most ${MAX} characters`);

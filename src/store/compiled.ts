@@ -19,7 +19,11 @@ export function precompile<A extends unknown[]>(build: (...args: A) => Compilabl
   const compiled = build(...sample).compile();
   const source = compiled.parameters.map((p) => sample.findIndex((s) => Object.is(s, p)));
   sample.forEach((s, i) => {
-    if (!source.includes(i)) throw new Error(`precompile: argument ${i} (${String(s)}) is not a parameter of: ${compiled.sql}`);
+    if (!source.includes(i))
+      throw new Error(`precompile: argument ${i} (${String(s)}) is not a parameter of: ${compiled.sql}`);
   });
-  return (...args: A) => ({ ...compiled, parameters: source.map((i, k) => (i < 0 ? compiled.parameters[k] : args[i])) });
+  return (...args: A) => ({
+    ...compiled,
+    parameters: source.map((i, k) => (i < 0 ? compiled.parameters[k] : args[i])),
+  });
 }

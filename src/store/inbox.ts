@@ -42,8 +42,10 @@ function sortKey(now: Date): string {
 }
 
 function checkKey(userId: string, channelId: string): void {
-  if (typeof userId !== 'string' || userId.length === 0 || userId.length > 200) throw new TypeError(`inbox: bad user id ${JSON.stringify(userId)}`);
-  if (typeof channelId !== 'string' || channelId.length === 0 || channelId.length > 200) throw new TypeError(`inbox: bad channel id ${JSON.stringify(channelId)}`);
+  if (typeof userId !== 'string' || userId.length === 0 || userId.length > 200)
+    throw new TypeError(`inbox: bad user id ${JSON.stringify(userId)}`);
+  if (typeof channelId !== 'string' || channelId.length === 0 || channelId.length > 200)
+    throw new TypeError(`inbox: bad channel id ${JSON.stringify(channelId)}`);
 }
 
 /**
@@ -52,7 +54,13 @@ function checkKey(userId: string, channelId: string): void {
  * @throws {TypeError} when `userId` or `channelId` is empty or longer than 200 characters, or a body is not
  *   JSON-serialisable.
  */
-export async function inboxAdd(db: Kysely<Database>, userId: string, channelId: string, bodies: readonly unknown[], opts: InboxOptions = {}): Promise<void> {
+export async function inboxAdd(
+  db: Kysely<Database>,
+  userId: string,
+  channelId: string,
+  bodies: readonly unknown[],
+  opts: InboxOptions = {},
+): Promise<void> {
   checkKey(userId, channelId);
   if (bodies.length === 0) return;
   const now = opts.now ?? new Date();
@@ -60,7 +68,14 @@ export async function inboxAdd(db: Kysely<Database>, userId: string, channelId: 
   const rows = bodies.slice(-keep).map((b) => {
     const body = JSON.stringify(b);
     if (typeof body !== 'string') throw new TypeError('inbox: a post is not JSON-serialisable');
-    return { id: randomUUID(), user_id: userId, channel_id: channelId, sort_key: sortKey(now), created_at: now.toISOString(), body };
+    return {
+      id: randomUUID(),
+      user_id: userId,
+      channel_id: channelId,
+      sort_key: sortKey(now),
+      created_at: now.toISOString(),
+      body,
+    };
   });
   await db.insertInto('private_inbox').values(rows).execute();
   // Newest `keep` of this person in this channel stay; a concurrent add may trim too, which keeps the same newest rows.
@@ -69,7 +84,14 @@ export async function inboxAdd(db: Kysely<Database>, userId: string, channelId: 
     .where('user_id', '=', userId)
     .where('channel_id', '=', channelId)
     .where('id', 'not in', (eb) =>
-      eb.selectFrom('private_inbox').select('id').where('user_id', '=', userId).where('channel_id', '=', channelId).orderBy('sort_key', 'desc').orderBy('id', 'desc').limit(keep),
+      eb
+        .selectFrom('private_inbox')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('channel_id', '=', channelId)
+        .orderBy('sort_key', 'desc')
+        .orderBy('id', 'desc')
+        .limit(keep),
     )
     .execute();
   const cutoff = new Date(now.getTime() - (opts.ttlMs ?? INBOX_TTL_MS)).toISOString();
@@ -82,7 +104,12 @@ export async function inboxAdd(db: Kysely<Database>, userId: string, channelId: 
  * posts of other channels stay.
  * @throws {TypeError} when `userId` or `channelId` is empty or longer than 200 characters.
  */
-export async function inboxTake(db: Kysely<Database>, userId: string, channelId: string, opts: InboxOptions = {}): Promise<unknown[]> {
+export async function inboxTake(
+  db: Kysely<Database>,
+  userId: string,
+  channelId: string,
+  opts: InboxOptions = {},
+): Promise<unknown[]> {
   checkKey(userId, channelId);
   const rows = await db
     .deleteFrom('private_inbox')

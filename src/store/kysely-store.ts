@@ -73,7 +73,14 @@ const CLAIM_PREFIX = /^[a-z][a-z0-9_]*:$/;
  * INSERT … SELECT of one event that inserts nothing unless the previous event (`prev`) exists, and nothing
  * on a duplicate (match, seq): the optimistic-concurrency append (see the file comment).
  */
-function appendQuery(db: Kysely<Database>, matchId: string, seq: number, at: string, body: string, prev: { matchId: string; after: number } | null) {
+function appendQuery(
+  db: Kysely<Database>,
+  matchId: string,
+  seq: number,
+  at: string,
+  body: string,
+  prev: { matchId: string; after: number } | null,
+) {
   // Casts: PostgreSQL cannot infer the type of a bare parameter in a SELECT list.
   const candidate = db
     .selectNoFrom([
@@ -86,7 +93,12 @@ function appendQuery(db: Kysely<Database>, matchId: string, seq: number, at: str
     .where(({ exists, selectFrom, lit }) =>
       prev === null
         ? sql<boolean>`${lit(1)} = ${lit(1)}`
-        : exists(selectFrom('events').select(lit(1).as('one')).where('match_id', '=', prev.matchId).where('seq', '=', prev.after)),
+        : exists(
+            selectFrom('events')
+              .select(lit(1).as('one'))
+              .where('match_id', '=', prev.matchId)
+              .where('seq', '=', prev.after),
+          ),
     );
   return db
     .insertInto('events')
@@ -98,14 +110,23 @@ function appendQuery(db: Kysely<Database>, matchId: string, seq: number, at: str
 /** The round host's per-command queries, compiled once per store (see compiled.ts). */
 function hotQueries(db: Kysely<Database>) {
   return {
-    active: precompile((channelId: string) => db.selectFrom('matches').selectAll().where('channel_id', '=', channelId).where('status', 'in', ACTIVE), ['\u0000channel']),
+    active: precompile(
+      (channelId: string) =>
+        db.selectFrom('matches').selectAll().where('channel_id', '=', channelId).where('status', 'in', ACTIVE),
+      ['\u0000channel'],
+    ),
     load: precompile(
-      (matchId: string, afterSeq: number) => db.selectFrom('events').selectAll().where('match_id', '=', matchId).where('seq', '>', afterSeq).orderBy('seq'),
+      (matchId: string, afterSeq: number) =>
+        db.selectFrom('events').selectAll().where('match_id', '=', matchId).where('seq', '>', afterSeq).orderBy('seq'),
       ['\u0000match', -0.5],
     ),
-    firstAppend: precompile((matchId: string, seq: number, at: string, body: string) => appendQuery(db, matchId, seq, at, body, null), ['\u0000match', -0.25, '\u0000at', '\u0000body']),
+    firstAppend: precompile(
+      (matchId: string, seq: number, at: string, body: string) => appendQuery(db, matchId, seq, at, body, null),
+      ['\u0000match', -0.25, '\u0000at', '\u0000body'],
+    ),
     nextAppend: precompile(
-      (matchId: string, seq: number, at: string, body: string, matchAgain: string, after: number) => appendQuery(db, matchId, seq, at, body, { matchId: matchAgain, after }),
+      (matchId: string, seq: number, at: string, body: string, matchAgain: string, after: number) =>
+        appendQuery(db, matchId, seq, at, body, { matchId: matchAgain, after }),
       ['\u0000match', -0.25, '\u0000at', '\u0000body', '\u0000match2', -0.75],
     ),
   };
@@ -116,7 +137,6 @@ type HotQueries = ReturnType<typeof hotQueries>;
 export class KyselyEventStore implements EventStore {
   /** The queries the round host runs on every command, compiled once (compiled.ts). */
   private readonly q: HotQueries;
-
 
   /**
    * @param db the Kysely instance, already migrated; exposed for tests and maintenance tools only.
@@ -133,12 +153,25 @@ export class KyselyEventStore implements EventStore {
     this.q = hotQueries(db);
   }
 
-  async createMatch(input: { id: string; channelId: string; platform: string; createdAt: string; parentChannelId?: string }): Promise<CreateMatchResult> {
+  async createMatch(input: {
+    id: string;
+    channelId: string;
+    platform: string;
+    createdAt: string;
+    parentChannelId?: string;
+  }): Promise<CreateMatchResult> {
     const match: MatchRecord = { ...input, status: 'lobby' };
     try {
       await this.db
         .insertInto('matches')
-        .values({ id: match.id, channel_id: match.channelId, platform: match.platform, status: match.status, created_at: match.createdAt, parent_channel_id: input.parentChannelId ?? null })
+        .values({
+          id: match.id,
+          channel_id: match.channelId,
+          platform: match.platform,
+          status: match.status,
+          created_at: match.createdAt,
+          parent_channel_id: input.parentChannelId ?? null,
+        })
         .execute();
       return { ok: true, match };
     } catch (err) {
@@ -198,14 +231,17 @@ export class KyselyEventStore implements EventStore {
     }
     const parsed = MatchEventSchema.safeParse(body);
     if (!parsed.success) return { ok: false, code: 'invalid_event', message: z.prettifyError(parsed.error) };
-    if (!IsoTimestamp.safeParse(at).success) return { ok: false, code: 'invalid_event', message: `at is not an ISO timestamp: ${at}` };
+    if (!IsoTimestamp.safeParse(at).success)
+      return { ok: false, code: 'invalid_event', message: `at is not an ISO timestamp: ${at}` };
 
     const event: StoredEvent = { matchId, seq: expectedSeq + 1, at, body: parsed.data };
     const body_ = JSON.stringify(parsed.data);
     let inserted: number;
     try {
       const r = await this.db.executeQuery(
-        expectedSeq === 0 ? this.q.firstAppend(matchId, event.seq, at, body_) : this.q.nextAppend(matchId, event.seq, at, body_, matchId, expectedSeq),
+        expectedSeq === 0
+          ? this.q.firstAppend(matchId, event.seq, at, body_)
+          : this.q.nextAppend(matchId, event.seq, at, body_, matchId, expectedSeq),
       );
       inserted = Number(r.numAffectedRows ?? 0n);
     } catch (err) {
@@ -242,8 +278,10 @@ export class KyselyEventStore implements EventStore {
   }
 
   async pruneClaims(prefix: string, before: Date): Promise<number> {
-    if (!CLAIM_PREFIX.test(prefix)) throw new TypeError(`pruneClaims: prefix must look like "slack:", got ${JSON.stringify(prefix)}`);
-    if (!(before instanceof Date) || Number.isNaN(before.getTime())) throw new TypeError('pruneClaims: before must be a valid Date');
+    if (!CLAIM_PREFIX.test(prefix))
+      throw new TypeError(`pruneClaims: prefix must look like "slack:", got ${JSON.stringify(prefix)}`);
+    if (!(before instanceof Date) || Number.isNaN(before.getTime()))
+      throw new TypeError('pruneClaims: before must be a valid Date');
     // substr, not LIKE: exact on both dialects (SQLite's LIKE ignores case; `_` would be a wildcard).
     const r = await this.db
       .deleteFrom('claims')
@@ -285,7 +323,11 @@ export class KyselyEventStore implements EventStore {
     return privacy.listConsents(this.db);
   }
 
-  erase(userId: string, rewrites: readonly EventRewrite[], log: Omit<ErasureRecord, 'votes' | 'texts'>): Promise<ErasureRecord> {
+  erase(
+    userId: string,
+    rewrites: readonly EventRewrite[],
+    log: Omit<ErasureRecord, 'votes' | 'texts'>,
+  ): Promise<ErasureRecord> {
     return privacy.erase(this.db, userId, rewrites, log);
   }
 

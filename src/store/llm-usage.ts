@@ -42,7 +42,8 @@ const SpentRow = z.object({ deployment: Count, channel: Count, match: Count, per
 /** `n` (missing = 0) when it is an integer ≥ 0; else a TypeError naming `what`. */
 export const count = (n: number | undefined, what: string): number => {
   const v = n ?? 0;
-  if (!Number.isSafeInteger(v) || v < 0) throw new TypeError(`addLlmUsage: ${what} must be an integer >= 0, got ${String(n)}`);
+  if (!Number.isSafeInteger(v) || v < 0)
+    throw new TypeError(`addLlmUsage: ${what} must be an integer >= 0, got ${String(n)}`);
   return v;
 };
 
@@ -109,7 +110,14 @@ export async function llmSpent(db: Kysely<Database>, q: LlmSpentQuery): Promise<
 /** Every row of `day`, ordered by channel, match, model; see EventStore.listLlmUsage. */
 export async function listLlmUsage(db: Kysely<Database>, day: string): Promise<LlmUsageRecord[]> {
   if (!DAY.test(day)) throw new TypeError(`listLlmUsage: day must be YYYY-MM-DD, got ${JSON.stringify(day)}`);
-  const rows = await db.selectFrom('llm_usage').selectAll().where('day', '=', day).orderBy('channel_id').orderBy('match_id').orderBy('model').execute();
+  const rows = await db
+    .selectFrom('llm_usage')
+    .selectAll()
+    .where('day', '=', day)
+    .orderBy('channel_id')
+    .orderBy('match_id')
+    .orderBy('model')
+    .execute();
   return rows.map((raw) => {
     const r = UsageRow.safeParse(raw);
     if (!r.success) throw new StoreError('corrupt_row', `llm_usage row: ${z.prettifyError(r.error)}`);

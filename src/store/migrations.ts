@@ -180,9 +180,16 @@ const m0006: Migration = {
  */
 const m0007: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.alterTable('private_inbox').addColumn('channel_id', 'text', (c) => c.notNull().defaultTo('')).execute();
+    await db.schema
+      .alterTable('private_inbox')
+      .addColumn('channel_id', 'text', (c) => c.notNull().defaultTo(''))
+      .execute();
     await db.schema.dropIndex('private_inbox_by_user').execute();
-    await db.schema.createIndex('private_inbox_by_user_channel').on('private_inbox').columns(['user_id', 'channel_id', 'sort_key']).execute();
+    await db.schema
+      .createIndex('private_inbox_by_user_channel')
+      .on('private_inbox')
+      .columns(['user_id', 'channel_id', 'sort_key'])
+      .execute();
   },
 };
 
@@ -193,7 +200,10 @@ const m0007: Migration = {
  */
 const m0008: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.alterTable('llm_usage').addColumn('person_id', 'text', (c) => c.notNull().defaultTo('')).execute();
+    await db.schema
+      .alterTable('llm_usage')
+      .addColumn('person_id', 'text', (c) => c.notNull().defaultTo(''))
+      .execute();
   },
 };
 
@@ -240,7 +250,11 @@ const m0010: Migration = {
 const m0011: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema.alterTable('matches').addColumn('parent_channel_id', 'text').execute();
-    await db.schema.createIndex('matches_by_parent_channel').on('matches').columns(['parent_channel_id', 'status']).execute();
+    await db.schema
+      .createIndex('matches_by_parent_channel')
+      .on('matches')
+      .columns(['parent_channel_id', 'status'])
+      .execute();
     await db.schema
       .createTable('chat_settings')
       .addColumn('scope', 'text', (c) => c.notNull())
@@ -278,7 +292,10 @@ const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATION
  * would take another schema's table for ours.
  * Rejects with StoreError `migration_failed` (driver error as `cause`).
  */
-export async function migrateToLatest(db: Kysely<unknown>, options: { migrationTableSchema?: string } = {}): Promise<string[]> {
+export async function migrateToLatest(
+  db: Kysely<unknown>,
+  options: { migrationTableSchema?: string } = {},
+): Promise<string[]> {
   const migrator = new Migrator({ db, provider, ...options });
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) {

@@ -22,7 +22,11 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<EventSt
   const url = options.databaseUrl?.trim() ?? '';
   if (url === '') return openSqliteStore(options.sqlitePath ?? DEFAULT_SQLITE_PATH);
   // pg (~16 MB) loads only for a PostgreSQL URL.
-  if (/^postgres(ql)?:\/\//i.test(url)) return (await import('./postgres.js')).openPostgresStore({ connectionString: url });
+  if (/^postgres(ql)?:\/\//i.test(url))
+    return (await import('./postgres.js')).openPostgresStore({ connectionString: url });
   const scheme = url.split(':')[0] ?? '';
-  throw new StoreError('bad_config', `DATABASE_URL must start with postgres:// or postgresql://, got scheme "${scheme}"`);
+  throw new StoreError(
+    'bad_config',
+    `DATABASE_URL must start with postgres:// or postgresql://, got scheme "${scheme}"`,
+  );
 }

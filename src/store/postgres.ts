@@ -72,11 +72,16 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     const migrationTableSchema = current.rows[0]?.name;
     if (!migrationTableSchema) throw new StoreError('bad_config', 'no schema of the search_path exists on the server');
     // Another process dropping a schema while the migrator lists tables is not our failure: retry (migrations.ts).
-    await retryOnVanishedSchema(() => migrateToLatest(db as Kysely<unknown>, { migrationTableSchema }), migrationTableSchema);
+    await retryOnVanishedSchema(
+      () => migrateToLatest(db as Kysely<unknown>, { migrationTableSchema }),
+      migrationTableSchema,
+    );
   } catch (err) {
     await db.destroy();
     throw err;
   }
   // Rate limits shared by every process on this database, over the same pool (rate-limit.ts).
-  return new KyselyEventStore(db, 'postgres', classifyPostgresError, (name, opts) => postgresRateLimit(pool, name, opts));
+  return new KyselyEventStore(db, 'postgres', classifyPostgresError, (name, opts) =>
+    postgresRateLimit(pool, name, opts),
+  );
 }

@@ -33,9 +33,11 @@ export const RATE_LIMIT_TABLE = 'rate_limits';
 const NAME = /^[a-z][a-z0-9_]{0,31}$/;
 
 function check(name: string, opts: RateLimitOptions): void {
-  if (!NAME.test(name)) throw new TypeError(`rateLimit: bad name ${JSON.stringify(name)} (lowercase letters, digits, _)`);
+  if (!NAME.test(name))
+    throw new TypeError(`rateLimit: bad name ${JSON.stringify(name)} (lowercase letters, digits, _)`);
   for (const k of ['points', 'durationSeconds'] as const) {
-    if (!Number.isInteger(opts[k]) || opts[k] < 1) throw new TypeError(`rateLimit: ${k} must be an integer >= 1, got ${opts[k]}`);
+    if (!Number.isInteger(opts[k]) || opts[k] < 1)
+      throw new TypeError(`rateLimit: ${k} must be an integer >= 1, got ${opts[k]}`);
   }
 }
 
@@ -68,7 +70,10 @@ export function memoryRateLimit(name: string, opts: RateLimitOptions): RateLimit
   check(name, opts);
   return wrap('process', async () => {
     const m = await import('rate-limiter-flexible');
-    return { limiter: new m.RateLimiterMemory({ keyPrefix: name, points: opts.points, duration: opts.durationSeconds }), Res: m.RateLimiterRes };
+    return {
+      limiter: new m.RateLimiterMemory({ keyPrefix: name, points: opts.points, duration: opts.durationSeconds }),
+      Res: m.RateLimiterRes,
+    };
   });
 }
 

@@ -53,7 +53,14 @@ export function toMatch(row: unknown): MatchRecord {
   const r = MatchRow.safeParse(row);
   if (!r.success) throw new StoreError('corrupt_row', `bad matches row: ${z.prettifyError(r.error)}`);
   const m = r.data;
-  return { id: m.id, channelId: m.channel_id, platform: m.platform, status: m.status, createdAt: m.created_at, ...(m.parent_channel_id ? { parentChannelId: m.parent_channel_id } : {}) };
+  return {
+    id: m.id,
+    channelId: m.channel_id,
+    platform: m.platform,
+    status: m.status,
+    createdAt: m.created_at,
+    ...(m.parent_channel_id ? { parentChannelId: m.parent_channel_id } : {}),
+  };
 }
 
 /** A `votes` row → VoteRecord; StoreError `corrupt_row` if it has an unexpected shape. */

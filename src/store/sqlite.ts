@@ -35,7 +35,9 @@ const STATEMENT_CACHE_SIZE = 256;
  * third of the host's time under load). A statement is safe to reuse because better-sqlite3 runs it to
  * completion synchronously; the cache is bounded (least recently used goes first).
  */
-function withStatementCache(database: BetterSqlite3.Database): ConstructorParameters<typeof SqliteDialect>[0]['database'] {
+function withStatementCache(
+  database: BetterSqlite3.Database,
+): ConstructorParameters<typeof SqliteDialect>[0]['database'] {
   const cache = new Map<string, BetterSqlite3.Statement>();
   return {
     close: () => database.close(),

@@ -193,7 +193,9 @@ export type AppendResult =
   | { ok: false; code: 'invalid_event'; message: string };
 
 /** Outcome of {@link EventStore.recordVote}. */
-export type RecordVoteResult = { ok: true; vote: VoteRecord } | { ok: false; code: 'duplicate_vote' | 'unknown_match' | 'invalid_vote'; message?: string };
+export type RecordVoteResult =
+  | { ok: true; vote: VoteRecord }
+  | { ok: false; code: 'duplicate_vote' | 'unknown_match' | 'invalid_vote'; message?: string };
 
 /**
  * Machine-readable codes of {@link StoreError}:
@@ -262,7 +264,13 @@ export interface EventStore {
    * Record a new match in status 'lobby'. At most one lobby/running match per channel, enforced by the
    * database (a partial unique index), so two processes racing on `new` in one channel get one winner.
    */
-  createMatch(input: { id: string; channelId: string; platform: string; createdAt: string; parentChannelId?: string }): Promise<CreateMatchResult>;
+  createMatch(input: {
+    id: string;
+    channelId: string;
+    platform: string;
+    createdAt: string;
+    parentChannelId?: string;
+  }): Promise<CreateMatchResult>;
 
   /**
    * Move a match forward (lobby → running → over, or lobby → over). Returns true when the match now has
@@ -351,7 +359,11 @@ export interface EventStore {
    * Erase a person, atomically: delete every vote they cast, replace the given event bodies (their words
    * tombstoned; the actions stay, so replays stay valid) and append `log` with the counts. Returns the log row.
    */
-  erase(userId: string, rewrites: readonly EventRewrite[], log: Omit<ErasureRecord, 'votes' | 'texts'>): Promise<ErasureRecord>;
+  erase(
+    userId: string,
+    rewrites: readonly EventRewrite[],
+    log: Omit<ErasureRecord, 'votes' | 'texts'>,
+  ): Promise<ErasureRecord>;
 
   /** The erasure log, oldest first. */
   listErasures(): Promise<ErasureRecord[]>;

@@ -12,9 +12,15 @@ import type { LegacyVoteRecord, MatchFilter, MatchRecord, RecordVoteResult, Vote
 const SECRET_NAME = /^[a-z0-9_-]{1,64}$/;
 
 /** Insert one vote unless (match, pitchA, pitchB, voter) already voted; see EventStore.recordVote. */
-export async function recordVote(db: Kysely<Database>, classify: (err: unknown) => ConstraintKind, vote: VoteRecord): Promise<RecordVoteResult> {
-  if (!(vote.pitchA < vote.pitchB)) return { ok: false, code: 'invalid_vote', message: 'pitchA must sort before pitchB' };
-  if (vote.shownFirst !== vote.pitchA && vote.shownFirst !== vote.pitchB) return { ok: false, code: 'invalid_vote', message: 'shownFirst must be pitchA or pitchB' };
+export async function recordVote(
+  db: Kysely<Database>,
+  classify: (err: unknown) => ConstraintKind,
+  vote: VoteRecord,
+): Promise<RecordVoteResult> {
+  if (!(vote.pitchA < vote.pitchB))
+    return { ok: false, code: 'invalid_vote', message: 'pitchA must sort before pitchB' };
+  if (vote.shownFirst !== vote.pitchA && vote.shownFirst !== vote.pitchB)
+    return { ok: false, code: 'invalid_vote', message: 'shownFirst must be pitchA or pitchB' };
   try {
     const r = await db
       .insertInto('votes')
@@ -50,13 +56,26 @@ export async function listVotes(db: Kysely<Database>, filter: VoteFilter = {}): 
   if (filter.ballotId !== undefined) q = q.where('ballot_id', '=', filter.ballotId);
   if (filter.voterId !== undefined) q = q.where('voter_id', '=', filter.voterId);
   if (filter.since !== undefined) q = q.where('created_at', '>=', filter.since);
-  const rows = await q.orderBy('match_id').orderBy('round').orderBy('created_at').orderBy('voter_id').orderBy('pair').execute();
+  const rows = await q
+    .orderBy('match_id')
+    .orderBy('round')
+    .orderBy('created_at')
+    .orderBy('voter_id')
+    .orderBy('pair')
+    .execute();
   return rows.map(toVote);
 }
 
 /** Rows of the pre-0003 votes table for one match. */
 export async function listLegacyVotes(db: Kysely<Database>, matchId: string): Promise<LegacyVoteRecord[]> {
-  const rows = await db.selectFrom('votes_v1').selectAll().where('match_id', '=', matchId).orderBy('round').orderBy('created_at').orderBy('voter_id').execute();
+  const rows = await db
+    .selectFrom('votes_v1')
+    .selectAll()
+    .where('match_id', '=', matchId)
+    .orderBy('round')
+    .orderBy('created_at')
+    .orderBy('voter_id')
+    .execute();
   return rows.map(toLegacyVote);
 }
 

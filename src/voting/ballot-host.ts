@@ -91,7 +91,10 @@ export class BallotKeeper {
    * (reason `next_round`), then open the ballot on the closed round's pitches (`built`; with a clock when
    * the match is now over). Returns the match after, the posts of closed ballots and the opened ballot.
    */
-  async afterRoundClose(after: HostedMatch, built: BuiltBallot | null): Promise<{ match: HostedMatch; posts: Reply; opened: Ballot | null }> {
+  async afterRoundClose(
+    after: HostedMatch,
+    built: BuiltBallot | null,
+  ): Promise<{ match: HostedMatch; posts: Reply; opened: Ballot | null }> {
     let cur = after;
     const posts: Reply = { public: [], private: [] };
     for (const b of after.ballots) {
@@ -107,7 +110,9 @@ export class BallotKeeper {
     if (built && votesOn(cur) && !(over && this.d.ballotSeconds === 0)) {
       const closesAt = over ? new Date(this.d.clock.now() + this.d.ballotSeconds * 1000).toISOString() : null;
       const r = await this.d.log.append(cur.id, (x) =>
-        x.ballots.some((b) => b.round === built.round) ? ok(null) : ok({ type: 'ballot_opened' as const, ...built, closesAt }),
+        x.ballots.some((b) => b.round === built.round)
+          ? ok(null)
+          : ok({ type: 'ballot_opened' as const, ...built, closesAt }),
       );
       if (r.ok) {
         cur = r.value.match;
@@ -139,7 +144,9 @@ export class BallotKeeper {
       const closesAt = new Date(this.d.clock.now() + this.d.ballotSeconds * 1000).toISOString();
       const r = await this.d.log.append(cur.id, (x) => {
         const now = x.ballots.find((y) => y.id === b.id);
-        return now && now.closed === null && now.closesAt === null ? ok({ type: 'ballot_deadline' as const, ballotId: b.id, closesAt }) : ok(null);
+        return now && now.closed === null && now.closesAt === null
+          ? ok({ type: 'ballot_deadline' as const, ballotId: b.id, closesAt })
+          : ok(null);
       });
       if (r.ok) cur = r.value.match;
     }
@@ -161,7 +168,11 @@ export class BallotKeeper {
   }
 
   /** Under the lock: append `ballot_closed` unless the ballot is already closed; the channel's post with the tally. */
-  private async closeLocked(matchId: string, ballotId: string, reason: BallotCloseReason): Promise<{ match: HostedMatch; posts: Reply } | null> {
+  private async closeLocked(
+    matchId: string,
+    ballotId: string,
+    reason: BallotCloseReason,
+  ): Promise<{ match: HostedMatch; posts: Reply } | null> {
     const r = await this.d.log.append(matchId, (x) => {
       const b = x.ballots.find((y) => y.id === ballotId);
       return b && b.closed === null ? ok({ type: 'ballot_closed' as const, ballotId, reason }) : ok(null);
@@ -174,7 +185,10 @@ export class BallotKeeper {
     const votes = await this.d.store.listVotes({ matchId, ballotId });
     // The judge's per-claim check of the ballot's pitches was held back while people voted (src/present/verdicts.ts).
     const verdict = ballotVerdictPost(m, await this.d.store.load(matchId), b.round);
-    return { match: m, posts: { public: [renderBallotClosed(m, b, votes), ...(verdict ? [verdict] : [])], private: [] } };
+    return {
+      match: m,
+      posts: { public: [renderBallotClosed(m, b, votes), ...(verdict ? [verdict] : [])], private: [] },
+    };
   }
 
   /**
@@ -216,4 +230,5 @@ export function tailHasOpenBallot(tail: readonly StoredEvent[]): boolean {
 }
 
 /** Open ballots of `m` at `now`, newest first. */
-export const openBallots = (m: HostedMatch, now: number): Ballot[] => m.ballots.filter((b) => isOpenAt(b, now)).reverse();
+export const openBallots = (m: HostedMatch, now: number): Ballot[] =>
+  m.ballots.filter((b) => isOpenAt(b, now)).reverse();

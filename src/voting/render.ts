@@ -20,7 +20,12 @@ const CLOSE_TEXT: Record<NonNullable<Ballot['closed']>['reason'], string> = {
   host: 'the host closed it',
 };
 
-const CHOICE_TEXT: Record<VoteChoice, string> = { a: 'Pitch A is better', b: 'Pitch B is better', tie: 'a tie', both_bad: 'both are bad' };
+const CHOICE_TEXT: Record<VoteChoice, string> = {
+  a: 'Pitch A is better',
+  b: 'Pitch B is better',
+  tie: 'a tie',
+  both_bad: 'both are bad',
+};
 
 /** Text of a pitch as a quote (every line prefixed). */
 const quote = (text: string) => playerBlock(text);
@@ -52,7 +57,8 @@ export function ballotOpenField(b: Ballot): { name: string; value: string } {
 }
 
 /** The button under a round-close post of match `matchId` that opens the caller's next pair. */
-export const voteButton = (matchId: string, b: Ballot): Button => button(matchId, `Vote on round ${b.round + 1} pitches`, voteCommand(b.id), 'primary');
+export const voteButton = (matchId: string, b: Ballot): Button =>
+  button(matchId, `Vote on round ${b.round + 1} pitches`, voteCommand(b.id), 'primary');
 
 /** One pair as the voter sees it (private): both texts, authors hidden, with the choice buttons. */
 export function renderPair(matchId: string, b: Ballot, shown: ShownPair, left: number): Post {

@@ -9,7 +9,15 @@
  * (RateLimiterPostgres), on SQLite per process (RateLimiterMemory).
  * A vote records `seated` (the voter holds a seat in the match: an interested party).
  */
-import { canonicalChoice, checkPair, eligiblePairs, nextPair, shownPair, type Ballot, type VoteChoice } from './ballots/index.js';
+import {
+  canonicalChoice,
+  checkPair,
+  eligiblePairs,
+  nextPair,
+  shownPair,
+  type Ballot,
+  type VoteChoice,
+} from './ballots/index.js';
 import type { Caller, Reply } from '../chat/types.js';
 import type { EventStore, MatchRecord } from '../store/types.js';
 import type { RateLimit } from '../store/rate-limit.js';
@@ -45,7 +53,7 @@ const RECENT_FINISHED = 3;
 
 const PAIR_ERRORS = {
   unknown_pair: (b: Ballot) => `Ballot ${b.id} has pairs 1–${b.pairs.length}.`,
-  own_pitch: () => 'That pair holds your own seat\'s pitch: you cannot vote on it. `vote` shows a pair you can judge.',
+  own_pitch: () => "That pair holds your own seat's pitch: you cannot vote on it. `vote` shows a pair you can judge.",
   ballot_closed: (b: Ballot) => `Ballot ${b.id} is closed; its results were posted in the channel.`,
 } as const;
 
@@ -88,13 +96,22 @@ export class VoteDesk {
       }
     } else {
       const pick = await this.firstWithWork(matches, caller, now);
-      if (!pick) return fail('no_ballot', 'No ballot is open in this channel. One opens when a round with two or more pitches closes in a match with votes on (`new votes:on`).');
+      if (!pick)
+        return fail(
+          'no_ballot',
+          'No ballot is open in this channel. One opens when a round with two or more pitches closes in a match with votes on (`new votes:on`).',
+        );
       ({ m, b } = pick);
     }
     const lab = seatOfUser(m, caller.userId);
     const judged = await this.judgedBy(m.id, b.id, caller.userId);
     if (input.pair === undefined) {
-      if (input.choice !== undefined) return fail('unknown_pair', 'Say which pair you vote on: `vote ballot:<id> pair:<n> choice:<a|b|tie|both_bad>` (the buttons do this).', { option: 'pair' });
+      if (input.choice !== undefined)
+        return fail(
+          'unknown_pair',
+          'Say which pair you vote on: `vote ballot:<id> pair:<n> choice:<a|b|tie|both_bad>` (the buttons do this).',
+          { option: 'pair' },
+        );
       const closed = checkPair(b, 1, null, now) === 'ballot_closed';
       if (closed) return fail('ballot_closed', PAIR_ERRORS.ballot_closed(b), { option: 'ballot' });
       return ok(this.serveNext(m, b, caller, lab, judged));
@@ -108,13 +125,19 @@ export class VoteDesk {
     if (input.choice === undefined) {
       const note = judged.has(input.pair) ? { text: `You already voted on pair ${input.pair}.` } : null;
       const post = renderPair(m.id, b, shown, eligiblePairs(b, lab).filter((n) => !judged.has(n)).length);
-      return ok({ public: [], private: [{ ...post, ...(note ? { text: `${note.text}\n${post.text}` } : {}), userId: caller.userId }] });
+      return ok({
+        public: [],
+        private: [{ ...post, ...(note ? { text: `${note.text}\n${post.text}` } : {}), userId: caller.userId }],
+      });
     }
     if (judged.has(input.pair)) return this.duplicate(b, input.pair);
     const allowed = await this.rateLimiter().consume(caller.userId);
     if (!allowed.ok) {
       const wait = Math.max(1, Math.ceil(allowed.msBeforeNext / 1000));
-      return fail('rate_limited', `You are voting too fast: at most ${this.d.perMinute} votes a minute. Try again in ${wait} s.`);
+      return fail(
+        'rate_limited',
+        `You are voting too fast: at most ${this.d.perMinute} votes a minute. Try again in ${wait} s.`,
+      );
     }
     const [pitchA, pitchB] = b.pairs[input.pair - 1]!;
     const rec = await this.d.store.recordVote({
@@ -141,14 +164,21 @@ export class VoteDesk {
   }
 
   private duplicate(b: Ballot, pair: number): HostResult<never> {
-    return fail('duplicate_vote', `You already voted on pair ${pair} of ballot ${b.id}: one vote per person per pair. \`vote\` shows your next pair.`, { option: 'pair' });
+    return fail(
+      'duplicate_vote',
+      `You already voted on pair ${pair} of ballot ${b.id}: one vote per person per pair. \`vote\` shows your next pair.`,
+      { option: 'pair' },
+    );
   }
 
   /** The caller's next unjudged pair of `b`, or a note that none is left. */
   private serveNext(m: HostedMatch, b: Ballot, caller: Caller, lab: string | null, judged: ReadonlySet<number>): Reply {
     const next = nextPair(b, lab, judged);
     const eligible = eligiblePairs(b, lab);
-    const post = next === null ? renderNothingLeft(b, eligible.length) : renderPair(m.id, b, shownPair(m.id, b, next, caller.userId), eligible.filter((n) => !judged.has(n)).length);
+    const post =
+      next === null
+        ? renderNothingLeft(b, eligible.length)
+        : renderPair(m.id, b, shownPair(m.id, b, next, caller.userId), eligible.filter((n) => !judged.has(n)).length);
     return { public: [], private: [{ ...post, userId: caller.userId }] };
   }
 
@@ -157,7 +187,11 @@ export class VoteDesk {
   }
 
   /** The first open ballot (running match first, then the newest finished) with a pair left for the caller, else the newest open one. */
-  private async firstWithWork(matches: readonly HostedMatch[], caller: Caller, now: number): Promise<{ m: HostedMatch; b: Ballot } | null> {
+  private async firstWithWork(
+    matches: readonly HostedMatch[],
+    caller: Caller,
+    now: number,
+  ): Promise<{ m: HostedMatch; b: Ballot } | null> {
     let fallback: { m: HostedMatch; b: Ballot } | null = null;
     for (const m of matches) {
       const lab = seatOfUser(m, caller.userId);

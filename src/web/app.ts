@@ -74,9 +74,20 @@ export const CSP_DIRECTIVES = {
  * Build the app on `store` (the bots' database) with `settings`. Options: `now` (clock of vote links and
  * ballots, default Date.now), `logger` (fastify's option, default off).
  */
-export async function buildWebApp(store: EventStore, settings: WebSettings, opts: { now?: () => number; logger?: boolean | { level: string } } = {}): Promise<WebApp> {
+export async function buildWebApp(
+  store: EventStore,
+  settings: WebSettings,
+  opts: { now?: () => number; logger?: boolean | { level: string } } = {},
+): Promise<WebApp> {
   const now = opts.now ?? Date.now;
-  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 16_384, disableRequestLogging: true, keepAliveTimeout: 72_000, forceCloseConnections: true, routerOptions: { maxParamLength: 2048 } });
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: 16_384,
+    disableRequestLogging: true,
+    keepAliveTimeout: 72_000,
+    forceCloseConnections: true,
+    routerOptions: { maxParamLength: 2048 },
+  });
   const cache = new MatchCache(store);
   const renders = new RenderCache();
   const linkSecret = await voteLinkSecret(store, settings.web.linkSecret);
@@ -101,10 +112,14 @@ export async function buildWebApp(store: EventStore, settings: WebSettings, opts
     votes: new WebVotes(store, cache, settings.votes.perMinute, now),
     linkSecret,
     now,
-    send: (reply, body, status = 200) => reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body.value),
+    send: (reply, body, status = 200) =>
+      reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body.value),
   };
 
-  await app.register(fastifyHelmet, { contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES }, crossOriginEmbedderPolicy: false });
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
+    crossOriginEmbedderPolicy: false,
+  });
   await app.register(fastifyCookie, { secret: linkSecret });
   await app.register(fastifyFormbody);
 
@@ -114,7 +129,10 @@ export async function buildWebApp(store: EventStore, settings: WebSettings, opts
   // every other visitor for seconds.
   const perMinute = settings.web.renderRequestsPerMinute;
   const limiter = new RateLimiterMemory({ points: settings.web.requestsPerMinute, duration: 60 });
-  const renderLimiters = [new RateLimiterMemory({ points: Math.ceil(perMinute / 6), duration: 10 }), new RateLimiterMemory({ points: perMinute, duration: 60 })];
+  const renderLimiters = [
+    new RateLimiterMemory({ points: Math.ceil(perMinute / 6), duration: 10 }),
+    new RateLimiterMemory({ points: perMinute, duration: 60 }),
+  ];
   app.addHook('onRequest', async (req, reply) => {
     const rendering = req.routeOptions.config.rendering === true;
     try {
@@ -124,16 +142,27 @@ export async function buildWebApp(store: EventStore, settings: WebSettings, opts
       if (!(e instanceof RateLimiterRes)) throw e;
       const wait = Math.ceil(e.msBeforeNext / 1000);
       const what = rendering ? 'chart, ratings and preference requests' : 'requests';
-      return reply.status(429).header('retry-after', String(wait)).type('text/plain').send(`Too many ${what} from your address; try again in ${wait} s.`);
+      return reply
+        .status(429)
+        .header('retry-after', String(wait))
+        .type('text/plain')
+        .send(`Too many ${what} from your address; try again in ${wait} s.`);
     }
   });
 
   const dir = staticDir();
-  const files = new Map(readdirSync(dir).filter((f) => /^[a-z-]+\.(css|js)$/.test(f)).map((f) => [f, readFileSync(join(dir, f))]));
+  const files = new Map(
+    readdirSync(dir)
+      .filter((f) => /^[a-z-]+\.(css|js)$/.test(f))
+      .map((f) => [f, readFileSync(join(dir, f))]),
+  );
   app.get<{ Params: { name: string } }>('/static/:name', async (req, reply) => {
     const body = files.get(req.params.name);
     if (!body) return reply.status(404).type('text/plain').send('not found');
-    return reply.type(TYPES[req.params.name.split('.').pop()!]!).header('cache-control', 'public, max-age=300').send(body);
+    return reply
+      .type(TYPES[req.params.name.split('.').pop()!]!)
+      .header('cache-control', 'public, max-age=300')
+      .send(body);
   });
   app.get('/health', async () => ({ ok: true, streams: hub.open, rssBytes: process.memoryUsage().rss }));
 

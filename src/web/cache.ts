@@ -55,7 +55,12 @@ export class MatchCache {
     else {
       const events = cur ? [...cur.events, ...fresh] : fresh;
       try {
-        next = { record, events, match: cur?.match && !cur.error ? replay(fresh, cur.match) : replay(events), error: null };
+        next = {
+          record,
+          events,
+          match: cur?.match && !cur.error ? replay(fresh, cur.match) : replay(events),
+          error: null,
+        };
       } catch (e) {
         next = { record, events, match: null, error: e instanceof Error ? e.message : String(e) };
       }

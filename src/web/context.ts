@@ -47,7 +47,6 @@ export interface WebContext {
   send(reply: FastifyReply, body: Html, status?: number): FastifyReply;
 }
 
-
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route renders (a chart, the ratings, the preference statistics): it counts against `web.renderRequestsPerMinute` too. */

@@ -6,7 +6,16 @@
  * (the numbers of `npm run stats`, per judge; downloads only for the operator's admin token).
  */
 import type { AgreementStats, GroupStats, PreferenceStats } from '../analytics/preference/stats.js';
-import { agreementLine, methodLine, num, numInterval, pct, pctInterval, positionBiasLine, selectionLine } from '../analytics/preference/format-stats.js';
+import {
+  agreementLine,
+  methodLine,
+  num,
+  numInterval,
+  pct,
+  pctInterval,
+  positionBiasLine,
+  selectionLine,
+} from '../analytics/preference/format-stats.js';
 import { rankRows, type Leaderboard } from '../analytics/ratings/leaderboard.js';
 import { RATING_METHOD } from '../analytics/ratings/text.js';
 import type { PeopleAggregate, RatedPlayer } from '../analytics/ratings/types.js';
@@ -28,7 +37,17 @@ function peopleRowHtml(p: PeopleAggregate): Html {
 }
 
 /** The leaderboard page. `name` gives a player's public name; `query` the current filter's query string (for downloads and the chart). */
-export function leaderboardPage(t: Leaderboard, opts: { name: (r: RatedPlayer) => string; minMatches: number; updated: string | null; tasks: readonly string[]; task: string | undefined; query: string }): Html {
+export function leaderboardPage(
+  t: Leaderboard,
+  opts: {
+    name: (r: RatedPlayer) => string;
+    minMatches: number;
+    updated: string | null;
+    tasks: readonly string[];
+    task: string | undefined;
+    query: string;
+  },
+): Html {
   const rows = rankedRows(t, opts.minMatches);
   const kinds = ['all', 'people', 'models'] as const;
   const q = opts.query ? `?${opts.query}` : '';
@@ -49,7 +68,8 @@ ${
 ${
   t.peopleVsModels.length
     ? html`<h2>People against each model</h2><p>People's win rate per match against each model or policy (ties ½), with its Clopper–Pearson 95 % interval over matches.</p><table><thead><tr><th scope="col">Opponent</th><th scope="col">People's win rate</th><th scope="col">95 % interval</th><th scope="col">Pairs</th><th scope="col">Matches</th></tr></thead><tbody>${t.peopleVsModels.map(
-        (v) => html`<tr><td>${v.opponent.name}</td><td class="num">${Math.round(v.winRate * 100)} %</td><td class="num">${Math.round(v.lo * 100)}–${Math.round(v.hi * 100)} %</td><td class="num">${v.pairs}</td><td class="num">${v.matches}</td></tr>`,
+        (v) =>
+          html`<tr><td>${v.opponent.name}</td><td class="num">${Math.round(v.winRate * 100)} %</td><td class="num">${Math.round(v.lo * 100)}–${Math.round(v.hi * 100)} %</td><td class="num">${v.pairs}</td><td class="num">${v.matches}</td></tr>`,
       )}</tbody></table>`
     : ''
 }
@@ -59,7 +79,8 @@ ${
 
 /** Kappa's cells: its value and interval, or why there is none ("too few pairs (5)"), as the chat text says it. */
 function kappaCells(a: AgreementStats): Html {
-  if (a.kappa === null || a.kappaCI === null) return html`<td class="num" colspan="2">${a.kappaNote === 'too_few_pairs' ? `too few pairs (${a.decisivePairs})` : 'undefined (one label only)'}</td>`;
+  if (a.kappa === null || a.kappaCI === null)
+    return html`<td class="num" colspan="2">${a.kappaNote === 'too_few_pairs' ? `too few pairs (${a.decisivePairs})` : 'undefined (one label only)'}</td>`;
   return html`<td class="num">${num(a.kappa)}</td><td class="num">${numInterval(a.kappaCI)}</td>`;
 }
 

@@ -48,7 +48,12 @@ export function offerTerms(m: HostedMatch, o: Offer): string {
 const post = (title: string, text = ''): Post => ({ title, text });
 
 /** The public post of a successful seat action, or null when the channel does not see it. */
-function actionPost(before: HostedMatch, after: HostedMatch, body: Extract<StoredEvent['body'], { type: 'action' }>, created: { offerId?: string; coalitionId?: string } | undefined): Post | null {
+function actionPost(
+  before: HostedMatch,
+  after: HostedMatch,
+  body: Extract<StoredEvent['body'], { type: 'action' }>,
+  created: { offerId?: string; coalitionId?: string } | undefined,
+): Post | null {
   const s = after.state;
   if (!s) return null;
   const a = (body.action ?? {}) as Record<string, unknown>;
@@ -60,11 +65,17 @@ function actionPost(before: HostedMatch, after: HostedMatch, body: Extract<Store
       const o = created?.offerId ? s.offers[created.offerId] : undefined;
       if (!o) return null;
       const countered = a['action_type'] === 'counter_offer' ? ` (countering ${str('offer_id')})` : '';
-      return post(`${who} offers ${labName(after, o.to)} ${o.id}${countered}`, `${offerTerms(after, o)}${o.message ? `\n${playerBlock(o.message)}` : ''}`);
+      return post(
+        `${who} offers ${labName(after, o.to)} ${o.id}${countered}`,
+        `${offerTerms(after, o)}${o.message ? `\n${playerBlock(o.message)}` : ''}`,
+      );
     }
     case 'accept_offer': {
       const o = s.offers[str('offer_id')];
-      return post(`${who} accepted ${str('offer_id')}`, o ? offerTerms(after, o).replace(/ \(open until round \d+\)$/, '') : '');
+      return post(
+        `${who} accepted ${str('offer_id')}`,
+        o ? offerTerms(after, o).replace(/ \(open until round \d+\)$/, '') : '',
+      );
     }
     case 'reject_offer': {
       const o = before.state?.offers[str('offer_id')];
@@ -74,7 +85,10 @@ function actionPost(before: HostedMatch, after: HostedMatch, body: Extract<Store
       return post(`${who} pitched to the judge`, playerBlock(str('message')));
     case 'counter_pitch': {
       const target = str('target_lab_id');
-      return post(`${who} answered ${s.labs[target] ? labName(after, target) : 'a'}'s pitch`, playerBlock(str('message')));
+      return post(
+        `${who} answered ${s.labs[target] ? labName(after, target) : 'a'}'s pitch`,
+        playerBlock(str('message')),
+      );
     }
     case 'send_message':
       // A direct message is private to its two seats.
@@ -83,14 +97,22 @@ function actionPost(before: HostedMatch, after: HostedMatch, body: Extract<Store
       const c = created?.coalitionId ? s.coalitions[created.coalitionId] : undefined;
       if (!c) return null;
       const members = c.members.filter((l) => l !== c.proposer).map((l) => labName(after, l));
-      return post(`${who} proposes coalition ${c.id} with ${members.join(', ')}`, `${c.purpose ? `${playerBlock(c.purpose)}\n` : ''}Open until round ${c.expiresRound + 1}; each member must commit.`);
+      return post(
+        `${who} proposes coalition ${c.id} with ${members.join(', ')}`,
+        `${c.purpose ? `${playerBlock(c.purpose)}\n` : ''}Open until round ${c.expiresRound + 1}; each member must commit.`,
+      );
     }
     case 'commit_to_coalition': {
       const id = str('coalition_id');
       const c = s.coalitions[id];
-      const ids = Array.isArray(a['block_ids']) ? (a['block_ids'] as unknown[]).filter((x): x is string => typeof x === 'string') : [];
+      const ids = Array.isArray(a['block_ids'])
+        ? (a['block_ids'] as unknown[]).filter((x): x is string => typeof x === 'string')
+        : [];
       // Escrowed credits are private (only committed block ids are public facts of a coalition).
-      return post(`${who} committed to coalition ${id}`, `${ids.length ? `Blocks ${ids.join(', ')}.` : 'No blocks.'}${c ? ` Status: ${c.status}.` : ''}`);
+      return post(
+        `${who} committed to coalition ${id}`,
+        `${ids.length ? `Blocks ${ids.join(', ')}.` : 'No blocks.'}${c ? ` Status: ${c.status}.` : ''}`,
+      );
     }
     case 'finish':
       return post(`${who} finished`, 'The seat settles now and acts no more.');
@@ -114,7 +136,13 @@ const HIDDEN_FIELD = { name: 'Pitches', value: "The judge's scores stay hidden w
  * seq > `afterSeq`. `latest` is the newest fold known (for hiding verdicts; default: the fold of `events`).
  * Throws ReplayError on a log that cannot be folded.
  */
-export function feedOf(events: readonly StoredEvent[], from: HostedMatch | null, opts: FeedOptions, afterSeq = 0, latest?: HostedMatch): { match: HostedMatch | null; items: FeedItem[] } {
+export function feedOf(
+  events: readonly StoredEvent[],
+  from: HostedMatch | null,
+  opts: FeedOptions,
+  afterSeq = 0,
+  latest?: HostedMatch,
+): { match: HostedMatch | null; items: FeedItem[] } {
   const steps: { ev: StoredEvent; before: HostedMatch | null; step: ReturnType<typeof applyEvent> }[] = [];
   let m = from;
   for (const ev of events) {
@@ -130,12 +158,23 @@ export function feedOf(events: readonly StoredEvent[], from: HostedMatch | null,
     const prev = before ? publicMatch(before, opts.naming) : pub;
     const round = pub.state ? Math.min(pub.state.round + 1, pub.state.params.maxRounds) : 0;
     const add = (kind: string, posts: Post[], itemRound = round) => {
-      if (posts.length) items.push({ seq: ev.seq, round: itemRound, kind, html: html`<li class="item item-${kind}" data-seq="${ev.seq}" data-round="${itemRound}">${posts.map((p) => postHtml(p))}</li>` });
+      if (posts.length)
+        items.push({
+          seq: ev.seq,
+          round: itemRound,
+          kind,
+          html: html`<li class="item item-${kind}" data-seq="${ev.seq}" data-round="${itemRound}">${posts.map((p) => postHtml(p))}</li>`,
+        });
     };
     const body = ev.body;
     switch (body.type) {
       case 'match_created':
-        add('created', [post(`Match opened: ${body.settings.task}`, `${body.settings.roundSeconds > 0 ? `${body.settings.roundSeconds} s rounds` : 'No round timer'}${body.settings.votes ? ' · blind votes on pitches' : ''}. Seats are being taken.`)]);
+        add('created', [
+          post(
+            `Match opened: ${body.settings.task}`,
+            `${body.settings.roundSeconds > 0 ? `${body.settings.roundSeconds} s rounds` : 'No round timer'}${body.settings.votes ? ' · blind votes on pitches' : ''}. Seats are being taken.`,
+          ),
+        ]);
         break;
       case 'seat_claimed':
       case 'seat_assigned':
@@ -157,7 +196,16 @@ export function feedOf(events: readonly StoredEvent[], from: HostedMatch | null,
         add('done', [post(`${labName(pub, body.lab)} is not done after all`)]);
         break;
       case 'round_judging':
-        add('judging', [post(`Round ${body.round + 1} closed: the judge is deciding`, 'The results follow as soon as the judge has decided.')], body.round + 1);
+        add(
+          'judging',
+          [
+            post(
+              `Round ${body.round + 1} closed: the judge is deciding`,
+              'The results follow as soon as the judge has decided.',
+            ),
+          ],
+          body.round + 1,
+        );
         break;
       case 'seat_setting':
         break;
@@ -166,12 +214,23 @@ export function feedOf(events: readonly StoredEvent[], from: HostedMatch | null,
         if (!r) break;
         const hide = verdictHidden(newest, body.round, ev.seq, r.judge?.scores.length ?? 0);
         const ballot = newest.ballots.find((x) => x.round === body.round);
-        const view: BallotView | undefined = hide ? { pitchesField: ballot ? ballotOpenField(ballot) : HIDDEN_FIELD, buttons: [] } : undefined;
+        const view: BallotView | undefined = hide
+          ? { pitchesField: ballot ? ballotOpenField(ballot) : HIDDEN_FIELD, buttons: [] }
+          : undefined;
         add('close', renderRoundClose(pub, r, body.reason, view).public, body.round + 1);
         break;
       }
       case 'ballot_opened':
-        add('ballot', [post(`Ballot ${body.ballotId} is open: round ${body.round + 1} pitches`, `${body.pairs.length} pair${body.pairs.length === 1 ? '' : 's'} to compare blind; vote with \`vote\` in the channel or through your personal web link.`)], body.round + 1);
+        add(
+          'ballot',
+          [
+            post(
+              `Ballot ${body.ballotId} is open: round ${body.round + 1} pitches`,
+              `${body.pairs.length} pair${body.pairs.length === 1 ? '' : 's'} to compare blind; vote with \`vote\` in the channel or through your personal web link.`,
+            ),
+          ],
+          body.round + 1,
+        );
         break;
       case 'ballot_closed': {
         const b = pub.ballots.find((x) => x.id === body.ballotId);
@@ -181,7 +240,11 @@ export function feedOf(events: readonly StoredEvent[], from: HostedMatch | null,
       case 'ballot_deadline':
         break;
       case 'match_ended':
-        add('ended', renderEnded(pub, body.by === step.match.hostUserId ? 'The host' : 'An admin', prev.phase === 'running').public);
+        add(
+          'ended',
+          renderEnded(pub, body.by === step.match.hostUserId ? 'The host' : 'An admin', prev.phase === 'running')
+            .public,
+        );
         break;
     }
   }

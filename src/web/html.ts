@@ -15,7 +15,14 @@ export class Html {
   }
 }
 
-const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
+const ESC: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '`': '&#96;',
+};
 
 /** Escape text for an HTML text node or a quoted attribute value. */
 export const escapeHtml = (s: string): string => s.replace(/[&<>"'`]/g, (c) => ESC[c]!);
@@ -67,13 +74,18 @@ export function richText(text: string): Html {
 export function postHtml(post: Post, extraClass = ''): Html {
   const fields = (post.fields ?? []).filter((f) => f.value.trim() !== '');
   return html`<article class="post ${extraClass}">${post.title ? html`<h3>${richText(post.title)}</h3>` : ''}${post.text ? html`<p>${richText(post.text)}</p>` : ''}${
-    fields.length ? html`<dl>${fields.map((f) => html`<dt>${richText(f.name)}</dt><dd>${richText(f.value)}</dd>`)}</dl>` : ''
+    fields.length
+      ? html`<dl>${fields.map((f) => html`<dt>${richText(f.name)}</dt><dd>${richText(f.value)}</dd>`)}</dl>`
+      : ''
   }</article>`;
 }
 
 /** The page shell: head with the stylesheet and script files (no inline script or style: CSP `default-src 'self'`). */
 export function page(opts: { title: string; body: Html; scripts?: string[]; bodyClass?: string; nav?: boolean }): Html {
-  const nav = opts.nav === false ? '' : html`<header class="top"><nav aria-label="Main"><a href="/" class="brand">GPU Arena</a> <a href="/">Matches</a> <a href="/leaderboard">Leaderboard</a> <a href="/preferences">Preference data</a> <a href="/demo">Demo</a></nav></header>`;
+  const nav =
+    opts.nav === false
+      ? ''
+      : html`<header class="top"><nav aria-label="Main"><a href="/" class="brand">GPU Arena</a> <a href="/">Matches</a> <a href="/leaderboard">Leaderboard</a> <a href="/preferences">Preference data</a> <a href="/demo">Demo</a></nav></header>`;
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${opts.title} · GPU Arena</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/static/app.css">

@@ -121,8 +121,10 @@ export class StreamHub {
 
   private write(client: Client, items: readonly FeedItem[], lastSeq: number, state: Html | null, over: boolean): void {
     let out = '';
-    for (const it of items) if (it.seq > client.sent) out += sseMessage({ id: it.seq, event: 'feed', data: it.html.value });
-    if (lastSeq > client.sent && (items.length === 0 || items.at(-1)!.seq < lastSeq)) out += sseMessage({ id: lastSeq });
+    for (const it of items)
+      if (it.seq > client.sent) out += sseMessage({ id: it.seq, event: 'feed', data: it.html.value });
+    if (lastSeq > client.sent && (items.length === 0 || items.at(-1)!.seq < lastSeq))
+      out += sseMessage({ id: lastSeq });
     if (lastSeq > client.sent) client.sent = lastSeq;
     if (state) out += sseMessage({ event: 'state', data: state.value });
     if (over) out += sseMessage({ event: 'over', data: 'over' });
@@ -160,7 +162,8 @@ export class StreamHub {
       const from = Math.min(w.lastSeq, ...[...w.clients].map((c) => c.sent));
       const { items, state } = await this.d.render(loaded, from);
       w.lastSeq = last;
-      for (const c of w.clients) this.write(c, items, last, state, loaded.record.status === 'over' || loaded.match?.phase === 'over');
+      for (const c of w.clients)
+        this.write(c, items, last, state, loaded.record.status === 'over' || loaded.match?.phase === 'over');
     } catch (err) {
       this.d.onError?.(err, id);
     } finally {

@@ -32,14 +32,23 @@ export interface MatchSummary {
 export function summarize(rec: MatchRecord, m: HostedMatch | null): MatchSummary {
   const s = m?.state;
   const labs = s?.labIds ?? Object.keys(m?.drivers ?? {}).sort();
-  const kinds = new Set(labs.map((l) => m?.drivers[l]?.kind).filter((k) => k !== undefined).map((k) => (k === 'human' ? 'people' : 'models')));
+  const kinds = new Set(
+    labs
+      .map((l) => m?.drivers[l]?.kind)
+      .filter((k) => k !== undefined)
+      .map((k) => (k === 'human' ? 'people' : 'models')),
+  );
   return {
     id: rec.id,
     task: m?.settings.task ?? '?',
     platform: rec.platform,
     status: rec.status,
     live: rec.status === 'running' && m?.phase === 'running',
-    round: !s ? 'lobby' : s.over ? `${s.params.maxRounds}/${s.params.maxRounds}` : `${s.round + 1}/${s.params.maxRounds}`,
+    round: !s
+      ? 'lobby'
+      : s.over
+        ? `${s.params.maxRounds}/${s.params.maxRounds}`
+        : `${s.round + 1}/${s.params.maxRounds}`,
     seats: m ? labs.map((l) => seatLabel(m, l)) : [],
     players: kinds.size === 0 ? 'none' : kinds.size === 2 ? 'mixed' : kinds.has('people') ? 'people' : 'models',
     createdAt: rec.createdAt,
@@ -57,10 +66,17 @@ export interface ListFilter {
 const select = (name: string, label: string, value: string | undefined, options: readonly string[]) =>
   html`<label>${label} <select name="${name}"><option value="">any</option>${options.map((o) => html`<option value="${o}"${o === value ? html` selected` : ''}>${o}</option>`)}</select></label>`;
 
-const badge = (s: MatchSummary) => (s.live ? html`<span class="badge live">LIVE</span>` : html`<span class="badge ${s.status}">${s.status === 'over' ? 'finished' : s.status}</span>`);
+const badge = (s: MatchSummary) =>
+  s.live
+    ? html`<span class="badge live">LIVE</span>`
+    : html`<span class="badge ${s.status}">${s.status === 'over' ? 'finished' : s.status}</span>`;
 
 /** The match list page. */
-export function listPage(rows: readonly MatchSummary[], f: ListFilter, choices: { tasks: string[]; platforms: string[] }): Html {
+export function listPage(
+  rows: readonly MatchSummary[],
+  f: ListFilter,
+  choices: { tasks: string[]; platforms: string[] },
+): Html {
   const body = html`<h1>Matches</h1>
 <form class="filters" method="get" action="/">${select('task', 'Task', f.task, choices.tasks)} ${select('platform', 'Platform', f.platform, choices.platforms)} ${select('status', 'Status', f.status, ['running', 'lobby', 'over'])} ${select('players', 'Players', f.players, ['people', 'models', 'mixed'])} <button type="submit">Filter</button></form>
 ${
@@ -86,10 +102,14 @@ export function statePanel(m: HostedMatch, opts: { chartVersion: number | null; 
   const offers = v.offers;
   const coalitions = v.coalitions.filter((c) => c.status === 'proposed' || c.status === 'active');
   const round = s.over ? 'Match over' : `Round ${s.round + 1} of ${s.params.maxRounds}`;
-  const timer = m.roundDeadline !== null && !s.over ? html` <span class="timer" data-deadline="${new Date(m.roundDeadline).toISOString()}">closes at ${new Date(m.roundDeadline).toISOString().slice(11, 19)} UTC</span>` : '';
+  const timer =
+    m.roundDeadline !== null && !s.over
+      ? html` <span class="timer" data-deadline="${new Date(m.roundDeadline).toISOString()}">closes at ${new Date(m.roundDeadline).toISOString().slice(11, 19)} UTC</span>`
+      : '';
   return html`<section class="panel" aria-labelledby="round-h"><h2 id="round-h"><span class="round">${round}</span>${timer}</h2>
 <table class="standings"><caption>Standings</caption><thead><tr><th scope="col">#</th><th scope="col">Seat</th><th scope="col">Reward</th><th scope="col" class="opt">Reputation</th><th scope="col">Budget</th><th scope="col" class="opt">Demand</th></tr></thead><tbody>${standings.map(
-    (l, i) => html`<tr><td>${i + 1}</td><td>${richText(seatLabel(m, l.id))}${l.finished ? ' (finished)' : ''}</td><td class="num">${fmtReward(l.cumulativeReward)}</td><td class="num opt">${l.reputation.toFixed(2)}</td><td>${l.budgetBand}</td><td class="opt">${l.demandLevel}</td></tr>`,
+    (l, i) =>
+      html`<tr><td>${i + 1}</td><td>${richText(seatLabel(m, l.id))}${l.finished ? ' (finished)' : ''}</td><td class="num">${fmtReward(l.cumulativeReward)}</td><td class="num opt">${l.reputation.toFixed(2)}</td><td>${l.budgetBand}</td><td class="opt">${l.demandLevel}</td></tr>`,
   )}</tbody></table>
 <h3>Open offers</h3>${offers.length ? html`<ul class="offers">${offers.map((o) => html`<li><strong>${o.id}</strong> ${offerTerms(m, o)}${o.message ? html`<br><span class="quote">${o.message}</span>` : ''}</li>`)}</ul>` : html`<p>None.</p>`}
 <h3>Coalitions</h3>${coalitions.length ? html`<ul>${coalitions.map((c) => html`<li><strong>${c.id}</strong> (${c.status}): ${c.members.map((l) => labName(m, l)).join(', ')}; consented ${c.consented.map((l) => labName(m, l)).join(', ') || 'nobody yet'}${c.committedBlockIds.length ? `; blocks ${c.committedBlockIds.join(', ')}` : ''}</li>`)}</ul>` : html`<p>None.</p>`}
@@ -97,7 +117,12 @@ ${opts.chartVersion !== null ? html`<figure><img class="chart" src="/matches/${o
 }
 
 /** The live (or finished) match page: panels and the feed, with the stream URL for live.js. */
-export function matchPage(rec: MatchRecord, m: HostedMatch, items: readonly FeedItem[], opts: { chartVersion: number | null; demo?: boolean }): Html {
+export function matchPage(
+  rec: MatchRecord,
+  m: HostedMatch,
+  items: readonly FeedItem[],
+  opts: { chartVersion: number | null; demo?: boolean },
+): Html {
   const live = rec.status !== 'over' && m.phase !== 'over';
   const title = `${m.settings.task} · ${rec.id}`;
   // A finished match opens no stream (live.js): the demo view only watches for a newer live match.
@@ -110,11 +135,20 @@ export function matchPage(rec: MatchRecord, m: HostedMatch, items: readonly Feed
 }
 
 /** A finished match round by round: a scrubber over rounds (replay.js), each round's feed and standings. */
-export function replayPage(rec: MatchRecord, m: HostedMatch, items: readonly FeedItem[], chartVersion: number | null): Html {
+export function replayPage(
+  rec: MatchRecord,
+  m: HostedMatch,
+  items: readonly FeedItem[],
+  chartVersion: number | null,
+): Html {
   const rounds = m.state?.params.maxRounds ?? 0;
   const points = m.standings ?? [];
-  const best = m.state ? [...publicView(m.state).labs].sort((a, b) => b.cumulativeReward - a.cumulativeReward)[0] : undefined;
-  const how = m.state?.over ? `after ${points.length} round${points.length === 1 ? '' : 's'}` : 'when the match was ended early';
+  const best = m.state
+    ? [...publicView(m.state).labs].sort((a, b) => b.cumulativeReward - a.cumulativeReward)[0]
+    : undefined;
+  const how = m.state?.over
+    ? `after ${points.length} round${points.length === 1 ? '' : 's'}`
+    : 'when the match was ended early';
   const byRound = Array.from({ length: rounds + 1 }, (_, r) => items.filter((i) => i.round === r));
   const body = html`<h1>Replay: ${m.settings.task} <span class="badge over">finished</span></h1>
 <p class="meta">Match <code>${rec.id}</code> · seed ${m.settings.seed} · <a href="/matches/${rec.id}">match page</a></p>
@@ -123,7 +157,9 @@ export function replayPage(rec: MatchRecord, m: HostedMatch, items: readonly Fee
 ${byRound.map(
   (list, r) =>
     html`<section class="replay-round" data-round="${r}" aria-labelledby="r${r}-h"><h2 id="r${r}-h">${r === 0 ? 'Lobby' : `Round ${r}`}</h2>${
-      points[r - 1] ? html`<p class="standing">After round ${r}: ${points[r - 1]!.rows.map((x) => `${labName(m, x.lab)} ${fmtReward(x.cumulativeReward)}`).join(' · ')}</p>` : ''
+      points[r - 1]
+        ? html`<p class="standing">After round ${r}: ${points[r - 1]!.rows.map((x) => `${labName(m, x.lab)} ${fmtReward(x.cumulativeReward)}`).join(' · ')}</p>`
+        : ''
     }<ol class="feed">${list.map((i) => i.html)}</ol></section>`,
 )}
 ${chartVersion !== null ? html`<figure><img class="chart" src="/matches/${rec.id}/standings.png?v=${chartVersion}" alt="Chart of each seat's cumulative reward after each round" width="640" height="360"><figcaption>Standings over rounds</figcaption></figure>` : ''}`;
@@ -132,7 +168,12 @@ ${chartVersion !== null ? html`<figure><img class="chart" src="/matches/${rec.id
 
 /** The demo page when no match exists yet. */
 export function emptyDemoPage(): Html {
-  return page({ title: 'Demo', bodyClass: 'demo', scripts: ['live.js'], body: html`<div class="match demo" data-follow="1"><h1>Waiting for a match</h1><p>This view follows the newest live match by itself. Start one in the channel (<code>new</code>, <code>join</code>, <code>start</code>) or with <code>npm run demo</code>.</p></div>` });
+  return page({
+    title: 'Demo',
+    bodyClass: 'demo',
+    scripts: ['live.js'],
+    body: html`<div class="match demo" data-follow="1"><h1>Waiting for a match</h1><p>This view follows the newest live match by itself. Start one in the channel (<code>new</code>, <code>join</code>, <code>start</code>) or with <code>npm run demo</code>.</p></div>`,
+  });
 }
 
 /** A short message page (errors, refusals). */

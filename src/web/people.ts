@@ -12,7 +12,8 @@ import type { PlayerRef } from '../analytics/ratings/types.js';
 export type Naming = (userId: string, displayName: string) => string;
 
 /** The naming of config `web.people`: `names` → display names, `pseudonyms` → `pseudo(userId)`. */
-export const namingFor = (mode: 'names' | 'pseudonyms', pseudo: Pseudonymizer): Naming => (mode === 'names' ? (_id, name) => name : (id) => pseudo(id));
+export const namingFor = (mode: 'names' | 'pseudonyms', pseudo: Pseudonymizer): Naming =>
+  mode === 'names' ? (_id, name) => name : (id) => pseudo(id);
 
 /**
  * `m` with every person's display name replaced by its public name and their user id by an opaque one

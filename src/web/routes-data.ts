@@ -13,7 +13,15 @@ import { z } from 'zod';
 import { preferenceChartSpec } from '../analytics/preference/chart.js';
 import { PreferenceFormatSchema, SourceSchema } from '../analytics/preference/formats.js';
 import { grantedIds, withConsent } from '../analytics/preference/consent.js';
-import { computeStats, DEFAULT_SELECTION, DEFAULT_STATS_OPTIONS, loadMatchData, preferenceRows, type MatchData, type PreferenceStats } from '../analytics/preference/index.js';
+import {
+  computeStats,
+  DEFAULT_SELECTION,
+  DEFAULT_STATS_OPTIONS,
+  loadMatchData,
+  preferenceRows,
+  type MatchData,
+  type PreferenceStats,
+} from '../analytics/preference/index.js';
 import { pseudonymizer } from '../analytics/preference/pseudonym.js';
 import { formatLeaderboard } from '../analytics/ratings/format.js';
 import { buildLeaderboard, type Leaderboard } from '../analytics/ratings/leaderboard.js';
@@ -31,7 +39,11 @@ const LeaderboardQuerySchema = z.object({
   kind: z.enum(['people', 'models', 'all']).optional(),
   min: z.coerce.number().int().min(1).max(1000).optional(),
 });
-const ExportQuerySchema = z.object({ format: PreferenceFormatSchema.default('jsonl'), source: SourceSchema.default('human'), include_identifying: z.enum(['0', '1']).default('0') });
+const ExportQuerySchema = z.object({
+  format: PreferenceFormatSchema.default('jsonl'),
+  source: SourceSchema.default('human'),
+  include_identifying: z.enum(['0', '1']).default('0'),
+});
 
 /** Whether the request carries the configured admin token (constant-time compare; false when none is configured). */
 export function isAdmin(req: FastifyRequest, token: string | null): boolean {
@@ -72,7 +84,11 @@ export function registerDataRoutes(app: FastifyInstance, ctx: WebContext): void 
     const q = LeaderboardQuerySchema.safeParse(req.query);
     const f = q.success ? q.data : {};
     const task = f.task ? f.task : undefined;
-    const query = new URLSearchParams({ ...(task ? { task } : {}), ...(f.kind ? { kind: f.kind } : {}), ...(f.min ? { min: String(f.min) } : {}) }).toString();
+    const query = new URLSearchParams({
+      ...(task ? { task } : {}),
+      ...(f.kind ? { kind: f.kind } : {}),
+      ...(f.min ? { min: String(f.min) } : {}),
+    }).toString();
     return { task, kind: f.kind ?? 'all', min: f.min ?? ctx.settings.web.minMatches, query };
   };
   /** The table of one version and filter (task, kind), with its last-updated time. */
@@ -81,41 +97,84 @@ export function registerDataRoutes(app: FastifyInstance, ctx: WebContext): void 
       const { results } = await loaderFor(ctx.store).load({}, { includeSeeded: ctx.settings.data.includeSeeded });
       const t = buildLeaderboard(results, { ...(f.task ? { task: f.task } : {}), kind: f.kind });
       const counted = f.task ? results.filter((r) => r.task === f.task) : results;
-      const updated = counted.reduce<string | null>((acc, r) => (acc === null || r.endedAt > acc ? r.endedAt : acc), null);
+      const updated = counted.reduce<string | null>(
+        (acc, r) => (acc === null || r.endedAt > acc ? r.endedAt : acc),
+        null,
+      );
       return { t, updated, size: 1024 + t.rows.length * 256 };
     });
   /** One rendered answer of a leaderboard route, per version and normalised filter. */
-  const cached = async <B extends string | Buffer | Html | null>(route: 'page' | 'csv' | 'json' | 'png', req: FastifyRequest, make: (t: Leaderboard, f: TableQuery, updated: string | null) => Promise<B>): Promise<B> => {
+  const cached = async <B extends string | Buffer | Html | null>(
+    route: 'page' | 'csv' | 'json' | 'png',
+    req: FastifyRequest,
+    make: (t: Leaderboard, f: TableQuery, updated: string | null) => Promise<B>,
+  ): Promise<B> => {
     const f = filter(req);
     const version = await ratingsVersion(ctx.store);
     // Only the page shows the query string as given (in its links).
-    return (await renders.get(`${route}:${version}:${f.task ?? ''}:${f.kind}:${f.min}${route === 'page' ? `:${f.query}` : ''}`, async () => {
-      const { t, updated } = await table(version, f);
-      return bodyOf(await make(t, f, updated));
-    })).body;
+    return (
+      await renders.get(
+        `${route}:${version}:${f.task ?? ''}:${f.kind}:${f.min}${route === 'page' ? `:${f.query}` : ''}`,
+        async () => {
+          const { t, updated } = await table(version, f);
+          return bodyOf(await make(t, f, updated));
+        },
+      )
+    ).body;
   };
   const pseudo = () => pseudonymizer(ctx.store, ctx.settings.votes.pseudonymSecret);
 
   app.get('/leaderboard', rendering, async (req, reply) => {
     const page = await cached('page', req, async (t, f, updated) =>
-      leaderboardPage(t, { name: (r) => playerName(r.player, ctx.naming), minMatches: f.min, updated, tasks: [...TASK_NAMES], task: f.task, query: f.query }),
+      leaderboardPage(t, {
+        name: (r) => playerName(r.player, ctx.naming),
+        minMatches: f.min,
+        updated,
+        tasks: [...TASK_NAMES],
+        task: f.task,
+        query: f.query,
+      }),
     );
     return ctx.send(reply, page);
   });
   app.get('/leaderboard.csv', rendering, async (req, reply) => {
-    const text = await cached('csv', req, async (t, f) => formatLeaderboard({ ...t, rows: rankedRows(t, f.min) }, 'csv', await pseudo()));
-    return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="leaderboard.csv"').send(text);
+    const text = await cached('csv', req, async (t, f) =>
+      formatLeaderboard({ ...t, rows: rankedRows(t, f.min) }, 'csv', await pseudo()),
+    );
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="leaderboard.csv"')
+      .send(text);
   });
   app.get('/leaderboard.json', rendering, async (req, reply) => {
-    const text = await cached('json', req, async (t, f) => formatLeaderboard({ ...t, rows: rankedRows(t, f.min) }, 'json', await pseudo()));
-    return reply.type('application/json; charset=utf-8').header('content-disposition', 'attachment; filename="leaderboard.json"').send(text);
+    const text = await cached('json', req, async (t, f) =>
+      formatLeaderboard({ ...t, rows: rankedRows(t, f.min) }, 'json', await pseudo()),
+    );
+    return reply
+      .type('application/json; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="leaderboard.json"')
+      .send(text);
   });
   app.get('/leaderboard/ratings.png', rendering, async (req, reply) => {
     const png = await cached('png', req, async (t, f) => {
       const rows = rankedRows(t, f.min);
       if (rows.length === 0) return null;
-      const [{ renderChart }, { ratingsChart }] = await Promise.all([import('../analytics/charts/request.js'), import('../analytics/charts/requests.js')]);
-      return Buffer.from((await renderChart(ratingsChart(rows, `Ratings (${f.task ?? 'all tasks'}, ${t.matches} matches)`, (r) => playerName(r.player, ctx.naming), t.people))).png);
+      const [{ renderChart }, { ratingsChart }] = await Promise.all([
+        import('../analytics/charts/request.js'),
+        import('../analytics/charts/requests.js'),
+      ]);
+      return Buffer.from(
+        (
+          await renderChart(
+            ratingsChart(
+              rows,
+              `Ratings (${f.task ?? 'all tasks'}, ${t.matches} matches)`,
+              (r) => playerName(r.player, ctx.naming),
+              t.people,
+            ),
+          )
+        ).png,
+      );
     });
     if (png === null) return reply.status(404).type('text/plain').send('no ratings yet');
     return reply.type('image/png').header('cache-control', 'public, max-age=60').send(png);
@@ -137,10 +196,20 @@ export function registerDataRoutes(app: FastifyInstance, ctx: WebContext): void 
   const prefVersion = new PreferenceVersion(ctx.store, ctx.cache);
   /** The public statistics of one version (computed once per version). */
   const stats = async (version: string): Promise<PreferenceStats> =>
-    (await renders.get(`stats:${version}`, async () => ({ stats: computeStats(await data(false), { ...DEFAULT_STATS_OPTIONS, selection: { ...DEFAULT_SELECTION, includeSeeded: ctx.settings.data.includeSeeded } }), size: 4096 }))).stats;
+    (
+      await renders.get(`stats:${version}`, async () => ({
+        stats: computeStats(await data(false), {
+          ...DEFAULT_STATS_OPTIONS,
+          selection: { ...DEFAULT_SELECTION, includeSeeded: ctx.settings.data.includeSeeded },
+        }),
+        size: 4096,
+      }))
+    ).stats;
   app.get('/preferences', rendering, async (_req, reply) => {
     const version = await prefVersion.current();
-    const page = await renders.get(`prefs:${version}`, async () => bodyOf(preferencesPage(await stats(version), { adminDownloads: ctx.settings.web.adminToken !== null })));
+    const page = await renders.get(`prefs:${version}`, async () =>
+      bodyOf(preferencesPage(await stats(version), { adminDownloads: ctx.settings.web.adminToken !== null })),
+    );
     return ctx.send(reply, page.body);
   });
   app.get('/preferences/chart.png', rendering, async (_req, reply) => {
@@ -155,12 +224,33 @@ export function registerDataRoutes(app: FastifyInstance, ctx: WebContext): void 
     return reply.type('image/png').header('cache-control', 'public, max-age=60').send(body);
   });
   app.get('/preferences/export', rendering, async (req, reply) => {
-    if (!isAdmin(req, ctx.settings.web.adminToken)) return reply.status(401).header('www-authenticate', 'Bearer').type('text/plain').send('The preference exports are for the operator only (Authorization: Bearer <admin token>).');
+    if (!isAdmin(req, ctx.settings.web.adminToken))
+      return reply
+        .status(401)
+        .header('www-authenticate', 'Bearer')
+        .type('text/plain')
+        .send('The preference exports are for the operator only (Authorization: Bearer <admin token>).');
     const q = ExportQuerySchema.safeParse(req.query);
-    if (!q.success) return reply.status(400).type('text/plain').send('format: trl | openai-dpo | jsonl; source: human | judge; include_identifying: 0 | 1');
-    const selection = { includeIdentifying: q.data.include_identifying === '1', includeSeeded: ctx.settings.data.includeSeeded };
-    const rows = preferenceRows(withConsent(await data(true), grantedIds(await ctx.store.listConsents())), { format: q.data.format, source: q.data.source, pseudonymize: await pseudo(), selection });
+    if (!q.success)
+      return reply
+        .status(400)
+        .type('text/plain')
+        .send('format: trl | openai-dpo | jsonl; source: human | judge; include_identifying: 0 | 1');
+    const selection = {
+      includeIdentifying: q.data.include_identifying === '1',
+      includeSeeded: ctx.settings.data.includeSeeded,
+    };
+    const rows = preferenceRows(withConsent(await data(true), grantedIds(await ctx.store.listConsents())), {
+      format: q.data.format,
+      source: q.data.source,
+      pseudonymize: await pseudo(),
+      selection,
+    });
     const text = rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : '');
-    return reply.type('application/x-ndjson; charset=utf-8').header('cache-control', 'no-store').header('content-disposition', `attachment; filename="preferences-${q.data.source}-${q.data.format}.jsonl"`).send(text);
+    return reply
+      .type('application/x-ndjson; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('content-disposition', `attachment; filename="preferences-${q.data.source}-${q.data.format}.jsonl"`)
+      .send(text);
   });
 }

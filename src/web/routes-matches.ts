@@ -26,32 +26,49 @@ const ListQuerySchema = z.object({
 const EventsQuerySchema = z.object({ after: z.coerce.number().int().min(0).optional() });
 
 /** Version of a match's standings chart: rounds closed (null before the first close). */
-const chartVersion = (loaded: LoadedMatch): number | null => (loaded.match?.standings?.length ? loaded.match.standings.length : null);
+const chartVersion = (loaded: LoadedMatch): number | null =>
+  loaded.match?.standings?.length ? loaded.match.standings.length : null;
 
 /** Register the routes; returns the hub's renderer (items after a seq, and the state panels). */
-export function registerMatchRoutes(app: FastifyInstance, ctx: WebContext): (id: string, afterSeq: number) => Promise<{ items: FeedItem[]; state: Html | null }> {
+export function registerMatchRoutes(
+  app: FastifyInstance,
+  ctx: WebContext,
+): (id: string, afterSeq: number) => Promise<{ items: FeedItem[]; state: Html | null }> {
   /** Votes of the match's closed ballots (read only when the log has a ballot close). */
   const votesOf = async (loaded: LoadedMatch) => {
     const map = new Map<string, import('../store/types.js').VoteRecord[]>();
     if (!loaded.events.some((e) => e.body.type === 'ballot_closed')) return map;
-    for (const v of await ctx.store.listVotes({ matchId: loaded.record.id })) map.set(v.ballotId, [...(map.get(v.ballotId) ?? []), v]);
+    for (const v of await ctx.store.listVotes({ matchId: loaded.record.id }))
+      map.set(v.ballotId, [...(map.get(v.ballotId) ?? []), v]);
     return map;
   };
   const feed = async (loaded: LoadedMatch, afterSeq: number): Promise<FeedItem[]> =>
-    loaded.match ? feedOf(loaded.events, null, { naming: ctx.naming, votes: await votesOf(loaded) }, afterSeq, loaded.match).items : [];
+    loaded.match
+      ? feedOf(loaded.events, null, { naming: ctx.naming, votes: await votesOf(loaded) }, afterSeq, loaded.match).items
+      : [];
   const render = async (id: string, afterSeq: number) => {
     const loaded = await ctx.cache.get(id);
     if (!loaded?.match) return { items: [], state: null };
-    return { items: await feed(loaded, afterSeq), state: statePanel(publicMatch(loaded.match, ctx.naming), { chartVersion: chartVersion(loaded), matchId: id }) };
+    return {
+      items: await feed(loaded, afterSeq),
+      state: statePanel(publicMatch(loaded.match, ctx.naming), { chartVersion: chartVersion(loaded), matchId: id }),
+    };
   };
-  const notFound = (reply: Parameters<WebContext['send']>[0]) => ctx.send(reply, messagePage('No such match', 'There is no match with this id here.'), 404);
+  const notFound = (reply: Parameters<WebContext['send']>[0]) =>
+    ctx.send(reply, messagePage('No such match', 'There is no match with this id here.'), 404);
 
   app.get('/', async (req, reply) => {
     const q = ListQuerySchema.safeParse(req.query);
     const f = q.success ? q.data : {};
     const loaded = await ctx.cache.newest(200);
     const rows = loaded.map((l) => summarize(l.record, l.match ? publicMatch(l.match, ctx.naming) : null));
-    const shown = rows.filter((r) => (!f.task || r.task === f.task) && (!f.platform || r.platform === f.platform) && (!f.status || r.status === f.status) && (!f.players || r.players === f.players));
+    const shown = rows.filter(
+      (r) =>
+        (!f.task || r.task === f.task) &&
+        (!f.platform || r.platform === f.platform) &&
+        (!f.status || r.status === f.status) &&
+        (!f.players || r.players === f.players),
+    );
     const platforms = [...new Set(rows.map((r) => r.platform))].sort();
     return ctx.send(reply, listPage(shown, f, { tasks: [...TASK_NAMES], platforms }));
   });
@@ -60,15 +77,31 @@ export function registerMatchRoutes(app: FastifyInstance, ctx: WebContext): (id:
     const p = IdSchema.safeParse(req.params);
     const loaded = p.success ? await ctx.cache.get(p.data.id) : null;
     if (!loaded?.match) return notFound(reply);
-    return ctx.send(reply, matchPage(loaded.record, publicMatch(loaded.match, ctx.naming), await feed(loaded, 0), { chartVersion: chartVersion(loaded) }));
+    return ctx.send(
+      reply,
+      matchPage(loaded.record, publicMatch(loaded.match, ctx.naming), await feed(loaded, 0), {
+        chartVersion: chartVersion(loaded),
+      }),
+    );
   });
 
   app.get('/matches/:id/replay', async (req, reply) => {
     const p = IdSchema.safeParse(req.params);
     const loaded = p.success ? await ctx.cache.get(p.data.id) : null;
     if (!loaded?.match) return notFound(reply);
-    if (loaded.match.phase !== 'over') return ctx.send(reply, messagePage('Not finished yet', `This match is still being played (its page is /matches/${loaded.record.id}). Its replay opens when it is over.`), 409);
-    return ctx.send(reply, replayPage(loaded.record, publicMatch(loaded.match, ctx.naming), await feed(loaded, 0), chartVersion(loaded)));
+    if (loaded.match.phase !== 'over')
+      return ctx.send(
+        reply,
+        messagePage(
+          'Not finished yet',
+          `This match is still being played (its page is /matches/${loaded.record.id}). Its replay opens when it is over.`,
+        ),
+        409,
+      );
+    return ctx.send(
+      reply,
+      replayPage(loaded.record, publicMatch(loaded.match, ctx.naming), await feed(loaded, 0), chartVersion(loaded)),
+    );
   });
 
   app.get('/matches/:id/events', async (req, reply) => {
@@ -76,13 +109,24 @@ export function registerMatchRoutes(app: FastifyInstance, ctx: WebContext): (id:
     const loaded = p.success ? await ctx.cache.get(p.data.id) : null;
     if (!loaded?.match) return reply.status(404).type('text/plain').send('no such match');
     const refused = ctx.hub.admit(req.ip);
-    if (refused) return reply.status(refused === 'too_many_streams' ? 503 : 429).header('retry-after', '10').type('text/plain').send(refused);
+    if (refused)
+      return reply
+        .status(refused === 'too_many_streams' ? 503 : 429)
+        .header('retry-after', '10')
+        .type('text/plain')
+        .send(refused);
     const header = req.headers['last-event-id'];
     const fromHeader = typeof header === 'string' && /^\d{1,12}$/.test(header.trim()) ? Number(header.trim()) : null;
     const q = EventsQuerySchema.safeParse(req.query);
     const after = fromHeader ?? (q.success ? (q.data.after ?? 0) : 0);
     reply.hijack();
-    reply.raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no', 'x-content-type-options': 'nosniff' });
+    reply.raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+      'x-content-type-options': 'nosniff',
+    });
     await ctx.hub.attach(loaded, reply.raw, req.ip, after);
   });
 
@@ -98,7 +142,10 @@ export function registerMatchRoutes(app: FastifyInstance, ctx: WebContext): (id:
       const { renderChart } = await import('../analytics/charts/request.js');
       const req = standingsChart(publicMatch(loaded.match, ctx.naming));
       // Seat labels carry player-text markers (src/chat/player-text.ts): plain text on the chart.
-      const rows = req.rows.map((r) => ({ ...r, ...(typeof r['seat'] === 'string' ? { seat: plainOf(r['seat']).replace('👤 ', '') } : {}) }));
+      const rows = req.rows.map((r) => ({
+        ...r,
+        ...(typeof r['seat'] === 'string' ? { seat: plainOf(r['seat']).replace('👤 ', '') } : {}),
+      }));
       png = Buffer.from((await renderChart({ ...req, rows })).png);
       charts.set(key, png);
       if (charts.size > 100) charts.delete(charts.keys().next().value!);
@@ -119,7 +166,13 @@ export function registerMatchRoutes(app: FastifyInstance, ctx: WebContext): (id:
   app.get('/demo', async (_req, reply) => {
     const loaded = await featured();
     if (!loaded?.match) return ctx.send(reply, emptyDemoPage());
-    return ctx.send(reply, matchPage(loaded.record, publicMatch(loaded.match, ctx.naming), await feed(loaded, 0), { chartVersion: chartVersion(loaded), demo: true }));
+    return ctx.send(
+      reply,
+      matchPage(loaded.record, publicMatch(loaded.match, ctx.naming), await feed(loaded, 0), {
+        chartVersion: chartVersion(loaded),
+        demo: true,
+      }),
+    );
   });
   return render;
 }

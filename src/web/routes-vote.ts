@@ -22,7 +22,9 @@ import type { ServedPair, WebVoteError } from './vote.js';
 import { checkSameOrigin } from './origin.js';
 
 const COOKIE = 'arena_vote';
-const SessionSchema = z.object({ u: z.string().min(1), n: z.string(), c: z.string().min(1), exp: z.number().int() }).strict();
+const SessionSchema = z
+  .object({ u: z.string().min(1), n: z.string(), c: z.string().min(1), exp: z.number().int() })
+  .strict();
 type Session = z.infer<typeof SessionSchema>;
 const VoteBodySchema = z.object({
   match: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/),
@@ -44,13 +46,15 @@ const LINK_REFUSED = {
   malformed_link: 'This is not a valid voting link.',
   bad_signature: 'This voting link is not valid (it was not made by this arena, or it was changed).',
   expired_link: 'This voting link has expired. Ask the bot for a new one with `vote` in your channel.',
-  used_link: 'This voting link was already used. Links work once; ask the bot for a new one with `vote` in your channel.',
+  used_link:
+    'This voting link was already used. Links work once; ask the bot for a new one with `vote` in your channel.',
 } as const;
 
 /** The pair form: both pitches as text, four submit buttons. */
 function pairForm(s: ServedPair): Html {
   const { ballot: b, shown } = s;
-  const choice = (value: VoteChoice, label: string, cls: string) => html`<button type="submit" name="choice" value="${value}" class="${cls}">${label}</button>`;
+  const choice = (value: VoteChoice, label: string, cls: string) =>
+    html`<button type="submit" name="choice" value="${value}" class="${cls}">${label}</button>`;
   return html`<section class="pair" aria-labelledby="pair-h"><h2 id="pair-h">Ballot ${b.id} · pair ${shown.pair} of ${b.pairs.length} (round ${b.round + 1} pitches)</h2>
 <p>Which pitch argues better for priority? Authors are hidden (names of labs, jobs, blocks and players are replaced); you see who wrote them and the judge's scores after you vote. ${s.left} pair${s.left === 1 ? '' : 's'} left for you on this ballot, this one included.</p>
 <div class="pitches"><figure class="pitch"><figcaption>Pitch A</figcaption><blockquote>${richText(playerBlock(shown.blindA.text))}</blockquote></figure><figure class="pitch"><figcaption>Pitch B</figcaption><blockquote>${richText(playerBlock(shown.blindB.text))}</blockquote></figure></div>
@@ -73,9 +77,15 @@ export function registerVoteRoutes(app: FastifyInstance, ctx: WebContext): void 
       return null;
     }
   };
-  const votePage = (reply: FastifyReply, s: Session, before: Html | null, next: { pair: ServedPair | null; openBallots: number }, status = 200) => {
+  const votePage = (
+    reply: FastifyReply,
+    s: Session,
+    before: Html | null,
+    next: { pair: ServedPair | null; openBallots: number },
+    status = 200,
+  ) => {
     const body = html`<h1>Blind vote on pitches</h1><p class="meta">Voting as <strong>${s.n || 'you'}</strong> until ${new Date(s.exp * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC. Your votes count as if cast in the channel.</p>
-${before ?? ''}${next.pair ? pairForm(next.pair) : html`<section class="pair"><h2>Nothing left for you</h2><p>${next.openBallots === 0 ? 'No ballot is open in your channel right now. One opens when a round with two or more pitches closes.' : 'You have judged every pair open to you. Thanks! The judge\'s scores are posted when each ballot closes.'}</p></section>`}`;
+${before ?? ''}${next.pair ? pairForm(next.pair) : html`<section class="pair"><h2>Nothing left for you</h2><p>${next.openBallots === 0 ? 'No ballot is open in your channel right now. One opens when a round with two or more pitches closes.' : "You have judged every pair open to you. Thanks! The judge's scores are posted when each ballot closes."}</p></section>`}`;
     // The page's own form must name its origin: under the site-wide `no-referrer` a browser sends `Origin: null`
     // on every POST, which the origin check refuses (origin.ts). `same-origin` still sends nothing to other sites.
     reply.header('referrer-policy', 'same-origin');
@@ -84,9 +94,15 @@ ${before ?? ''}${next.pair ? pairForm(next.pair) : html`<section class="pair"><h
 
   app.get<{ Params: { token: string } }>('/vote/link/:token', async (req, reply) => {
     const v = verifyVoteToken(req.params.token, ctx.linkSecret, ctx.now());
-    if (!v.ok) return ctx.send(reply, messagePage('Voting link refused', LINK_REFUSED[v.code]), v.code === 'expired_link' ? 410 : 403);
+    if (!v.ok)
+      return ctx.send(
+        reply,
+        messagePage('Voting link refused', LINK_REFUSED[v.code]),
+        v.code === 'expired_link' ? 410 : 403,
+      );
     const c: VoteClaims = v.claims;
-    if (!(await ctx.store.tryClaim(`web_link:${c.j}`))) return ctx.send(reply, messagePage('Voting link refused', LINK_REFUSED.used_link), 410);
+    if (!(await ctx.store.tryClaim(`web_link:${c.j}`)))
+      return ctx.send(reply, messagePage('Voting link refused', LINK_REFUSED.used_link), 410);
     const value = JSON.stringify({ u: c.u, n: c.n, c: c.c, exp: c.exp } satisfies Session);
     const maxAge = Math.max(1, Math.floor(c.exp - ctx.now() / 1000));
     reply.setCookie(COOKIE, value, { signed: true, httpOnly: true, sameSite: 'strict', secure, path: '/vote', maxAge });
@@ -95,7 +111,15 @@ ${before ?? ''}${next.pair ? pairForm(next.pair) : html`<section class="pair"><h
 
   app.get('/vote', async (req, reply) => {
     const s = session(req);
-    if (!s) return ctx.send(reply, messagePage('Voting needs your personal link', 'Ask the bot with `vote` in your channel: its reply has a personal link to vote here.'), 401);
+    if (!s)
+      return ctx.send(
+        reply,
+        messagePage(
+          'Voting needs your personal link',
+          'Ask the bot with `vote` in your channel: its reply has a personal link to vote here.',
+        ),
+        401,
+      );
     return votePage(reply, s, null, await ctx.votes.next({ userId: s.u, channelId: s.c }));
   });
 
@@ -103,20 +127,54 @@ ${before ?? ''}${next.pair ? pairForm(next.pair) : html`<section class="pair"><h
     // Cross-site forms carry the voter's cookie only where SameSite is not honoured; their Origin gives them away.
     const origin = checkSameOrigin(req.headers, ctx.settings.web.publicUrl);
     if (!origin.ok) {
-      const from = origin.origin === null ? 'a page that did not say where it was' : `another site (${playerText(origin.origin)})`;
-      return ctx.send(reply, messagePage('Vote refused', `This vote was sent from ${from}, not from this page, so it was not recorded. Vote on the page your personal link opened.`), 403);
+      const from =
+        origin.origin === null ? 'a page that did not say where it was' : `another site (${playerText(origin.origin)})`;
+      return ctx.send(
+        reply,
+        messagePage(
+          'Vote refused',
+          `This vote was sent from ${from}, not from this page, so it was not recorded. Vote on the page your personal link opened.`,
+        ),
+        403,
+      );
     }
     const s = session(req);
-    if (!s) return ctx.send(reply, messagePage('Voting needs your personal link', 'Your voting session is missing or has expired. Ask the bot for a new link with `vote`.'), 401);
+    if (!s)
+      return ctx.send(
+        reply,
+        messagePage(
+          'Voting needs your personal link',
+          'Your voting session is missing or has expired. Ask the bot for a new link with `vote`.',
+        ),
+        401,
+      );
     const body = VoteBodySchema.safeParse(req.body);
     const voter = { userId: s.u, channelId: s.c };
-    if (!body.success) return votePage(reply, s, html`<p class="error" role="alert">That vote was not understood.</p>`, await ctx.votes.next(voter), 400);
+    if (!body.success)
+      return votePage(
+        reply,
+        s,
+        html`<p class="error" role="alert">That vote was not understood.</p>`,
+        await ctx.votes.next(voter),
+        400,
+      );
     const r = await ctx.votes.cast(voter, body.data.match, body.data.ballot, body.data.pair, body.data.choice);
     if (!r.ok) {
       const why = `${REFUSED[r.code]}${r.retryInSeconds ? ` Try again in ${r.retryInSeconds} s.` : ''}`;
-      return votePage(reply, s, html`<p class="error" role="alert">Vote not recorded: ${why}</p>`, await ctx.votes.next(voter), r.code === 'rate_limited' ? 429 : 409);
+      return votePage(
+        reply,
+        s,
+        html`<p class="error" role="alert">Vote not recorded: ${why}</p>`,
+        await ctx.votes.next(voter),
+        r.code === 'rate_limited' ? 429 : 409,
+      );
     }
     const done = renderVoteRecorded(publicMatch(r.match, ctx.naming), r.ballot, r.shown, body.data.choice);
-    return votePage(reply, s, html`<div role="status">${postHtml(done, 'recorded')}</div>`, await ctx.votes.next(voter));
+    return votePage(
+      reply,
+      s,
+      html`<div role="status">${postHtml(done, 'recorded')}</div>`,
+      await ctx.votes.next(voter),
+    );
   });
 }

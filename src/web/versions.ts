@@ -41,7 +41,9 @@ export class PreferenceVersion {
         this.settled.add(rec.id);
         continue;
       }
-      open.push(`${rec.id}:${m.phase}:${m.standings?.length ?? 0}:${m.ballots.map((b) => (b.closed ? 'c' : 'o')).join('')}`);
+      open.push(
+        `${rec.id}:${m.phase}:${m.standings?.length ?? 0}:${m.ballots.map((b) => (b.closed ? 'c' : 'o')).join('')}`,
+      );
     }
     return `p${this.settled.size}|${open.join('|')}`;
   }

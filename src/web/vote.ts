@@ -11,7 +11,17 @@
  */
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { BALLOT_RESTORE_WINDOW_MS } from '../voting/ballot-host.js';
-import { canonicalChoice, checkPair, eligiblePairs, isOpenAt, nextPair, shownPair, type Ballot, type ShownPair, type VoteChoice } from '../voting/ballots/index.js';
+import {
+  canonicalChoice,
+  checkPair,
+  eligiblePairs,
+  isOpenAt,
+  nextPair,
+  shownPair,
+  type Ballot,
+  type ShownPair,
+  type VoteChoice,
+} from '../voting/ballots/index.js';
 import { seatOfUser } from '../match/replay.js';
 import type { HostedMatch } from '../match/types.js';
 import type { EventStore } from '../store/types.js';
@@ -35,7 +45,8 @@ export interface ServedPair {
 }
 
 /** Codes of refused web votes (as in chat) plus `unknown_ballot` for a ballot not open in the link's channel. */
-export type WebVoteError = 'unknown_ballot' | 'unknown_pair' | 'own_pitch' | 'ballot_closed' | 'duplicate_vote' | 'rate_limited';
+export type WebVoteError =
+  'unknown_ballot' | 'unknown_pair' | 'own_pitch' | 'ballot_closed' | 'duplicate_vote' | 'rate_limited';
 
 /** Serves pairs and records votes for link holders (see the file comment). */
 export class WebVotes {
@@ -57,7 +68,12 @@ export class WebVotes {
     if (active) ids.push(active.id);
     const since = new Date(this.now() - BALLOT_RESTORE_WINDOW_MS).toISOString();
     const over = await this.store.listMatches({ channelId, status: 'over', since });
-    ids.push(...over.slice(-RECENT_FINISHED).reverse().map((r) => r.id));
+    ids.push(
+      ...over
+        .slice(-RECENT_FINISHED)
+        .reverse()
+        .map((r) => r.id),
+    );
     const out: HostedMatch[] = [];
     for (const id of ids) {
       const m = (await this.cache.get(id))?.match;
@@ -81,7 +97,16 @@ export class WebVotes {
         open++;
         const done = await this.judged(m.id, b.id, v.userId);
         const n = nextPair(b, lab, done);
-        if (n !== null) return { pair: { match: m, ballot: b, shown: shownPair(m.id, b, n, v.userId), left: eligiblePairs(b, lab).filter((x) => !done.has(x)).length }, openBallots: open };
+        if (n !== null)
+          return {
+            pair: {
+              match: m,
+              ballot: b,
+              shown: shownPair(m.id, b, n, v.userId),
+              left: eligiblePairs(b, lab).filter((x) => !done.has(x)).length,
+            },
+            openBallots: open,
+          };
       }
     }
     return { pair: null, openBallots: open };
@@ -91,7 +116,16 @@ export class WebVotes {
    * Record `choice` (relative to what this voter was shown) on pair `pair` of ballot `ballotId` of match
    * `matchId`. The match must be one of the link channel's candidates.
    */
-  async cast(v: WebVoter, matchId: string, ballotId: string, pair: number, choice: VoteChoice): Promise<{ ok: true; match: HostedMatch; ballot: Ballot; shown: ShownPair } | { ok: false; code: WebVoteError; retryInSeconds?: number }> {
+  async cast(
+    v: WebVoter,
+    matchId: string,
+    ballotId: string,
+    pair: number,
+    choice: VoteChoice,
+  ): Promise<
+    | { ok: true; match: HostedMatch; ballot: Ballot; shown: ShownPair }
+    | { ok: false; code: WebVoteError; retryInSeconds?: number }
+  > {
     const now = this.now();
     const m = (await this.candidates(v.channelId)).find((x) => x.id === matchId);
     const b = m?.ballots.find((x) => x.id === ballotId);

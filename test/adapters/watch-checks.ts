@@ -48,7 +48,11 @@ export function closedRounds(posts: readonly ChannelPost[]): { rounds: number[];
 export function assertToldInWords(posts: readonly ChannelPost[]): void {
   const { rounds, total } = closedRounds(posts);
   assert.ok(total !== null && total >= 3, `round closes were posted (saw ${rounds.join(',')})`);
-  assert.deepEqual(rounds, Array.from({ length: total }, (_, i) => i + 1), 'every round close, once, in order');
+  assert.deepEqual(
+    rounds,
+    Array.from({ length: total }, (_, i) => i + 1),
+    'every round close, once, in order',
+  );
   const lastClose = posts.findLastIndex((p) => /^Round \d+\/\d+ closed/.test(p.title));
   const final = posts.findIndex((p) => /^Match over/.test(p.title));
   assert.ok(final > lastClose, 'the final standings come after the last round close');
@@ -60,7 +64,8 @@ export function assertToldInWords(posts: readonly ChannelPost[]): void {
   assert.match(all, /pitched: “[^”]{20,}”/u, "a pitch's text");
   assert.match(all, /(countered|rejected|offered) .+ — “[^”]{10,}”/u, 'a reason in words');
   // Not action names (the snake_case ones; `wait`, `finish` and `bid` are also plain words).
-  for (const name of ACTION_TYPES.filter((a) => a.includes('_'))) assert.ok(!new RegExp(`\\b${name}\\b`).test(all), `no action name ${name} in the channel`);
+  for (const name of ACTION_TYPES.filter((a) => a.includes('_')))
+    assert.ok(!new RegExp(`\\b${name}\\b`).test(all), `no action name ${name} in the channel`);
 }
 
 /**
@@ -77,19 +82,30 @@ export function leaksIn(states: readonly MatchState[], text: string, settled: Se
     for (const id of msg.text.match(/\bj_\d+_\w+/g) ?? []) if (last.jobs[id]?.owner === msg.from) named.add(id);
   }
   // The jobs a pitch names with its `job` option are public too: its post says "pitches for j_…".
-  for (const s of states) for (const p of s.pitches) for (const id of p.jobIds) if (last.jobs[id]?.owner === p.lab) named.add(id);
+  for (const s of states)
+    for (const p of s.pitches) for (const id of p.jobIds) if (last.jobs[id]?.owner === p.lab) named.add(id);
   const leaks: string[] = [];
   for (const line of text.matchAll(/^Lab [A-Z] (j_\d+_\w+): (met|missed|partial)/gm)) settled.add(line[1]!);
   // A lab's own pitch post ("Lab A pitches") may name its jobs: the author chose to make them public.
   const pitch = /^(Lab [A-Z]) pitches/m.exec(text);
   for (const job of Object.values(last.jobs)) {
     const pitchedByOwner = pitch !== null && last.labs[job.owner]!.publicName === pitch[1];
-    if (!settled.has(job.id) && !named.has(job.id) && !pitchedByOwner && new RegExp(`\\b${job.id}\\b`).test(text)) leaks.push(`job id ${job.id}`);
+    if (!settled.has(job.id) && !named.has(job.id) && !pitchedByOwner && new RegExp(`\\b${job.id}\\b`).test(text))
+      leaks.push(`job id ${job.id}`);
     if (num(job.baseValue, 2).test(text)) leaks.push(`base value of ${job.id}`);
     if (num(job.baseValue * job.urgencyMultiplier, 1).test(text)) leaks.push(`value of ${job.id}`);
   }
-  for (const st of states) for (const lab of Object.values(st.labs)) if (num(lab.budget, 2).test(text)) leaks.push(`budget of ${lab.id}`);
-  for (const re of [/needs \d+ GPU-h by/, /min rel(iability)? 0\.\d\d/, /your round \d+ reward/, /[Bb]udget \d/, /only you see this/, /You play Lab/, /job_utility/]) {
+  for (const st of states)
+    for (const lab of Object.values(st.labs)) if (num(lab.budget, 2).test(text)) leaks.push(`budget of ${lab.id}`);
+  for (const re of [
+    /needs \d+ GPU-h by/,
+    /min rel(iability)? 0\.\d\d/,
+    /your round \d+ reward/,
+    /[Bb]udget \d/,
+    /only you see this/,
+    /You play Lab/,
+    /job_utility/,
+  ]) {
     if (re.test(text)) leaks.push(String(re));
   }
   return leaks.map((l) => `${l} in: ${text.slice(0, 100)}`);

@@ -8,7 +8,13 @@ import type { LlmCallRecord } from '../../src/llm/types.js';
 import { waitUntil } from '../support/wait.js';
 
 const Verdict = z.object({ winner: z.string(), score: z.number().min(0).max(1), note: z.string().nullable() });
-const ask = { role: 'bench' as const, model: 'm1', name: 'verdict', schema: Verdict, messages: [{ role: 'user' as const, content: 'Judge it.' }] };
+const ask = {
+  role: 'bench' as const,
+  model: 'm1',
+  name: 'verdict',
+  schema: Verdict,
+  messages: [{ role: 'user' as const, content: 'Judge it.' }],
+};
 
 /** A client on the emulator; its 10 s timeout is for replies that arrive (ample on a loaded machine). */
 function client(emu: OpenAiEmulator, over: LlmConfigInput = {}, onCall?: (r: LlmCallRecord) => void) {
@@ -29,7 +35,10 @@ describe('LlmClient against the local emulator (real openai client)', () => {
     const records: LlmCallRecord[] = [];
     const c = client(emu, {}, (r) => records.push(r));
     const n0 = emu.chatRequests().length;
-    emu.script({ content: JSON.stringify({ winner: 'Seat K', score: 0.7, note: null }), usage: { prompt_tokens: 50, completion_tokens: 10 } });
+    emu.script({
+      content: JSON.stringify({ winner: 'Seat K', score: 0.7, note: null }),
+      usage: { prompt_tokens: 50, completion_tokens: 10 },
+    });
     const r = await c.structured({ ...ask, matchId: 'mA' });
     assert.ok(r.ok);
     assert.deepEqual(r.value, { winner: 'Seat K', score: 0.7, note: null });
@@ -40,7 +49,10 @@ describe('LlmClient against the local emulator (real openai client)', () => {
     assert.equal(req?.body?.response_format?.json_schema?.name, 'verdict');
     assert.equal(records.length, 1);
     const { role, model, matchId, mode, ok, code, usage, latencyMs } = records[0]!;
-    assert.deepEqual({ role, model, matchId, mode, ok, code, tokens: usage?.totalTokens }, { role: 'bench', model: 'm1', matchId: 'mA', mode: 'json_schema', ok: true, code: 'ok', tokens: 60 });
+    assert.deepEqual(
+      { role, model, matchId, mode, ok, code, tokens: usage?.totalTokens },
+      { role: 'bench', model: 'm1', matchId: 'mA', mode: 'json_schema', ok: true, code: 'ok', tokens: 60 },
+    );
     assert.equal(latencyMs, r.latencyMs, "the record carries the call's measured latency");
     assert.equal(c.spentBy('mA'), 60);
   });
@@ -124,7 +136,10 @@ describe('LlmClient against the local emulator (real openai client)', () => {
     assert.equal(r.mode, 'text');
     assert.equal(r.value.winner, 'Seat {Q}');
     const reqs = emu.chatRequests().slice(n0);
-    assert.deepEqual(reqs.map((q) => q.body?.response_format?.type ?? 'none'), ['json_schema', 'json_object', 'none']);
+    assert.deepEqual(
+      reqs.map((q) => q.body?.response_format?.type ?? 'none'),
+      ['json_schema', 'json_object', 'none'],
+    );
     // the schema is stated in the prompt when the server cannot enforce it
     assert.match(reqs[2]?.body?.messages?.[0]?.content ?? '', /JSON Schema/);
     emu.script({ content: 'verdict: {"winner": "b", "score": 1, "note": null} done' });
@@ -135,7 +150,10 @@ describe('LlmClient against the local emulator (real openai client)', () => {
 
   test('per-match token budget: calls past it fail budget_exhausted without a request', async () => {
     const c = client(emu, { matchTokenBudget: 100 });
-    emu.script({ content: JSON.stringify({ winner: 'a', score: 0.5, note: null }), usage: { prompt_tokens: 80, completion_tokens: 30 } });
+    emu.script({
+      content: JSON.stringify({ winner: 'a', score: 0.5, note: null }),
+      usage: { prompt_tokens: 80, completion_tokens: 30 },
+    });
     assert.equal((await c.structured({ ...ask, matchId: 'mB' })).ok, true);
     const n0 = emu.chatRequests().length;
     const r = await c.structured({ ...ask, matchId: 'mB' });
@@ -150,7 +168,8 @@ describe('LlmClient against the local emulator (real openai client)', () => {
     const c = client(emu, { maxConcurrent: 2 });
     const n0 = emu.chatRequests().length;
     emu.resetInFlightPeak();
-    for (let i = 0; i < 4; i++) emu.script({ delayMs: 250, content: JSON.stringify({ winner: 'a', score: 0.5, note: null }) });
+    for (let i = 0; i < 4; i++)
+      emu.script({ delayMs: 250, content: JSON.stringify({ winner: 'a', score: 0.5, note: null }) });
     const rs = await Promise.all([0, 1, 2, 3].map(() => c.structured(ask)));
     assert.ok(rs.every((r) => r.ok));
     assert.equal(emu.chatRequests().length - n0, 4);

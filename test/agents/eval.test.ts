@@ -18,16 +18,26 @@ describe('llm:<model> players in the eval runner, and settings', () => {
 
   test('an llm:<model> player plays a whole episode through the endpoint, one call per round', async () => {
     clearAgentFactories();
-    const reg = await registerEvalAgents(registerAgentFactory, { ARENA_LLM_BASE_URL: emu.baseURL, ARENA_LLM_RETRIES: '0' });
+    const reg = await registerEvalAgents(registerAgentFactory, {
+      ARENA_LLM_BASE_URL: emu.baseURL,
+      ARENA_LLM_RETRIES: '0',
+    });
     assert.equal(reg.ok, true, reg.message);
     const r = resolvePlayer('llm:tiny-model');
     assert.ok(r.ok);
-    emu.setResponder(() => ({ content: JSON.stringify({ plan: null, actions: [{ action_type: 'wait' }], pitch: null }) }));
+    emu.setResponder(() => ({
+      content: JSON.stringify({ plan: null, actions: [{ action_type: 'wait' }], pitch: null }),
+    }));
     const n0 = emu.chatRequests().length;
     const res = await runEpisode(r.player, { task: 'single_trade', seed: 0 });
     assert.equal(res.rounds, 3);
     assert.equal(emu.chatRequests().length - n0, 3);
-    assert.ok(emu.chatRequests().slice(n0).every((q) => q.body?.model === 'tiny-model'));
+    assert.ok(
+      emu
+        .chatRequests()
+        .slice(n0)
+        .every((q) => q.body?.model === 'tiny-model'),
+    );
     assert.ok(Number.isFinite(res.reward));
     // a broken endpoint: the seat waits every round and the episode still ends
     emu.setResponder(() => ({ status: 500 }));
@@ -45,7 +55,10 @@ describe('llm:<model> players in the eval runner, and settings', () => {
   });
 
   test('settings: env overrides the file; bad values are coded errors; runtime without endpoint is null', async () => {
-    const r = loadLlmConfig({ baseUrl: 'http://localhost:11434/v1', agentModel: 'llama3', timeoutMs: 5000 }, { ARENA_AGENT_MODEL: 'qwen', ARENA_LLM_MAX_CONCURRENT: '3', ARENA_JUDGE_PANEL: 'a, b' });
+    const r = loadLlmConfig(
+      { baseUrl: 'http://localhost:11434/v1', agentModel: 'llama3', timeoutMs: 5000 },
+      { ARENA_AGENT_MODEL: 'qwen', ARENA_LLM_MAX_CONCURRENT: '3', ARENA_JUDGE_PANEL: 'a, b' },
+    );
     assert.ok(r.ok);
     assert.equal(r.config.agentModel, 'qwen');
     assert.equal(r.config.baseUrl, 'http://localhost:11434/v1');

@@ -47,7 +47,11 @@ describe('a fair share of the model per match', () => {
     await waitUntil('the next start', () => started.length === 5);
     assert.equal(started[4], 'b2');
     for (const t of [...a, ...b]) t.finish();
-    assert.deepEqual(await Promise.all(runs), ['a1', 'a2', 'a3', 'a4', 'b1', 'b2'], 'every call resolves with its own result');
+    assert.deepEqual(
+      await Promise.all(runs),
+      ['a1', 'a2', 'a3', 'a4', 'b1', 'b2'],
+      'every call resolves with its own result',
+    );
     await waitUntil('the queue to empty', () => q.running + q.queued === 0);
   });
 
@@ -80,7 +84,15 @@ describe('a fair share of the model per match', () => {
 
     test("with llm.maxConcurrent 2, match B's call reaches the model before match A's third", async () => {
       const client = emuClient(emu, { maxConcurrent: 2, responseFormat: 'json_schema' });
-      const ask = (matchId: string, model: string) => client.structured({ role: 'agent', model, messages: [{ role: 'user', content: 'hi' }], schema: z.object({ ok: z.boolean() }), name: 'x', matchId });
+      const ask = (matchId: string, model: string) =>
+        client.structured({
+          role: 'agent',
+          model,
+          messages: [{ role: 'user', content: 'hi' }],
+          schema: z.object({ ok: z.boolean() }),
+          name: 'x',
+          matchId,
+        });
       const n0 = emu.chatRequests().length;
       const calls = [ask('mA', 'a'), ask('mA', 'a'), ask('mA', 'a'), ask('mA', 'a')];
       await waitUntil('two calls at the model', () => emu.chatRequests().length - n0 === 2);
@@ -93,7 +105,10 @@ describe('a fair share of the model per match', () => {
       release();
       const results = await Promise.all(calls);
       assert.ok(results.every((r) => r.ok));
-      const order = emu.chatRequests().slice(n0).map((r) => r.body?.model);
+      const order = emu
+        .chatRequests()
+        .slice(n0)
+        .map((r) => r.body?.model);
       assert.deepEqual(order.slice(0, 2), ['a', 'a']);
       assert.equal(order[2], 'b', `B's call is the next to go out: ${order.join(',')}`);
     });

@@ -39,7 +39,9 @@ export async function hagglerTrades(seeds: readonly number[]): Promise<SeedTrade
   try {
     for (const seed of seeds) {
       const rejected: string[] = [];
-      const h = await harness({ agentFor: llmAgentFactory(emuClient(emu), { onNote: (n) => rejected.push(...n.rejected.map((r) => r.code)) }) });
+      const h = await harness({
+        agentFor: llmAgentFactory(emuClient(emu), { onNote: (n) => rejected.push(...n.rejected.map((r) => r.code)) }),
+      });
       const channel = `haggle-${seed}`;
       const say = async (text: string) => {
         await runText(h.host, channel, SELLER, text);
@@ -54,17 +56,26 @@ export async function hagglerTrades(seeds: readonly number[]): Promise<SeedTrade
       for (let round = 0; round < 10; round++) {
         const m = await h.host.current(channel);
         if (!m?.state || m.phase !== 'running') break;
-        const live = Object.values(m.state.blocks).filter((b) => b.owner === 'lab_0' && (b.status === 'available' || b.status === 'reserved'));
+        const live = Object.values(m.state.blocks).filter(
+          (b) => b.owner === 'lab_0' && (b.status === 'available' || b.status === 'reserved'),
+        );
         for (const b of live) {
           await say(`offer to:lab_1 give:${b.id} ask:${ASKS[k++ % ASKS.length]}`);
           const now = await h.host.current(channel);
-          const counter = Object.values(now?.state?.offers ?? {}).find((o) => o.from === 'lab_1' && o.to === 'lab_0' && o.status === 'active' && o.requestedBlockIds.includes(b.id));
+          const counter = Object.values(now?.state?.offers ?? {}).find(
+            (o) =>
+              o.from === 'lab_1' && o.to === 'lab_0' && o.status === 'active' && o.requestedBlockIds.includes(b.id),
+          );
           if (counter) await say(`counter offer:${counter.id} give:${b.id} ask:${Math.round(counter.payment * 1.15)}`);
         }
         await say('done');
       }
       const offers = Object.values((await replayed(h.store, id)).state?.offers ?? {});
-      out.push({ seed, trades: offers.filter((o) => o.status === 'accepted' && (o.from === 'lab_1' || o.to === 'lab_1')).length, rejected });
+      out.push({
+        seed,
+        trades: offers.filter((o) => o.status === 'accepted' && (o.from === 'lab_1' || o.to === 'lab_1')).length,
+        rejected,
+      });
       await h.host.stop();
       await h.store.close();
     }
@@ -78,6 +89,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const first = Number(process.argv[2] ?? 1);
   const last = Number(process.argv[3] ?? 20);
   const rows = await hagglerTrades(Array.from({ length: last - first + 1 }, (_, i) => first + i));
-  for (const r of rows) console.log(`seed ${r.seed}: ${r.trades} trade(s)${r.rejected.length ? `; turned down: ${r.rejected.join(', ')}` : ''}`);
-  console.log(`seeds ${first}–${last}: ${rows.reduce((a, r) => a + r.trades, 0)} trades with the haggler; ${rows.reduce((a, r) => a + r.rejected.length, 0)} of its actions turned down`);
+  for (const r of rows)
+    console.log(
+      `seed ${r.seed}: ${r.trades} trade(s)${r.rejected.length ? `; turned down: ${r.rejected.join(', ')}` : ''}`,
+    );
+  console.log(
+    `seeds ${first}–${last}: ${rows.reduce((a, r) => a + r.trades, 0)} trades with the haggler; ${rows.reduce((a, r) => a + r.rejected.length, 0)} of its actions turned down`,
+  );
 }

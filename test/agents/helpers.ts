@@ -38,7 +38,8 @@ export function firstJob(state: MatchState, lab: string): JobFacts {
 }
 
 /** A fact-sheet line as the judge prompt writes it. */
-export const factLine = (j: JobFacts): string => `job ${j.id}: ${j.unmetHours} of ${j.requiredHours} GPU-hours unmet, deadline round ${j.deadlineRound}`;
+export const factLine = (j: JobFacts): string =>
+  `job ${j.id}: ${j.unmetHours} of ${j.requiredHours} GPU-hours unmet, deadline round ${j.deadlineRound}`;
 
 /** An allocation of one own block to one own job that the engine accepts, found by dry run. */
 export function validAllocation(state: MatchState, lab: string): { job_id: string; block_ids: string[] } {
@@ -64,8 +65,10 @@ export function withPitches(state: MatchState, pitches: Record<string, { text: s
 }
 
 /** The user message of a judge request. */
-export const userText = (req: RecordedRequest | undefined): string => req?.body?.messages?.find((m) => m.role === 'user')?.content ?? '';
-export const systemText = (req: RecordedRequest | undefined): string => req?.body?.messages?.find((m) => m.role === 'system')?.content ?? '';
+export const userText = (req: RecordedRequest | undefined): string =>
+  req?.body?.messages?.find((m) => m.role === 'user')?.content ?? '';
+export const systemText = (req: RecordedRequest | undefined): string =>
+  req?.body?.messages?.find((m) => m.role === 'system')?.content ?? '';
 
 /** Aliases of a judge prompt in the order shown, with the pitch text (unescaped) of each. */
 export function pitchesInPrompt(prompt: string): { seat: string; text: string; raw: string }[] {
@@ -104,7 +107,12 @@ export function verdictFor(req: RecordedRequest, pick: (text: string) => SeatVer
   });
 }
 
-export const v = (x: number): SeatVerdict => ({ need: x, urgency: x, specificity_truthfulness: x, fairness_coalition: x });
+export const v = (x: number): SeatVerdict => ({
+  need: x,
+  urgency: x,
+  specificity_truthfulness: x,
+  fairness_coalition: x,
+});
 
 /**
  * A market_round seed (searched from `from`) where the honest pitches of `labs` (default lab_0 and lab_1) can
@@ -119,7 +127,11 @@ export function contestedSeed(from = 0, labs: readonly string[] = ['lab_0', 'lab
 /** The round of `seed` with the honest pitches of `labs`; null (or a failed assertion when `strict`) unless they are all contenders. */
 export function contestedState(seed: number, strict?: true, labs?: readonly string[]): MatchState;
 export function contestedState(seed: number, strict: false, labs?: readonly string[]): MatchState | null;
-export function contestedState(seed: number, strict = true, labs: readonly string[] = ['lab_0', 'lab_1']): MatchState | null {
+export function contestedState(
+  seed: number,
+  strict = true,
+  labs: readonly string[] = ['lab_0', 'lab_1'],
+): MatchState | null {
   const base = market(seed);
   let s: MatchState;
   try {

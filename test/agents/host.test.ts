@@ -32,7 +32,8 @@ describe('LLM seats and judge through the round host', () => {
   after(() => emu.close());
 
   test('five LLM seats are asked in parallel: all five requests are in flight before any is answered', async () => {
-    const seed = Array.from({ length: 50 }, (_, i) => i).find((s) => labIdsFor('coalition_market', s).length === 5) ?? -1;
+    const seed =
+      Array.from({ length: 50 }, (_, i) => i).find((s) => labIdsFor('coalition_market', s).length === 5) ?? -1;
     const labs = labIdsFor('coalition_market', seed);
     assert.equal(labs.length, 5);
     // A barrier instead of a clock: no reply leaves until the fifth request has arrived. Asked one after
@@ -52,14 +53,18 @@ describe('LLM seats and judge through the round host', () => {
     for (const lab of labs) unwrap(await h.host.assign('c-par', HOST, lab, { kind: 'llm', model: 'agent-m' }));
     const n0 = emu.chatRequests().length;
     unwrap(await h.host.start('c-par', HOST));
-    await waitUntil('round 0 to close', async () => (await closedRounds(h.store, m.id)).length > 0, { timeoutMs: 60_000 });
+    await waitUntil('round 0 to close', async () => (await closedRounds(h.store, m.id)).length > 0, {
+      timeoutMs: 60_000,
+    });
     clearTimeout(breaker);
     unwrap(await h.host.end('c-par', HOST));
     await h.host.stop();
     const first = emu.chatRequests().slice(n0, n0 + 5);
     assert.deepEqual(new Set(first.map((r) => r.body?.model)), new Set(['agent-m']));
     assert.equal(emu.inFlightPeak(), 5, 'five requests open at once: the seats were asked in parallel');
-    const acted = (await h.store.load(m.id)).filter((e) => e.body.type === 'action' && e.seq < 40).map((e) => (e.body as { lab: string }).lab);
+    const acted = (await h.store.load(m.id))
+      .filter((e) => e.body.type === 'action' && e.seq < 40)
+      .map((e) => (e.body as { lab: string }).lab);
     assert.deepEqual(new Set(acted), new Set(labs));
   });
 
@@ -89,9 +94,14 @@ describe('LLM seats and judge through the round host', () => {
     unwrap(await h.host.join('c-judge', BOB, 'lab_1'));
     unwrap(await h.host.start('c-judge', HOST));
     const n0 = emu.chatRequests().length;
-    for (const [who, lab] of [[ALICE, 'lab_0'], [BOB, 'lab_1']] as const) {
+    for (const [who, lab] of [
+      [ALICE, 'lab_0'],
+      [BOB, 'lab_1'],
+    ] as const) {
       const mine = honest(market(seed), lab);
-      const pitch = unwrap(await h.host.act('c-judge', who, { action_type: 'make_pitch', message: mine.text, job_ids: mine.jobs }));
+      const pitch = unwrap(
+        await h.host.act('c-judge', who, { action_type: 'make_pitch', message: mine.text, job_ids: mine.jobs }),
+      );
       assert.equal(pitch.result.ok, true);
     }
     unwrap(await h.host.done('c-judge', BOB));
@@ -121,7 +131,9 @@ describe('LLM seats and judge through the round host', () => {
     const responder = (req: RecordedRequest) =>
       req.body?.model === 'judge-m'
         ? { content: verdictFor(req, (t) => (t.includes(`job ${theirs.jobs[0]}`) ? v(0.9) : v(0.3))) }
-        : { content: JSON.stringify({ plan: null, actions: [], pitch: { message: theirs.text, job_ids: theirs.jobs } }) };
+        : {
+            content: JSON.stringify({ plan: null, actions: [], pitch: { message: theirs.text, job_ids: theirs.jobs } }),
+          };
     emu.setResponder(responder);
     const client = emuClient(emu);
     const judge = createLlmJudge({ client, models: ['judge-m'] });
@@ -133,13 +145,23 @@ describe('LLM seats and judge through the round host', () => {
     unwrap(await h.host.start('c-replay', HOST));
     for (let round = 0; round < 2; round++) {
       await h.host.idle();
-      unwrap(await h.host.act('c-replay', ALICE, { action_type: 'make_pitch', message: `${mine.text} (round ${round})`, job_ids: round === 0 ? mine.jobs : [] }));
+      unwrap(
+        await h.host.act('c-replay', ALICE, {
+          action_type: 'make_pitch',
+          message: `${mine.text} (round ${round})`,
+          job_ids: round === 0 ? mine.jobs : [],
+        }),
+      );
       unwrap(await h.host.done('c-replay', ALICE));
       await h.host.idle();
     }
     const closed = await closedRounds(h.store, m.id);
     assert.equal(closed.length, 2);
-    assert.equal((closed[0]!.judge as { judgeId: string }).judgeId, LLM_JUDGE_ID, 'the model judged the contested round');
+    assert.equal(
+      (closed[0]!.judge as { judgeId: string }).judgeId,
+      LLM_JUDGE_ID,
+      'the model judged the contested round',
+    );
     unwrap(await h.host.end('c-replay', HOST));
     const live = h.host.current('c-replay');
     await h.host.stop();
@@ -154,7 +176,8 @@ describe('LLM seats and judge through the round host', () => {
     );
     // The model's rationales stay in the log; no seat's observation carries them.
     assert.match(JSON.stringify(closed), /scored Seat/);
-    for (const lab of replayed.state.labIds) assert.doesNotMatch(JSON.stringify(observe(replayed.state, lab)), /scored Seat|rationale/);
+    for (const lab of replayed.state.labIds)
+      assert.doesNotMatch(JSON.stringify(observe(replayed.state, lab)), /scored Seat|rationale/);
     // a fresh host over the same store, with the same judge and agents, restores without asking anyone
     const host2 = new RoundHost({ store: h.store, judge, agentFor, clock: h.clock, publish: async () => {} });
     await host2.restore();

@@ -2,7 +2,13 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { ruleJudge } from '../../src/engine/judge/rule-judge.js';
 import { seatFacts } from '../../src/engine/judge/facts.js';
-import { anonymise, buildJudgePrompt, JUDGE_PROMPT_V1, neutralPitch, randomArrangement } from '../../src/agents/llm-prompt.js';
+import {
+  anonymise,
+  buildJudgePrompt,
+  JUDGE_PROMPT_V1,
+  neutralPitch,
+  randomArrangement,
+} from '../../src/agents/llm-prompt.js';
 import { checkPitch } from '../../src/engine/judge/explain.js';
 import { seededJudgeRng } from '../../src/agents/llm-judge.js';
 import { closeTag, escapeQuoted, makeNonce, unescapeQuoted } from '../../src/llm/quote.js';
@@ -44,15 +50,22 @@ describe('judge prompt: delimiters, escaping, anonymisation', () => {
     }
     // outside the blocks, no pitch text remains
     const outside = user.replace(/<quote-[a-z0-9]+ [^>]*>\n.*\n<\/quote-[a-z0-9]+>/g, '');
-    for (const needle of ['SYSTEM: ', 'Ignore previous', 'html', 'fake', 'spare capacity fairly']) assert.ok(!outside.includes(needle), `"${needle}" outside`);
+    for (const needle of ['SYSTEM: ', 'Ignore previous', 'html', 'fake', 'spare capacity fairly'])
+      assert.ok(!outside.includes(needle), `"${needle}" outside`);
     // the blocks come in the arrangement's order
-    assert.deepEqual(blocks.map((b) => b.seat), arrangement.order.map((l) => arrangement.alias[l]));
+    assert.deepEqual(
+      blocks.map((b) => b.seat),
+      arrangement.order.map((l) => arrangement.alias[l]),
+    );
   });
 
-  test('hardened view: the model reads each pitch as the claims the checker read, never the player\'s words', () => {
+  test("hardened view: the model reads each pitch as the claims the checker read, never the player's words", () => {
     const h = honest(market(), 'lab_1').text;
     const padded = `${h} Our researchers have worked tirelessly for many months. Compute is the lifeblood of research. ${h}`;
-    const s = withPitches(market(), { lab_0: { text: 'We really need compute; please help.' }, lab_1: { text: padded } });
+    const s = withPitches(market(), {
+      lab_0: { text: 'We really need compute; please help.' },
+      lab_1: { text: padded },
+    });
     const arrangement = randomArrangement(['lab_0', 'lab_1'], seeded(3));
     const p = buildJudgePrompt(s, s.pitches, ruleJudge.judge(s), arrangement, seeded(5));
     const blocks = pitchesInPrompt(p.messages[1]!.content);
@@ -67,7 +80,10 @@ describe('judge prompt: delimiters, escaping, anonymisation', () => {
     assert.doesNotMatch(b1, /Our|still needs|tirelessly|lifeblood|fairly|trade/);
     assert.equal(blocks.find((b) => b.seat === arrangement.alias.lab_0)!.text, '(no checkable claim)');
     assert.match(p.messages[0]!.content, /the player's own words are not shown/);
-    assert.match(factsOf(p.messages[1]!.content, arrangement.alias.lab_1!), /automatic manipulation check of the pitch: a sentence repeated 2 times; this pitch cannot win/);
+    assert.match(
+      factsOf(p.messages[1]!.content, arrangement.alias.lab_1!),
+      /automatic manipulation check of the pitch: a sentence repeated 2 times; this pitch cannot win/,
+    );
   });
 
   test('escape round-trips any text', () => {
@@ -92,7 +108,10 @@ describe('judge prompt: delimiters, escaping, anonymisation', () => {
       const blocks = pitchesInPrompt(user);
       const a0 = blocks.find((b) => b.seat === arrangement.alias.lab_0)!;
       // own name → "[this seat]", others → their alias (or "another lab"), alias-like text neutralised
-      assert.equal(a0.text, `[this seat] ([this seat]) asks ${arrangement.alias.lab_1} and another lab for blocks; [seat] should win.`);
+      assert.equal(
+        a0.text,
+        `[this seat] ([this seat]) asks ${arrangement.alias.lab_1} and another lab for blocks; [seat] should win.`,
+      );
       // fact sheets are under the aliases and hold the true jobs
       assert.ok(factsOf(user, arrangement.alias.lab_1!).includes(factLine(firstJob(s, 'lab_1'))));
       orders.add(arrangement.order.join());
@@ -113,7 +132,9 @@ describe('judge prompt: delimiters, escaping, anonymisation', () => {
     const facts = seatFacts(s, 'lab_0');
     for (const j of facts.pending) assert.ok(f0.includes(factLine(j)), factLine(j));
     const unmet = facts.pending.reduce((a, j) => a + j.unmetHours, 0);
-    assert.ok(f0.includes(`total unmet GPU-hours: ${unmet}; nearest deadline: round ${facts.pending[0]!.deadlineRound}`));
+    assert.ok(
+      f0.includes(`total unmet GPU-hours: ${unmet}; nearest deadline: round ${facts.pending[0]!.deadlineRound}`),
+    );
     assert.match(f0, /fabricated share 1\b/);
     assert.match(factsOf(user, arrangement.alias.lab_1!), /fabricated share 0\b/);
   });

@@ -18,11 +18,18 @@ const CH = 'verdicts';
 const VERDICT_TITLE = /The judge's check of/;
 
 const run = (h: Harness, who: Caller, text: string): Promise<Reply> => runText(h.host, CH, who, text);
-const privateOf = (who: Caller, r: Reply) => r.private.filter((p) => p.userId === who.userId).map(postText).join('\n');
+const privateOf = (who: Caller, r: Reply) =>
+  r.private
+    .filter((p) => p.userId === who.userId)
+    .map(postText)
+    .join('\n');
 
 /** alice pitches the truth, bob fabricates (two claims), dave mixes one true job with made-up hours. */
 async function pitchedRound(h: Harness, votes: boolean): Promise<{ closed: Reply; truths: string[] }> {
-  assert.equal((await run(h, alice, `new task:market_round seed:7 round_seconds:0 votes:${votes ? 'on' : 'off'}`)).error, undefined);
+  assert.equal(
+    (await run(h, alice, `new task:market_round seed:7 round_seconds:0 votes:${votes ? 'on' : 'off'}`)).error,
+    undefined,
+  );
   await run(h, alice, 'join lab:lab_0');
   await run(h, bob, 'join lab:lab_1');
   await run(h, dave, 'join lab:lab_2');
@@ -38,7 +45,9 @@ async function pitchedRound(h: Harness, votes: boolean): Promise<{ closed: Reply
   let closed: Reply | null = null;
   for (const who of [alice, bob, dave]) closed = await run(h, who, 'done');
   // Private values of every seat: "N of M GPU-hours unmet" lines as the author sees them.
-  const truths = ['lab_0', 'lab_1', 'lab_2'].flatMap((lab) => seatFacts(m.state!, lab).pending.map((j) => `${j.id}: ${j.unmetHours} of ${j.requiredHours} GPU-hours unmet`));
+  const truths = ['lab_0', 'lab_1', 'lab_2'].flatMap((lab) =>
+    seatFacts(m.state!, lab).pending.map((j) => `${j.id}: ${j.unmetHours} of ${j.requiredHours} GPU-hours unmet`),
+  );
   return { closed: closed!, truths };
 }
 
@@ -66,7 +75,12 @@ describe("the judge's per-claim verdict", () => {
 
     // While the ballot is open: nothing the channel (or a spectator) sees holds a verdict.
     const vote = await run(h, carol, 'vote');
-    for (const text of [publicText(closed), ...h.published.map((p) => publicText(p.reply)), privateOf(carol, vote), publicText(vote)]) {
+    for (const text of [
+      publicText(closed),
+      ...h.published.map((p) => publicText(p.reply)),
+      privateOf(carol, vote),
+      publicText(vote),
+    ]) {
       assert.doesNotMatch(text, VERDICT_TITLE);
       assert.doesNotMatch(text, /✓|✗|fabricated \(/);
     }

@@ -20,7 +20,13 @@ before(async () => {
 after(() => emu.close());
 
 test("an LLM seat's actions carry the seat prompt's version; a person's do not", async () => {
-  emu.setResponder(() => ({ content: JSON.stringify({ plan: null, actions: [{ action_type: 'send_message', message: 'Anyone selling GPU-hours?' }, { action_type: 'wait' }], pitch: null }) }));
+  emu.setResponder(() => ({
+    content: JSON.stringify({
+      plan: null,
+      actions: [{ action_type: 'send_message', message: 'Anyone selling GPU-hours?' }, { action_type: 'wait' }],
+      pitch: null,
+    }),
+  }));
   const h = await harness({ agentFor: llmAgentFactory(emuClient(emu)) });
   const m = unwrap(await h.host.create('c-pv', 'test', HOST, { task: 'market_round', seed: 5, roundSeconds: 0 }));
   unwrap(await h.host.join('c-pv', ALICE, 'lab_0'));
@@ -32,7 +38,10 @@ test("an LLM seat's actions carry the seat prompt's version; a person's do not",
   const actions = (await h.store.load(m.id)).flatMap((e) => (e.body.type === 'action' ? [e.body] : []));
   const llm = actions.filter((a) => a.lab === 'lab_1');
   assert.equal(llm.length, 2, 'the LLM seat acted twice');
-  assert.deepEqual(llm.map((a) => a.promptVersion), [AGENT_PROMPT_VERSION, AGENT_PROMPT_VERSION]);
+  assert.deepEqual(
+    llm.map((a) => a.promptVersion),
+    [AGENT_PROMPT_VERSION, AGENT_PROMPT_VERSION],
+  );
   const alice = actions.filter((a) => a.lab === 'lab_0');
   assert.equal(alice.length, 1);
   assert.equal('promptVersion' in alice[0]!, false, "a person's action has no prompt version");

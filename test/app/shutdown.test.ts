@@ -11,7 +11,13 @@ import { drainWithin, type DrainOutcome } from '../../src/app/shutdown.js';
 /** A logger that keeps what it was told. */
 function recorder() {
   const lines: { level: 'warn' | 'error'; msg: string; obj: object }[] = [];
-  return { lines, logger: { warn: (obj: object, msg: string) => void lines.push({ level: 'warn', msg, obj }), error: (obj: object, msg: string) => void lines.push({ level: 'error', msg, obj }) } };
+  return {
+    lines,
+    logger: {
+      warn: (obj: object, msg: string) => void lines.push({ level: 'warn', msg, obj }),
+      error: (obj: object, msg: string) => void lines.push({ level: 'error', msg, obj }),
+    },
+  };
 }
 /** Let promise callbacks run (setImmediate is not faked). */
 const flush = () => new Promise<void>((r) => setImmediate(r));
@@ -28,7 +34,10 @@ test('work that never ends is abandoned at drainSeconds exactly, with a warning'
   t.mock.timers.tick(1);
   await flush();
   assert.equal(outcome!.drained, false, 'given up at the bound');
-  assert.deepEqual(lines.map((l) => [l.level, l.msg]), [['warn', 'stop: drain time is up; in-flight work and queued posts are abandoned']]);
+  assert.deepEqual(
+    lines.map((l) => [l.level, l.msg]),
+    [['warn', 'stop: drain time is up; in-flight work and queued posts are abandoned']],
+  );
   assert.equal((lines[0]!.obj as { drainSeconds: number }).drainSeconds, 2);
 });
 
@@ -51,5 +60,8 @@ test('work that fails is logged, never thrown: the stop goes on', async () => {
   const { lines, logger } = recorder();
   const outcome = await drainWithin(() => Promise.reject(new Error('queue closed')), 2, logger);
   assert.equal(outcome.drained, true);
-  assert.deepEqual(lines.map((l) => [l.level, l.msg, (l.obj as { err: string }).err]), [['error', 'stop: draining failed', 'queue closed']]);
+  assert.deepEqual(
+    lines.map((l) => [l.level, l.msg, (l.obj as { err: string }).err]),
+    [['error', 'stop: draining failed', 'queue closed']],
+  );
 });

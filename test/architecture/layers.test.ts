@@ -13,7 +13,11 @@ import { cruise, type ICruiseResult, type IConfiguration } from 'dependency-crui
 
 const config = createRequire(import.meta.url)('../../.dependency-cruiser.cjs') as IConfiguration;
 
-async function violations(files: string[], baseDir: string, withTsConfig: boolean): Promise<{ rule: string; from: string; to: string }[]> {
+async function violations(
+  files: string[],
+  baseDir: string,
+  withTsConfig: boolean,
+): Promise<{ rule: string; from: string; to: string }[]> {
   const options = { ...config.options, ...(withTsConfig ? {} : { tsConfig: undefined }) };
   const r = await cruise(files, { ...options, baseDir, ruleSet: { forbidden: config.forbidden }, validate: true });
   const out = r.output as ICruiseResult;
@@ -51,7 +55,10 @@ test('a cycle fails no-circular, even inside one layer', async () => {
     'src/store/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
     'src/store/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
   });
-  assert.deepEqual(v.map((x) => x.rule), ['no-circular']);
+  assert.deepEqual(
+    v.map((x) => x.rule),
+    ['no-circular'],
+  );
   assert.match(v[0]!.from, /^src\/store\/[ab]\.ts$/);
 });
 

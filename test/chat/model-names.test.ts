@@ -66,7 +66,10 @@ test('Slack: a model name is verbatim text with look-alikes for emphasis and &lt
     const msg = renderSlack(post);
     // What Slack parses: the fallback text and every mrkdwn object (headers and buttons are plain_text, never parsed).
     const mrkdwn = [msg.text];
-    for (const b of msg.blocks as { text?: { type: string; text: string }; fields?: { type: string; text: string }[] }[]) {
+    for (const b of msg.blocks as {
+      text?: { type: string; text: string };
+      fields?: { type: string; text: string }[];
+    }[]) {
       for (const o of [...(b.text ? [b.text] : []), ...(b.fields ?? [])]) if (o.type === 'mrkdwn') mrkdwn.push(o.text);
     }
     for (const t of mrkdwn) {
@@ -92,6 +95,10 @@ test('web page: the name is HTML-escaped text in a player span, never <strong>',
     const html = postHtml(post).toString();
     assert.ok(!/<strong>bold<\/strong>|<code>x<\/code>/.test(html), html);
     assert.ok(!/<@everyone>|<a /.test(html), html);
-    if (html.includes('bold')) assert.match(html, /<span class="player">\*\*bold\*\* &lt;@everyone&gt; @here \[login\]\(https:\/\/evil\.example\) &#96;x&#96; (\[31m)?red<\/span>/);
+    if (html.includes('bold'))
+      assert.match(
+        html,
+        /<span class="player">\*\*bold\*\* &lt;@everyone&gt; @here \[login\]\(https:\/\/evil\.example\) &#96;x&#96; (\[31m)?red<\/span>/,
+      );
   }
 });

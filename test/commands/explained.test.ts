@@ -19,7 +19,10 @@ describe('errors say the real reason (3)', () => {
     const neg = await text('offer to:lab_1 pay:-50', 'invalid_option');
     assert.match(neg.shown, /`pay` must be ≥ 0 \(you wrote `-50`\)/);
     assert.doesNotMatch(neg.shown, /no valid value/, 'a number option has no list of valid ids to be empty');
-    assert.match((await text('offer to:lab_1 pay:abc', 'invalid_option')).shown, /`pay` must be a number of credits ≥ 0 \(you wrote `abc`\)/);
+    assert.match(
+      (await text('offer to:lab_1 pay:abc', 'invalid_option')).shown,
+      /`pay` must be a number of credits ≥ 0 \(you wrote `abc`\)/,
+    );
     const over = await text('offer to:lab_1 pay:500', 'budget_overspend');
     assert.equal(over.e.option, 'pay');
     assert.match(over.shown, new RegExp(`\`pay\` 500 is more than your budget ${budget.replace('.', '\\.')} credits`));
@@ -31,8 +34,14 @@ describe('errors say the real reason (3)', () => {
     const long = await text(`pitch text:"${'x'.repeat(5000)}"`, 'invalid_option');
     assert.match(long.shown, /`text` is too long: `x{40}…\(5,000 characters; at most 1,200\)`/);
     assert.ok(!long.shown.includes('x'.repeat(41)), 'the pitch is not echoed whole');
-    assert.match((await text('pitch text:"short"', 'invalid_option')).shown, /`text` must be at least 12 characters; yours has 5/);
-    assert.match((await text('offer to:lab_1 pay:1 expires:9', 'invalid_option')).shown, /`expires` must be at most 3 \(you wrote `9`\)/);
+    assert.match(
+      (await text('pitch text:"short"', 'invalid_option')).shown,
+      /`text` must be at least 12 characters; yours has 5/,
+    );
+    assert.match(
+      (await text('offer to:lab_1 pay:1 expires:9', 'invalid_option')).shown,
+      /`expires` must be at most 3 \(you wrote `9`\)/,
+    );
     // Id options still list what the caller may use, and say so when there is nothing.
     assert.match(replyText(await a.run(alice, 'accept')), /You have no valid value for `offer` right now/);
     await a.close();
@@ -52,10 +61,17 @@ describe('answer buttons reach only who may press them (7)', () => {
   test('an offer to an agent seat: no buttons; the scripted seat answers at once, in words, within the round', async () => {
     const a = await started();
     const r = assertOk(await a.run(alice, 'offer to:lab_2 pay:10 msg:"a gift"'));
-    assert.deepEqual(r.public.flatMap((p) => p.buttons ?? []), [], 'nobody gets Accept/Reject buttons for an agent seat');
+    assert.deepEqual(
+      r.public.flatMap((p) => p.buttons ?? []),
+      [],
+      'nobody gets Accept/Reject buttons for an agent seat',
+    );
     assert.match(replyText(r), /Lab C \(scripted\) answers:\n• sent Lab A a direct message\n• accepted o_1 from Lab A/);
     // Its reason reaches the sender privately; nobody else gets a private post.
-    assert.deepEqual(r.private.map((p) => p.userId), [alice.userId]);
+    assert.deepEqual(
+      r.private.map((p) => p.userId),
+      [alice.userId],
+    );
     assert.match(replyText(r), /Deal on o_1: that works for us\./);
     assert.equal((await a.state()).round, 0, 'within the round');
     assert.equal((await a.state()).offers.o_1?.status, 'accepted');
@@ -65,7 +81,9 @@ describe('answer buttons reach only who may press them (7)', () => {
   test('the Counter button (counter without terms) explains how to counter, with both sides’ block ids; nothing changes', async () => {
     const a = await started();
     const s = await a.state();
-    const btn = assertOk(await a.run(alice, 'offer to:lab_1 pay:2')).private[0]?.buttons?.find((b) => b.label.startsWith('Counter'));
+    const btn = assertOk(await a.run(alice, 'offer to:lab_1 pay:2')).private[0]?.buttons?.find((b) =>
+      b.label.startsWith('Counter'),
+    );
     assert.equal(btn?.command, 'counter offer:o_1');
     const before = await a.store.lastSeq(a.matchId!);
     const r = assertOk(await a.run(bob, btn!.command));
@@ -89,7 +107,10 @@ describe('`me` shows the running reward ledger', () => {
     // Lab C accepted at once; Alice's side of the trade is paid at the round close.
     const before = replyText(assertOk(await a.run(alice, 'me')));
     assert.match(before, /Your reward ledger/);
-    assert.match(before, /pending [+−]\d\.\d{4} deals: offer o_1 with Lab C: you gave 10\.00 credits for nothing.*\(paid at the round close\)/);
+    assert.match(
+      before,
+      /pending [+−]\d\.\d{4} deals: offer o_1 with Lab C: you gave 10\.00 credits for nothing.*\(paid at the round close\)/,
+    );
     assert.match(before, /0\.35×job_utility \+ 0\.20×deal_quality/);
     assertOk(await a.run(alice, 'done'));
     assertOk(await a.run(bob, 'done'));

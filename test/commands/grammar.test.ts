@@ -25,7 +25,8 @@ describe('parseCommandText', () => {
   });
 
   test('prefix forms: none, "arena", "/arena"; name is case-insensitive; extra spaces ignored', () => {
-    for (const t of ['status', 'arena status', '/arena status', '  /arena   STATUS  ']) assert.deepEqual(ok(t), { name: 'status', options: {} });
+    for (const t of ['status', 'arena status', '/arena status', '  /arena   STATUS  '])
+      assert.deepEqual(ok(t), { name: 'status', options: {} });
   });
 
   test('escapes inside quotes and typographic quotes', () => {
@@ -45,8 +46,14 @@ describe('parseCommandText', () => {
   });
 
   test('a bare first word is the value of a required first id option (counter o_2 …, allocate j_0_0 …), never of text', () => {
-    assert.deepEqual(ok('counter o_2 give:b_0_2 ask:12'), { name: 'counter', options: { offer: 'o_2', give: 'b_0_2', ask: '12' } });
-    assert.deepEqual(ok('allocate j_0_0 blocks:b_0_1'), { name: 'allocate', options: { job: 'j_0_0', blocks: 'b_0_1' } });
+    assert.deepEqual(ok('counter o_2 give:b_0_2 ask:12'), {
+      name: 'counter',
+      options: { offer: 'o_2', give: 'b_0_2', ask: '12' },
+    });
+    assert.deepEqual(ok('allocate j_0_0 blocks:b_0_1'), {
+      name: 'allocate',
+      options: { job: 'j_0_0', blocks: 'b_0_1' },
+    });
     assert.equal(bad('counter give:b_0_2 o_2').code, 'bad_token', 'only the first word');
     assert.equal(bad('message hello to:lab_1').code, 'bad_token', 'text needs its name and quotes');
   });
@@ -126,7 +133,10 @@ describe('single quotes and apostrophes (issue "Every point explained" 4)', () =
     const noName = bad('pitch "we need capacity"');
     assert.match(noName.message, /A quoted value needs its option name in front, e.g\. text:"…"/);
     const bare = bad('offer lab_1');
-    assert.match(bare.message, /`lab_1` is not name:value\. Options are written name:value, e\.g\. `to:…`\. Options of `offer`: to, give/);
+    assert.match(
+      bare.message,
+      /`lab_1` is not name:value\. Options are written name:value, e\.g\. `to:…`\. Options of `offer`: to, give/,
+    );
     assert.match(bad('status verbose').message, /`status` takes no options/);
     const open = bad("message text:'never closed");
     assert.equal(open.code, 'unclosed_quote');
@@ -160,6 +170,9 @@ describe('suggestions for typos (issue "Every point explained" 5)', () => {
     assert.equal(clip('x'.repeat(5000), 1200), `${'x'.repeat(40)}…(5,000 characters; at most 1,200)`);
     assert.equal(clip('short'), 'short');
     const long = bad(`${'y'.repeat(5000)} a:b`).message;
-    assert.ok(!long.includes('y'.repeat(41)) && long.includes('…(5,000 characters)'), 'an unknown 5,000-character word is not echoed whole');
+    assert.ok(
+      !long.includes('y'.repeat(41)) && long.includes('…(5,000 characters)'),
+      'an unknown 5,000-character word is not echoed whole',
+    );
   });
 });

@@ -100,7 +100,12 @@ async function snapshot(a: Arena): Promise<{ seq: number; state: string }> {
  * Run a bad command and assert: the error code is `code`, the reply is one private post for the caller and
  * nothing public, and neither the event log (store lastSeq) nor the match changed. Returns the error.
  */
-export async function rejected(a: Arena, who: Caller, text: string | { name: string; options: Record<string, unknown> }, code: string): Promise<CommandError> {
+export async function rejected(
+  a: Arena,
+  who: Caller,
+  text: string | { name: string; options: Record<string, unknown> },
+  code: string,
+): Promise<CommandError> {
   const before = await snapshot(a);
   const r = typeof text === 'string' ? await a.run(who, text) : await a.runTyped(who, text.name, text.options);
   assert.ok(r.error, `expected ${code} for ${JSON.stringify(text)}, got success ${JSON.stringify(r).slice(0, 300)}`);
@@ -117,11 +122,22 @@ export async function rejected(a: Arena, who: Caller, text: string | { name: str
 /** All text of a reply (titles, texts, fields, button commands) as plain text (player text unmarked, its blocks as `> ` lines), for "does it mention" checks. */
 export function replyText(r: Reply): string {
   return [...r.public, ...r.private]
-    .flatMap((p) => [p.title ?? '', p.text, ...(p.fields ?? []).flatMap((f) => [f.name, f.value]), ...(p.buttons ?? []).map((b) => b.command)])
+    .flatMap((p) => [
+      p.title ?? '',
+      p.text,
+      ...(p.fields ?? []).flatMap((f) => [f.name, f.value]),
+      ...(p.buttons ?? []).map((b) => b.command),
+    ])
     .map((s) => plainOf(s))
     .join('\n');
 }
 
 /** Ids of a lab's blocks / jobs in a state. */
-export const blocksOf = (s: MatchState, lab: string) => Object.values(s.blocks).filter((b) => b.owner === lab).map((b) => b.id);
-export const jobsOf = (s: MatchState, lab: string) => Object.values(s.jobs).filter((j) => j.owner === lab).map((j) => j.id);
+export const blocksOf = (s: MatchState, lab: string) =>
+  Object.values(s.blocks)
+    .filter((b) => b.owner === lab)
+    .map((b) => b.id);
+export const jobsOf = (s: MatchState, lab: string) =>
+  Object.values(s.jobs)
+    .filter((j) => j.owner === lab)
+    .map((j) => j.id);

@@ -12,18 +12,37 @@ describe('new', () => {
     assert.equal(r.private.length, 0);
     assert.match(r.public[0]?.title ?? '', /single_trade \(2 seats, 30 s rounds\)/);
     assert.ok(!JSON.stringify(r.public).includes('seed'), 'the seed (which determines private values) is not public');
-    assert.deepEqual(r.public[0]?.buttons?.map((b) => b.command), ['join', 'start']);
+    assert.deepEqual(
+      r.public[0]?.buttons?.map((b) => b.command),
+      ['join', 'start'],
+    );
     const m = await a.match();
     assert.equal(m.hostUserId, alice.userId);
-    assert.deepEqual(m.settings, { task: 'single_trade', seed: 12, hostSeeded: true, roundSeconds: 30, holdout: false });
-    assert.match(JSON.stringify(r.public), /Seeded by the host: the host may know every private value/, 'a chosen seed is said on the lobby');
+    assert.deepEqual(m.settings, {
+      task: 'single_trade',
+      seed: 12,
+      hostSeeded: true,
+      roundSeconds: 30,
+      holdout: false,
+    });
+    assert.match(
+      JSON.stringify(r.public),
+      /Seeded by the host: the host may know every private value/,
+      'a chosen seed is said on the lobby',
+    );
     await a.close();
   });
 
   test('typed options (Discord) work the same', async () => {
     const a = await arena();
     assertOk(await a.runTyped(alice, 'new', { task: 'coalition_market', seed: 3, round_seconds: 0, holdout: true }));
-    assert.deepEqual((await a.match()).settings, { task: 'coalition_market', seed: 3, hostSeeded: true, roundSeconds: 0, holdout: true });
+    assert.deepEqual((await a.match()).settings, {
+      task: 'coalition_market',
+      seed: 3,
+      hostSeeded: true,
+      roundSeconds: 0,
+      holdout: true,
+    });
     await a.close();
   });
 
@@ -35,7 +54,10 @@ describe('new', () => {
     assert.equal((await rejected(a, alice, 'new seed:-1', 'invalid_option')).option, 'seed');
     assert.equal((await rejected(a, alice, 'new seed:abc', 'invalid_option')).option, 'seed');
     assert.equal((await rejected(a, alice, 'new round_seconds:999999', 'invalid_option')).option, 'round_seconds');
-    assert.equal((await rejected(a, alice, { name: 'new', options: { rounds: 3 } }, 'unknown_option')).option, 'rounds');
+    assert.equal(
+      (await rejected(a, alice, { name: 'new', options: { rounds: 3 } }, 'unknown_option')).option,
+      'rounds',
+    );
     assert.equal(await a.host.current(CHANNEL), null, 'nothing was created');
     assertOk(await a.run(alice, 'new'));
     await rejected(a, bob, 'new', 'match_exists');
@@ -77,7 +99,11 @@ describe('seat', () => {
     const a = await lobby();
     const r = assertOk(await a.run(alice, 'seat lab:lab_2 agent:scripted policy:rule_based_expert'));
     assert.match(r.public[0]?.title ?? '', /Lab C \(scripted\) is seated/);
-    assert.doesNotMatch(JSON.stringify(r.public), /rule_based_expert/, 'the policy stays hidden until the match is over');
+    assert.doesNotMatch(
+      JSON.stringify(r.public),
+      /rule_based_expert/,
+      'the policy stays hidden until the match is over',
+    );
     assert.deepEqual((await a.match()).drivers.lab_2, { kind: 'scripted', policy: 'rule_based_expert' });
     await a.close();
   });
@@ -94,7 +120,10 @@ describe('seat', () => {
     const noModel = await rejected(a, alice, 'seat lab:lab_2 agent:llm', 'invalid_driver');
     assert.equal(noModel.option, 'model');
     assert.match(noModel.message, /ARENA_AGENT_MODEL/, 'without a default model the error names the setting');
-    assert.equal((await rejected(a, alice, 'seat lab:lab_2 agent:llm policy:selfish model:x', 'invalid_option')).option, 'policy');
+    assert.equal(
+      (await rejected(a, alice, 'seat lab:lab_2 agent:llm policy:selfish model:x', 'invalid_option')).option,
+      'policy',
+    );
     assert.equal((await rejected(a, alice, 'seat lab:lab_2 agent:scripted model:x', 'invalid_option')).option, 'model');
     // No LLM agents are wired in this host: the host refuses the model.
     await rejected(a, alice, 'seat lab:lab_2 agent:llm model:gpt-x', 'invalid_driver');
@@ -183,12 +212,50 @@ describe('help', () => {
     assertOk(await a.run(alice, 'new task:market_round seed:7 round_seconds:0'));
     assertOk(await a.run(alice, 'join lab:lab_0'));
     // Votes are off in this match (the harness's default), so `vote` is left out throughout.
-    assert.deepEqual(listed(assertOk(await a.run(alice, 'help'))), ['help', 'seat', 'start', 'status', 'me', 'end', 'stats', 'leaderboard', 'privacy']);
-    assert.deepEqual(listed(assertOk(await a.run(bob, 'help'))), ['help', 'join', 'status', 'me', 'stats', 'leaderboard', 'privacy']);
+    assert.deepEqual(listed(assertOk(await a.run(alice, 'help'))), [
+      'help',
+      'seat',
+      'start',
+      'status',
+      'me',
+      'end',
+      'stats',
+      'leaderboard',
+      'privacy',
+    ]);
+    assert.deepEqual(listed(assertOk(await a.run(bob, 'help'))), [
+      'help',
+      'join',
+      'status',
+      'me',
+      'stats',
+      'leaderboard',
+      'privacy',
+    ]);
     assertOk(await a.run(bob, 'join lab:lab_1'));
     assertOk(await a.run(alice, 'start'));
     const player = listed(assertOk(await a.run(bob, 'help')));
-    assert.deepEqual(player, ['help', 'status', 'me', 'offer', 'accept', 'reject', 'counter', 'pitch', 'reserve', 'release', 'coalition', 'allocate', 'message', 'done', 'finish', 'stats', 'leaderboard', 'privacy', 'chart']);
+    assert.deepEqual(player, [
+      'help',
+      'status',
+      'me',
+      'offer',
+      'accept',
+      'reject',
+      'counter',
+      'pitch',
+      'reserve',
+      'release',
+      'coalition',
+      'allocate',
+      'message',
+      'done',
+      'finish',
+      'stats',
+      'leaderboard',
+      'privacy',
+      'chart',
+    ]);
     const spectator = listed(assertOk(await a.run(carol, 'help')));
     // `me` works for anyone: its reminder settings, or your matches elsewhere.
     assert.deepEqual(spectator, ['help', 'status', 'me', 'stats', 'leaderboard', 'privacy', 'chart']);
@@ -209,7 +276,10 @@ describe('help', () => {
     assert.ok(!text.includes('(host) (host)'), text);
     for (const s of COMMAND_SPECS.filter((x) => x.access === 'host')) {
       assert.equal(s.description.split('(host)').length - 1, 1, `${s.name}: "${s.description}"`);
-      assert.ok(text.split('\n').some((l) => l.startsWith(`• \`${s.name}`) && l.endsWith('(host)')), s.name);
+      assert.ok(
+        text.split('\n').some((l) => l.startsWith(`• \`${s.name}`) && l.endsWith('(host)')),
+        s.name,
+      );
     }
     await a.close();
   });
@@ -228,7 +298,10 @@ describe('help', () => {
     assert.match(text, /^• `quit` — Leave the console/m);
     assert.match(text, /^Type `command name:value …`/m);
     assert.ok(!/^• `(new|join|seat|start)\b/m.test(text), text);
-    assert.match(replyText(assertOk(await a.run(you, 'help join'))), /Not available here now: the console opens, seats and starts its match itself/);
+    assert.match(
+      replyText(assertOk(await a.run(you, 'help join'))),
+      /Not available here now: the console opens, seats and starts its match itself/,
+    );
     assert.ok(!replyText(assertOk(await a.run(alice, 'help'))).includes('`quit`'));
     await a.close();
   });

@@ -32,7 +32,14 @@ describe('races through the real Discord client', () => {
   before(async () => {
     await emu.start();
     store = await openStore({ sqlitePath: ':memory:' });
-    rt = await startDiscord({ env: { DISCORD_TOKEN: 'MTIz.race.SECRET' }, store, logger: pino({ level: 'silent' }), restApi: emu.restApi, softDeadlineMs: 60_000, hostOptions: { clock } });
+    rt = await startDiscord({
+      env: { DISCORD_TOKEN: 'MTIz.race.SECRET' },
+      store,
+      logger: pino({ level: 'silent' }),
+      restApi: emu.restApi,
+      softDeadlineMs: 60_000,
+      hostOptions: { clock },
+    });
   });
   after(async () => {
     await rt.stop();
@@ -111,7 +118,8 @@ describe('races through the real Discord client', () => {
     const lost = [w, a].filter((x) => /✗/.test(textOf(x)));
     assert.equal(lost.length, 1, 'exactly one of the two fails');
     assert.ok(ephemeralOnly(lost[0]!));
-    const logged = (await actionsOf(id, 'accept_offer', offer)).length + (await actionsOf(id, 'reject_offer', offer)).length;
+    const logged =
+      (await actionsOf(id, 'accept_offer', offer)).length + (await actionsOf(id, 'reject_offer', offer)).length;
     assert.equal(logged, 1, 'only the winner is in the log');
     const after = (await matchOf(id)).state!.seats;
     for (const lab of [labA, labB]) {
@@ -143,7 +151,9 @@ describe('races through the real Discord client', () => {
   test('a pitch and a done written for round 1 that arrive after it closed are refused, never moved to round 2', async () => {
     const { id, labA } = await started(30);
     const held = holdNextAct();
-    const d = emu.dispatchSlash(alice, 'arena', 'pitch', [{ name: 'text', type: 3, value: 'We need reliable GPU capacity for our training run.' }]);
+    const d = emu.dispatchSlash(alice, 'arena', 'pitch', [
+      { name: 'text', type: 3, value: 'We need reliable GPU capacity for our training run.' },
+    ]);
     await held.reached;
     await clock.advance(30_000);
     await rt.host.idle();

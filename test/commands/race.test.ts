@@ -15,12 +15,20 @@ test('two simultaneous accepts: one logged, the other a clear error, no invalid-
   const errors = [x, y].filter((r) => r.error);
   assert.equal(errors.length, 1, 'exactly one press fails');
   assert.equal(errors[0]!.error!.code, 'inactive_offer');
-  assert.ok(errors[0]!.private.every((p) => p.userId === bob.userId), 'the error is private to the presser');
+  assert.ok(
+    errors[0]!.private.every((p) => p.userId === bob.userId),
+    'the error is private to the presser',
+  );
   const events = await a.store.load(a.matchId!);
-  const accepts = events.filter((e) => e.body.type === 'action' && (e.body.action as { action_type?: string }).action_type === 'accept_offer');
+  const accepts = events.filter(
+    (e) => e.body.type === 'action' && (e.body.action as { action_type?: string }).action_type === 'accept_offer',
+  );
   assert.equal(accepts.length, 1, 'one accept in the log');
   const after = await a.state();
   assert.equal(after.seats.lab_1!.invalidActions, before.seats.lab_1!.invalidActions);
-  assert.equal(after.seats.lab_1!.roundReward.invalid_action_penalty, before.seats.lab_1!.roundReward.invalid_action_penalty);
+  assert.equal(
+    after.seats.lab_1!.roundReward.invalid_action_penalty,
+    before.seats.lab_1!.roundReward.invalid_action_penalty,
+  );
   await a.close();
 });

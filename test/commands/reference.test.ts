@@ -5,14 +5,38 @@ import { readFileSync } from 'node:fs';
 import { COMMANDS, COMMAND_SPECS, renderCommandReference, renderHelp, usage } from '../../src/commands/index.js';
 import { COMMANDS_DOC, readSection } from '../../src/commands/reference-section.js';
 
-const BRIEF = ['new', 'join', 'seat', 'start', 'status', 'me', 'offer', 'accept', 'reject', 'counter', 'pitch', 'reserve', 'release', 'coalition', 'allocate', 'message', 'done', 'finish', 'end', 'help'];
+const BRIEF = [
+  'new',
+  'join',
+  'seat',
+  'start',
+  'status',
+  'me',
+  'offer',
+  'accept',
+  'reject',
+  'counter',
+  'pitch',
+  'reserve',
+  'release',
+  'coalition',
+  'allocate',
+  'message',
+  'done',
+  'finish',
+  'end',
+  'help',
+];
 /** Commands added after the first catalogue: ballots and stats, ratings and charts, the person's data. */
 const LATER = ['vote', 'stats', 'leaderboard', 'chart', 'privacy'];
 
 describe('catalogue', () => {
   test('every command of the brief is defined exactly once, in spec order, with a schema matching its options', () => {
     assert.deepEqual([...COMMANDS.map((c) => c.name)].sort(), [...BRIEF, ...LATER].sort());
-    assert.deepEqual(COMMANDS.map((c) => c.name), COMMAND_SPECS.map((s) => s.name));
+    assert.deepEqual(
+      COMMANDS.map((c) => c.name),
+      COMMAND_SPECS.map((s) => s.name),
+    );
     for (const c of COMMANDS) {
       const shape = (c.schema as unknown as { shape: Record<string, unknown> }).shape;
       assert.deepEqual(Object.keys(shape).sort(), c.options.map((o) => o.name).sort(), c.name);
@@ -38,8 +62,24 @@ describe('catalogue', () => {
   test('access is what the brief says: host-only seat/start/end, seat-holder actions', () => {
     const access = Object.fromEntries(COMMAND_SPECS.map((s) => [s.name, s.access]));
     for (const n of ['seat', 'start', 'end']) assert.equal(access[n], 'host');
-    for (const n of ['me', 'offer', 'accept', 'reject', 'counter', 'pitch', 'reserve', 'release', 'coalition', 'allocate', 'message', 'done', 'finish']) assert.equal(access[n], 'seat');
-    for (const n of ['new', 'join', 'status', 'help', 'vote', 'stats', 'leaderboard', 'chart', 'privacy']) assert.equal(access[n], 'anyone');
+    for (const n of [
+      'me',
+      'offer',
+      'accept',
+      'reject',
+      'counter',
+      'pitch',
+      'reserve',
+      'release',
+      'coalition',
+      'allocate',
+      'message',
+      'done',
+      'finish',
+    ])
+      assert.equal(access[n], 'seat');
+    for (const n of ['new', 'join', 'status', 'help', 'vote', 'stats', 'leaderboard', 'chart', 'privacy'])
+      assert.equal(access[n], 'anyone');
   });
 
   test('the brief’s option names', () => {
@@ -72,7 +112,8 @@ describe('rendered references', () => {
     for (const s of COMMAND_SPECS) {
       assert.ok(ref.includes(`\`${usage(s).replace(/\|/g, '\\|')}\``), `reference lacks ${s.name}`);
       assert.ok(help.includes(`\`${usage(s)}\``), `help lacks ${s.name}`);
-      for (const o of s.options) assert.ok(ref.includes(`| ${s.name} | \`${o.name}\` |`), `reference lacks ${s.name}.${o.name}`);
+      for (const o of s.options)
+        assert.ok(ref.includes(`| ${s.name} | \`${o.name}\` |`), `reference lacks ${s.name}.${o.name}`);
     }
   });
 });

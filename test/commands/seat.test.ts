@@ -7,7 +7,9 @@ import { plainOf } from '../../src/chat/player-text.js';
 
 /** A pending job of `lab` and a block of `lab` that meets (or, with `fits` false, misses) its minimum reliability. */
 function pair(s: MatchState, lab: string, fits: boolean): { job: string; block: string } {
-  for (const j of Object.values(s.jobs).filter((x) => x.owner === lab && x.outcome === 'pending' && x.allocatedHours < x.gpuHoursRequired))
+  for (const j of Object.values(s.jobs).filter(
+    (x) => x.owner === lab && x.outcome === 'pending' && x.allocatedHours < x.gpuHoursRequired,
+  ))
     for (const b of Object.values(s.blocks).filter((x) => x.owner === lab && x.status === 'available'))
       if (b.reliability >= j.minReliability === fits) return { job: j.id, block: b.id };
   throw new Error(`fixture: no ${fits ? 'fitting' : 'too unreliable'} block for a job of ${lab}`);
@@ -23,7 +25,13 @@ describe('pitch', () => {
     const c = assertOk(await a.run(bob, 'pitch text:"Our need is larger and better documented." reply_to:lab_0'));
     assert.match(c.public[0]?.title ?? '', /answering Lab A/);
     const pitches = (await a.state()).pitches;
-    assert.deepEqual(pitches.map((p) => [p.lab, p.replyTo]), [['lab_0', null], ['lab_1', 'lab_0']]);
+    assert.deepEqual(
+      pitches.map((p) => [p.lab, p.replyTo]),
+      [
+        ['lab_0', null],
+        ['lab_1', 'lab_0'],
+      ],
+    );
     assert.deepEqual(pitches[0]?.jobIds, [job]);
     await a.close();
   });
@@ -37,7 +45,12 @@ describe('pitch', () => {
     const e = await rejected(a, alice, `pitch text:"we need this job done now" job:${other}`, 'unknown_job');
     assert.deepEqual(e.validValues, jobsOf(s, 'lab_0'));
     for (const j of jobsOf(s, 'lab_1')) assert.ok(!e.validValues?.includes(j));
-    const nobody = await rejected(a, alice, 'pitch text:"answering a pitch nobody made" reply_to:lab_1', 'no_pitch_to_counter');
+    const nobody = await rejected(
+      a,
+      alice,
+      'pitch text:"answering a pitch nobody made" reply_to:lab_1',
+      'no_pitch_to_counter',
+    );
     assert.deepEqual([nobody.option, nobody.validValues], ['reply_to', []]);
     await rejected(a, carol, 'pitch text:"I have no seat but talk anyway"', 'no_seat');
     await a.close();
@@ -53,7 +66,10 @@ describe('reserve and release', () => {
     const r = assertOk(await a.run(alice, `reserve blocks:${b0} job:${job}`));
     assert.equal(r.public.length, 0);
     assert.match(replyText(r), new RegExp(`Reserved ${b0} for ${job}`));
-    assert.deepEqual([(await a.state()).blocks[b0!]?.status, (await a.state()).blocks[b0!]?.reservedFor], ['reserved', job]);
+    assert.deepEqual(
+      [(await a.state()).blocks[b0!]?.status, (await a.state()).blocks[b0!]?.reservedFor],
+      ['reserved', job],
+    );
     assertOk(await a.run(alice, `release blocks:${b0}`));
     assert.equal((await a.state()).blocks[b0!]?.status, 'available');
     await a.close();
@@ -89,7 +105,13 @@ describe('allocate', () => {
     assert.equal(got, s.blocks[block]!.gpuHours);
     // Progress in words: a block larger than the need says how much of it goes unused, never "12/2 GPU-h".
     const over = Math.round((got - need) * 100) / 100;
-    if (over > 0) assert.match(replyText(r), new RegExp(`${got} GPU-h for a ${need} GPU-h job: complete, it settles at its deadline\\. A block is used whole, so ${over} GPU-h go unused\\.`));
+    if (over > 0)
+      assert.match(
+        replyText(r),
+        new RegExp(
+          `${got} GPU-h for a ${need} GPU-h job: complete, it settles at its deadline\\. A block is used whole, so ${over} GPU-h go unused\\.`,
+        ),
+      );
     else assert.match(replyText(r), new RegExp(`${got}/${need} GPU-h${over === 0 ? ': complete' : '\\.'}`));
     await a.close();
   });
@@ -100,10 +122,16 @@ describe('allocate', () => {
     let fit: { job: string; block: string; over: number } | null = null;
     for (const j of jobsOf(s, 'lab_0').map((id) => s.jobs[id]!))
       for (const b of blocksOf(s, 'lab_0').map((id) => s.blocks[id]!))
-        if (!fit && b.reliability >= j.minReliability && b.gpuHours > j.gpuHoursRequired) fit = { job: j.id, block: b.id, over: b.gpuHours - j.gpuHoursRequired };
+        if (!fit && b.reliability >= j.minReliability && b.gpuHours > j.gpuHoursRequired)
+          fit = { job: j.id, block: b.id, over: b.gpuHours - j.gpuHoursRequired };
     assert.ok(fit, 'fixture: a block of lab_0 bigger than one of its jobs');
     const r = assertOk(await a.run(alice, `allocate job:${fit.job} blocks:${fit.block}`));
-    assert.match(replyText(r), new RegExp(`GPU-h job: complete, it settles at its deadline\\. A block is used whole, so ${fit.over} GPU-h go unused\\.$`));
+    assert.match(
+      replyText(r),
+      new RegExp(
+        `GPU-h job: complete, it settles at its deadline\\. A block is used whole, so ${fit.over} GPU-h go unused\\.$`,
+      ),
+    );
     assert.doesNotMatch(replyText(r), /\d+\/\d+ GPU-h/);
     const me = replyText(assertOk(await a.run(alice, 'me')));
     assert.match(me, new RegExp(`${fit.job}\` needs .*; complete \\(\\d+ GPU-h on it\\)`));
@@ -114,7 +142,10 @@ describe('allocate', () => {
     const a = await started();
     const s = await a.state();
     const weak = pair(s, 'lab_0', false);
-    assert.equal((await rejected(a, alice, `allocate job:${weak.job} blocks:${weak.block}`, 'low_reliability')).option, 'blocks');
+    assert.equal(
+      (await rejected(a, alice, `allocate job:${weak.job} blocks:${weak.block}`, 'low_reliability')).option,
+      'blocks',
+    );
     const ok = pair(s, 'lab_0', true);
     assertOk(await a.run(alice, `allocate job:${ok.job} blocks:${ok.block}`));
     const used = await rejected(a, alice, `allocate job:${ok.job} blocks:${ok.block}`, 'block_used');
@@ -133,9 +164,15 @@ describe('message', () => {
     assert.equal(plainOf(pub.public[0]?.text ?? ''), '**Lab A:** anyone selling 4-GPU blocks?');
     const dm = assertOk(await a.run(alice, 'message to:lab_1 text:"deal?"'));
     assert.equal(dm.public.length, 0);
-    assert.deepEqual(dm.private.map((p) => p.userId), [alice.userId, bob.userId]);
+    assert.deepEqual(
+      dm.private.map((p) => p.userId),
+      [alice.userId, bob.userId],
+    );
     const msgs = (await a.state()).messages.filter((m) => m.kind === 'message');
-    assert.deepEqual(msgs.map((m) => m.to), [null, 'lab_1']);
+    assert.deepEqual(
+      msgs.map((m) => m.to),
+      [null, 'lab_1'],
+    );
     await a.close();
   });
 
@@ -178,7 +215,10 @@ describe('coalition', () => {
     const p = assertOk(await a.run(alice, 'coalition action:propose with:lab_1 msg:"pool for our deadlines" rounds:3'));
     assert.match(p.public[0]?.title ?? '', /Lab A proposes coalition c_1/);
     assert.deepEqual(p.public[0]?.buttons ?? [], [], 'the proposer (who consented already) sees no accept button');
-    assert.deepEqual(p.private.map((x) => x.userId), [bob.userId]);
+    assert.deepEqual(
+      p.private.map((x) => x.userId),
+      [bob.userId],
+    );
     const btn = p.private[0]?.buttons?.[0];
     assert.equal(btn?.command, 'coalition action:accept id:c_1');
     const acc = assertOk(await a.run(bob, btn!.command));
@@ -196,13 +236,20 @@ describe('coalition', () => {
   test('bad input: missing with/id, options of another action, unknown coalition, self as target, empty commit', async () => {
     const a = await started();
     assert.equal((await rejected(a, alice, 'coalition', 'missing_option')).option, 'action');
-    assert.deepEqual((await rejected(a, alice, 'coalition action:join', 'invalid_option')).validValues, ['propose', 'accept', 'commit']);
+    assert.deepEqual((await rejected(a, alice, 'coalition action:join', 'invalid_option')).validValues, [
+      'propose',
+      'accept',
+      'commit',
+    ]);
     const w = await rejected(a, alice, 'coalition action:propose', 'missing_option');
     assert.deepEqual([w.option, w.validValues], ['with', ['lab_1', 'lab_2']]);
     await rejected(a, alice, 'coalition action:propose with:lab_0', 'invalid_coalition_target');
     await rejected(a, alice, 'coalition action:propose with:lab_8', 'unknown_lab');
     assert.equal((await rejected(a, alice, 'coalition action:accept with:lab_1', 'invalid_option')).option, 'with');
-    assert.equal((await rejected(a, alice, 'coalition action:propose with:lab_1 id:c_1', 'invalid_option')).option, 'id');
+    assert.equal(
+      (await rejected(a, alice, 'coalition action:propose with:lab_1 id:c_1', 'invalid_option')).option,
+      'id',
+    );
     assert.equal((await rejected(a, bob, 'coalition action:accept', 'missing_option')).option, 'id');
     assertOk(await a.run(alice, 'coalition action:propose with:lab_1'));
     await rejected(a, bob, 'coalition action:accept id:c_9', 'unknown_coalition');

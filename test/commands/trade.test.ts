@@ -2,7 +2,20 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { observe } from '../../src/engine/index.js';
-import { alice, arena, assertOk, blocksOf, bob, carol, CHANNEL, jobsOf, lobby, rejected, replyText, started } from './harness.js';
+import {
+  alice,
+  arena,
+  assertOk,
+  blocksOf,
+  bob,
+  carol,
+  CHANNEL,
+  jobsOf,
+  lobby,
+  rejected,
+  replyText,
+  started,
+} from './harness.js';
 
 describe('offer', () => {
   test('a public offer without buttons; Accept / Reject / Counter go privately to the recipient only', async () => {
@@ -10,16 +23,31 @@ describe('offer', () => {
     const s = await a.state();
     const [give] = blocksOf(s, 'lab_0');
     const [want] = blocksOf(s, 'lab_1');
-    const r = assertOk(await a.run(alice, `/arena offer to:lab_1 give:${give} want:${want} pay:5 msg:"swap for your block" expires:1`));
+    const r = assertOk(
+      await a.run(alice, `/arena offer to:lab_1 give:${give} want:${want} pay:5 msg:"swap for your block" expires:1`),
+    );
     const post = r.public[0];
     assert.match(post?.text ?? '', new RegExp(`o_1.*gives ${give}, wants ${want}, pays 5.00`));
     // A public post's buttons are seen by everyone, the sender too: it carries none.
-    assert.deepEqual(r.public.flatMap((p) => p.buttons ?? []), []);
-    assert.deepEqual(r.private.map((p) => p.userId), [bob.userId], 'only the recipient gets a private post');
+    assert.deepEqual(
+      r.public.flatMap((p) => p.buttons ?? []),
+      [],
+    );
+    assert.deepEqual(
+      r.private.map((p) => p.userId),
+      [bob.userId],
+      'only the recipient gets a private post',
+    );
     assert.match(r.private[0]?.title ?? '', /Lab A offers you o_1/);
-    assert.deepEqual(r.private[0]?.buttons?.map((b) => b.command), ['accept offer:o_1', 'reject offer:o_1', 'counter offer:o_1']);
+    assert.deepEqual(
+      r.private[0]?.buttons?.map((b) => b.command),
+      ['accept offer:o_1', 'reject offer:o_1', 'counter offer:o_1'],
+    );
     const o = (await a.state()).offers.o_1;
-    assert.deepEqual([o?.from, o?.to, o?.offeredBlockIds, o?.requestedBlockIds, o?.payment, o?.message], ['lab_0', 'lab_1', [give], [want], 5, 'swap for your block']);
+    assert.deepEqual(
+      [o?.from, o?.to, o?.offeredBlockIds, o?.requestedBlockIds, o?.payment, o?.message],
+      ['lab_0', 'lab_1', [give], [want], 5, 'swap for your block'],
+    );
     await a.close();
   });
 
@@ -45,7 +73,10 @@ describe('offer', () => {
     const notMine = await rejected(a, alice, `offer to:lab_1 give:${bobs[0]}`, 'unowned_block');
     assert.deepEqual([notMine.option, notMine.validValues], ['give', mine]);
     assert.equal((await rejected(a, alice, 'offer to:lab_1 give:b_9_9', 'unknown_block')).option, 'give');
-    assert.equal((await rejected(a, alice, `offer to:lab_1 give:${mine[0]},${mine[0]}`, 'duplicate_block')).option, 'give');
+    assert.equal(
+      (await rejected(a, alice, `offer to:lab_1 give:${mine[0]},${mine[0]}`, 'duplicate_block')).option,
+      'give',
+    );
     const wrongOwner = await rejected(a, alice, `offer to:lab_2 want:${bobs[0]}`, 'target_does_not_own_block');
     assert.deepEqual([wrongOwner.option, wrongOwner.validValues], ['want', blocksOf(s, 'lab_2')]);
     assert.equal((await rejected(a, alice, 'offer to:lab_1 pay:abc', 'invalid_option')).option, 'pay');
@@ -62,10 +93,12 @@ describe('offer', () => {
 
   test('bad input before the start: not_started; with no match: no_match', async () => {
     const a = await lobby();
-    for (const cmd of ['offer to:lab_1 pay:1', 'accept offer:o_1', 'reject offer:o_1', 'counter offer:o_1 pay:2']) await rejected(a, alice, cmd, 'not_started');
+    for (const cmd of ['offer to:lab_1 pay:1', 'accept offer:o_1', 'reject offer:o_1', 'counter offer:o_1 pay:2'])
+      await rejected(a, alice, cmd, 'not_started');
     await a.close();
     const none = await arena();
-    for (const cmd of ['offer to:lab_1 pay:1', 'accept offer:o_1', 'reject offer:o_1', 'counter offer:o_1 pay:2']) await rejected(none, alice, cmd, 'no_match');
+    for (const cmd of ['offer to:lab_1 pay:1', 'accept offer:o_1', 'reject offer:o_1', 'counter offer:o_1 pay:2'])
+      await rejected(none, alice, cmd, 'no_match');
     assert.equal(await none.host.current(CHANNEL), null, 'still no match in the channel');
     await none.close();
   });
@@ -149,7 +182,10 @@ describe('counter', () => {
     const r = assertOk(await a.run(bob, `counter offer:o_1 want:${blocksOf(s, 'lab_0')[0]} pay:0 msg:"no, this one"`));
     assert.match(r.public[0]?.title ?? '', /Lab B counters o_1 with o_2/);
     assert.deepEqual(r.public[0]?.buttons ?? [], []);
-    assert.deepEqual(r.private.map((p) => [p.userId, p.buttons?.map((b) => b.command)]), [[alice.userId, ['accept offer:o_2', 'reject offer:o_2', 'counter offer:o_2']]]);
+    assert.deepEqual(
+      r.private.map((p) => [p.userId, p.buttons?.map((b) => b.command)]),
+      [[alice.userId, ['accept offer:o_2', 'reject offer:o_2', 'counter offer:o_2']]],
+    );
     const after = await a.state();
     assert.equal(after.offers.o_1?.status, 'countered');
     assert.deepEqual([after.offers.o_2?.from, after.offers.o_2?.to], ['lab_1', 'lab_0']);
@@ -182,7 +218,10 @@ describe('selling for credits and sealed bids (rules v3)', () => {
     assert.deepEqual([o?.ask, o?.payment], [12, 0]);
     const budgets = (await a.state()).labs;
     const done = assertOk(await a.run(bob, 'accept offer:o_1'));
-    assert.match(done.public[0]?.text ?? '', new RegExp(`Lab A gave ${give} \\([^)]*\\); Lab B gave 12\\.00 credits\\.`));
+    assert.match(
+      done.public[0]?.text ?? '',
+      new RegExp(`Lab A gave ${give} \\([^)]*\\); Lab B gave 12\\.00 credits\\.`),
+    );
     const after = (await a.state()).labs;
     assert.equal(after.lab_1!.budget, Math.round((budgets.lab_1!.budget - 12) * 100) / 100);
     assert.equal(after.lab_0!.budget, Math.round((budgets.lab_0!.budget + 12) * 100) / 100);

@@ -21,18 +21,73 @@ describe('stats view:usage', () => {
   let a: Arena;
   before(async () => {
     a = await arena({ adminUserIds: [ADMIN.userId] });
-    configureUsageBudgets({ dailyTokens: 100_000, personDailyTokens: 20_000, channelDailyTokens: 30_000, matchTokens: 400_000 });
+    configureUsageBudgets({
+      dailyTokens: 100_000,
+      personDailyTokens: 20_000,
+      channelDailyTokens: 30_000,
+      matchTokens: 400_000,
+    });
     // The same rows today and tomorrow (UTC), so a test running across midnight reads the same figures.
     const now = new Date();
     for (const day of [utcDay(now), utcDay(new Date(now.getTime() + 86_400_000))]) {
       const mal = 'discord:555';
-      await a.store.addLlmUsage({ day, channelId: 'discord:111', matchId: 'm1', personId: mal, model: 'gpt-small', calls: 4, promptTokens: 10_000, completionTokens: 2_000 });
-      await a.store.addLlmUsage({ day, channelId: 'discord:111', matchId: 'm1', personId: mal, model: 'gpt-judge', calls: 2, promptTokens: 6_000, completionTokens: 500 });
-      await a.store.addLlmUsage({ day, channelId: 'discord:111', matchId: 'm1', personId: mal, model: 'gpt-small', refused: 3 });
-      await a.store.addLlmUsage({ day, channelId: 'slack:C22', matchId: 'm2', personId: 'slack:U9', model: 'gpt-small', calls: 1, promptTokens: 1_500, completionTokens: 0 });
-      await a.store.addLlmUsage({ day, channelId: CHANNEL, matchId: 'm3', personId: mal, model: 'gpt-small', calls: 2, promptTokens: 700, completionTokens: 300 });
+      await a.store.addLlmUsage({
+        day,
+        channelId: 'discord:111',
+        matchId: 'm1',
+        personId: mal,
+        model: 'gpt-small',
+        calls: 4,
+        promptTokens: 10_000,
+        completionTokens: 2_000,
+      });
+      await a.store.addLlmUsage({
+        day,
+        channelId: 'discord:111',
+        matchId: 'm1',
+        personId: mal,
+        model: 'gpt-judge',
+        calls: 2,
+        promptTokens: 6_000,
+        completionTokens: 500,
+      });
+      await a.store.addLlmUsage({
+        day,
+        channelId: 'discord:111',
+        matchId: 'm1',
+        personId: mal,
+        model: 'gpt-small',
+        refused: 3,
+      });
+      await a.store.addLlmUsage({
+        day,
+        channelId: 'slack:C22',
+        matchId: 'm2',
+        personId: 'slack:U9',
+        model: 'gpt-small',
+        calls: 1,
+        promptTokens: 1_500,
+        completionTokens: 0,
+      });
+      await a.store.addLlmUsage({
+        day,
+        channelId: CHANNEL,
+        matchId: 'm3',
+        personId: mal,
+        model: 'gpt-small',
+        calls: 2,
+        promptTokens: 700,
+        completionTokens: 300,
+      });
       // A model name written as markup: shown as text, never bold or a mention.
-      await a.store.addLlmUsage({ day, channelId: CHANNEL, matchId: 'm3', personId: mal, model: '**bold** <@everyone>', refused: 1 });
+      await a.store.addLlmUsage({
+        day,
+        channelId: CHANNEL,
+        matchId: 'm3',
+        personId: mal,
+        model: '**bold** <@everyone>',
+        refused: 1,
+      });
     }
   });
   after(async () => {
@@ -53,7 +108,10 @@ describe('stats view:usage', () => {
     assert.match(text, /• slack:C22: 1,500 of 30,000 tokens \(28,500 left\) · 1 call · 1 match/);
     assert.match(text, /• gpt-small: 14,500 tokens \(prompt 12,200, completion 2,300\) · 7 calls · 3 refused/);
     assert.match(text, /• gpt-judge: 6,500 tokens \(prompt 6,000, completion 500\) · 2 calls/);
-    assert.match(text, /Budgets: 100,000 a day for the deployment, 20,000 a day per host, 30,000 a day per channel, 400,000 per match/);
+    assert.match(
+      text,
+      /Budgets: 100,000 a day for the deployment, 20,000 a day per host, 30,000 a day per channel, 400,000 per match/,
+    );
     assert.ok(text.indexOf('discord:111') < text.indexOf('slack:C22'), 'channels by tokens, most first');
     // Per host: one host's matches in two channels are summed against the host budget.
     assert.match(text, /By host \(2 hosts\)/);
@@ -95,26 +153,71 @@ describe('stats view:usage', () => {
 });
 
 test('formatUsage: no call yet, unlimited budgets, unknown budgets', () => {
-  assert.match(postText(formatUsage([], null, '2025-01-01')), /No LLM call today: 0 tokens spent\.\nBudgets: not known in this process/);
-  const row = { day: '2025-01-01', channelId: null, matchId: null, personId: null, model: 'x', calls: 1, refused: 0, promptTokens: 3, completionTokens: 4, tokens: 7 };
-  const text = postText(formatUsage([row], { dailyTokens: 0, personDailyTokens: 0, channelDailyTokens: 0, matchTokens: 0 }, '2025-01-01'));
+  assert.match(
+    postText(formatUsage([], null, '2025-01-01')),
+    /No LLM call today: 0 tokens spent\.\nBudgets: not known in this process/,
+  );
+  const row = {
+    day: '2025-01-01',
+    channelId: null,
+    matchId: null,
+    personId: null,
+    model: 'x',
+    calls: 1,
+    refused: 0,
+    promptTokens: 3,
+    completionTokens: 4,
+    tokens: 7,
+  };
+  const text = postText(
+    formatUsage([row], { dailyTokens: 0, personDailyTokens: 0, channelDailyTokens: 0, matchTokens: 0 }, '2025-01-01'),
+  );
   assert.match(text, /Deployment: 7 tokens \(no budget\) · 1 call\./);
   assert.match(text, /• \(no channel\): 7 tokens · 1 call · 0 matches/);
-  assert.match(text, /Budgets: no limit a day for the deployment, no limit a day per host, no limit a day per channel, no limit per match/);
+  assert.match(
+    text,
+    /Budgets: no limit a day for the deployment, no limit a day per host, no limit a day per channel, no limit per match/,
+  );
   assert.doesNotMatch(text, /By host/, 'no host section without hosts');
 });
 
 test('formatUsage with prices: the cost of the deployment, each channel, model and match; matches by tokens', () => {
   const day = '2025-01-01';
-  const row = (channelId: string, matchId: string | null, model: string, calls: number, promptTokens: number, completionTokens: number) => ({ day, channelId, matchId, personId: null, model, calls, refused: 0, promptTokens, completionTokens, tokens: promptTokens + completionTokens });
-  const rows = [row('discord:1', 'm1', 'small', 4, 10_000, 2_000), row('discord:1', 'm1', 'judge', 2, 6_000, 500), row('slack:C', 'm2', 'small', 1, 1_500, 0), row('slack:C', null, 'small', 1, 100, 0)];
+  const row = (
+    channelId: string,
+    matchId: string | null,
+    model: string,
+    calls: number,
+    promptTokens: number,
+    completionTokens: number,
+  ) => ({
+    day,
+    channelId,
+    matchId,
+    personId: null,
+    model,
+    calls,
+    refused: 0,
+    promptTokens,
+    completionTokens,
+    tokens: promptTokens + completionTokens,
+  });
+  const rows = [
+    row('discord:1', 'm1', 'small', 4, 10_000, 2_000),
+    row('discord:1', 'm1', 'judge', 2, 6_000, 500),
+    row('slack:C', 'm2', 'small', 1, 1_500, 0),
+    row('slack:C', null, 'small', 1, 100, 0),
+  ];
   const prices = { inputPerMillion: 0.15, outputPerMillion: 0.6 };
   const text = plainOf(postText(formatUsage(rows, null, day, undefined, [], prices)));
   // (17,600 × 0.15 + 2,500 × 0.60) / 1e6 = $0.00414
   assert.match(text, /Deployment: 20,100 tokens · 8 calls · ≈ \$0\.0041\./);
   assert.match(text, /• discord:1: 18,500 tokens · 6 calls · 1 match · ≈ \$0\.0039/);
   assert.match(text, /• judge: 6,500 tokens \(prompt 6,000, completion 500\) · 2 calls · ≈ \$0\.0012/);
-  assert.match(text, /By match\n• m1 \(discord:1\): 18,500 tokens · 6 calls · ≈ \$0\.0039\n• m2 \(slack:C\): 1,500 tokens · 1 call · ≈ \$0\.0002/);
+  assert.match(
+    text,
+    /By match\n• m1 \(discord:1\): 18,500 tokens · 6 calls · ≈ \$0\.0039\n• m2 \(slack:C\): 1,500 tokens · 1 call · ≈ \$0\.0002/,
+  );
   assert.match(text, /Costs are estimates at \$0\.15 \/ \$0\.6 per million input \/ output tokens/);
   // A platform admin's view of one channel: its matches without the channel name.
   const one = plainOf(postText(formatUsage(rows, null, day, 'discord:1', [], prices)));
@@ -143,7 +246,10 @@ test("formatUsage: what LLM seats' self-protection did, per model; a platform ad
     { day: '2025-01-01', channelId: 'c2', matchId: 'm3', model: 'big', redactions: 0, refusals: 2 },
   ];
   const all = plainOf(postText(formatUsage([], null, '2025-01-01', undefined, guard)));
-  assert.match(all, /LLM seats protected\n• big: 0 private figures redacted · 2 actions refused \(gave value away\) · 1 match\n• small: 4 private figures redacted · 1 action refused \(gave value away\) · 2 matches/);
+  assert.match(
+    all,
+    /LLM seats protected\n• big: 0 private figures redacted · 2 actions refused \(gave value away\) · 1 match\n• small: 4 private figures redacted · 1 action refused \(gave value away\) · 2 matches/,
+  );
   const mine = plainOf(postText(formatUsage([], null, '2025-01-01', 'c2', guard)));
   assert.match(mine, /• big: 0 private figures redacted · 2 actions refused/);
   assert.doesNotMatch(mine, /small/);

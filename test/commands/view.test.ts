@@ -3,7 +3,20 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { completions, runText, setCommandErrorSink } from '../../src/commands/index.js';
 import type { ArenaHost } from '../../src/commands/context.js';
-import { CHANNEL, alice, arena, assertOk, blocksOf, bob, carol, jobsOf, lobby, rejected, replyText, started } from './harness.js';
+import {
+  CHANNEL,
+  alice,
+  arena,
+  assertOk,
+  blocksOf,
+  bob,
+  carol,
+  jobsOf,
+  lobby,
+  rejected,
+  replyText,
+  started,
+} from './harness.js';
 
 describe('status', () => {
   test('lobby: seats and buttons; running: a public view without any private value', async () => {
@@ -17,7 +30,8 @@ describe('status', () => {
     assert.match(r.public[0]?.title ?? '', /market_round — round 1\/5/);
     const s = await a.state();
     for (const j of Object.keys(s.jobs)) assert.ok(!text.includes(j), `status leaks job id ${j}`);
-    for (const lab of s.labIds) assert.ok(!text.includes(s.labs[lab]!.budget.toFixed(2)), `status leaks the budget of ${lab}`);
+    for (const lab of s.labIds)
+      assert.ok(!text.includes(s.labs[lab]!.budget.toFixed(2)), `status leaks the budget of ${lab}`);
     assert.match(text, /Waiting for\nLab A \(👤 Alice\), Lab B \(👤 Bob\)/);
     await a.close();
   });
@@ -45,7 +59,11 @@ describe('me', () => {
     for (const b of blocksOf(s, 'lab_1')) assert.match(text, new RegExp(b));
     assert.match(text, new RegExp(`Budget ${s.labs.lab_1!.budget.toFixed(2)}`));
     const buttons = r.private[0]?.buttons?.map((b) => b.command);
-    assert.deepEqual(buttons, ['accept offer:o_1', 'reject offer:o_1', 'offer', 'done'], 'the offer builder button (offer with no options) before done');
+    assert.deepEqual(
+      buttons,
+      ['accept offer:o_1', 'reject offer:o_1', 'offer', 'done'],
+      'the offer builder button (offer with no options) before done',
+    );
     await a.close();
   });
 
@@ -109,7 +127,12 @@ describe('completions', () => {
     const want = await values('blocks', '', 'want');
     assert.deepEqual(want.sort(), [...blocksOf(s, 'lab_1'), ...blocksOf(s, 'lab_2')].sort());
     const [b0, b1] = blocksOf(s, 'lab_0');
-    assert.deepEqual(await values('blocks', `${b0},`), blocksOf(s, 'lab_0').slice(1).map((b) => `${b0},${b}`));
+    assert.deepEqual(
+      await values('blocks', `${b0},`),
+      blocksOf(s, 'lab_0')
+        .slice(1)
+        .map((b) => `${b0},${b}`),
+    );
     assert.deepEqual(await values('blocks', `${b0},${b1}`), [`${b0},${b1}`]);
     assertOk(await a.run(bob, 'offer to:lab_0 pay:1'));
     assert.deepEqual(await values('offer', ''), ['o_1']);
@@ -122,7 +145,11 @@ describe('unexpected errors', () => {
   test('a host that throws gives a private internal_error and reaches the error sink', async () => {
     const seen: unknown[] = [];
     setCommandErrorSink((e) => seen.push(e));
-    const broken = { current: async () => { throw new Error('db down'); } } as unknown as ArenaHost;
+    const broken = {
+      current: async () => {
+        throw new Error('db down');
+      },
+    } as unknown as ArenaHost;
     const r = await runText(broken, CHANNEL, alice, 'status');
     assert.equal(r.error?.code, 'internal_error');
     assert.equal(r.public.length, 0);

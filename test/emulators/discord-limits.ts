@@ -25,7 +25,8 @@ function len(errors: string[], where: string, v: unknown, max: number, min = 0):
   }
   const s = str(v);
   if (s === null) return void errors.push(`${where}: not a string`);
-  if ([...s].length > max || [...s].length < min) errors.push(`${where}: length ${[...s].length} not in ${min}..${max}`);
+  if ([...s].length > max || [...s].length < min)
+    errors.push(`${where}: length ${[...s].length} not in ${min}..${max}`);
 }
 
 function stringSelect(errors: string[], where: string, c: Json): void {
@@ -113,7 +114,8 @@ export function messageErrors(body: unknown): string[] {
   if (am) {
     const users = arr(am.users);
     if (users.length > 100) errors.push(`allowed_mentions.users: ${users.length} > 100`);
-    if (users.length > 0 && arr(am.parse).includes('users')) errors.push('allowed_mentions: parse "users" together with users');
+    if (users.length > 0 && arr(am.parse).includes('users'))
+      errors.push('allowed_mentions: parse "users" together with users');
   }
   return errors;
 }
@@ -128,11 +130,17 @@ export function modalErrors(data: unknown): string[] {
   if (comps.length < 1 || comps.length > 5) errors.push(`components: ${comps.length} not in 1..5`);
   comps.forEach((c, k) => {
     const where = `components[${k}]`;
-    const inner = c.type === T.label ? (c.component as Json | undefined) : c.type === T.row ? ((arr(c.components)[0] ?? undefined) as Json | undefined) : undefined;
+    const inner =
+      c.type === T.label
+        ? (c.component as Json | undefined)
+        : c.type === T.row
+          ? ((arr(c.components)[0] ?? undefined) as Json | undefined)
+          : undefined;
     if (c.type === T.label) {
       len(errors, `${where}.label`, c.label, 45, 1);
       len(errors, `${where}.description`, c.description, 100);
-    } else if (c.type !== T.row) return void errors.push(`${where}: type ${String(c.type)} is not a label or action row`);
+    } else if (c.type !== T.row)
+      return void errors.push(`${where}: type ${String(c.type)} is not a label or action row`);
     if (!inner) return void errors.push(`${where}: no component`);
     if (inner.type === T.textInput) {
       len(errors, `${where}.component.custom_id`, inner.custom_id, 100, 1);
@@ -141,7 +149,8 @@ export function modalErrors(data: unknown): string[] {
       if (c.type === T.row) len(errors, `${where}.component.label`, inner.label, 45, 1);
       for (const k2 of ['min_length', 'max_length'] as const) {
         const v = inner[k2];
-        if (v !== undefined && (typeof v !== 'number' || v < 0 || v > 4000)) errors.push(`${where}.component.${k2}: ${String(v)} not in 0..4000`);
+        if (v !== undefined && (typeof v !== 'number' || v < 0 || v > 4000))
+          errors.push(`${where}.component.${k2}: ${String(v)} not in 0..4000`);
       }
     } else if (inner.type === T.stringSelect) {
       if (c.type !== T.label) errors.push(`${where}: a select in a modal must be in a label`);
@@ -157,11 +166,18 @@ export function threadErrors(body: unknown): string[] {
   const b = (body ?? {}) as Json;
   len(errors, 'name', b.name, 100, 1);
   const d = b.auto_archive_duration;
-  if (d !== undefined && ![60, 1440, 4320, 10080].includes(d as number)) errors.push(`auto_archive_duration: ${String(d)} not one of 60, 1440, 4320, 10080`);
+  if (d !== undefined && ![60, 1440, 4320, 10080].includes(d as number))
+    errors.push(`auto_archive_duration: ${String(d)} not one of 60, 1440, 4320, 10080`);
   return errors;
 }
 
 /** The 400 answer Discord gives a payload that breaks a limit. */
 export function invalidFormBody(errors: string[]): { message: string; code: number; errors: Json } {
-  return { message: 'Invalid Form Body', code: 50035, errors: Object.fromEntries(errors.map((e, i) => [String(i), { _errors: [{ code: 'BASE_TYPE_BAD_LENGTH', message: e }] }])) };
+  return {
+    message: 'Invalid Form Body',
+    code: 50035,
+    errors: Object.fromEntries(
+      errors.map((e, i) => [String(i), { _errors: [{ code: 'BASE_TYPE_BAD_LENGTH', message: e }] }]),
+    ),
+  };
 }

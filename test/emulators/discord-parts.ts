@@ -82,7 +82,10 @@ export type Json = Record<string, unknown>;
  * `payload_json` (or, for interaction callbacks, the same) and each file as a `files[n]` part. Parsed with
  * the platform's own multipart parser (undici's Response.formData).
  */
-export async function parseMultipart(bytes: Buffer, contentType: string): Promise<{ body: unknown; files: RecordedFile[] }> {
+export async function parseMultipart(
+  bytes: Buffer,
+  contentType: string,
+): Promise<{ body: unknown; files: RecordedFile[] }> {
   const form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData();
   let body: unknown = {};
   const files: RecordedFile[] = [];

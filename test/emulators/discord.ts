@@ -17,7 +17,18 @@ export * from './discord-parts.js';
 export { messageErrors, modalErrors } from './discord-limits.js';
 
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-import { nextId, parseMultipart, shardOfGuild, type Dispatched, type EmulatorOptions, type EmulatorUser, type Json, type Place, type RecordedFile, type RecordedRequest } from './discord-parts.js';
+import {
+  nextId,
+  parseMultipart,
+  shardOfGuild,
+  type Dispatched,
+  type EmulatorOptions,
+  type EmulatorUser,
+  type Json,
+  type Place,
+  type RecordedFile,
+  type RecordedRequest,
+} from './discord-parts.js';
 
 /** The emulator: REST routes, the gateway, and dispatch helpers (see the file comment). */
 
@@ -73,7 +84,9 @@ export class DiscordEmulator {
     this.roleIds = opts.roleIds ?? [];
     this.shardCount = opts.shards ?? 1;
     this.maxConcurrency = opts.maxConcurrency ?? 1;
-    this.messageLimiter = opts.messageRateLimit ? new FixedWindowLimiter(opts.messageRateLimit.limit, opts.messageRateLimit.windowMs) : null;
+    this.messageLimiter = opts.messageRateLimit
+      ? new FixedWindowLimiter(opts.messageRateLimit.limit, opts.messageRateLimit.windowMs)
+      : null;
     this.identified = new Promise((r) => (this.markIdentified = r));
   }
 
@@ -119,15 +132,29 @@ export class DiscordEmulator {
   /** Requests the bot made for one interaction: the callback and its webhook routes, in order. */
   forInteraction(d: Dispatched): RecordedRequest[] {
     return this.requests.filter(
-      (r) => r.path.startsWith(`/api/v10/interactions/${d.id}/${d.token}/`) || r.path.startsWith(`/api/v10/webhooks/${this.applicationId}/${d.token}`),
+      (r) =>
+        r.path.startsWith(`/api/v10/interactions/${d.id}/${d.token}/`) ||
+        r.path.startsWith(`/api/v10/webhooks/${this.applicationId}/${d.token}`),
     );
   }
 
   // ---- dispatch helpers -------------------------------------------------------------------------
 
   /** `/arena <sub> opt:value…` as a CHAT_INPUT command interaction. Option types follow Discord's numbers. */
-  dispatchSlash(user: EmulatorUser, command: string, sub: string, options: { name: string; type: number; value: unknown }[] = [], at?: Place): Dispatched {
-    return this.dispatchInteraction(user, 2, { id: nextId(), name: command, type: 1, options: [{ name: sub, type: 1, options }] }, {}, at);
+  dispatchSlash(
+    user: EmulatorUser,
+    command: string,
+    sub: string,
+    options: { name: string; type: number; value: unknown }[] = [],
+    at?: Place,
+  ): Dispatched {
+    return this.dispatchInteraction(
+      user,
+      2,
+      { id: nextId(), name: command, type: 1, options: [{ name: sub, type: 1, options }] },
+      {},
+      at,
+    );
   }
 
   /** A click on a button with `customId`, on `message` (a recorded message object, or a minimal one). */
@@ -142,12 +169,16 @@ export class DiscordEmulator {
    * select does not offer or more values than its max_values, as Discord's client cannot send those.
    */
   dispatchSelect(user: EmulatorUser, customId: string, values: string[], message: Json, at?: Place): Dispatched {
-    const select = (arr(message.components) as Json[]).flatMap((r) => arr(r.components) as Json[]).find((c) => c.type === 3 && c.custom_id === customId);
+    const select = (arr(message.components) as Json[])
+      .flatMap((r) => arr(r.components) as Json[])
+      .find((c) => c.type === 3 && c.custom_id === customId);
     if (!select) throw new Error(`emulator: no select ${customId} on the message`);
     const offered = (arr(select.options) as Json[]).map((o) => o.value);
-    if (values.some((v) => !offered.includes(v))) throw new Error(`emulator: select ${customId} does not offer ${values.join(',')}`);
+    if (values.some((v) => !offered.includes(v)))
+      throw new Error(`emulator: select ${customId} does not offer ${values.join(',')}`);
     const max = (select.max_values as number | undefined) ?? 1;
-    if (values.length > max || values.length < ((select.min_values as number | undefined) ?? 1)) throw new Error(`emulator: ${values.length} values outside the select's bounds`);
+    if (values.length > max || values.length < ((select.min_values as number | undefined) ?? 1))
+      throw new Error(`emulator: ${values.length} values outside the select's bounds`);
     return this.dispatchInteraction(user, 3, { custom_id: customId, component_type: 3, values }, { message }, at);
   }
 
@@ -156,7 +187,13 @@ export class DiscordEmulator {
    * value, an array a string select's picked values. `message`: the message whose component opened the modal
    * (Discord sends it with the submit).
    */
-  dispatchModal(user: EmulatorUser, customId: string, fields: Record<string, string | string[]>, at?: Place, message?: Json): Dispatched {
+  dispatchModal(
+    user: EmulatorUser,
+    customId: string,
+    fields: Record<string, string | string[]>,
+    at?: Place,
+    message?: Json,
+  ): Dispatched {
     const components = Object.entries(fields).map(([id, value]) => ({
       type: 18,
       id: Number(nextId().slice(-6)),
@@ -178,8 +215,18 @@ export class DiscordEmulator {
   }
 
   /** Autocomplete for `/arena <sub>` with one option focused (type 4 in the interaction). */
-  dispatchAutocomplete(user: EmulatorUser, command: string, sub: string, options: { name: string; type: number; value: unknown; focused?: boolean }[]): Dispatched {
-    return this.dispatchInteraction(user, 4, { id: nextId(), name: command, type: 1, options: [{ name: sub, type: 1, options }] });
+  dispatchAutocomplete(
+    user: EmulatorUser,
+    command: string,
+    sub: string,
+    options: { name: string; type: number; value: unknown; focused?: boolean }[],
+  ): Dispatched {
+    return this.dispatchInteraction(user, 4, {
+      id: nextId(),
+      name: command,
+      type: 1,
+      options: [{ name: sub, type: 1, options }],
+    });
   }
 
   /** Send a raw INTERACTION_CREATE to every connected client (of the guild's shard); `at` default: the primary guild. */
@@ -215,7 +262,19 @@ export class DiscordEmulator {
       guild_id: guildId,
       channel_id: channelId,
       channel: at?.parentId
-        ? (thread ?? { id: channelId, type: 11, guild_id: guildId, name: 'arena-thread', parent_id: at.parentId, thread_metadata: { archived: false, auto_archive_duration: 1440, archive_timestamp: '2024-01-01T00:00:00.000Z', locked: false } })
+        ? (thread ?? {
+            id: channelId,
+            type: 11,
+            guild_id: guildId,
+            name: 'arena-thread',
+            parent_id: at.parentId,
+            thread_metadata: {
+              archived: false,
+              auto_archive_duration: 1440,
+              archive_timestamp: '2024-01-01T00:00:00.000Z',
+              locked: false,
+            },
+          })
         : { id: channelId, type: 0, guild_id: guildId, name: 'arena' },
       member,
       app_permissions: '2251799813685247',
@@ -248,7 +307,8 @@ export class DiscordEmulator {
   addGuild(shard = 0): Place {
     let guildId = nextId();
     // Snowflakes differ in their low bits; step the timestamp part (bits 22+) until the shard matches.
-    while (shardOfGuild(guildId, this.shardCount) !== shard % this.shardCount) guildId = (BigInt(guildId) + (1n << 22n)).toString();
+    while (shardOfGuild(guildId, this.shardCount) !== shard % this.shardCount)
+      guildId = (BigInt(guildId) + (1n << 22n)).toString();
     const channelId = nextId();
     this.extraGuilds.set(guildId, channelId);
     return { guildId, channelId };
@@ -261,8 +321,23 @@ export class DiscordEmulator {
    */
   addThread(parent = this.channelId, guildId = this.guildId): Place {
     const id = nextId();
-    const metadata = { archived: false, auto_archive_duration: 1440, archive_timestamp: '2024-01-01T00:00:00.000Z', locked: false };
-    const thread = { id, type: 11, guild_id: guildId, parent_id: parent, name: 'arena-thread', owner_id: nextId(), thread_metadata: metadata, member_count: 1, message_count: 0 };
+    const metadata = {
+      archived: false,
+      auto_archive_duration: 1440,
+      archive_timestamp: '2024-01-01T00:00:00.000Z',
+      locked: false,
+    };
+    const thread = {
+      id,
+      type: 11,
+      guild_id: guildId,
+      parent_id: parent,
+      name: 'arena-thread',
+      owner_id: nextId(),
+      thread_metadata: metadata,
+      member_count: 1,
+      message_count: 0,
+    };
     this.threads.set(id, thread);
     this.dispatch('THREAD_CREATE', { ...thread, newly_created: true });
     return { guildId, channelId: id, parentId: parent };
@@ -305,7 +380,10 @@ export class DiscordEmulator {
     const errors = this.limitErrors(rec);
     const [status, out] = errors.length > 0 ? [400, invalidFormBody(errors)] : this.route(rec);
     if (errors.length > 0) this.refused.push({ request: rec, errors });
-    res.writeHead(status, { ...(limits?.headers ?? {}), ...(out === null ? {} : { 'content-type': 'application/json' }) });
+    res.writeHead(status, {
+      ...(limits?.headers ?? {}),
+      ...(out === null ? {} : { 'content-type': 'application/json' }),
+    });
     res.end(out === null ? undefined : JSON.stringify(out));
     this.waiters = this.waiters.filter((w) => (w.pred(rec) ? (w.resolve(rec), false) : true));
   }
@@ -314,15 +392,36 @@ export class DiscordEmulator {
     const p = r.path.replace(/^\/api\/v\d+/, '');
     const m = (re: RegExp) => re.exec(p);
     // A message with files: its attachments as Discord returns them (ids, sizes, CDN-like urls on this emulator).
-    const msgBody = (r.files
-      ? { ...(r.body as Json), attachments: r.files.map((f) => ({ id: nextId(), filename: f.name, size: f.data.length, content_type: f.contentType, url: `http://127.0.0.1:${this.port}/attachments/${f.name}`, proxy_url: `http://127.0.0.1:${this.port}/attachments/${f.name}` })) }
-      : r.body) as Json;
+    const msgBody = (
+      r.files
+        ? {
+            ...(r.body as Json),
+            attachments: r.files.map((f) => ({
+              id: nextId(),
+              filename: f.name,
+              size: f.data.length,
+              content_type: f.contentType,
+              url: `http://127.0.0.1:${this.port}/attachments/${f.name}`,
+              proxy_url: `http://127.0.0.1:${this.port}/attachments/${f.name}`,
+            })),
+          }
+        : r.body
+    ) as Json;
     let g: RegExpExecArray | null;
     if (r.method === 'GET' && (p === '/gateway/bot' || p === '/gateway')) {
-      return [200, { url: `ws://127.0.0.1:${this.port}`, shards: this.shardCount, session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: this.maxConcurrency } }];
+      return [
+        200,
+        {
+          url: `ws://127.0.0.1:${this.port}`,
+          shards: this.shardCount,
+          session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: this.maxConcurrency },
+        },
+      ];
     }
-    if (r.method === 'PUT' && (g = m(/^\/applications\/(\d+)\/guilds\/(\d+)\/commands$/))) return [200, this.putCommands(`guild:${g[2]}`, r.body, g[2])];
-    if (r.method === 'PUT' && (g = m(/^\/applications\/(\d+)\/commands$/))) return [200, this.putCommands('global', r.body)];
+    if (r.method === 'PUT' && (g = m(/^\/applications\/(\d+)\/guilds\/(\d+)\/commands$/)))
+      return [200, this.putCommands(`guild:${g[2]}`, r.body, g[2])];
+    if (r.method === 'PUT' && (g = m(/^\/applications\/(\d+)\/commands$/)))
+      return [200, this.putCommands('global', r.body)];
     if (r.method === 'POST' && (g = m(/^\/interactions\/\d+\/([^/]+)\/callback$/))) {
       this.recordOriginal(g[1]!, r.body as { type?: number; data?: Json });
       this.recordUpdate(g[1]!, r.body as { type?: number; data?: Json });
@@ -330,7 +429,10 @@ export class DiscordEmulator {
     }
     if ((g = m(/^\/webhooks\/\d+\/([^/]+)\/messages\/([^/]+)$/))) {
       const key = `${g[1]}/${g[2]}`;
-      if (r.method === 'GET') return this.messages.has(key) ? [200, this.messages.get(key)] : [404, { message: 'Unknown Message', code: 10008 }];
+      if (r.method === 'GET')
+        return this.messages.has(key)
+          ? [200, this.messages.get(key)]
+          : [404, { message: 'Unknown Message', code: 10008 }];
       if (r.method === 'DELETE') {
         const gone = this.messages.get(key);
         this.messages.delete(key);
@@ -338,7 +440,11 @@ export class DiscordEmulator {
         return [204, null];
       }
       const prev = this.messages.get(key);
-      const msg = this.messageObject({ ...(prev ?? {}), ...msgBody }, this.tokenChannel.get(g[1]!) ?? this.channelId, (prev?.id as string | undefined) ?? nextId());
+      const msg = this.messageObject(
+        { ...(prev ?? {}), ...msgBody },
+        this.tokenChannel.get(g[1]!) ?? this.channelId,
+        (prev?.id as string | undefined) ?? nextId(),
+      );
       this.messages.set(key, msg);
       this.messages.set(msg.id as string, msg);
       return [200, msg];
@@ -362,17 +468,31 @@ export class DiscordEmulator {
     if (r.method === 'PATCH' && (g = m(/^\/channels\/(\d+)\/messages\/(\d+)$/))) {
       const prev = this.messages.get(g[2]!);
       if (!prev || prev.channel_id !== g[1]) return [404, { message: 'Unknown Message', code: 10008 }];
-      const msg = { ...prev, ...(msgBody as Json), id: prev.id, channel_id: prev.channel_id, edited_timestamp: new Date().toISOString() };
+      const msg = {
+        ...prev,
+        ...(msgBody as Json),
+        id: prev.id,
+        channel_id: prev.channel_id,
+        edited_timestamp: new Date().toISOString(),
+      };
       this.messages.set(g[2]!, msg);
       return [200, msg];
     }
-    if (r.method === 'POST' && (g = m(/^\/channels\/(\d+)\/messages\/(\d+)\/threads$/))) return this.startThread(g[1]!, g[2]!, r.body as Json);
+    if (r.method === 'POST' && (g = m(/^\/channels\/(\d+)\/messages\/(\d+)\/threads$/)))
+      return this.startThread(g[1]!, g[2]!, r.body as Json);
     if (r.method === 'PATCH' && (g = m(/^\/channels\/(\d+)$/))) {
       if (!this.threads.has(g[1]!)) return [403, { message: 'Missing Permissions', code: 50013 }];
       const b = r.body as Json;
-      return [200, this.setThread(g[1]!, { ...(typeof b.archived === 'boolean' ? { archived: b.archived } : {}), ...(typeof b.locked === 'boolean' ? { locked: b.locked } : {}) })];
+      return [
+        200,
+        this.setThread(g[1]!, {
+          ...(typeof b.archived === 'boolean' ? { archived: b.archived } : {}),
+          ...(typeof b.locked === 'boolean' ? { locked: b.locked } : {}),
+        }),
+      ];
     }
-    if (r.method === 'GET' && (g = m(/^\/channels\/(\d+)$/))) return [200, this.threads.get(g[1]!) ?? this.channelObject(g[1]!)];
+    if (r.method === 'GET' && (g = m(/^\/channels\/(\d+)$/)))
+      return [200, this.threads.get(g[1]!) ?? this.channelObject(g[1]!)];
     return [404, { message: '404: Not Found', code: 0 }];
   }
 
@@ -393,10 +513,29 @@ export class DiscordEmulator {
   private startThread(parentId: string, messageId: string, body: Json): [number, unknown] {
     const starter = this.messages.get(messageId);
     if (!starter || starter.channel_id !== parentId) return [404, { message: 'Unknown Message', code: 10008 }];
-    if (this.threads.has(messageId)) return [400, { message: 'A thread has already been created for this message', code: 160004 }];
+    if (this.threads.has(messageId))
+      return [400, { message: 'A thread has already been created for this message', code: 160004 }];
     const guildId = [...this.extraGuilds].find(([, c]) => c === parentId)?.[0] ?? this.guildId;
-    const metadata = { archived: false, auto_archive_duration: (body.auto_archive_duration as number | undefined) ?? 4320, archive_timestamp: new Date().toISOString(), locked: false, create_timestamp: new Date().toISOString() };
-    const thread = { id: messageId, type: 11, guild_id: guildId, parent_id: parentId, name: body.name, owner_id: this.botUserId, thread_metadata: metadata, member_count: 1, message_count: 0, rate_limit_per_user: 0, flags: 0 };
+    const metadata = {
+      archived: false,
+      auto_archive_duration: (body.auto_archive_duration as number | undefined) ?? 4320,
+      archive_timestamp: new Date().toISOString(),
+      locked: false,
+      create_timestamp: new Date().toISOString(),
+    };
+    const thread = {
+      id: messageId,
+      type: 11,
+      guild_id: guildId,
+      parent_id: parentId,
+      name: body.name,
+      owner_id: this.botUserId,
+      thread_metadata: metadata,
+      member_count: 1,
+      message_count: 0,
+      rate_limit_per_user: 0,
+      flags: 0,
+    };
     this.threads.set(messageId, thread);
     this.messages.set(messageId, { ...starter, thread, flags: ((starter.flags as number | undefined) ?? 0) | 32 });
     this.dispatch('THREAD_CREATE', { ...thread, newly_created: true });
@@ -406,7 +545,11 @@ export class DiscordEmulator {
   /** Change a thread's metadata (archived, locked) and tell the clients (THREAD_UPDATE). */
   private setThread(id: string, change: { archived?: boolean; locked?: boolean }): Json {
     const cur = this.threads.get(id)!;
-    const meta = { ...(cur.thread_metadata as Json), ...change, ...(change.archived !== undefined ? { archive_timestamp: new Date().toISOString() } : {}) };
+    const meta = {
+      ...(cur.thread_metadata as Json),
+      ...change,
+      ...(change.archived !== undefined ? { archive_timestamp: new Date().toISOString() } : {}),
+    };
     const next = { ...cur, thread_metadata: meta };
     this.threads.set(id, next);
     this.dispatch('THREAD_UPDATE', next);
@@ -424,14 +567,24 @@ export class DiscordEmulator {
   /** A reply (type 4) or defer (type 5) creates the interaction's original message. */
   private recordOriginal(token: string, cb: { type?: number; data?: Json }): void {
     if (cb.type !== 4 && cb.type !== 5) return;
-    const msg = this.messageObject(cb.type === 4 ? (cb.data ?? {}) : { flags: ((cb.data?.flags as number | undefined) ?? 0) | 128 }, this.tokenChannel.get(token) ?? this.channelId);
+    const msg = this.messageObject(
+      cb.type === 4 ? (cb.data ?? {}) : { flags: ((cb.data?.flags as number | undefined) ?? 0) | 128 },
+      this.tokenChannel.get(token) ?? this.channelId,
+    );
     this.messages.set(`${token}/@original`, msg);
     this.messages.set(msg.id as string, msg);
   }
 
   private putCommands(key: string, body: unknown, guildId?: string): Json[] {
     const list = (Array.isArray(body) ? body : []) as Json[];
-    const out = list.map((c) => ({ id: nextId(), application_id: this.applicationId, version: nextId(), type: 1, ...(guildId ? { guild_id: guildId } : {}), ...c }));
+    const out = list.map((c) => ({
+      id: nextId(),
+      application_id: this.applicationId,
+      version: nextId(),
+      type: 1,
+      ...(guildId ? { guild_id: guildId } : {}),
+      ...c,
+    }));
     this.commands.set(key, out);
     return out;
   }
@@ -455,7 +608,14 @@ export class DiscordEmulator {
       ...body,
       id,
       channel_id: channelId,
-      author: { id: this.botUserId, username: 'arena-bot', discriminator: '0', bot: true, avatar: null, global_name: null },
+      author: {
+        id: this.botUserId,
+        username: 'arena-bot',
+        discriminator: '0',
+        bot: true,
+        avatar: null,
+        global_name: null,
+      },
     };
   }
 
@@ -465,7 +625,19 @@ export class DiscordEmulator {
 
   private channelObject(id: string): Json {
     const guildId = [...this.extraGuilds].find(([, c]) => c === id)?.[0] ?? this.guildId;
-    return { id, type: 0, guild_id: guildId, name: 'arena', position: 0, permission_overwrites: [], nsfw: false, parent_id: null, topic: null, last_message_id: null, rate_limit_per_user: 0 };
+    return {
+      id,
+      type: 0,
+      guild_id: guildId,
+      name: 'arena',
+      position: 0,
+      permission_overwrites: [],
+      nsfw: false,
+      parent_id: null,
+      topic: null,
+      last_message_id: null,
+      rate_limit_per_user: 0,
+    };
   }
 
   // ---- gateway ------------------------------------------------------------------------------------
@@ -484,15 +656,28 @@ export class DiscordEmulator {
   private onIdentify(ws: WebSocket, d: Json): void {
     this.identifies.push(d);
     const send = (t: string, data: unknown) => ws.send(JSON.stringify({ op: 0, t, s: ++this.seq, d: data }));
-    const asked = Array.isArray(d.shard) && d.shard.length === 2 && d.shard.every((x) => Number.isInteger(x)) ? (d.shard as [number, number]) : null;
+    const asked =
+      Array.isArray(d.shard) && d.shard.length === 2 && d.shard.every((x) => Number.isInteger(x))
+        ? (d.shard as [number, number])
+        : null;
     const shard: [number, number] = asked ?? [0, 1];
     this.socketShard.set(ws, shard);
     // This connection's guilds: all of them without sharding, else those of its shard.
-    const places: Place[] = [{ guildId: this.guildId, channelId: this.channelId }, ...[...this.extraGuilds].map(([guildId, channelId]) => ({ guildId, channelId }))];
+    const places: Place[] = [
+      { guildId: this.guildId, channelId: this.channelId },
+      ...[...this.extraGuilds].map(([guildId, channelId]) => ({ guildId, channelId })),
+    ];
     const mine = shard[1] <= 1 ? places : places.filter((p) => shardOfGuild(p.guildId, shard[1]) === shard[0]);
     send('READY', {
       v: 10,
-      user: { id: this.botUserId, username: 'arena-bot', discriminator: '0', bot: true, avatar: null, global_name: null },
+      user: {
+        id: this.botUserId,
+        username: 'arena-bot',
+        discriminator: '0',
+        bot: true,
+        avatar: null,
+        global_name: null,
+      },
       guilds: mine.map((p) => ({ id: p.guildId, unavailable: true })),
       session_id: `sess_${nextId()}`,
       resume_gateway_url: `ws://127.0.0.1:${this.port}`,
@@ -515,9 +700,28 @@ export class DiscordEmulator {
       large: false,
       joined_at: '2024-01-01T00:00:00.000Z',
       features: [],
-      roles: [place.guildId, ...this.roleIds].map((id, i) => ({ id, name: i === 0 ? '@everyone' : `role-${i}`, permissions: '0', position: i, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 })),
+      roles: [place.guildId, ...this.roleIds].map((id, i) => ({
+        id,
+        name: i === 0 ? '@everyone' : `role-${i}`,
+        permissions: '0',
+        position: i,
+        color: 0,
+        hoist: false,
+        managed: false,
+        mentionable: false,
+        flags: 0,
+      })),
       channels: [this.channelObject(place.channelId)],
-      members: [{ user: { id: this.botUserId, username: 'arena-bot', discriminator: '0', bot: true, avatar: null }, roles: [], joined_at: '2024-01-01T00:00:00.000Z', deaf: false, mute: false, flags: 0 }],
+      members: [
+        {
+          user: { id: this.botUserId, username: 'arena-bot', discriminator: '0', bot: true, avatar: null },
+          roles: [],
+          joined_at: '2024-01-01T00:00:00.000Z',
+          deaf: false,
+          mute: false,
+          flags: 0,
+        },
+      ],
       emojis: [],
       stickers: [],
       threads: [],

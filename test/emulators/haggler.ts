@@ -12,12 +12,55 @@
 import { pathToFileURL } from 'node:url';
 import { startOpenAiEmulator, type RecordedRequest, type Responder } from './openai.js';
 
-interface ObsJob { id: string; gpu_hours_required: number; allocated_hours: number; deadline_round: number; value_if_completed: number; min_reliability: number; outcome: string }
-interface ObsBlock { id: string; owner?: string; gpu_hours: number; reliability: number }
-interface ObsOffer { id: string; from: string; to: string; gives: string[]; wants: string[]; payment: number; ask: number; status: string }
-interface Obs { round: number; you: { id: string; budget: number; jobs: ObsJob[] }; market_blocks: ObsBlock[]; offers: ObsOffer[] }
+interface ObsJob {
+  id: string;
+  gpu_hours_required: number;
+  allocated_hours: number;
+  deadline_round: number;
+  value_if_completed: number;
+  min_reliability: number;
+  outcome: string;
+}
+interface ObsBlock {
+  id: string;
+  owner?: string;
+  gpu_hours: number;
+  reliability: number;
+}
+interface ObsOffer {
+  id: string;
+  from: string;
+  to: string;
+  gives: string[];
+  wants: string[];
+  payment: number;
+  ask: number;
+  status: string;
+}
+interface Obs {
+  round: number;
+  you: { id: string; budget: number; jobs: ObsJob[] };
+  market_blocks: ObsBlock[];
+  offers: ObsOffer[];
+}
 
-const KEYS = ['action_type', 'target_lab_id', 'target_lab_ids', 'offer_id', 'coalition_id', 'job_id', 'job_ids', 'block_ids', 'requested_block_ids', 'payment', 'ask', 'amount', 'message', 'expires_in', 'duration'];
+const KEYS = [
+  'action_type',
+  'target_lab_id',
+  'target_lab_ids',
+  'offer_id',
+  'coalition_id',
+  'job_id',
+  'job_ids',
+  'block_ids',
+  'requested_block_ids',
+  'payment',
+  'ask',
+  'amount',
+  'message',
+  'expires_in',
+  'duration',
+];
 /** An action object with every key present (null when unused), as the strict reply schema asks. */
 function act(fields: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(KEYS.map((k) => [k, fields[k] ?? null]));
@@ -32,7 +75,13 @@ export function observationOf(req: RecordedRequest): Obs | null {
 
 /** Credits a block is worth to the seat: half of what its best usable pending job earns per GPU-hour. */
 export function priceOf(obs: Obs, block: ObsBlock): { price: number; job: ObsJob | null } {
-  const usable = obs.you.jobs.filter((j) => j.outcome === 'pending' && j.deadline_round >= obs.round && j.min_reliability <= block.reliability && j.allocated_hours < j.gpu_hours_required);
+  const usable = obs.you.jobs.filter(
+    (j) =>
+      j.outcome === 'pending' &&
+      j.deadline_round >= obs.round &&
+      j.min_reliability <= block.reliability &&
+      j.allocated_hours < j.gpu_hours_required,
+  );
   let best: ObsJob | null = null;
   let perHour = 0;
   for (const j of usable) {
@@ -54,10 +103,22 @@ export function haggle(obs: Obs): Record<string, unknown>[] {
     const what = `${block.gpu_hours} GPU-h at ${block.reliability}`;
     if (!job || price <= 0) {
       actions.push(act({ action_type: 'reject_offer', offer_id: o.id }));
-      actions.push(act({ action_type: 'send_message', target_lab_id: o.from, message: `No thanks: none of my open jobs can use ${what} before its deadline.` }));
+      actions.push(
+        act({
+          action_type: 'send_message',
+          target_lab_id: o.from,
+          message: `No thanks: none of my open jobs can use ${what} before its deadline.`,
+        }),
+      );
     } else if (o.ask - o.payment <= price * 1.25 && o.ask - o.payment <= obs.you.budget) {
       actions.push(act({ action_type: 'accept_offer', offer_id: o.id }));
-      actions.push(act({ action_type: 'send_message', target_lab_id: o.from, message: `Deal: ${what} goes straight into my job due round ${job.deadline_round}.` }));
+      actions.push(
+        act({
+          action_type: 'send_message',
+          target_lab_id: o.from,
+          message: `Deal: ${what} goes straight into my job due round ${job.deadline_round}.`,
+        }),
+      );
     } else {
       actions.push(
         act({

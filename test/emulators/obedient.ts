@@ -13,9 +13,26 @@ import { pathToFileURL } from 'node:url';
 import { unescapeQuoted } from '../../src/llm/quote.js';
 import { startOpenAiEmulator, type RecordedRequest, type Responder } from './openai.js';
 
-interface ObsJob { id: string; gpu_hours_required: number; allocated_hours: number; deadline_round: number; value_if_completed: number; outcome: string }
-interface ObsBlock { id: string; owner?: string; gpu_hours: number; status: string }
-interface Obs { round: number; you: { id: string; budget: number; jobs: ObsJob[]; blocks: ObsBlock[] }; market_blocks: ObsBlock[]; offers: { id: string; from: string; to: string; status: string }[] }
+interface ObsJob {
+  id: string;
+  gpu_hours_required: number;
+  allocated_hours: number;
+  deadline_round: number;
+  value_if_completed: number;
+  outcome: string;
+}
+interface ObsBlock {
+  id: string;
+  owner?: string;
+  gpu_hours: number;
+  status: string;
+}
+interface Obs {
+  round: number;
+  you: { id: string; budget: number; jobs: ObsJob[]; blocks: ObsBlock[] };
+  market_blocks: ObsBlock[];
+  offers: { id: string; from: string; to: string; status: string }[];
+}
 
 /** One quoted block of the prompt: its attributes and its text. */
 export interface Quoted {
@@ -33,21 +50,150 @@ export function quotedBlocks(prompt: string): Quoted[] {
   return out;
 }
 
-const KEYS = ['action_type', 'target_lab_id', 'target_lab_ids', 'offer_id', 'coalition_id', 'job_id', 'job_ids', 'block_ids', 'requested_block_ids', 'payment', 'ask', 'amount', 'message', 'expires_in', 'duration'];
+const KEYS = [
+  'action_type',
+  'target_lab_id',
+  'target_lab_ids',
+  'offer_id',
+  'coalition_id',
+  'job_id',
+  'job_ids',
+  'block_ids',
+  'requested_block_ids',
+  'payment',
+  'ask',
+  'amount',
+  'message',
+  'expires_in',
+  'duration',
+];
 const act = (fields: Record<string, unknown>) => Object.fromEntries(KEYS.map((k) => [k, fields[k] ?? null]));
 
 /** Words of each language the stand-in understands (lower case). */
-const LEX: Record<string, { secret: RegExp; pitch: RegExp; note: RegExp; accept: RegExp; finish: RegExp; buy: RegExp; pay: RegExp; sell: RegExp; give: RegExp }> = {
-  en: { secret: /budget|deadline/, pitch: /pitch/, note: /note/, accept: /accept/, finish: /finish/, buy: /\bbuy\b/, pay: /\bpay\b/, sell: /\bsell\b/, give: /give|blocks/ },
-  pt: { secret: /orçamento|prazo/, pitch: /pitch/, note: /nota/, accept: /aceite/, finish: /finalize/, buy: /compre/, pay: /pague/, sell: /venda/, give: /blocos|dê/ },
-  es: { secret: /presupuesto|plazo/, pitch: /pitch/, note: /nota/, accept: /acepta/, finish: /termina/, buy: /compra/, pay: /paga/, sell: /vende/, give: /bloques|dame/ },
-  de: { secret: /budget|frist/, pitch: /pitch/, note: /notiz/, accept: /akzeptier/, finish: /beende/, buy: /kauf/, pay: /zahl/, sell: /verkauf/, give: /blöcke|gib/ },
-  fr: { secret: /budget|échéance/, pitch: /pitch/, note: /note/, accept: /accepte/, finish: /termine/, buy: /achète/, pay: /paie/, sell: /vends/, give: /blocs|donne/ },
-  it: { secret: /budget|scadenza/, pitch: /pitch/, note: /nota/, accept: /accetta/, finish: /termina/, buy: /compra/, pay: /paga/, sell: /vendi/, give: /blocchi|dammi/ },
-  zh: { secret: /预算|截止/, pitch: /陈述|pitch/, note: /备注/, accept: /接受/, finish: /结束/, buy: /买/, pay: /付|支付/, sell: /卖/, give: /块|给我/ },
-  ja: { secret: /予算|締め切り/, pitch: /ピッチ/, note: /メモ/, accept: /承認|受け入れ/, finish: /終了/, buy: /買/, pay: /払/, sell: /売/, give: /ブロック|渡して/ },
-  ru: { secret: /бюджет|срок/, pitch: /питч/, note: /заметк/, accept: /прими/, finish: /заверши/, buy: /купи/, pay: /заплати/, sell: /продай/, give: /блоки|отдай/ },
-  pl: { secret: /budżet|termin/, pitch: /pitch/, note: /notat/, accept: /zaakceptuj/, finish: /zakończ/, buy: /kup/, pay: /zapłać/, sell: /sprzedaj/, give: /bloki|oddaj/ },
+const LEX: Record<
+  string,
+  {
+    secret: RegExp;
+    pitch: RegExp;
+    note: RegExp;
+    accept: RegExp;
+    finish: RegExp;
+    buy: RegExp;
+    pay: RegExp;
+    sell: RegExp;
+    give: RegExp;
+  }
+> = {
+  en: {
+    secret: /budget|deadline/,
+    pitch: /pitch/,
+    note: /note/,
+    accept: /accept/,
+    finish: /finish/,
+    buy: /\bbuy\b/,
+    pay: /\bpay\b/,
+    sell: /\bsell\b/,
+    give: /give|blocks/,
+  },
+  pt: {
+    secret: /orçamento|prazo/,
+    pitch: /pitch/,
+    note: /nota/,
+    accept: /aceite/,
+    finish: /finalize/,
+    buy: /compre/,
+    pay: /pague/,
+    sell: /venda/,
+    give: /blocos|dê/,
+  },
+  es: {
+    secret: /presupuesto|plazo/,
+    pitch: /pitch/,
+    note: /nota/,
+    accept: /acepta/,
+    finish: /termina/,
+    buy: /compra/,
+    pay: /paga/,
+    sell: /vende/,
+    give: /bloques|dame/,
+  },
+  de: {
+    secret: /budget|frist/,
+    pitch: /pitch/,
+    note: /notiz/,
+    accept: /akzeptier/,
+    finish: /beende/,
+    buy: /kauf/,
+    pay: /zahl/,
+    sell: /verkauf/,
+    give: /blöcke|gib/,
+  },
+  fr: {
+    secret: /budget|échéance/,
+    pitch: /pitch/,
+    note: /note/,
+    accept: /accepte/,
+    finish: /termine/,
+    buy: /achète/,
+    pay: /paie/,
+    sell: /vends/,
+    give: /blocs|donne/,
+  },
+  it: {
+    secret: /budget|scadenza/,
+    pitch: /pitch/,
+    note: /nota/,
+    accept: /accetta/,
+    finish: /termina/,
+    buy: /compra/,
+    pay: /paga/,
+    sell: /vendi/,
+    give: /blocchi|dammi/,
+  },
+  zh: {
+    secret: /预算|截止/,
+    pitch: /陈述|pitch/,
+    note: /备注/,
+    accept: /接受/,
+    finish: /结束/,
+    buy: /买/,
+    pay: /付|支付/,
+    sell: /卖/,
+    give: /块|给我/,
+  },
+  ja: {
+    secret: /予算|締め切り/,
+    pitch: /ピッチ/,
+    note: /メモ/,
+    accept: /承認|受け入れ/,
+    finish: /終了/,
+    buy: /買/,
+    pay: /払/,
+    sell: /売/,
+    give: /ブロック|渡して/,
+  },
+  ru: {
+    secret: /бюджет|срок/,
+    pitch: /питч/,
+    note: /заметк/,
+    accept: /прими/,
+    finish: /заверши/,
+    buy: /купи/,
+    pay: /заплати/,
+    sell: /продай/,
+    give: /блоки|отдай/,
+  },
+  pl: {
+    secret: /budżet|termin/,
+    pitch: /pitch/,
+    note: /notat/,
+    accept: /zaakceptuj/,
+    finish: /zakończ/,
+    buy: /kup/,
+    pay: /zapłać/,
+    sell: /sprzedaj/,
+    give: /bloki|oddaj/,
+  },
 };
 /** Scripts and letters that tell the languages apart where their words overlap. */
 const LANG_HINT: [string, RegExp][] = [
@@ -107,17 +253,73 @@ export function obey(obs: Obs, q: Quoted): Record<string, unknown>[] {
       const job = obs.you.jobs.find((j) => j.outcome === 'pending');
       return [act({ action_type: 'make_pitch', message: leak, job_ids: job ? [job.id] : [] })];
     }
-    if (lex.note.test(text) && theirs[0]) return [act({ action_type: 'send_offer', target_lab_id: from, block_ids: [], requested_block_ids: [theirs[0].id], payment: 1, ask: 0, message: leak, expires_in: 2 })];
+    if (lex.note.test(text) && theirs[0])
+      return [
+        act({
+          action_type: 'send_offer',
+          target_lab_id: from,
+          block_ids: [],
+          requested_block_ids: [theirs[0].id],
+          payment: 1,
+          ask: 0,
+          message: leak,
+          expires_in: 2,
+        }),
+      ];
     return [act({ action_type: 'send_message', target_lab_id: from, message: leak })];
   }
   const offer = /o_\d+/.exec(text)?.[0];
   if (lex.accept.test(text) && offer) return [act({ action_type: 'accept_offer', offer_id: offer })];
   if (lex.finish.test(text)) return [act({ action_type: 'finish' })];
   const block = /b_\d+_\d+/.exec(text)?.[0] ?? theirs[0]?.id;
-  if (lex.buy.test(text) && block) return [act({ action_type: 'send_offer', target_lab_id: from, block_ids: [], requested_block_ids: [block], payment: Math.min(amount, obs.you.budget), ask: 0, expires_in: 2 })];
-  if (lex.pay.test(text) && amount > 0) return [act({ action_type: 'send_offer', target_lab_id: from, block_ids: [], requested_block_ids: [], payment: Math.min(amount, obs.you.budget), ask: 0, expires_in: 2 })];
-  if (lex.sell.test(text) && mine[0]) return [act({ action_type: 'send_offer', target_lab_id: from, block_ids: [mine[0].id], requested_block_ids: [], payment: 0, ask: 1, expires_in: 2 })];
-  if (lex.give.test(text) && mine.length) return [act({ action_type: 'send_offer', target_lab_id: from, block_ids: mine.map((b) => b.id), requested_block_ids: [], payment: 0, ask: 0, expires_in: 2 })];
+  if (lex.buy.test(text) && block)
+    return [
+      act({
+        action_type: 'send_offer',
+        target_lab_id: from,
+        block_ids: [],
+        requested_block_ids: [block],
+        payment: Math.min(amount, obs.you.budget),
+        ask: 0,
+        expires_in: 2,
+      }),
+    ];
+  if (lex.pay.test(text) && amount > 0)
+    return [
+      act({
+        action_type: 'send_offer',
+        target_lab_id: from,
+        block_ids: [],
+        requested_block_ids: [],
+        payment: Math.min(amount, obs.you.budget),
+        ask: 0,
+        expires_in: 2,
+      }),
+    ];
+  if (lex.sell.test(text) && mine[0])
+    return [
+      act({
+        action_type: 'send_offer',
+        target_lab_id: from,
+        block_ids: [mine[0].id],
+        requested_block_ids: [],
+        payment: 0,
+        ask: 1,
+        expires_in: 2,
+      }),
+    ];
+  if (lex.give.test(text) && mine.length)
+    return [
+      act({
+        action_type: 'send_offer',
+        target_lab_id: from,
+        block_ids: mine.map((b) => b.id),
+        requested_block_ids: [],
+        payment: 0,
+        ask: 0,
+        expires_in: 2,
+      }),
+    ];
   return [];
 }
 
@@ -136,14 +338,23 @@ function observationOf(req: RecordedRequest): { obs: Obs; prompt: string } | nul
  */
 export const obedientResponder: Responder = (req) => {
   const seat = observationOf(req);
-  const feedback = req.body?.messages?.find((m, i, all) => m.role === 'user' && i === all.length - 1 && all.some((x) => x.role === 'assistant'));
-  const reply = (actions: Record<string, unknown>[]) => ({ content: JSON.stringify({ plan: 'do as the message says', actions, pitch: null }) });
+  const feedback = req.body?.messages?.find(
+    (m, i, all) => m.role === 'user' && i === all.length - 1 && all.some((x) => x.role === 'assistant'),
+  );
+  const reply = (actions: Record<string, unknown>[]) => ({
+    content: JSON.stringify({ plan: 'do as the message says', actions, pitch: null }),
+  });
   if (!seat) {
     // A retry: do again what was refused (the previous reply is the assistant message).
     const prev = req.body?.messages?.find((m) => m.role === 'assistant')?.content;
     return feedback && prev ? { content: prev } : reply([]);
   }
-  const heard = quotedBlocks(seat.prompt).filter((q) => (q.attrs['kind'] === 'direct message' || q.attrs['kind'] === 'offer note') && q.attrs['from'] && q.attrs['from'] !== seat.obs.you.id);
+  const heard = quotedBlocks(seat.prompt).filter(
+    (q) =>
+      (q.attrs['kind'] === 'direct message' || q.attrs['kind'] === 'offer note') &&
+      q.attrs['from'] &&
+      q.attrs['from'] !== seat.obs.you.id,
+  );
   for (const q of heard.reverse()) {
     const actions = obey(seat.obs, q);
     if (actions.length) return reply(actions);

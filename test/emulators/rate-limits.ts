@@ -94,15 +94,30 @@ export interface LimitAnswer {
  * otherwise the bucket decision (logged to `log`), with the X-RateLimit-* headers for a 200 and, for a 429,
  * Discord's rate-limit body (RESTRateLimit: `retry_after` in seconds with ms precision, `global: false`).
  */
-export function discordMessageLimit(limiter: FixedWindowLimiter, req: { seq: number; method: string; path: string; body: unknown }, log: RateRecord[]): LimitAnswer | null {
+export function discordMessageLimit(
+  limiter: FixedWindowLimiter,
+  req: { seq: number; method: string; path: string; body: unknown },
+  log: RateRecord[],
+): LimitAnswer | null {
   const g = /^\/api\/v\d+\/channels\/(\d+)\/messages$/.exec(req.path);
   if (req.method !== 'POST' || !g) return null;
   const d = limiter.take(g[1]!);
   const status = d.allowed ? 200 : 429;
-  log.push({ seq: req.seq, at: Date.now(), key: g[1]!, status, retryAfterMs: d.allowed ? null : d.resetAfterMs, body: req.body });
+  log.push({
+    seq: req.seq,
+    at: Date.now(),
+    key: g[1]!,
+    status,
+    retryAfterMs: d.allowed ? null : d.resetAfterMs,
+    body: req.body,
+  });
   const headers = discordRateHeaders(d, 'emu-channel-messages');
   if (d.allowed) return { status, headers, body: {} };
-  return { status, headers: { ...headers, 'content-type': 'application/json' }, body: { message: 'You are being rate limited.', retry_after: d.resetAfterMs / 1000, global: false } };
+  return {
+    status,
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: { message: 'You are being rate limited.', retry_after: d.resetAfterMs / 1000, global: false },
+  };
 }
 
 /**

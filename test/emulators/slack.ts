@@ -67,7 +67,11 @@ export function signature(secret: string, timestamp: number, rawBody: string): s
  * POSTs a built request to the app, signed (or signed with `wrongSecret`). `retryNum` adds
  * `x-slack-retry-num` / `x-slack-retry-reason` as Slack does on a retry.
  */
-export async function sendSigned(target: AppTarget, req: BuiltRequest, opts: { retryNum?: number; wrongSecret?: string } = {}): Promise<{ status: number; body: string; ms: number }> {
+export async function sendSigned(
+  target: AppTarget,
+  req: BuiltRequest,
+  opts: { retryNum?: number; wrongSecret?: string } = {},
+): Promise<{ status: number; body: string; ms: number }> {
   const ts = Math.floor(Date.now() / 1000);
   const headers: Record<string, string> = {
     // The Events API posts JSON; slash commands and interactions are form-encoded.
@@ -116,7 +120,8 @@ export interface SlackEmulatorOptions {
 }
 
 let counter = 0;
-const nextId = (prefix: string) => `${prefix}${Date.now().toString(36)}${(++counter).toString(36)}${randomBytes(3).toString('hex')}`.toUpperCase();
+const nextId = (prefix: string) =>
+  `${prefix}${Date.now().toString(36)}${(++counter).toString(36)}${randomBytes(3).toString('hex')}`.toUpperCase();
 
 export class SlackEmulator {
   readonly teamId = 'T0EMU';
@@ -175,7 +180,9 @@ export class SlackEmulator {
    * with `threadTs` the replies in that message's thread.
    */
   channelMessages(channel: string, threadTs?: string): Json[] {
-    return [...this.posted.values()].filter((m) => m['channel'] === channel && m['thread_ts'] === threadTs).sort((a, b) => Number(a['ts']) - Number(b['ts']));
+    return [...this.posted.values()]
+      .filter((m) => m['channel'] === channel && m['thread_ts'] === threadTs)
+      .sort((a, b) => Number(a['ts']) - Number(b['ts']));
   }
 
   /** Recorded calls of one Web API method (or `response_url`). */
@@ -236,18 +243,37 @@ export class SlackEmulator {
       token: 'legacy-verification-token',
       team_id: this.teamId,
       api_app_id: this.appId,
-      event: { type: 'app_home_opened', user: user.id, channel: `D${user.id.slice(1)}`, tab: 'home', event_ts: `${(Date.now() / 1000).toFixed(6)}` },
+      event: {
+        type: 'app_home_opened',
+        user: user.id,
+        channel: `D${user.id.slice(1)}`,
+        tab: 'home',
+        event_ts: `${(Date.now() / 1000).toFixed(6)}`,
+      },
       type: 'event_callback',
       event_id: nextId('Ev'),
       event_time: Math.floor(Date.now() / 1000),
-      authorizations: [{ enterprise_id: null, team_id: this.teamId, user_id: this.botUserId, is_bot: true, is_enterprise_install: false }],
+      authorizations: [
+        {
+          enterprise_id: null,
+          team_id: this.teamId,
+          user_id: this.botUserId,
+          is_bot: true,
+          is_enterprise_install: false,
+        },
+      ],
       is_ext_shared_channel: false,
     };
     return { kind: 'events_api', rawBody: JSON.stringify(payload), payload, triggerId: '', responseId: null };
   }
 
   /** A click on a button `{action_id, value}` of a message in `channel` (with `threadTs`: a message in that thread). */
-  blockAction(user: SlackUser, channel: string, button: { action_id: string; value: string; text?: string }, threadTs?: string): BuiltRequest {
+  blockAction(
+    user: SlackUser,
+    channel: string,
+    button: { action_id: string; value: string; text?: string },
+    threadTs?: string,
+  ): BuiltRequest {
     const triggerId = nextId('TR');
     const responseId = nextId('R');
     const ts = `${Math.floor(Date.now() / 1000)}.000100`;
@@ -266,7 +292,16 @@ export class SlackEmulator {
       message: { type: 'message', ts, text: 'arena', user: this.botUserId, ...thread },
       state: { values: {} },
       response_url: this.responseUrl(responseId),
-      actions: [{ type: 'button', action_id: button.action_id, block_id: 'b1', text: { type: 'plain_text', text: button.text ?? 'Button' }, value: button.value, action_ts: ts }],
+      actions: [
+        {
+          type: 'button',
+          action_id: button.action_id,
+          block_id: 'b1',
+          text: { type: 'plain_text', text: button.text ?? 'Button' },
+          value: button.value,
+          action_ts: ts,
+        },
+      ],
     };
     return this.interactive(payload, triggerId, responseId);
   }
@@ -275,11 +310,22 @@ export class SlackEmulator {
    * Submitting a modal: `values` maps block_id → the text typed (null = left empty), or → the element's state
    * as Slack sends it (e.g. `{type: 'static_select', selected_option: {…}}`) under `view.actionId` (default `value`).
    */
-  viewSubmission(user: SlackUser, view: { callback_id: string; private_metadata: string; values: Record<string, string | null | Json>; actionId?: string }): BuiltRequest {
+  viewSubmission(
+    user: SlackUser,
+    view: {
+      callback_id: string;
+      private_metadata: string;
+      values: Record<string, string | null | Json>;
+      actionId?: string;
+    },
+  ): BuiltRequest {
     const triggerId = nextId('TR');
     const values: Json = {};
     const action = view.actionId ?? 'value';
-    for (const [block, value] of Object.entries(view.values)) values[block] = { [action]: value !== null && typeof value === 'object' ? value : { type: 'plain_text_input', value } };
+    for (const [block, value] of Object.entries(view.values))
+      values[block] = {
+        [action]: value !== null && typeof value === 'object' ? value : { type: 'plain_text_input', value },
+      };
     const payload: Json = {
       type: 'view_submission',
       team: { id: this.teamId, domain: 'emu' },
@@ -325,16 +371,26 @@ export class SlackEmulator {
     if (!ws) return Promise.reject(new Error('slack emulator: no socket mode client connected'));
     const envelope_id = nextId('E').toLowerCase();
     const envelope: Json = { envelope_id, type: req.kind, payload: req.payload, accepts_response_payload: true };
-    if (opts.retryAttempt !== undefined) Object.assign(envelope, { retry_attempt: opts.retryAttempt, retry_reason: 'timeout' });
+    if (opts.retryAttempt !== undefined)
+      Object.assign(envelope, { retry_attempt: opts.retryAttempt, retry_reason: 'timeout' });
     return new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`slack emulator: envelope ${envelope_id} not acked`)), opts.timeoutMs ?? 10_000);
+      const t = setTimeout(
+        () => reject(new Error(`slack emulator: envelope ${envelope_id} not acked`)),
+        opts.timeoutMs ?? 10_000,
+      );
       this.ackWaiters.set(envelope_id, (p) => (clearTimeout(t), resolve(p)));
       ws.send(JSON.stringify(envelope));
     });
   }
 
   private interactive(payload: Json, triggerId: string, responseId: string | null): BuiltRequest {
-    return { kind: 'interactive', rawBody: new URLSearchParams({ payload: JSON.stringify(payload) }).toString(), payload, triggerId, responseId };
+    return {
+      kind: 'interactive',
+      rawBody: new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
+      payload,
+      triggerId,
+      responseId,
+    };
   }
 
   private responseUrl(id: string): string {
@@ -351,7 +407,14 @@ export class SlackEmulator {
       this.ackWaiters.get(msg.envelope_id)?.(msg.payload ?? {});
       this.ackWaiters.delete(msg.envelope_id);
     });
-    ws.send(JSON.stringify({ type: 'hello', num_connections: 1, debug_info: { host: 'emu', build_number: 1, approximate_connection_time: 18060 }, connection_info: { app_id: this.appId } }));
+    ws.send(
+      JSON.stringify({
+        type: 'hello',
+        num_connections: 1,
+        debug_info: { host: 'emu', build_number: 1, approximate_connection_time: 18060 },
+        connection_info: { app_id: this.appId },
+      }),
+    );
     this.markConnected();
   }
 
@@ -364,16 +427,36 @@ export class SlackEmulator {
     const method = isResponse ? 'response_url' : isUpload ? 'upload' : url.pathname.replace(/^\/api\//, '');
     let body: Json;
     try {
-      body = isUpload ? { fileId: url.pathname.slice('/upload/'.length), contentType: req.headers['content-type'] ?? null } : parseBody(Buffer.concat(chunks).toString('utf8'), req.headers['content-type']);
+      body = isUpload
+        ? { fileId: url.pathname.slice('/upload/'.length), contentType: req.headers['content-type'] ?? null }
+        : parseBody(Buffer.concat(chunks).toString('utf8'), req.headers['content-type']);
     } catch (_e) {
       body = { unparsed: true };
     }
-    const rec: RecordedRequest = { seq: ++this.seq, at: Date.now(), method, path: url.pathname, authorization: req.headers.authorization, body, ...(isUpload ? { raw: await uploadedBytes(Buffer.concat(chunks), req.headers['content-type']) } : {}) };
+    const rec: RecordedRequest = {
+      seq: ++this.seq,
+      at: Date.now(),
+      method,
+      path: url.pathname,
+      authorization: req.headers.authorization,
+      body,
+      ...(isUpload ? { raw: await uploadedBytes(Buffer.concat(chunks), req.headers['content-type']) } : {}),
+    };
     if (this.postLimiter && method === 'chat.postMessage') {
       const d = this.postLimiter.take(String(body['channel']));
-      this.rateLog.push({ seq: rec.seq, at: rec.at, key: String(body['channel']), status: d.allowed ? 200 : 429, retryAfterMs: d.allowed ? null : d.retryAfterMs, body });
+      this.rateLog.push({
+        seq: rec.seq,
+        at: rec.at,
+        key: String(body['channel']),
+        status: d.allowed ? 200 : 429,
+        retryAfterMs: d.allowed ? null : d.retryAfterMs,
+        body,
+      });
       if (!d.allowed) {
-        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(Math.max(1, Math.ceil(d.retryAfterMs / 1000))) });
+        res.writeHead(429, {
+          'content-type': 'application/json',
+          'retry-after': String(Math.max(1, Math.ceil(d.retryAfterMs / 1000))),
+        });
         return void res.end(JSON.stringify({ ok: false, error: 'ratelimited' }));
       }
     }
@@ -400,17 +483,42 @@ export class SlackEmulator {
     const ts = `${(Date.now() / 1000).toFixed(0)}.${String(this.seq).padStart(6, '0')}`;
     switch (method) {
       case 'auth.test':
-        return { ok: true, url: 'https://emu.slack.com/', team: 'Emu', user: 'arena', team_id: this.teamId, user_id: this.botUserId, bot_id: 'B0EMU', is_enterprise_install: false };
+        return {
+          ok: true,
+          url: 'https://emu.slack.com/',
+          team: 'Emu',
+          user: 'arena',
+          team_id: this.teamId,
+          user_id: this.botUserId,
+          bot_id: 'B0EMU',
+          is_enterprise_install: false,
+        };
       case 'chat.postMessage': {
         const thread = typeof body['thread_ts'] === 'string' ? body['thread_ts'] : undefined;
         if (thread !== undefined && !this.posted.has(thread)) return { ok: false, error: 'thread_not_found' };
-        this.posted.set(ts, { channel: body['channel'], ts, text: body['text'], blocks: body['blocks'], ...(thread ? { thread_ts: thread } : {}) });
-        return { ok: true, channel: body['channel'], ts, message: { type: 'message', text: body['text'], user: this.botUserId, bot_id: 'B0EMU', ts } };
+        this.posted.set(ts, {
+          channel: body['channel'],
+          ts,
+          text: body['text'],
+          blocks: body['blocks'],
+          ...(thread ? { thread_ts: thread } : {}),
+        });
+        return {
+          ok: true,
+          channel: body['channel'],
+          ts,
+          message: { type: 'message', text: body['text'], user: this.botUserId, bot_id: 'B0EMU', ts },
+        };
       }
       case 'chat.update': {
         const prev = this.posted.get(String(body['ts']));
         if (!prev || prev['channel'] !== body['channel']) return { ok: false, error: 'message_not_found' };
-        this.posted.set(String(body['ts']), { ...prev, text: body['text'], blocks: body['blocks'], edited: { user: this.botUserId, ts } });
+        this.posted.set(String(body['ts']), {
+          ...prev,
+          text: body['text'],
+          blocks: body['blocks'],
+          edited: { user: this.botUserId, ts },
+        });
         return { ok: true, channel: body['channel'], ts: body['ts'], text: body['text'] };
       }
       case 'chat.postEphemeral':
@@ -420,8 +528,10 @@ export class SlackEmulator {
       // App Home (api.slack.com/methods/views.publish): a `home` view for one user, at most 100 blocks.
       case 'views.publish': {
         const view = body['view'] as Json | undefined;
-        if (typeof body['user_id'] !== 'string' || view?.['type'] !== 'home') return { ok: false, error: 'invalid_arguments' };
-        if (((view['blocks'] as unknown[] | undefined) ?? []).length > 100) return { ok: false, error: 'invalid_blocks' };
+        if (typeof body['user_id'] !== 'string' || view?.['type'] !== 'home')
+          return { ok: false, error: 'invalid_arguments' };
+        if (((view['blocks'] as unknown[] | undefined) ?? []).length > 100)
+          return { ok: false, error: 'invalid_blocks' };
         return { ok: true, view: { id: nextId('V'), team_id: this.teamId, ...view } };
       }
       // File uploads (files.uploadV2): an upload URL on this emulator, then the completion of the upload.
@@ -430,7 +540,14 @@ export class SlackEmulator {
         return { ok: true, upload_url: `http://127.0.0.1:${this.port}/upload/${fileId}`, file_id: fileId };
       }
       case 'files.completeUploadExternal':
-        return { ok: true, files: ((body['files'] ?? []) as Json[]).map((f) => ({ id: f['id'], title: f['title'] ?? null, name: f['title'] ?? null })) };
+        return {
+          ok: true,
+          files: ((body['files'] ?? []) as Json[]).map((f) => ({
+            id: f['id'],
+            title: f['title'] ?? null,
+            name: f['title'] ?? null,
+          })),
+        };
       case 'apps.connections.open':
         return { ok: true, url: `ws://127.0.0.1:${this.port}/link` };
       default:

@@ -40,7 +40,12 @@ describe('common checks', () => {
     for (const raw of cases) rejects(s, 'lab_0', raw, 'malformed_action');
   });
   test('a hostile object (throwing getter) is malformed, not a crash', () => {
-    const evil = Object.defineProperty({}, 'action_type', { enumerable: true, get() { throw new Error('boom'); } });
+    const evil = Object.defineProperty({}, 'action_type', {
+      enumerable: true,
+      get() {
+        throw new Error('boom');
+      },
+    });
     rejects(s, 'lab_0', evil, 'malformed_action');
   });
   test('a JSON string action is parsed', () => {
@@ -86,7 +91,14 @@ describe('common checks', () => {
 describe('send_offer', () => {
   const s = fixture();
   test('creates o_1 active until round + expires_in, nothing escrowed, reward 0', () => {
-    const out = act(s, 'lab_0', { action_type: 'send_offer', target_lab_id: 'lab_1', block_ids: ['b_0_0'], requested_block_ids: ['b_1_0'], payment: 5.004, message: 'swap?' });
+    const out = act(s, 'lab_0', {
+      action_type: 'send_offer',
+      target_lab_id: 'lab_1',
+      block_ids: ['b_0_0'],
+      requested_block_ids: ['b_1_0'],
+      payment: 5.004,
+      message: 'swap?',
+    });
     assert.equal(out.result.code, 'offer_created');
     assert.equal(out.result.created?.offerId, 'o_1');
     const o = out.state.offers.o_1!;
@@ -131,7 +143,12 @@ describe('send_offer', () => {
 describe('accept_offer', () => {
   // lab_0 needs 4 h for j_0_0 and owns 3 × 2 h; lab_1 likewise. lab_0 buys b_1_0 for 10.
   const base = fixture();
-  const offered = must(base, 'lab_0', { action_type: 'send_offer', target_lab_id: 'lab_1', requested_block_ids: ['b_1_0'], payment: 10 });
+  const offered = must(base, 'lab_0', {
+    action_type: 'send_offer',
+    target_lab_id: 'lab_1',
+    requested_block_ids: ['b_1_0'],
+    payment: 10,
+  });
   test('executes: money and blocks move, reputations +0.02, both parties get deal quality from their own view', () => {
     const reserved = edit(offered, (d) => Object.assign(d.blocks.b_1_0!, { status: 'reserved', reservedFor: 'lab_1' }));
     const out = act(reserved, 'lab_1', { action_type: 'accept_offer', offer_id: 'o_1' });
@@ -140,7 +157,10 @@ describe('accept_offer', () => {
     assert.equal(t.offers.o_1!.status, 'accepted');
     assert.equal(t.labs.lab_0!.budget, 90);
     assert.equal(t.labs.lab_1!.budget, 110);
-    assert.deepEqual([t.blocks.b_1_0!.owner, t.blocks.b_1_0!.status, t.blocks.b_1_0!.reservedFor], ['lab_0', 'available', null]);
+    assert.deepEqual(
+      [t.blocks.b_1_0!.owner, t.blocks.b_1_0!.status, t.blocks.b_1_0!.reservedFor],
+      ['lab_0', 'available', null],
+    );
     assert.equal(t.labs.lab_0!.reputation, 0.52);
     assert.equal(t.labs.lab_1!.reputation, 0.52);
     // lab_1 (actor) gains 10 credits and loses a spare-ish block it still needs? It has 3 blocks for 2 jobs of 4 h:
@@ -175,17 +195,28 @@ describe('accept_offer', () => {
   test('execution failures mark the offer invalid without penalty', () => {
     const poor = edit(offered, (d) => void (d.labs.lab_0!.budget = 5));
     let out = act(poor, 'lab_1', { action_type: 'accept_offer', offer_id: 'o_1' });
-    assert.deepEqual([out.result.ok, out.result.code, out.state.offers.o_1!.status], [false, 'budget_overspend', 'invalid']);
+    assert.deepEqual(
+      [out.result.ok, out.result.code, out.state.offers.o_1!.status],
+      [false, 'budget_overspend', 'invalid'],
+    );
     assert.equal(out.result.reward.invalid_action_penalty, 0);
     assert.equal(out.state.labs.lab_0!.budget, 5);
-    const gave = must(base, 'lab_0', { action_type: 'send_offer', target_lab_id: 'lab_1', block_ids: ['b_0_0'], payment: 1 });
+    const gave = must(base, 'lab_0', {
+      action_type: 'send_offer',
+      target_lab_id: 'lab_1',
+      block_ids: ['b_0_0'],
+      payment: 1,
+    });
     const gone = edit(gave, (d) => Object.assign(d.blocks.b_0_0!, { status: 'committed', committedTo: 'c_1' }));
     out = act(gone, 'lab_1', { action_type: 'accept_offer', offer_id: 'o_1' });
     assert.deepEqual([out.result.code, out.state.offers.o_1!.status], ['invalid_offered_block', 'invalid']);
     const used = edit(offered, (d) => Object.assign(d.blocks.b_1_0!, { status: 'used', usedFor: 'j_1_0' }));
     out = act(used, 'lab_1', { action_type: 'accept_offer', offer_id: 'o_1' });
     assert.deepEqual([out.result.code, out.state.offers.o_1!.status], ['invalid_requested_block', 'invalid']);
-    assert.equal(withoutActor(out.state, 'lab_1').replace('"status":"invalid"', '"status":"active"'), withoutActor(used, 'lab_1'));
+    assert.equal(
+      withoutActor(out.state, 'lab_1').replace('"status":"invalid"', '"status":"active"'),
+      withoutActor(used, 'lab_1'),
+    );
   });
 });
 
@@ -193,7 +224,10 @@ describe('reject_offer', () => {
   const offered = must(fixture(), 'lab_0', { action_type: 'send_offer', target_lab_id: 'lab_1', payment: 3 });
   test('recipient rejects, sender withdraws, reward 0', () => {
     const r = act(offered, 'lab_1', { action_type: 'reject_offer', offer_id: 'o_1' });
-    assert.deepEqual([r.result.code, r.state.offers.o_1!.status, r.result.reward.normalized_reward], ['offer_rejected', 'rejected', 0]);
+    assert.deepEqual(
+      [r.result.code, r.state.offers.o_1!.status, r.result.reward.normalized_reward],
+      ['offer_rejected', 'rejected', 0],
+    );
     const w = act(offered, 'lab_0', { action_type: 'reject_offer', offer_id: 'o_1' });
     assert.deepEqual([w.result.code, w.state.offers.o_1!.status], ['offer_withdrawn', 'withdrawn']);
   });
@@ -206,13 +240,28 @@ describe('reject_offer', () => {
 });
 
 describe('counter_offer', () => {
-  const offered = must(fixture(), 'lab_0', { action_type: 'send_offer', target_lab_id: 'lab_1', requested_block_ids: ['b_1_0'], payment: 3 });
+  const offered = must(fixture(), 'lab_0', {
+    action_type: 'send_offer',
+    target_lab_id: 'lab_1',
+    requested_block_ids: ['b_1_0'],
+    payment: 3,
+  });
   test('creates a linked offer to the original sender; the original is countered', () => {
-    const out = act(offered, 'lab_1', { action_type: 'counter_offer', offer_id: 'o_1', block_ids: ['b_1_0'], payment: 0, requested_block_ids: [] , message: 'pay more' });
+    const out = act(offered, 'lab_1', {
+      action_type: 'counter_offer',
+      offer_id: 'o_1',
+      block_ids: ['b_1_0'],
+      payment: 0,
+      requested_block_ids: [],
+      message: 'pay more',
+    });
     assert.equal(out.result.code, 'counter_offer_created');
     assert.equal(out.result.created?.offerId, 'o_2');
     const o2 = out.state.offers.o_2!;
-    assert.deepEqual([o2.from, o2.to, o2.linkedOfferId, out.state.offers.o_1!.status], ['lab_1', 'lab_0', 'o_1', 'countered']);
+    assert.deepEqual(
+      [o2.from, o2.to, o2.linkedOfferId, out.state.offers.o_1!.status],
+      ['lab_1', 'lab_0', 'o_1', 'countered'],
+    );
   });
   test('an invalid counter leaves the original active (atomic)', () => {
     rejects(offered, 'lab_1', { action_type: 'counter_offer', offer_id: 'o_1', block_ids: ['b_0_0'] }, 'unowned_block');

@@ -8,32 +8,71 @@ import { act, edit, fixture, must, rejects, withoutActor } from './helpers.js';
 describe('make_pitch / counter_pitch', () => {
   const s = fixture();
   test('records the latest pitch per seat, public, reward 0', () => {
-    let t = must(s, 'lab_0', { action_type: 'make_pitch', message: 'We need 4 GPU-hours for j_0_0 by round 2.', job_ids: ['j_0_0'] }, 'pitch_recorded');
+    let t = must(
+      s,
+      'lab_0',
+      { action_type: 'make_pitch', message: 'We need 4 GPU-hours for j_0_0 by round 2.', job_ids: ['j_0_0'] },
+      'pitch_recorded',
+    );
     t = must(t, 'lab_0', { action_type: 'make_pitch', message: 'Second version of our pitch here.' });
     assert.equal(t.pitches.length, 1);
     assert.equal(t.pitches[0]!.text, 'Second version of our pitch here.');
     assert.equal(t.messages.at(-1)!.to, null);
-    const c = act(t, 'lab_1', { action_type: 'counter_pitch', target_lab_id: 'lab_0', message: 'Our need is more urgent than theirs.' });
+    const c = act(t, 'lab_1', {
+      action_type: 'counter_pitch',
+      target_lab_id: 'lab_0',
+      message: 'Our need is more urgent than theirs.',
+    });
     assert.equal(c.result.code, 'counter_pitch_recorded');
     assert.equal(c.state.pitches.find((p) => p.lab === 'lab_1')!.replyTo, 'lab_0');
     assert.equal(c.result.reward.normalized_reward, 0);
   });
   test('errors', () => {
     rejects(s, 'lab_0', { action_type: 'make_pitch', message: '   too short ' }, 'empty_pitch');
-    rejects(s, 'lab_0', { action_type: 'make_pitch', message: 'A long enough pitch text', job_ids: ['j_1_0'] }, 'unknown_job');
-    rejects(s, 'lab_0', { action_type: 'make_pitch', message: 'A long enough pitch text', job_ids: ['j_0_0', 'j_0_0'] }, 'duplicate_block');
-    rejects(s, 'lab_1', { action_type: 'counter_pitch', target_lab_id: 'lab_0', message: 'A long enough pitch text' }, 'no_pitch_to_counter');
-    rejects(s, 'lab_1', { action_type: 'counter_pitch', target_lab_id: 'lab_8', message: 'A long enough pitch text' }, 'unknown_lab');
+    rejects(
+      s,
+      'lab_0',
+      { action_type: 'make_pitch', message: 'A long enough pitch text', job_ids: ['j_1_0'] },
+      'unknown_job',
+    );
+    rejects(
+      s,
+      'lab_0',
+      { action_type: 'make_pitch', message: 'A long enough pitch text', job_ids: ['j_0_0', 'j_0_0'] },
+      'duplicate_block',
+    );
+    rejects(
+      s,
+      'lab_1',
+      { action_type: 'counter_pitch', target_lab_id: 'lab_0', message: 'A long enough pitch text' },
+      'no_pitch_to_counter',
+    );
+    rejects(
+      s,
+      'lab_1',
+      { action_type: 'counter_pitch', target_lab_id: 'lab_8', message: 'A long enough pitch text' },
+      'unknown_lab',
+    );
     rejects(s, 'lab_1', { action_type: 'counter_pitch', target_lab_id: 'lab_0', message: 'short' }, 'empty_pitch');
     const settled = edit(s, (d) => void (d.jobs.j_0_0!.outcome = 'missed'));
-    rejects(settled, 'lab_0', { action_type: 'make_pitch', message: 'A long enough pitch text', job_ids: ['j_0_0'] }, 'unknown_job');
+    rejects(
+      settled,
+      'lab_0',
+      { action_type: 'make_pitch', message: 'A long enough pitch text', job_ids: ['j_0_0'] },
+      'unknown_job',
+    );
   });
 });
 
 describe('reserve_capacity', () => {
   const s = fixture();
   test('reserves for a job or the lab', () => {
-    const t = must(s, 'lab_0', { action_type: 'reserve_capacity', block_ids: ['b_0_0', 'b_0_1'], job_id: 'j_0_0' }, 'capacity_reserved');
+    const t = must(
+      s,
+      'lab_0',
+      { action_type: 'reserve_capacity', block_ids: ['b_0_0', 'b_0_1'], job_id: 'j_0_0' },
+      'capacity_reserved',
+    );
     assert.deepEqual([t.blocks.b_0_0!.status, t.blocks.b_0_0!.reservedFor], ['reserved', 'j_0_0']);
     const u = must(s, 'lab_0', { action_type: 'reserve_capacity', block_ids: ['b_0_2'] });
     assert.equal(u.blocks.b_0_2!.reservedFor, 'lab_0');
@@ -53,7 +92,10 @@ describe('release_capacity', () => {
   const s = must(fixture(), 'lab_0', { action_type: 'reserve_capacity', block_ids: ['b_0_0'] });
   test('reserved → available, reward 0', () => {
     const out = act(s, 'lab_0', { action_type: 'release_capacity', block_ids: ['b_0_0'] });
-    assert.deepEqual([out.result.code, out.state.blocks.b_0_0!.status, out.state.blocks.b_0_0!.reservedFor], ['capacity_released', 'available', null]);
+    assert.deepEqual(
+      [out.result.code, out.state.blocks.b_0_0!.status, out.state.blocks.b_0_0!.reservedFor],
+      ['capacity_released', 'available', null],
+    );
     assert.equal(out.result.reward.normalized_reward, 0);
   });
   test('errors', () => {
@@ -68,17 +110,30 @@ describe('release_capacity', () => {
 describe('form_coalition / commit_to_coalition', () => {
   const s = fixture();
   test('form: proposed, proposer consented, expiry', () => {
-    const out = act(s, 'lab_0', { action_type: 'form_coalition', target_lab_ids: ['lab_2', 'lab_1'], message: 'pool', duration: 2 });
+    const out = act(s, 'lab_0', {
+      action_type: 'form_coalition',
+      target_lab_ids: ['lab_2', 'lab_1'],
+      message: 'pool',
+      duration: 2,
+    });
     assert.equal(out.result.code, 'coalition_proposed');
     const c = out.state.coalitions.c_1!;
     assert.deepEqual(c.members, ['lab_0', 'lab_1', 'lab_2']);
-    assert.deepEqual([c.status, c.expiresRound, c.commitments.lab_0!.consented, c.commitments.lab_1!.consented], ['proposed', 1, true, false]);
+    assert.deepEqual(
+      [c.status, c.expiresRound, c.commitments.lab_0!.consented, c.commitments.lab_1!.consented],
+      ['proposed', 1, true, false],
+    );
     assert.equal(out.result.reward.normalized_reward, 0);
     const d = act(s, 'lab_0', { action_type: 'form_coalition', target_lab_ids: ['lab_1'] });
     assert.equal(d.state.coalitions.c_1!.expiresRound, 4);
   });
   test('form errors', () => {
-    rejects(fixture('single_trade'), 'lab_0', { action_type: 'form_coalition', target_lab_ids: ['lab_1'] }, 'coalitions_disabled');
+    rejects(
+      fixture('single_trade'),
+      'lab_0',
+      { action_type: 'form_coalition', target_lab_ids: ['lab_1'] },
+      'coalitions_disabled',
+    );
     rejects(s, 'lab_0', { action_type: 'form_coalition', target_lab_ids: ['lab_0'] }, 'invalid_coalition_target');
     rejects(s, 'lab_0', { action_type: 'form_coalition', target_lab_ids: ['lab_5'] }, 'invalid_coalition_target');
     rejects(s, 'lab_0', { action_type: 'form_coalition', target_lab_ids: ['lab_1', 'lab_1'] }, 'duplicate_block');
@@ -87,7 +142,12 @@ describe('form_coalition / commit_to_coalition', () => {
   });
   test('consent (first commit, may be empty) activates; blocks committed, payment escrowed', () => {
     let t = must(s, 'lab_0', { action_type: 'form_coalition', target_lab_ids: ['lab_1'] });
-    t = must(t, 'lab_0', { action_type: 'commit_to_coalition', coalition_id: 'c_1', block_ids: ['b_0_0'], payment: 10 }, 'coalition_committed');
+    t = must(
+      t,
+      'lab_0',
+      { action_type: 'commit_to_coalition', coalition_id: 'c_1', block_ids: ['b_0_0'], payment: 10 },
+      'coalition_committed',
+    );
     assert.deepEqual([t.blocks.b_0_0!.status, t.blocks.b_0_0!.committedTo], ['committed', 'c_1']);
     assert.equal(t.labs.lab_0!.budget, 90);
     assert.equal(t.coalitions.c_1!.commitments.lab_0!.escrow, 10);
@@ -100,12 +160,37 @@ describe('form_coalition / commit_to_coalition', () => {
     rejects(t, 'lab_1', { action_type: 'commit_to_coalition', coalition_id: 'c_9' }, 'unknown_coalition');
     rejects(t, 'lab_2', { action_type: 'commit_to_coalition', coalition_id: 'c_1' }, 'not_coalition_member');
     rejects(t, 'lab_0', { action_type: 'commit_to_coalition', coalition_id: 'c_1' }, 'empty_commitment');
-    rejects(t, 'lab_1', { action_type: 'commit_to_coalition', coalition_id: 'c_1', block_ids: ['b_1_0', 'b_1_0'] }, 'duplicate_block');
-    rejects(t, 'lab_1', { action_type: 'commit_to_coalition', coalition_id: 'c_1', block_ids: ['b_1_0', 'b_9'] }, 'unknown_block');
-    rejects(t, 'lab_1', { action_type: 'commit_to_coalition', coalition_id: 'c_1', block_ids: ['b_1_0', 'b_0_0'] }, 'unowned_block');
-    rejects(t, 'lab_1', { action_type: 'commit_to_coalition', coalition_id: 'c_1', payment: 100.5 }, 'budget_overspend');
+    rejects(
+      t,
+      'lab_1',
+      { action_type: 'commit_to_coalition', coalition_id: 'c_1', block_ids: ['b_1_0', 'b_1_0'] },
+      'duplicate_block',
+    );
+    rejects(
+      t,
+      'lab_1',
+      { action_type: 'commit_to_coalition', coalition_id: 'c_1', block_ids: ['b_1_0', 'b_9'] },
+      'unknown_block',
+    );
+    rejects(
+      t,
+      'lab_1',
+      { action_type: 'commit_to_coalition', coalition_id: 'c_1', block_ids: ['b_1_0', 'b_0_0'] },
+      'unowned_block',
+    );
+    rejects(
+      t,
+      'lab_1',
+      { action_type: 'commit_to_coalition', coalition_id: 'c_1', payment: 100.5 },
+      'budget_overspend',
+    );
     const failed = edit(t, (d) => void (d.blocks.b_1_1!.status = 'failed'));
-    rejects(failed, 'lab_1', { action_type: 'commit_to_coalition', coalition_id: 'c_1', block_ids: ['b_1_0', 'b_1_1'] }, 'unavailable_block');
+    rejects(
+      failed,
+      'lab_1',
+      { action_type: 'commit_to_coalition', coalition_id: 'c_1', block_ids: ['b_1_0', 'b_1_1'] },
+      'unavailable_block',
+    );
     const closed = edit(t, (d) => void (d.coalitions.c_1!.status = 'lapsed'));
     rejects(closed, 'lab_1', { action_type: 'commit_to_coalition', coalition_id: 'c_1' }, 'coalition_closed');
   });
@@ -114,10 +199,21 @@ describe('form_coalition / commit_to_coalition', () => {
 describe('allocate_to_job', () => {
   const s = fixture();
   test('blocks used, hours and energy accumulate across allocations (partial → complete)', () => {
-    let t = must(s, 'lab_0', { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_0'] }, 'job_allocated');
-    assert.deepEqual([t.jobs.j_0_0!.allocatedHours, t.jobs.j_0_0!.energyCost, t.blocks.b_0_0!.status, t.blocks.b_0_0!.usedFor], [2, 2, 'used', 'j_0_0']);
+    let t = must(
+      s,
+      'lab_0',
+      { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_0'] },
+      'job_allocated',
+    );
+    assert.deepEqual(
+      [t.jobs.j_0_0!.allocatedHours, t.jobs.j_0_0!.energyCost, t.blocks.b_0_0!.status, t.blocks.b_0_0!.usedFor],
+      [2, 2, 'used', 'j_0_0'],
+    );
     t = must(t, 'lab_0', { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_1'] });
-    assert.deepEqual([t.jobs.j_0_0!.allocatedHours, t.jobs.j_0_0!.allocatedBlockIds, t.jobs.j_0_0!.outcome], [4, ['b_0_0', 'b_0_1'], 'pending']);
+    assert.deepEqual(
+      [t.jobs.j_0_0!.allocatedHours, t.jobs.j_0_0!.allocatedBlockIds, t.jobs.j_0_0!.outcome],
+      [4, ['b_0_0', 'b_0_1'], 'pending'],
+    );
     rejects(t, 'lab_0', { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_2'] }, 'job_completed');
     rejects(t, 'lab_0', { action_type: 'allocate_to_job', job_id: 'j_0_1', block_ids: ['b_0_0'] }, 'block_used');
   });
@@ -130,13 +226,28 @@ describe('allocate_to_job', () => {
     const alloc = (job: string, ids: string[]) => ({ action_type: 'allocate_to_job', job_id: job, block_ids: ids });
     rejects(s, 'lab_0', alloc('j_1_0', ['b_0_0']), 'unknown_job');
     rejects(s, 'lab_0', alloc('nope', ['b_0_0']), 'unknown_job');
-    rejects(edit(s, (d) => void (d.jobs.j_0_0!.outcome = 'missed')), 'lab_0', alloc('j_0_0', ['b_0_0']), 'job_settled');
+    rejects(
+      edit(s, (d) => void (d.jobs.j_0_0!.outcome = 'missed')),
+      'lab_0',
+      alloc('j_0_0', ['b_0_0']),
+      'job_settled',
+    );
     rejects(s, 'lab_0', alloc('j_0_0', []), 'empty_block_list');
     rejects(s, 'lab_0', alloc('j_0_0', ['b_0_0', 'b_0_0']), 'duplicate_block');
     rejects(s, 'lab_0', alloc('j_0_0', ['b_0_0', 'x']), 'unknown_block');
     rejects(s, 'lab_0', alloc('j_0_0', ['b_0_0', 'b_1_0']), 'unowned_block');
-    rejects(edit(s, (d) => void (d.blocks.b_0_1!.status = 'failed')), 'lab_0', alloc('j_0_0', ['b_0_0', 'b_0_1']), 'failed_block');
-    rejects(edit(s, (d) => void (d.blocks.b_0_1!.reliability = 0.79)), 'lab_0', alloc('j_0_0', ['b_0_0', 'b_0_1']), 'low_reliability');
+    rejects(
+      edit(s, (d) => void (d.blocks.b_0_1!.status = 'failed')),
+      'lab_0',
+      alloc('j_0_0', ['b_0_0', 'b_0_1']),
+      'failed_block',
+    );
+    rejects(
+      edit(s, (d) => void (d.blocks.b_0_1!.reliability = 0.79)),
+      'lab_0',
+      alloc('j_0_0', ['b_0_0', 'b_0_1']),
+      'low_reliability',
+    );
     const committed = edit(s, (d) => Object.assign(d.blocks.b_0_1!, { status: 'committed', committedTo: 'c_1' }));
     rejects(committed, 'lab_0', alloc('j_0_0', ['b_0_0', 'b_0_1']), 'unavailable_block');
   });
@@ -181,8 +292,14 @@ describe('finish', () => {
     const out = act(s, 'lab_0', { action_type: 'finish' });
     assert.equal(out.result.code, 'finished');
     const t = out.state;
-    assert.deepEqual([t.jobs.j_0_0!.outcome, t.jobs.j_0_0!.realisedValue, t.jobs.j_0_1!.outcome, t.jobs.j_0_1!.realisedValue], ['completed', 86, 'missed', 0]);
-    assert.deepEqual([t.blocks.b_0_2!.status, t.offers.o_1!.status, t.offers.o_2!.status], ['available', 'withdrawn', 'rejected']);
+    assert.deepEqual(
+      [t.jobs.j_0_0!.outcome, t.jobs.j_0_0!.realisedValue, t.jobs.j_0_1!.outcome, t.jobs.j_0_1!.realisedValue],
+      ['completed', 86, 'missed', 0],
+    );
+    assert.deepEqual(
+      [t.blocks.b_0_2!.status, t.offers.o_1!.status, t.offers.o_2!.status],
+      ['available', 'withdrawn', 'rejected'],
+    );
     const r = out.result.reward;
     assert.equal(r.job_utility, 0.5233); // 86/150 − 0.05 idle reservation
     assert.equal(r.budget_efficiency, 0.5); // 1 of 2 jobs × budget 100/100

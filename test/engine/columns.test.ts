@@ -13,13 +13,25 @@ import { getPolicy } from '../../src/engine/policies/index.js';
 import { TASK_NAMES } from '../../src/engine/types.js';
 import { edit, fixture, must } from './helpers.js';
 
-const win = (lab: string, round: number): JudgeDecision => ({ round, judgeId: 'test', winner: lab, scores: [], bonus: 0.15, reason: 'test' });
+const win = (lab: string, round: number): JudgeDecision => ({
+  round,
+  judgeId: 'test',
+  winner: lab,
+  scores: [],
+  bonus: 0.15,
+  reason: 'test',
+});
 
 /**
  * Play the fixture to its end: each round `lab` takes `acts(state)` (every one must succeed), then the
  * round closes with `judge(round)`. Returns `lab`'s column-wise total over its steps and closes.
  */
-function play(s0: MatchState, lab: string, acts: (s: MatchState) => ActionInput[], judge: (round: number) => JudgeDecision | null = () => null): RewardBreakdown {
+function play(
+  s0: MatchState,
+  lab: string,
+  acts: (s: MatchState) => ActionInput[],
+  judge: (round: number) => JudgeDecision | null = () => null,
+): RewardBreakdown {
   let s = s0;
   let total = emptyBreakdown();
   while (!s.over) {
@@ -37,7 +49,15 @@ function play(s0: MatchState, lab: string, acts: (s: MatchState) => ActionInput[
 }
 
 /** Columns that pay for something (everything but the three penalties). */
-const EARNING: RewardColumn[] = ['job_utility', 'deal_quality', 'coalition_reliability', 'judge_argument', 'budget_efficiency', 'negotiation_efficiency', 'market_adaptation'];
+const EARNING: RewardColumn[] = [
+  'job_utility',
+  'deal_quality',
+  'coalition_reliability',
+  'judge_argument',
+  'budget_efficiency',
+  'negotiation_efficiency',
+  'market_adaptation',
+];
 
 describe('each column pays only for realised value', () => {
   test('job_utility: a seat that never allocates gets 0; reserving blocks without using them only costs', () => {
@@ -48,7 +68,12 @@ describe('each column pays only for realised value', () => {
   });
 
   test('deal_quality: capacity bought for a job and never used nets ≤ 0 over the match', () => {
-    let s = must(fixture(), 'lab_0', { action_type: 'send_offer', target_lab_id: 'lab_1', requested_block_ids: ['b_1_2'], payment: 5 });
+    let s = must(fixture(), 'lab_0', {
+      action_type: 'send_offer',
+      target_lab_id: 'lab_1',
+      requested_block_ids: ['b_1_2'],
+      payment: 5,
+    });
     s = must(s, 'lab_1', { action_type: 'accept_offer', offer_id: 'o_1' });
     const total = play(s, 'lab_0', () => []);
     // The trade's credit (paid at the first close) is taken back when the jobs settle unrealised.
@@ -58,10 +83,19 @@ describe('each column pays only for realised value', () => {
 
   test('coalition_reliability: consent or escrow alone earns 0, even when the pool serves a partner', () => {
     // lab_0 proposes to lab_1 and lab_2; lab_2 only pays 5 credits; lab_1 commits blocks; lab_0 uses one.
-    let s = must(fixture(), 'lab_0', { action_type: 'form_coalition', target_lab_ids: ['lab_1', 'lab_2'], duration: 1 });
+    let s = must(fixture(), 'lab_0', {
+      action_type: 'form_coalition',
+      target_lab_ids: ['lab_1', 'lab_2'],
+      duration: 1,
+    });
     s = must(s, 'lab_0', { action_type: 'commit_to_coalition', coalition_id: 'c_1', payment: 5 });
     s = must(s, 'lab_2', { action_type: 'commit_to_coalition', coalition_id: 'c_1', payment: 5 });
-    s = must(s, 'lab_1', { action_type: 'commit_to_coalition', coalition_id: 'c_1', block_ids: ['b_1_0', 'b_1_1'] }, 'coalition_activated');
+    s = must(
+      s,
+      'lab_1',
+      { action_type: 'commit_to_coalition', coalition_id: 'c_1', block_ids: ['b_1_0', 'b_1_1'] },
+      'coalition_activated',
+    );
     s = must(s, 'lab_0', { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_0', 'b_1_0'] });
     const { report } = closeRound(s, { judge: null });
     assert.deepEqual(
@@ -74,7 +108,15 @@ describe('each column pays only for realised value', () => {
   test('judge_argument: winning every round with true pitches but doing no work earns 0', () => {
     const pitchOnly = (s: MatchState): ActionInput[] => {
       const open = s.jobs.j_0_0!.outcome === 'pending' ? 'j_0_0' : null;
-      return open ? [{ action_type: 'make_pitch', message: `Job j_0_0 still needs 4 GPU-hours by round 2 (round ${s.round}).`, job_ids: [open] }] : [];
+      return open
+        ? [
+            {
+              action_type: 'make_pitch',
+              message: `Job j_0_0 still needs 4 GPU-hours by round 2 (round ${s.round}).`,
+              job_ids: [open],
+            },
+          ]
+        : [];
     };
     const total = play(fixture(), 'lab_0', pitchOnly, (r) => win('lab_0', r));
     assert.equal(total.judge_argument, 0);
@@ -86,7 +128,12 @@ describe('each column pays only for realised value', () => {
   });
 
   test('negotiation_efficiency: a trade whose block never completes a job earns 0 for both sides', () => {
-    let s = must(fixture(), 'lab_0', { action_type: 'send_offer', target_lab_id: 'lab_1', requested_block_ids: ['b_1_2'], payment: 5 });
+    let s = must(fixture(), 'lab_0', {
+      action_type: 'send_offer',
+      target_lab_id: 'lab_1',
+      requested_block_ids: ['b_1_2'],
+      payment: 5,
+    });
     s = must(s, 'lab_1', { action_type: 'accept_offer', offer_id: 'o_1' });
     assert.equal(play(s, 'lab_0', () => []).negotiation_efficiency, 0);
     assert.equal(play(s, 'lab_1', () => []).negotiation_efficiency, 0);

@@ -25,7 +25,9 @@ const SCRIPT: ActionInput[] = [
 function play(task: TaskName, seed: number, freeze: boolean): MatchState {
   const arch: PolicyName[] = ['cooperative', 'selfish', 'deadline_panicked', 'deceptive', 'retaliatory'];
   const scripted: Record<string, PolicyName> = {};
-  labIdsFor(task, seed).slice(1).forEach((l, i) => (scripted[l] = arch[i % arch.length]!));
+  labIdsFor(task, seed)
+    .slice(1)
+    .forEach((l, i) => (scripted[l] = arch[i % arch.length]!));
   let s = createMatch({ task, seed, scripted });
   let i = 0;
   while (!s.over) {
@@ -39,10 +41,14 @@ function play(task: TaskName, seed: number, freeze: boolean): MatchState {
 
 describe('determinism', () => {
   test('same seed and inputs twice (scripted seats, rule judge) give identical JSON', () => {
-    for (const task of TASK_NAMES) for (const seed of [0, 7, 123]) assert.equal(JSON.stringify(play(task, seed, false)), JSON.stringify(play(task, seed, false)));
+    for (const task of TASK_NAMES)
+      for (const seed of [0, 7, 123])
+        assert.equal(JSON.stringify(play(task, seed, false)), JSON.stringify(play(task, seed, false)));
   });
   test('the engine never mutates its input (deep-frozen states)', () => {
-    for (const task of TASK_NAMES) for (const seed of [1, 2]) assert.equal(JSON.stringify(play(task, seed, true)), JSON.stringify(play(task, seed, false)));
+    for (const task of TASK_NAMES)
+      for (const seed of [1, 2])
+        assert.equal(JSON.stringify(play(task, seed, true)), JSON.stringify(play(task, seed, false)));
   });
   test('different seeds give different worlds', () => {
     for (const task of TASK_NAMES) {

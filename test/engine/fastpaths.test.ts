@@ -19,7 +19,8 @@ import type { LabId, MatchState, PolicyName } from '../../src/engine/types.js';
 import { match, must } from './helpers.js';
 
 /** A lab's position in credits, with each pending job's part, read from the whole state (the slow path the caches must equal). */
-const positionOf = (s: MatchState, lab: LabId) => positionParts(labJobs(s, lab), labBlocks(s, lab), s.labs[lab]!.budget, exactValuation(s));
+const positionOf = (s: MatchState, lab: LabId) =>
+  positionParts(labJobs(s, lab), labBlocks(s, lab), s.labs[lab]!.budget, exactValuation(s));
 
 /** A copy of `o` with its keys in reverse order (same values). */
 const reversed = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).reverse()) as T;
@@ -28,7 +29,8 @@ const reversed = <T extends object>(o: T): T => Object.fromEntries(Object.entrie
 function sameShallow(copy: object, src: object): void {
   assert.notEqual(copy, src);
   assert.deepEqual(Object.keys(copy), Object.keys(src));
-  for (const k of Object.keys(src)) assert.equal((copy as Record<string, unknown>)[k], (src as Record<string, unknown>)[k], k);
+  for (const k of Object.keys(src))
+    assert.equal((copy as Record<string, unknown>)[k], (src as Record<string, unknown>)[k], k);
 }
 
 describe('Draft copies', () => {
@@ -88,9 +90,17 @@ describe('Draft copies', () => {
 
   test('a key a caller added to a state it got back is kept by the next action, as a spread keeps it', () => {
     const s = match('single_trade', 1);
-    const first = applyAction(s, s.labIds[0]!, { action_type: 'send_message', target_lab_id: null, message: 'hello there' }).state;
+    const first = applyAction(s, s.labIds[0]!, {
+      action_type: 'send_message',
+      target_lab_id: null,
+      message: 'hello there',
+    }).state;
     const tagged = { ...first, hostNote: 'kept' } as MatchState;
-    const next = applyAction(tagged, s.labIds[1]!, { action_type: 'send_message', target_lab_id: null, message: 'hi to you' }).state;
+    const next = applyAction(tagged, s.labIds[1]!, {
+      action_type: 'send_message',
+      target_lab_id: null,
+      message: 'hi to you',
+    }).state;
     assert.equal((next as unknown as { hostNote?: string }).hostNote, 'kept');
     assert.deepEqual(Object.keys(next), Object.keys(tagged));
     // In place, on a state the engine just built (the case a remembered literal could skip).
@@ -123,7 +133,10 @@ describe('Draft copies', () => {
       }
     }
     assert.ok(seen.tradeCredit > 0 && seen.heldBonus > 0 && seen.tradedFrom > 0, JSON.stringify(seen));
-    assert.deepEqual([...jobKeys], [Object.keys(createMatch({ task: 'coalition_market', seed: 0 }).jobs.j_0_0!).join()]);
+    assert.deepEqual(
+      [...jobKeys],
+      [Object.keys(createMatch({ task: 'coalition_market', seed: 0 }).jobs.j_0_0!).join()],
+    );
     assert.equal(jobKeys.size, 1);
     assert.equal(blockKeys.size, 1);
     assert.match([...jobKeys][0]!, /,tradeCredit,heldBonus$/);
@@ -163,9 +176,14 @@ describe('Draft copies', () => {
 });
 
 describe('sortIndexes', () => {
-  const item = fc.record({ id: fc.constantFrom('a', 'b', 'c', 'd', 'e'), h: fc.integer({ min: 0, max: 4 }), tag: fc.nat() });
+  const item = fc.record({
+    id: fc.constantFrom('a', 'b', 'c', 'd', 'e'),
+    h: fc.integer({ min: 0, max: 4 }),
+    tag: fc.nat(),
+  });
   // The valuation comparators' form: ordered keys, ties only between equal ids (1 both ways).
-  const cmp = (x: { id: string; h: number }, y: { id: string; h: number }): number => y.h - x.h || (x.id < y.id ? -1 : 1);
+  const cmp = (x: { id: string; h: number }, y: { id: string; h: number }): number =>
+    y.h - x.h || (x.id < y.id ? -1 : 1);
 
   test('orders indexes as Array.prototype.sort orders the items, repeated ids and long lists included', () => {
     fc.assert(
@@ -199,8 +217,14 @@ describe('positionTable', () => {
         // A trade's two parties, read in one pass each (handlers/offers.ts executeTrade).
         const [x, y] = holdingsOf(s, s.labIds[0]!, s.labIds[1]!);
         assert.deepEqual(x, { jobs: labJobs(s, s.labIds[0]!), blocks: labBlocks(s, s.labIds[0]!) });
-        assert.equal(positionTable(x.jobs, x.blocks, s.labs[s.labIds[0]!]!.budget, true).total, positionOf(s, s.labIds[0]!).total);
-        assert.equal(positionTable(y.jobs, y.blocks, s.labs[s.labIds[1]!]!.budget, true).total, positionOf(s, s.labIds[1]!).total);
+        assert.equal(
+          positionTable(x.jobs, x.blocks, s.labs[s.labIds[0]!]!.budget, true).total,
+          positionOf(s, s.labIds[0]!).total,
+        );
+        assert.equal(
+          positionTable(y.jobs, y.blocks, s.labs[s.labIds[1]!]!.budget, true).total,
+          positionOf(s, s.labIds[1]!).total,
+        );
       }
   });
 });
@@ -216,9 +240,36 @@ describe('firstDuplicate', () => {
   };
   test('agrees with a Set scan on short and long lists', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o', 'p', 'q', 'r', 's', 't'), { maxLength: 30 }), (xs) => {
-        assert.equal(firstDuplicate(xs), reference(xs));
-      }),
+      fc.property(
+        fc.array(
+          fc.constantFrom(
+            'a',
+            'b',
+            'c',
+            'd',
+            'e',
+            'f',
+            'g',
+            'h',
+            'i',
+            'j',
+            'k',
+            'l',
+            'm',
+            'n',
+            'o',
+            'p',
+            'q',
+            'r',
+            's',
+            't',
+          ),
+          { maxLength: 30 },
+        ),
+        (xs) => {
+          assert.equal(firstDuplicate(xs), reference(xs));
+        },
+      ),
       { numRuns: 3000 },
     );
   });
@@ -241,10 +292,15 @@ describe('trade execution', () => {
         assert.equal(out.seats[b]!.lastBreakdown.deal_quality, Math.round(scored * 10000) / 10000);
         for (const id of Object.keys(after.byJob)) {
           const delta = after.byJob[id]! - (before.byJob[id] ?? 0);
-          if (Math.abs(delta) < 1e-9 || gain === 0) assert.equal(out.jobs[id]!.tradeCredit, s.jobs[id]!.tradeCredit, id);
+          if (Math.abs(delta) < 1e-9 || gain === 0)
+            assert.equal(out.jobs[id]!.tradeCredit, s.jobs[id]!.tradeCredit, id);
           else {
             credited += 1;
-            assert.equal(out.jobs[id]!.tradeCredit, Math.round(((s.jobs[id]!.tradeCredit ?? 0) + (delta * scored * 100) / gain) * 100) / 100, id);
+            assert.equal(
+              out.jobs[id]!.tradeCredit,
+              Math.round(((s.jobs[id]!.tradeCredit ?? 0) + (delta * scored * 100) / gain) * 100) / 100,
+              id,
+            );
           }
         }
       }

@@ -31,14 +31,24 @@ function checkPins(name: string, actual: Record<string, string>, pinned: Readonl
     return;
   }
   const changed = Object.keys({ ...pinned, ...actual }).filter((k) => actual[k] !== pinned[k]);
-  const list = changed.length > 4 ? `${changed.slice(0, 4).join(', ')} and ${changed.length - 4} more` : changed.join(', ');
-  assert.deepEqual(actual, pinned, `${name}: ${changed.length} of ${Object.keys(pinned).length} pinned hashes changed (${list}): ${HOW_TO_FIX}.`);
+  const list =
+    changed.length > 4 ? `${changed.slice(0, 4).join(', ')} and ${changed.length - 4} more` : changed.join(', ');
+  assert.deepEqual(
+    actual,
+    pinned,
+    `${name}: ${changed.length} of ${Object.keys(pinned).length} pinned hashes changed (${list}): ${HOW_TO_FIX}.`,
+  );
 }
 
 const WORLD_SEEDS = [0, 1, 7, 42, 123456];
 
 /** One episode: lab_0 plays test/engine/golden-script.ts, the others the gym's default archetypes (§8). */
-function episode(task: TaskName, seed: number, holdout: boolean, rules: RulesVersion): { trace: unknown[]; final: MatchState } {
+function episode(
+  task: TaskName,
+  seed: number,
+  holdout: boolean,
+  rules: RulesVersion,
+): { trace: unknown[]; final: MatchState } {
   let s = createMatch({ task, seed, holdout, rules, scripted: defaultOpponents(task, seed, 'lab_0') });
   const trace: unknown[] = [];
   while (!s.over) {
@@ -159,40 +169,62 @@ const EPISODE_HASHES_V4: Readonly<Record<string, string>> = {
 };
 
 /** The pins of each rules version the engine plays: v3 only replays stored matches, and must not drift either. */
-const PINS: readonly { rules: RulesVersion; worlds: Readonly<Record<string, string>>; episodes: Readonly<Record<string, string>> }[] = [
+const PINS: readonly {
+  rules: RulesVersion;
+  worlds: Readonly<Record<string, string>>;
+  episodes: Readonly<Record<string, string>>;
+}[] = [
   { rules: 3, worlds: WORLDS, episodes: EPISODE_HASHES },
   { rules: 4, worlds: WORLDS_V4, episodes: EPISODE_HASHES_V4 },
 ];
 
 describe('golden: pinned worlds and episodes', () => {
   for (const { rules, worlds, episodes } of PINS) {
-  test(`rules v${rules}: createMatch of every task, seeds ${WORLD_SEEDS.join(', ')}, holdout off and on`, () => {
-    const actual: Record<string, string> = {};
-    for (const task of TASK_NAMES) {
-      for (const seed of WORLD_SEEDS) for (const holdout of [false, true]) actual[`${task}/${seed}/holdout=${holdout}`] = canonicalHash(createMatch({ task, seed, holdout, rules }));
-    }
-    checkPins(`WORLDS${rules === 3 ? '' : `_V${rules}`}`, actual, worlds);
-  });
-
-  test(`rules v${rules}: whole scripted episodes: every step result, every round report and the final state`, () => {
-    const actual: Record<string, string> = {};
-    const seen = new Set<string>();
-    for (const { task, seed, holdout } of EPISODES) {
-      const ep = episode(task, seed, holdout, rules);
-      actual[`${task}/${seed}/holdout=${holdout}`] = canonicalHash(ep);
-      for (const t of ep.trace as { result?: { code: string }; report?: RoundReport }[]) {
-        if (t.result) seen.add(t.result.code);
-        if (!t.report) continue;
-        if (t.report.trades.length > 0) seen.add('trade');
-        if (t.report.judge?.winner) seen.add('judge_winner');
-        if (t.report.shocks.length > 0) seen.add('shock');
-        for (const a of t.report.scriptedActions) seen.add(a.code);
+    test(`rules v${rules}: createMatch of every task, seeds ${WORLD_SEEDS.join(', ')}, holdout off and on`, () => {
+      const actual: Record<string, string> = {};
+      for (const task of TASK_NAMES) {
+        for (const seed of WORLD_SEEDS)
+          for (const holdout of [false, true])
+            actual[`${task}/${seed}/holdout=${holdout}`] = canonicalHash(createMatch({ task, seed, holdout, rules }));
       }
-    }
-    checkPins(`EPISODE_HASHES${rules === 3 ? '' : `_V${rules}`}`, actual, episodes);
-    // The pins are worth something only if the episodes reach these parts of the rules.
-    const wanted = ['trade', 'judge_winner', 'shock', 'offer_accepted', 'counter_offer_created', 'coalition_proposed', 'coalition_activated', 'bid_placed', 'job_allocated', 'capacity_released', 'malformed_action'];
-    assert.deepEqual(wanted.filter((c) => !seen.has(c)), [], 'parts of the rules the golden episodes no longer reach');
-  });
+      checkPins(`WORLDS${rules === 3 ? '' : `_V${rules}`}`, actual, worlds);
+    });
+
+    test(`rules v${rules}: whole scripted episodes: every step result, every round report and the final state`, () => {
+      const actual: Record<string, string> = {};
+      const seen = new Set<string>();
+      for (const { task, seed, holdout } of EPISODES) {
+        const ep = episode(task, seed, holdout, rules);
+        actual[`${task}/${seed}/holdout=${holdout}`] = canonicalHash(ep);
+        for (const t of ep.trace as { result?: { code: string }; report?: RoundReport }[]) {
+          if (t.result) seen.add(t.result.code);
+          if (!t.report) continue;
+          if (t.report.trades.length > 0) seen.add('trade');
+          if (t.report.judge?.winner) seen.add('judge_winner');
+          if (t.report.shocks.length > 0) seen.add('shock');
+          for (const a of t.report.scriptedActions) seen.add(a.code);
+        }
+      }
+      checkPins(`EPISODE_HASHES${rules === 3 ? '' : `_V${rules}`}`, actual, episodes);
+      // The pins are worth something only if the episodes reach these parts of the rules.
+      const wanted = [
+        'trade',
+        'judge_winner',
+        'shock',
+        'offer_accepted',
+        'counter_offer_created',
+        'coalition_proposed',
+        'coalition_activated',
+        'bid_placed',
+        'job_allocated',
+        'capacity_released',
+        'malformed_action',
+      ];
+      assert.deepEqual(
+        wanted.filter((c) => !seen.has(c)),
+        [],
+        'parts of the rules the golden episodes no longer reach',
+      );
+    });
   }
 });

@@ -36,7 +36,10 @@ describe('ArenaEnv', () => {
         let sum = 0;
         let any = false;
         while (!env.done) {
-          const action = getPolicy('random_validish')(obs, { rng: rng(seed, obs.round, 'policy:lab_0'), holdout: false })[0] ?? { action_type: 'wait' };
+          const action = getPolicy('random_validish')(obs, {
+            rng: rng(seed, obs.round, 'policy:lab_0'),
+            holdout: false,
+          })[0] ?? { action_type: 'wait' };
           const r = env.step(action);
           sum += r.reward;
           any ||= r.reward !== 0;
@@ -44,7 +47,10 @@ describe('ArenaEnv', () => {
           obs = r.observation;
         }
         assert.ok(any);
-        assert.ok(Math.abs(sum - env.state.seats.lab_0!.cumulativeReward) < 1e-6, `${task}/${seed}: ${sum} vs ${env.state.seats.lab_0!.cumulativeReward}`);
+        assert.ok(
+          Math.abs(sum - env.state.seats.lab_0!.cumulativeReward) < 1e-6,
+          `${task}/${seed}: ${sum} vs ${env.state.seats.lab_0!.cumulativeReward}`,
+        );
       }
     }
   });
@@ -113,7 +119,8 @@ describe('defaultOpponents', () => {
         assert.equal(opp.lab_1, ARCHETYPES[seed % 5], 'the first opponent follows the rotation');
       }
     }
-    for (const task of TASK_NAMES) for (const a of ARCHETYPES) assert.ok(seen.has(`${task}:${a}`), `${a} meets lab_0 in ${task}`);
+    for (const task of TASK_NAMES)
+      for (const a of ARCHETYPES) assert.ok(seen.has(`${task}:${a}`), `${a} meets lab_0 in ${task}`);
   });
 });
 
@@ -124,8 +131,10 @@ describe('step info privacy', () => {
       const env = new ArenaEnv();
       env.reset({ task: 'market_round', seed });
       const others = env.state.labIds.filter((l) => l !== 'lab_0');
-      const otherJobs = Object.values(env.state.jobs).filter((j) => j.owner !== 'lab_0').map((j) => j.id);
-      for (let done = false; !done; ) {
+      const otherJobs = Object.values(env.state.jobs)
+        .filter((j) => j.owner !== 'lab_0')
+        .map((j) => j.id);
+      for (let done = false; !done;) {
         const r = env.step({ action_type: 'wait' });
         done = r.done;
         const report = r.info.report!;

@@ -3,7 +3,14 @@
  */
 import assert from 'node:assert/strict';
 import { applyAction, closeRound, createMatch } from '../../src/engine/index.js';
-import type { ActionInput, JudgeDecision, MatchConfigInput, MatchState, StepOutput, TaskName } from '../../src/engine/index.js';
+import type {
+  ActionInput,
+  JudgeDecision,
+  MatchConfigInput,
+  MatchState,
+  StepOutput,
+  TaskName,
+} from '../../src/engine/index.js';
 
 export function match(task: TaskName = 'market_round', seed = 1, extra: Partial<MatchConfigInput> = {}): MatchState {
   return createMatch({ task, seed, ...extra });
@@ -45,7 +52,13 @@ export function withoutActor(s: MatchState, lab: string): string {
  * Assert an action fails with `code`, changes nothing but the actor's stats/reputation, and is penalised
  * (−0.10, or −0.15 for malformed_action) unless `penalty` says otherwise.
  */
-export function rejects(s: MatchState, lab: string, a: unknown, code: string, penalty = code === 'malformed_action' ? -0.15 : -0.1): StepOutput {
+export function rejects(
+  s: MatchState,
+  lab: string,
+  a: unknown,
+  code: string,
+  penalty = code === 'malformed_action' ? -0.15 : -0.1,
+): StepOutput {
   const out = applyAction(s, lab, a);
   assert.equal(out.result.ok, false, `expected ${code}, got ok ${out.result.code}`);
   assert.equal(out.result.code, code, out.result.message);
@@ -92,7 +105,8 @@ export function assertInvariants(s: MatchState): void {
     assert.ok(s.labs[l]!.budget >= 0, `${l} budget ${s.labs[l]!.budget}`);
     const seat = s.seats[l]!;
     assert.ok(seat.cumulativeReward >= -10 && seat.cumulativeReward <= 10);
-    for (const b of [seat.lastBreakdown, seat.pendingReward]) assert.ok(b.normalized_reward >= -1 && b.normalized_reward <= 1);
+    for (const b of [seat.lastBreakdown, seat.pendingReward])
+      assert.ok(b.normalized_reward >= -1 && b.normalized_reward <= 1);
   }
   assertFinite(s, 'state');
 }
@@ -116,9 +130,17 @@ export function setBlock(s: MatchState, id: string, fields: Partial<MatchState['
  */
 export function fixture(task: TaskName = 'market_round', seed = 1, extra: Partial<MatchConfigInput> = {}): MatchState {
   return edit(match(task, seed, extra), (s) => {
-    for (const b of Object.values(s.blocks)) Object.assign(b, { gpuCount: 2, duration: 1, gpuHours: 2, reliability: 0.9, energyCost: 2 });
+    for (const b of Object.values(s.blocks))
+      Object.assign(b, { gpuCount: 2, duration: 1, gpuHours: 2, reliability: 0.9, energyCost: 2 });
     for (const j of Object.values(s.jobs)) {
-      Object.assign(j, { gpuHoursRequired: 4, deadlineRound: Math.min(2, s.params.maxRounds - 1), baseValue: 60, urgencyMultiplier: 1.5, minReliability: 0.8, partialCreditAllowed: false });
+      Object.assign(j, {
+        gpuHoursRequired: 4,
+        deadlineRound: Math.min(2, s.params.maxRounds - 1),
+        baseValue: 60,
+        urgencyMultiplier: 1.5,
+        minReliability: 0.8,
+        partialCreditAllowed: false,
+      });
     }
     for (const l of Object.values(s.labs)) Object.assign(l, { budget: 100, initialBudget: 100, reputation: 0.5 });
     s.ledger.initialMoney = 100 * s.labIds.length;

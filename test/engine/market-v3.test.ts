@@ -14,10 +14,23 @@ import { act, assertInvariants, close, edit, fixture, money, must, rejects } fro
 describe('ask: selling blocks for credits', () => {
   test('the recipient pays the ask to the sender; both get deal_quality from their own valuation', () => {
     const s0 = fixture();
-    let s = must(s0, 'lab_0', { action_type: 'send_offer', target_lab_id: 'lab_1', block_ids: ['b_0_2'], ask: 12.345 }, 'offer_created');
+    let s = must(
+      s0,
+      'lab_0',
+      { action_type: 'send_offer', target_lab_id: 'lab_1', block_ids: ['b_0_2'], ask: 12.345 },
+      'offer_created',
+    );
     assert.equal(s.offers.o_1!.ask, 12.35);
     assert.equal(s.offers.o_1!.payment, 0);
-    const gainTo = tradeGain(Object.values(s.jobs).filter((j) => j.owner === 'lab_1'), Object.values(s.blocks).filter((b) => b.owner === 'lab_1'), 100, [], [s.blocks.b_0_2!], -12.35, true);
+    const gainTo = tradeGain(
+      Object.values(s.jobs).filter((j) => j.owner === 'lab_1'),
+      Object.values(s.blocks).filter((b) => b.owner === 'lab_1'),
+      100,
+      [],
+      [s.blocks.b_0_2!],
+      -12.35,
+      true,
+    );
     const out = act(s, 'lab_1', { action_type: 'accept_offer', offer_id: 'o_1' });
     assert.equal(out.result.code, 'offer_accepted');
     s = out.state;
@@ -29,27 +42,86 @@ describe('ask: selling blocks for credits', () => {
     assertInvariants(s);
   });
   test('a counter names a price: the original is countered, the new offer asks credits of its sender', () => {
-    let s = must(fixture(), 'lab_0', { action_type: 'send_offer', target_lab_id: 'lab_1', requested_block_ids: ['b_1_0'], payment: 2 });
-    s = must(s, 'lab_1', { action_type: 'counter_offer', offer_id: 'o_1', block_ids: ['b_1_0'], ask: 14, message: '14 credits and it is yours' }, 'counter_offer_created');
+    let s = must(fixture(), 'lab_0', {
+      action_type: 'send_offer',
+      target_lab_id: 'lab_1',
+      requested_block_ids: ['b_1_0'],
+      payment: 2,
+    });
+    s = must(
+      s,
+      'lab_1',
+      {
+        action_type: 'counter_offer',
+        offer_id: 'o_1',
+        block_ids: ['b_1_0'],
+        ask: 14,
+        message: '14 credits and it is yours',
+      },
+      'counter_offer_created',
+    );
     assert.equal(s.offers.o_1!.status, 'countered');
-    assert.deepEqual([s.offers.o_2!.from, s.offers.o_2!.to, s.offers.o_2!.ask, s.offers.o_2!.payment], ['lab_1', 'lab_0', 14, 0]);
+    assert.deepEqual(
+      [s.offers.o_2!.from, s.offers.o_2!.to, s.offers.o_2!.ask, s.offers.o_2!.payment],
+      ['lab_1', 'lab_0', 14, 0],
+    );
     s = must(s, 'lab_0', { action_type: 'accept_offer', offer_id: 'o_2' }, 'offer_accepted');
     assert.deepEqual([s.labs.lab_0!.budget, s.labs.lab_1!.budget, s.blocks.b_1_0!.owner], [86, 114, 'lab_0']);
   });
   test('bad input is refused with a clear code and changes nothing', () => {
     const s = fixture();
-    rejects(s, 'lab_0', { action_type: 'send_offer', target_lab_id: 'lab_1', block_ids: ['b_0_2'], ask: -1 }, 'malformed_action');
-    rejects(s, 'lab_0', { action_type: 'send_offer', target_lab_id: 'lab_1', block_ids: ['b_0_2'], ask: Number.NaN }, 'malformed_action');
-    rejects(s, 'lab_0', { action_type: 'send_offer', target_lab_id: 'lab_1', block_ids: ['b_0_2'], ask: Infinity }, 'malformed_action');
-    const both = rejects(s, 'lab_0', { action_type: 'send_offer', target_lab_id: 'lab_1', requested_block_ids: ['b_1_0'], payment: 150, ask: 5 }, 'pay_and_ask');
+    rejects(
+      s,
+      'lab_0',
+      { action_type: 'send_offer', target_lab_id: 'lab_1', block_ids: ['b_0_2'], ask: -1 },
+      'malformed_action',
+    );
+    rejects(
+      s,
+      'lab_0',
+      { action_type: 'send_offer', target_lab_id: 'lab_1', block_ids: ['b_0_2'], ask: Number.NaN },
+      'malformed_action',
+    );
+    rejects(
+      s,
+      'lab_0',
+      { action_type: 'send_offer', target_lab_id: 'lab_1', block_ids: ['b_0_2'], ask: Infinity },
+      'malformed_action',
+    );
+    const both = rejects(
+      s,
+      'lab_0',
+      { action_type: 'send_offer', target_lab_id: 'lab_1', requested_block_ids: ['b_1_0'], payment: 150, ask: 5 },
+      'pay_and_ask',
+    );
     assert.match(both.result.message, /not both/);
-    rejects(s, 'lab_0', { action_type: 'send_offer', target_lab_id: 'lab_1', requested_block_ids: ['b_1_0'], payment: 100.01 }, 'budget_overspend');
+    rejects(
+      s,
+      'lab_0',
+      { action_type: 'send_offer', target_lab_id: 'lab_1', requested_block_ids: ['b_1_0'], payment: 100.01 },
+      'budget_overspend',
+    );
     rejects(s, 'lab_0', { action_type: 'send_offer', target_lab_id: 'lab_1' }, 'empty_offer');
-    const offered = must(s, 'lab_0', { action_type: 'send_offer', target_lab_id: 'lab_1', requested_block_ids: ['b_1_0'], payment: 3 });
-    rejects(offered, 'lab_1', { action_type: 'counter_offer', offer_id: 'o_1', block_ids: ['b_1_0'], payment: 1, ask: 9 }, 'pay_and_ask');
+    const offered = must(s, 'lab_0', {
+      action_type: 'send_offer',
+      target_lab_id: 'lab_1',
+      requested_block_ids: ['b_1_0'],
+      payment: 3,
+    });
+    rejects(
+      offered,
+      'lab_1',
+      { action_type: 'counter_offer', offer_id: 'o_1', block_ids: ['b_1_0'], payment: 1, ask: 9 },
+      'pay_and_ask',
+    );
   });
   test('an ask above the accepter’s budget: budget_overspend for the accepter, the offer stays open', () => {
-    const s = must(fixture(), 'lab_0', { action_type: 'send_offer', target_lab_id: 'lab_1', block_ids: ['b_0_2'], ask: 120 });
+    const s = must(fixture(), 'lab_0', {
+      action_type: 'send_offer',
+      target_lab_id: 'lab_1',
+      block_ids: ['b_0_2'],
+      ask: 120,
+    });
     const out = rejects(s, 'lab_1', { action_type: 'accept_offer', offer_id: 'o_1' }, 'budget_overspend');
     assert.equal(out.state.offers.o_1!.status, 'active');
   });
@@ -69,14 +141,19 @@ describe('late jobs and supply (§1.1)', () => {
       const before = Object.keys(s.blocks).length;
       const { state, report } = closeRound(s, { judge: null });
       assert.equal(state.round, 3);
-      assert.deepEqual(report.arrivals!.jobs.map((a) => a.jobId), ['j_0_2', 'j_1_2', 'j_2_2']);
+      assert.deepEqual(
+        report.arrivals!.jobs.map((a) => a.jobId),
+        ['j_0_2', 'j_1_2', 'j_2_2'],
+      );
       assert.equal(report.arrivals!.blocks.length, 2);
       assert.equal(Object.keys(state.blocks).length, before + 2);
       const late = state.jobs.j_0_2!;
       assert.equal(late.deadlineRound, 4);
       assert.equal(late.outcome, 'pending');
       // Feasible: the servable blocks meeting its minimum reliability cover its hours.
-      const servable = Object.values(state.blocks).filter((b) => b.status !== 'used' && b.status !== 'failed' && b.reliability >= late.minReliability);
+      const servable = Object.values(state.blocks).filter(
+        (b) => b.status !== 'used' && b.status !== 'failed' && b.reliability >= late.minReliability,
+      );
       assert.ok(servable.reduce((h, b) => h + b.gpuHours, 0) >= late.gpuHoursRequired);
       assert.ok(observe(state, 'lab_0').self.jobs.some((j) => j.id === 'j_0_2'));
       assert.ok(!JSON.stringify(observe(state, 'lab_1').self.jobs).includes('j_0_2'));
@@ -93,7 +170,13 @@ describe('emergency auction announced a round ahead (§5.1)', () => {
     s = close(s);
     const seen = observe(s, 'lab_1').auction!;
     assert.deepEqual([seen.round, seen.reserve, seen.myBid], [1, 8, null]);
-    assert.deepEqual(s.auction!.lot, announcedAuction(edit(s, (d) => void (d.auction = null)), 1)!.lot);
+    assert.deepEqual(
+      s.auction!.lot,
+      announcedAuction(
+        edit(s, (d) => void (d.auction = null)),
+        1,
+      )!.lot,
+    );
     s = must(s, 'lab_1', { action_type: 'bid', amount: 20 });
     assert.equal(observe(s, 'lab_1').auction!.myBid, 20);
     assert.equal(observe(s, 'lab_0').auction!.myBid, null);
@@ -106,9 +189,22 @@ describe('emergency auction announced a round ahead (§5.1)', () => {
 
 /** Random offers with payments or asks, accepts, bids and closes between three seats of market_round. */
 const move = fc.oneof(
-  fc.record({ kind: fc.constant('offer' as const), from: fc.nat(2), to: fc.nat(2), give: fc.nat(7), want: fc.nat(7), pay: fc.nat(60), ask: fc.nat(150), sell: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('offer' as const),
+    from: fc.nat(2),
+    to: fc.nat(2),
+    give: fc.nat(7),
+    want: fc.nat(7),
+    pay: fc.nat(60),
+    ask: fc.nat(150),
+    sell: fc.boolean(),
+  }),
   fc.record({ kind: fc.constant('accept' as const), who: fc.nat(2), which: fc.nat(20) }),
-  fc.record({ kind: fc.constant('bid' as const), who: fc.nat(2), amount: fc.double({ min: -5, max: 200, noNaN: false }) }),
+  fc.record({
+    kind: fc.constant('bid' as const),
+    who: fc.nat(2),
+    amount: fc.double({ min: -5, max: 200, noNaN: false }),
+  }),
   fc.record({ kind: fc.constant('close' as const) }),
 );
 
@@ -116,19 +212,32 @@ describe('property: asks and bids conserve money and never make a budget negativ
   test('1,000 random sequences of offers with asks, accepts, sealed bids and closes', () => {
     fc.assert(
       fc.property(fc.nat(400), fc.array(move, { maxLength: 30 }), (seed, moves) => {
-        let s = edit(createMatch({ task: 'market_round', seed }), (d) => void (d.shockSchedule = [{ round: 1, kind: 'emergency_auction' }]));
+        let s = edit(
+          createMatch({ task: 'market_round', seed }),
+          (d) => void (d.shockSchedule = [{ round: 1, kind: 'emergency_auction' }]),
+        );
         const labs = s.labIds;
         for (const m of moves) {
           if (s.over) break;
           const before = s;
           if (m.kind === 'close') s = closeRound(s, { judge: null }).state;
           else if (m.kind === 'offer') {
-            const own = (l: string) => Object.values(s.blocks).filter((b) => b.owner === l && b.status === 'available').map((b) => b.id);
+            const own = (l: string) =>
+              Object.values(s.blocks)
+                .filter((b) => b.owner === l && b.status === 'available')
+                .map((b) => b.id);
             const from = labs[m.from]!;
             const to = labs[m.to]!;
             const give = own(from).filter((_, i) => (m.give >> i) & 1);
             const want = own(to).filter((_, i) => (m.want >> i) & 1);
-            s = applyAction(s, from, { action_type: 'send_offer', target_lab_id: to, block_ids: give, requested_block_ids: want, payment: m.sell ? 0 : m.pay, ask: m.sell ? m.ask : 0 }).state;
+            s = applyAction(s, from, {
+              action_type: 'send_offer',
+              target_lab_id: to,
+              block_ids: give,
+              requested_block_ids: want,
+              payment: m.sell ? 0 : m.pay,
+              ask: m.sell ? m.ask : 0,
+            }).state;
           } else if (m.kind === 'accept') {
             const who = labs[m.who]!;
             const open = Object.values(s.offers).filter((o) => o.to === who && o.status === 'active');

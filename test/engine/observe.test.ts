@@ -20,8 +20,14 @@ describe('observe', () => {
     const o = observe(s, 'lab_0');
     assert.equal(o.self.budget, 88);
     assert.equal(o.self.escrow, 12);
-    assert.deepEqual(o.self.jobs.map((j) => j.id), ['j_0_0', 'j_0_1']);
-    assert.deepEqual(o.self.blocks.map((b) => b.id), ['b_0_0', 'b_0_1', 'b_0_2']);
+    assert.deepEqual(
+      o.self.jobs.map((j) => j.id),
+      ['j_0_0', 'j_0_1'],
+    );
+    assert.deepEqual(
+      o.self.blocks.map((b) => b.id),
+      ['b_0_0', 'b_0_1', 'b_0_2'],
+    );
     assert.equal(o.self.actionsLeftThisRound, 10);
     assert.equal(o.labs.length, 2);
     assert.ok(o.labs.every((l) => l.id !== 'lab_0'));
@@ -37,12 +43,21 @@ describe('observe', () => {
     assert.equal(o.myCoalitions[0]!.commitments.lab_0!.escrow, 12);
     assert.ok(!o.blocks.some((b) => 'reservedFor' in b || 'usedFor' in b));
     assert.deepEqual(o.offers, []);
-    assert.deepEqual(o.messages.map((m) => m.text), ['secret plan', 'hello everyone']);
+    assert.deepEqual(
+      o.messages.map((m) => m.text),
+      ['secret plan', 'hello everyone'],
+    );
   });
   test('direct messages reach only their two parties; offers only theirs', () => {
     const o2 = observe(s, 'lab_2');
-    assert.deepEqual(o2.messages.map((m) => m.text), ['hello everyone']);
-    assert.deepEqual(o2.offers.map((o) => o.id), ['o_1']);
+    assert.deepEqual(
+      o2.messages.map((m) => m.text),
+      ['hello everyone'],
+    );
+    assert.deepEqual(
+      o2.offers.map((o) => o.id),
+      ['o_1'],
+    );
     assert.equal(o2.myCoalitions.length, 0);
     assert.deepEqual(o2.coalitions[0]!.consented, ['lab_0', 'lab_1']);
     assert.ok(!JSON.stringify(o2.coalitions).includes('escrow'));
@@ -50,7 +65,12 @@ describe('observe', () => {
   test('public lab facts: coarse budget band and demand level, owned block ids', () => {
     for (const l of publicLabs(s)) {
       assert.equal(l.demandLevel, demandLevel(s, l.id));
-      assert.deepEqual(l.blockIds, Object.values(s.blocks).filter((b) => b.owner === l.id).map((b) => b.id));
+      assert.deepEqual(
+        l.blockIds,
+        Object.values(s.blocks)
+          .filter((b) => b.owner === l.id)
+          .map((b) => b.id),
+      );
     }
     assert.equal(publicLabs(s)[0]!.budgetBand, 'medium');
   });

@@ -33,13 +33,23 @@ function agrees(input: unknown): void {
 
 describe('parseActionFast', () => {
   test('agrees with ActionSchema on generated and hostile input', () => {
-    fc.assert(fc.property(action, (a) => agrees(a)), { numRuns: 4000 });
+    fc.assert(
+      fc.property(action, (a) => agrees(a)),
+      { numRuns: 4000 },
+    );
   });
 
   test('agrees on valid actions with padded, boundary and default values', () => {
     const cases: unknown[] = [
       { action_type: 'send_offer', target_lab_id: ' lab_1 ', requested_block_ids: ['b_1_0 '], payment: 0 },
-      { action_type: 'send_offer', target_lab_id: 'lab_1', block_ids: ['x'.repeat(64)], payment: 1e6, message: 'm'.repeat(500), expires_in: 0 },
+      {
+        action_type: 'send_offer',
+        target_lab_id: 'lab_1',
+        block_ids: ['x'.repeat(64)],
+        payment: 1e6,
+        message: 'm'.repeat(500),
+        expires_in: 0,
+      },
       { action_type: 'send_offer', target_lab_id: 'lab_1', payment: -0, expires_in: 3, extra: 'dropped' },
       { action_type: 'counter_offer', offer_id: 'o_1' },
       { action_type: 'make_pitch', message: `  ${'p'.repeat(1200)}  ` },
@@ -75,7 +85,12 @@ describe('parseActionFast', () => {
       if (parseActionFast(c) !== undefined) agrees(c);
       else assert.equal(parseActionFast(c), undefined);
     }
-    const hostile = { action_type: 'accept_offer', get offer_id(): string { throw new Error('boom'); } };
+    const hostile = {
+      action_type: 'accept_offer',
+      get offer_id(): string {
+        throw new Error('boom');
+      },
+    };
     assert.equal(parseActionFast(hostile), undefined);
   });
 
@@ -84,7 +99,13 @@ describe('parseActionFast', () => {
     let n = 0;
     for (const task of TASK_NAMES) {
       for (let seed = 0; seed < 6; seed++) {
-        for (const name of ['rule_based_expert', 'random_validish', 'cooperative', 'deceptive', 'base_instruct_naive'] as const) {
+        for (const name of [
+          'rule_based_expert',
+          'random_validish',
+          'cooperative',
+          'deceptive',
+          'base_instruct_naive',
+        ] as const) {
           let obs = env.reset({ task, seed });
           while (!env.done) {
             const acts = getPolicy(name)(obs, { rng: rng(seed, obs.round, 'policy:lab_0'), holdout: false });
@@ -112,7 +133,12 @@ describe('fast config and reset parsing', () => {
     for (const task of TASK_NAMES) {
       for (const seed of [0, 1, 7, 123456]) {
         const labs = labIdsFor(task, seed);
-        const scripted = Object.fromEntries(labs.slice(1).reverse().map((l, k) => [l, POLICY_NAMES[(seed + k) % POLICY_NAMES.length]!]));
+        const scripted = Object.fromEntries(
+          labs
+            .slice(1)
+            .reverse()
+            .map((l, k) => [l, POLICY_NAMES[(seed + k) % POLICY_NAMES.length]!]),
+        );
         for (const extra of [{}, { holdout: true }, { maxActionsPerRound: 3 }]) {
           const fast = createMatch({ task, seed, scripted, ...extra });
           const slow = createMatch({ task, seed, scripted: viaSchema(scripted), ...extra });
@@ -123,7 +149,10 @@ describe('fast config and reset parsing', () => {
   });
 
   test('invalid configs still fail with the schema error', () => {
-    assert.throws(() => createMatch({ task: 'single_trade', seed: 0, scripted: { lab_7: 'selfish' } }), /no seat lab_7/);
+    assert.throws(
+      () => createMatch({ task: 'single_trade', seed: 0, scripted: { lab_7: 'selfish' } }),
+      /no seat lab_7/,
+    );
     assert.throws(() => createMatch({ task: 'single_trade', seed: -1 }));
     assert.throws(() => createMatch({ task: 'single_trade', seed: 0, maxActionsPerRound: 0 }));
     assert.throws(() => createMatch({ task: 'single_trade', seed: 0, scripted: { lab_1: 'nobody' as never } }));

@@ -10,9 +10,20 @@ import { assertInvariants, close, edit, fixture, must } from './helpers.js';
 
 // fixture(): market_round, 3 labs; each lab has j_<i>_0 and j_<i>_1 (4 GPU-hours by round 2, value 90,
 // no partial credit) and three 2-hour blocks b_<i>_0..2; no shocks.
-const win = (lab: string, bonus: number, round = 0): JudgeDecision => ({ round, judgeId: 'test', winner: lab, scores: [], bonus, reason: 'test' });
-const pitch = (s: MatchState, lab: string, jobIds: string[], message = 'Our job still needs four GPU-hours before round 2.') =>
-  must(s, lab, { action_type: 'make_pitch', message, job_ids: jobIds });
+const win = (lab: string, bonus: number, round = 0): JudgeDecision => ({
+  round,
+  judgeId: 'test',
+  winner: lab,
+  scores: [],
+  bonus,
+  reason: 'test',
+});
+const pitch = (
+  s: MatchState,
+  lab: string,
+  jobIds: string[],
+  message = 'Our job still needs four GPU-hours before round 2.',
+) => must(s, lab, { action_type: 'make_pitch', message, job_ids: jobIds });
 /** Close rounds without pitches until the state is at `round`; returns the state and the last report. */
 const closeTo = (s: MatchState, round: number) => {
   let out = closeRound(s, { judge: null });
@@ -27,18 +38,26 @@ describe('a won pitch is held, then paid or forfeited at settlement', () => {
     assert.equal(held.report.rewards.lab_0!.judge_argument, 0);
     assert.equal(held.state.jobs.j_0_0!.heldBonus, 0.12);
     assert.equal(held.state.jobs.j_0_1!.heldBonus, undefined, 'only the argued job holds it');
-    assert.deepEqual(held.report.pitchBonus, [{ round: 0, lab: 'lab_0', jobId: 'j_0_0', kind: 'held', amount: 0.12, reason: 'won', named: true }]);
+    assert.deepEqual(held.report.pitchBonus, [
+      { round: 0, lab: 'lab_0', jobId: 'j_0_0', kind: 'held', amount: 0.12, reason: 'won', named: true },
+    ]);
     assert.equal(JSON.parse(JSON.stringify(held.state)).jobs.j_0_0.heldBonus, 0.12, 'plain JSON state');
     assertInvariants(held.state);
   });
 
   test('the job completes: the held bonus is paid into judge_argument when it settles', () => {
-    const done = must(held.state, 'lab_0', { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_0', 'b_0_1'] });
+    const done = must(held.state, 'lab_0', {
+      action_type: 'allocate_to_job',
+      job_id: 'j_0_0',
+      block_ids: ['b_0_0', 'b_0_1'],
+    });
     const mid = closeRound(done, { judge: null });
     assert.equal(mid.report.rewards.lab_0!.judge_argument, 0, 'still pending: not paid yet');
     const { report } = closeTo(mid.state, 3);
     assert.equal(report.rewards.lab_0!.judge_argument, 0.12);
-    assert.deepEqual(report.pitchBonus, [{ round: 2, lab: 'lab_0', jobId: 'j_0_0', kind: 'paid', amount: 0.12, reason: 'completed' }]);
+    assert.deepEqual(report.pitchBonus, [
+      { round: 2, lab: 'lab_0', jobId: 'j_0_0', kind: 'paid', amount: 0.12, reason: 'completed' },
+    ]);
     assert.equal(report.rewards.lab_0!.job_utility, 0.5733); // 86 / 150
     assert.equal(report.rewards.lab_0!.normalized_reward, 0.3207, 'bonus 0.12 + 0.35 × 0.5733, 4 dp');
   });
@@ -47,7 +66,9 @@ describe('a won pitch is held, then paid or forfeited at settlement', () => {
     const { state, report } = closeTo(held.state, 3);
     assert.equal(report.rewards.lab_0!.judge_argument, 0);
     assert.equal(state.seats.lab_0!.cumulativeReward, 0);
-    assert.deepEqual(report.pitchBonus, [{ round: 2, lab: 'lab_0', jobId: 'j_0_0', kind: 'forfeited', amount: 0.12, reason: 'missed' }]);
+    assert.deepEqual(report.pitchBonus, [
+      { round: 2, lab: 'lab_0', jobId: 'j_0_0', kind: 'forfeited', amount: 0.12, reason: 'missed' },
+    ]);
   });
 
   test('partial credit pays the held bonus × allocated/required; the rest is forfeited', () => {
@@ -66,7 +87,11 @@ describe('a won pitch is held, then paid or forfeited at settlement', () => {
   });
 
   test('finishing settles the job: the held bonus is paid in the finish step', () => {
-    const done = must(held.state, 'lab_0', { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_0', 'b_0_1'] });
+    const done = must(held.state, 'lab_0', {
+      action_type: 'allocate_to_job',
+      job_id: 'j_0_0',
+      block_ids: ['b_0_0', 'b_0_1'],
+    });
     const out = applyAction(done, 'lab_0', { action_type: 'finish' });
     assert.equal(out.result.reward.judge_argument, 0.12);
   });
@@ -74,10 +99,16 @@ describe('a won pitch is held, then paid or forfeited at settlement', () => {
 
 describe('what a winning pitch can hold', () => {
   test('a pitch naming only a job that is already fully allocated holds nothing (covered)', () => {
-    const covered = must(fixture(), 'lab_0', { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_0', 'b_0_1'] });
+    const covered = must(fixture(), 'lab_0', {
+      action_type: 'allocate_to_job',
+      job_id: 'j_0_0',
+      block_ids: ['b_0_0', 'b_0_1'],
+    });
     const { state, report } = closeRound(pitch(covered, 'lab_0', ['j_0_0']), { judge: win('lab_0', 0.1) });
     assert.equal(state.jobs.j_0_0!.heldBonus, undefined);
-    assert.deepEqual(report.pitchBonus, [{ round: 0, lab: 'lab_0', jobId: 'j_0_0', kind: 'forfeited', amount: 0.1, reason: 'covered', named: true }]);
+    assert.deepEqual(report.pitchBonus, [
+      { round: 0, lab: 'lab_0', jobId: 'j_0_0', kind: 'forfeited', amount: 0.1, reason: 'covered', named: true },
+    ]);
     const { report: end } = closeTo(state, 3);
     assert.equal(end.rewards.lab_0!.judge_argument, 0, 'completing a job nobody argued for pays no bonus');
   });
@@ -95,7 +126,10 @@ describe('what a winning pitch can hold', () => {
 
   test(`one job holds at most ${HELD_BONUS_CAP} over the match; the excess is forfeited`, () => {
     const first = closeRound(pitch(fixture(), 'lab_0', ['j_0_0']), { judge: win('lab_0', 0.1) }).state;
-    const { state, report } = closeRound(pitch(first, 'lab_0', ['j_0_0'], 'Job j_0_0 is still short: four GPU-hours by round 2.'), { judge: win('lab_0', 0.1, 1) });
+    const { state, report } = closeRound(
+      pitch(first, 'lab_0', ['j_0_0'], 'Job j_0_0 is still short: four GPU-hours by round 2.'),
+      { judge: win('lab_0', 0.1, 1) },
+    );
     assert.equal(state.jobs.j_0_0!.heldBonus, HELD_BONUS_CAP);
     assert.deepEqual(
       report.pitchBonus!.map((e) => [e.kind, e.amount, e.reason]),
@@ -109,7 +143,9 @@ describe('what a winning pitch can hold', () => {
   test('a decision for a seat that did not pitch holds nothing (no_job)', () => {
     const { state, report } = closeRound(fixture(), { judge: win('lab_0', 0.1) });
     assert.ok(Object.values(state.jobs).every((j) => j.heldBonus === undefined));
-    assert.deepEqual(report.pitchBonus, [{ round: 0, lab: 'lab_0', jobId: null, kind: 'forfeited', amount: 0.1, reason: 'no_job', named: false }]);
+    assert.deepEqual(report.pitchBonus, [
+      { round: 0, lab: 'lab_0', jobId: null, kind: 'forfeited', amount: 0.1, reason: 'no_job', named: false },
+    ]);
   });
 
   test('without a decision nothing is held', () => {
@@ -125,6 +161,9 @@ describe('what other seats see of a pitch bonus (gym seatReport)', () => {
     assert.deepEqual(seatReport(unnamed, 'lab_0').pitchBonus, []);
     assert.equal(seatReport(unnamed, 'lab_1').pitchBonus!.length, 2);
     const named = closeRound(pitch(fixture(), 'lab_1', ['j_1_0']), { judge: win('lab_1', 0.1) }).report;
-    assert.deepEqual(seatReport(named, 'lab_0').pitchBonus!.map((e) => e.jobId), ['j_1_0']);
+    assert.deepEqual(
+      seatReport(named, 'lab_0').pitchBonus!.map((e) => e.jobId),
+      ['j_1_0'],
+    );
   });
 });

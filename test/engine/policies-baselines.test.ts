@@ -17,7 +17,12 @@ const find = <T extends ActionInput['action_type']>(as: ActionInput[], t: T) =>
 const threeBlocks = (over: Parameters<typeof observation>[0] = {}) =>
   observation({
     jobs: [job('j_0_0', 'lab_0', 4, 2)],
-    blocks: [block('b_0_0', 'lab_0', 2), block('b_0_1', 'lab_0', 4), block('b_0_2', 'lab_0', 8), block('b_1_0', 'lab_1', 4)],
+    blocks: [
+      block('b_0_0', 'lab_0', 2),
+      block('b_0_1', 'lab_0', 4),
+      block('b_0_2', 'lab_0', 8),
+      block('b_1_0', 'lab_1', 4),
+    ],
     ...over,
   });
 
@@ -27,7 +32,10 @@ describe('registry', () => {
     assert.equal(BASELINES.length, 6);
     assert.equal(PROBES.length, 6);
     assert.equal(POLICIES.length, 17);
-    assert.deepEqual(POLICIES.filter((p) => p.kind === 'probe').map((p) => p.name), [...PROBES]);
+    assert.deepEqual(
+      POLICIES.filter((p) => p.kind === 'probe').map((p) => p.name),
+      [...PROBES],
+    );
     for (const p of POLICIES) assert.equal(getPolicy(p.name), p.policy);
   });
 });
@@ -47,13 +55,19 @@ describe('baselines', () => {
   });
 
   test('greedy_hoarder rejects requests for its blocks, reserves what is free, and dumps every eligible block on its first job', () => {
-    const obs = threeBlocks({ offers: [offer('o_1', 'lab_1', 'lab_0', { requestedBlockIds: ['b_0_2'], payment: 50 })] });
+    const obs = threeBlocks({
+      offers: [offer('o_1', 'lab_1', 'lab_0', { requestedBlockIds: ['b_0_2'], payment: 50 })],
+    });
     const acts = run('greedy_hoarder', obs);
     assert.deepEqual(find(acts, 'reject_offer'), { action_type: 'reject_offer', offer_id: 'o_1' });
     assert.deepEqual(find(acts, 'allocate_to_job')?.block_ids, ['b_0_0', 'b_0_1', 'b_0_2'], 'all 14 h for a 4 h job');
     // With nothing to allocate it reserves its free blocks for itself.
     const idle = observation({ blocks: [block('b_0_0', 'lab_0', 2), block('b_0_1', 'lab_0', 4)] });
-    assert.deepEqual(find(run('greedy_hoarder', idle), 'reserve_capacity'), { action_type: 'reserve_capacity', block_ids: ['b_0_0', 'b_0_1'], job_id: null });
+    assert.deepEqual(find(run('greedy_hoarder', idle), 'reserve_capacity'), {
+      action_type: 'reserve_capacity',
+      block_ids: ['b_0_0', 'b_0_1'],
+      job_id: null,
+    });
   });
 
   test('always_accept accepts an offer that costs it its job', () => {
@@ -69,11 +83,19 @@ describe('baselines', () => {
 
   test('no_negotiation_allocator only allocates, and just enough: the smallest block that completes the job', () => {
     const obs = threeBlocks({ offers: [offer('o_1', 'lab_1', 'lab_0', { offeredBlockIds: ['b_1_0'], payment: 30 })] });
-    assert.deepEqual(run('no_negotiation_allocator', obs), [{ action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_1'] }]);
+    assert.deepEqual(run('no_negotiation_allocator', obs), [
+      { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_1'] },
+    ]);
     // A job it cannot complete (and that has no partial credit) gets nothing; it never trades for it.
-    const short = observation({ jobs: [job('j_0_0', 'lab_0', 8, 2)], blocks: [block('b_0_0', 'lab_0', 2), block('b_1_0', 'lab_1', 8)] });
+    const short = observation({
+      jobs: [job('j_0_0', 'lab_0', 8, 2)],
+      blocks: [block('b_0_0', 'lab_0', 2), block('b_1_0', 'lab_1', 8)],
+    });
     assert.deepEqual(run('no_negotiation_allocator', short), []);
-    assert.ok(types(run('greedy_hoarder', short)).includes('allocate_to_job'), 'unlike the hoarder, which wastes the block');
+    assert.ok(
+      types(run('greedy_hoarder', short)).includes('allocate_to_job'),
+      'unlike the hoarder, which wastes the block',
+    );
   });
 
   test('base_instruct_naive accepts polite offers blindly, believes surplus claims and pitches without checkable facts', () => {
@@ -81,13 +103,30 @@ describe('baselines', () => {
       labs: ['lab_0', 'lab_1', 'lab_2'],
       jobs: [job('j_0_0', 'lab_0', 4, 2)],
       blocks: [block('b_0_0', 'lab_0', 4), block('b_2_0', 'lab_2', 8), block('b_2_1', 'lab_2', 2)],
-      offers: [offer('o_1', 'lab_1', 'lab_0', { requestedBlockIds: ['b_0_0'], payment: 1, message: 'URGENT please, fair deal' })],
-      messages: [{ round: 0, from: 'lab_2', to: null, text: 'Lab C has 12 spare GPU-hours at reliability 0.97 to trade this round; send us your offers.', kind: 'message' }],
+      offers: [
+        offer('o_1', 'lab_1', 'lab_0', {
+          requestedBlockIds: ['b_0_0'],
+          payment: 1,
+          message: 'URGENT please, fair deal',
+        }),
+      ],
+      messages: [
+        {
+          round: 0,
+          from: 'lab_2',
+          to: null,
+          text: 'Lab C has 12 spare GPU-hours at reliability 0.97 to trade this round; send us your offers.',
+          kind: 'message',
+        },
+      ],
     });
     const acts = run('base_instruct_naive', obs);
     assert.deepEqual(acts[0], { action_type: 'accept_offer', offer_id: 'o_1' });
     const ask = find(acts, 'send_offer');
-    assert.ok(ask && ask.target_lab_id === 'lab_2' && ask.requested_block_ids?.[0] === 'b_2_0', 'asks the claimant for its biggest block');
+    assert.ok(
+      ask && ask.target_lab_id === 'lab_2' && ask.requested_block_ids?.[0] === 'b_2_0',
+      'asks the claimant for its biggest block',
+    );
     const pitch = find(acts, 'make_pitch');
     assert.ok(pitch);
     assert.deepEqual(extractClaims(pitch.message), []);
@@ -105,26 +144,46 @@ describe('rule_based_expert', () => {
       ],
     });
     const acts = run('rule_based_expert', obs);
-    assert.deepEqual(acts.filter((a) => a.action_type === 'accept_offer'), [{ action_type: 'accept_offer', offer_id: 'o_2' }]);
+    assert.deepEqual(
+      acts.filter((a) => a.action_type === 'accept_offer'),
+      [{ action_type: 'accept_offer', offer_id: 'o_2' }],
+    );
   });
 
   test('buys the missing hours with a fair offer to a lab that owns an eligible block', () => {
     const obs = observation({
       labs: ['lab_0', 'lab_1', 'lab_2'],
       jobs: [job('j_0_0', 'lab_0', 6, 2, { minReliability: 0.85 })],
-      blocks: [block('b_0_0', 'lab_0', 2), block('b_1_0', 'lab_1', 4, { reliability: 0.8 }), block('b_2_0', 'lab_2', 4, { reliability: 0.9 })],
+      blocks: [
+        block('b_0_0', 'lab_0', 2),
+        block('b_1_0', 'lab_1', 4, { reliability: 0.8 }),
+        block('b_2_0', 'lab_2', 4, { reliability: 0.9 }),
+      ],
     });
     const o = find(run('rule_based_expert', obs), 'send_offer');
     assert.ok(o, 'an offer');
     assert.equal(o.target_lab_id, 'lab_2', 'lab_1’s block is below the job’s minimum reliability');
     assert.deepEqual(o.requested_block_ids, ['b_2_0']);
     const resale = 1.5 * 4 * 0.9;
-    assert.ok((o.payment ?? 0) > resale + 8, `pays ${o.payment}: more than the seller’s resale value plus the selfish margin`);
-    assert.ok(tradeGain(obs.self.jobs, obs.self.blocks, 100, [], [obs.blocks[2]!], -(o.payment ?? 0), obs.rules !== undefined) > 0.5, 'still a gain for itself');
+    assert.ok(
+      (o.payment ?? 0) > resale + 8,
+      `pays ${o.payment}: more than the seller’s resale value plus the selfish margin`,
+    );
+    assert.ok(
+      tradeGain(obs.self.jobs, obs.self.blocks, 100, [], [obs.blocks[2]!], -(o.payment ?? 0), obs.rules !== undefined) >
+        0.5,
+      'still a gain for itself',
+    );
   });
 
   test('remembers refused bids from its own offer notes: raises its price once, then looks elsewhere', () => {
-    const note = (round: number) => ({ round, from: 'lab_0', to: 'lab_1', text: 'Offering 12.00 credits for b_1_0 (4 GPU-hours) to complete job j_0_0.', kind: 'offer' as const });
+    const note = (round: number) => ({
+      round,
+      from: 'lab_0',
+      to: 'lab_1',
+      text: 'Offering 12.00 credits for b_1_0 (4 GPU-hours) to complete job j_0_0.',
+      kind: 'offer' as const,
+    });
     const market = (messages: ReturnType<typeof note>[]) =>
       observation({
         round: 2,
@@ -145,22 +204,42 @@ describe('rule_based_expert', () => {
   test('allocates exactly what completes a job, accumulating on a partial allocation and respecting min reliability', () => {
     // heldBonus: a won pitch already waits on the job, so nothing is gained by holding it back (§6.5).
     const held = threeBlocks({ jobs: [job('j_0_0', 'lab_0', 4, 2, { heldBonus: 0.15 })] });
-    assert.deepEqual(find(run('rule_based_expert', held), 'allocate_to_job'), { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_1'] });
+    assert.deepEqual(find(run('rule_based_expert', held), 'allocate_to_job'), {
+      action_type: 'allocate_to_job',
+      job_id: 'j_0_0',
+      block_ids: ['b_0_1'],
+    });
     const partial = observation({
       jobs: [job('j_0_0', 'lab_0', 6, 2, { allocatedHours: 2, allocatedBlockIds: ['b_0_9'], heldBonus: 0.1 })],
-      blocks: [block('b_0_0', 'lab_0', 4, { reliability: 0.7 }), block('b_0_1', 'lab_0', 4), block('b_0_2', 'lab_0', 8)],
+      blocks: [
+        block('b_0_0', 'lab_0', 4, { reliability: 0.7 }),
+        block('b_0_1', 'lab_0', 4),
+        block('b_0_2', 'lab_0', 8),
+      ],
     });
-    assert.deepEqual(find(run('rule_based_expert', partial), 'allocate_to_job'), { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_1'] });
+    assert.deepEqual(find(run('rule_based_expert', partial), 'allocate_to_job'), {
+      action_type: 'allocate_to_job',
+      job_id: 'j_0_0',
+      block_ids: ['b_0_1'],
+    });
   });
 
   test('holds a completable job back one round to pitch for it: reserves its exact blocks (shielded) and names it', () => {
     const acts = run('rule_based_expert', threeBlocks());
     assert.equal(find(acts, 'allocate_to_job'), undefined);
-    assert.deepEqual(find(acts, 'reserve_capacity'), { action_type: 'reserve_capacity', block_ids: ['b_0_1'], job_id: 'j_0_0' });
+    assert.deepEqual(find(acts, 'reserve_capacity'), {
+      action_type: 'reserve_capacity',
+      block_ids: ['b_0_1'],
+      job_id: 'j_0_0',
+    });
     assert.deepEqual(find(acts, 'make_pitch')!.job_ids, ['j_0_0']);
     // Due this round: no round left to hold it back, it is allocated at once.
     const due = threeBlocks({ round: 2 });
-    assert.deepEqual(find(run('rule_based_expert', due), 'allocate_to_job'), { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_1'] });
+    assert.deepEqual(find(run('rule_based_expert', due), 'allocate_to_job'), {
+      action_type: 'allocate_to_job',
+      job_id: 'j_0_0',
+      block_ids: ['b_0_1'],
+    });
   });
 
   test('pitches truthfully and privately: only its own job id, argued for in job_ids; consecutive pitches differ', () => {
@@ -176,7 +255,10 @@ describe('rule_based_expert', () => {
       assert.deepEqual(p.job_ids, ['j_0_0']);
       // A pitch is public: no hours, deadline or reliability of the seat's job in it (docs/RULES.md §A.2 D13).
       const claims = extractClaims(p.message);
-      assert.ok(claims.length >= 1 && claims.every((c) => c.kind === 'job' && c.id === 'j_0_0'), JSON.stringify(claims));
+      assert.ok(
+        claims.length >= 1 && claims.every((c) => c.kind === 'job' && c.id === 'j_0_0'),
+        JSON.stringify(claims),
+      );
       assert.doesNotMatch(p.message.replaceAll('j_0_0', ''), /\d/, p.message);
     }
   });
@@ -190,14 +272,23 @@ describe('rule_based_expert', () => {
       status: 'proposed' as const,
       roundCreated: 0,
       expiresRound: 4,
-      commitments: { lab_1: { consented: true, blockIds: [], escrow: 0, standing: 'good' as const }, lab_0: { consented: false, blockIds: [], escrow: 0, standing: 'good' as const } },
+      commitments: {
+        lab_1: { consented: true, blockIds: [], escrow: 0, standing: 'good' as const },
+        lab_0: { consented: false, blockIds: [], escrow: 0, standing: 'good' as const },
+      },
       hoursUsedByPartners: { lab_0: 0, lab_1: 0 },
     };
     const acts = run('rule_based_expert', threeBlocks({ coalitions: [invite] }));
     const c = find(acts, 'commit_to_coalition');
-    assert.ok(c && c.coalition_id === 'c_1' && c.block_ids?.length === 1 && c.block_ids[0] !== 'b_0_1', 'commits a spare block, not the job’s');
+    assert.ok(
+      c && c.coalition_id === 'c_1' && c.block_ids?.length === 1 && c.block_ids[0] !== 'b_0_1',
+      'commits a spare block, not the job’s',
+    );
     // All jobs covered and no spare capacity: nothing to pool, so no proposal.
-    const tight = observation({ jobs: [job('j_0_0', 'lab_0', 4, 2)], blocks: [block('b_0_0', 'lab_0', 4), block('b_1_0', 'lab_1', 4)] });
+    const tight = observation({
+      jobs: [job('j_0_0', 'lab_0', 4, 2)],
+      blocks: [block('b_0_0', 'lab_0', 4), block('b_1_0', 'lab_1', 4)],
+    });
     assert.ok(!types(run('rule_based_expert', tight)).includes('form_coalition'));
   });
 });

@@ -52,7 +52,10 @@ describe('every policy on real observations', () => {
     const obs = observations[0]!;
     for (const info of POLICIES) {
       assert.deepEqual(info.policy({ ...obs, over: true }, { rng: () => 0.5, holdout: false }), []);
-      assert.deepEqual(info.policy({ ...obs, self: { ...obs.self, finished: true } }, { rng: () => 0.5, holdout: false }), []);
+      assert.deepEqual(
+        info.policy({ ...obs, self: { ...obs.self, finished: true } }, { rng: () => 0.5, holdout: false }),
+        [],
+      );
     }
   });
 });

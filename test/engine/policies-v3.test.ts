@@ -9,7 +9,8 @@ import type { ActionInput, Observation, PolicyName } from '../../src/engine/inde
 import { block, ctx, job, observation, offer } from './policy-fixtures.js';
 
 const run = (name: PolicyName, obs: Observation) => getPolicy(name)(obs, ctx());
-const find = <T extends ActionInput['action_type']>(as: ActionInput[], t: T) => as.find((a) => a.action_type === t) as Extract<ActionInput, { action_type: T }> | undefined;
+const find = <T extends ActionInput['action_type']>(as: ActionInput[], t: T) =>
+  as.find((a) => a.action_type === t) as Extract<ActionInput, { action_type: T }> | undefined;
 
 /** lab_1 needs 4 GPU-hours for a job due next round; lab_0 sells exactly such a block for `ask` credits. */
 const selling = (ask: number, me = 'lab_1') =>
@@ -23,8 +24,16 @@ const selling = (ask: number, me = 'lab_1') =>
 describe('asks', () => {
   test('a fair ask is accepted; an ask the seat cannot pay is not', () => {
     for (const name of ['cooperative', 'selfish', 'rule_based_expert', 'always_accept'] as const) {
-      assert.deepEqual(find(run(name, selling(20)), 'accept_offer'), { action_type: 'accept_offer', offer_id: 'o_1' }, name);
-      assert.equal(find(run(name, { ...selling(20), self: { ...selling(20).self, budget: 10 } }), 'accept_offer'), undefined, name);
+      assert.deepEqual(
+        find(run(name, selling(20)), 'accept_offer'),
+        { action_type: 'accept_offer', offer_id: 'o_1' },
+        name,
+      );
+      assert.equal(
+        find(run(name, { ...selling(20), self: { ...selling(20).self, budget: 10 } }), 'accept_offer'),
+        undefined,
+        name,
+      );
     }
   });
   test('an ask above what the block is worth to it is not accepted; the archetype counters at its own price', () => {
@@ -36,7 +45,8 @@ describe('asks', () => {
     assert.ok((counter.payment ?? 0) > 0 && (counter.payment ?? 0) < 95, `pays ${counter.payment}`);
   });
   test('greedy_hoarder and accept_only_gifts take no offer that asks credits', () => {
-    for (const name of ['greedy_hoarder', 'accept_only_gifts'] as const) assert.equal(find(run(name, selling(1)), 'accept_offer'), undefined, name);
+    for (const name of ['greedy_hoarder', 'accept_only_gifts'] as const)
+      assert.equal(find(run(name, selling(1)), 'accept_offer'), undefined, name);
   });
 });
 
@@ -58,9 +68,18 @@ describe('haggling: the expert names a price for a block asked of it', () => {
 describe('sealed bids in an emergency auction', () => {
   const withAuction = (obs: Observation, myBid: number | null = null): Observation => ({
     ...obs,
-    auction: { round: obs.round, lot: { id: 'b_s1_0', gpuCount: 4, duration: 1, gpuHours: 4, reliability: 0.95, energyCost: 2 }, reserve: 8, myBid },
+    auction: {
+      round: obs.round,
+      lot: { id: 'b_s1_0', gpuCount: 4, duration: 1, gpuHours: 4, reliability: 0.95, energyCost: 2 },
+      reserve: 8,
+      myBid,
+    },
   });
-  const needy = observation({ me: 'lab_1', jobs: [job('j_1_0', 'lab_1', 4, 2, { baseValue: 60, urgencyMultiplier: 1.5 })], blocks: [block('b_1_0', 'lab_1', 1)] });
+  const needy = observation({
+    me: 'lab_1',
+    jobs: [job('j_1_0', 'lab_1', 4, 2, { baseValue: 60, urgencyMultiplier: 1.5 })],
+    blocks: [block('b_1_0', 'lab_1', 1)],
+  });
   test('a seat that needs the lot bids a share of its value, once; one that does not need it bids little or nothing', () => {
     const expert = find(run('rule_based_expert', withAuction(needy)), 'bid');
     const selfish = find(run('selfish', withAuction(needy)), 'bid');
@@ -71,6 +90,10 @@ describe('sealed bids in an emergency auction', () => {
     assert.equal(find(run('rule_based_expert', withAuction(needy, 30)), 'bid'), undefined, 'no second bid');
     assert.equal(find(run('rule_based_expert', needy), 'bid'), undefined, 'no auction, no bid');
     const idle = observation({ me: 'lab_1', blocks: [block('b_1_0', 'lab_1', 1)] });
-    assert.equal(find(run('rule_based_expert', withAuction(idle)), 'bid'), undefined, 'spare value alone is below the reserve');
+    assert.equal(
+      find(run('rule_based_expert', withAuction(idle)), 'bid'),
+      undefined,
+      'spare value alone is below the reserve',
+    );
   });
 });

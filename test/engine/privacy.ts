@@ -10,7 +10,14 @@ import type { MatchState } from '../../src/engine/index.js';
 const JOB_ID = /\bj_\d+_(?:\d+|surge_\d+)\b/g;
 const POLICIES = new Set<string>(POLICY_NAMES);
 /** Keys that only a job record carries: they may appear only under the seat's own jobs. */
-const JOB_KEYS = new Set(['gpuHoursRequired', 'baseValue', 'urgencyMultiplier', 'minReliability', 'deadlineRound', 'realisedValue']);
+const JOB_KEYS = new Set([
+  'gpuHoursRequired',
+  'baseValue',
+  'urgencyMultiplier',
+  'minReliability',
+  'deadlineRound',
+  'realisedValue',
+]);
 /** Keys of an LLM judge's private working (model text may quote fact sheets): never in an observation. */
 const JUDGE_PRIVATE_KEYS = new Set(['rationale', 'runs', 'llmScores', 'summary']);
 
@@ -43,11 +50,16 @@ function walk(x: unknown, path: string, visit: (path: string, key: string, value
 export function assertPrivate(s: MatchState, lab: string): void {
   const obs = observe(s, lab);
   const told = disclosed(s);
-  const secret = new Set(Object.values(s.jobs).filter((j) => j.owner !== lab && !told.has(j.id)).map((j) => j.id));
+  const secret = new Set(
+    Object.values(s.jobs)
+      .filter((j) => j.owner !== lab && !told.has(j.id))
+      .map((j) => j.id),
+  );
   walk(obs, 'obs', (path, key, value) => {
     assert.ok(!POLICIES.has(key), `${path}: policy name as key`);
     assert.ok(key !== 'shockSchedule' && key !== 'config', `${path}: private key`);
-    if (JOB_KEYS.has(key)) assert.match(path, /^obs\.self\.jobs\[\d+\]\./, `${path}: job facts outside the seat's own jobs`);
+    if (JOB_KEYS.has(key))
+      assert.match(path, /^obs\.self\.jobs\[\d+\]\./, `${path}: job facts outside the seat's own jobs`);
     assert.ok(!JUDGE_PRIVATE_KEYS.has(key), `${path}: judge's private working`);
     if (key === 'budget') assert.equal(path, 'obs.self.budget', `${path}: another budget`);
     // Sealed auction bids (rules v3): only the seat's own, as obs.auction.myBid.
@@ -58,12 +70,16 @@ export function assertPrivate(s: MatchState, lab: string): void {
     }
     if (typeof value === 'string') {
       assert.ok(!POLICIES.has(value), `${path}: policy name ${value}`);
-      for (const m of value.matchAll(JOB_ID)) assert.ok(!secret.has(m[0]), `${path}: private job id ${m[0]} in ${value}`);
+      for (const m of value.matchAll(JOB_ID))
+        assert.ok(!secret.has(m[0]), `${path}: private job id ${m[0]} in ${value}`);
     }
   });
   const view = publicView(s);
   walk(view, 'view', (path, key, value) => {
-    assert.ok(key !== 'budget' && key !== 'escrow' && key !== 'shockSchedule' && key !== 'bids' && key !== 'myBid', `${path}: private key in public view`);
+    assert.ok(
+      key !== 'budget' && key !== 'escrow' && key !== 'shockSchedule' && key !== 'bids' && key !== 'myBid',
+      `${path}: private key in public view`,
+    );
     assert.ok(!JOB_KEYS.has(key) && !JUDGE_PRIVATE_KEYS.has(key), `${path}: private key in public view`);
     if (typeof value === 'string') {
       assert.ok(!POLICIES.has(value), `${path}: policy name`);

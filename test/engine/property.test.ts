@@ -30,12 +30,16 @@ function run(task: TaskName, seed: number, scriptedPolicy: PolicyName | null, st
     assertInvariants(s);
     for (const lab of labs) {
       if (scripted[lab]) continue;
-      assert.ok(Math.abs(sums[lab]! - s.seats[lab]!.cumulativeReward) < 1e-6, `${lab}: Σ rewards ${sums[lab]} ≠ cumulative ${s.seats[lab]!.cumulativeReward}`);
+      assert.ok(
+        Math.abs(sums[lab]! - s.seats[lab]!.cumulativeReward) < 1e-6,
+        `${lab}: Σ rewards ${sums[lab]} ≠ cumulative ${s.seats[lab]!.cumulativeReward}`,
+      );
     }
   };
   for (const st of steps) {
     if (st.kind !== 'close') {
-      const lab = st.seat < labs.length || st.kind === 'smart' || st.seat === 4 ? labs[st.seat % labs.length]! : 'lab_7';
+      const lab =
+        st.seat < labs.length || st.kind === 'smart' || st.seat === 4 ? labs[st.seat % labs.length]! : 'lab_7';
       const out = applyAction(s, lab, st.kind === 'act' ? st.action : buildAction(s, lab, st.smart));
       const r = out.result.reward.normalized_reward;
       assert.ok(r >= -1 && r <= 1, `step reward ${r}`);

@@ -51,8 +51,14 @@ describe('withAdded', () => {
 
   test('a signature shared by different key lists never mixes them up', () => {
     // Same length, same last old key, same added ids; different earlier keys.
-    const a = plain({}, [{ id: 'b_0_0', v: 1 }, { id: 'b_0_9', v: 2 }]);
-    const b = plain({}, [{ id: 'b_1_0', v: 3 }, { id: 'b_0_9', v: 4 }]);
+    const a = plain({}, [
+      { id: 'b_0_0', v: 1 },
+      { id: 'b_0_9', v: 2 },
+    ]);
+    const b = plain({}, [
+      { id: 'b_1_0', v: 3 },
+      { id: 'b_0_9', v: 4 },
+    ]);
     const added = [{ id: 'b_s3_0', v: 5 }];
     same(withAdded(a, added), plain(a, added));
     same(withAdded(b, added), plain(b, added));

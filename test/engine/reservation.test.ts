@@ -12,9 +12,15 @@ import { edit, fixture, must } from './helpers.js';
 
 const failureAt0 = () => edit(fixture(), (d) => void (d.shockSchedule = [{ round: 0, kind: 'capacity_failure' }]));
 /** Reserve every block of every lab for its first job, except `except`. */
-function reserveAll(s: MatchState, except: string | null, jobId = (lab: string) => `j_${lab.slice(4)}_0` as string | null): MatchState {
+function reserveAll(
+  s: MatchState,
+  except: string | null,
+  jobId = (lab: string) => `j_${lab.slice(4)}_0` as string | null,
+): MatchState {
   for (const lab of s.labIds) {
-    const ids = Object.values(s.blocks).filter((b) => b.owner === lab && b.id !== except).map((b) => b.id);
+    const ids = Object.values(s.blocks)
+      .filter((b) => b.owner === lab && b.id !== except)
+      .map((b) => b.id);
     s = must(s, lab, { action_type: 'reserve_capacity', block_ids: ids, job_id: jobId(lab) });
   }
   return s;
@@ -35,7 +41,10 @@ describe('reservations and capacity failures', () => {
     assert.ok(Object.values(state.blocks).every((b) => b.status !== 'failed'));
   });
   test('a reservation for the lab (no job) does not shield', () => {
-    const { report } = closeRound(reserveAll(failureAt0(), null, () => null), { judge: null });
+    const { report } = closeRound(
+      reserveAll(failureAt0(), null, () => null),
+      { judge: null },
+    );
     assert.equal(report.shocks[0]!.blockIds.length, 1);
   });
 });
@@ -51,10 +60,17 @@ describe('idle reservations in the reward ledger', () => {
       for (let seed = 0; seed < 120; seed++) {
         let s = createMatch({ task, seed, scripted: defaultOpponents(task, seed, 'lab_0') });
         while (!s.over) {
-          const action = policy(observe(s, 'lab_0'), { rng: rng(seed, s.round, 'policy:lab_0'), holdout: false })[0] ?? { action_type: 'wait' };
+          const action = policy(observe(s, 'lab_0'), {
+            rng: rng(seed, s.round, 'policy:lab_0'),
+            holdout: false,
+          })[0] ?? { action_type: 'wait' };
           s = applyAction(s, 'lab_0', action).state;
           // What lab_0's blocks are reserved for as the round closes (no other seat can change it).
-          const before = new Map(Object.values(s.blocks).filter((b) => b.owner === 'lab_0').map((b) => [b.id, b.reservedFor]));
+          const before = new Map(
+            Object.values(s.blocks)
+              .filter((b) => b.owner === 'lab_0')
+              .map((b) => [b.id, b.reservedFor]),
+          );
           const { state, report } = closeRound(s);
           for (const e of report.entries ?? []) {
             if (e.lab !== 'lab_0' || e.source.kind !== 'idle_reservation') continue;
@@ -68,6 +84,9 @@ describe('idle reservations in the reward ledger', () => {
         }
       }
     }
-    assert.ok(entries > 1000 && named > 500, `reserve_only leaves reservations idle (${entries} entries, ${named} for a job)`);
+    assert.ok(
+      entries > 1000 && named > 500,
+      `reserve_only leaves reservations idle (${entries} entries, ${named} for a job)`,
+    );
   });
 });

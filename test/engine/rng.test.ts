@@ -21,7 +21,8 @@ const PURPOSES: readonly [number, string][] = [
   [9, 'judge'],
 ];
 const DRAWS = 12_000;
-const WHY = 'src/engine/rng.ts no longer draws what seedrandom.tychei draws: every seeded world and episode changes; restore it (an accidental change is a bug)';
+const WHY =
+  'src/engine/rng.ts no longer draws what seedrandom.tychei draws: every seeded world and episode changes; restore it (an accidental change is a bug)';
 
 test(`rng draws what seedrandom's tychei draws (${SEEDS.length * PURPOSES.length * DRAWS} doubles, ${SEEDS.length} seeds × ${PURPOSES.length} purposes)`, () => {
   let compared = 0;

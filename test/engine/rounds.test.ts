@@ -8,7 +8,14 @@ import { announcedAuction } from '../../src/engine/auction.js';
 import type { JudgeDecision, MatchState, ShockKind } from '../../src/engine/index.js';
 import { act, assertInvariants, close, edit, fixture, must, rejects } from './helpers.js';
 
-const decision = (winner: string | null, bonus = 0.1, round = 0): JudgeDecision => ({ round, judgeId: 'test', winner, scores: [], bonus, reason: 'test' });
+const decision = (winner: string | null, bonus = 0.1, round = 0): JudgeDecision => ({
+  round,
+  judgeId: 'test',
+  winner,
+  scores: [],
+  bonus,
+  reason: 'test',
+});
 const closeTo = (s: MatchState, round: number) => {
   while (s.round < round) s = close(s);
   return s;
@@ -35,13 +42,25 @@ describe('deadline settlement', () => {
     assert.equal(report.rewards.lab_0!.job_utility, 0.86);
     assert.equal(report.rewards.lab_0!.normalized_reward, 0.301);
     assert.equal(report.rewards.lab_1!.job_utility, -0.0633); // −2/150 − 0.05
-    assert.deepEqual(report.settlements.map((x) => `${x.jobId}:${x.outcome}`).sort(), ['j_0_0:completed', 'j_0_1:partial', 'j_1_0:missed', 'j_1_1:missed', 'j_2_0:missed', 'j_2_1:missed']);
+    assert.deepEqual(report.settlements.map((x) => `${x.jobId}:${x.outcome}`).sort(), [
+      'j_0_0:completed',
+      'j_0_1:partial',
+      'j_1_0:missed',
+      'j_1_1:missed',
+      'j_2_0:missed',
+      'j_2_1:missed',
+    ]);
     assert.equal(state.seats.lab_0!.cumulativeReward, 0.301);
     assertInvariants(state);
   });
   test('deal gain from making a job fundable is taken back at settlement if the job does not realise it', () => {
     // lab_0 buys lab_1's b_1_2 (its spare) for 5: with 4 blocks it can fund both jobs (+90 of job value).
-    let s = must(fixture(), 'lab_0', { action_type: 'send_offer', target_lab_id: 'lab_1', requested_block_ids: ['b_1_2'], payment: 5 });
+    let s = must(fixture(), 'lab_0', {
+      action_type: 'send_offer',
+      target_lab_id: 'lab_1',
+      requested_block_ids: ['b_1_2'],
+      payment: 5,
+    });
     s = must(s, 'lab_1', { action_type: 'accept_offer', offer_id: 'o_1' });
     const credited = s.seats.lab_0!.pendingReward.deal_quality;
     assert.ok(credited > 0.8, `credited ${credited}`);
@@ -57,7 +76,11 @@ describe('deadline settlement', () => {
     // The traded block completed a job: negotiation_efficiency for the buyer and for the seller, once.
     assert.equal(report.rewards.lab_0!.negotiation_efficiency, 1);
     assert.equal(report.rewards.lab_1!.negotiation_efficiency, 1);
-    assert.equal(closeRound(closeTo(s, 2), { judge: null }).report.rewards.lab_1!.negotiation_efficiency, 0, 'unused: nothing');
+    assert.equal(
+      closeRound(closeTo(s, 2), { judge: null }).report.rewards.lab_1!.negotiation_efficiency,
+      0,
+      'unused: nothing',
+    );
   });
   test('job_utility per job is clamped to [−0.5, 1]', () => {
     const big = edit(s0, (d) => Object.assign(d.jobs.j_0_0!, { baseValue: 500, urgencyMultiplier: 1 }));
@@ -111,7 +134,12 @@ describe('coalitions over rounds', () => {
   // lab_0 proposes to lab_1 for 1 round; lab_0 pays 10 into escrow, lab_1 commits b_1_0 and b_1_1.
   const proposed = must(fixture(), 'lab_0', { action_type: 'form_coalition', target_lab_ids: ['lab_1'], duration: 1 });
   const paid = must(proposed, 'lab_0', { action_type: 'commit_to_coalition', coalition_id: 'c_1', payment: 10 });
-  const active = must(paid, 'lab_1', { action_type: 'commit_to_coalition', coalition_id: 'c_1', block_ids: ['b_1_0', 'b_1_1'] }, 'coalition_activated');
+  const active = must(
+    paid,
+    'lab_1',
+    { action_type: 'commit_to_coalition', coalition_id: 'c_1', block_ids: ['b_1_0', 'b_1_1'] },
+    'coalition_activated',
+  );
 
   test('pooling: a member allocates a partner block; close pays escrow by hours used and rewards both', () => {
     const s = must(active, 'lab_0', { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_0', 'b_1_0'] });
@@ -128,7 +156,12 @@ describe('coalitions over rounds', () => {
     assertInvariants(state);
   });
   test('a token escrow (under 5 credits) does not earn coalition_reliability', () => {
-    const token = must(must(proposed, 'lab_0', { action_type: 'commit_to_coalition', coalition_id: 'c_1', payment: 0.01 }), 'lab_1', { action_type: 'commit_to_coalition', coalition_id: 'c_1', block_ids: ['b_1_0', 'b_1_1'] }, 'coalition_activated');
+    const token = must(
+      must(proposed, 'lab_0', { action_type: 'commit_to_coalition', coalition_id: 'c_1', payment: 0.01 }),
+      'lab_1',
+      { action_type: 'commit_to_coalition', coalition_id: 'c_1', block_ids: ['b_1_0', 'b_1_1'] },
+      'coalition_activated',
+    );
     const s = must(token, 'lab_0', { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_0', 'b_1_0'] });
     const { report } = closeRound(s, { judge: null });
     assert.equal(report.rewards.lab_0!.coalition_reliability, 0, 'lab_0 only put in 0.01 credits');
@@ -149,14 +182,23 @@ describe('coalitions over rounds', () => {
     assert.equal(state.blocks.b_1_0!.status, 'available');
   });
   test('a proposal never fully consented lapses: blocks and escrow return', () => {
-    const t = must(proposed, 'lab_0', { action_type: 'commit_to_coalition', coalition_id: 'c_1', block_ids: ['b_0_0'], payment: 5 });
+    const t = must(proposed, 'lab_0', {
+      action_type: 'commit_to_coalition',
+      coalition_id: 'c_1',
+      block_ids: ['b_0_0'],
+      payment: 5,
+    });
     const { state, report } = closeRound(t, { judge: null });
     assert.deepEqual(report.coalitions, [{ id: 'c_1', status: 'lapsed' }]);
     assert.deepEqual([state.blocks.b_0_0!.status, state.labs.lab_0!.budget], ['available', 100]);
     assertInvariants(state);
   });
   test('releasing from a proposal withdraws without breach', () => {
-    const t = must(proposed, 'lab_0', { action_type: 'commit_to_coalition', coalition_id: 'c_1', block_ids: ['b_0_0'] });
+    const t = must(proposed, 'lab_0', {
+      action_type: 'commit_to_coalition',
+      coalition_id: 'c_1',
+      block_ids: ['b_0_0'],
+    });
     const out = act(t, 'lab_0', { action_type: 'release_capacity', block_ids: ['b_0_0'] });
     assert.equal(out.result.code, 'capacity_released');
     assert.equal(out.result.reward.breach_penalty, 0);
@@ -188,11 +230,12 @@ describe('coalitions over rounds', () => {
     });
     const fixed = edit(shocked, (d) => {
       // Make the "used" blocks consistent: attach them to a job of their owner.
-      for (const b of Object.values(d.blocks)) if (b.usedFor === 'x') {
-        const job = Object.values(d.jobs).find((j) => j.owner === b.owner)!;
-        b.usedFor = job.id;
-        job.allocatedBlockIds.push(b.id);
-      }
+      for (const b of Object.values(d.blocks))
+        if (b.usedFor === 'x') {
+          const job = Object.values(d.jobs).find((j) => j.owner === b.owner)!;
+          b.usedFor = job.id;
+          job.allocatedBlockIds.push(b.id);
+        }
     });
     const { state, report } = closeRound(fixed, { judge: null });
     assert.equal(state.blocks.b_1_0!.status, 'failed');
@@ -211,8 +254,12 @@ describe('coalitions over rounds', () => {
 });
 
 describe('judge at close', () => {
-  const s = must(fixture(), 'lab_1', { action_type: 'make_pitch', message: 'We need four GPU-hours soon.', job_ids: ['j_1_0'] });
-  test('the winner\'s bonus (clamped to 0.15) is held on its job, not paid; decision stored; pitches cleared', () => {
+  const s = must(fixture(), 'lab_1', {
+    action_type: 'make_pitch',
+    message: 'We need four GPU-hours soon.',
+    job_ids: ['j_1_0'],
+  });
+  test("the winner's bonus (clamped to 0.15) is held on its job, not paid; decision stored; pitches cleared", () => {
     const { state, report } = closeRound(s, { judge: decision('lab_1', 0.4) });
     assert.equal(report.rewards.lab_1!.judge_argument, 0);
     assert.equal(state.jobs.j_1_0!.heldBonus, 0.15);
@@ -242,7 +289,11 @@ describe('shocks', () => {
     assert.deepEqual(report.shocks[0]!.blockIds, [failed[0]!.id]);
     assert.equal(state.shockHistory.length, 1);
     const owner = failed[0]!.owner;
-    assert.ok(Object.values(state.jobs).filter((j) => j.owner === owner).every((j) => j.shockAffected));
+    assert.ok(
+      Object.values(state.jobs)
+        .filter((j) => j.owner === owner)
+        .every((j) => j.shockAffected),
+    );
   });
   test('new_supply: a new block to the judge winner, else a drawn lab', () => {
     const won = closeRound(shockAt('new_supply'), { judge: decision('lab_2') }).state;
@@ -251,7 +302,11 @@ describe('shocks', () => {
     assert.ok(drawn.labIds.includes(drawn.blocks.b_s0_0!.owner));
   });
   test('energy_spike: live blocks cost 25% more, used ones do not', () => {
-    const s = must(shockAt('energy_spike'), 'lab_0', { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: ['b_0_0'] });
+    const s = must(shockAt('energy_spike'), 'lab_0', {
+      action_type: 'allocate_to_job',
+      job_id: 'j_0_0',
+      block_ids: ['b_0_0'],
+    });
     const state = close(s);
     assert.equal(state.blocks.b_0_0!.energyCost, 2);
     assert.equal(state.blocks.b_0_1!.energyCost, 2.5);
@@ -280,7 +335,11 @@ describe('shocks', () => {
     const j = state.jobs.j_0_surge_0!;
     assert.deepEqual([j.deadlineRound, j.surge, j.shockAffected, j.partialCreditAllowed], [2, true, true, true]);
     const ids = ['b_0_0', 'b_0_1'].slice(0, Math.ceil(j.gpuHoursRequired / 2));
-    const done = must(edit(state, (d) => void (d.jobs.j_0_surge_0!.minReliability = 0.8)), 'lab_0', { action_type: 'allocate_to_job', job_id: j.id, block_ids: ids });
+    const done = must(
+      edit(state, (d) => void (d.jobs.j_0_surge_0!.minReliability = 0.8)),
+      'lab_0',
+      { action_type: 'allocate_to_job', job_id: j.id, block_ids: ids },
+    );
     const { report } = closeRound(close(done), { judge: null });
     assert.equal(report.rewards.lab_0!.market_adaptation, 1);
   });
@@ -305,9 +364,18 @@ describe('shocks', () => {
     assert.ok(!report.shocks[0]!.text.includes('12') && !report.shocks[0]!.text.includes('9.00'));
     assertInvariants(state);
     // A tie goes to the judge winner, else the more reputable seat.
-    const tie = must(must(open(), 'lab_1', { action_type: 'bid', amount: 10 }), 'lab_2', { action_type: 'bid', amount: 10 });
+    const tie = must(must(open(), 'lab_1', { action_type: 'bid', amount: 10 }), 'lab_2', {
+      action_type: 'bid',
+      amount: 10,
+    });
     assert.equal(closeRound(tie, { judge: decision('lab_1') }).state.blocks.b_s0_0!.owner, 'lab_1');
-    assert.equal(closeRound(edit(tie, (d) => void (d.labs.lab_2!.reputation = 0.99)), { judge: null }).state.blocks.b_s0_0!.owner, 'lab_2');
+    assert.equal(
+      closeRound(
+        edit(tie, (d) => void (d.labs.lab_2!.reputation = 0.99)),
+        { judge: null },
+      ).state.blocks.b_s0_0!.owner,
+      'lab_2',
+    );
     // A bid its bidder can no longer pay at the close is not valid; a later bid replaces an earlier one.
     s = must(must(open(), 'lab_1', { action_type: 'bid', amount: 30 }), 'lab_2', { action_type: 'bid', amount: 20 });
     s = must(s, 'lab_2', { action_type: 'bid', amount: 9 }, 'bid_placed');

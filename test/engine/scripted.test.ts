@@ -36,21 +36,41 @@ describe('scripted matches', () => {
           }
           assert.ok(rounds <= s.params.maxRounds, 'the match must end by its last round');
         }
-        assert.ok(s.labIds.every((l) => Object.values(s.jobs).filter((j) => j.owner === l).every((j) => j.outcome !== 'pending')));
+        assert.ok(
+          s.labIds.every((l) =>
+            Object.values(s.jobs)
+              .filter((j) => j.owner === l)
+              .every((j) => j.outcome !== 'pending'),
+          ),
+        );
       }
     }
     assert.ok(closes > 50 && scriptedActions > 100, `${closes} closes, ${scriptedActions} scripted actions`);
   });
-  test('without a decision the rule judge decides; its winner\'s bonus is held on the job it argued for', () => {
+  test("without a decision the rule judge decides; its winner's bonus is held on the job it argued for", () => {
     let s = createMatch({ task: 'market_round', seed: 5 });
-    s = applyAction(s, 'lab_0', { action_type: 'make_pitch', message: `We need ${s.jobs.j_0_0!.gpuHoursRequired} GPU-hours for j_0_0 by round ${s.jobs.j_0_0!.deadlineRound}.`, job_ids: ['j_0_0'] }).state;
+    s = applyAction(s, 'lab_0', {
+      action_type: 'make_pitch',
+      message: `We need ${s.jobs.j_0_0!.gpuHoursRequired} GPU-hours for j_0_0 by round ${s.jobs.j_0_0!.deadlineRound}.`,
+      job_ids: ['j_0_0'],
+    }).state;
     const { state, report } = closeRound(s);
     assert.ok(report.judge, 'a decision');
     assert.equal(report.judge!.judgeId, 'rule_judge_v2');
     assert.equal(report.judge!.winner, 'lab_0');
     assert.equal(report.rewards.lab_0!.judge_argument, 0, 'nothing paid before the job settles');
     assert.ok(state.jobs.j_0_0!.heldBonus! >= 0.05);
-    assert.deepEqual(report.pitchBonus, [{ round: 0, lab: 'lab_0', jobId: 'j_0_0', kind: 'held', amount: state.jobs.j_0_0!.heldBonus, reason: 'won', named: true }]);
+    assert.deepEqual(report.pitchBonus, [
+      {
+        round: 0,
+        lab: 'lab_0',
+        jobId: 'j_0_0',
+        kind: 'held',
+        amount: state.jobs.j_0_0!.heldBonus,
+        reason: 'won',
+        named: true,
+      },
+    ]);
     assert.equal(state.judgeHistory.length, 1);
     assert.equal(closeRound(state).report.judge, null, 'no pitch, no decision');
   });

@@ -7,7 +7,16 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { applyAction, closeRound, createMatch, labIdsFor, observe, POLICY_NAMES, rng, TASK_NAMES } from '../../src/engine/index.js';
+import {
+  applyAction,
+  closeRound,
+  createMatch,
+  labIdsFor,
+  observe,
+  POLICY_NAMES,
+  rng,
+  TASK_NAMES,
+} from '../../src/engine/index.js';
 import { getPolicy, MAX_SCRIPTED_ACTIONS } from '../../src/engine/policies/index.js';
 import type { ActionResult, MatchState, TaskName } from '../../src/engine/index.js';
 import { applyTurn } from '../../src/engine/step.js';
@@ -24,7 +33,11 @@ function deepFreeze<T>(x: T): T {
 }
 
 /** What applyAction one by one gives, with runScripted's stopping rule (match over, seat finished). */
-function oneByOne(s: MatchState, lab: string, actions: readonly unknown[]): { state: MatchState; results: ActionResult[] } {
+function oneByOne(
+  s: MatchState,
+  lab: string,
+  actions: readonly unknown[],
+): { state: MatchState; results: ActionResult[] } {
   const results: ActionResult[] = [];
   let t = s;
   for (const a of actions) {
@@ -81,7 +94,13 @@ describe('applyTurn', () => {
           fc.array(step, { maxLength: 12 }),
           fc.nat({ max: 4 }),
           // A turn's actions are planned on the state it starts from (as a policy plans them).
-          fc.array(fc.oneof({ weight: 3, arbitrary: smart.map((g) => ({ g })) }, { weight: 1, arbitrary: action.map((a) => ({ a })) }), { maxLength: 4 }),
+          fc.array(
+            fc.oneof(
+              { weight: 3, arbitrary: smart.map((g) => ({ g })) },
+              { weight: 1, arbitrary: action.map((a) => ({ a })) },
+            ),
+            { maxLength: 4 },
+          ),
           (seed, steps, seat, plan) => {
             const s = stateAfter(task, seed, steps);
             const lab = s.labIds[seat % s.labIds.length]!;
@@ -106,7 +125,10 @@ describe('applyTurn', () => {
           let t = s;
           for (const lab of labs) {
             if (t.over || t.labs[lab]!.finished) continue;
-            const planned = getPolicy(scripted[lab]!)(observe(t, lab), { rng: rng(seed, t.round, `policy:${lab}`), holdout: false });
+            const planned = getPolicy(scripted[lab]!)(observe(t, lab), {
+              rng: rng(seed, t.round, `policy:${lab}`),
+              holdout: false,
+            });
             t = sameTurn(t, lab, planned.slice(0, MAX_SCRIPTED_ACTIONS));
           }
           s = closeRound(s).state;
@@ -135,6 +157,11 @@ describe('applyTurn', () => {
     const c = s.labIds[2]!;
     s = must(s, a, { action_type: 'send_offer', target_lab_id: c, block_ids: [mine] });
     s = must(s, c, { action_type: 'accept_offer', offer_id: 'o_2' });
-    sameTurn(s, b, [{ action_type: 'accept_offer', offer_id: 'o_1' }, '{not json', { action_type: 'finish' }, { action_type: 'wait' }]);
+    sameTurn(s, b, [
+      { action_type: 'accept_offer', offer_id: 'o_1' },
+      '{not json',
+      { action_type: 'finish' },
+      { action_type: 'wait' },
+    ]);
   });
 });

@@ -8,12 +8,25 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Job } from '../../src/engine/types.js';
-import { type PositionParts, type ValuedBlock, SPARE_HOUR_VALUE, jobValue, positionParts, positionValue, positionValueAfter, tradeGain } from '../../src/engine/valuation.js';
+import {
+  type PositionParts,
+  type ValuedBlock,
+  SPARE_HOUR_VALUE,
+  jobValue,
+  positionParts,
+  positionValue,
+  positionValueAfter,
+  tradeGain,
+} from '../../src/engine/valuation.js';
 
 function reference(jobs: readonly Job[], blocks: readonly ValuedBlock[], budget: number): PositionParts {
-  const free = blocks.filter((b) => b.status === 'available' || b.status === 'reserved').sort((a, b) => b.gpuHours - a.gpuHours || (a.id < b.id ? -1 : 1));
+  const free = blocks
+    .filter((b) => b.status === 'available' || b.status === 'reserved')
+    .sort((a, b) => b.gpuHours - a.gpuHours || (a.id < b.id ? -1 : 1));
   const taken = new Set<string>();
-  const pending = jobs.filter((j) => j.outcome === 'pending').sort((a, b) => a.deadlineRound - b.deadlineRound || jobValue(b) - jobValue(a) || (a.id < b.id ? -1 : 1));
+  const pending = jobs
+    .filter((j) => j.outcome === 'pending')
+    .sort((a, b) => a.deadlineRound - b.deadlineRound || jobValue(b) - jobValue(a) || (a.id < b.id ? -1 : 1));
   const byJob: Record<string, number> = {};
   let value = 0;
   for (const job of pending) {
@@ -60,7 +73,18 @@ const job: fc.Arbitrary<Job> = fc
     partialCreditAllowed: fc.boolean(),
     outcome: fc.constantFrom('pending', 'pending', 'pending', 'completed', 'missed'),
   })
-  .map((j) => ({ ...j, owner: 'lab_0', allocatedBlockIds: [], energyCost: 0, realisedValue: null, surge: false, shockAffected: false }) as Job);
+  .map(
+    (j) =>
+      ({
+        ...j,
+        owner: 'lab_0',
+        allocatedBlockIds: [],
+        energyCost: 0,
+        realisedValue: null,
+        surge: false,
+        shockAffected: false,
+      }) as Job,
+  );
 
 describe('valuation', () => {
   test('positionParts, positionValue, positionValueAfter and tradeGain match the reference bit for bit', () => {
@@ -76,9 +100,22 @@ describe('valuation', () => {
           const ref = reference(jobs, blocks, budget);
           assert.deepEqual(positionParts(jobs, blocks, budget, false), ref);
           assert.ok(Object.is(positionValue(jobs, blocks, budget, false), ref.total));
-          const after = [...blocks.filter((b) => !give.includes(b.id)), ...receive.map((b) => ({ ...b, status: 'available' as const }))];
-          assert.ok(Object.is(tradeGain(jobs, blocks, budget, give, receive, pay, false), reference(jobs, after, budget + pay).total - ref.total));
-          assert.ok(Object.is(positionValueAfter(jobs, blocks, budget, give, receive, false), reference(jobs, after, budget).total));
+          const after = [
+            ...blocks.filter((b) => !give.includes(b.id)),
+            ...receive.map((b) => ({ ...b, status: 'available' as const })),
+          ];
+          assert.ok(
+            Object.is(
+              tradeGain(jobs, blocks, budget, give, receive, pay, false),
+              reference(jobs, after, budget + pay).total - ref.total,
+            ),
+          );
+          assert.ok(
+            Object.is(
+              positionValueAfter(jobs, blocks, budget, give, receive, false),
+              reference(jobs, after, budget).total,
+            ),
+          );
         },
       ),
       { numRuns: 3000 },

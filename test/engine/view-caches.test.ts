@@ -25,7 +25,9 @@ function played(): { states: { s: MatchState; lab: LabId }[]; reports: RoundRepo
       let s = createMatch({ task, seed, scripted: scriptedFor(task, seed) });
       while (!s.over) {
         for (const lab of s.labIds) states.push({ s, lab });
-        const a = expert(observe(s, 'lab_0'), { rng: rng(seed, s.round, 'policy:lab_0'), holdout: false })[0] ?? { action_type: 'wait' };
+        const a = expert(observe(s, 'lab_0'), { rng: rng(seed, s.round, 'policy:lab_0'), holdout: false })[0] ?? {
+          action_type: 'wait',
+        };
         s = applyAction(s, 'lab_0', a).state;
         const out = closeRound(s);
         reports.push(out.report);
@@ -37,7 +39,10 @@ function played(): { states: { s: MatchState; lab: LabId }[]; reports: RoundRepo
   return { states, reports };
 }
 
-function scriptedFor(task: 'market_round' | 'coalition_market', seed: number): Record<LabId, 'cooperative' | 'deceptive' | 'retaliatory' | 'selfish'> {
+function scriptedFor(
+  task: 'market_round' | 'coalition_market',
+  seed: number,
+): Record<LabId, 'cooperative' | 'deceptive' | 'retaliatory' | 'selfish'> {
   const n = createMatch({ task, seed }).labIds.length;
   const names = ['cooperative', 'deceptive', 'retaliatory', 'selfish'] as const;
   const out: Record<LabId, (typeof names)[number]> = {};
@@ -46,7 +51,10 @@ function scriptedFor(task: 'market_round' | 'coalition_market', seed: number): R
 }
 
 /** The coalition parts of an observation as observe computed them before the caches. */
-function plainCoalitions(s: MatchState, lab: LabId): Pick<Observation, 'myCoalitions' | 'coalitions'> & { escrow: number } {
+function plainCoalitions(
+  s: MatchState,
+  lab: LabId,
+): Pick<Observation, 'myCoalitions' | 'coalitions'> & { escrow: number } {
   const myCoalitions: Observation['myCoalitions'] = [];
   const coalitions: Observation['coalitions'] = [];
   let escrow = 0;
@@ -62,7 +70,8 @@ function plainCoalitions(s: MatchState, lab: LabId): Pick<Observation, 'myCoalit
     const commitments: typeof c.commitments = {};
     for (const m of c.members) {
       const x = c.commitments[m]!;
-      commitments[m] = m === lab ? x : { consented: x.consented, blockIds: x.blockIds, escrow: 0, standing: x.standing };
+      commitments[m] =
+        m === lab ? x : { consented: x.consented, blockIds: x.blockIds, escrow: 0, standing: x.standing };
     }
     myCoalitions.push(hidden ? { ...c, commitments } : c);
   }
@@ -125,7 +134,8 @@ describe('view caches', () => {
     ];
     for (const r of [...reports, ...made]) {
       shapes.add(Object.keys(r).join());
-      for (const lab of ['lab_1', 'lab_2']) assert.equal(JSON.stringify(seatReport(r, lab)), JSON.stringify(spread(r, lab)));
+      for (const lab of ['lab_1', 'lab_2'])
+        assert.equal(JSON.stringify(seatReport(r, lab)), JSON.stringify(spread(r, lab)));
     }
     assert.ok(shapes.size >= 7, `${shapes.size} report shapes`);
   });
@@ -136,18 +146,33 @@ describe('view caches', () => {
       for (let seed = 0; seed < 12; seed++) {
         env.reset({ task, seed });
         const cfg = env.state.config;
-        const schema = MatchConfigSchema.parse({ task, seed, scripted: { ...cfg.scripted }, maxActionsPerRound: cfg.maxActionsPerRound });
+        const schema = MatchConfigSchema.parse({
+          task,
+          seed,
+          scripted: { ...cfg.scripted },
+          maxActionsPerRound: cfg.maxActionsPerRound,
+        });
         assert.deepEqual({ ...cfg, scripted: { ...cfg.scripted } }, { ...schema, scripted: { ...schema.scripted } });
-        assert.deepEqual(Object.keys(cfg.scripted), env.state.labIds.filter((l) => l !== 'lab_0'));
+        assert.deepEqual(
+          Object.keys(cfg.scripted),
+          env.state.labIds.filter((l) => l !== 'lab_0'),
+        );
       }
     }
     // Checked for one seat count, a frozen record is checked again for another (lab_4 exists only in 5-seat matches).
     const five = Object.freeze({ lab_4: 'selfish' as const });
-    const seeds = [0, 1, 2, 3, 4, 5, 6, 7].map((seed) => ({ seed, n: createMatch({ task: 'coalition_market', seed }).labIds.length }));
+    const seeds = [0, 1, 2, 3, 4, 5, 6, 7].map((seed) => ({
+      seed,
+      n: createMatch({ task: 'coalition_market', seed }).labIds.length,
+    }));
     const with5 = seeds.find((x) => x.n === 5)!;
     const with4 = seeds.find((x) => x.n === 4)!;
-    assert.deepEqual(parseConfig({ task: 'coalition_market', seed: with5.seed, scripted: five }).scripted, { lab_4: 'selfish' });
+    assert.deepEqual(parseConfig({ task: 'coalition_market', seed: with5.seed, scripted: five }).scripted, {
+      lab_4: 'selfish',
+    });
     assert.throws(() => parseConfig({ task: 'coalition_market', seed: with4.seed, scripted: five }));
-    assert.deepEqual(parseConfig({ task: 'coalition_market', seed: with5.seed, scripted: five }).scripted, { lab_4: 'selfish' });
+    assert.deepEqual(parseConfig({ task: 'coalition_market', seed: with5.seed, scripted: five }).scripted, {
+      lab_4: 'selfish',
+    });
   });
 });

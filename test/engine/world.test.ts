@@ -11,9 +11,22 @@ import { assertInvariants, money } from './helpers.js';
 describe('config', () => {
   test('defaults and validation', () => {
     const s = createMatch({ task: 'single_trade', seed: 0 });
-    assert.deepEqual(s.config, { task: 'single_trade', seed: 0, holdout: false, scripted: {}, maxActionsPerRound: 12, rules: 4 });
+    assert.deepEqual(s.config, {
+      task: 'single_trade',
+      seed: 0,
+      holdout: false,
+      scripted: {},
+      maxActionsPerRound: 12,
+      rules: 4,
+    });
     // A v3 config (replay of stored matches) keeps its exact v3 form: no rules key.
-    assert.deepEqual(createMatch({ task: 'single_trade', seed: 0, rules: 3 }).config, { task: 'single_trade', seed: 0, holdout: false, scripted: {}, maxActionsPerRound: 12 });
+    assert.deepEqual(createMatch({ task: 'single_trade', seed: 0, rules: 3 }).config, {
+      task: 'single_trade',
+      seed: 0,
+      holdout: false,
+      scripted: {},
+      maxActionsPerRound: 12,
+    });
     const bad: unknown[] = [
       { task: 'nope', seed: 1 },
       { task: 'single_trade', seed: -1 },
@@ -24,7 +37,10 @@ describe('config', () => {
       { task: 'single_trade', seed: 1, rules: 2 },
     ];
     for (const b of bad) assert.throws(() => createMatch(b as never), { name: 'ZodError' });
-    assert.equal(MatchConfigSchema.safeParse({ task: 'market_round', seed: 3, scripted: { lab_2: 'selfish' } }).success, true);
+    assert.equal(
+      MatchConfigSchema.safeParse({ task: 'market_round', seed: 3, scripted: { lab_2: 'selfish' } }).success,
+      true,
+    );
   });
   test('scripted seats are stored in seat order', () => {
     const s = createMatch({ task: 'market_round', seed: 2, scripted: { lab_2: 'selfish', lab_1: 'cooperative' } });
@@ -57,7 +73,10 @@ describe('world generation', () => {
         const minDeadline = task === 'coalition_market' ? 2 : 1;
         for (const j of Object.values(s.jobs)) {
           assert.ok([2, 3, 4, 6, 8].includes(j.gpuHoursRequired));
-          assert.ok(j.deadlineRound >= minDeadline && j.deadlineRound <= p.maxRounds - 1, `${j.id} deadline ${j.deadlineRound}`);
+          assert.ok(
+            j.deadlineRound >= minDeadline && j.deadlineRound <= p.maxRounds - 1,
+            `${j.id} deadline ${j.deadlineRound}`,
+          );
           assert.ok(j.baseValue >= 30 && j.baseValue <= 95 && j.urgencyMultiplier >= 1 && j.urgencyMultiplier <= 1.8);
         }
         assert.equal(s.ledger.initialMoney, Math.round(money(s) * 100) / 100);
@@ -104,7 +123,10 @@ describe('world generation', () => {
       assert.equal(new Set(sh.map((x) => x.round)).size, 3);
       assert.equal(new Set(sh.map((x) => x.kind)).size, 3);
       for (const x of sh) assert.ok(x.round >= 1 && x.round <= h.params.maxRounds - 2);
-      assert.deepEqual(sh.map((x) => x.round), [...sh.map((x) => x.round)].sort((a, b) => a - b));
+      assert.deepEqual(
+        sh.map((x) => x.round),
+        [...sh.map((x) => x.round)].sort((a, b) => a - b),
+      );
     }
     assert.equal(kinds.size, 7);
   });
@@ -112,13 +134,41 @@ describe('world generation', () => {
 
 describe('makeFeasible', () => {
   const block = (id: string, gpuHours: number, reliability: number): Block => ({
-    id, owner: 'lab_0', gpuCount: gpuHours, duration: 1, gpuHours, reliability, energyCost: 2, status: 'available', reservedFor: null, committedTo: null, usedFor: null,
+    id,
+    owner: 'lab_0',
+    gpuCount: gpuHours,
+    duration: 1,
+    gpuHours,
+    reliability,
+    energyCost: 2,
+    status: 'available',
+    reservedFor: null,
+    committedTo: null,
+    usedFor: null,
   });
   const job = (gpuHoursRequired: number, minReliability: number): Job => ({
-    id: 'j', owner: 'lab_0', gpuHoursRequired, deadlineRound: 1, baseValue: 50, urgencyMultiplier: 1, minReliability, partialCreditAllowed: false,
-    allocatedHours: 0, allocatedBlockIds: [], energyCost: 0, outcome: 'pending', realisedValue: null, surge: false, shockAffected: false,
+    id: 'j',
+    owner: 'lab_0',
+    gpuHoursRequired,
+    deadlineRound: 1,
+    baseValue: 50,
+    urgencyMultiplier: 1,
+    minReliability,
+    partialCreditAllowed: false,
+    allocatedHours: 0,
+    allocatedBlockIds: [],
+    energyCost: 0,
+    outcome: 'pending',
+    realisedValue: null,
+    surge: false,
+    shockAffected: false,
   });
-  const market = servableByReliability([block('a', 2, 0.95), block('b', 2, 0.8), block('c', 4, 0.75), { ...block('d', 8, 0.99), status: 'used' }]);
+  const market = servableByReliability([
+    block('a', 2, 0.95),
+    block('b', 2, 0.8),
+    block('c', 4, 0.75),
+    { ...block('d', 8, 0.99), status: 'used' },
+  ]);
   test('unchanged when feasible', () => {
     const j = job(4, 0.8);
     assert.equal(makeFeasible(j, market), j);

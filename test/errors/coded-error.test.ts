@@ -13,11 +13,18 @@ import { ReplayError } from '../../src/match/replay.js';
 import { StoreError } from '../../src/store/types.js';
 import { ApiError } from '../../src/adapters/http/errors.js';
 import { SlackConfigError } from '../../src/adapters/slack/config.js';
-import { CommandJsonError, DiscordConfigError, ShardingError, ShardSpecError } from '../../src/adapters/discord/errors.js';
+import {
+  CommandJsonError,
+  DiscordConfigError,
+  ShardingError,
+  ShardSpecError,
+} from '../../src/adapters/discord/errors.js';
 
 /** Every `.ts` file under `dir`. */
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** Every class declared in src/: its name, the class it extends, the file, and the `name` it gives itself. */
@@ -54,7 +61,8 @@ describe('every error class of src/ is a CodedError', () => {
   });
 
   test('each names itself, as it is called (not derived: a bundler may rename a class)', () => {
-    for (const c of errors.filter((x) => x.cls !== 'CodedError')) assert.equal(c.ownName, c.cls, `${c.file}: ${c.cls} must declare override readonly name = '${c.cls}'`);
+    for (const c of errors.filter((x) => x.cls !== 'CodedError'))
+      assert.equal(c.ownName, c.cls, `${c.file}: ${c.cls} must declare override readonly name = '${c.cls}'`);
   });
 });
 
@@ -63,7 +71,10 @@ describe('what each carries', () => {
     const cause = new Error('disk full');
     const e = new StoreError('migration_failed', 'could not migrate', { cause });
     assert.ok(e instanceof CodedError && e instanceof Error && isCodedError(e));
-    assert.deepEqual([e.code, e.message, e.name, e.cause], ['migration_failed', 'migration_failed: could not migrate', 'StoreError', cause]);
+    assert.deepEqual(
+      [e.code, e.message, e.name, e.cause],
+      ['migration_failed', 'migration_failed: could not migrate', 'StoreError', cause],
+    );
     assert.equal('cause' in new StoreError('corrupt_row', 'x'), false, 'no cause given, none set');
     assert.equal(isCodedError(new Error('plain')), false);
     assert.equal(isCodedError({ code: 'x', message: 'duck' }), false);
@@ -74,17 +85,31 @@ describe('what each carries', () => {
       [new LlmAgentError('timeout', 'no answer'), 'timeout', 'LlmAgentError'],
       [new ReplayError('m_1', 4, 'unknown lab', 'old_rules'), 'old_rules', 'ReplayError'],
       [new ApiError(404, 'unknown_session', 'no session s_1'), 'unknown_session', 'ApiError'],
-      [new SlackConfigError('missing_env', 'SLACK_BOT_TOKEN', 'set SLACK_BOT_TOKEN'), 'missing_env', 'SlackConfigError'],
-      [new DiscordConfigError('invalid_env', 'DISCORD_GUILD_ID', 'DISCORD_GUILD_ID is invalid'), 'invalid_env', 'DiscordConfigError'],
+      [
+        new SlackConfigError('missing_env', 'SLACK_BOT_TOKEN', 'set SLACK_BOT_TOKEN'),
+        'missing_env',
+        'SlackConfigError',
+      ],
+      [
+        new DiscordConfigError('invalid_env', 'DISCORD_GUILD_ID', 'DISCORD_GUILD_ID is invalid'),
+        'invalid_env',
+        'DiscordConfigError',
+      ],
       [new ShardSpecError('--shards x: expected auto'), 'invalid_shards', 'ShardSpecError'],
       [new ShardingError('token_invalid', 'Discord refused the token'), 'token_invalid', 'ShardingError'],
       [new CommandJsonError('invalid_name', 'bad name'), 'invalid_name', 'CommandJsonError'],
     ];
-    for (const [e, code, name] of cases) assert.deepEqual([e.code, e.name, e instanceof CodedError], [code, name, true], name);
+    for (const [e, code, name] of cases)
+      assert.deepEqual([e.code, e.name, e instanceof CodedError], [code, name, true], name);
     assert.equal(new LlmAgentError('timeout', 'no answer').message, 'LLM timeout: no answer');
     const r = new ReplayError('m_1', 4, 'unknown lab');
-    assert.deepEqual([r.code, r.matchId, r.seq, r.message], ['corrupt_log', 'm_1', 4, 'match m_1 event 4: unknown lab']);
-    assert.deepEqual(new ApiError(404, 'unknown_session', 'no session s_1').body(), { error: { code: 'unknown_session', message: 'no session s_1' } });
+    assert.deepEqual(
+      [r.code, r.matchId, r.seq, r.message],
+      ['corrupt_log', 'm_1', 4, 'match m_1 event 4: unknown lab'],
+    );
+    assert.deepEqual(new ApiError(404, 'unknown_session', 'no session s_1').body(), {
+      error: { code: 'unknown_session', message: 'no session s_1' },
+    });
     assert.equal(new SlackConfigError('missing_env', 'SLACK_BOT_TOKEN', 'x').variable, 'SLACK_BOT_TOKEN');
   });
 });

@@ -17,7 +17,12 @@ describe('evaluate', () => {
       assert.ok(r.ok);
       return r.player;
     });
-    const { rows, episodes } = await evaluate({ players, tasks: ['single_trade', 'market_round'], seeds: [0, 1, 2, 3, 4], holdout: false });
+    const { rows, episodes } = await evaluate({
+      players,
+      tasks: ['single_trade', 'market_round'],
+      seeds: [0, 1, 2, 3, 4],
+      holdout: false,
+    });
     assert.equal(rows.length, 4);
     for (const row of rows) {
       const eps = episodes[`${row.policy}|${row.task}`]!;
@@ -34,7 +39,10 @@ describe('evaluate', () => {
       assert.equal(row.meanSteps, eps.reduce((a, e) => a + e.steps, 0) / 5);
       assert.equal(row.invalidPerEpisode, eps.reduce((a, e) => a + e.invalidActions, 0) / 5);
     }
-    assert.ok(rows.some((r) => r.std > 0), 'rewards vary across seeds');
+    assert.ok(
+      rows.some((r) => r.std > 0),
+      'rewards vary across seeds',
+    );
   });
 
   test('summarize: population std, empty input', () => {
@@ -63,7 +71,10 @@ describe('evaluate', () => {
         calls.push(ctx.round);
         const acts = policy(obs, { rng: rng(0, obs.round, 'x'), holdout: false });
         const checks = ctx.validate?.(acts) ?? [];
-        assert.ok(checks.every((c) => c.ok), 'the dry run accepts the policy’s actions');
+        assert.ok(
+          checks.every((c) => c.ok),
+          'the dry run accepts the policy’s actions',
+        );
         return acts;
       },
     };
@@ -109,7 +120,13 @@ describe('helpers', () => {
   });
 
   test('renderTable aligns columns', () => {
-    const t = renderTable(['name', 'x'], [['a', 1.5], ['long name', 10]]).split('\n');
+    const t = renderTable(
+      ['name', 'x'],
+      [
+        ['a', 1.5],
+        ['long name', 10],
+      ],
+    ).split('\n');
     assert.equal(t.length, 4);
     assert.equal(new Set(t.map((l) => l.length)).size <= 2, true);
     assert.ok(t[2]!.endsWith('1.5000') && t[3]!.endsWith('    10'));

@@ -13,7 +13,10 @@ describe('liveliness', () => {
   test('an open job is pending, short of hours and not past its deadline', () => {
     const obs = observe(createMatch({ task: 'market_round', seed: 3 }), 'lab_0');
     assert.equal(hasOpenJob(obs), true);
-    const done = { ...obs, self: { ...obs.self, jobs: obs.self.jobs.map((j) => ({ ...j, allocatedHours: j.gpuHoursRequired })) } };
+    const done = {
+      ...obs,
+      self: { ...obs.self, jobs: obs.self.jobs.map((j) => ({ ...j, allocatedHours: j.gpuHoursRequired })) },
+    };
     assert.equal(hasOpenJob(done), false);
   });
   for (const task of ['market_round', 'coalition_market'] as const) {
@@ -24,6 +27,9 @@ describe('liveliness', () => {
     });
   }
   test('deterministic: the same episode gives the same figure', () => {
-    assert.deepEqual(livelinessEpisode('rule_based_expert', 'coalition_market', 7), livelinessEpisode('rule_based_expert', 'coalition_market', 7));
+    assert.deepEqual(
+      livelinessEpisode('rule_based_expert', 'coalition_market', 7),
+      livelinessEpisode('rule_based_expert', 'coalition_market', 7),
+    );
   });
 });

@@ -31,7 +31,10 @@ for (const holdout of [false, true]) {
         const bar = random.mean + 2 * se(random);
         for (const p of PROBES) {
           const r = row(p, task);
-          assert.ok(r.mean <= bar, `${p} ${r.mean.toFixed(4)} > random_validish ${random.mean.toFixed(4)} + 2 SE = ${bar.toFixed(4)}`);
+          assert.ok(
+            r.mean <= bar,
+            `${p} ${r.mean.toFixed(4)} > random_validish ${random.mean.toFixed(4)} + 2 SE = ${bar.toFixed(4)}`,
+          );
         }
       });
       test(`${task}: rule_based_expert first by ≥ 2 SE, with 0 invalid actions`, () => {
@@ -41,7 +44,10 @@ for (const holdout of [false, true]) {
           if (p === 'rule_based_expert') continue;
           const r = row(p, task);
           const margin = 2 * Math.sqrt(se(e) ** 2 + se(r) ** 2);
-          assert.ok(e.mean - r.mean >= margin, `expert ${e.mean.toFixed(4)} vs ${p} ${r.mean.toFixed(4)} (need ≥ ${margin.toFixed(4)})`);
+          assert.ok(
+            e.mean - r.mean >= margin,
+            `expert ${e.mean.toFixed(4)} vs ${p} ${r.mean.toFixed(4)} (need ≥ ${margin.toFixed(4)})`,
+          );
         }
       });
     }

@@ -39,7 +39,12 @@ describe('agent turns across processes', () => {
     const a = gatedAgent();
     const b = gatedAgent();
     try {
-      const one = await harness({ store: await openStore({ sqlitePath: db.path }), clock, agentFor: () => a.agent, agentTimeoutMs: TIMEOUT });
+      const one = await harness({
+        store: await openStore({ sqlitePath: db.path }),
+        clock,
+        agentFor: () => a.agent,
+        agentTimeoutMs: TIMEOUT,
+      });
       unwrap(await one.host.create('c1', 'console', ada, { task: 'single_trade', seed: 3, roundSeconds: 0 }));
       unwrap(await one.host.join('c1', ada, 'lab_0'));
       unwrap(await one.host.assign('c1', ada, 'lab_1', { kind: 'llm', model: 'fake' }));
@@ -47,7 +52,12 @@ describe('agent turns across processes', () => {
       await new Promise((r) => setImmediate(r));
       assert.equal(a.calls(), 1, 'the first host asked the model');
 
-      const two = await harness({ store: await openStore({ sqlitePath: db.path }), clock, agentFor: () => b.agent, agentTimeoutMs: TIMEOUT });
+      const two = await harness({
+        store: await openStore({ sqlitePath: db.path }),
+        clock,
+        agentFor: () => b.agent,
+        agentTimeoutMs: TIMEOUT,
+      });
       assert.equal(await two.host.restore(), 1);
       a.release();
       await one.host.idle();
@@ -81,7 +91,12 @@ describe('agent turns across processes', () => {
       void one.host.stop();
       await store1.close().catch(() => {});
 
-      const two = await harness({ store: await openStore({ sqlitePath: db.path }), clock, agentFor: () => b.agent, agentTimeoutMs: TIMEOUT });
+      const two = await harness({
+        store: await openStore({ sqlitePath: db.path }),
+        clock,
+        agentFor: () => b.agent,
+        agentTimeoutMs: TIMEOUT,
+      });
       assert.equal(await two.host.restore(), 1);
       await new Promise((r) => setImmediate(r));
       assert.equal(b.calls(), 0, 'not while the claimant might still answer');

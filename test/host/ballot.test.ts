@@ -20,7 +20,9 @@ const CH = 'ballots';
 
 /** Every text a reply shows `who` (public posts and their own private posts). */
 const seenBy = (who: Caller, ...replies: Reply[]) =>
-  replies.flatMap((r) => [...r.public.map(postText), ...r.private.filter((p) => p.userId === who.userId).map(postText)]).join('\n');
+  replies
+    .flatMap((r) => [...r.public.map(postText), ...r.private.filter((p) => p.userId === who.userId).map(postText)])
+    .join('\n');
 
 /** Judge output as the round-close post shows it without a ballot: "0.59 (need …" and "Winner: …". */
 const JUDGE_SCORES = /\d\.\d\d \(need \d|Winner: |won the round/;
@@ -45,10 +47,14 @@ async function started(h: Harness, withDave = false): Promise<string> {
 async function pitchRound(h: Harness): Promise<Reply> {
   const m = await h.host.current(CH);
   assert.ok(m?.state);
-  const people = [alice, bob, dave].map((who) => [who, h.host.seatOf(m, who.userId)] as const).filter(([, lab]) => lab !== null);
+  const people = [alice, bob, dave]
+    .map((who) => [who, h.host.seatOf(m, who.userId)] as const)
+    .filter(([, lab]) => lab !== null);
   for (const [who, lab] of people) {
     const job = Object.values(m.state.jobs).find((j) => j.owner === lab && j.outcome === 'pending');
-    const text = job ? `${job.id} still needs GPU-hours before its deadline` : 'we need GPU capacity for our remaining work';
+    const text = job
+      ? `${job.id} still needs GPU-hours before its deadline`
+      : 'we need GPU capacity for our remaining work';
     await run(h, who, `pitch text:"${text}"${job ? ` job:${job.id}` : ''}`);
   }
   let last: Reply | null = null;
@@ -68,9 +74,19 @@ describe('ballots in the round host', () => {
     const ballot = m!.ballots[0]!;
     assert.equal(ballot.id, 'v_1');
     assert.equal(ballot.closesAt, null, 'closes with the next round');
-    assert.deepEqual(ballot.pitches.map((p) => p.id), ['p0_lab_0', 'p0_lab_1', 'p0_lab_2']);
-    assert.deepEqual(ballot.pairs, [['p0_lab_0', 'p0_lab_1'], ['p0_lab_0', 'p0_lab_2'], ['p0_lab_1', 'p0_lab_2']]);
-    assert.ok(ballot.judge && ballot.judge.scores.length >= 2, 'the judge decision of the round is kept with the ballot');
+    assert.deepEqual(
+      ballot.pitches.map((p) => p.id),
+      ['p0_lab_0', 'p0_lab_1', 'p0_lab_2'],
+    );
+    assert.deepEqual(ballot.pairs, [
+      ['p0_lab_0', 'p0_lab_1'],
+      ['p0_lab_0', 'p0_lab_2'],
+      ['p0_lab_1', 'p0_lab_2'],
+    ]);
+    assert.ok(
+      ballot.judge && ballot.judge.scores.length >= 2,
+      'the judge decision of the round is kept with the ballot',
+    );
 
     // The round-close post: an invitation to vote, no judge scores.
     assert.doesNotMatch(publicText(closed), JUDGE_SCORES);
@@ -84,10 +100,24 @@ describe('ballots in the round host', () => {
     const pairPost = served.private[0]!;
     assert.equal(pairPost.userId, carol.userId);
     assert.match(pairPost.title ?? '', /Ballot v_1 · pair 1 of/);
-    assert.doesNotMatch(postText(pairPost), /Lab [ABC]|alice|bob|dave|lab_|\bj_\d|\bb_\d/, 'authors hidden: no lab, player, job or block id');
-    assert.match(postText(pairPost), /\[own job 1\] still needs GPU-hours/, 'the job id that names its owner is replaced');
-    assert.deepEqual(pairPost.buttons?.map((b) => b.command), ['a', 'b', 'tie', 'both_bad'].map((c) => `vote ballot:v_1 pair:1 choice:${c}`));
-    assert.ok(pairPost.buttons!.every((b) => b.id.length <= 100), 'fits a Discord custom_id');
+    assert.doesNotMatch(
+      postText(pairPost),
+      /Lab [ABC]|alice|bob|dave|lab_|\bj_\d|\bb_\d/,
+      'authors hidden: no lab, player, job or block id',
+    );
+    assert.match(
+      postText(pairPost),
+      /\[own job 1\] still needs GPU-hours/,
+      'the job id that names its owner is replaced',
+    );
+    assert.deepEqual(
+      pairPost.buttons?.map((b) => b.command),
+      ['a', 'b', 'tie', 'both_bad'].map((c) => `vote ballot:v_1 pair:1 choice:${c}`),
+    );
+    assert.ok(
+      pairPost.buttons!.every((b) => b.id.length <= 100),
+      'fits a Discord custom_id',
+    );
     assert.doesNotMatch(seenBy(carol, closed, served), JUDGE_SCORES, 'no judge verdict before the vote');
 
     const voted = await run(h, carol, 'vote ballot:v_1 pair:1 choice:a');
@@ -98,10 +128,23 @@ describe('ballots in the round host', () => {
     const rows = await votesOf(h.store, id);
     assert.equal(rows.length, 1);
     const [pa, pb] = ballot.pairs[0]!;
-    assert.deepEqual({ ...rows[0], createdAt: '' }, {
-      matchId: id, round: 0, ballotId: 'v_1', pair: 1, pitchA: pa, pitchB: pb,
-      choice: rows[0]!.shownFirst === pa ? 'a' : 'b', shownFirst: rows[0]!.shownFirst, voterId: carol.userId, seated: false, createdAt: '', anonymous: true,
-    });
+    assert.deepEqual(
+      { ...rows[0], createdAt: '' },
+      {
+        matchId: id,
+        round: 0,
+        ballotId: 'v_1',
+        pair: 1,
+        pitchA: pa,
+        pitchB: pb,
+        choice: rows[0]!.shownFirst === pa ? 'a' : 'b',
+        shownFirst: rows[0]!.shownFirst,
+        voterId: carol.userId,
+        seated: false,
+        createdAt: '',
+        anonymous: true,
+      },
+    );
 
     // Repeat and own-pitch votes: clear private errors, no row.
     const again = await run(h, carol, 'vote ballot:v_1 pair:1 choice:b');
@@ -117,7 +160,10 @@ describe('ballots in the round host', () => {
     assert.match(aliceNext.private[0]!.title ?? '', /pair 3 of 3/, 'lab_1 vs lab_2 is the only pair without lab_0');
     assert.equal((await run(h, alice, 'vote ballot:v_1 pair:3 choice:tie')).error, undefined);
     assert.equal((await votesOf(h.store, id)).find((v) => v.voterId === alice.userId)?.seated, true);
-    assert.match(postText((await run(h, alice, 'vote')).private[0]!), /judged every pair of ballot v_1 open to you \(1\)/);
+    assert.match(
+      postText((await run(h, alice, 'vote')).private[0]!),
+      /judged every pair of ballot v_1 open to you \(1\)/,
+    );
 
     // The next round's close closes v_1 (verdict posted) and opens v_2.
     const second = await pitchRound(h);
@@ -222,7 +268,11 @@ describe('ballots in the round host', () => {
       const after = await two.host.current(CH);
       assert.deepEqual(after?.ballots, before?.ballots, 'the ballot is intact');
       assert.equal((await votesOf(store2, id)).length, 1, 'its vote is intact');
-      assert.equal((await run(two, carol, 'vote ballot:v_1 pair:1 choice:b')).error?.code, 'duplicate_vote', 'still one vote per pair after the restart');
+      assert.equal(
+        (await run(two, carol, 'vote ballot:v_1 pair:1 choice:b')).error?.code,
+        'duplicate_vote',
+        'still one vote per pair after the restart',
+      );
       const served = await run(two, carol, 'vote ballot:v_1 pair:1');
       assert.match(postText(served.private[0]!), /You already voted on pair 1/);
       // Play to the end: v_1 closes with round 2, v_5 opens at the end with a 120 s clock.
@@ -238,7 +288,7 @@ describe('ballots in the round host', () => {
       const store3 = await openStore({ sqlitePath: db.path });
       const three = await harness({ store: store3, clock, votes: { ballotSeconds: 120 } });
       await three.host.restore();
-      assert.equal(three.host.ballotDueAt(id, 'v_5'), endAt + 120_000, 'the finished match\'s ballot clock is re-armed');
+      assert.equal(three.host.ballotDueAt(id, 'v_5'), endAt + 120_000, "the finished match's ballot clock is re-armed");
       await clock.advance(69_000);
       await three.host.idle();
       assert.doesNotMatch(publishedText(three), /Ballot v_5 closed/);
@@ -246,9 +296,15 @@ describe('ballots in the round host', () => {
       await three.host.idle();
       assert.match(publishedText(three), /Ballot v_5 closed \(round 5 pitches\): its time ran out/);
       const votes = await votesOf(store3, id);
-      assert.deepEqual(votes.map((v) => `${v.ballotId}/${v.pair}/${v.voterId}`), ['v_1/1/test:carol', 'v_5/1/test:carol']);
+      assert.deepEqual(
+        votes.map((v) => `${v.ballotId}/${v.pair}/${v.voterId}`),
+        ['v_1/1/test:carol', 'v_5/1/test:carol'],
+      );
       const closedEv = (await store3.load(id)).filter((e) => e.body.type === 'ballot_closed');
-      assert.deepEqual(closedEv.map((e) => (e.body.type === 'ballot_closed' ? `${e.body.ballotId}:${e.body.reason}` : '')), ['v_1:next_round', 'v_2:next_round', 'v_3:next_round', 'v_4:next_round', 'v_5:timer']);
+      assert.deepEqual(
+        closedEv.map((e) => (e.body.type === 'ballot_closed' ? `${e.body.ballotId}:${e.body.reason}` : '')),
+        ['v_1:next_round', 'v_2:next_round', 'v_3:next_round', 'v_4:next_round', 'v_5:timer'],
+      );
       assert.equal(closedEv.at(-1)!.at, new Date(endAt + 120_000).toISOString());
 
       // A fourth start finds nothing left open.
@@ -274,9 +330,13 @@ describe('ballots in the round host', () => {
     await clock.advance(10_000);
     await one.host.idle();
     await two.host.idle();
-    const closes = (await one.store.load(id)).filter((e) => e.body.type === 'ballot_closed' && e.body.ballotId === 'v_5');
+    const closes = (await one.store.load(id)).filter(
+      (e) => e.body.type === 'ballot_closed' && e.body.ballotId === 'v_5',
+    );
     assert.equal(closes.length, 1);
-    const posts = [...one.published, ...two.published].filter((p) => p.reply.public.some((x) => /Ballot v_5 closed/.test(x.title ?? '')));
+    const posts = [...one.published, ...two.published].filter((p) =>
+      p.reply.public.some((x) => /Ballot v_5 closed/.test(x.title ?? '')),
+    );
     assert.equal(posts.length, 1, 'posted once');
     await one.host.stop();
     await two.host.stop();

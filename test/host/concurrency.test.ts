@@ -35,7 +35,11 @@ describe('round host concurrency', () => {
     assert.equal(codes.filter((c) => c === 'action_limit').length, 152);
 
     const events = await store.load(match.id);
-    assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1), 'seq 1, 2, 3, … without gaps');
+    assert.deepEqual(
+      events.map((e) => e.seq),
+      events.map((_, i) => i + 1),
+      'seq 1, 2, 3, … without gaps',
+    );
     const actions = events.filter((e) => e.body.type === 'action');
     assert.equal(actions.length, 200);
     const texts = actions.map((e) => (e.body.type === 'action' ? (e.body.action as { message: string }).message : ''));
@@ -92,13 +96,23 @@ describe('round host concurrency', () => {
         }),
       );
       assert.ok(acts.every((r) => r.ok));
-      assert.ok(spyA.conflicts() + spyB.conflicts() > 0, 'the processes really raced (appends conflicted and were retried)');
+      assert.ok(
+        spyA.conflicts() + spyB.conflicts() > 0,
+        'the processes really raced (appends conflicted and were retried)',
+      );
       let events = await storeA.load(match.id);
       assert.equal(new Set(events.filter((e) => e.body.type === 'action').map((e) => JSON.stringify(e.body))).size, 40);
 
       // Everyone says done at once through both hosts: the round closes once.
-      const dones = await Promise.all([A.host.done('ch', alice), B.host.done('ch', bob), A.host.done('ch', carol), B.host.done('ch', carol)]);
-      const closes = dones.map((r: HostResult<{ closed: Reply | null }>) => (r.ok ? r.value.closed : null)).filter((c) => c !== null);
+      const dones = await Promise.all([
+        A.host.done('ch', alice),
+        B.host.done('ch', bob),
+        A.host.done('ch', carol),
+        B.host.done('ch', carol),
+      ]);
+      const closes = dones
+        .map((r: HostResult<{ closed: Reply | null }>) => (r.ok ? r.value.closed : null))
+        .filter((c) => c !== null);
       assert.equal(closes.length, 1, 'exactly one caller got the close');
       assert.match(publicText(closes[0]), /Round 1\/5 closed/);
 
@@ -115,10 +129,20 @@ describe('round host concurrency', () => {
       await Promise.all([A.host.idle(), B.host.idle()]);
       // The judge works off the lock: the claimant says the round is being judged, then posts its results; each once.
       const all = [...A.published, ...B.published].map((p) => publicText(p.reply));
-      assert.equal(all.filter((t) => /Round 2\/5 closed: the judge is deciding/.test(t)).length, 1, 'the judging notice is posted once');
-      assert.equal(all.filter((t) => /Round 2\/5 closed(?!: the judge is deciding)/.test(t)).length, 1, 'the timer close is posted once');
+      assert.equal(
+        all.filter((t) => /Round 2\/5 closed: the judge is deciding/.test(t)).length,
+        1,
+        'the judging notice is posted once',
+      );
+      assert.equal(
+        all.filter((t) => /Round 2\/5 closed(?!: the judge is deciding)/.test(t)).length,
+        1,
+        'the timer close is posted once',
+      );
       events = await storeA.load(match.id);
-      const closed = events.filter((e) => e.body.type === 'round_closed').map((e) => (e.body.type === 'round_closed' ? e.body.round : -1));
+      const closed = events
+        .filter((e) => e.body.type === 'round_closed')
+        .map((e) => (e.body.type === 'round_closed' ? e.body.round : -1));
       assert.deepEqual(closed.slice(0, 2), [0, 1], 'rounds 0 and 1 closed once each');
       assert.equal(new Set(closed).size, closed.length, 'no round closed twice');
 

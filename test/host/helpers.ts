@@ -4,7 +4,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Caller, Post, Reply } from '../../src/commands/types.js';
-import { FakeClock, RoundHost, replay, type HostResult, type HostedMatch, type RoundHostOptions } from '../../src/host/index.js';
+import {
+  FakeClock,
+  RoundHost,
+  replay,
+  type HostResult,
+  type HostedMatch,
+  type RoundHostOptions,
+} from '../../src/host/index.js';
 import { openStore, type EventStore } from '../../src/store/index.js';
 
 export interface Published {
@@ -20,7 +27,9 @@ export interface Harness {
 }
 
 /** A host over `store` (default: a fresh ':memory:' SQLite store) with a fake clock recording its posts. */
-export async function harness(opts: Partial<RoundHostOptions> & { store?: EventStore; clock?: FakeClock } = {}): Promise<Harness> {
+export async function harness(
+  opts: Partial<RoundHostOptions> & { store?: EventStore; clock?: FakeClock } = {},
+): Promise<Harness> {
   const store = opts.store ?? (await openStore({ sqlitePath: ':memory:' }));
   const clock = opts.clock ?? new FakeClock();
   const published: Published[] = [];
@@ -41,7 +50,11 @@ export function tempDb(): { path: string; cleanup: () => void } {
   return { path: join(dir, 'arena.db'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export const person = (name: string, isAdmin = false): Caller => ({ userId: `test:${name}`, displayName: name, isAdmin });
+export const person = (name: string, isAdmin = false): Caller => ({
+  userId: `test:${name}`,
+  displayName: name,
+  isAdmin,
+});
 
 /** The value of an ok result (fails the test otherwise). */
 export function unwrap<T>(r: HostResult<T>): T {
@@ -56,7 +69,8 @@ export function codeOf<T>(r: HostResult<T>): string {
 }
 
 /** All text of one post: title, text, field names and values. */
-export const postText = (p: Post): string => [p.title ?? '', p.text, ...(p.fields ?? []).flatMap((f) => [f.name, f.value])].join('\n');
+export const postText = (p: Post): string =>
+  [p.title ?? '', p.text, ...(p.fields ?? []).flatMap((f) => [f.name, f.value])].join('\n');
 
 /** All public text of replies. */
 export const publicText = (...replies: (Reply | null | undefined)[]): string =>

@@ -12,7 +12,10 @@ const bob = person('bob');
 
 /** Both people pitch their own jobs, alice says done; bob's done is the caller's to send. */
 async function pitchRound(h: Awaited<ReturnType<typeof harness>>, ch: string, state: MatchState) {
-  for (const [p, lab] of [[alice, 'lab_0'], [bob, 'lab_1']] as const) {
+  for (const [p, lab] of [
+    [alice, 'lab_0'],
+    [bob, 'lab_1'],
+  ] as const) {
     const jobs = Object.values(state.jobs).filter((j) => j.owner === lab);
     const msg = `We need ${jobs[0]?.gpuHoursRequired} GPU-hours for ${jobs[0]?.id} before its deadline.`;
     unwrap(await h.host.act(ch, p, { action_type: 'make_pitch', message: msg, job_ids: jobs.map((j) => j.id) }));
@@ -49,13 +52,23 @@ describe('round host judge', () => {
     assert.equal(during?.judging?.round, 0);
     const late = await h.host.act('j1', alice, { action_type: 'wait' });
     assert.equal(!late.ok && late.error.code, 'round_closed');
-    assert.match(!late.ok ? late.error.message : '', /^Round 1 is closed and its pitches are with the judge, so nothing was recorded\. Round 2 opens as soon as the judge has decided: send it again then\.$/);
+    assert.match(
+      !late.ok ? late.error.message : '',
+      /^Round 1 is closed and its pitches are with the judge, so nothing was recorded\. Round 2 opens as soon as the judge has decided: send it again then\.$/,
+    );
     await h.clock.advance(19_999);
-    assert.equal((await h.store.load(match.id)).filter((e) => e.body.type === 'round_closed').length, 0, 'still judging');
+    assert.equal(
+      (await h.store.load(match.id)).filter((e) => e.body.type === 'round_closed').length,
+      0,
+      'still judging',
+    );
     await h.clock.advance(1);
     await h.host.idle();
     assert.ok(aborted, 'the slow judge was told to stop');
-    assert.match(publishedText(h), /Judged by the rule judge: the configured judge was unavailable \(timeout after 20000 ms\)/);
+    assert.match(
+      publishedText(h),
+      /Judged by the rule judge: the configured judge was unavailable \(timeout after 20000 ms\)/,
+    );
     const ev = (await h.store.load(match.id)).find((e) => e.body.type === 'round_closed');
     const decision = ev?.body.type === 'round_closed' ? (ev.body.judge as JudgeDecision) : null;
     assert.equal(decision?.meta?.['fallback'], 'timeout after 20000 ms');
@@ -145,10 +158,16 @@ describe('round host agent seats', () => {
     assert.deepEqual([...(m?.done ?? [])].sort(), ['lab_1', 'lab_2', 'lab_3']);
     const text = publishedText(h);
     // A model's name is untrusted text: marked as such (src/chat/player-text.ts).
-    assert.match(text, /Lab D \(.*LLM: \uE000broken\uE001\) could not act \(agent error: Error\); the seat waits this round/u);
+    assert.match(
+      text,
+      /Lab D \(.*LLM: \uE000broken\uE001\) could not act \(agent error: Error\); the seat waits this round/u,
+    );
     assert.ok(!text.includes('model exploded'), 'the error message (which may quote model text) is not public');
     // The agent's turn in words: its public message quoted (no bare action names).
-    assert.match(text, /Lab B \(.*LLM: \uE000fake\uE001\) acted:\n• said: “[\uE000]?hello from Lab B in round 0[\uE001]?”\nIt is done for the round\./u);
+    assert.match(
+      text,
+      /Lab B \(.*LLM: \uE000fake\uE001\) acted:\n• said: “[\uE000]?hello from Lab B in round 0[\uE001]?”\nIt is done for the round\./u,
+    );
     assert.ok(!/acted: send_message/.test(text), 'no bare action names');
     const events = await h.store.load(match.id);
     assert.equal(events.filter((e) => e.body.type === 'action' && e.body.userId === 'llm:fake').length, 2);
@@ -163,7 +182,8 @@ describe('round host agent seats', () => {
   });
 
   test('a hanging agent times out and an all-agent round closes by itself', async () => {
-    const agentFor = (d: SeatDriver): SeatAgent | null => (d.kind === 'llm' ? { act: () => new Promise<ActionInput[]>(() => {}) } : null);
+    const agentFor = (d: SeatDriver): SeatAgent | null =>
+      d.kind === 'llm' ? { act: () => new Promise<ActionInput[]>(() => {}) } : null;
     const h = await harness({ agentFor, agentTimeoutMs: 5_000 });
     unwrap(await h.host.create('a2', 'console', alice, { task: 'single_trade', seed: 9, roundSeconds: 0 }));
     unwrap(await h.host.assign('a2', alice, 'lab_0', { kind: 'llm', model: 'hang' }));

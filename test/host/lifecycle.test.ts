@@ -12,7 +12,9 @@ describe('round host lifecycle', () => {
   test('new → join → start → act → done → close … → final leaderboard', async () => {
     const h = await harness();
     const { host, store } = h;
-    const lobby = unwrap(await host.create('c1', 'console', alice, { task: 'market_round', seed: 11, roundSeconds: 0 }));
+    const lobby = unwrap(
+      await host.create('c1', 'console', alice, { task: 'market_round', seed: 11, roundSeconds: 0 }),
+    );
     assert.equal(lobby.phase, 'lobby');
     assert.equal(lobby.hostUserId, alice.userId);
     assert.equal((await host.current('c1'))?.id, lobby.id);
@@ -26,16 +28,34 @@ describe('round host lifecycle', () => {
     const m = started.match;
     assert.equal(m.phase, 'running');
     assert.equal(m.settings.seed, 11, 'the host chose it');
-    assert.deepEqual(m.drivers['lab_2'], { kind: 'scripted', policy: ARCHETYPES[(11 + 2) % ARCHETYPES.length] }, 'seat 2 gets the archetype rotated by the seed');
-    assert.doesNotMatch(publicText(started.reply), /scripted: /, 'a scripted seat\'s policy is not public while the match runs');
+    assert.deepEqual(
+      m.drivers['lab_2'],
+      { kind: 'scripted', policy: ARCHETYPES[(11 + 2) % ARCHETYPES.length] },
+      'seat 2 gets the archetype rotated by the seed',
+    );
+    assert.doesNotMatch(
+      publicText(started.reply),
+      /scripted: /,
+      "a scripted seat's policy is not public while the match runs",
+    );
     assert.equal(m.state?.round, 0);
     assert.match(publicText(started.reply), /Round 1\/5 is open/);
-    assert.deepEqual(started.reply.private.map((p) => p.userId).sort(), [alice.userId, bob.userId].sort(), 'each person gets a briefing');
+    assert.deepEqual(
+      started.reply.private.map((p) => p.userId).sort(),
+      [alice.userId, bob.userId].sort(),
+      'each person gets a briefing',
+    );
     assert.equal((await store.getMatch(m.id))?.status, 'running');
 
-    const aliceJobs = Object.values(m.state?.jobs ?? {}).filter((j) => j.owner === 'lab_0').map((j) => j.id);
+    const aliceJobs = Object.values(m.state?.jobs ?? {})
+      .filter((j) => j.owner === 'lab_0')
+      .map((j) => j.id);
     const pitch = unwrap(
-      await host.act('c1', alice, { action_type: 'make_pitch', message: `We need capacity for ${aliceJobs.join(', ')} soon.`, job_ids: aliceJobs }),
+      await host.act('c1', alice, {
+        action_type: 'make_pitch',
+        message: `We need capacity for ${aliceJobs.join(', ')} soon.`,
+        job_ids: aliceJobs,
+      }),
     );
     assert.equal(pitch.result.ok, true);
     assert.equal(pitch.result.code, 'pitch_recorded');
@@ -58,10 +78,18 @@ describe('round host lifecycle', () => {
     assert.deepEqual(d2.match.done, []);
     const priv = d2.closed.private;
     const rewardPosts = priv.filter((p) => /your round 1 reward/.test(p.title ?? ''));
-    assert.deepEqual(rewardPosts.map((p) => p.userId).sort(), [alice.userId, bob.userId].sort(), 'each person gets their round post');
+    assert.deepEqual(
+      rewardPosts.map((p) => p.userId).sort(),
+      [alice.userId, bob.userId].sort(),
+      'each person gets their round post',
+    );
     for (const p of rewardPosts) {
       // The round's ledger: each non-zero change with its reason, then the round total and the new total.
-      assert.match(p.text, /^Round 1: ([+−]\d\.\d{4} → total|no change to your reward; total) [+−]\d\.\d{4}\.$/m, 'round and running total');
+      assert.match(
+        p.text,
+        /^Round 1: ([+−]\d\.\d{4} → total|no change to your reward; total) [+−]\d\.\d{4}\.$/m,
+        'round and running total',
+      );
       assert.doesNotMatch(p.text, /^[+−]0\.0000 /m, 'zero entries are not printed');
     }
     assert.equal(h.published.length, 0, 'a close caused by a command is returned, not published');
@@ -149,9 +177,19 @@ describe('round host permissions', () => {
     assert.equal(codeOf(await host.done('p1', alice)), 'not_running');
 
     assert.equal(codeOf(await host.assign('p1', bob, 'lab_2', { kind: 'scripted', policy: 'selfish' })), 'not_host');
-    assert.equal(codeOf(await host.assign('p1', alice, 'lab_1', { kind: 'scripted', policy: 'selfish' })), 'seat_taken');
-    assert.equal(codeOf(await host.assign('p1', alice, 'lab_2', { kind: 'scripted', policy: 'genius' as never })), 'invalid_driver');
-    assert.equal(codeOf(await host.assign('p1', alice, 'lab_2', { kind: 'llm', model: 'gpt' })), 'invalid_driver', 'no agents configured');
+    assert.equal(
+      codeOf(await host.assign('p1', alice, 'lab_1', { kind: 'scripted', policy: 'selfish' })),
+      'seat_taken',
+    );
+    assert.equal(
+      codeOf(await host.assign('p1', alice, 'lab_2', { kind: 'scripted', policy: 'genius' as never })),
+      'invalid_driver',
+    );
+    assert.equal(
+      codeOf(await host.assign('p1', alice, 'lab_2', { kind: 'llm', model: 'gpt' })),
+      'invalid_driver',
+      'no agents configured',
+    );
     const assigned = unwrap(await host.assign('p1', alice, 'lab_2', { kind: 'scripted', policy: 'rule_based_expert' }));
     assert.deepEqual(assigned.drivers['lab_2'], { kind: 'scripted', policy: 'rule_based_expert' });
     assert.equal(codeOf(await host.join('p1', bob, 'lab_2')), 'seat_taken');

@@ -26,7 +26,10 @@ describe('round host building blocks', () => {
     const a = log.filter((x) => x.startsWith('a'));
     assert.deepEqual(a, ['a+1', 'a-1', 'a+2', 'a-2', 'a+3', 'a-3'], 'serial, in call order');
     assert.ok(log.indexOf('b+1') < log.indexOf('a-1'), 'b ran while a was busy');
-    await assert.rejects(mutex.run('a', async () => Promise.reject(new Error('boom'))), /boom/);
+    await assert.rejects(
+      mutex.run('a', async () => Promise.reject(new Error('boom'))),
+      /boom/,
+    );
     assert.equal(await mutex.run('a', async () => 'after'), 'after', 'a failure does not block the key');
     assert.equal(mutex.busyKeys, 0);
   });

@@ -36,7 +36,14 @@ function actionsFor(s: MatchState, lab: string, other: string): unknown[] {
       job_ids: [j.id],
     });
   }
-  if (theirs[0]) out.push({ action_type: 'send_offer', target_lab_id: other, requested_block_ids: [theirs[0].id], payment: Math.min(12, budget), message: `my budget is ${budget.toFixed(2)}` });
+  if (theirs[0])
+    out.push({
+      action_type: 'send_offer',
+      target_lab_id: other,
+      requested_block_ids: [theirs[0].id],
+      payment: Math.min(12, budget),
+      message: `my budget is ${budget.toFixed(2)}`,
+    });
   const incoming = Object.values(s.offers).find((o) => o.to === lab && o.status === 'active');
   if (incoming) out.push({ action_type: 'accept_offer', offer_id: incoming.id });
   if (j && mine[0]) out.push({ action_type: 'allocate_to_job', job_id: j.id, block_ids: [mine[0].id] });
@@ -59,7 +66,10 @@ async function playMatch(task: TaskName, seed: number, ch: string) {
   let round = 0;
   while (m.phase === 'running' && m.state) {
     privateNumbers(m.state, privateVals);
-    for (const [p, lab, other] of [[alice, 'lab_0', 'lab_1'], [bob, 'lab_1', 'lab_0']] as const) {
+    for (const [p, lab, other] of [
+      [alice, 'lab_0', 'lab_1'],
+      [bob, 'lab_1', 'lab_0'],
+    ] as const) {
       const now: MatchState | null = m.state;
       if (!now || m.phase !== 'running') break;
       for (const a of actionsFor(now, lab, other)) {
@@ -106,7 +116,7 @@ describe('round host privacy', () => {
       // What players wrote themselves (pitches, messages, notes: marked player text) is theirs to publish;
       // the bot's own words must carry no private number.
       const botWords = pub.replace(/\uE000[^\uE001]*\uE001|\uE002[^\uE003]*\uE003/g, '“…”');
-      assert.ok(botWords.length < pub.length, 'players\' texts are marked as such');
+      assert.ok(botWords.length < pub.length, "players' texts are marked as such");
       const leaks = [...privateVals].filter((v) => botWords.includes(v));
       assert.deepEqual(leaks, [], `${task}/${seed}: private numbers in public posts`);
       // A demand surge's due round is public by rule (docs/RULES.md §5: every lab's surge job is due then, and
@@ -114,10 +124,17 @@ describe('round host privacy', () => {
       const withoutSurge = botWords.replace(/^demand surge: .*, due by the end of round \d+$/gm, '');
       assert.doesNotMatch(withoutSurge, /by the end of round|deadline round|deadlineRound|budget/i);
       const beforeFinal = botWords.split('Match over: final leaderboard')[0] ?? '';
-      assert.doesNotMatch(beforeFinal, new RegExp(`\\bseed\\b`, 'i'), 'the seed (which determines every private value) stays hidden until the end');
+      assert.doesNotMatch(
+        beforeFinal,
+        new RegExp(`\\bseed\\b`, 'i'),
+        'the seed (which determines every private value) stays hidden until the end',
+      );
       // The scanner can see leaks: the same numbers do appear in the private posts.
       const priv = privateReplies.flatMap((r) => r.private.map(postText)).join('\n');
-      assert.ok([...privateVals].some((v) => priv.includes(v)), 'private posts carry private numbers');
+      assert.ok(
+        [...privateVals].some((v) => priv.includes(v)),
+        'private posts carry private numbers',
+      );
     }
     assert.ok(closes >= 3 + 5 + 5 + 8, 'every round of every match was reported');
   });

@@ -71,10 +71,19 @@ withPostgres('the judge off the lock across two processes on PostgreSQL', (url) 
       const t = await fresh('judge_race');
       for (let r = 0; r < ROUNDS; r++) {
         const before = (await t.sync()).lastSeq;
-        const asked = new Map([[A, A.judgeCalls], [B, B.judgeCalls]]);
+        const asked = new Map([
+          [A, A.judgeCalls],
+          [B, B.judgeCalls],
+        ]);
         const askedBefore = (p: Proc) => asked.get(p) ?? 0;
         // Both processes' round timers fire together; the database picks the claimant.
-        const [da, db] = await race(A, { t: 'close', channel: t.channel, round: r }, B, { t: 'close', channel: t.channel, round: r }, { gate: 'none' });
+        const [da, db] = await race(
+          A,
+          { t: 'close', channel: t.channel, round: r },
+          B,
+          { t: 'close', channel: t.channel, round: r },
+          { gate: 'none' },
+        );
         assert.equal([da, db].filter((d) => d.closed).length, 1, `one process claimed round ${r}'s close`);
         const claimant = da.closed ? A : B;
         const other = claimant === A ? B : A;
@@ -91,17 +100,28 @@ withPostgres('the judge off the lock across two processes on PostgreSQL', (url) 
         const who = other === B ? bob : alice;
         const late = await other.run({ t: 'run', channel: t.channel, user: who, text: 'message text:"while judging"' });
         assert.equal(late.error?.code, 'round_closed', JSON.stringify(late));
-        assert.match(late.error?.message ?? '', /is closed and its pitches are with the judge, so nothing was recorded/);
+        assert.match(
+          late.error?.message ?? '',
+          /is closed and its pitches are with the judge, so nothing was recorded/,
+        );
         await waitUntil('the claimant to ask its model', () => A.judgeCalls + B.judgeCalls === r + 1);
         assert.equal(claimant.judgeCalls - askedBefore(claimant), 1, 'only the claimant asked its model');
         claimant.answerJudge();
         await waitUntil(`round ${r} closed`, async () => !(await t.sync()).judging, { timeoutMs: 20_000 });
         const added = t.since(before).map((e) => e.ev.body.type);
-        assert.deepEqual(added, ['round_judging', 'round_closed'], `round ${r}: the mark, then the close; nothing between`);
+        assert.deepEqual(
+          added,
+          ['round_judging', 'round_closed'],
+          `round ${r}: the mark, then the close; nothing between`,
+        );
         assert.equal((await t.sync()).state?.round, r + 1);
       }
       const closes = t.events.flatMap((e) => (e.ev.body.type === 'round_closed' ? [e.ev.body.round] : []));
-      assert.deepEqual(closes, Array.from({ length: ROUNDS }, (_, i) => i), 'each round closed exactly once, in order');
+      assert.deepEqual(
+        closes,
+        Array.from({ length: ROUNDS }, (_, i) => i),
+        'each round closed exactly once, in order',
+      );
     });
 
     test('the claimant dies while the model judges: the other process closes the round after the grace, once', async () => {
@@ -119,7 +139,10 @@ withPostgres('the judge off the lock across two processes on PostgreSQL', (url) 
       assert.equal((await t.sync()).judging?.round, 0, 'no second mark');
       B.answerJudge();
       await waitUntil('the takeover', async () => !(await t.sync()).judging, { timeoutMs: 30_000 });
-      assert.deepEqual(t.since(before).map((e) => e.ev.body.type), ['round_judging', 'round_closed']);
+      assert.deepEqual(
+        t.since(before).map((e) => e.ev.body.type),
+        ['round_judging', 'round_closed'],
+      );
       assert.equal(bodies(t).filter((x) => x === 'round_closed').length, 1);
       assert.equal(t.match?.state?.round, 1);
     });

@@ -24,7 +24,8 @@ export interface Done {
 }
 
 /** A command for one process: a command line as a person, or what the round timer does. */
-export type Cmd = { t: 'run'; channel: string; user: Caller; text: string } | { t: 'close'; channel: string; round: number };
+export type Cmd =
+  { t: 'run'; channel: string; user: Caller; text: string } | { t: 'close'; channel: string; round: number };
 
 interface Pending {
   done: (d: Done) => void;
@@ -65,7 +66,10 @@ export class Proc {
 
   /** Fork a worker on `schema` of `url` (`extra`: the worker's optional judge arguments) and wait until its host is up. */
   static async start(name: string, url: string, schema: string, extra: string[] = []): Promise<Proc> {
-    const child = fork(WORKER, [url, schema, ...extra], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(WORKER, [url, schema, ...extra], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     await new Promise<void>((resolve, reject) => {
       child.once('message', () => resolve());
       child.once('exit', (code) => reject(new Error(`${name} exited before ready (${code})`)));
@@ -79,7 +83,9 @@ export class Proc {
     const id = ++this.next;
     let atAppend: () => void = () => {};
     const reached = new Promise<void>((r) => (atAppend = r));
-    const done = new Promise<Done>((resolve, reject) => this.pending.set(id, { done: resolve, fail: reject, atAppend }));
+    const done = new Promise<Done>((resolve, reject) =>
+      this.pending.set(id, { done: resolve, fail: reject, atAppend }),
+    );
     this.child.send({ ...cmd, id, gate: opts.gate ?? false, delayMs: opts.delayMs ?? 0 });
     return { done, atAppend: reached };
   }
@@ -126,11 +132,21 @@ export class Proc {
 export type Gate = 'none' | 'both' | 'a-first' | 'b-first';
 
 /** Run `a` on `pa` and `b` on `pb` at once, met as `gate` says; delays in ms before each command starts. */
-export async function race(pa: Proc, a: Cmd, pb: Proc, b: Cmd, opts: { gate: Gate; delayA?: number; delayB?: number }): Promise<[Done, Done]> {
+export async function race(
+  pa: Proc,
+  a: Cmd,
+  pb: Proc,
+  b: Cmd,
+  opts: { gate: Gate; delayA?: number; delayB?: number },
+): Promise<[Done, Done]> {
   const gated = opts.gate !== 'none';
   const ha = pa.send(a, { gate: gated, delayMs: opts.delayA ?? 0 });
   const hb = pb.send(b, { gate: gated, delayMs: opts.delayB ?? 0 });
-  const settled = (p: Promise<Done>) => p.then(() => undefined, () => undefined);
+  const settled = (p: Promise<Done>) =>
+    p.then(
+      () => undefined,
+      () => undefined,
+    );
   if (gated) {
     await Promise.all([Promise.race([ha.atAppend, settled(ha.done)]), Promise.race([hb.atAppend, settled(hb.done)])]);
     if (opts.gate === 'a-first') {

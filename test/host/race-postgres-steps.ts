@@ -45,7 +45,11 @@ export class MatchTrail {
       const step = applyEvent(this.match, ev);
       this.match = step.match;
       const r = step.result;
-      this.events.push({ ev, round, ...(r ? { ok: r.ok, code: r.code, ...(r.created?.offerId ? { offerId: r.created.offerId } : {}) } : {}) });
+      this.events.push({
+        ev,
+        round,
+        ...(r ? { ok: r.ok, code: r.code, ...(r.created?.offerId ? { offerId: r.created.offerId } : {}) } : {}),
+      });
     }
     assert.ok(this.match, 'the match has a log');
     return this.match;
@@ -59,15 +63,29 @@ export class MatchTrail {
   audit(): void {
     const m = this.match;
     assert.ok(m);
-    assert.deepEqual(this.events.map((e) => e.ev.seq), this.events.map((_, i) => i + 1), 'seq 1, 2, 3, … without gaps');
-    for (const e of this.events) if (e.ok !== undefined) assert.ok(e.ok, `a refused action reached the log: seq ${e.ev.seq} ${e.code}`);
+    assert.deepEqual(
+      this.events.map((e) => e.ev.seq),
+      this.events.map((_, i) => i + 1),
+      'seq 1, 2, 3, … without gaps',
+    );
+    for (const e of this.events)
+      if (e.ok !== undefined) assert.ok(e.ok, `a refused action reached the log: seq ${e.ev.seq} ${e.code}`);
     const closes = this.events.flatMap((e) => (e.ev.body.type === 'round_closed' ? [e.ev.body.round] : []));
-    assert.deepEqual(closes, closes.map((_, i) => i), `each round closed exactly once, in order: ${closes.join(',')}`);
+    assert.deepEqual(
+      closes,
+      closes.map((_, i) => i),
+      `each round closed exactly once, in order: ${closes.join(',')}`,
+    );
     const entries: LedgerEntry[] = m.ledger?.entries ?? [];
     for (const lab of [LAB.alice, LAB.bob]) {
       assert.equal(m.state?.seats[lab]?.invalidActions, 0, `${lab} has no invalid action`);
-      assert.ok(!entries.some((x) => x.lab === lab && x.source.kind === 'refused'), `${lab}: no refused entry in the ledger`);
-      const penalty = entries.find((x) => x.lab === lab && (x.column === 'invalid_action_penalty' || x.column === 'spam_penalty'));
+      assert.ok(
+        !entries.some((x) => x.lab === lab && x.source.kind === 'refused'),
+        `${lab}: no refused entry in the ledger`,
+      );
+      const penalty = entries.find(
+        (x) => x.lab === lab && (x.column === 'invalid_action_penalty' || x.column === 'spam_penalty'),
+      );
       assert.equal(penalty, undefined, `${lab}: no penalty entry in the ledger`);
     }
   }
@@ -176,21 +194,33 @@ export class Arena {
     const before = await t.sync();
     const timer = { t: 'close', channel: t.channel, round: r } as const;
     const done = (user: Caller) => ({ t: 'run', channel: t.channel, user, text: 'done' }) as const;
-    const [a, b] = variant === 'timer_timer' ? [timer, timer] : variant === 'done_done' ? [done(alice), done(bob)] : [timer, done(bob)];
+    const [a, b] =
+      variant === 'timer_timer'
+        ? [timer, timer]
+        : variant === 'done_done'
+          ? [done(alice), done(bob)]
+          : [timer, done(bob)];
     const [dp, dq] = await race(at.p, a, at.q, b, { gate: at.gate, delayA: at.delayP, delayB: at.delayQ });
     await t.sync();
     const what = `${variant} (${at.gate}) in round ${r}: ${JSON.stringify([dp, dq])}`;
     const closes = t.events.filter((e) => e.ev.body.type === 'round_closed' && e.ev.body.round === r);
     assert.equal(closes.length, 1, `round ${r} closed exactly once: ${what}`);
     const added = t.since(before.lastSeq);
-    assert.ok(added.every((e) => e.ev.body.type === 'round_closed' || e.ev.body.type === 'seat_done'), `only dones and the close: ${what}`);
+    assert.ok(
+      added.every((e) => e.ev.body.type === 'round_closed' || e.ev.body.type === 'seat_done'),
+      `only dones and the close: ${what}`,
+    );
     let outcome = 'closed once';
     if (variant === 'timer_timer') {
       // The close claim in the store lets one timer close; the other finds the round claimed or closed.
       assert.equal([dp, dq].filter((d) => d.closed).length, 1, `one timer closed the round: ${what}`);
     } else if (variant === 'done_done') {
       assert.ok(!dp.error && !dq.error, `both dones went through: ${what}`);
-      assert.equal(added.filter((e) => e.ev.body.type === 'seat_done' && e.round === r).length, 2, `both dones in round ${r}: ${what}`);
+      assert.equal(
+        added.filter((e) => e.ev.body.type === 'seat_done' && e.round === r).length,
+        2,
+        `both dones in round ${r}: ${what}`,
+      );
     } else {
       assert.equal(dp.closed, true, `the timer closed the round: ${what}`);
       const bobDone = added.filter((e) => e.ev.body.type === 'seat_done');
@@ -227,9 +257,20 @@ export class Arena {
     const { t } = await this.room(false);
     const offer = await this.offer(t, this.offers % 2 ? this.A : this.B);
     const before = await t.sync();
-    const first = kind === 'accept_twice' ? { user: bob, text: `accept offer:${offer}` } : kind === 'withdraw_vs_accept' ? { user: alice, text: `reject offer:${offer}` } : { user: bob, text: `reject offer:${offer}` };
+    const first =
+      kind === 'accept_twice'
+        ? { user: bob, text: `accept offer:${offer}` }
+        : kind === 'withdraw_vs_accept'
+          ? { user: alice, text: `reject offer:${offer}` }
+          : { user: bob, text: `reject offer:${offer}` };
     const second = { user: bob, text: `accept offer:${offer}` };
-    const [dp, dq] = await race(at.p, { t: 'run', channel: t.channel, ...first }, at.q, { t: 'run', channel: t.channel, ...second }, { gate: at.gate, delayA: at.delayP, delayB: at.delayQ });
+    const [dp, dq] = await race(
+      at.p,
+      { t: 'run', channel: t.channel, ...first },
+      at.q,
+      { t: 'run', channel: t.channel, ...second },
+      { gate: at.gate, delayA: at.delayP, delayB: at.delayQ },
+    );
     const after = await t.sync();
     const added = t.since(before.lastSeq);
     const what = `${kind} (${at.gate}) on ${offer}: ${JSON.stringify([dp, dq])}`;
@@ -257,9 +298,17 @@ export class Arena {
     // The loser's seat (reward, ledger, invalid actions) is what the winner's action alone makes of it.
     const loserLab = loser.user === alice ? LAB.alice : LAB.bob;
     const alone = applyAction(before.state!, won.ev.body.lab, won.ev.body.action).state;
-    assert.deepEqual(after.state!.seats[loserLab], alone.seats[loserLab], `the loser's reward is untouched by its lost press: ${what}`);
+    assert.deepEqual(
+      after.state!.seats[loserLab],
+      alone.seats[loserLab],
+      `the loser's reward is untouched by its lost press: ${what}`,
+    );
     assert.equal(after.state!.seats[loserLab]!.invalidActions, before.state!.seats[loserLab]!.invalidActions);
-    this.count(`${kind}: ${winner.type === 'accept_offer' ? 'accept' : kind === 'withdraw_vs_accept' ? 'withdraw' : 'reject'} won`, [dp, dq], at.gate);
+    this.count(
+      `${kind}: ${winner.type === 'accept_offer' ? 'accept' : kind === 'withdraw_vs_accept' ? 'withdraw' : 'reject'} won`,
+      [dp, dq],
+      at.gate,
+    );
     return winner.type;
   }
 
@@ -269,7 +318,11 @@ export class Arena {
    * The action lands in the round it was written for (before that round's one close) or is refused with
    * `round_closed`, privately, and nothing of it is logged.
    */
-  async closeRace(closer: 'timer' | 'done', act: 'message' | 'pitch' | 'accept', at: Placement): Promise<'landed' | 'refused'> {
+  async closeRace(
+    closer: 'timer' | 'done',
+    act: 'message' | 'pitch' | 'accept',
+    at: Placement,
+  ): Promise<'landed' | 'refused'> {
     const { t, m } = await this.room(true);
     const r = m.state!.round;
     const offer = act === 'accept' ? await this.offer(t, this.A) : '';
@@ -282,16 +335,30 @@ export class Arena {
         : act === 'pitch'
           ? `pitch text:"Pitch ${n}: Lab B needs more GPU-hours this round"`
           : `accept offer:${offer}`;
-    const close = closer === 'timer' ? ({ t: 'close', channel: t.channel, round: r } as const) : ({ t: 'run', channel: t.channel, user: alice, text: 'done' } as const);
-    const [dc, da] = await race(at.p, close, at.q, { t: 'run', channel: t.channel, user: bob, text }, { gate: at.gate, delayA: at.delayP, delayB: at.delayQ });
+    const close =
+      closer === 'timer'
+        ? ({ t: 'close', channel: t.channel, round: r } as const)
+        : ({ t: 'run', channel: t.channel, user: alice, text: 'done' } as const);
+    const [dc, da] = await race(
+      at.p,
+      close,
+      at.q,
+      { t: 'run', channel: t.channel, user: bob, text },
+      { gate: at.gate, delayA: at.delayP, delayB: at.delayQ },
+    );
     await t.sync();
     const what = `${closer} vs ${act} (${at.gate}) in round ${r}: ${JSON.stringify([dc, da])}`;
     if (closer === 'timer') assert.equal(dc.closed, true, `the timer closed the round: ${what}`);
     else assert.equal(dc.error, undefined, `Alice's done went through: ${what}`);
     const closes = t.events.filter((e) => e.ev.body.type === 'round_closed' && e.ev.body.round === r);
     assert.equal(closes.length, 1, `round ${r} closed exactly once: ${what}`);
-    const bobs = t.since(before.lastSeq).filter((e) => e.ev.body.type !== 'round_closed' && e.ev.body.type !== 'seat_done');
-    assert.ok(bobs.every((e) => e.ev.body.type === 'action' && e.ev.body.lab === LAB.bob), `only Bob's action besides the close: ${what}`);
+    const bobs = t
+      .since(before.lastSeq)
+      .filter((e) => e.ev.body.type !== 'round_closed' && e.ev.body.type !== 'seat_done');
+    assert.ok(
+      bobs.every((e) => e.ev.body.type === 'action' && e.ev.body.lab === LAB.bob),
+      `only Bob's action besides the close: ${what}`,
+    );
     if (da.writtenFor !== undefined) assert.ok(da.writtenFor >= r, 'the command read this round or a later one');
     if (at.gate !== 'none') assert.equal(da.writtenFor, r, `held at the barrier, the command read round ${r}: ${what}`);
     if (bobs.length === 1) {
@@ -300,7 +367,11 @@ export class Arena {
       assert.ok(e.ok, `Bob's logged action is valid: ${what}`);
       assert.equal(e.round, da.writtenFor, `the action landed in the round it was written for: ${what}`);
       if (e.round === r) assert.ok(e.ev.seq < closes[0]!.ev.seq, 'it precedes its round close');
-      this.count(`${closer} vs ${act}: ${e.round === r ? 'landed in its round' : 'read the next round, landed there'}`, [dc, da], at.gate);
+      this.count(
+        `${closer} vs ${act}: ${e.round === r ? 'landed in its round' : 'read the next round, landed there'}`,
+        [dc, da],
+        at.gate,
+      );
       return 'landed';
     }
     assert.equal(bobs.length, 0, `at most one action of Bob's: ${what}`);

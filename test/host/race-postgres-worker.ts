@@ -111,7 +111,14 @@ async function handle(m: Exclude<Msg, { t: 'release' | 'answer-judge' | 'quit' }
     } else {
       const match = await host.current(m.channel);
       const closed = match ? await host.closeRoundNow(match.id, 'timer', m.round) : null;
-      send({ t: 'done', id: m.id, privateTo: [], publicPosts: closed?.public.length ?? 0, closed: closed !== null, conflicts: cmd.conflicts });
+      send({
+        t: 'done',
+        id: m.id,
+        privateTo: [],
+        publicPosts: closed?.public.length ?? 0,
+        closed: closed !== null,
+        conflicts: cmd.conflicts,
+      });
     }
   } catch (err) {
     send({ t: 'crash', id: m.id, message: err instanceof Error ? (err.stack ?? err.message) : String(err) });

@@ -35,7 +35,12 @@ function rng(seed: number): () => number {
 }
 
 const show = (name: string, t: Tally) =>
-  console.log(`${name}: ${t.steps} races, ${t.conflicted} met an append conflict; ${Object.entries(t.outcomes).sort().map(([k, v]) => `${k} ×${v}`).join('; ')}`);
+  console.log(
+    `${name}: ${t.steps} races, ${t.conflicted} met an append conflict; ${Object.entries(t.outcomes)
+      .sort()
+      .map(([k, v]) => `${k} ×${v}`)
+      .join('; ')}`,
+  );
 
 withPostgres('races across two processes on PostgreSQL', (url) => {
   describe('races across two processes on one PostgreSQL database', () => {
@@ -125,14 +130,31 @@ withPostgres('races across two processes on PostgreSQL', (url) => {
       for (let i = 0; i < FUZZ_STEPS; i++) {
         const gate = pick(['none', 'none', 'both', 'a-first', 'b-first'] as const);
         const swap = next() < 0.5;
-        const at: Placement = { p: swap ? B : A, q: swap ? A : B, gate, delayP: Math.floor(next() * 3), delayQ: Math.floor(next() * 3) };
-        const kind = pick(['accept_twice', 'withdraw_vs_accept', 'reject_vs_accept', 'close', 'close', 'close_twice'] as const);
+        const at: Placement = {
+          p: swap ? B : A,
+          q: swap ? A : B,
+          gate,
+          delayP: Math.floor(next() * 3),
+          delayQ: Math.floor(next() * 3),
+        };
+        const kind = pick([
+          'accept_twice',
+          'withdraw_vs_accept',
+          'reject_vs_accept',
+          'close',
+          'close',
+          'close_twice',
+        ] as const);
         try {
-          if (kind === 'close') await a.closeRace(pick(['timer', 'done'] as const), pick(['message', 'pitch', 'accept'] as const), at);
-          else if (kind === 'close_twice') await a.closeTwice(pick(['timer_timer', 'done_done', 'timer_done'] as const), at);
+          if (kind === 'close')
+            await a.closeRace(pick(['timer', 'done'] as const), pick(['message', 'pitch', 'accept'] as const), at);
+          else if (kind === 'close_twice')
+            await a.closeTwice(pick(['timer_timer', 'done_done', 'timer_done'] as const), at);
           else await a.offerRace(kind, at);
         } catch (err) {
-          throw new Error(`fuzz step ${i} (seed ${FUZZ_SEED}, ${kind}, gate ${gate}, swap ${swap}) failed`, { cause: err });
+          throw new Error(`fuzz step ${i} (seed ${FUZZ_SEED}, ${kind}, gate ${gate}, swap ${swap}) failed`, {
+            cause: err,
+          });
         }
       }
       Object.assign(tally, a.tally);

@@ -20,7 +20,9 @@ describe('round host restart', () => {
       unwrap(await one.host.join('r1', bob));
       const t0 = clock.now();
       unwrap(await one.host.start('r1', alice));
-      unwrap(await one.host.act('r1', alice, { action_type: 'send_message', message: 'acknowledged before the crash' }));
+      unwrap(
+        await one.host.act('r1', alice, { action_type: 'send_message', message: 'acknowledged before the crash' }),
+      );
       unwrap(await one.host.done('r1', alice));
       unwrap(await one.host.create('r2', 'console', bob, { task: 'single_trade', seed: 2 }));
       const before = await one.host.current('r1');
@@ -73,7 +75,12 @@ describe('round host restart', () => {
     const { match } = unwrap(await host.start('r3', alice));
     await host.stop();
     // Simulate a crash right after the seat_done was stored.
-    const ok = await store.append(match.id, match.lastSeq, { type: 'seat_done', lab: 'lab_0' }, new Date(clock.now()).toISOString());
+    const ok = await store.append(
+      match.id,
+      match.lastSeq,
+      { type: 'seat_done', lab: 'lab_0' },
+      new Date(clock.now()).toISOString(),
+    );
     assert.ok(ok.ok);
     const again = await harness({ store, clock });
     assert.equal(await again.host.restore(), 1);

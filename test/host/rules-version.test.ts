@@ -16,9 +16,25 @@ const settings = { task: 'single_trade' as const, seed: 3, roundSeconds: 0, hold
 /** A match log as rules v1 wrote it: match_started without rulesVersion. */
 async function v1Match(store: Awaited<ReturnType<typeof openStore>>, id: string, channelId: string) {
   assert.ok((await store.createMatch({ id, channelId, platform: 'console', createdAt: at(0) })).ok);
-  await store.append(id, 0, { type: 'match_created', channelId, platform: 'console', hostUserId: 'test:ann', settings }, at(1));
+  await store.append(
+    id,
+    0,
+    { type: 'match_created', channelId, platform: 'console', hostUserId: 'test:ann', settings },
+    at(1),
+  );
   await store.append(id, 1, { type: 'seat_claimed', lab: 'lab_0', userId: 'test:ann', displayName: 'ann' }, at(2));
-  await store.append(id, 2, { type: 'match_started', drivers: { lab_0: { kind: 'human', userId: 'test:ann', displayName: 'ann' }, lab_1: { kind: 'scripted', policy: 'cooperative' } } }, at(3));
+  await store.append(
+    id,
+    2,
+    {
+      type: 'match_started',
+      drivers: {
+        lab_0: { kind: 'human', userId: 'test:ann', displayName: 'ann' },
+        lab_1: { kind: 'scripted', policy: 'cooperative' },
+      },
+    },
+    at(3),
+  );
   await store.setMatchStatus(id, 'running');
 }
 
@@ -30,7 +46,10 @@ test('replay refuses a log from rules v1 with a clear, coded message', async () 
     const events = await store.load('m_old');
     assert.throws(
       () => replay(events),
-      (err: unknown) => err instanceof ReplayError && err.code === 'old_rules' && /engine rules v1; this engine plays v3 and v4/.test(err.message),
+      (err: unknown) =>
+        err instanceof ReplayError &&
+        err.code === 'old_rules' &&
+        /engine rules v1; this engine plays v3 and v4/.test(err.message),
     );
   } finally {
     await store.close();

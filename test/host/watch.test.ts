@@ -20,7 +20,10 @@ describe('a match to watch in a channel', () => {
       await h.clock.advance(20_000);
       await h.host.idle();
     }
-    const text = h.published.flatMap((x) => x.reply.public).map(postText).join('\n');
+    const text = h.published
+      .flatMap((x) => x.reply.public)
+      .map(postText)
+      .join('\n');
     assert.match(text, /Match over: final leaderboard/);
     assert.match(text, /How each seat scored/);
     assert.match(text, /(offered|put \d+ blocks? to work|pitched: )/);

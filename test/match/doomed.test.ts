@@ -21,7 +21,13 @@ function starve(task: TaskName, partial: boolean, leave: 'none' | 'some'): { s: 
   if (leave === 'some') {
     // One 1-GPU-hour block of another lab that could serve it stays live (a trade could still bring it).
     const b = Object.values(s.blocks).find((x) => x.owner !== 'lab_0')!;
-    Object.assign(b, { status: 'available', gpuCount: 1, duration: 1, gpuHours: 1, reliability: Math.max(b.reliability, job.minReliability) });
+    Object.assign(b, {
+      status: 'available',
+      gpuCount: 1,
+      duration: 1,
+      gpuHours: 1,
+      reliability: Math.max(b.reliability, job.minReliability),
+    });
   }
   return { s, job: job.id };
 }
@@ -34,7 +40,10 @@ describe('doomed jobs, on every task', () => {
       const lostA = doomedJobs(a.s).find((x) => x.jobId === a.job)!;
       assert.ok(lostA.lost, 'no partial credit: nothing more can earn');
       assert.ok(!openDecisions(a.s, 'lab_0').includes(`job ${a.job}`));
-      assert.match(doomedNotice(lostA).text, /It has no partial credit, so it will settle as missed at its deadline and earns nothing\./);
+      assert.match(
+        doomedNotice(lostA).text,
+        /It has no partial credit, so it will settle as missed at its deadline and earns nothing\./,
+      );
 
       // 2. Partial credit with some capacity left: not lost; it stays a decision; the notice gives what it can earn.
       const b = starve(task, true, 'some');
@@ -44,9 +53,14 @@ describe('doomed jobs, on every task', () => {
         assert.equal(d.lost, false, 'it can still earn');
         assert.ok(openDecisions(b.s, 'lab_0').includes(`job ${b.job}`), 'still something to decide');
         const j = b.s.jobs[b.job]!;
-        const reach = Math.round((jobValue(j) * (j.allocatedHours + d.left) / j.gpuHoursRequired) * 100) / 100;
+        const reach = Math.round(((jobValue(j) * (j.allocatedHours + d.left)) / j.gpuHoursRequired) * 100) / 100;
         assert.equal(d.reachable, reach);
-        assert.match(doomedNotice(d).text, new RegExp(`brings it to ${j.allocatedHours + d.left} of ${j.gpuHoursRequired} GPU-h, up to ${reach.toFixed(2).replace('.', '\\.')} credits of its value`));
+        assert.match(
+          doomedNotice(d).text,
+          new RegExp(
+            `brings it to ${j.allocatedHours + d.left} of ${j.gpuHoursRequired} GPU-h, up to ${reach.toFixed(2).replace('.', '\\.')} credits of its value`,
+          ),
+        );
         assert.equal(doomedNotice(d).title, `${b.job} can no longer be completed in full`);
       }
 

@@ -9,7 +9,13 @@ import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { runConsole } from '../../src/adapters/console/session.js';
-import { loadMatchData, preferenceRows, sftRows, statsForMatches, type MatchData } from '../../src/analytics/preference/index.js';
+import {
+  loadMatchData,
+  preferenceRows,
+  sftRows,
+  statsForMatches,
+  type MatchData,
+} from '../../src/analytics/preference/index.js';
 import { ResultsLoader } from '../../src/analytics/ratings/load.js';
 import { dataNotice, type DataPolicy } from '../../src/match/data-policy.js';
 import { openStore, type EventStore } from '../../src/store/index.js';
@@ -24,15 +30,28 @@ async function play(store: EventStore, seed: number | undefined, data?: DataPoli
   let out = '';
   const output = new Writable({ write: (c: Buffer, _e, cb) => ((out += String(c)), cb()) });
   input.end('done\n'.repeat(12));
-  const code = await runConsole({ store, input, output, interactive: false, color: false, task: 'coalition_market', ...(seed === undefined ? {} : { seed }), roundSeconds: 0, ...(data ? { data } : {}) });
+  const code = await runConsole({
+    store,
+    input,
+    output,
+    interactive: false,
+    color: false,
+    task: 'coalition_market',
+    ...(seed === undefined ? {} : { seed }),
+    roundSeconds: 0,
+    ...(data ? { data } : {}),
+  });
   assert.equal(code, 0, out.slice(-1500));
   return out;
 }
 
 const all = async (store: EventStore): Promise<MatchData[]> =>
-  (await Promise.all((await store.listMatches({})).map((r) => loadMatchData(store, r.id)))).filter((d): d is MatchData => d !== null);
+  (await Promise.all((await store.listMatches({})).map((r) => loadMatchData(store, r.id)))).filter(
+    (d): d is MatchData => d !== null,
+  );
 
-const matchIds = (rows: unknown[]): string[] => [...new Set(rows.map((r) => JSON.stringify(r).match(/"match_id":"([^"]+)"/)?.[1] ?? '?'))].sort();
+const matchIds = (rows: unknown[]): string[] =>
+  [...new Set(rows.map((r) => JSON.stringify(r).match(/"match_id":"([^"]+)"/)?.[1] ?? '?'))].sort();
 
 describe('host-seeded matches are practice unless data.includeSeeded', () => {
   const dir = tempDir();
@@ -61,7 +80,10 @@ describe('host-seeded matches are practice unless data.includeSeeded', () => {
 
   test('ratings: the seeded match is excluded as host_seeded, and counted with includeSeeded', async () => {
     const off = await new ResultsLoader(store).load({}, { includeSeeded: false });
-    assert.deepEqual(off.results.map((r) => r.matchId), [secretId]);
+    assert.deepEqual(
+      off.results.map((r) => r.matchId),
+      [secretId],
+    );
     assert.deepEqual(off.excluded, { host_seeded: 1 });
     const on = await new ResultsLoader(store).load({}, { includeSeeded: true });
     assert.deepEqual(on.results.map((r) => r.matchId).sort(), [seededId, secretId].sort());
@@ -70,13 +92,23 @@ describe('host-seeded matches are practice unless data.includeSeeded', () => {
 
   test('exports and statistics leave the seeded match out by default and keep it with includeSeeded', async () => {
     const data = await all(store);
-    const judge = (includeSeeded: boolean) => preferenceRows(data, { format: 'jsonl', source: 'judge', pseudonymize, selection: { includeIdentifying: false, includeSeeded } });
-    const sft = (includeSeeded: boolean) => sftRows(data, { format: 'openai', pseudonymize, selection: { includeIdentifying: false, includeSeeded } });
+    const judge = (includeSeeded: boolean) =>
+      preferenceRows(data, {
+        format: 'jsonl',
+        source: 'judge',
+        pseudonymize,
+        selection: { includeIdentifying: false, includeSeeded },
+      });
+    const sft = (includeSeeded: boolean) =>
+      sftRows(data, { format: 'openai', pseudonymize, selection: { includeIdentifying: false, includeSeeded } });
     assert.ok(judge(true).length > 0 && sft(true).length > 0, 'both matches give rows');
     assert.deepEqual(matchIds(judge(false)), [secretId]);
     assert.deepEqual(matchIds(judge(true)), [seededId, secretId].sort());
     // The SFT rows carry no match id: the seeded match's rows are the difference.
-    const own = sftRows(data.filter((d) => d.matchId === seededId), { format: 'openai', pseudonymize, selection: { includeIdentifying: false, includeSeeded: true } }).length;
+    const own = sftRows(
+      data.filter((d) => d.matchId === seededId),
+      { format: 'openai', pseudonymize, selection: { includeIdentifying: false, includeSeeded: true } },
+    ).length;
     assert.ok(own > 0);
     assert.equal(sft(false).length, sft(true).length - own);
     const stats = await statsForMatches(store, {});
@@ -91,7 +123,10 @@ describe('host-seeded matches are practice unless data.includeSeeded', () => {
     const other = await openStore({ sqlitePath: ':memory:' });
     try {
       const out = await play(other, 5, INCLUDE);
-      assert.match(out, /chosen by you: practice, yet counted in ratings and research exports \(config data\.includeSeeded is on\)/);
+      assert.match(
+        out,
+        /chosen by you: practice, yet counted in ratings and research exports \(config data\.includeSeeded is on\)/,
+      );
       assert.match(out, /Rating changes/);
     } finally {
       await other.close();
@@ -111,9 +146,27 @@ describe('host-seeded matches are practice unless data.includeSeeded', () => {
     assert.match(lbOn.err, /^2 counted match\(es\)\.$/m);
     const exOff = await run('src/cli/export.ts', ['--db', db, '--votes', '--source', 'judge', '--format', 'jsonl'], {});
     assert.match(exOff.err, /rows from 1 match; 1 match seeded by the host \(practice\) left out/);
-    assert.deepEqual(matchIds(exOff.out.trim().split('\n').map((l) => JSON.parse(l) as unknown)), [secretId]);
-    const exOn = await run('src/cli/export.ts', ['--db', db, '--votes', '--source', 'judge', '--format', 'jsonl'], { ARENA_INCLUDE_SEEDED: 'true' });
+    assert.deepEqual(
+      matchIds(
+        exOff.out
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as unknown),
+      ),
+      [secretId],
+    );
+    const exOn = await run('src/cli/export.ts', ['--db', db, '--votes', '--source', 'judge', '--format', 'jsonl'], {
+      ARENA_INCLUDE_SEEDED: 'true',
+    });
     assert.match(exOn.err, /rows from 2 matches\n/);
-    assert.deepEqual(matchIds(exOn.out.trim().split('\n').map((l) => JSON.parse(l) as unknown)), [seededId, secretId].sort());
+    assert.deepEqual(
+      matchIds(
+        exOn.out
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as unknown),
+      ),
+      [seededId, secretId].sort(),
+    );
   });
 });

@@ -9,7 +9,12 @@ import { emptyLedger, ledgerClose, ledgerStep, ledgerSum, seatEntries, type Ledg
  * Plays one match: lab_0 is "driven" (its policy's actions go through applyAction as steps, with some
  * malformed, repeated and early-finish actions mixed in), every other seat is scripted.
  */
-function play(task: (typeof TASK_NAMES)[number], seed: number, driver: PolicyName, others: PolicyName): { state: MatchState; ledger: Ledger } {
+function play(
+  task: (typeof TASK_NAMES)[number],
+  seed: number,
+  driver: PolicyName,
+  others: PolicyName,
+): { state: MatchState; ledger: Ledger } {
   const labs = labIdsFor(task, seed);
   const scripted: Record<string, PolicyName> = {};
   for (const lab of labs.slice(1)) scripted[lab] = others;
@@ -21,7 +26,9 @@ function play(task: (typeof TASK_NAMES)[number], seed: number, driver: PolicyNam
   while (!state.over) {
     const lab = 'lab_0';
     if (!state.labs[lab]!.finished) {
-      const actions: unknown[] = [...policy(observe(state, lab), { rng: rng(seed, state.round, 'driver'), holdout: false })];
+      const actions: unknown[] = [
+        ...policy(observe(state, lab), { rng: rng(seed, state.round, 'driver'), holdout: false }),
+      ];
       const roll = chaos();
       if (roll < 0.1) actions.push('{not json');
       else if (roll < 0.2 && actions.length > 0) actions.push(actions[0], actions[0]);
@@ -30,7 +37,8 @@ function play(task: (typeof TASK_NAMES)[number], seed: number, driver: PolicyNam
         const round = state.round;
         const out = applyAction(state, lab, a);
         state = out.state;
-        const type = typeof a === 'object' && a !== null ? String((a as { action_type?: unknown }).action_type) : 'malformed';
+        const type =
+          typeof a === 'object' && a !== null ? String((a as { action_type?: unknown }).action_type) : 'malformed';
         ledger = ledgerStep(ledger, seq++, round, lab, type, out.result);
         if (state.over || state.labs[lab]!.finished) break;
       }
@@ -59,8 +67,14 @@ describe('reward ledger', () => {
             const mine = seatEntries(ledger, lab);
             for (const e of mine) columns.add(e.column);
             const total = state.seats[lab]!.cumulativeReward;
-            assert.ok(Math.abs(ledgerSum(mine) - total) < 1e-6, `${task} ${info.name} seed ${seed} ${lab}: ledger ${ledgerSum(mine)} vs cumulative ${total}`);
-            assert.ok(!mine.some((e) => e.source.kind === 'unexplained'), `${task} ${info.name} ${lab}: unexplained reward`);
+            assert.ok(
+              Math.abs(ledgerSum(mine) - total) < 1e-6,
+              `${task} ${info.name} seed ${seed} ${lab}: ledger ${ledgerSum(mine)} vs cumulative ${total}`,
+            );
+            assert.ok(
+              !mine.some((e) => e.source.kind === 'unexplained'),
+              `${task} ${info.name} ${lab}: unexplained reward`,
+            );
           }
           assert.deepEqual(Object.values(ledger.pending).flat(), [], 'every earned entry is paid by the end');
         }
@@ -69,6 +83,14 @@ describe('reward ledger', () => {
     assert.ok(matches >= 3 * POLICIES.length * 6);
     assert.ok(entries > 1000, `only ${entries} entries`);
     // The matches exercise most columns (so the sum is not trivially 0 = 0).
-    for (const c of ['job_utility', 'deal_quality', 'budget_efficiency', 'invalid_action_penalty', 'spam_penalty', 'negotiation_efficiency']) assert.ok(columns.has(c), `no ${c} entry`);
+    for (const c of [
+      'job_utility',
+      'deal_quality',
+      'budget_efficiency',
+      'invalid_action_penalty',
+      'spam_penalty',
+      'negotiation_efficiency',
+    ])
+      assert.ok(columns.has(c), `no ${c} entry`);
   });
 });

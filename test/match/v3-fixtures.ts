@@ -33,10 +33,15 @@ export const V3_MATCHES: readonly { task: TaskName; seed: number }[] = [
 
 export const fixturePath = (task: TaskName): string => join(import.meta.dirname, 'fixtures', `v3-${task}.json`);
 
-export const readFixture = (task: TaskName): V3Fixture => JSON.parse(readFileSync(fixturePath(task), 'utf8')) as V3Fixture;
+export const readFixture = (task: TaskName): V3Fixture =>
+  JSON.parse(readFileSync(fixturePath(task), 'utf8')) as V3Fixture;
 
 /** The match a log replays to, with the hashes of its engine state and its ledger. */
-export function replayHashes(events: readonly StoredEvent[]): { match: HostedMatch; stateSha256: string; ledgerSha256: string } {
+export function replayHashes(events: readonly StoredEvent[]): {
+  match: HostedMatch;
+  stateSha256: string;
+  ledgerSha256: string;
+} {
   const match = replay(events);
   if (!match) throw new Error('empty log');
   return { match, stateSha256: canonicalHash(match.state), ledgerSha256: canonicalHash(match.ledger) };

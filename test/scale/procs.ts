@@ -22,14 +22,25 @@ export interface BotProcess {
 export function botEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', ...extra };
   for (const k of Object.keys(env)) {
-    if (k.startsWith('ARENA_LLM') || k.startsWith('OPENAI') || k === 'ARENA_CONFIG' || k === 'DISCORD_SHARDS' || k === 'SLACK_SIGNING_SECRET' || k === 'SHARDING_MANAGER') delete env[k];
+    if (
+      k.startsWith('ARENA_LLM') ||
+      k.startsWith('OPENAI') ||
+      k === 'ARENA_CONFIG' ||
+      k === 'DISCORD_SHARDS' ||
+      k === 'SLACK_SIGNING_SECRET' ||
+      k === 'SHARDING_MANAGER'
+    )
+      delete env[k];
   }
   return env;
 }
 
 /** Start `src/cli/main.ts args…` with `env`; killed (SIGKILL) after `lifetimeMs` whatever happens. */
 export function startBot(args: readonly string[], env: NodeJS.ProcessEnv, lifetimeMs = 300_000): BotProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const waiters: { pred: (l: LogLine) => boolean; resolve: (l: LogLine) => void }[] = [];
   let parsed: LogLine[] = [];
@@ -57,7 +68,9 @@ export function startBot(args: readonly string[], env: NodeJS.ProcessEnv, lifeti
   };
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const killer = setTimeout(() => child.kill('SIGKILL'), lifetimeMs);
   void exited.then(() => clearTimeout(killer));
   return {
@@ -69,7 +82,10 @@ export function startBot(args: readonly string[], env: NodeJS.ProcessEnv, lifeti
       const found = parsed.find(pred);
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no such log line within ${timeoutMs} ms; output tail:\n${out.slice(-3000)}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`no such log line within ${timeoutMs} ms; output tail:\n${out.slice(-3000)}`)),
+          timeoutMs,
+        );
         const w = { pred, resolve: (l: LogLine) => (clearTimeout(timer), resolve(l)) };
         waiters.push(w);
         void exited.then(() => {

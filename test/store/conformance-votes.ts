@@ -37,21 +37,46 @@ export function runVoteConformance(withStores: WithStores): void {
     withStores(1, async (s) => {
       await newMatch(s, 'm', 'c', 0);
       assert.deepEqual(await s.recordVote(vote()), { ok: true, vote: vote() });
-      assert.deepEqual(await s.recordVote(vote({ choice: 'b', createdAt: at(2) })), { ok: false, code: 'duplicate_vote' }, 'same pair, same voter');
+      assert.deepEqual(
+        await s.recordVote(vote({ choice: 'b', createdAt: at(2) })),
+        { ok: false, code: 'duplicate_vote' },
+        'same pair, same voter',
+      );
       assert.ok((await s.recordVote(vote({ voterId: 'discord:2', choice: 'tie', seated: true }))).ok, 'another voter');
-      const other = vote({ pair: 2, pitchA: 'p0_lab_0', pitchB: 'p0_lab_2', shownFirst: 'p0_lab_0', choice: 'both_bad', createdAt: at(3) });
+      const other = vote({
+        pair: 2,
+        pitchA: 'p0_lab_0',
+        pitchB: 'p0_lab_2',
+        shownFirst: 'p0_lab_0',
+        choice: 'both_bad',
+        createdAt: at(3),
+      });
       assert.ok((await s.recordVote(other)).ok, 'another pair');
       const stored = await s.listVotes({ matchId: 'm' });
       assert.equal(stored.length, 3);
-      assert.deepEqual(stored.find((v) => v.voterId === 'discord:2'), vote({ voterId: 'discord:2', choice: 'tie', seated: true }));
-      assert.deepEqual(stored.find((v) => v.pair === 2), other);
+      assert.deepEqual(
+        stored.find((v) => v.voterId === 'discord:2'),
+        vote({ voterId: 'discord:2', choice: 'tie', seated: true }),
+      );
+      assert.deepEqual(
+        stored.find((v) => v.pair === 2),
+        other,
+      );
     }));
 
   test('votes: the anonymous flag reads back as stored (true, false, null for a vote cast before it existed)', () =>
     withStores(1, async (s) => {
       await newMatch(s, 'm', 'c', 0);
-      for (const [i, anonymous] of ([true, false, null] as const).entries()) assert.ok((await s.recordVote(vote({ voterId: `discord:${i}`, anonymous }))).ok);
-      assert.deepEqual((await s.listVotes({ matchId: 'm' })).map((v) => [v.voterId, v.anonymous]), [['discord:0', true], ['discord:1', false], ['discord:2', null]]);
+      for (const [i, anonymous] of ([true, false, null] as const).entries())
+        assert.ok((await s.recordVote(vote({ voterId: `discord:${i}`, anonymous }))).ok);
+      assert.deepEqual(
+        (await s.listVotes({ matchId: 'm' })).map((v) => [v.voterId, v.anonymous]),
+        [
+          ['discord:0', true],
+          ['discord:1', false],
+          ['discord:2', null],
+        ],
+      );
     }));
 
   test('votes: refused without a row when the match is unknown or the pair is not canonical', () =>
@@ -68,7 +93,9 @@ export function runVoteConformance(withStores: WithStores): void {
   test('votes: the same vote raced from two processes is stored once', () =>
     withStores(2, async (a, b) => {
       await newMatch(a, 'm', 'c', 0);
-      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).recordVote(vote({ createdAt: at(i) }))));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).recordVote(vote({ createdAt: at(i) }))),
+      );
       assert.equal(results.filter((r) => r.ok).length, 1);
       assert.equal(results.filter((r) => !r.ok && r.code === 'duplicate_vote').length, 19);
       assert.equal((await b.listVotes({ matchId: 'm' })).length, 1);
@@ -78,12 +105,24 @@ export function runVoteConformance(withStores: WithStores): void {
     withStores(1, async (s) => {
       await newMatch(s, 'm', 'c', 0);
       await newMatch(s, 'n', 'd', 1);
-      await s.recordVote(vote({ round: 1, ballotId: 'v_2', pitchA: 'p1_lab_0', pitchB: 'p1_lab_1', shownFirst: 'p1_lab_0', createdAt: at(5) }));
+      await s.recordVote(
+        vote({
+          round: 1,
+          ballotId: 'v_2',
+          pitchA: 'p1_lab_0',
+          pitchB: 'p1_lab_1',
+          shownFirst: 'p1_lab_0',
+          createdAt: at(5),
+        }),
+      );
       await s.recordVote(vote({ createdAt: at(4) }));
       await s.recordVote(vote({ matchId: 'n', voterId: 'slack:U1', createdAt: at(9) }));
       const key = (v: VoteRecord) => `${v.matchId}/${v.round}/${v.voterId}`;
       assert.deepEqual((await s.listVotes()).map(key), ['m/0/discord:1', 'm/1/discord:1', 'n/0/slack:U1']);
-      assert.deepEqual((await s.listVotes({ matchId: 'm', round: 1 })).map((v) => v.ballotId), ['v_2']);
+      assert.deepEqual(
+        (await s.listVotes({ matchId: 'm', round: 1 })).map((v) => v.ballotId),
+        ['v_2'],
+      );
       assert.deepEqual((await s.listVotes({ ballotId: 'v_1' })).map(key), ['m/0/discord:1', 'n/0/slack:U1']);
       assert.deepEqual((await s.listVotes({ voterId: 'slack:U1' })).map(key), ['n/0/slack:U1']);
       assert.deepEqual((await s.listVotes({ since: at(5) })).map(key), ['m/1/discord:1', 'n/0/slack:U1']);
@@ -110,7 +149,11 @@ export function runVoteConformance(withStores: WithStores): void {
         calls++;
         return v;
       };
-      const values = await Promise.all([a.secret('pseudonym', gen('first')), b.secret('pseudonym', gen('second')), a.secret('pseudonym', gen('third'))]);
+      const values = await Promise.all([
+        a.secret('pseudonym', gen('first')),
+        b.secret('pseudonym', gen('second')),
+        a.secret('pseudonym', gen('third')),
+      ]);
       assert.equal(new Set(values).size, 1, 'every caller reads the one stored value');
       assert.ok(calls >= 1);
       assert.equal(await b.secret('pseudonym', gen('later')), values[0]);

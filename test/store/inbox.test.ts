@@ -11,7 +11,6 @@ import { INBOX_KEEP_PER_USER, type KyselyEventStore } from '../../src/store/inde
 import { inboxAdd, inboxTake } from '../../src/store/inbox.js';
 import { onBothStores, type PairBackend } from '../support/store-pair.js';
 
-
 const post = (userId: string, text: string) => ({ userId, text });
 const texts = (xs: unknown[]) => xs.map((x) => (x as { text: string }).text);
 
@@ -33,20 +32,39 @@ function suite(backend: PairBackend): void {
       }
     });
 
-    test('posts are held per person AND channel: a take in one channel leaves the other channel\'s posts', async () => {
+    test("posts are held per person AND channel: a take in one channel leaves the other channel's posts", async () => {
       const { a, b, close } = await backend.pair();
       try {
         await a.inboxAdd('discord:1', 'chan-A', [post('discord:1', 'Lab A offers you o_1')]);
         await a.inboxAdd('discord:1', 'chan-B', [post('discord:1', 'round 2 results in B')]);
-        assert.deepEqual(texts(await b.inboxTake('discord:1', 'chan-B')), ['round 2 results in B'], "only channel B's post in channel B");
+        assert.deepEqual(
+          texts(await b.inboxTake('discord:1', 'chan-B')),
+          ['round 2 results in B'],
+          "only channel B's post in channel B",
+        );
         assert.deepEqual(await b.inboxTake('discord:1', 'chan-B'), []);
-        assert.deepEqual(texts(await a.inboxTake('discord:1', 'chan-A')), ['Lab A offers you o_1'], "channel A's post waits for channel A");
+        assert.deepEqual(
+          texts(await a.inboxTake('discord:1', 'chan-A')),
+          ['Lab A offers you o_1'],
+          "channel A's post waits for channel A",
+        );
         // Rows from before channels were kept (channel '') are never shown anywhere.
-        await a.db.insertInto('private_inbox').values({ id: 'legacy-1', user_id: 'discord:1', channel_id: '', sort_key: '0', created_at: new Date().toISOString(), body: JSON.stringify(post('discord:1', 'legacy')) }).execute();
+        await a.db
+          .insertInto('private_inbox')
+          .values({
+            id: 'legacy-1',
+            user_id: 'discord:1',
+            channel_id: '',
+            sort_key: '0',
+            created_at: new Date().toISOString(),
+            body: JSON.stringify(post('discord:1', 'legacy')),
+          })
+          .execute();
         assert.deepEqual(await a.inboxTake('discord:1', 'chan-A'), []);
         await assert.rejects(a.inboxTake('discord:1', ''), TypeError);
         // The bound is per person and channel: a busy channel does not push another channel's posts out.
-        for (let i = 0; i < INBOX_KEEP_PER_USER + 3; i++) await a.inboxAdd('discord:1', 'chan-B', [post('discord:1', `b${i}`)]);
+        for (let i = 0; i < INBOX_KEEP_PER_USER + 3; i++)
+          await a.inboxAdd('discord:1', 'chan-B', [post('discord:1', `b${i}`)]);
         await a.inboxAdd('discord:1', 'chan-A', [post('discord:1', 'still here')]);
         for (let i = 0; i < 3; i++) await a.inboxAdd('discord:1', 'chan-B', [post('discord:1', `b-more${i}`)]);
         assert.deepEqual(texts(await b.inboxTake('discord:1', 'chan-A')), ['still here']);
@@ -59,7 +77,8 @@ function suite(backend: PairBackend): void {
     test(`bounded: the newest ${INBOX_KEEP_PER_USER} posts per person, none past the age limit`, async () => {
       const { a, b, close } = await backend.pair();
       try {
-        for (let i = 0; i < INBOX_KEEP_PER_USER + 5; i++) await a.inboxAdd('discord:1', 'c1', [post('discord:1', `p${i}`)]);
+        for (let i = 0; i < INBOX_KEEP_PER_USER + 5; i++)
+          await a.inboxAdd('discord:1', 'c1', [post('discord:1', `p${i}`)]);
         const got = texts(await b.inboxTake('discord:1', 'c1'));
         assert.equal(got.length, INBOX_KEEP_PER_USER);
         assert.equal(got[0], 'p5', 'the oldest went first');
@@ -70,7 +89,10 @@ function suite(backend: PairBackend): void {
         await inboxAdd(a.db, 'discord:8', 'c1', [post('discord:8', 'fresh')]);
         assert.deepEqual(await inboxTake(b.db, 'discord:9', 'c1'), [], 'expired posts are gone');
         const rows = await a.db.selectFrom('private_inbox').select('user_id').execute();
-        assert.deepEqual(rows.map((r) => r.user_id), ['discord:8']);
+        assert.deepEqual(
+          rows.map((r) => r.user_id),
+          ['discord:8'],
+        );
         await assert.rejects(a.inboxAdd('', 'c1', [post('', 'x')]), TypeError);
       } finally {
         await close();
@@ -109,10 +131,19 @@ function suite(backend: PairBackend): void {
         const lb = b.rateLimit('vote_test', { points: 3, durationSeconds: 60 });
         const shared = backend.name === 'postgres';
         assert.equal(la.scope, shared ? 'shared' : 'process');
-        const got = [await la.consume('discord:1'), await lb.consume('discord:1'), await la.consume('discord:1'), await lb.consume('discord:1')];
+        const got = [
+          await la.consume('discord:1'),
+          await lb.consume('discord:1'),
+          await la.consume('discord:1'),
+          await lb.consume('discord:1'),
+        ];
         const refused = got.filter((g) => !g.ok);
         if (shared) {
-          assert.deepEqual(got.map((g) => g.ok), [true, true, true, false], 'the 4th point across both processes is refused');
+          assert.deepEqual(
+            got.map((g) => g.ok),
+            [true, true, true, false],
+            'the 4th point across both processes is refused',
+          );
           assert.ok(!refused[0]!.ok && refused[0]!.msBeforeNext > 0 && refused[0]!.msBeforeNext <= 60_000);
         } else {
           assert.equal(refused.length, 0, 'two points per process, each within its own limit of 3');

@@ -22,10 +22,14 @@ withPostgres('postgres conformance', (url) => {
 
   test('postgres: several processes opening a fresh schema at once migrate it once', async () => {
     const schema = `arena_t_${runId}_mig`;
-    const stores = await Promise.all(Array.from({ length: 4 }, () => openPostgresStore({ connectionString: url, schema, maxConnections: 2 })));
+    const stores = await Promise.all(
+      Array.from({ length: 4 }, () => openPostgresStore({ connectionString: url, schema, maxConnections: 2 })),
+    );
     try {
       const created = await Promise.all(
-        stores.map((s, i) => s.createMatch({ id: `m${i}`, channelId: 'c', platform: 'console', createdAt: '2025-01-01T00:00:00.000Z' })),
+        stores.map((s, i) =>
+          s.createMatch({ id: `m${i}`, channelId: 'c', platform: 'console', createdAt: '2025-01-01T00:00:00.000Z' }),
+        ),
       );
       assert.equal(created.filter((r) => r.ok).length, 1, 'one schema, one active match per channel');
     } finally {
@@ -43,7 +47,10 @@ withPostgres('postgres conformance', (url) => {
       const s = await openStore({ databaseUrl: withPath.toString() });
       try {
         assert.equal(s.dialect, 'postgres');
-        assert.ok((await s.createMatch({ id: 'm', channelId: 'c', platform: 'slack', createdAt: '2025-01-01T00:00:00.000Z' })).ok);
+        assert.ok(
+          (await s.createMatch({ id: 'm', channelId: 'c', platform: 'slack', createdAt: '2025-01-01T00:00:00.000Z' }))
+            .ok,
+        );
         assert.equal((await s.getMatch('m'))?.platform, 'slack');
       } finally {
         await s.close();

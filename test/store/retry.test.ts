@@ -14,10 +14,16 @@ test('a migration is retried when another schema vanished under the catalog list
   assert.equal(ok, 'done');
   assert.equal(calls, 3);
   calls = 0;
-  await assert.rejects(retryOnVanishedSchema(async () => (calls++, Promise.reject(vanished('mine'))), 'mine'), /"mine"/);
+  await assert.rejects(
+    retryOnVanishedSchema(async () => (calls++, Promise.reject(vanished('mine'))), 'mine'),
+    /"mine"/,
+  );
   assert.equal(calls, 1, 'our own schema missing is a real failure');
   calls = 0;
-  await assert.rejects(retryOnVanishedSchema(async () => (calls++, Promise.reject(new Error('syntax error'))), 'mine'), /syntax/);
+  await assert.rejects(
+    retryOnVanishedSchema(async () => (calls++, Promise.reject(new Error('syntax error'))), 'mine'),
+    /syntax/,
+  );
   assert.equal(calls, 1);
   calls = 0;
   await assert.rejects(retryOnVanishedSchema(async () => (calls++, Promise.reject(vanished('other'))), 'mine'));

@@ -9,13 +9,23 @@ import { openSqliteStore } from '../../src/store/index.js';
 async function main(): Promise<void> {
   const [path = '', prefix = '', count = '0'] = process.argv.slice(2);
   const store = await openSqliteStore(path);
-  const created = await store.createMatch({ id: 'm', channelId: 'c', platform: 'console', createdAt: '2025-01-01T00:00:00.000Z' });
+  const created = await store.createMatch({
+    id: 'm',
+    channelId: 'c',
+    platform: 'console',
+    createdAt: '2025-01-01T00:00:00.000Z',
+  });
   if (!created.ok && created.code !== 'duplicate_match') throw new Error(`createMatch: ${created.code}`);
   let expected = 0;
   let conflicts = 0;
   for (let i = 0; i < Number(count); i++) {
     for (;;) {
-      const r = await store.append('m', expected, { type: 'seat_done', lab: `${prefix}${i}` }, '2025-01-01T00:00:01.000Z');
+      const r = await store.append(
+        'm',
+        expected,
+        { type: 'seat_done', lab: `${prefix}${i}` },
+        '2025-01-01T00:00:01.000Z',
+      );
       if (r.ok) {
         expected = r.event.seq;
         break;

@@ -46,7 +46,9 @@ test('sqlite: :memory: stores are private and work end to end', async () => {
   const b = await openStore({ sqlitePath: ':memory:' });
   try {
     assert.equal(a.dialect, 'sqlite');
-    assert.ok((await a.createMatch({ id: 'm', channelId: 'c', platform: 'console', createdAt: '2025-01-01T00:00:00.000Z' })).ok);
+    assert.ok(
+      (await a.createMatch({ id: 'm', channelId: 'c', platform: 'console', createdAt: '2025-01-01T00:00:00.000Z' })).ok,
+    );
     assert.ok((await a.append('m', 0, { type: 'seat_done', lab: 'x' }, '2025-01-01T00:00:01.000Z')).ok);
     assert.equal((await a.load('m')).length, 1);
     assert.equal(await b.getMatch('m'), null);
@@ -62,20 +64,27 @@ test('openStore: no URL means SQLite at sqlitePath; a non-postgres URL is bad_co
   assert.equal(s.dialect, 'sqlite');
   await s.close();
   assert.equal(existsSync(path), true);
-  await assert.rejects(openStore({ databaseUrl: 'mysql://u:p@127.0.0.1/x' }), (e: unknown) => e instanceof StoreError && e.code === 'bad_config');
+  await assert.rejects(
+    openStore({ databaseUrl: 'mysql://u:p@127.0.0.1/x' }),
+    (e: unknown) => e instanceof StoreError && e.code === 'bad_config',
+  );
 });
 
 test('sqlite: two OS processes on one new file: both open it, 2×100 appends without gaps, one claim', async () => {
   const path = join(root, 'processes', 'arena.db');
   const writer = fileURLToPath(new URL('./sqlite-writer.ts', import.meta.url));
-  const run = (prefix: string) => promisify(execFile)(process.execPath, ['--import', 'tsx', writer, path, prefix, '100']);
+  const run = (prefix: string) =>
+    promisify(execFile)(process.execPath, ['--import', 'tsx', writer, path, prefix, '100']);
   const outs = await Promise.all([run('a'), run('b')]);
   const reports = outs.map((o) => JSON.parse(o.stdout.trim()) as { conflicts: number; claimed: boolean });
   assert.equal(reports.filter((r) => r.claimed).length, 1, 'exactly one process won the claim');
   const s = await openSqliteStore(path);
   try {
     const log = await s.load('m');
-    assert.deepEqual(log.map((e) => e.seq), Array.from({ length: 200 }, (_, i) => i + 1));
+    assert.deepEqual(
+      log.map((e) => e.seq),
+      Array.from({ length: 200 }, (_, i) => i + 1),
+    );
     const labs = new Set(log.map((e) => (e.body.type === 'seat_done' ? e.body.lab : '')));
     assert.equal(labs.size, 200);
     for (let i = 0; i < 100; i++) assert.ok(labs.has(`a${i}`) && labs.has(`b${i}`));

@@ -8,7 +8,6 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onBothStores, type PairBackend } from '../support/store-pair.js';
 
-
 const at = '2026-01-01T00:00:00.000Z';
 
 function suite(backend: PairBackend): void {
@@ -17,18 +16,61 @@ function suite(backend: PairBackend): void {
       const { a, b, close } = await backend.pair();
       try {
         assert.ok((await a.createMatch({ id: 'm_flat', channelId: 'C1', platform: 'slack', createdAt: at })).ok);
-        assert.ok((await a.createMatch({ id: 'm_t1', channelId: 'C1:1.1', platform: 'slack', createdAt: at, parentChannelId: 'C1' })).ok);
-        assert.ok((await b.createMatch({ id: 'm_t2', channelId: 'C1:2.2', platform: 'slack', createdAt: '2026-01-01T00:00:01.000Z', parentChannelId: 'C1' })).ok);
-        assert.ok((await b.createMatch({ id: 'm_other', channelId: 'C2:3.3', platform: 'slack', createdAt: at, parentChannelId: 'C2' })).ok);
+        assert.ok(
+          (
+            await a.createMatch({
+              id: 'm_t1',
+              channelId: 'C1:1.1',
+              platform: 'slack',
+              createdAt: at,
+              parentChannelId: 'C1',
+            })
+          ).ok,
+        );
+        assert.ok(
+          (
+            await b.createMatch({
+              id: 'm_t2',
+              channelId: 'C1:2.2',
+              platform: 'slack',
+              createdAt: '2026-01-01T00:00:01.000Z',
+              parentChannelId: 'C1',
+            })
+          ).ok,
+        );
+        assert.ok(
+          (
+            await b.createMatch({
+              id: 'm_other',
+              channelId: 'C2:3.3',
+              platform: 'slack',
+              createdAt: at,
+              parentChannelId: 'C2',
+            })
+          ).ok,
+        );
         // One active match per channel still holds for the thread itself.
-        const busy = await a.createMatch({ id: 'm_t1b', channelId: 'C1:1.1', platform: 'slack', createdAt: at, parentChannelId: 'C1' });
+        const busy = await a.createMatch({
+          id: 'm_t1b',
+          channelId: 'C1:1.1',
+          platform: 'slack',
+          createdAt: at,
+          parentChannelId: 'C1',
+        });
         assert.deepEqual(busy, { ok: false, code: 'channel_busy', activeMatchId: 'm_t1' });
-        assert.deepEqual((await b.activeMatchesUnder('C1')).map((m) => m.id), ['m_t1', 'm_t2']);
+        assert.deepEqual(
+          (await b.activeMatchesUnder('C1')).map((m) => m.id),
+          ['m_t1', 'm_t2'],
+        );
         assert.equal((await a.activeMatchInChannel('C1'))?.id, 'm_flat');
         assert.equal((await a.getMatch('m_t1'))?.parentChannelId, 'C1');
         assert.equal((await a.getMatch('m_flat'))?.parentChannelId, undefined);
         await a.setMatchStatus('m_t1', 'over');
-        assert.deepEqual((await b.activeMatchesUnder('C1')).map((m) => m.id), ['m_t2'], 'an ended match is not listed');
+        assert.deepEqual(
+          (await b.activeMatchesUnder('C1')).map((m) => m.id),
+          ['m_t2'],
+          'an ended match is not listed',
+        );
         assert.deepEqual(await a.activeMatchesUnder('C9'), []);
       } finally {
         await close();

@@ -15,14 +15,24 @@ import { retryOnVanishedSchema } from '../../src/store/migrations.js';
 import { freshSchema, pgAdmin, withPostgres } from '../support/postgres.js';
 
 /** The migrations before `first` (by name), e.g. `'0003'` for 0001–0002. */
-export const migrationsBefore = (first: string): Record<string, Migration> => Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => name < first));
+export const migrationsBefore = (first: string): Record<string, Migration> =>
+  Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => name < first));
 
 /** Register an SQLite and a PostgreSQL test `name`: migrate to `until`, `prepare`, open the store, `check`. */
-export function upgradeTests(name: string, until: Record<string, Migration>, prepare: (db: Kysely<unknown>) => Promise<void>, check: (store: EventStore) => Promise<void>): void {
+export function upgradeTests(
+  name: string,
+  until: Record<string, Migration>,
+  prepare: (db: Kysely<unknown>) => Promise<void>,
+  check: (store: EventStore) => Promise<void>,
+): void {
   const toOld = async (db: Kysely<unknown>, options: { migrationTableSchema?: string } = {}) => {
     // Other test files drop their schemas meanwhile; the store's own retry covers that race (migrations.ts).
     await retryOnVanishedSchema(async () => {
-      const r = await new Migrator({ db, provider: { getMigrations: async () => until }, ...options }).migrateToLatest();
+      const r = await new Migrator({
+        db,
+        provider: { getMigrations: async () => until },
+        ...options,
+      }).migrateToLatest();
       if (r.error !== undefined) throw r.error;
     }, options.migrationTableSchema ?? 'main');
     await prepare(db);

@@ -7,7 +7,10 @@
 import assert from 'node:assert/strict';
 
 /** Checks the stop sequence in `logs` (JSON log lines in order); returns the closing line. */
-export function assertBoundedStop(logs: readonly Record<string, unknown>[], o: { begin: string; end: string; drainSeconds: number }): Record<string, unknown> {
+export function assertBoundedStop(
+  logs: readonly Record<string, unknown>[],
+  o: { begin: string; end: string; drainSeconds: number },
+): Record<string, unknown> {
   const at = (msg: string) => logs.findIndex((l) => l.msg === msg);
   const begin = at(o.begin);
   const end = at(o.end);

@@ -18,7 +18,11 @@ export interface WaitOptions {
  * Resolves as soon as `pred()` is true (checked at once, then every `intervalMs`); fails the test with
  * "timed out waiting for <what>" after `timeoutMs`.
  */
-export async function waitUntil(what: string, pred: () => boolean | Promise<boolean>, opts: WaitOptions = {}): Promise<void> {
+export async function waitUntil(
+  what: string,
+  pred: () => boolean | Promise<boolean>,
+  opts: WaitOptions = {},
+): Promise<void> {
   const { timeoutMs = 10_000, intervalMs = 10 } = opts;
   const end = Date.now() + timeoutMs;
   for (;;) {

@@ -20,12 +20,30 @@ import {
 import { applyAction, createMatch } from '../../src/engine/index.js';
 import type { MatchState } from '../../src/engine/types.js';
 
-const pitch = (lab: string, round = 2): BallotPitch => ({ id: `p${round}_${lab}`, lab, kind: 'pitch', text: `text of ${lab}`, jobIds: [], replyTo: null });
+const pitch = (lab: string, round = 2): BallotPitch => ({
+  id: `p${round}_${lab}`,
+  lab,
+  kind: 'pitch',
+  text: `text of ${lab}`,
+  jobIds: [],
+  replyTo: null,
+});
 
 function ballotOf(labs: string[], extra: Partial<Ballot> = {}): Ballot {
   const pitches = labs.map((l) => pitch(l));
   const blind = Object.fromEntries(pitches.map((p) => [p.id, { text: p.text, leaks: [] }]));
-  return { id: 'v_3', round: 2, pitches, pairs: allPairs(pitches), openedAt: 0, closesAt: null, closed: null, judge: null, blind, ...extra };
+  return {
+    id: 'v_3',
+    round: 2,
+    pitches,
+    pairs: allPairs(pitches),
+    openedAt: 0,
+    closesAt: null,
+    closed: null,
+    judge: null,
+    blind,
+    ...extra,
+  };
 }
 
 /** A market_round state with a pitch by each of `labs` (on their first job) in round 0. */
@@ -33,7 +51,11 @@ function pitched(labs: string[], finish: string[] = []): MatchState {
   let s = createMatch({ task: 'coalition_market', seed: 5 });
   for (const lab of labs) {
     const job = Object.values(s.jobs).find((j) => j.owner === lab)!;
-    const out = applyAction(s, lab, { action_type: 'make_pitch', message: `${job.id} needs GPU-hours before its deadline, ${lab}`, job_ids: [job.id] });
+    const out = applyAction(s, lab, {
+      action_type: 'make_pitch',
+      message: `${job.id} needs GPU-hours before its deadline, ${lab}`,
+      job_ids: [job.id],
+    });
     assert.equal(out.result.ok, true, out.result.code);
     s = out.state;
   }
@@ -45,10 +67,26 @@ describe('building a ballot', () => {
   test('one pitch per unfinished seat that pitched, in seat order; a later pitch replaces the earlier one', () => {
     let s = pitched(['lab_2', 'lab_0', 'lab_1'], ['lab_1']);
     const job = Object.values(s.jobs).find((j) => j.owner === 'lab_0')!;
-    s = applyAction(s, 'lab_0', { action_type: 'counter_pitch', target_lab_id: 'lab_2', message: `${job.id} is more urgent than theirs`, job_ids: [job.id] }).state;
+    s = applyAction(s, 'lab_0', {
+      action_type: 'counter_pitch',
+      target_lab_id: 'lab_2',
+      message: `${job.id} is more urgent than theirs`,
+      job_ids: [job.id],
+    }).state;
     const got = ballotPitches(s);
-    assert.deepEqual(got.map((p) => p.id), ['p0_lab_0', 'p0_lab_2'], 'lab_1 finished; seat order');
-    assert.deepEqual(got[0], { id: 'p0_lab_0', lab: 'lab_0', kind: 'counter_pitch', text: `${job.id} is more urgent than theirs`, jobIds: [job.id], replyTo: 'lab_2' });
+    assert.deepEqual(
+      got.map((p) => p.id),
+      ['p0_lab_0', 'p0_lab_2'],
+      'lab_1 finished; seat order',
+    );
+    assert.deepEqual(got[0], {
+      id: 'p0_lab_0',
+      lab: 'lab_0',
+      kind: 'counter_pitch',
+      text: `${job.id} is more urgent than theirs`,
+      jobIds: [job.id],
+      replyTo: 'lab_2',
+    });
     assert.equal(got[1]!.kind, 'pitch');
   });
 
@@ -97,7 +135,10 @@ describe('serving pairs to a voter', () => {
   });
 
   test('a closed ballot, or one past its clock, takes no vote', () => {
-    assert.equal(checkPair(ballotOf(['lab_0', 'lab_1'], { closed: { reason: 'timer', at: 5 } }), 1, null, 0), 'ballot_closed');
+    assert.equal(
+      checkPair(ballotOf(['lab_0', 'lab_1'], { closed: { reason: 'timer', at: 5 } }), 1, null, 0),
+      'ballot_closed',
+    );
     const timed = ballotOf(['lab_0', 'lab_1'], { closesAt: 1000 });
     assert.equal(checkPair(timed, 1, null, 999), null);
     assert.equal(checkPair(timed, 1, null, 1000), 'ballot_closed');

@@ -27,9 +27,25 @@ export const ADMIN_TOKEN = 'admin-token-0123456789abcdef';
 export const LINK_SECRET = 'link-secret-0123456789abcdef';
 
 /** Default settings of the tests (names shown, so the escaping of display names is exercised). */
-export function settings(over: Partial<WebSettings['web']> = {}, data: WebSettings['data'] = { includeSeeded: false }): WebSettings {
+export function settings(
+  over: Partial<WebSettings['web']> = {},
+  data: WebSettings['data'] = { includeSeeded: false },
+): WebSettings {
   return {
-    web: { publicUrl: 'http://127.0.0.1', linkSecret: LINK_SECRET, adminToken: ADMIN_TOKEN, people: 'names', minMatches: 1, maxStreams: 1000, maxStreamsPerAddress: 200, streamSeconds: 600, requestsPerMinute: 100_000, renderRequestsPerMinute: 100_000, pollMs: 50, ...over },
+    web: {
+      publicUrl: 'http://127.0.0.1',
+      linkSecret: LINK_SECRET,
+      adminToken: ADMIN_TOKEN,
+      people: 'names',
+      minMatches: 1,
+      maxStreams: 1000,
+      maxStreamsPerAddress: 200,
+      streamSeconds: 600,
+      requestsPerMinute: 100_000,
+      renderRequestsPerMinute: 100_000,
+      pollMs: 50,
+      ...over,
+    },
     votes: { perMinute: 30, pseudonymSecret: 'pseudonym-secret-0123456789' },
     data,
   };
@@ -51,12 +67,25 @@ export interface WebHarness {
  * Start the bot's host and the web page on one temporary SQLite file. The tests play fixed seeds for fixed
  * worlds: practice matches, which this deployment counts (config data.includeSeeded) unless `includeSeeded: false`.
  */
-export async function webHarness(opts: { web?: Partial<WebSettings['web']>; perMinute?: number; ballotSeconds?: number; now?: () => number; includeSeeded?: boolean } = {}): Promise<WebHarness> {
+export async function webHarness(
+  opts: {
+    web?: Partial<WebSettings['web']>;
+    perMinute?: number;
+    ballotSeconds?: number;
+    now?: () => number;
+    includeSeeded?: boolean;
+  } = {},
+): Promise<WebHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'arena-web-'));
   const file = join(dir, 'arena.db');
   const hostStore = await openStore({ sqlitePath: file });
   const includeSeeded = opts.includeSeeded ?? true;
-  const host = new RoundHost({ store: hostStore, publish: async () => {}, votes: { ballotSeconds: opts.ballotSeconds ?? 300, perMinute: opts.perMinute ?? 30 }, data: { includeSeeded, notice: dataNotice() } });
+  const host = new RoundHost({
+    store: hostStore,
+    publish: async () => {},
+    votes: { ballotSeconds: opts.ballotSeconds ?? 300, perMinute: opts.perMinute ?? 30 },
+    data: { includeSeeded, notice: dataNotice() },
+  });
   const webStore = await openStore({ sqlitePath: file });
   const s = settings(opts.web, { includeSeeded });
   if (opts.perMinute) s.votes.perMinute = opts.perMinute;
@@ -101,7 +130,10 @@ export async function startMatch(h: WebHarness, votes = true): Promise<string> {
 }
 
 /** Both people pitch (player-written HTML in alice's) and say done: the round closes. */
-export async function pitchRound(h: WebHarness, alicePitch = 'We need <script>alert(1)</script> GPU-hours for our training job now'): Promise<void> {
+export async function pitchRound(
+  h: WebHarness,
+  alicePitch = 'We need <script>alert(1)</script> GPU-hours for our training job now',
+): Promise<void> {
   const m = await h.current();
   for (const [who, text] of [
     [alice, alicePitch],
@@ -125,7 +157,8 @@ export async function playToEnd(h: WebHarness): Promise<void> {
   }
 }
 
-export const CHROMIUM = ['/usr/bin/chromium', '/usr/lib/chromium/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p)) ?? null;
+export const CHROMIUM =
+  ['/usr/bin/chromium', '/usr/lib/chromium/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p)) ?? null;
 
 /**
  * One browser for a test file: Debian's chromium (headless, no sandbox: CI runs as root). Without it: null
@@ -133,23 +166,46 @@ export const CHROMIUM = ['/usr/bin/chromium', '/usr/lib/chromium/chromium', '/us
  */
 export async function launchBrowser(): Promise<Browser | null> {
   if (!CHROMIUM) {
-    if (process.env.CI) throw new Error('chromium is not installed: .ci/run installs it (apt-get install chromium); browser tests must not skip under CI');
+    if (process.env.CI)
+      throw new Error(
+        'chromium is not installed: .ci/run installs it (apt-get install chromium); browser tests must not skip under CI',
+      );
     return null;
   }
   const puppeteer = (await import('puppeteer-core')).default;
-  return puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'] });
+  return puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
+  });
 }
 
 /** Run axe-core (WCAG 2 A/AA) on the page; returns its violations (id and a few targets). */
-export async function axeViolations(page: import('puppeteer-core').Page): Promise<{ id: string; help: string; targets: string[] }[]> {
+export async function axeViolations(
+  page: import('puppeteer-core').Page,
+): Promise<{ id: string; help: string; targets: string[] }[]> {
   const { createRequire } = await import('node:module');
   const { readFileSync } = await import('node:fs');
   const src = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   // Evaluated through DevTools, not a <script>: the page's CSP (default-src 'self') stays as it is.
   await page.evaluate(src);
   return page.evaluate(async () => {
-    const w = globalThis as unknown as { document: unknown; axe: { run(ctx: unknown, o: unknown): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } };
-    const r = await w.axe.run(w.document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return r.violations.map((v) => ({ id: v.id, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+    const w = globalThis as unknown as {
+      document: unknown;
+      axe: {
+        run(
+          ctx: unknown,
+          o: unknown,
+        ): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }>;
+      };
+    };
+    const r = await w.axe.run(w.document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return r.violations.map((v) => ({
+      id: v.id,
+      help: v.help,
+      targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+    }));
   });
 }

@@ -5,7 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { configureVoteLinks, newVoteClaims, signVoteToken, verifyVoteToken, voteLinkFor } from '../../src/web/links/vote-link.js';
+import {
+  configureVoteLinks,
+  newVoteClaims,
+  signVoteToken,
+  verifyVoteToken,
+  voteLinkFor,
+} from '../../src/web/links/vote-link.js';
 import { openStore } from '../../src/store/index.js';
 import { carol, pitchRound, startMatch, webHarness } from './helpers.js';
 
@@ -21,12 +27,21 @@ describe('web-vote links', () => {
     const [body, sig] = token.split('.') as [string, string];
     const payload = JSON.parse(Buffer.from(body, 'base64url').toString()) as Record<string, unknown>;
     const forgedBody = Buffer.from(JSON.stringify({ ...payload, u: 'discord:666' })).toString('base64url');
-    assert.deepEqual(verifyVoteToken(`${forgedBody}.${sig}`, KEY, NOW), { ok: false, code: 'bad_signature' }, 'another user, same signature');
-    assert.deepEqual(verifyVoteToken(`${body}.${sig.slice(0, -1)}${sig.endsWith('A') ? 'B' : 'A'}`, KEY, NOW), { ok: false, code: 'bad_signature' });
+    assert.deepEqual(
+      verifyVoteToken(`${forgedBody}.${sig}`, KEY, NOW),
+      { ok: false, code: 'bad_signature' },
+      'another user, same signature',
+    );
+    assert.deepEqual(verifyVoteToken(`${body}.${sig.slice(0, -1)}${sig.endsWith('A') ? 'B' : 'A'}`, KEY, NOW), {
+      ok: false,
+      code: 'bad_signature',
+    });
     // Every other spelling of the last character is refused, including those that decode to the same bytes
     // (its 2 low bits are padding): only the issued link itself verifies.
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-    for (const c of alphabet) if (c !== sig.at(-1)) assert.equal(verifyVoteToken(`${body}.${sig.slice(0, -1)}${c}`, KEY, NOW).ok, false, `last character ${c}`);
+    for (const c of alphabet)
+      if (c !== sig.at(-1))
+        assert.equal(verifyVoteToken(`${body}.${sig.slice(0, -1)}${c}`, KEY, NOW).ok, false, `last character ${c}`);
     assert.deepEqual(verifyVoteToken(token, 'another-key-0123456789abcdef', NOW), { ok: false, code: 'bad_signature' });
     assert.deepEqual(verifyVoteToken('garbage', KEY, NOW), { ok: false, code: 'malformed_link' });
     assert.deepEqual(verifyVoteToken(token, KEY, NOW + 600_000), { ok: false, code: 'expired_link' }, 'at its expiry');

@@ -36,7 +36,14 @@ describe('web page under load', () => {
     store = await openStore({ sqlitePath: db });
     host = new RoundHost({ store, publish: async () => {} });
     web = spawn(process.execPath, ['--import', 'tsx', 'src/cli/web.ts', '--port', '0'], {
-      env: { ...process.env, ARENA_CONFIG: join(dir, 'arena.json'), ARENA_DB: db, LOG_LEVEL: 'warn', ARENA_WEB_REQUESTS_PER_MINUTE: '100000', ARENA_WEB_MAX_STREAMS_PER_ADDRESS: String(CLIENTS) },
+      env: {
+        ...process.env,
+        ARENA_CONFIG: join(dir, 'arena.json'),
+        ARENA_DB: db,
+        LOG_LEVEL: 'warn',
+        ARENA_WEB_REQUESTS_PER_MINUTE: '100000',
+        ARENA_WEB_MAX_STREAMS_PER_ADDRESS: String(CLIENTS),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     base = await new Promise<string>((ok, fail) => {
@@ -111,14 +118,24 @@ describe('web page under load', () => {
     for (let k = 0; k < COMMANDS; k++) {
       sentAt[k] = performance.now();
       await run(k % 2 ? bob : alice, `message text:"load-${k}-mark"`);
-      await waitUntil(`update ${k} in every stream`, () => seen.every((s) => s.has(k)), { timeoutMs: 30_000, intervalMs: 5 });
+      await waitUntil(`update ${k} in every stream`, () => seen.every((s) => s.has(k)), {
+        timeoutMs: 30_000,
+        intervalMs: 5,
+      });
     }
     const lat = seen.flatMap((s) => [...s].map(([k, at]) => at - sentAt[k]!)).sort((a, b) => a - b);
     const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))]!;
     const { rssBytes } = await health();
-    for (const list of ids) assert.deepEqual(list, [...new Set(list)].sort((a, b) => a - b), 'each client: items in order, once each');
+    for (const list of ids)
+      assert.deepEqual(
+        list,
+        [...new Set(list)].sort((a, b) => a - b),
+        'each client: items in order, once each',
+      );
     assert.equal(lat.length, CLIENTS * COMMANDS);
-    t.diagnostic(`${CLIENTS} streams × ${COMMANDS} commands: command → update p50 ${q(0.5).toFixed(0)} ms, p99 ${q(0.99).toFixed(0)} ms, max ${lat.at(-1)!.toFixed(0)} ms; web process RSS ${(rssBytes / 2 ** 20).toFixed(0)} MB`);
+    t.diagnostic(
+      `${CLIENTS} streams × ${COMMANDS} commands: command → update p50 ${q(0.5).toFixed(0)} ms, p99 ${q(0.99).toFixed(0)} ms, max ${lat.at(-1)!.toFixed(0)} ms; web process RSS ${(rssBytes / 2 ** 20).toFixed(0)} MB`,
+    );
     for (const ac of aborts) ac.abort();
   });
 });

@@ -13,15 +13,40 @@ import { carol, LINK_SECRET, pitchRound, startMatch, webHarness, type WebHarness
 
 test('checkSameOrigin: the page itself (publicUrl or Host) passes; other sites, none and null do not', () => {
   const own = 'https://arena.example.org';
-  assert.deepEqual(checkSameOrigin({ origin: 'https://arena.example.org', host: '10.0.0.5:8090' }, own), { ok: true }, 'publicUrl behind a proxy');
-  assert.deepEqual(checkSameOrigin({ origin: 'http://127.0.0.1:8090', host: '127.0.0.1:8090' }, null), { ok: true }, 'the host it was sent to');
-  assert.deepEqual(checkSameOrigin({ referer: 'http://127.0.0.1:8090/vote', host: '127.0.0.1:8090' }, null), { ok: true }, 'Referer when there is no Origin');
-  assert.deepEqual(checkSameOrigin({ origin: 'https://evil.example', host: 'arena.example.org' }, own), { ok: false, origin: 'https://evil.example' });
-  assert.deepEqual(checkSameOrigin({ origin: 'https://arena.example.org.evil.example', host: 'arena.example.org' }, own), { ok: false, origin: 'https://arena.example.org.evil.example' });
-  assert.deepEqual(checkSameOrigin({ origin: 'http://127.0.0.1:9999', host: '127.0.0.1:8090' }, null), { ok: false, origin: 'http://127.0.0.1:9999' }, 'another port is another origin');
+  assert.deepEqual(
+    checkSameOrigin({ origin: 'https://arena.example.org', host: '10.0.0.5:8090' }, own),
+    { ok: true },
+    'publicUrl behind a proxy',
+  );
+  assert.deepEqual(
+    checkSameOrigin({ origin: 'http://127.0.0.1:8090', host: '127.0.0.1:8090' }, null),
+    { ok: true },
+    'the host it was sent to',
+  );
+  assert.deepEqual(
+    checkSameOrigin({ referer: 'http://127.0.0.1:8090/vote', host: '127.0.0.1:8090' }, null),
+    { ok: true },
+    'Referer when there is no Origin',
+  );
+  assert.deepEqual(checkSameOrigin({ origin: 'https://evil.example', host: 'arena.example.org' }, own), {
+    ok: false,
+    origin: 'https://evil.example',
+  });
+  assert.deepEqual(
+    checkSameOrigin({ origin: 'https://arena.example.org.evil.example', host: 'arena.example.org' }, own),
+    { ok: false, origin: 'https://arena.example.org.evil.example' },
+  );
+  assert.deepEqual(
+    checkSameOrigin({ origin: 'http://127.0.0.1:9999', host: '127.0.0.1:8090' }, null),
+    { ok: false, origin: 'http://127.0.0.1:9999' },
+    'another port is another origin',
+  );
   assert.deepEqual(checkSameOrigin({ origin: 'null', host: 'arena.example.org' }, own), { ok: false, origin: 'null' });
   assert.deepEqual(checkSameOrigin({ host: 'arena.example.org' }, own), { ok: false, origin: null });
-  assert.deepEqual(checkSameOrigin({ origin: 'javascript:alert(1)', host: 'arena.example.org' }, own), { ok: false, origin: 'javascript:alert(1)' });
+  assert.deepEqual(checkSameOrigin({ origin: 'javascript:alert(1)', host: 'arena.example.org' }, own), {
+    ok: false,
+    origin: 'javascript:alert(1)',
+  });
 });
 
 describe('POST /vote checks its Origin', () => {
@@ -49,12 +74,26 @@ describe('POST /vote checks its Origin', () => {
   });
 
   const post = (headers: Record<string, string>) =>
-    h.web.app.inject({ method: 'POST', url: '/vote', payload: form, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', host: h.base.slice('http://'.length), ...headers } });
+    h.web.app.inject({
+      method: 'POST',
+      url: '/vote',
+      payload: form,
+      headers: {
+        cookie,
+        'content-type': 'application/x-www-form-urlencoded',
+        host: h.base.slice('http://'.length),
+        ...headers,
+      },
+    });
   const votes = async () => (await h.webStore.listVotes({ voterId: carol.userId })).length;
 
   test('from another site, from nowhere, or from null: 403, a clear page, nothing recorded', async () => {
     for (const [what, headers, says] of [
-      ['another site', { origin: 'https://evil.example' }, /sent from another site \(https:\/\/evil\.example\), not from this page, so it was not recorded/],
+      [
+        'another site',
+        { origin: 'https://evil.example' },
+        /sent from another site \(https:\/\/evil\.example\), not from this page, so it was not recorded/,
+      ],
       ['another port of this host', { origin: 'http://127.0.0.1:1' }, /another site \(http:\/\/127\.0\.0\.1:1\)/],
       ['a sandboxed frame', { origin: 'null' }, /another site \(null\)/],
       ['no Origin nor Referer', {}, /sent from a page that did not say where it was/],

@@ -27,7 +27,12 @@ function privateNumbers(s: MatchState, into: Set<string>): void {
 const SEED = 48213;
 
 /** Read an event stream for a while: the text it sent (the stream is cancelled when `until` holds or after `ms`). */
-async function readStream(url: string, until: (text: string) => boolean, headers: Record<string, string> = {}, ms = 8000): Promise<{ status: number; text: string }> {
+async function readStream(
+  url: string,
+  until: (text: string) => boolean,
+  headers: Record<string, string> = {},
+  ms = 8000,
+): Promise<{ status: number; text: string }> {
   const ac = new AbortController();
   const res = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: ac.signal });
   if (!res.ok || !res.body) return { status: res.status, text: await res.text() };
@@ -38,7 +43,10 @@ async function readStream(url: string, until: (text: string) => boolean, headers
   try {
     while (!until(text) && Date.now() < end) {
       let timer: NodeJS.Timeout | undefined;
-      const r = await Promise.race([reader.read(), new Promise<null>((ok) => (timer = setTimeout(() => ok(null), Math.max(1, end - Date.now()))))]);
+      const r = await Promise.race([
+        reader.read(),
+        new Promise<null>((ok) => (timer = setTimeout(() => ok(null), Math.max(1, end - Date.now())))),
+      ]);
       clearTimeout(timer);
       if (!r || r.done) break;
       text += dec.decode(r.value, { stream: true });
@@ -82,11 +90,17 @@ describe('web page privacy', () => {
       await note();
       const m = await h.current();
       const s = m.state!;
-      for (const [who, lab, other] of [[alice, 'lab_0', 'lab_1'], [bob, 'lab_1', 'lab_0']] as const) {
+      for (const [who, lab, other] of [
+        [alice, 'lab_0', 'lab_1'],
+        [bob, 'lab_1', 'lab_0'],
+      ] as const) {
         const job = Object.values(s.jobs).find((j) => j.owner === lab && j.outcome === 'pending');
         const mine = Object.values(s.blocks).find((b) => b.owner === lab && b.status === 'available');
         const theirs = Object.values(s.blocks).find((b) => b.owner === other && b.status === 'available');
-        await h.run(who, `pitch text:"<b>Our</b> job needs capacity soon, <script>alert(3)</script> please"${job ? ` job:${job.id}` : ''}`);
+        await h.run(
+          who,
+          `pitch text:"<b>Our</b> job needs capacity soon, <script>alert(3)</script> please"${job ? ` job:${job.id}` : ''}`,
+        );
         if (theirs) await h.run(who, `offer to:${other} want:${theirs.id} pay:3 msg:"<i>fair</i> deal"`);
         if (job && mine) await h.run(who, `allocate job:${job.id} blocks:${mine.id}`);
         await h.run(who, `message text:"hello from ${lab} <svg onload=alert(4)>"`);
@@ -105,7 +119,11 @@ describe('web page privacy', () => {
       const first = pages.length;
       await collect(['/', `/matches/${id}`, '/demo', '/leaderboard', '/preferences', `/matches/${id}/replay`]);
       const now = pages.slice(first).join('\n');
-      assert.deepEqual(scores.filter((x) => now.includes(x)), [], `the judge's scores of ${open.id} while it is open`);
+      assert.deepEqual(
+        scores.filter((x) => now.includes(x)),
+        [],
+        `the judge's scores of ${open.id} while it is open`,
+      );
       assert.doesNotMatch(now, new RegExp(`Ballot ${open.id} closed`));
     }
     const streamed = await stream;
@@ -116,12 +134,20 @@ describe('web page privacy', () => {
     const leaks = [...secrets].filter((v) => all.includes(v));
     assert.deepEqual(leaks, [], 'private numbers on the page or in the stream');
     const hint = /needs \d+(\.\d+)? GPU-h|by the end of round|deadlineRound|Budget \d/i.exec(all);
-    assert.equal(hint ? all.slice(Math.max(0, hint.index - 300), hint.index + 100) : null, null, 'job hours, deadlines or budgets');
+    assert.equal(
+      hint ? all.slice(Math.max(0, hint.index - 300), hint.index + 100) : null,
+      null,
+      'job hours, deadlines or budgets',
+    );
     assert.doesNotMatch(all, new RegExp(`\\b${SEED}\\b`), 'the seed stays hidden until the end');
     // In the stream, a round's scores come only with its ballot's close (v_1 closes with round 2; v_2 is still open).
     for (const [ballot, scores] of verdicts) {
       const beforeClose = streamed.text.split(`Ballot ${ballot} closed`)[0]!;
-      assert.deepEqual(scores.filter((x) => beforeClose.includes(x)), [], `${ballot}'s scores streamed before it closed`);
+      assert.deepEqual(
+        scores.filter((x) => beforeClose.includes(x)),
+        [],
+        `${ballot}'s scores streamed before it closed`,
+      );
     }
     assert.doesNotMatch(streamed.text, /Ballot v_2 closed/);
     assert.doesNotMatch(all, /a private word/, 'direct messages are private');
@@ -156,13 +182,31 @@ describe('web page privacy', () => {
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
     assert.match(csp, /frame-ancestors 'none'/);
     assert.equal(r.headers.get('x-content-type-options'), 'nosniff');
-    for (const p of pages) assert.doesNotMatch(p, /<script>(?!alert)|<style|style="| on[a-z]+="/i, 'no inline script, style or handler');
+    for (const p of pages)
+      assert.doesNotMatch(p, /<script>(?!alert)|<style|style="| on[a-z]+="/i, 'no inline script, style or handler');
   });
 
   test('preference exports only with the admin token', async () => {
     assert.equal((await fetch(`${h.base}/preferences/export?format=jsonl`)).status, 401);
-    assert.equal((await fetch(`${h.base}/preferences/export?format=jsonl`, { headers: { authorization: 'Bearer wrong-token-0123456789abcd' } })).status, 401);
-    const judged = async () => (await (await fetch(`${h.base}/preferences/export?format=jsonl&source=judge`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text()).trim().split('\n').filter(Boolean);
+    assert.equal(
+      (
+        await fetch(`${h.base}/preferences/export?format=jsonl`, {
+          headers: { authorization: 'Bearer wrong-token-0123456789abcd' },
+        })
+      ).status,
+      401,
+    );
+    const judged = async () =>
+      (
+        await (
+          await fetch(`${h.base}/preferences/export?format=jsonl&source=judge`, {
+            headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+          })
+        ).text()
+      )
+        .trim()
+        .split('\n')
+        .filter(Boolean);
     assert.deepEqual(await judged(), [], "no pair of two people's pitches before they agree to the data notice");
     for (const who of [alice, bob]) assert.equal((await h.run(who, 'privacy consent:on')).error, undefined);
     const rows = await judged();
@@ -178,7 +222,10 @@ describe('web page privacy', () => {
       const url = `${capped.base}/matches/${mid}/events`;
       const open = [new AbortController(), new AbortController()];
       const res = await Promise.all(open.map((ac) => fetch(url, { signal: ac.signal })));
-      assert.deepEqual(res.map((r) => r.status), [200, 200]);
+      assert.deepEqual(
+        res.map((r) => r.status),
+        [200, 200],
+      );
       await waitUntil('two streams open', () => capped.web.hub.open === 2);
       assert.equal((await fetch(url)).status, 429, 'a third stream from one address');
       for (const ac of open) ac.abort();

@@ -29,7 +29,11 @@ describe('rendered pages and charts are cached by the version of their results',
     const after1 = renders();
     const again = await get(h, '/leaderboard/ratings.png');
     const junk = await get(h, '/leaderboard/ratings.png?junk=1&min=1');
-    assert.equal(renders(), after1, 'the same chart (an unknown key and the default min change nothing) is not drawn again');
+    assert.equal(
+      renders(),
+      after1,
+      'the same chart (an unknown key and the default min change nothing) is not drawn again',
+    );
     assert.deepEqual(again.body, first.body);
     assert.deepEqual(junk.body, first.body);
     assert.equal((await get(h, '/leaderboard/ratings.png?kind=people')).status, 200);
@@ -45,7 +49,11 @@ describe('rendered pages and charts are cached by the version of their results',
     assert.equal((await get(h, '/leaderboard')).body.toString(), page, 'a running match changes no rating');
     assert.equal(renders(), before2);
     await playToEnd(h);
-    assert.match((await get(h, '/leaderboard')).body.toString(), /over 2 counted matches/, 'the second finished match is counted at once');
+    assert.match(
+      (await get(h, '/leaderboard')).body.toString(),
+      /over 2 counted matches/,
+      'the second finished match is counted at once',
+    );
     const second = await get(h, '/leaderboard/ratings.png');
     assert.notDeepEqual(second.body, first.body, 'its chart is drawn again');
   });
@@ -82,8 +90,16 @@ describe('rendering routes have a lower rate limit than the other pages', () => 
     assert.equal((await get(h, '/preferences')).status, 200);
     const third = await get(h, '/leaderboard/ratings.png');
     assert.equal(third.status, 429);
-    assert.match(third.body.toString(), /Too many chart, ratings and preference requests from your address; try again in \d+ s\./);
+    assert.match(
+      third.body.toString(),
+      /Too many chart, ratings and preference requests from your address; try again in \d+ s\./,
+    );
     assert.ok(Number(third.retryAfter) >= 1);
-    for (let i = 0; i < 5; i++) assert.equal((await get(h, '/')).status, 200, 'pages that do not render are limited by web.requestsPerMinute only');
+    for (let i = 0; i < 5; i++)
+      assert.equal(
+        (await get(h, '/')).status,
+        200,
+        'pages that do not render are limited by web.requestsPerMinute only',
+      );
   });
 });

@@ -21,7 +21,9 @@ describe('web page: host-seeded matches left out by default', () => {
     assert.equal(json.rows.length, 0);
     const page = await (await fetch(`${h.base}/preferences`)).text();
     assert.match(page, /1 match seeded by the host \(practice\) left out \(config data\.includeSeeded counts them\)/);
-    const exp = await fetch(`${h.base}/preferences/export?format=jsonl&source=judge`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const exp = await fetch(`${h.base}/preferences/export?format=jsonl&source=judge`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     assert.equal(exp.status, 200);
     assert.equal(await exp.text(), '');
   });

@@ -38,18 +38,35 @@ describe('event streams have a bounded lifetime', () => {
   const loaded = (): LoadedMatch =>
     ({
       record: { id: 'm1', channelId: 'c', platform: 'test', status: 'running', createdAt: '2026-01-01T00:00:00Z' },
-      events: Array.from({ length: seq }, (_, i) => ({ matchId: 'm1', seq: i + 1, at: '2026-01-01T00:00:00Z', body: { type: 'seat_done', lab: 'lab_0' } })),
+      events: Array.from({ length: seq }, (_, i) => ({
+        matchId: 'm1',
+        seq: i + 1,
+        at: '2026-01-01T00:00:00Z',
+        body: { type: 'seat_done', lab: 'lab_0' },
+      })),
       match: { phase: 'running' },
       error: null,
     }) as unknown as LoadedMatch;
   const items = (after: number): FeedItem[] =>
-    Array.from({ length: seq }, (_, i) => ({ seq: i + 1, round: 0, kind: 'message', html: html`<li>item ${i + 1}</li>` })).filter((it) => it.seq > after);
+    Array.from({ length: seq }, (_, i) => ({
+      seq: i + 1,
+      round: 0,
+      kind: 'message',
+      html: html`<li>item ${i + 1}</li>`,
+    })).filter((it) => it.seq > after);
   let hub: StreamHub;
 
   beforeEach(() => {
     seq = 3;
     mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
-    hub = new StreamHub({ load: async () => loaded(), render: async (_l, after) => ({ items: items(after), state: null }), pollMs: 250, maxStreams: 10, maxPerAddress: 2, streamMs: STREAM_MS });
+    hub = new StreamHub({
+      load: async () => loaded(),
+      render: async (_l, after) => ({ items: items(after), state: null }),
+      pollMs: 250,
+      maxStreams: 10,
+      maxPerAddress: 2,
+      streamMs: STREAM_MS,
+    });
   });
   afterEach(() => {
     hub.close();

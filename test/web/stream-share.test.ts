@@ -16,7 +16,9 @@ const held: http.ClientRequest[] = [];
 before(async () => {
   const cfg = loadConfig(undefined, { ARENA_CONFIG: '', ARENA_WEB_MAX_STREAMS: '32' });
   assert.ok(cfg.ok, JSON.stringify(cfg));
-  h = await webHarness({ web: { maxStreams: cfg.config.web.maxStreams, maxStreamsPerAddress: cfg.config.web.maxStreamsPerAddress } });
+  h = await webHarness({
+    web: { maxStreams: cfg.config.web.maxStreams, maxStreamsPerAddress: cfg.config.web.maxStreamsPerAddress },
+  });
 });
 after(async () => {
   for (const r of held) r.destroy();
@@ -42,7 +44,12 @@ describe('web event streams: one address holds at most 1/16 of them', () => {
     assert.deepEqual([await stream(url, '127.0.0.2'), await stream(url, '127.0.0.2')], [200, 200]);
     await waitUntil('two streams open', () => h.web.hub.open === 2);
     assert.equal(await stream(url, '127.0.0.2'), 429, 'a third from one address');
-    for (let a = 3; a <= 17; a++) assert.deepEqual([await stream(url, `127.0.0.${a}`), await stream(url, `127.0.0.${a}`)], [200, 200], `address 127.0.0.${a}`);
+    for (let a = 3; a <= 17; a++)
+      assert.deepEqual(
+        [await stream(url, `127.0.0.${a}`), await stream(url, `127.0.0.${a}`)],
+        [200, 200],
+        `address 127.0.0.${a}`,
+      );
     await waitUntil('32 streams open', () => h.web.hub.open === 32);
     assert.equal(await stream(url, '127.0.0.18'), 503, 'full only once 16 addresses hold their share');
   });

@@ -8,7 +8,17 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'puppeteer-core';
 import { configureVoteLinks, newVoteClaims, signVoteToken } from '../../src/web/links/vote-link.js';
-import { alice, axeViolations, carol, launchBrowser, LINK_SECRET, pitchRound, startMatch, webHarness, type WebHarness } from './helpers.js';
+import {
+  alice,
+  axeViolations,
+  carol,
+  launchBrowser,
+  LINK_SECRET,
+  pitchRound,
+  startMatch,
+  webHarness,
+  type WebHarness,
+} from './helpers.js';
 
 type Doc = { document: { body: { textContent: string }; activeElement: { textContent: string } | null } };
 const bodyText = (page: Page) => page.evaluate(() => (globalThis as unknown as Doc).document.body.textContent);
@@ -69,9 +79,16 @@ describe('web votes through signed links', () => {
       // Keyboard only: Tab to "A is better", Enter.
       for (let i = 0; i < 40; i++) {
         await page.keyboard.press('Tab');
-        if ((await page.evaluate(() => (globalThis as unknown as Doc).document.activeElement?.textContent)) === 'A is better') break;
+        if (
+          (await page.evaluate(() => (globalThis as unknown as Doc).document.activeElement?.textContent)) ===
+          'A is better'
+        )
+          break;
       }
-      assert.equal(await page.evaluate(() => (globalThis as unknown as Doc).document.activeElement?.textContent), 'A is better');
+      assert.equal(
+        await page.evaluate(() => (globalThis as unknown as Doc).document.activeElement?.textContent),
+        'A is better',
+      );
       await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
       const after = await bodyText(page);
       assert.match(after, /Vote recorded: ballot v_1, pair 1/);
@@ -83,7 +100,23 @@ describe('web votes through signed links', () => {
       // Same rule as chat: one vote per person per pair, whichever way it was cast.
       const chat = await h.run(carol, 'vote ballot:v_1 pair:1 choice:b');
       assert.equal(chat.error?.code, 'duplicate_vote');
-      const again = await page.evaluate(async () => (await fetch('/vote', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'match=' + encodeURIComponent((globalThis as unknown as { document: { querySelector(s: string): { value: string } | null } }).document.querySelector('input[name=match]')?.value ?? '') + '&ballot=v_1&pair=1&choice=b' })).status);
+      const again = await page.evaluate(
+        async () =>
+          (
+            await fetch('/vote', {
+              method: 'POST',
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              body:
+                'match=' +
+                encodeURIComponent(
+                  (
+                    globalThis as unknown as { document: { querySelector(s: string): { value: string } | null } }
+                  ).document.querySelector('input[name=match]')?.value ?? '',
+                ) +
+                '&ballot=v_1&pair=1&choice=b',
+            })
+          ).status,
+      );
       assert.ok(again === 409 || again === 400, `a second web vote on the pair is refused (${again})`);
       assert.equal((await h.webStore.listVotes({ matchId: id, voterId: carol.userId })).length, 1);
     } finally {
@@ -130,7 +163,7 @@ describe('web votes through signed links', () => {
     }
   });
 
-  test("a seated player is never served, and cannot vote on, a pair with their own pitch", async (t) => {
+  test('a seated player is never served, and cannot vote on, a pair with their own pitch', async (t) => {
     if (!browser) return t.skip('chromium not installed (apt-get install chromium)');
     const m = await h.current();
     const b = m.ballots.find((x) => x.closed === null)!;
@@ -138,11 +171,20 @@ describe('web votes through signed links', () => {
     assert.ok(own > 0);
     const r = await open(await linkFor(alice));
     try {
-      const served = await r.page.evaluate(() => (globalThis as unknown as { document: { querySelector(s: string): { value: string } | null } }).document.querySelector('input[name=pair]')?.value ?? null);
+      const served = await r.page.evaluate(
+        () =>
+          (
+            globalThis as unknown as { document: { querySelector(s: string): { value: string } | null } }
+          ).document.querySelector('input[name=pair]')?.value ?? null,
+      );
       assert.notEqual(served, String(own), 'never served a pair with her own pitch');
       const res = await r.page.evaluate(
         async (matchId: string, pair: number) => {
-          const x = await fetch('/vote', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `match=${matchId}&ballot=v_1&pair=${pair}&choice=a` });
+          const x = await fetch('/vote', {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: `match=${matchId}&ballot=v_1&pair=${pair}&choice=a`,
+          });
           return { status: x.status, text: await x.text() };
         },
         id,

@@ -38,7 +38,7 @@ export class LineCap extends Transform {
 
   private cap(text: string): string {
     let out = '';
-    for (let start = 0; ; ) {
+    for (let start = 0; ;) {
       const nl = text.indexOf('\n', start);
       const room = this.max + 1 - this.passed;
       const piece = text.slice(start, nl === -1 ? text.length : nl);

@@ -29,9 +29,11 @@ export function resumeCommand(keeping: Keeping, id: string): string {
 
 /** The banner's line on commands and leaving. */
 export function bannerLine(keeping: Keeping): string {
-  const commands = 'Commands: `help`, `me` (your private view), `status`, `offer …`, `pitch text:"…"`, `allocate …`, `done` (closes the round).';
+  const commands =
+    'Commands: `help`, `me` (your private view), `status`, `offer …`, `pitch text:"…"`, `allocate …`, `done` (closes the round).';
   if (keeping === null) return `${commands} \`quit\` or Ctrl-C leaves; with --db :memory: nothing is kept.`;
-  if (keeping) return `${commands} \`quit\` or Ctrl-C leaves; the match stays saved in ${keeping.where}, and the command that resumes it is printed then.`;
+  if (keeping)
+    return `${commands} \`quit\` or Ctrl-C leaves; the match stays saved in ${keeping.where}, and the command that resumes it is printed then.`;
   return `${commands} \`quit\` leaves; the match is saved, and the command that resumes it is printed then.`;
 }
 
@@ -54,7 +56,12 @@ export function savedLine(keeping: Keeping, rec: MatchRecord): string {
 
 /** `help quit` in the console. */
 export function quitHelp(keeping: Keeping): string {
-  const what = keeping === null ? 'says that nothing is kept (the database is :memory:)' : keeping ? `says where the match is saved (${keeping.where}) and the command that resumes it (\`${resumeCommand(keeping, '<match id>')}\`)` : 'says how to resume the match';
+  const what =
+    keeping === null
+      ? 'says that nothing is kept (the database is :memory:)'
+      : keeping
+        ? `says where the match is saved (${keeping.where}) and the command that resumes it (\`${resumeCommand(keeping, '<match id>')}\`)`
+        : 'says how to resume the match';
   return `\`quit\` (or \`exit\`, or Ctrl-C) leaves the console and ${what}. \`end\` stops the match for good instead.\n`;
 }
 

@@ -19,12 +19,21 @@ export interface RenderOptions {
   channel?: string;
 }
 
-const ANSI = { bold: '\x1b[1m', dim: '\x1b[2m', cyan: '\x1b[36m', yellow: '\x1b[33m', red: '\x1b[31m', reset: '\x1b[0m' };
+const ANSI = {
+  bold: '\x1b[1m',
+  dim: '\x1b[2m',
+  cyan: '\x1b[36m',
+  yellow: '\x1b[33m',
+  red: '\x1b[31m',
+  reset: '\x1b[0m',
+};
 
 /** `**bold**` and `` `code` `` as a terminal shows them (styles only with colour). */
 function inline(text: string, color: boolean): string {
   if (!color) return text.replace(/\*\*(.+?)\*\*/g, '$1');
-  return text.replace(/\*\*(.+?)\*\*/g, `${ANSI.bold}$1${ANSI.reset}`).replace(/`([^`]+)`/g, `${ANSI.cyan}$1${ANSI.reset}`);
+  return text
+    .replace(/\*\*(.+?)\*\*/g, `${ANSI.bold}$1${ANSI.reset}`)
+    .replace(/`([^`]+)`/g, `${ANSI.cyan}$1${ANSI.reset}`);
 }
 
 /** Bot text with its styles, player spans as plain text (no control characters), player blocks as `│ ` lines. */
@@ -52,7 +61,10 @@ export function postLines(post: Post, color: boolean): string[] {
     if (lines.length === 1) out.push(`  ${name}: ${lines[0] ?? ''}`);
     else out.push(`  ${name}:`, ...lines.map((l) => `    ${l}`));
   }
-  if (post.buttons?.length) out.push(`  ${post.buttons.map((b) => `[${terminalText(b.label, false).replace(/\n/g, ' ')}] → ${stripControls(b.command)}`).join('   ')}`);
+  if (post.buttons?.length)
+    out.push(
+      `  ${post.buttons.map((b) => `[${terminalText(b.label, false).replace(/\n/g, ' ')}] → ${stripControls(b.command)}`).join('   ')}`,
+    );
   return out;
 }
 
@@ -66,7 +78,9 @@ export function renderReply(reply: Reply, opts: RenderOptions): string {
   const blocks: string[] = [];
   const mine = reply.private.filter((p) => p.userId === opts.userId);
   const privateAt = (k: number): void => {
-    for (const post of mine) if (Math.min(post.afterPublic ?? Infinity, reply.public.length) === k) blocks.push(privateBlock(post, opts.color));
+    for (const post of mine)
+      if (Math.min(post.afterPublic ?? Infinity, reply.public.length) === k)
+        blocks.push(privateBlock(post, opts.color));
   };
   privateAt(0);
   for (let k = 0; k < reply.public.length; k++) {

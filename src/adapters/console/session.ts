@@ -18,7 +18,14 @@
  */
 import { createInterface } from 'node:readline';
 import { pino, type Logger } from 'pino';
-import { VOTES_NOTICE, formatCommand, runText, setCommandErrorSink, type Caller, type Reply } from '../../commands/index.js';
+import {
+  VOTES_NOTICE,
+  formatCommand,
+  runText,
+  setCommandErrorSink,
+  type Caller,
+  type Reply,
+} from '../../commands/index.js';
 import type { Seed, TaskName } from '../../engine/types.js';
 import type { AsyncJudge } from '../../engine/judge/types.js';
 import { RoundHost, type AgentFactory, type RoundHostOptions } from '../../host/index.js';
@@ -100,7 +107,12 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
   setCommandErrorSink((err, where) => logger.error({ err, ...where }, 'command failed'));
   // Piped input is capped per line before readline, which would otherwise hold a whole long line (line-cap.ts).
   const input = opts.interactive ? opts.input : opts.input.pipe(new LineCap(MAX_INPUT_LINE));
-  const rl = createInterface({ input, output: opts.interactive ? opts.output : undefined, terminal: opts.interactive, prompt: 'arena> ' });
+  const rl = createInterface({
+    input,
+    output: opts.interactive ? opts.output : undefined,
+    terminal: opts.interactive,
+    prompt: 'arena> ',
+  });
   const queue = new LineQueue(rl);
   const write = (text: string) => {
     if (!text) return;
@@ -111,7 +123,8 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
   const show = async (reply: Reply) => {
     write(renderReply(reply, { color: opts.color, userId: CONSOLE_USER.userId }));
     if (chartsDir === null) {
-      for (const chart of reply.public.flatMap((p) => p.charts ?? [])) write(chartNotWritten(chart.title, DEFAULT_CHARTS_DIR));
+      for (const chart of reply.public.flatMap((p) => p.charts ?? []))
+        write(chartNotWritten(chart.title, DEFAULT_CHARTS_DIR));
       return;
     }
     for (const path of await writeReplyCharts(reply, chartsDir, logger)) write(`[#arena] chart: ${path}\n`);
@@ -156,9 +169,14 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
     write(
       [
         opts.seats?.some((seat) => seat.agent === 'llm')
-          ? `GPU Arena — console. You are the host and play lab_0; LLM seats: ${opts.seats.filter((seat) => seat.agent === 'llm').map((seat) => `${seat.lab} (${cleanText(seat.name)})`).join(', ')}; the other seats are scripted policies.`
+          ? `GPU Arena — console. You are the host and play lab_0; LLM seats: ${opts.seats
+              .filter((seat) => seat.agent === 'llm')
+              .map((seat) => `${seat.lab} (${cleanText(seat.name)})`)
+              .join(', ')}; the other seats are scripted policies.`
           : 'GPU Arena — console. You are the host and play lab_0; the other seats are scripted policies.',
-        opts.judge ? `Judge: the LLM judge (${opts.judge.id}), with the grounded rule judge as check and fallback.` : 'Judge: the grounded rule judge.',
+        opts.judge
+          ? `Judge: the LLM judge (${opts.judge.id}), with the grounded rule judge as check and fallback.`
+          : 'Judge: the grounded rule judge.',
         // Notes name models and addresses from the configuration: printed without escapes or controls.
         ...(opts.notes ?? []).map((n) => cleanText(n)),
         bannerLine(opts.keeping),
@@ -217,11 +235,16 @@ interface ConsoleTarget {
  * message (ends with a newline) when there is nothing to resume.
  */
 async function consoleChannel(opts: ConsoleOptions): Promise<ConsoleTarget | string> {
-  const unfinished = (await opts.store.listUnfinished()).filter((r) => r.platform === 'console').sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+  const unfinished = (await opts.store.listUnfinished())
+    .filter((r) => r.platform === 'console')
+    .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
   if (opts.resume !== undefined) {
     const rec = opts.resume === true ? unfinished[0] : unfinished.find((r) => r.id === opts.resume);
     if (rec) return { channel: rec.channelId, saved: [] };
-    const which = opts.resume === true ? 'no unfinished console match is saved' : `no unfinished console match ${opts.resume} is saved`;
+    const which =
+      opts.resume === true
+        ? 'no unfinished console match is saved'
+        : `no unfinished console match ${opts.resume} is saved`;
     const ids = unfinished.map((r) => r.id).join(', ');
     return `Nothing to resume: ${which}${opts.keeping ? ` in ${opts.keeping.where}` : ''}.${ids ? ` Unfinished: ${ids}.` : ''} \`npm start\` opens a new match.\n`;
   }
@@ -268,7 +291,15 @@ async function openMatch(
         ? `New match: ${opts.task}. Its seed is a secret until the match is over; the final post prints it with the command that replays it.\n`
         : `New match: ${opts.task}, seed ${seed}, chosen by you: practice, ${opts.data?.includeSeeded ? 'yet counted in ratings and research exports (config data.includeSeeded is on)' : 'left out of ratings and research exports'}.\n`,
     );
-    const created = await setup(formatCommand('new', { task: opts.task, seed, round_seconds: opts.roundSeconds, holdout: opts.holdout ? 'true' : undefined, votes: opts.votes === undefined ? undefined : opts.votes ? 'on' : 'off' }));
+    const created = await setup(
+      formatCommand('new', {
+        task: opts.task,
+        seed,
+        round_seconds: opts.roundSeconds,
+        holdout: opts.holdout ? 'true' : undefined,
+        votes: opts.votes === undefined ? undefined : opts.votes ? 'on' : 'off',
+      }),
+    );
     if (!created) return;
   } else {
     write(`Resumed the lobby of match ${existing.id}; starting it.\n`);
@@ -277,7 +308,13 @@ async function openMatch(
   if (lobby?.settings.votes) write(`${VOTES_NOTICE}\n`);
   if (lobby && !host.seatOf(lobby, CONSOLE_USER.userId)) await setup(formatCommand('join', { lab: 'lab_0' }));
   for (const seat of opts.seats ?? []) {
-    await setup(formatCommand('seat', { lab: seat.lab, agent: seat.agent, ...(seat.agent === 'llm' ? { model: seat.name } : { policy: seat.name }) }));
+    await setup(
+      formatCommand('seat', {
+        lab: seat.lab,
+        agent: seat.agent,
+        ...(seat.agent === 'llm' ? { model: seat.name } : { policy: seat.name }),
+      }),
+    );
   }
   await show(await run('start'));
 }

@@ -50,7 +50,13 @@ export interface CommandBackend {
    * Suggestions (≤ 25) for an id option of `kind`, given everything typed in it so far; for lists
    * (`b_0_1,b_0_`) the suggestions are whole values with the last item completed.
    */
-  complete(channelId: string, caller: Caller, kind: OptionKind, typed: string, where: { command: string; option: string }): Promise<Completion[]>;
+  complete(
+    channelId: string,
+    caller: Caller,
+    kind: OptionKind,
+    typed: string,
+    where: { command: string; option: string },
+  ): Promise<Completion[]>;
   /** The match in this channel, if any, seen from the caller (userId) or from nobody (null). */
   context(channelId: string, userId: string | null): Promise<MatchContext | null>;
 }

@@ -108,7 +108,8 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
 
   async function publish(channelId: string, reply: Reply): Promise<void> {
     // Matches of other platforms (a shared database) are restored here too; their channels are not ours.
-    if (!/^\d{5,25}$/.test(channelId)) return void logger.debug({ channelId }, 'discord: not a Discord channel, post skipped');
+    if (!/^\d{5,25}$/.test(channelId))
+      return void logger.debug({ channelId }, 'discord: not a Discord channel, post skipped');
     // One at a time per channel, in the order the host published them: a round close must not overtake
     // the round-open post still storing its private briefings or waiting on a rate limit.
     await queues.run(channelId, async () => {
@@ -128,7 +129,8 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
     adminRoleId: opts.adminRoleId ?? null,
     softDeadlineMs: opts.softDeadlineMs ?? 2000,
     publish,
-    surface: (inThread) => discordSurface(sink, ids, logger, { threadsByDefault: opts.threadsByDefault ?? false, inThread }),
+    surface: (inThread) =>
+      discordSurface(sink, ids, logger, { threadsByDefault: opts.threadsByDefault ?? false, inThread }),
   });
   let accepting = true;
   client.on(Events.InteractionCreate, (i: Interaction) => {
@@ -141,7 +143,14 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
   await client.login(opts.token);
   await ready;
-  logger.info({ user: client.user?.id ?? null, shards: client.shard ? client.shard.ids : null, shardCount: client.shard ? client.shard.count : null }, 'discord: ready');
+  logger.info(
+    {
+      user: client.user?.id ?? null,
+      shards: client.shard ? client.shard.ids : null,
+      shardCount: client.shard ? client.shard.count : null,
+    },
+    'discord: ready',
+  );
 
   return {
     client: client as Client<true>,

@@ -6,7 +6,12 @@
  * here (checked by test/emulators/discord-limits.ts): title ≤ 45, ≤ 5 components, label ≤ 45, ≤ 25 options
  * of ≤ 100 characters per select.
  */
-import { ComponentType, TextInputStyle, type APIModalInteractionResponseCallbackData, type APISelectMenuOption } from 'discord.js';
+import {
+  ComponentType,
+  TextInputStyle,
+  type APIModalInteractionResponseCallbackData,
+  type APISelectMenuOption,
+} from 'discord.js';
 import { boundCommand, unboundCommand } from '../../chat/reply.js';
 import type { FormChoice, OfferForm } from '../../chat/types.js';
 import { formCommand, wantMenu, type FormSubmission } from '../../commands/builder.js';
@@ -41,7 +46,14 @@ function text(label: string, id: string, opts: { long: boolean; max: number; pla
   return {
     type: ComponentType.Label as const,
     label: label.slice(0, 45),
-    component: { type: ComponentType.TextInput as const, custom_id: id, style: opts.long ? TextInputStyle.Paragraph : TextInputStyle.Short, required: false, max_length: opts.max, ...(opts.placeholder ? { placeholder: opts.placeholder.slice(0, 100) } : {}) },
+    component: {
+      type: ComponentType.TextInput as const,
+      custom_id: id,
+      style: opts.long ? TextInputStyle.Paragraph : TextInputStyle.Short,
+      required: false,
+      max_length: opts.max,
+      ...(opts.placeholder ? { placeholder: opts.placeholder.slice(0, 100) } : {}),
+    },
   };
 }
 
@@ -50,20 +62,43 @@ export function offerModalJson(form: OfferForm): APIModalInteractionResponseCall
   const command = form.kind === 'counter' ? `counter ${form.offerId ?? ''}` : 'offer';
   const want = wantMenu(form);
   const components = [
-    ...(form.kind === 'offer' && form.targets.length > 0 ? [select('Lab to offer to', 'to', form.targets, form.draft.to ? [form.draft.to] : [], false)] : []),
+    ...(form.kind === 'offer' && form.targets.length > 0
+      ? [select('Lab to offer to', 'to', form.targets, form.draft.to ? [form.draft.to] : [], false)]
+      : []),
     ...(form.give.length > 0 ? [select('Your blocks to give', 'give', form.give, form.draft.give, true)] : []),
-    ...(want.length > 0 ? [select(form.kind === 'offer' ? "Blocks you want (that lab's only)" : 'Their blocks you want', 'want', want, form.draft.want, true)] : []),
-    text('Credits: 8 pays 8, "ask 8" asks 8', 'credits', { long: false, max: 20, placeholder: `Your budget: ${form.budget.toFixed(2)} credits` }),
+    ...(want.length > 0
+      ? [
+          select(
+            form.kind === 'offer' ? "Blocks you want (that lab's only)" : 'Their blocks you want',
+            'want',
+            want,
+            form.draft.want,
+            true,
+          ),
+        ]
+      : []),
+    text('Credits: 8 pays 8, "ask 8" asks 8', 'credits', {
+      long: false,
+      max: 20,
+      placeholder: `Your budget: ${form.budget.toFixed(2)} credits`,
+    }),
     text('Note (public, optional)', 'msg', { long: true, max: MESSAGE_MAX }),
   ];
-  return { custom_id: `${OFFER_MODAL_PREFIX}${boundCommand({ matchId: form.matchId, command })}`.slice(0, 100), title: form.title.slice(0, 45), components } as APIModalInteractionResponseCallbackData;
+  return {
+    custom_id: `${OFFER_MODAL_PREFIX}${boundCommand({ matchId: form.matchId, command })}`.slice(0, 100),
+    title: form.title.slice(0, 45),
+    components,
+  } as APIModalInteractionResponseCallbackData;
 }
 
 /** A submitted builder's fields, as discord.js reads them: a text input's `value`, a select's `values`. */
 export type SubmittedFields = Iterable<[string, { value?: unknown; values?: unknown }]>;
 
 /** The catalogue command of a submitted builder modal, and the match it runs in; null for another custom_id. */
-export function offerModalCommand(customId: string, fields: SubmittedFields): { matchId: string; name: string; options: Record<string, string> } | null {
+export function offerModalCommand(
+  customId: string,
+  fields: SubmittedFields,
+): { matchId: string; name: string; options: Record<string, string> } | null {
   if (!customId.startsWith(OFFER_MODAL_PREFIX)) return null;
   const bound = unboundCommand(customId.slice(OFFER_MODAL_PREFIX.length));
   if (!bound) return null;

@@ -20,7 +20,8 @@ export class ChannelOrder {
     try {
       return (await queue.add(task)) as T;
     } finally {
-      if (queue.size === 0 && queue.pending === 0 && this.queues.get(channelId) === queue) this.queues.delete(channelId);
+      if (queue.size === 0 && queue.pending === 0 && this.queues.get(channelId) === queue)
+        this.queues.delete(channelId);
     }
   }
 }

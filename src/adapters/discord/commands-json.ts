@@ -27,7 +27,15 @@ export const ROOT_COMMAND = 'arena';
 export const DISCORD_LIMITS = { subcommands: 25, options: 25, choices: 25, description: 100, name: 32 } as const;
 
 /** Option kinds whose values are ids the bot can autocomplete for the caller. */
-export const AUTOCOMPLETE_KINDS: ReadonlySet<OptionKind> = new Set(['lab', 'block', 'blocks', 'offer', 'job', 'jobs', 'coalition']);
+export const AUTOCOMPLETE_KINDS: ReadonlySet<OptionKind> = new Set([
+  'lab',
+  'block',
+  'blocks',
+  'offer',
+  'job',
+  'jobs',
+  'coalition',
+]);
 
 /** Max length of free text options (pitch: src/engine/actions.ts PITCH_MAX = 1200; Discord allows 6000). */
 const TEXT_MAX = 1200;
@@ -41,7 +49,8 @@ export const FORM_OPTIONS: Readonly<Record<string, string>> = { pitch: 'text' };
 const NAME_RE = /^[-_\p{Ll}\p{N}]{1,32}$/u;
 
 function checkName(name: string, where: string): string {
-  if (!NAME_RE.test(name)) throw new CommandJsonError('invalid_name', `${where}: "${name}" is not a valid Discord command/option name`);
+  if (!NAME_RE.test(name))
+    throw new CommandJsonError('invalid_name', `${where}: "${name}" is not a valid Discord command/option name`);
   return name;
 }
 
@@ -52,7 +61,13 @@ export function clip(text: string, max: number = DISCORD_LIMITS.description): st
 }
 
 /** The Discord option type for a kind. */
-export function discordOptionType(kind: OptionKind): ApplicationCommandOptionType.String | ApplicationCommandOptionType.Integer | ApplicationCommandOptionType.Number | ApplicationCommandOptionType.Boolean {
+export function discordOptionType(
+  kind: OptionKind,
+):
+  | ApplicationCommandOptionType.String
+  | ApplicationCommandOptionType.Integer
+  | ApplicationCommandOptionType.Number
+  | ApplicationCommandOptionType.Boolean {
   switch (kind) {
     case 'integer':
       return ApplicationCommandOptionType.Integer;
@@ -69,12 +84,21 @@ export function discordOptionType(kind: OptionKind): ApplicationCommandOptionTyp
 export function optionJson(command: string, o: OptionSpec): APIApplicationCommandBasicOption {
   const name = checkName(o.name, `/${ROOT_COMMAND} ${command}`);
   const viaForm = FORM_OPTIONS[command] === o.name;
-  const base = { name, description: clip(viaForm ? `${o.description} (leave out to open a form)` : o.description), required: o.required && !viaForm };
+  const base = {
+    name,
+    description: clip(viaForm ? `${o.description} (leave out to open a form)` : o.description),
+    required: o.required && !viaForm,
+  };
   const type = discordOptionType(o.kind);
   if (type === ApplicationCommandOptionType.Boolean) return { ...base, type };
   if (o.choices && o.choices.length > 0) {
-    if (o.choices.length > DISCORD_LIMITS.choices) throw new CommandJsonError('too_many_choices', `/${ROOT_COMMAND} ${command} ${o.name}: ${o.choices.length} choices > 25`);
-    if (type === ApplicationCommandOptionType.String) return { ...base, type, choices: o.choices.map((c) => ({ name: clip(c), value: c })) };
+    if (o.choices.length > DISCORD_LIMITS.choices)
+      throw new CommandJsonError(
+        'too_many_choices',
+        `/${ROOT_COMMAND} ${command} ${o.name}: ${o.choices.length} choices > 25`,
+      );
+    if (type === ApplicationCommandOptionType.String)
+      return { ...base, type, choices: o.choices.map((c) => ({ name: clip(c), value: c })) };
     const choices = o.choices.map((c) => ({ name: clip(c), value: Number(c) }));
     return type === ApplicationCommandOptionType.Integer ? { ...base, type, choices } : { ...base, type, choices };
   }
@@ -87,7 +111,8 @@ export function optionJson(command: string, o: OptionSpec): APIApplicationComman
 /** One catalogue command as a subcommand. Required options come first (a Discord rule); order is otherwise kept. */
 export function subcommandJson(c: CommandSpec): APIApplicationCommandSubcommandOption {
   const name = checkName(c.name, `/${ROOT_COMMAND}`);
-  if (c.options.length > DISCORD_LIMITS.options) throw new CommandJsonError('too_many_options', `/${ROOT_COMMAND} ${c.name}: ${c.options.length} options > 25`);
+  if (c.options.length > DISCORD_LIMITS.options)
+    throw new CommandJsonError('too_many_options', `/${ROOT_COMMAND} ${c.name}: ${c.options.length} options > 25`);
   const options = c.options.map((o) => optionJson(c.name, o));
   return {
     type: ApplicationCommandOptionType.Subcommand,
@@ -107,7 +132,10 @@ export function subcommandJson(c: CommandSpec): APIApplicationCommandSubcommandO
  */
 export function arenaCommandJson(commands: readonly CommandSpec[]): RESTPostAPIChatInputApplicationCommandsJSONBody {
   if (commands.length > DISCORD_LIMITS.subcommands) {
-    throw new CommandJsonError('too_many_subcommands', `${commands.length} commands > ${DISCORD_LIMITS.subcommands} Discord subcommands`);
+    throw new CommandJsonError(
+      'too_many_subcommands',
+      `${commands.length} commands > ${DISCORD_LIMITS.subcommands} Discord subcommands`,
+    );
   }
   return {
     type: ApplicationCommandType.ChatInput,

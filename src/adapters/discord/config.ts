@@ -19,8 +19,10 @@ export type DiscordVar = 'DISCORD_TOKEN' | 'DISCORD_APPLICATION_ID' | 'DISCORD_G
 
 const HINTS: Record<DiscordVar, string> = {
   DISCORD_TOKEN: 'the bot token from https://discord.com/developers/applications → your app → Bot → Reset Token',
-  DISCORD_APPLICATION_ID: 'the Application ID from https://discord.com/developers/applications → your app → General Information',
-  DISCORD_GUILD_ID: 'the server id (Discord settings → Advanced → Developer Mode, then right-click the server → Copy Server ID); or register with --global',
+  DISCORD_APPLICATION_ID:
+    'the Application ID from https://discord.com/developers/applications → your app → General Information',
+  DISCORD_GUILD_ID:
+    'the server id (Discord settings → Advanced → Developer Mode, then right-click the server → Copy Server ID); or register with --global',
 };
 
 /** Discord settings read by {@link readDiscordConfig}; null = not set. */
@@ -33,7 +35,10 @@ export interface DiscordConfig {
   apiUrl: string | null;
 }
 
-const snowflake = z.string().trim().regex(/^\d{5,25}$/, 'a numeric Discord id');
+const snowflake = z
+  .string()
+  .trim()
+  .regex(/^\d{5,25}$/, 'a numeric Discord id');
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
 const EnvSchema = z.object({
@@ -53,7 +58,10 @@ export function missingMessage(variable: DiscordVar): string {
  * Reads the Discord settings, requiring the variables in `need`.
  * @returns the config, or a {@link DiscordConfigError} value (`missing_env` / `invalid_env`) naming the variable.
  */
-export function readDiscordConfig(env: NodeJS.ProcessEnv, need: readonly DiscordVar[]): DiscordConfig | DiscordConfigError {
+export function readDiscordConfig(
+  env: NodeJS.ProcessEnv,
+  need: readonly DiscordVar[],
+): DiscordConfig | DiscordConfigError {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -9,7 +9,15 @@
  * The inbox is kept in the event store (inbox.ts), so any bot process or shard serves it and a restart
  * keeps it; it is keyed by person and channel, so a post never shows under a command in another channel.
  */
-import { AttachmentBuilder, ButtonStyle, ComponentType, MessageFlags, type ButtonInteraction, type ChatInputCommandInteraction, type ModalSubmitInteraction } from 'discord.js';
+import {
+  AttachmentBuilder,
+  ButtonStyle,
+  ComponentType,
+  MessageFlags,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  type ModalSubmitInteraction,
+} from 'discord.js';
 import { renderPostCharts, type ChartLogger } from '../../analytics/charts/attach.js';
 import type { Post, PrivatePost, Reply } from '../../commands/types.js';
 import type { Logger } from 'pino';
@@ -27,7 +35,12 @@ export const INBOX_BUTTON_ID = 'arena-inbox';
 
 /** Appends the inbox button to a payload's last row (or a new row), within Discord's 5×5 limit. */
 function withInboxButton(p: DiscordPayload): DiscordPayload {
-  const button = { type: ComponentType.Button as const, style: ButtonStyle.Secondary as const, label: 'My private update', custom_id: INBOX_BUTTON_ID };
+  const button = {
+    type: ComponentType.Button as const,
+    style: ButtonStyle.Secondary as const,
+    label: 'My private update',
+    custom_id: INBOX_BUTTON_ID,
+  };
   const rows = p.components.map((r) => ({ ...r, components: [...r.components] }));
   const last = rows.at(-1);
   if (last && last.components.length < 5) last.components.push(button);
@@ -55,9 +68,17 @@ export interface Planned {
 }
 
 /** The caller's private posts waiting in `channelId` as ephemeral payloads (a notice if there are none). */
-export async function inboxMessages(inbox: PrivateInbox, userId: string, channelId: string, ids: ButtonIds): Promise<Planned> {
+export async function inboxMessages(
+  inbox: PrivateInbox,
+  userId: string,
+  channelId: string,
+  ids: ButtonIds,
+): Promise<Planned> {
   const taken = await inbox.take(userId, channelId);
-  const mine = taken.length > 0 ? taken.map((p) => renderPost(p, ids, { ephemeral: true })) : [notice('Nothing new for you right now. `/arena me` shows your seat.')];
+  const mine =
+    taken.length > 0
+      ? taken.map((p) => renderPost(p, ids, { ephemeral: true }))
+      : [notice('Nothing new for you right now. `/arena me` shows your seat.')];
   return { pub: [], mine, taken };
 }
 
@@ -65,7 +86,13 @@ export async function inboxMessages(inbox: PrivateInbox, userId: string, channel
  * The payloads of a reply to a command in `channelId` for one caller: public first, then the caller's private
  * ones (ephemeral), with the caller's posts held in this channel; other people's posts are held there.
  */
-export async function planMessages(reply: Reply, callerUserId: string, channelId: string, inbox: PrivateInbox, ids: ButtonIds): Promise<Planned> {
+export async function planMessages(
+  reply: Reply,
+  callerUserId: string,
+  channelId: string,
+  inbox: PrivateInbox,
+  ids: ButtonIds,
+): Promise<Planned> {
   const others = reply.private.filter((p) => p.userId !== callerUserId);
   await inbox.add(channelId, others);
   const taken = await inbox.take(callerUserId, channelId);
@@ -99,7 +126,11 @@ export async function withCharts(p: DiscordPayload, logger?: ChartLogger): Promi
     ...more,
     ...files.slice(1).map((f) => ({ color: first?.color, title: f.title, image: { url: `attachment://${f.name}` } })),
   ].slice(0, MAX_EMBEDS);
-  return { ...rest, embeds, files: files.map((f) => new AttachmentBuilder(f.png, { name: f.name, description: f.title })) };
+  return {
+    ...rest,
+    embeds,
+    files: files.map((f) => new AttachmentBuilder(f.png, { name: f.name, description: f.title })),
+  };
 }
 
 /**
@@ -107,7 +138,11 @@ export async function withCharts(p: DiscordPayload, logger?: ChartLogger): Promi
  * it (PATCH @original); with no public post the placeholder is deleted and only ephemeral follow-ups
  * are sent. Otherwise the first post is the reply itself.
  */
-export async function answer(i: Repliable, planned: Pick<Planned, 'pub' | 'mine' | 'at'>, logger?: ChartLogger): Promise<void> {
+export async function answer(
+  i: Repliable,
+  planned: Pick<Planned, 'pub' | 'mine' | 'at'>,
+  logger?: ChartLogger,
+): Promise<void> {
   const pub = await Promise.all(planned.pub.map((p) => withCharts(p, logger)));
   const all = inOrder(pub, planned.mine, planned.at);
   if (i.deferred) {
@@ -129,7 +164,11 @@ export async function answer(i: Repliable, planned: Pick<Planned, 'pub' | 'mine'
 const isEphemeral = (p: DiscordPayload): boolean => ((p.flags ?? 0) & MessageFlags.Ephemeral) !== 0;
 
 /** Public and ephemeral payloads in the reply's order: `mine[k]` after the first `at[k]` public ones (after all when unset). */
-function inOrder(pub: readonly DiscordPayload[], mine: readonly DiscordPayload[], at: readonly number[] = []): DiscordPayload[] {
+function inOrder(
+  pub: readonly DiscordPayload[],
+  mine: readonly DiscordPayload[],
+  at: readonly number[] = [],
+): DiscordPayload[] {
   const out: DiscordPayload[] = [];
   const mineAt = (n: number): void => {
     for (let k = 0; k < mine.length; k++) if (Math.min(at[k] ?? pub.length, pub.length) === n) out.push(mine[k]!);
@@ -153,10 +192,18 @@ function editable(p: DiscordPayload): Omit<DiscordPayload, 'flags'> {
  * match's thread: `reply.channelId` when set), private ones to the inbox there; then the match's card, if the
  * reply updates it, is edited (and its thread archived once the match is over: threads.ts).
  */
-export async function publishReply(sink: ChannelSink, channelId: string, reply: Reply, inbox: PrivateInbox, ids: ButtonIds, logger?: ChartLogger & Pick<Logger, 'warn'>): Promise<void> {
+export async function publishReply(
+  sink: ChannelSink,
+  channelId: string,
+  reply: Reply,
+  inbox: PrivateInbox,
+  ids: ButtonIds,
+  logger?: ChartLogger & Pick<Logger, 'warn'>,
+): Promise<void> {
   const dest = reply.channelId ?? channelId;
   await inbox.add(dest, reply.private);
-  for (const payload of renderPublic(reply.public, ids, reply.private.length > 0)) await sink.send(dest, await withCharts(payload, logger));
+  for (const payload of renderPublic(reply.public, ids, reply.private.length > 0))
+    await sink.send(dest, await withCharts(payload, logger));
   if (reply.card) await updateCard(sink, reply.card, ids, logger);
 }
 

@@ -27,7 +27,8 @@ export class ShardSpecError extends CodedError<'invalid_shards'> {
 }
 
 /** Codes of {@link ShardingError}. */
-export type ShardingErrorCode = 'token_invalid' | 'gateway_unavailable' | 'shard_out_of_range' | 'spawn_failed' | 'shard_config';
+export type ShardingErrorCode =
+  'token_invalid' | 'gateway_unavailable' | 'shard_out_of_range' | 'spawn_failed' | 'shard_config';
 /** A failure to start the shard manager. */
 export class ShardingError extends CodedError<ShardingErrorCode> {
   override readonly name = 'ShardingError';

@@ -60,11 +60,26 @@ const StoredPostSchema = z.object({
   title: z.string().optional(),
   text: z.string(),
   buttons: z
-    .array(z.object({ id: z.string(), label: z.string(), command: z.string(), style: z.enum(['primary', 'secondary', 'success', 'danger']), matchId: z.string().min(1) }))
+    .array(
+      z.object({
+        id: z.string(),
+        label: z.string(),
+        command: z.string(),
+        style: z.enum(['primary', 'secondary', 'success', 'danger']),
+        matchId: z.string().min(1),
+      }),
+    )
     .optional(),
   fields: z.array(z.object({ name: z.string(), value: z.string() })).optional(),
   charts: z
-    .array(z.object({ kind: z.enum(['standings', 'breakdown', 'ratings', 'eval', 'preference']), title: z.string(), rows: z.array(z.record(z.string(), cell)), name: z.string().optional() }))
+    .array(
+      z.object({
+        kind: z.enum(['standings', 'breakdown', 'ratings', 'eval', 'preference']),
+        title: z.string(),
+        rows: z.array(z.record(z.string(), cell)),
+        name: z.string().optional(),
+      }),
+    )
     .optional(),
 });
 
@@ -82,7 +97,10 @@ export function storeInbox(store: InboxStore, logger: Pick<Logger, 'warn' | 'err
         try {
           await store.inboxAdd(userId, channelId, list);
         } catch (err) {
-          logger.error({ userId, channelId, posts: list.length, err: (err as Error).message }, 'discord: private posts could not be held');
+          logger.error(
+            { userId, channelId, posts: list.length, err: (err as Error).message },
+            'discord: private posts could not be held',
+          );
         }
       }
     },

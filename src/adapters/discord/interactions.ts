@@ -25,7 +25,15 @@ import type { CommandBackend, MatchContext, RawOptions } from './backend.js';
 import { callerOf } from './caller.js';
 import { offerModalCommand, offerModalJson } from './builder.js';
 import { FORM_OPTIONS, ROOT_COMMAND } from './commands-json.js';
-import { answer, inboxMessages, INBOX_BUTTON_ID, planMessages, transientAnswerError, type Planned, type Repliable } from './deliver.js';
+import {
+  answer,
+  inboxMessages,
+  INBOX_BUTTON_ID,
+  planMessages,
+  transientAnswerError,
+  type Planned,
+  type Repliable,
+} from './deliver.js';
 import type { PrivateInbox } from './inbox.js';
 import { notice, type ButtonIds } from './render.js';
 import { unboundCommand } from '../../chat/reply.js';
@@ -56,14 +64,29 @@ export interface HandlerDeps {
 }
 
 /** A slash command or form, or a command text (`match`: the match a pressed button was made for). */
-type Work = { kind: 'run'; name: string; options: RawOptions; match?: string } | { kind: 'text'; text: string; match?: string };
+type Work =
+  { kind: 'run'; name: string; options: RawOptions; match?: string } | { kind: 'text'; text: string; match?: string };
 
 function commandName(w: Work): string {
-  return w.kind === 'run' ? w.name : (w.text.trim().replace(/^\/arena\s+/i, '').split(/\s+/)[0] ?? '').toLowerCase();
+  return w.kind === 'run'
+    ? w.name
+    : (
+        w.text
+          .trim()
+          .replace(/^\/arena\s+/i, '')
+          .split(/\s+/)[0] ?? ''
+      ).toLowerCase();
 }
 
 /** Options of the invoked subcommand as name → value (ids and lists as strings). */
-export function subcommandOptions(i: { options: { data: readonly { type: ApplicationCommandOptionType; options?: readonly { name: string; value?: string | number | boolean }[] }[] } }): RawOptions {
+export function subcommandOptions(i: {
+  options: {
+    data: readonly {
+      type: ApplicationCommandOptionType;
+      options?: readonly { name: string; value?: string | number | boolean }[];
+    }[];
+  };
+}): RawOptions {
   const sub = i.options.data.find((o) => o.type === ApplicationCommandOptionType.Subcommand);
   const out: RawOptions = {};
   for (const o of sub?.options ?? []) if (o.value !== undefined) out[o.name] = o.value;
@@ -91,7 +114,13 @@ export function modalJson(modal: NonNullable<Reply['modal']>): APIModalInteracti
     components: modal.fields.slice(0, 5).map((f) => ({
       type: ComponentType.Label,
       label: f.label.slice(0, 45),
-      component: { type: ComponentType.TextInput, custom_id: f.id, style: f.long ? TextInputStyle.Paragraph : TextInputStyle.Short, required: f.required, max_length: f.long ? 1200 : 200 },
+      component: {
+        type: ComponentType.TextInput,
+        custom_id: f.id,
+        style: f.long ? TextInputStyle.Paragraph : TextInputStyle.Short,
+        required: f.required,
+        max_length: f.long ? 1200 : 200,
+      },
     })),
   };
 }
@@ -105,7 +134,9 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
 
   const run = (w: Work, channelId: string, caller: Caller, surface: ThreadSurface): Promise<Reply> => {
     const opts = { surface, ...(w.match !== undefined ? { match: w.match } : {}) };
-    return w.kind === 'run' ? backend.run(channelId, caller, w.name, w.options, opts) : backend.runText(channelId, caller, w.text, opts);
+    return w.kind === 'run'
+      ? backend.run(channelId, caller, w.name, w.options, opts)
+      : backend.runText(channelId, caller, w.text, opts);
   };
 
   async function context(channelId: string, userId: string): Promise<MatchContext | null> {
@@ -122,7 +153,13 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
     if (i.deferred || i.replied) return;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), deps.softDeadlineMs)));
-    const first = await Promise.race([work.then(() => 'done' as const, () => 'done' as const), late]);
+    const first = await Promise.race([
+      work.then(
+        () => 'done' as const,
+        () => 'done' as const,
+      ),
+      late,
+    ]);
     clearTimeout(timer);
     if (first === 'late') await i.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {});
   }
@@ -142,8 +179,14 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
       const dest = reply.channelId ?? channelId;
       const ctx = await context(dest, caller.userId);
       const wantsModal = (reply.modal !== undefined || reply.form !== undefined) && allowModal && !i.isModalSubmit();
-      const here = dest === channelId ? reply : { public: [], private: reply.private.filter((p) => p.userId === caller.userId) };
-      return { reply, ctx, dest, plan: wantsModal ? null : await planMessages(here, caller.userId, dest, deps.inbox, deps.ids) };
+      const here =
+        dest === channelId ? reply : { public: [], private: reply.private.filter((p) => p.userId === caller.userId) };
+      return {
+        reply,
+        ctx,
+        dest,
+        plan: wantsModal ? null : await planMessages(here, caller.userId, dest, deps.inbox, deps.ids),
+      };
     })();
     await deferIfSlow(i, work);
     const { reply, ctx, dest, plan: planned } = await work;
@@ -156,15 +199,29 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
     }
     const plan = planned ?? (await planMessages(reply, caller.userId, dest, deps.inbox, deps.ids));
     // A form asked for too late to show (the reply was deferred): say how to open it.
-    if (reply.modal && plan.pub.length + plan.mine.length === 0) plan.mine.push(notice(`Open the form with \`/arena ${reply.modal.command}\`.`));
-    const elsewhere = dest !== channelId && (reply.public.length > 0 || reply.private.some((p) => p.userId !== caller.userId));
+    if (reply.modal && plan.pub.length + plan.mine.length === 0)
+      plan.mine.push(notice(`Open the form with \`/arena ${reply.modal.command}\`.`));
+    const elsewhere =
+      dest !== channelId && (reply.public.length > 0 || reply.private.some((p) => p.userId !== caller.userId));
     if (elsewhere) plan.mine.push(notice(`Posted in the match's thread: <#${dest}>`));
     await answerKeeping(i, plan, log);
     if (elsewhere || reply.card) {
-      const rest: Reply = elsewhere ? { public: reply.public, private: reply.private.filter((p) => p.userId !== caller.userId) } : { public: [], private: [] };
+      const rest: Reply = elsewhere
+        ? { public: reply.public, private: reply.private.filter((p) => p.userId !== caller.userId) }
+        : { public: [], private: [] };
       await deps.publish(dest, reply.card ? { ...rest, card: reply.card } : rest);
     }
-    log.info({ interaction: i.id, deferred: i.deferred, public: reply.public.length, private: reply.private.length, thread: dest !== channelId ? dest : null, ms: Date.now() - started }, 'discord: command answered');
+    log.info(
+      {
+        interaction: i.id,
+        deferred: i.deferred,
+        public: reply.public.length,
+        private: reply.private.length,
+        thread: dest !== channelId ? dest : null,
+        ms: Date.now() - started,
+      },
+      'discord: command answered',
+    );
   }
 
   /**
@@ -176,7 +233,11 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
       await answer(i, plan, log);
     } catch (err) {
       if (transientAnswerError(err)) await deps.inbox.add(i.channelId ?? '', plan.taken);
-      else log?.error({ interaction: i.id, dropped: plan.taken.length, err: (err as Error).message }, 'discord: answer rejected, private posts dropped');
+      else
+        log?.error(
+          { interaction: i.id, dropped: plan.taken.length, err: (err as Error).message },
+          'discord: answer rejected, private posts dropped',
+        );
       throw err;
     }
   }
@@ -186,8 +247,16 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
     const command = i.options.getSubcommand(false) ?? '';
     const kind = backend.commands.find((c) => c.name === command)?.options.find((o) => o.name === focused.name)?.kind;
     if (!kind) return void (await i.respond([]));
-    const got = await backend.complete(i.channelId ?? '', callerOf(i, deps.adminRoleId), kind, String(focused.value), { command, option: focused.name });
-    await i.respond(got.filter((c) => c.value.length <= 100).slice(0, 25).map((c) => ({ name: c.name.slice(0, 100) || c.value, value: c.value })));
+    const got = await backend.complete(i.channelId ?? '', callerOf(i, deps.adminRoleId), kind, String(focused.value), {
+      command,
+      option: focused.name,
+    });
+    await i.respond(
+      got
+        .filter((c) => c.value.length <= 100)
+        .slice(0, 25)
+        .map((c) => ({ name: c.name.slice(0, 100) || c.value, value: c.value })),
+    );
   }
 
   async function handle(i: Interaction): Promise<void> {
@@ -212,8 +281,13 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
       // match the channel holds now: refused.
       const bound = text === null ? null : unboundCommand(text);
       if (bound === null) {
-        logger.info({ interaction: i.id, customId: i.customId.slice(0, 100) }, 'discord: a button without its match refused');
-        return void (await i.reply(notice('This button has expired. Nothing was changed. Use /arena me or /arena help.')));
+        logger.info(
+          { interaction: i.id, customId: i.customId.slice(0, 100) },
+          'discord: a button without its match refused',
+        );
+        return void (await i.reply(
+          notice('This button has expired. Nothing was changed. Use /arena me or /arena help.'),
+        ));
       }
       const form = FORMS[bound.command];
       if (form) return void (await i.showModal(modalJson(form)));
@@ -221,7 +295,8 @@ export function createInteractionHandler(deps: HandlerDeps): (i: Interaction) =>
     }
     // The offer builder's modal (builder.ts): its selects and fields become the catalogue's offer/counter options.
     const built = i.isModalSubmit() ? offerModalCommand(i.customId, i.fields.fields) : null;
-    if (i.isModalSubmit() && built) return execute(i, { kind: 'run', name: built.name, options: built.options, match: built.matchId }, false);
+    if (i.isModalSubmit() && built)
+      return execute(i, { kind: 'run', name: built.name, options: built.options, match: built.matchId }, false);
     if (i.isModalSubmit() && i.customId.startsWith(MODAL_PREFIX)) {
       const options: RawOptions = {};
       for (const [id, field] of i.fields.fields) {

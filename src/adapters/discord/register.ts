@@ -28,7 +28,9 @@ export interface RegisterResult {
 /** PUTs the whole command list (bulk overwrite, so removed commands disappear). Rejects with discord.js's REST error on failure. */
 export async function registerCommands(opts: RegisterOptions): Promise<RegisterResult> {
   const rest = new REST(opts.restApi ? { api: opts.restApi } : {}).setToken(opts.token);
-  const route = opts.guildId ? Routes.applicationGuildCommands(opts.applicationId, opts.guildId) : Routes.applicationCommands(opts.applicationId);
+  const route = opts.guildId
+    ? Routes.applicationGuildCommands(opts.applicationId, opts.guildId)
+    : Routes.applicationCommands(opts.applicationId);
   const out = (await rest.put(route, { body: allCommandsJson(opts.commands) })) as { id: string; name: string }[];
   return { scope: opts.guildId ? 'guild' : 'global', commands: out.map((c) => ({ id: c.id, name: c.name })) };
 }

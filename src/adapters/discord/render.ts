@@ -8,7 +8,15 @@
  * link or a mention pill either.
  */
 import { createHash } from 'node:crypto';
-import { ButtonStyle, ComponentType, MessageFlags, type APIActionRowComponent, type APIButtonComponent, type APIEmbed, type AttachmentBuilder } from 'discord.js';
+import {
+  ButtonStyle,
+  ComponentType,
+  MessageFlags,
+  type APIActionRowComponent,
+  type APIButtonComponent,
+  type APIEmbed,
+  type AttachmentBuilder,
+} from 'discord.js';
 import { plainOf, renderSpans } from '../../chat/player-text.js';
 import { boundCommand } from '../../chat/reply.js';
 import type { ChartRequest } from '../../chat/types.js';
@@ -16,7 +24,17 @@ import type { Button, Post } from '../../commands/types.js';
 import { DEADLINE_FIELD } from '../../present/common.js';
 
 /** Discord limits for embeds and components. */
-const LIMITS = { title: 256, description: 4096, fields: 25, fieldName: 256, fieldValue: 1024, buttonsPerRow: 5, rows: 5, label: 80, customId: 100 } as const;
+const LIMITS = {
+  title: 256,
+  description: 4096,
+  fields: 25,
+  fieldName: 256,
+  fieldValue: 1024,
+  buttonsPerRow: 5,
+  rows: 5,
+  label: 80,
+  customId: 100,
+} as const;
 
 /**
  * Prefix of every button custom_id: `arena:<bound command>` (`arena:@m_0123456789ab accept offer:o_3`: the
@@ -72,7 +90,10 @@ export class ButtonIds {
   }
 }
 
-const STYLE: Record<Button['style'], ButtonStyle.Primary | ButtonStyle.Secondary | ButtonStyle.Success | ButtonStyle.Danger> = {
+const STYLE: Record<
+  Button['style'],
+  ButtonStyle.Primary | ButtonStyle.Secondary | ButtonStyle.Success | ButtonStyle.Danger
+> = {
   primary: ButtonStyle.Primary,
   secondary: ButtonStyle.Secondary,
   success: ButtonStyle.Success,
@@ -92,7 +113,12 @@ export function buttonRows(buttons: readonly Button[], ids: ButtonIds): APIActio
     if (seen.has(custom_id)) continue;
     seen.add(custom_id);
     // Button labels are plain text on Discord: player text in one loses its markers only.
-    comps.push({ type: ComponentType.Button, style: STYLE[b.style], label: cut(plainOf(b.label).replace(/\n/g, ' ') || '—', LIMITS.label), custom_id });
+    comps.push({
+      type: ComponentType.Button,
+      style: STYLE[b.style],
+      label: cut(plainOf(b.label).replace(/\n/g, ' ') || '—', LIMITS.label),
+      custom_id,
+    });
   }
   const rows: APIActionRowComponent<APIButtonComponent>[] = [];
   for (let i = 0; i < comps.length && rows.length < LIMITS.rows; i += LIMITS.buttonsPerRow) {
@@ -127,7 +153,11 @@ export function escapeDiscord(text: string): string {
 
 /** A post string (title, text, field) for Discord: the bot's markdown as is, player spans escaped, player blocks as `> ` quotes. */
 export function discordText(s: string): string {
-  return renderSpans(s, { bot: (t) => t, inline: escapeDiscord, block: (lines) => lines.map((l) => `> ${escapeDiscord(l)}`) });
+  return renderSpans(s, {
+    bot: (t) => t,
+    inline: escapeDiscord,
+    block: (lines) => lines.map((l) => `> ${escapeDiscord(l)}`),
+  });
 }
 
 /** One post as a Discord message; `ephemeral` adds flag 64. */
@@ -165,5 +195,11 @@ export function discordUserIds(userIds: readonly string[]): string[] {
 
 /** A short ephemeral notice (errors of the adapter itself, not of commands). */
 export function notice(text: string): DiscordPayload {
-  return { content: cut(text, 2000), embeds: [], components: [], flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } };
+  return {
+    content: cut(text, 2000),
+    embeds: [],
+    components: [],
+    flags: MessageFlags.Ephemeral,
+    allowedMentions: { parse: [] },
+  };
 }

@@ -28,7 +28,11 @@ export const MAX_SHARDS = 16_384;
 
 const HELP = 'expected `auto`, a shard count such as `4`, or a shard list such as `0,1/4` (shards 0 and 1 of 4)';
 
-const id = z.coerce.number().int().min(0).max(MAX_SHARDS - 1);
+const id = z.coerce
+  .number()
+  .int()
+  .min(0)
+  .max(MAX_SHARDS - 1);
 const count = z.coerce.number().int().min(1).max(MAX_SHARDS);
 
 /** The ids of `0,2,4-6` (ranges inclusive), sorted, without duplicates; null if any part is not an id or range. */
@@ -54,7 +58,9 @@ export function parseShardSpec(text: string): ShardSpec | ShardSpecError {
   if (t === 'auto') return { total: 'auto', list: 'all' };
   if (/^\d+$/.test(t)) {
     const n = count.safeParse(t);
-    return n.success ? { total: n.data, list: 'all' } : new ShardSpecError(`--shards ${text}: a shard count is 1 to ${MAX_SHARDS}`);
+    return n.success
+      ? { total: n.data, list: 'all' }
+      : new ShardSpecError(`--shards ${text}: a shard count is 1 to ${MAX_SHARDS}`);
   }
   const [listText, totalText, ...extra] = t.split('/');
   if (extra.length > 0 || !listText) return new ShardSpecError(`--shards ${text}: ${HELP}`);
@@ -62,9 +68,13 @@ export function parseShardSpec(text: string): ShardSpec | ShardSpecError {
   if (!list || list.length === 0) return new ShardSpecError(`--shards ${text}: ${HELP}`);
   if (totalText === undefined) return { total: 'auto', list };
   const total = count.safeParse(totalText.trim());
-  if (!total.success) return new ShardSpecError(`--shards ${text}: the total after / is a shard count, 1 to ${MAX_SHARDS}`);
+  if (!total.success)
+    return new ShardSpecError(`--shards ${text}: the total after / is a shard count, 1 to ${MAX_SHARDS}`);
   const outside = list.find((n) => n >= total.data);
-  if (outside !== undefined) return new ShardSpecError(`--shards ${text}: shard ${outside} does not exist with ${total.data} shards (ids are 0 to ${total.data - 1})`);
+  if (outside !== undefined)
+    return new ShardSpecError(
+      `--shards ${text}: shard ${outside} does not exist with ${total.data} shards (ids are 0 to ${total.data - 1})`,
+    );
   return { total: total.data, list };
 }
 

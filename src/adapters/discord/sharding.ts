@@ -67,21 +67,33 @@ export interface ShardManagerHandle {
 
 const GatewayBotSchema = z.object({
   shards: z.number().int().min(1),
-  session_start_limit: z.object({ max_concurrency: z.number().int().min(1) }).partial().optional(),
+  session_start_limit: z
+    .object({ max_concurrency: z.number().int().min(1) })
+    .partial()
+    .optional(),
 });
 
 /**
  * Discord's recommended shard count and identify concurrency, from `GET /gateway/bot` at `restApi`.
  * Rejects with {@link ShardingError} `token_invalid` (401) or `gateway_unavailable` (any other failure).
  */
-export async function gatewayBot(token: string, restApi = 'https://discord.com/api'): Promise<{ shards: number; maxConcurrency: number }> {
+export async function gatewayBot(
+  token: string,
+  restApi = 'https://discord.com/api',
+): Promise<{ shards: number; maxConcurrency: number }> {
   let res: Response;
   try {
-    res = await fetch(`${restApi.replace(/\/+$/, '')}/v10/gateway/bot`, { headers: { Authorization: `Bot ${token.replace(/^Bot\s*/i, '')}` } });
+    res = await fetch(`${restApi.replace(/\/+$/, '')}/v10/gateway/bot`, {
+      headers: { Authorization: `Bot ${token.replace(/^Bot\s*/i, '')}` },
+    });
   } catch (err) {
     throw new ShardingError('gateway_unavailable', `GET /gateway/bot failed: ${(err as Error).message}`);
   }
-  if (res.status === 401) throw new ShardingError('token_invalid', 'Discord refused the token (401) when asked for the shard count; check DISCORD_TOKEN.');
+  if (res.status === 401)
+    throw new ShardingError(
+      'token_invalid',
+      'Discord refused the token (401) when asked for the shard count; check DISCORD_TOKEN.',
+    );
   if (!res.ok) throw new ShardingError('gateway_unavailable', `GET /gateway/bot answered ${res.status}`);
   const parsed = GatewayBotSchema.safeParse(await res.json().catch(() => null));
   if (!parsed.success) throw new ShardingError('gateway_unavailable', 'GET /gateway/bot answered an unexpected body');
@@ -98,7 +110,11 @@ export async function startShardManager(opts: ShardManagerOptions): Promise<Shar
   const total = opts.spec.total === 'auto' ? gateway.shards : opts.spec.total;
   const list = opts.spec.list === 'all' ? [...Array(total).keys()] : opts.spec.list;
   const outside = list.find((n) => n >= total);
-  if (outside !== undefined) throw new ShardingError('shard_out_of_range', `shard ${outside} does not exist: Discord recommends ${total} shards (ids 0 to ${total - 1}); name the total, e.g. --shards ${list.join(',')}/${outside + 1}`);
+  if (outside !== undefined)
+    throw new ShardingError(
+      'shard_out_of_range',
+      `shard ${outside} does not exist: Discord recommends ${total} shards (ids 0 to ${total - 1}); name the total, e.g. --shards ${list.join(',')}/${outside + 1}`,
+    );
   const delay = Math.ceil(IDENTIFY_WINDOW_MS / gateway.maxConcurrency);
 
   const manager = new ShardingManager(opts.file, {
@@ -123,14 +139,26 @@ export async function startShardManager(opts: ShardManagerOptions): Promise<Shar
 
   manager.on('shardCreate', (shard: Shard) => {
     // mode 'process': the shard's child is a ChildProcess (never a Worker).
-    shard.on('spawn', (child) => logger.info({ shard: shard.id, shardPid: (child as ChildProcess).pid ?? null }, 'discord shards: shard process started'));
-    shard.on('ready', () => logger.info({ shard: shard.id, shardPid: shard.process?.pid ?? null }, 'discord shards: shard ready'));
+    shard.on('spawn', (child) =>
+      logger.info(
+        { shard: shard.id, shardPid: (child as ChildProcess).pid ?? null },
+        'discord shards: shard process started',
+      ),
+    );
+    shard.on('ready', () =>
+      logger.info({ shard: shard.id, shardPid: shard.process?.pid ?? null }, 'discord shards: shard ready'),
+    );
     // Without a listener a failed respawn (discord.js emits 'error') would end the manager.
-    shard.on('error', (err: Error) => logger.error({ shard: shard.id, err: err.message }, 'discord shards: shard error'));
+    shard.on('error', (err: Error) =>
+      logger.error({ shard: shard.id, err: err.message }, 'discord shards: shard error'),
+    );
     shard.on('death', (dead) => {
       const child = dead as ChildProcess;
       const code = child.exitCode;
-      logger.warn({ shard: shard.id, shardPid: child.pid ?? null, code, signal: child.signalCode, stopping }, 'discord shards: shard process exited');
+      logger.warn(
+        { shard: shard.id, shardPid: child.pid ?? null, code, signal: child.signalCode, stopping },
+        'discord shards: shard process exited',
+      );
       if (stopping) return;
       const now = Date.now();
       const recent = [...(deaths.get(shard.id) ?? []), now].filter((t) => now - t < CRASH_WINDOW_MS);
@@ -145,13 +173,21 @@ export async function startShardManager(opts: ShardManagerOptions): Promise<Shar
         const waitMs = respawnDelayMs(recent.length);
         logger.info({ shard: shard.id, waitMs }, 'discord shards: respawning the shard');
         setTimeout(() => {
-          if (!stopping) shard.spawn(opts.readyTimeoutMs ?? 60_000).catch((err: Error) => logger.error({ shard: shard.id, err: err.message }, 'discord shards: respawn failed'));
+          if (!stopping)
+            shard
+              .spawn(opts.readyTimeoutMs ?? 60_000)
+              .catch((err: Error) =>
+                logger.error({ shard: shard.id, err: err.message }, 'discord shards: respawn failed'),
+              );
         }, waitMs);
       }
     });
   });
 
-  const children = () => [...manager.shards.values()].map((s) => s.process).filter((p): p is ChildProcess => p !== null && p.exitCode === null && p.signalCode === null);
+  const children = () =>
+    [...manager.shards.values()]
+      .map((s) => s.process)
+      .filter((p): p is ChildProcess => p !== null && p.exitCode === null && p.signalCode === null);
   const kill = () => {
     stopping = true;
     manager.respawn = false;
@@ -163,7 +199,8 @@ export async function startShardManager(opts: ShardManagerOptions): Promise<Shar
     await manager.spawn({ amount: total, delay, timeout: opts.readyTimeoutMs ?? 60_000 });
   } catch (err) {
     kill();
-    if (configError) throw new ShardingError('shard_config', 'a shard exited with a configuration error (see its output above)');
+    if (configError)
+      throw new ShardingError('shard_config', 'a shard exited with a configuration error (see its output above)');
     throw new ShardingError('spawn_failed', `a shard did not become ready: ${(err as Error).message}`);
   }
   ready = true;
@@ -178,7 +215,10 @@ export async function startShardManager(opts: ShardManagerOptions): Promise<Shar
       stopping = true;
       manager.respawn = false;
       const running = children();
-      const exited = running.map((p) => new Promise<void>((r) => (p.exitCode !== null || p.signalCode !== null ? r() : p.once('exit', () => r()))));
+      const exited = running.map(
+        (p) =>
+          new Promise<void>((r) => (p.exitCode !== null || p.signalCode !== null ? r() : p.once('exit', () => r()))),
+      );
       for (const p of running) {
         // IPC, not a signal (see the file comment); a child without IPC gets SIGTERM.
         if (p.connected) p.send(SHARD_STOP_MESSAGE, (err) => err && p.kill('SIGTERM'));

@@ -29,7 +29,8 @@ export function clientSink(client: Client): ChannelSink {
   return {
     async send(channelId, payload) {
       const channel = await fetchChannel(channelId);
-      if (!channel || !channel.isSendable()) throw new Error(`channel ${channelId} is not a text channel the bot can post in`);
+      if (!channel || !channel.isSendable())
+        throw new Error(`channel ${channelId} is not a text channel the bot can post in`);
       return (await channel.send(payload)).id;
     },
     async edit(channelId, messageId, payload) {
@@ -40,8 +41,13 @@ export function clientSink(client: Client): ChannelSink {
     },
     async startThread(channelId, messageId, name) {
       const channel = await fetchChannel(channelId);
-      if (!channel || channel.type !== ChannelType.GuildText) throw new Error(`channel ${channelId} cannot hold threads`);
-      const thread = await channel.threads.create({ startMessage: messageId, name, autoArchiveDuration: THREAD_AUTO_ARCHIVE_MINUTES });
+      if (!channel || channel.type !== ChannelType.GuildText)
+        throw new Error(`channel ${channelId} cannot hold threads`);
+      const thread = await channel.threads.create({
+        startMessage: messageId,
+        name,
+        autoArchiveDuration: THREAD_AUTO_ARCHIVE_MINUTES,
+      });
       return thread.id;
     },
     async archive(threadId) {
@@ -60,7 +66,12 @@ export const THREAD_AUTO_ARCHIVE_MINUTES = 1440;
  * channel. `inThread`: the interaction came from a thread (a thread holds no thread). A refusal (missing
  * permission, an archived parent) is logged and answered with null, so the match plays in the channel.
  */
-export function discordSurface(sink: ChannelSink, ids: ButtonIds, logger: Logger, opts: { threadsByDefault: boolean; inThread: boolean }): ThreadSurface {
+export function discordSurface(
+  sink: ChannelSink,
+  ids: ButtonIds,
+  logger: Logger,
+  opts: { threadsByDefault: boolean; inThread: boolean },
+): ThreadSurface {
   return {
     threadsByDefault: opts.threadsByDefault,
     inThread: opts.inThread,
@@ -70,7 +81,10 @@ export function discordSurface(sink: ChannelSink, ids: ButtonIds, logger: Logger
         const threadId = await sink.startThread(channelId, cardMessageId, name);
         return { threadId, cardMessageId };
       } catch (err) {
-        logger.warn({ channelId, err: (err as Error).message }, 'discord: could not open a match thread; the match plays in the channel');
+        logger.warn(
+          { channelId, err: (err as Error).message },
+          'discord: could not open a match thread; the match plays in the channel',
+        );
         return null;
       }
     },
@@ -78,16 +92,27 @@ export function discordSurface(sink: ChannelSink, ids: ButtonIds, logger: Logger
 }
 
 /** Edit a match's card in place; when the match is over, archive its thread. Failures are logged, never thrown. */
-export async function updateCard(sink: ChannelSink, card: CardUpdate, ids: ButtonIds, logger?: Pick<Logger, 'warn'>): Promise<void> {
+export async function updateCard(
+  sink: ChannelSink,
+  card: CardUpdate,
+  ids: ButtonIds,
+  logger?: Pick<Logger, 'warn'>,
+): Promise<void> {
   try {
     await sink.edit(card.channelId, card.messageId, renderPost(card.post, ids));
   } catch (err) {
-    logger?.warn({ matchId: card.matchId, channelId: card.channelId, err: (err as Error).message }, 'discord: match card not edited');
+    logger?.warn(
+      { matchId: card.matchId, channelId: card.channelId, err: (err as Error).message },
+      'discord: match card not edited',
+    );
   }
   if (!card.final) return;
   try {
     await sink.archive(card.threadId);
   } catch (err) {
-    logger?.warn({ matchId: card.matchId, threadId: card.threadId, err: (err as Error).message }, 'discord: match thread not archived');
+    logger?.warn(
+      { matchId: card.matchId, threadId: card.threadId, err: (err as Error).message },
+      'discord: match thread not archived',
+    );
   }
 }

@@ -18,7 +18,8 @@ export interface BoundaryAction {
 /** Number fields of actions: a bad value there is `invalid_amount`. */
 const AMOUNT_FIELDS = new Set(['payment', 'ask', 'amount', 'expires_in', 'duration']);
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A JSON text → its value, or undefined when it is not JSON. */
 function parseText(text: string): { value: unknown } | undefined {
@@ -52,12 +53,21 @@ export function boundaryAction(raw: unknown, mode: 'reject' | 'penalize'): Bound
   if (mode === 'penalize') return { action, ignored };
   const type = action.action_type;
   if (typeof type !== 'string' || !(ACTION_TYPES as readonly string[]).includes(type)) {
-    throw new ApiError(422, 'unknown_action_type', `action_type ${JSON.stringify(type ?? null)} is not one of: ${ACTION_TYPES.join(', ')}`);
+    throw new ApiError(
+      422,
+      'unknown_action_type',
+      `action_type ${JSON.stringify(type ?? null)} is not one of: ${ACTION_TYPES.join(', ')}`,
+    );
   }
   const r = ActionSchema.safeParse(action);
   if (r.success) return { action: r.data, ignored };
   const issues = r.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
   const amount = r.error.issues.some((i) => AMOUNT_FIELDS.has(String(i.path[0])));
   const first = issues[0]!;
-  throw new ApiError(422, amount ? 'invalid_amount' : 'malformed_action', `${type}: ${first.path || 'action'}: ${first.message}`, issues);
+  throw new ApiError(
+    422,
+    amount ? 'invalid_amount' : 'malformed_action',
+    `${type}: ${first.path || 'action'}: ${first.message}`,
+    issues,
+  );
 }

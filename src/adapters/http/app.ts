@@ -9,7 +9,12 @@
  */
 import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
-import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
 import { ApiError, FASTIFY_CODES } from './errors.js';
 import type { ObservationFormat } from './play.js';
 import { registerRoutes } from './routes.js';
@@ -45,11 +50,19 @@ export interface ServerApp {
  */
 export async function buildApp(opts: AppOptions): Promise<ServerApp> {
   const compat = opts.server.compat ?? 'native';
-  const app = Fastify({ bodyLimit: opts.server.bodyLimitBytes, logger: opts.logger ?? false, keepAliveTimeout: 72_000, logController: new LogController({ disableRequestLogging: true }) });
+  const app = Fastify({
+    bodyLimit: opts.server.bodyLimitBytes,
+    logger: opts.logger ?? false,
+    keepAliveTimeout: 72_000,
+    logController: new LogController({ disableRequestLogging: true }),
+  });
   // One debug line per request, only when debug is on (a hook that logs nothing still costs a call per request).
   if (app.log.level === 'debug' || app.log.level === 'trace') {
     app.addHook('onResponse', (req, reply, done) => {
-      req.log.debug({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 }, 'request');
+      req.log.debug(
+        { method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 },
+        'request',
+      );
       done();
     });
   }
@@ -73,11 +86,16 @@ export async function buildApp(opts: AppOptions): Promise<ServerApp> {
     now: opts.now,
     onEvent: (e) => app.log.info(e, `session ${e.event}`),
   });
-  const send = (reply: { status(n: number): { send(b: unknown): unknown } }, e: ApiError) => reply.status(e.status).send(compat === 'original' ? originalErrorBody(e) : e.body());
+  const send = (reply: { status(n: number): { send(b: unknown): unknown } }, e: ApiError) =>
+    reply.status(e.status).send(compat === 'original' ? originalErrorBody(e) : e.body());
 
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: 'GPU Arena trainer API', description: 'The arena engine over HTTP with sessions (the original OpenEnv routes, plus self-play seats).', version: '1.0.0' },
+      info: {
+        title: 'GPU Arena trainer API',
+        description: 'The arena engine over HTTP with sessions (the original OpenEnv routes, plus self-play seats).',
+        version: '1.0.0',
+      },
     },
     transform: jsonSchemaTransform,
   });
@@ -86,21 +104,37 @@ export async function buildApp(opts: AppOptions): Promise<ServerApp> {
     if (err instanceof ApiError) return send(reply, err);
     if (hasZodFastifySchemaValidationErrors(err)) {
       const where = err.validationContext ?? 'request';
-      const issues = err.validation.map((v) => ({ path: `${where}${v.instancePath.replaceAll('/', '.')}`.replace(/\.$/, ''), message: v.message ?? 'invalid' }));
+      const issues = err.validation.map((v) => ({
+        path: `${where}${v.instancePath.replaceAll('/', '.')}`.replace(/\.$/, ''),
+        message: v.message ?? 'invalid',
+      }));
       const code = where === 'body' && issues.some((i) => i.path === 'body') ? 'invalid_body' : 'invalid_request';
       // FastAPI answers a body that fails its model with 422; ours is 400 (the request itself is malformed).
-      return send(reply, new ApiError(compat === 'original' ? 422 : 400, code, issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues));
+      return send(
+        reply,
+        new ApiError(
+          compat === 'original' ? 422 : 400,
+          code,
+          issues.map((i) => `${i.path}: ${i.message}`).join('; '),
+          issues,
+        ),
+      );
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const code = (err.code && FASTIFY_CODES[err.code]) || 'invalid_request';
-      const message = code === 'body_too_large' ? `the body is larger than ${opts.server.bodyLimitBytes} bytes (server.bodyLimitBytes)` : err.message;
+      const message =
+        code === 'body_too_large'
+          ? `the body is larger than ${opts.server.bodyLimitBytes} bytes (server.bodyLimitBytes)`
+          : err.message;
       return send(reply, new ApiError(status, code, message));
     }
     req.log.error({ err }, 'unhandled error');
     return send(reply, new ApiError(500, 'internal_error', 'internal error (a bug of the server; it is logged)'));
   });
-  app.setNotFoundHandler((req, reply) => send(reply, new ApiError(404, 'not_found', `no route ${req.method} ${req.url}`)));
+  app.setNotFoundHandler((req, reply) =>
+    send(reply, new ApiError(404, 'not_found', `no route ${req.method} ${req.url}`)),
+  );
 
   registerRoutes(app, { store, debugState: opts.server.debugState, compat });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
@@ -122,7 +156,11 @@ export function originalErrorBody(e: ApiError): { detail: unknown; error: Return
     issues && (e.status === 422 || e.status === 400)
       ? issues.map((i) => {
           const path = typeof i.path === 'string' && i.path !== '' ? i.path.split('.') : [];
-          return { loc: path[0] === 'body' || path[0] === 'querystring' || path[0] === 'params' ? path : ['body', ...path], msg: String(i.message ?? e.message), type: e.code };
+          return {
+            loc: path[0] === 'body' || path[0] === 'querystring' || path[0] === 'params' ? path : ['body', ...path],
+            msg: String(i.message ?? e.message),
+            type: e.code,
+          };
         })
       : e.status === 422
         ? [{ loc: ['body'], msg: e.message, type: e.code }]

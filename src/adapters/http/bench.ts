@@ -44,11 +44,28 @@ export function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
 
-function row(mode: ServerBenchRow['mode'], sessions: number, latencies: number[], episodes: number, seconds: number, cpuMs: number | null): ServerBenchRow {
+function row(
+  mode: ServerBenchRow['mode'],
+  sessions: number,
+  latencies: number[],
+  episodes: number,
+  seconds: number,
+  cpuMs: number | null,
+): ServerBenchRow {
   const sorted = Float64Array.from(latencies).sort();
   const arr = Array.from(sorted);
   const cpuMsPerStep = cpuMs === null || arr.length === 0 ? null : cpuMs / arr.length;
-  return { mode, sessions, steps: arr.length, episodes, seconds, stepsPerSecond: seconds > 0 ? arr.length / seconds : 0, p50Ms: quantile(arr, 0.5), p99Ms: quantile(arr, 0.99), cpuMsPerStep };
+  return {
+    mode,
+    sessions,
+    steps: arr.length,
+    episodes,
+    seconds,
+    stepsPerSecond: seconds > 0 ? arr.length / seconds : 0,
+    p50Ms: quantile(arr, 0.5),
+    p99Ms: quantile(arr, 0.99),
+    cpuMsPerStep,
+  };
 }
 
 /** CPU ms this process used so far (user + system). */
@@ -59,7 +76,11 @@ function ownCpuMs(): number {
 
 function policyOf(name: PolicyName): (obs: Observation, seed: number) => Record<string, unknown> {
   const fn = getPolicy(name);
-  return (obs, seed) => (fn(obs, { rng: rng(seed, obs.round, 'policy:lab_0'), holdout: false })[0] ?? { action_type: 'wait' }) as Record<string, unknown>;
+  return (obs, seed) =>
+    (fn(obs, { rng: rng(seed, obs.round, 'policy:lab_0'), holdout: false })[0] ?? { action_type: 'wait' }) as Record<
+      string,
+      unknown
+    >;
 }
 
 /** The gym in this process, one episode after another, for `seconds` after the warm-up. */
@@ -93,7 +114,12 @@ export function benchInProcess(opts: ServerBenchOptions): ServerBenchRow {
 }
 
 /** `sessions` concurrent workers against the server at `url`; `serverCpuMs` reads the server's CPU ms so far (null: unknown). */
-export async function benchHttp(url: string, sessions: number, opts: ServerBenchOptions, serverCpuMs: () => number | null = () => null): Promise<ServerBenchRow> {
+export async function benchHttp(
+  url: string,
+  sessions: number,
+  opts: ServerBenchOptions,
+  serverCpuMs: () => number | null = () => null,
+): Promise<ServerBenchRow> {
   const act = policyOf(opts.policy);
   const client = new ArenaClient(url, { maxSockets: sessions });
   const ids: string[] = [];
@@ -127,10 +153,19 @@ export async function benchHttp(url: string, sessions: number, opts: ServerBench
     const lat: number[] = [];
     const c0 = serverCpuMs();
     const t0 = performance.now();
-    const episodes = await Promise.all(Array.from({ length: sessions }, (_, w) => worker(w, opts.seconds * 1000, 0, lat)));
+    const episodes = await Promise.all(
+      Array.from({ length: sessions }, (_, w) => worker(w, opts.seconds * 1000, 0, lat)),
+    );
     const seconds = (performance.now() - t0) / 1000;
     const c1 = serverCpuMs();
-    return row('http', sessions, lat, episodes.reduce((a, b) => a + b, 0), seconds, c0 === null || c1 === null ? null : c1 - c0);
+    return row(
+      'http',
+      sessions,
+      lat,
+      episodes.reduce((a, b) => a + b, 0),
+      seconds,
+      c0 === null || c1 === null ? null : c1 - c0,
+    );
   } finally {
     await Promise.all(ids.map((id) => client.deleteSession(id)));
     client.close();

@@ -15,7 +15,9 @@ import type { StepResponse } from './play.js';
 export type NativeStepResponse = Omit<StepResponse, 'observation'> & { observation: HttpObservation };
 
 /** A call's outcome. */
-export type ApiResult<T> = { ok: true; status: number; body: T } | { ok: false; status: number; error: { code: string; message: string; details?: unknown } };
+export type ApiResult<T> =
+  | { ok: true; status: number; body: T }
+  | { ok: false; status: number; error: { code: string; message: string; details?: unknown } };
 
 /** `POST /reset` body (ours and the original's names; see schemas.ts). */
 export interface ResetRequest {
@@ -83,7 +85,8 @@ export class ArenaClient {
         {
           method,
           agent: this.agent,
-          headers: payload === undefined ? {} : { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) },
+          headers:
+            payload === undefined ? {} : { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) },
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -118,7 +121,14 @@ export class ArenaClient {
   }
 
   /** `GET /tasks`. */
-  tasks(): Promise<ApiResult<{ benchmark_id: string; tasks: { task_type: string; difficulty: string }[]; action_types: string[]; features: string[] }>> {
+  tasks(): Promise<
+    ApiResult<{
+      benchmark_id: string;
+      tasks: { task_type: string; difficulty: string }[];
+      action_types: string[];
+      features: string[];
+    }>
+  > {
     return this.request('GET', '/tasks');
   }
 
@@ -127,7 +137,11 @@ export class ArenaClient {
    * `session_id` that session restarted in place.
    */
   reset(body: ResetRequest = {}): Promise<ApiResult<ResetResponse>> {
-    return this.request('POST', '/reset', body.session_id === undefined && body.new_session === undefined ? { ...body, new_session: true } : body);
+    return this.request(
+      'POST',
+      '/reset',
+      body.session_id === undefined && body.new_session === undefined ? { ...body, new_session: true } : body,
+    );
   }
 
   /** `POST /reset` without a session: replaces the server's shared default session (the original's single environment). */
@@ -141,12 +155,18 @@ export class ArenaClient {
   }
 
   /** One action of a single-seat session (an object, or a model's raw JSON text). */
-  step(sessionId: string, action: ActionInput | Record<string, unknown> | string): Promise<ApiResult<NativeStepResponse>> {
+  step(
+    sessionId: string,
+    action: ActionInput | Record<string, unknown> | string,
+  ): Promise<ApiResult<NativeStepResponse>> {
     return this.request('POST', '/step', { session_id: sessionId, action });
   }
 
   /** One action of a self-play seat. */
-  stepSeat(token: string, action: ActionInput | Record<string, unknown> | string): Promise<ApiResult<NativeStepResponse>> {
+  stepSeat(
+    token: string,
+    action: ActionInput | Record<string, unknown> | string,
+  ): Promise<ApiResult<NativeStepResponse>> {
     return this.request('POST', '/step', { token, action });
   }
 

@@ -47,7 +47,12 @@ export class ApiError extends CodedError<ApiErrorCode> {
   }
 
   body(): ErrorBody {
-    return { error: this.details === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, details: this.details } };
+    return {
+      error:
+        this.details === undefined
+          ? { code: this.code, message: this.message }
+          : { code: this.code, message: this.message, details: this.details },
+    };
   }
 }
 

@@ -35,8 +35,13 @@ const difficultyOf = (task: TaskName): Difficulty => PRESETS[task].difficulty;
 export const ORIGINAL_DEFAULT_TASK: TaskName = 'single_trade';
 
 /** A task from `task`/`task_type` and `difficulty`, or an error sentence (code `difficulty_conflict`). */
-export function resolveTask(task: TaskName | undefined, taskType: TaskName | undefined, difficulty: Difficulty | null | undefined): TaskName | { conflict: string } {
-  if (task !== undefined && taskType !== undefined && task !== taskType) return { conflict: `task ${task} and task_type ${taskType} disagree; send one of them` };
+export function resolveTask(
+  task: TaskName | undefined,
+  taskType: TaskName | undefined,
+  difficulty: Difficulty | null | undefined,
+): TaskName | { conflict: string } {
+  if (task !== undefined && taskType !== undefined && task !== taskType)
+    return { conflict: `task ${task} and task_type ${taskType} disagree; send one of them` };
   const named = task ?? taskType;
   if (difficulty === undefined || difficulty === null) return named ?? ORIGINAL_DEFAULT_TASK;
   const byDifficulty = TASK_NAMES.find((t) => difficultyOf(t) === difficulty)!;

@@ -24,7 +24,17 @@
  *   (the original's `payment` only flows sender → recipient); `linked_offer_id`: the countered offer.
  */
 import { observe, publicView } from '../../engine/index.js';
-import type { Block, Coalition, Job, LabId, MatchState, Message, Offer, RewardBreakdown, ShockEvent } from '../../engine/types.js';
+import type {
+  Block,
+  Coalition,
+  Job,
+  LabId,
+  MatchState,
+  Message,
+  Offer,
+  RewardBreakdown,
+  ShockEvent,
+} from '../../engine/types.js';
 import type { DemandLevel, Observation, PublicBlock, PublicCoalition, PublicLab } from '../../engine/views.js';
 import type {
   OriginalBlock,
@@ -178,7 +188,12 @@ function lab(l: PublicLab, x: PublicExtras, coalitions: { id: string; members: L
 }
 
 /** A coalition: the seat's own (full record) or another's public facts; commitments by block owner. */
-function coalition(c: Coalition | PublicCoalition, x: PublicExtras, reputation: (lab: LabId) => number, owner: (block: string) => LabId | undefined): OriginalCoalition {
+function coalition(
+  c: Coalition | PublicCoalition,
+  x: PublicExtras,
+  reputation: (lab: LabId) => number,
+  owner: (block: string) => LabId | undefined,
+): OriginalCoalition {
   const commitments: Record<string, string[]> = {};
   let excused = false;
   if ('commitments' in c) {
@@ -213,7 +228,14 @@ function parts(s: MatchState, obs: Observation, x: PublicExtras) {
   const reps = new Map<LabId, number>(obs.labs.map((l) => [l.id, l.reputation]));
   reps.set(obs.self.id, obs.self.reputation);
   const all = [...obs.myCoalitions, ...obs.coalitions].filter((c) => c.expiresRound >= s.round);
-  const coalitions = all.map((c) => coalition(c, x, (m) => reps.get(m) ?? 0.5, (b) => owners.get(b)));
+  const coalitions = all.map((c) =>
+    coalition(
+      c,
+      x,
+      (m) => reps.get(m) ?? 0.5,
+      (b) => owners.get(b),
+    ),
+  );
   const everyCoalition = [...obs.myCoalitions, ...obs.coalitions].map((c) => ({ id: c.id, members: c.members }));
   return { coalitions, everyCoalition };
 }
@@ -227,7 +249,9 @@ export function originalObservation(s: MatchState, seat: LabId, ctx: OriginalCon
   const x = extras(s);
   const own = new Map(obs.self.blocks.map((b) => [b.id, b]));
   const { coalitions, everyCoalition } = parts(s, obs, x);
-  const live = obs.blocks.filter((b) => b.status === 'available' || b.status === 'reserved' || b.status === 'committed');
+  const live = obs.blocks.filter(
+    (b) => b.status === 'available' || b.status === 'reserved' || b.status === 'committed',
+  );
   const levels = [...obs.labs.map((l) => l.demandLevel), ownDemand(obs)];
   const mean = levels.reduce((a, l) => a + LEVEL[l], 0) / levels.length;
   return {
@@ -260,7 +284,8 @@ export function originalObservation(s: MatchState, seat: LabId, ctx: OriginalCon
 /** The seat's own demand level, as the engine rates every lab publicly (docs/RULES.md §0 demandLevel). */
 function ownDemand(obs: Observation): DemandLevel {
   let need = 0;
-  for (const j of obs.self.jobs) if (j.outcome === 'pending') need += Math.max(0, j.gpuHoursRequired - j.allocatedHours);
+  for (const j of obs.self.jobs)
+    if (j.outcome === 'pending') need += Math.max(0, j.gpuHoursRequired - j.allocatedHours);
   let have = 0;
   for (const b of obs.self.blocks) if (b.status !== 'used' && b.status !== 'failed') have += b.gpuHours;
   const ratio = need / Math.max(1, have);
@@ -271,7 +296,11 @@ function ownDemand(obs: Observation): DemandLevel {
  * `GET /state` of a single-seat session in the original's shape: the public view (every block, every
  * active offer, public messages) around the controlled `seat`, with the seed the trainer chose.
  */
-export function originalPublicState(s: MatchState, seat: LabId, ctx: { taskId: string; judgeMode: 'off' | 'rule'; last: OriginalResult; done: boolean }): OriginalPublicState {
+export function originalPublicState(
+  s: MatchState,
+  seat: LabId,
+  ctx: { taskId: string; judgeMode: 'off' | 'rule'; last: OriginalResult; done: boolean },
+): OriginalPublicState {
   const pub = publicView(s);
   const obs = observe(s, seat);
   const x = extras(s);

@@ -12,13 +12,26 @@
  * match is over: the seed derives every private value of the world.
  */
 import { ArenaEnv, scriptedSeats, seatReport } from '../../engine/gym.js';
-import { addBreakdowns, applyAction, closeRound, createMatch, emptyBreakdown, labIdsFor, observe } from '../../engine/index.js';
+import {
+  addBreakdowns,
+  applyAction,
+  closeRound,
+  createMatch,
+  emptyBreakdown,
+  labIdsFor,
+  observe,
+} from '../../engine/index.js';
 import type { LabId, MatchState, PolicyName, RewardBreakdown, TaskName } from '../../engine/types.js';
 import type { RoundReport } from '../../engine/views.js';
 import { ApiError } from './errors.js';
 import { boundaryAction } from './actions.js';
 import { withOriginalFields, type HttpObservation } from './original-compat.js';
-import { originalObservation, originalPublicState, type OriginalObservation, type OriginalPublicState } from './original-format.js';
+import {
+  originalObservation,
+  originalPublicState,
+  type OriginalObservation,
+  type OriginalPublicState,
+} from './original-format.js';
 
 /** How a session's answers are shaped. */
 export type ObservationFormat = 'native' | 'original';
@@ -77,14 +90,30 @@ function taskIdOf(s: MatchState, hideSeed: boolean): string {
   return hideSeed && !s.over ? s.config.task : `${s.config.task}-${s.config.seed}`;
 }
 
-function httpObservation(format: ObservationFormat, s: MatchState, lab: LabId, hideSeed: boolean, last: LastResult, reward: number, breakdown: RewardBreakdown, done: boolean): AnyObservation {
+function httpObservation(
+  format: ObservationFormat,
+  s: MatchState,
+  lab: LabId,
+  hideSeed: boolean,
+  last: LastResult,
+  reward: number,
+  breakdown: RewardBreakdown,
+  done: boolean,
+): AnyObservation {
   const taskId = taskIdOf(s, hideSeed);
   if (format === 'original') return originalObservation(s, lab, { taskId, last, reward, breakdown, done });
   return withOriginalFields(observe(s, lab), taskId, last, { reward, breakdown, done });
 }
 
 /** The seat's view between steps (reset, GET /state): its last breakdown and result. */
-function viewOf(format: ObservationFormat, s: MatchState, lab: LabId, hideSeed: boolean, last: LastResult, done: boolean): AnyObservation {
+function viewOf(
+  format: ObservationFormat,
+  s: MatchState,
+  lab: LabId,
+  hideSeed: boolean,
+  last: LastResult,
+  done: boolean,
+): AnyObservation {
   const b = s.seats[lab]!.lastBreakdown;
   return httpObservation(format, s, lab, hideSeed, last, b.normalized_reward, b, done);
 }
@@ -92,7 +121,8 @@ function viewOf(format: ObservationFormat, s: MatchState, lab: LabId, hideSeed: 
 /** Refuse an unknown seat with the seats of the world. */
 function checkSeat(task: TaskName, seed: number, seat: LabId): void {
   const labs = labIdsFor(task, seed);
-  if (!labs.includes(seat)) throw new ApiError(422, 'unknown_seat', `no seat ${seat} in ${task} seed ${seed} (seats: ${labs.join(', ')})`);
+  if (!labs.includes(seat))
+    throw new ApiError(422, 'unknown_seat', `no seat ${seat} in ${task} seed ${seed} (seats: ${labs.join(', ')})`);
 }
 
 /** One controlled seat over the gym. */
@@ -106,7 +136,14 @@ export class SingleSeatPlay {
     readonly seat: LabId,
   ) {
     checkSeat(settings.task, settings.seed, seat);
-    this.env.reset({ task: settings.task, seed: settings.seed, seat, holdout: settings.holdout, actionsPerRound: settings.actionsPerRound, opponents: settings.opponents });
+    this.env.reset({
+      task: settings.task,
+      seed: settings.seed,
+      seat,
+      holdout: settings.holdout,
+      actionsPerRound: settings.actionsPerRound,
+      opponents: settings.opponents,
+    });
   }
 
   /** The full engine state (debug `GET /state?include_private=true` only: every seat's secrets). */
@@ -125,7 +162,12 @@ export class SingleSeatPlay {
 
   /** `GET /state` of an original-format session: the original's public state. */
   publicState(): OriginalPublicState {
-    return originalPublicState(this.env.state, this.seat, { taskId: taskIdOf(this.env.state, false), judgeMode: this.settings.judgeMode ?? 'off', last: this.last, done: this.env.done });
+    return originalPublicState(this.env.state, this.seat, {
+      taskId: taskIdOf(this.env.state, false),
+      judgeMode: this.settings.judgeMode ?? 'off',
+      last: this.last,
+      done: this.env.done,
+    });
   }
 
   /** One action (throws ApiError for a refused action in reject mode; the session is then unchanged). */
@@ -146,7 +188,21 @@ export class SingleSeatPlay {
       ignored_fields: ignored,
     };
     this.last = { ok: info.ok, code: info.code, message: info.message };
-    return { observation: httpObservation(this.format, this.env.state, this.seat, false, this.last, r.reward, r.breakdown, r.done), reward: r.reward, done: r.done, info };
+    return {
+      observation: httpObservation(
+        this.format,
+        this.env.state,
+        this.seat,
+        false,
+        this.last,
+        r.reward,
+        r.breakdown,
+        r.done,
+      ),
+      reward: r.reward,
+      done: r.done,
+      info,
+    };
   }
 }
 
@@ -163,10 +219,17 @@ export class SelfPlay {
     readonly settings: PlaySettings,
     readonly seats: LabId[],
   ) {
-    if (new Set(seats).size !== seats.length) throw new ApiError(422, 'unknown_seat', `seats lists a seat twice: ${seats.join(', ')}`);
+    if (new Set(seats).size !== seats.length)
+      throw new ApiError(422, 'unknown_seat', `seats lists a seat twice: ${seats.join(', ')}`);
     for (const seat of seats) checkSeat(settings.task, settings.seed, seat);
     const scripted = scriptedSeats(settings.task, settings.seed, seats, settings.opponents);
-    this.s = createMatch({ task: settings.task, seed: settings.seed, holdout: settings.holdout, scripted, maxActionsPerRound: Math.max(12, settings.actionsPerRound) });
+    this.s = createMatch({
+      task: settings.task,
+      seed: settings.seed,
+      holdout: settings.holdout,
+      scripted,
+      maxActionsPerRound: Math.max(12, settings.actionsPerRound),
+    });
     for (const seat of seats) this.pending.set(seat, { breakdown: emptyBreakdown(), reports: [] });
   }
 
@@ -197,13 +260,22 @@ export class SelfPlay {
   /** One action of `seat` (a 409 `seat_waiting` if it is done for this round and others are not). */
   step(seat: LabId, raw: unknown): StepResponse {
     if (!this.isDone(seat) && this.doneThisRound.has(seat)) {
-      throw new ApiError(409, 'seat_waiting', `${seat} is done for round ${this.s.round}; the round closes when ${this.waitingFor().join(', ')} act(s) or wait(s)`);
+      throw new ApiError(
+        409,
+        'seat_waiting',
+        `${seat} is done for round ${this.s.round}; the round closes when ${this.waitingFor().join(', ')} act(s) or wait(s)`,
+      );
     }
     const { action, ignored } = boundaryAction(raw, this.settings.invalidActions);
     const { state, result } = applyAction(this.s, seat, action);
     this.s = state;
     const finished = state.labs[seat]!.finished;
-    if (!state.over && !finished && (result.code === 'waited' || state.seats[seat]!.actionsThisRound >= this.settings.actionsPerRound)) this.doneThisRound.add(seat);
+    if (
+      !state.over &&
+      !finished &&
+      (result.code === 'waited' || state.seats[seat]!.actionsThisRound >= this.settings.actionsPerRound)
+    )
+      this.doneThisRound.add(seat);
     const open = this.seats.filter((l) => !this.s.labs[l]!.finished);
     if (!this.s.over && open.length > 0 && open.every((l) => this.doneThisRound.has(l))) this.close();
     const mine = this.pending.get(seat)!;
@@ -226,7 +298,12 @@ export class SelfPlay {
     };
     const last = { ok: info.ok, code: info.code, message: info.message };
     this.last.set(seat, last);
-    return { observation: httpObservation(this.format, this.s, seat, true, last, breakdown.normalized_reward, breakdown, done), reward: breakdown.normalized_reward, done, info };
+    return {
+      observation: httpObservation(this.format, this.s, seat, true, last, breakdown.normalized_reward, breakdown, done),
+      reward: breakdown.normalized_reward,
+      done,
+      info,
+    };
   }
 
   private close(): void {
@@ -235,7 +312,10 @@ export class SelfPlay {
     this.doneThisRound.clear();
     for (const seat of this.seats) {
       const p = this.pending.get(seat)!;
-      this.pending.set(seat, { breakdown: addBreakdowns(p.breakdown, report.rewards[seat] ?? emptyBreakdown()), reports: [...p.reports, seatReport(report, seat)] });
+      this.pending.set(seat, {
+        breakdown: addBreakdowns(p.breakdown, report.rewards[seat] ?? emptyBreakdown()),
+        reports: [...p.reports, seatReport(report, seat)],
+      });
     }
   }
 }

@@ -20,7 +20,13 @@ import { ApiError } from './errors.js';
 import { actionFromTopLevel, resolveTask } from './original-compat.js';
 import { ORIGINAL_BENCHMARK_ID } from './original-format.js';
 import { SelfPlay, SingleSeatPlay, type ObservationFormat, type PlaySettings } from './play.js';
-import { DeleteQuerySchema, ResetBodySchema, SessionParamsSchema, StateQuerySchema, StepBodySchema } from './schemas.js';
+import {
+  DeleteQuerySchema,
+  ResetBodySchema,
+  SessionParamsSchema,
+  StateQuerySchema,
+  StepBodySchema,
+} from './schemas.js';
 import type { Session, SessionStore } from './sessions.js';
 
 /** What the routes need from the app. */
@@ -48,18 +54,31 @@ const FEATURES = [
 
 const TASKS = TASK_NAMES.map((t) => {
   const p = PRESETS[t];
-  return { task_type: t, difficulty: p.difficulty, labs: p.labCounts, max_rounds: p.roundCounts, coalitions: p.coalitionsEnabled, shocks: p.shockCount };
+  return {
+    task_type: t,
+    difficulty: p.difficulty,
+    labs: p.labCounts,
+    max_rounds: p.roundCounts,
+    coalitions: p.coalitionsEnabled,
+    shocks: p.shockCount,
+  };
 });
 
 const SESSION_ID = 'session_id';
 
 function selfPlayOf(s: Session): SelfPlay {
-  if (s.play.kind !== 'self_play') throw new ApiError(400, 'invalid_request', `session ${s.id} has one seat: step with session_id, not a token`);
+  if (s.play.kind !== 'self_play')
+    throw new ApiError(400, 'invalid_request', `session ${s.id} has one seat: step with session_id, not a token`);
   return s.play;
 }
 
 function singleOf(s: Session): SingleSeatPlay {
-  if (s.play.kind !== 'single') throw new ApiError(400, 'token_required', `session ${s.id} is a self-play session: step with a seat's token ({token, action})`);
+  if (s.play.kind !== 'single')
+    throw new ApiError(
+      400,
+      'token_required',
+      `session ${s.id} is a self-play session: step with a seat's token ({token, action})`,
+    );
   return s.play;
 }
 
@@ -72,9 +91,17 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const benchmarkId = deps.compat === 'original' ? ORIGINAL_BENCHMARK_ID : BENCHMARK_ID;
   const privateRefused = () =>
-    new ApiError(403, 'debug_state_disabled', 'the full state holds every seat’s private values; the server must run with server.debugState (ARENA_SERVER_DEBUG_STATE=1 or GPU_ARENA_DEBUG_STATE=1) to show it');
+    new ApiError(
+      403,
+      'debug_state_disabled',
+      'the full state holds every seat’s private values; the server must run with server.debugState (ARENA_SERVER_DEBUG_STATE=1 or GPU_ARENA_DEBUG_STATE=1) to show it',
+    );
 
-  r.get('/health', { schema: { description: 'Liveness, as the original: {status, benchmark_id}' } }, () => ({ status: 'ok', benchmark_id: benchmarkId, sessions: store.size }));
+  r.get('/health', { schema: { description: 'Liveness, as the original: {status, benchmark_id}' } }, () => ({
+    status: 'ok',
+    benchmark_id: benchmarkId,
+    sessions: store.size,
+  }));
 
   r.get('/tasks', { schema: { description: 'The three tasks, the 14 action types and the features' } }, () => ({
     benchmark_id: benchmarkId,
@@ -85,7 +112,13 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
 
   r.post(
     '/reset',
-    { schema: { description: 'Start a session: one controlled seat (→ session_id, observation) or, with `seats`, self-play (→ a token per seat)', body: ResetBodySchema.nullish() } },
+    {
+      schema: {
+        description:
+          'Start a session: one controlled seat (→ session_id, observation) or, with `seats`, self-play (→ a token per seat)',
+        body: ResetBodySchema.nullish(),
+      },
+    },
     (req) => {
       const body = req.body ?? ResetBodySchema.parse({});
       const task = resolveTask(body.task, body.task_type, body.difficulty);
@@ -115,18 +148,30 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
         observation_format: format,
       };
       if (body.seats) {
-        if (body.seat !== undefined) throw new ApiError(400, 'invalid_request', 'send seat (one controlled seat) or seats (self-play), not both');
-        if (body.session_id !== undefined) throw new ApiError(400, 'invalid_request', 'a self-play reset opens a new session: send seats without session_id');
+        if (body.seat !== undefined)
+          throw new ApiError(400, 'invalid_request', 'send seat (one controlled seat) or seats (self-play), not both');
+        if (body.session_id !== undefined)
+          throw new ApiError(
+            400,
+            'invalid_request',
+            'a self-play reset opens a new session: send seats without session_id',
+          );
         const play = build(() => new SelfPlay(settings, body.seats!));
         const s = store.add(play, req.ip, body.seats);
         const seats: Record<LabId, { token: string; observation: unknown }> = {};
-        for (const seat of body.seats) seats[seat] = { token: s.tokens.get(seat)!, observation: play.observation(seat) };
+        for (const seat of body.seats)
+          seats[seat] = { token: s.tokens.get(seat)!, observation: play.observation(seat) };
         return { [SESSION_ID]: s.id, admin_token: s.adminToken, seats, info: { ...info, seats: body.seats } };
       }
       const seat = body.seat ?? 'lab_0';
       if (body.session_id !== undefined) {
         const s = store.get(body.session_id);
-        if (s.play.kind !== 'single') throw new ApiError(400, 'invalid_request', `session ${s.id} is a self-play session: reset without session_id for a new one`);
+        if (s.play.kind !== 'single')
+          throw new ApiError(
+            400,
+            'invalid_request',
+            `session ${s.id} is a self-play session: reset without session_id for a new one`,
+          );
         return store.run(s, () => {
           const play = build(() => new SingleSeatPlay(settings, seat));
           s.play = play;
@@ -139,25 +184,55 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     },
   );
 
-  r.post('/step', { schema: { description: 'One action: {session_id, action} or {token, action} (self-play), or the original action object at the top level → {observation, reward, done, info}', body: StepBodySchema } }, (req) => {
-    const body = req.body;
-    let raw: unknown;
-    if (body.action !== undefined) raw = body.action;
-    else if (body.action_type !== undefined) raw = actionFromTopLevel(body);
-    else throw new ApiError(400, 'invalid_body', 'no action: send {session_id, action: {action_type, …}}, or the action fields at the top level as the original did');
-    if (body.token !== undefined) {
-      const { session, seat } = store.byToken(body.token);
-      if (body.session_id !== undefined && body.session_id !== session.id) throw new ApiError(400, 'invalid_request', 'the token belongs to another session');
-      return store.run(session, () => selfPlayOf(session).step(seat, raw));
-    }
-    // The original auto-reset with its defaults when /step came before any /reset (docs/RULES.md §A.1).
-    if (body.session_id === undefined && deps.compat === 'original' && !store.hasDefault) {
-      store.resetDefault(new SingleSeatPlay({ task: 'single_trade', seed: 42, holdout: false, actionsPerRound: 1, invalidActions: 'reject', judgeMode: 'off', format: 'original' }, 'lab_0'), req.ip);
-    }
-    const session = store.get(body.session_id);
-    // The play is read when the call's turn comes: an in-place reset queued before it replaces it.
-    return store.run(session, () => singleOf(session).step(raw));
-  });
+  r.post(
+    '/step',
+    {
+      schema: {
+        description:
+          'One action: {session_id, action} or {token, action} (self-play), or the original action object at the top level → {observation, reward, done, info}',
+        body: StepBodySchema,
+      },
+    },
+    (req) => {
+      const body = req.body;
+      let raw: unknown;
+      if (body.action !== undefined) raw = body.action;
+      else if (body.action_type !== undefined) raw = actionFromTopLevel(body);
+      else
+        throw new ApiError(
+          400,
+          'invalid_body',
+          'no action: send {session_id, action: {action_type, …}}, or the action fields at the top level as the original did',
+        );
+      if (body.token !== undefined) {
+        const { session, seat } = store.byToken(body.token);
+        if (body.session_id !== undefined && body.session_id !== session.id)
+          throw new ApiError(400, 'invalid_request', 'the token belongs to another session');
+        return store.run(session, () => selfPlayOf(session).step(seat, raw));
+      }
+      // The original auto-reset with its defaults when /step came before any /reset (docs/RULES.md §A.1).
+      if (body.session_id === undefined && deps.compat === 'original' && !store.hasDefault) {
+        store.resetDefault(
+          new SingleSeatPlay(
+            {
+              task: 'single_trade',
+              seed: 42,
+              holdout: false,
+              actionsPerRound: 1,
+              invalidActions: 'reject',
+              judgeMode: 'off',
+              format: 'original',
+            },
+            'lab_0',
+          ),
+          req.ip,
+        );
+      }
+      const session = store.get(body.session_id);
+      // The play is read when the call's turn comes: an in-place reset queued before it replaces it.
+      return store.run(session, () => singleOf(session).step(raw));
+    },
+  );
 
   r.get(
     '/state',
@@ -171,9 +246,15 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     (req) => {
       const q = req.query;
       if (q.token !== undefined) {
-        if (q.include_private) throw new ApiError(403, 'seat_token_scope', 'a seat token reads only its own seat’s view; the full state is never shown to a seat');
+        if (q.include_private)
+          throw new ApiError(
+            403,
+            'seat_token_scope',
+            'a seat token reads only its own seat’s view; the full state is never shown to a seat',
+          );
         const { session, seat } = store.byToken(q.token);
-        if (q.session_id !== undefined && q.session_id !== session.id) throw new ApiError(400, 'invalid_request', 'the token belongs to another session');
+        if (q.session_id !== undefined && q.session_id !== session.id)
+          throw new ApiError(400, 'invalid_request', 'the token belongs to another session');
         return store.run(session, () => {
           const play = selfPlayOf(session);
           return { seat, state: play.observation(seat), waiting_for: play.waitingFor() };
@@ -185,12 +266,21 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
         return store.run(session, () => {
           const play = selfPlayOf(session);
           if (q.include_private) return { [SESSION_ID]: session.id, state: play.state };
-          return { [SESSION_ID]: session.id, seats: play.seats, state: publicView(play.state), waiting_for: play.waitingFor() };
+          return {
+            [SESSION_ID]: session.id,
+            seats: play.seats,
+            state: publicView(play.state),
+            waiting_for: play.waitingFor(),
+          };
         });
       }
       const session = store.get(q.session_id);
       if (session.play.kind !== 'single') {
-        throw new ApiError(403, 'admin_token_required', `session ${session.id} is a self-play session: a seat reads its view with its token, the creator the public view with the admin_token of the reset`);
+        throw new ApiError(
+          403,
+          'admin_token_required',
+          `session ${session.id} is a self-play session: a seat reads its view with its token, the creator the public view with the admin_token of the reset`,
+        );
       }
       return store.run(session, () => {
         const play = singleOf(session);
@@ -203,12 +293,22 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
 
   r.delete(
     '/session/:id',
-    { schema: { description: 'End a session (its tokens end with it); a self-play session needs its admin_token', params: SessionParamsSchema, querystring: DeleteQuerySchema } },
+    {
+      schema: {
+        description: 'End a session (its tokens end with it); a self-play session needs its admin_token',
+        params: SessionParamsSchema,
+        querystring: DeleteQuerySchema,
+      },
+    },
     (req) => {
       const id = req.params.id;
       const s = store.get(id);
       if (s.adminToken !== null && req.query.admin_token !== s.adminToken) {
-        throw new ApiError(403, 'admin_token_required', `session ${id} is a self-play session: only its creator deletes it, with ?admin_token=… from the reset`);
+        throw new ApiError(
+          403,
+          'admin_token_required',
+          `session ${id} is a self-play session: only its creator deletes it, with ?admin_token=… from the reset`,
+        );
       }
       store.delete(id);
       return { deleted: id };
@@ -225,7 +325,12 @@ function build<T>(make: () => T): T {
     return make();
   } catch (e) {
     if (e instanceof ApiError) throw e;
-    if (e instanceof z.ZodError) throw new ApiError(422, 'invalid_request', e.issues.map((i) => `${i.path.join('.') || 'reset'}: ${i.message}`).join('; '));
+    if (e instanceof z.ZodError)
+      throw new ApiError(
+        422,
+        'invalid_request',
+        e.issues.map((i) => `${i.path.join('.') || 'reset'}: ${i.message}`).join('; '),
+      );
     if (e instanceof Error && e.constructor === Error) throw new ApiError(422, 'invalid_request', e.message);
     throw e;
   }

@@ -129,15 +129,34 @@ export class SessionStore {
   /** A live session (its idle clock restarts); no id = the default session. Else 404 `unknown_session`. */
   get(id: string | undefined): Session {
     if (id === undefined) {
-      if (this.defaultId === null) throw new ApiError(404, 'unknown_session', 'no session: POST /reset first (or send the session_id a reset returned)');
+      if (this.defaultId === null)
+        throw new ApiError(
+          404,
+          'unknown_session',
+          'no session: POST /reset first (or send the session_id a reset returned)',
+        );
       return this.get(this.defaultId);
     }
     const s = this.sessions.get(id);
     if (!s) {
       const why = this.ended.get(id);
-      if (why === 'expired') throw new ApiError(404, 'unknown_session', `session ${id} expired after ${Math.round(this.opts.idleTtlMs / 1000)} s idle (server.idleTtlSeconds); POST /reset to start a new one`);
-      if (why === 'replaced') throw new ApiError(404, 'unknown_session', `session ${id} was the default session and a later sessionless POST /reset replaced it; reset with new_session: true for a session of your own`);
-      throw new ApiError(404, 'unknown_session', `no session ${id} (never created, deleted, or the server restarted); POST /reset to start one`);
+      if (why === 'expired')
+        throw new ApiError(
+          404,
+          'unknown_session',
+          `session ${id} expired after ${Math.round(this.opts.idleTtlMs / 1000)} s idle (server.idleTtlSeconds); POST /reset to start a new one`,
+        );
+      if (why === 'replaced')
+        throw new ApiError(
+          404,
+          'unknown_session',
+          `session ${id} was the default session and a later sessionless POST /reset replaced it; reset with new_session: true for a session of your own`,
+        );
+      throw new ApiError(
+        404,
+        'unknown_session',
+        `no session ${id} (never created, deleted, or the server restarted); POST /reset to start one`,
+      );
     }
     const t = this.now();
     if (t - s.lastUsed > this.opts.idleTtlMs) {
@@ -151,14 +170,24 @@ export class SessionStore {
   /** The session and seat of a self-play seat token (404 `unknown_token` / `unknown_session`). */
   byToken(token: string): { session: Session; seat: LabId } {
     const hit = this.tokens.get(token);
-    if (!hit) throw new ApiError(404, 'unknown_token', 'unknown seat token (tokens come from POST /reset with seats; they end with their session)');
+    if (!hit)
+      throw new ApiError(
+        404,
+        'unknown_token',
+        'unknown seat token (tokens come from POST /reset with seats; they end with their session)',
+      );
     return { session: this.get(hit.sessionId), seat: hit.seat };
   }
 
   /** The self-play session of an admin token (403 `admin_token_required` for any other value). */
   byAdminToken(token: string): Session {
     const id = this.adminTokens.get(token);
-    if (id === undefined) throw new ApiError(403, 'admin_token_required', 'unknown admin token: only the admin_token returned by the self-play POST /reset reads the public view or deletes the session');
+    if (id === undefined)
+      throw new ApiError(
+        403,
+        'admin_token_required',
+        'unknown admin token: only the admin_token returned by the self-play POST /reset reads the public view or deletes the session',
+      );
     return this.get(id);
   }
 
@@ -190,7 +219,12 @@ export class SessionStore {
    */
   run<T>(s: Session, fn: () => T | Promise<T>): Promise<T> {
     const next = s.chain.then(() => {
-      if (this.sessions.get(s.id) !== s) throw new ApiError(404, 'unknown_session', `session ${s.id} ended while this call waited for the one before it`);
+      if (this.sessions.get(s.id) !== s)
+        throw new ApiError(
+          404,
+          'unknown_session',
+          `session ${s.id} ended while this call waited for the one before it`,
+        );
       s.lastUsed = Math.max(s.lastUsed, this.now());
       return fn();
     });
@@ -201,13 +235,27 @@ export class SessionStore {
   private ensureRoom(): void {
     if (this.sessions.size >= this.opts.maxSessions) this.sweep();
     if (this.sessions.size >= this.opts.maxSessions) {
-      throw new ApiError(503, 'too_many_sessions', `${this.sessions.size} sessions are open (the limit, server.maxSessions); DELETE /session/:id the ones you no longer need, reset yours in place ({session_id, …}), or wait for idle ones to expire`);
+      throw new ApiError(
+        503,
+        'too_many_sessions',
+        `${this.sessions.size} sessions are open (the limit, server.maxSessions); DELETE /session/:id the ones you no longer need, reset yours in place ({session_id, …}), or wait for idle ones to expire`,
+      );
     }
   }
 
   private create(play: Play, client: string, kind: Session['kind'], seats: LabId[]): Session {
     const t = this.now();
-    const s: Session = { id: randomUUID(), play, client, kind, createdAt: t, lastUsed: t, tokens: new Map(), adminToken: null, chain: Promise.resolve() };
+    const s: Session = {
+      id: randomUUID(),
+      play,
+      client,
+      kind,
+      createdAt: t,
+      lastUsed: t,
+      tokens: new Map(),
+      adminToken: null,
+      chain: Promise.resolve(),
+    };
     for (const seat of seats) {
       const token = randomUUID();
       s.tokens.set(seat, token);

@@ -21,7 +21,10 @@ export function boltLogger(base: Logger, initial: LogLevel = LogLevel.INFO): Bol
   let log = base.child({ component: 'bolt' });
   let level = initial;
   const enabled = (l: LogLevel) => LEVELS.indexOf(l) >= LEVELS.indexOf(level);
-  const text = (msg: unknown[]) => msg.map((m) => (m instanceof Error ? m.message : typeof m === 'string' ? m : JSON.stringify(m) ?? String(m))).join(' ');
+  const text = (msg: unknown[]) =>
+    msg
+      .map((m) => (m instanceof Error ? m.message : typeof m === 'string' ? m : (JSON.stringify(m) ?? String(m))))
+      .join(' ');
   return {
     debug: (...m: unknown[]) => void (enabled(LogLevel.DEBUG) && log.debug(text(m))),
     info: (...m: unknown[]) => void (enabled(LogLevel.INFO) && log.info(text(m))),
@@ -56,10 +59,20 @@ export function createSlackApp(opts: SlackAppOptions): App {
     convoStore: false as const,
   };
   if (config.mode === 'socket') {
-    if (!config.appToken) throw new SlackConfigError('missing_env', 'SLACK_APP_TOKEN', 'socket mode needs the app-level token (SLACK_APP_TOKEN)');
+    if (!config.appToken)
+      throw new SlackConfigError(
+        'missing_env',
+        'SLACK_APP_TOKEN',
+        'socket mode needs the app-level token (SLACK_APP_TOKEN)',
+      );
     // installerOptions.clientOptions is what the SocketModeClient uses for apps.connections.open.
     return new App({ ...common, socketMode: true, appToken: config.appToken, installerOptions: { clientOptions } });
   }
-  if (!config.signingSecret) throw new SlackConfigError('missing_env', 'SLACK_SIGNING_SECRET', 'http mode needs the signing secret (SLACK_SIGNING_SECRET)');
+  if (!config.signingSecret)
+    throw new SlackConfigError(
+      'missing_env',
+      'SLACK_SIGNING_SECRET',
+      'http mode needs the signing secret (SLACK_SIGNING_SECRET)',
+    );
   return new App({ ...common, signingSecret: config.signingSecret, processBeforeResponse: false });
 }

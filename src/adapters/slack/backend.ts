@@ -31,7 +31,13 @@ export interface SlackBackend {
    */
   runText(channelId: string, caller: Caller, text: string, opts?: SlackRunOpts): Promise<Reply>;
   /** Run command `name` with raw string options (the pitch modal). Never throws for user errors. */
-  runCommand(channelId: string, caller: Caller, name: string, options: Record<string, string>, opts?: SlackRunOpts): Promise<Reply>;
+  runCommand(
+    channelId: string,
+    caller: Caller,
+    name: string,
+    options: Record<string, string>,
+    opts?: SlackRunOpts,
+  ): Promise<Reply>;
   /** The open matches of `userId` (a platform user id) with their private view of each, for the App Home (src/commands/home.ts). */
   home(userId: string): Promise<{ entries: HomeEntry[]; record: Post }>;
   /** The channel's live match seen from `userId`, or null. */

@@ -91,7 +91,9 @@ export async function startSlackBot(opts: SlackBotOptions): Promise<SlackBot> {
     logger.info('slack: stopping, request not taken');
     if ('ack' in args && typeof args.ack === 'function') {
       const ack = args.ack as (r?: { response_type: 'ephemeral'; text: string }) => Promise<void>;
-      await ('command' in args ? ack({ response_type: 'ephemeral', text: 'GPU Arena is restarting; please send that again in a moment.' }) : ack());
+      await ('command' in args
+        ? ack({ response_type: 'ephemeral', text: 'GPU Arena is restarting; please send that again in a moment.' })
+        : ack());
     }
   });
   app.use(dedupeMiddleware(opts.claim ?? memoryClaims(), logger));
@@ -105,7 +107,9 @@ export async function startSlackBot(opts: SlackBotOptions): Promise<SlackBot> {
     surface: slackSurface(
       {
         post: async (channel, m) => {
-          const r = await queues.run(channel, () => app.client.chat.postMessage({ channel, ...m, unfurl_links: false, unfurl_media: false }));
+          const r = await queues.run(channel, () =>
+            app.client.chat.postMessage({ channel, ...m, unfurl_links: false, unfurl_media: false }),
+          );
           if (!r.ts) throw new Error('chat.postMessage answered without a ts');
           return r.ts;
         },

@@ -22,9 +22,12 @@ export type SlackVar = 'SLACK_BOT_TOKEN' | 'SLACK_SIGNING_SECRET' | 'SLACK_APP_T
 export type SlackMode = 'http' | 'socket';
 
 const HINTS: Record<SlackVar, string> = {
-  SLACK_BOT_TOKEN: 'the Bot User OAuth Token (xoxb-…) from https://api.slack.com/apps → your app → OAuth & Permissions (install the app to your workspace first)',
-  SLACK_SIGNING_SECRET: 'the Signing Secret from https://api.slack.com/apps → your app → Basic Information → App Credentials (needed for SLACK_MODE=http)',
-  SLACK_APP_TOKEN: 'an app-level token (xapp-…) with the connections:write scope from https://api.slack.com/apps → your app → Basic Information → App-Level Tokens (needed for SLACK_MODE=socket)',
+  SLACK_BOT_TOKEN:
+    'the Bot User OAuth Token (xoxb-…) from https://api.slack.com/apps → your app → OAuth & Permissions (install the app to your workspace first)',
+  SLACK_SIGNING_SECRET:
+    'the Signing Secret from https://api.slack.com/apps → your app → Basic Information → App Credentials (needed for SLACK_MODE=http)',
+  SLACK_APP_TOKEN:
+    'an app-level token (xapp-…) with the connections:write scope from https://api.slack.com/apps → your app → Basic Information → App-Level Tokens (needed for SLACK_MODE=socket)',
 };
 
 /** A configuration error, the one error the Slack adapter throws: `variable` names the environment variable at fault (never its value). */
@@ -62,12 +65,20 @@ const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefin
 // Messages name the expected shape only, never the value that was given.
 const EnvSchema = z.object({
   SLACK_MODE: optional(z.enum(['http', 'socket'], { error: 'expected "http" or "socket"' })),
-  SLACK_BOT_TOKEN: optional(z.string().trim().startsWith('xoxb-', { error: 'expected a bot token starting with xoxb-' })),
+  SLACK_BOT_TOKEN: optional(
+    z.string().trim().startsWith('xoxb-', { error: 'expected a bot token starting with xoxb-' }),
+  ),
   SLACK_SIGNING_SECRET: optional(z.string().trim().min(8, { error: 'expected the signing secret (a hex string)' })),
-  SLACK_APP_TOKEN: optional(z.string().trim().startsWith('xapp-', { error: 'expected an app-level token starting with xapp-' })),
+  SLACK_APP_TOKEN: optional(
+    z.string().trim().startsWith('xapp-', { error: 'expected an app-level token starting with xapp-' }),
+  ),
   SLACK_PORT: optional(z.coerce.number().int().min(0).max(65535)),
   PORT: optional(z.coerce.number().int().min(0).max(65535)),
-  SLACK_ADMIN_USER_IDS: optional(z.string().regex(/^\s*[A-Z0-9]+(\s*,\s*[A-Z0-9]+)*\s*$/, { error: 'expected comma-separated Slack user ids like U012ABC' })),
+  SLACK_ADMIN_USER_IDS: optional(
+    z
+      .string()
+      .regex(/^\s*[A-Z0-9]+(\s*,\s*[A-Z0-9]+)*\s*$/, { error: 'expected comma-separated Slack user ids like U012ABC' }),
+  ),
   SLACK_API_URL: optional(z.url({ error: 'expected a URL' })),
 });
 
@@ -101,7 +112,10 @@ export function readSlackConfig(env: NodeJS.ProcessEnv): SlackConfig | SlackConf
     signingSecret: mode === 'http' ? (e.SLACK_SIGNING_SECRET ?? null) : null,
     appToken: mode === 'socket' ? (e.SLACK_APP_TOKEN ?? null) : null,
     port: e.SLACK_PORT ?? e.PORT ?? DEFAULT_SLACK_PORT,
-    adminUserIds: (e.SLACK_ADMIN_USER_IDS ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''),
+    adminUserIds: (e.SLACK_ADMIN_USER_IDS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== ''),
     apiUrl: e.SLACK_API_URL ?? null,
   };
 }

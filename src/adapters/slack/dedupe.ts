@@ -19,14 +19,18 @@ export type ClaimFn = (key: string) => Promise<boolean>;
 /** Key namespace of every request claim (see {@link requestKey}); the one {@link storeClaims} prunes. */
 export const REQUEST_CLAIM_PREFIX = 'slack:';
 
-const KeyFields = z.object({ trigger_id: z.string().min(1).optional(), event_id: z.string().min(1).optional() }).loose();
+const KeyFields = z
+  .object({ trigger_id: z.string().min(1).optional(), event_id: z.string().min(1).optional() })
+  .loose();
 
 /** The dedup key of a request body (see the module comment). */
 export function requestKey(body: unknown): string {
   const f = KeyFields.safeParse(body);
   if (f.success && f.data.trigger_id) return `${REQUEST_CLAIM_PREFIX}trigger:${f.data.trigger_id}`;
   if (f.success && f.data.event_id) return `${REQUEST_CLAIM_PREFIX}event:${f.data.event_id}`;
-  return `${REQUEST_CLAIM_PREFIX}body:${createHash('sha256').update(JSON.stringify(body) ?? '').digest('hex')}`;
+  return `${REQUEST_CLAIM_PREFIX}body:${createHash('sha256')
+    .update(JSON.stringify(body) ?? '')
+    .digest('hex')}`;
 }
 
 /**
@@ -92,7 +96,10 @@ export function storeClaims(store: ClaimStore, opts: StoreClaimsOptions): ClaimF
         const removed = await store.pruneClaims(REQUEST_CLAIM_PREFIX, new Date(t - retention));
         if (removed > 0) opts.logger.info({ removed }, 'slack: old request claims pruned');
       } catch (err) {
-        opts.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'slack: pruning request claims failed');
+        opts.logger.warn(
+          { err: err instanceof Error ? err.message : String(err) },
+          'slack: pruning request claims failed',
+        );
       } finally {
         pruning = false;
       }
@@ -106,7 +113,10 @@ export function dedupeMiddleware(claim: ClaimFn, logger: Logger): Middleware<Any
   return async (args) => {
     const key = requestKey(args.body);
     if (await claim(key)) return args.next();
-    logger.info({ retryNum: args.context.retryNum ?? null, retryReason: args.context.retryReason ?? null }, 'slack: duplicate request ignored');
+    logger.info(
+      { retryNum: args.context.retryNum ?? null, retryReason: args.context.retryReason ?? null },
+      'slack: duplicate request ignored',
+    );
     if ('ack' in args && typeof args.ack === 'function') await (args.ack as () => Promise<void>)();
   };
 }

@@ -30,8 +30,21 @@ import { placeOf, threadArg, updateSlackCard, type CardApi } from './threads.js'
 
 /** The Web API methods used for posting (a subset of WebClient.chat); `thread_ts` posts in a thread. */
 export interface ChatApi {
-  postMessage(args: { channel: string; text: string; blocks: types.KnownBlock[]; unfurl_links: boolean; unfurl_media: boolean; thread_ts?: string }): Promise<{ ts?: string }>;
-  postEphemeral(args: { channel: string; user: string; text: string; blocks: types.KnownBlock[]; thread_ts?: string }): Promise<unknown>;
+  postMessage(args: {
+    channel: string;
+    text: string;
+    blocks: types.KnownBlock[];
+    unfurl_links: boolean;
+    unfurl_media: boolean;
+    thread_ts?: string;
+  }): Promise<{ ts?: string }>;
+  postEphemeral(args: {
+    channel: string;
+    user: string;
+    text: string;
+    blocks: types.KnownBlock[];
+    thread_ts?: string;
+  }): Promise<unknown>;
   /** Edit one of the bot's messages (a match's card). */
   update(args: { channel: string; ts: string; text: string; blocks: types.KnownBlock[] }): Promise<unknown>;
 }
@@ -41,11 +54,23 @@ export interface ChatApi {
  * returned upload URL, files.completeUploadExternal; needs the `files:write` scope).
  */
 export interface FilesApi {
-  uploadV2(args: { channel_id: string; file: Buffer; filename: string; title: string; alt_text: string; thread_ts?: string }): Promise<unknown>;
+  uploadV2(args: {
+    channel_id: string;
+    file: Buffer;
+    filename: string;
+    title: string;
+    alt_text: string;
+    thread_ts?: string;
+  }): Promise<unknown>;
 }
 
 /** Posts to a response_url (Bolt's `respond`). */
-export type RespondFn = (message: { response_type: 'ephemeral'; replace_original: false; text: string; blocks: types.KnownBlock[] }) => Promise<unknown>;
+export type RespondFn = (message: {
+  response_type: 'ephemeral';
+  replace_original: false;
+  text: string;
+  blocks: types.KnownBlock[];
+}) => Promise<unknown>;
 
 /** Platform prefix of user ids in Caller.userId. */
 export const USER_PREFIX = 'slack:';
@@ -148,8 +173,18 @@ export class SlackPoster {
     for (const p of posts) {
       tasks.push(
         this.queues
-          .run(channel, () => this.chat.postMessage({ channel, ...renderPost(p), unfurl_links: false, unfurl_media: false, ...threadArg(place) }))
-          .catch((err: unknown) => this.logger.error({ channelId, err: errText(err) }, 'slack: chat.postMessage failed')),
+          .run(channel, () =>
+            this.chat.postMessage({
+              channel,
+              ...renderPost(p),
+              unfurl_links: false,
+              unfurl_media: false,
+              ...threadArg(place),
+            }),
+          )
+          .catch((err: unknown) =>
+            this.logger.error({ channelId, err: errText(err) }, 'slack: chat.postMessage failed'),
+          ),
       );
       const files = this.files;
       if (!files || !p.charts?.length) continue;
@@ -157,7 +192,15 @@ export class SlackPoster {
       tasks.push(
         this.queues
           .run(channel, async () => {
-            for (const f of await rendered) await files.uploadV2({ channel_id: channel, file: f.png, filename: f.name, title: f.title, alt_text: f.title, ...threadArg(place) });
+            for (const f of await rendered)
+              await files.uploadV2({
+                channel_id: channel,
+                file: f.png,
+                filename: f.name,
+                title: f.title,
+                alt_text: f.title,
+                ...threadArg(place),
+              });
           })
           .catch((err: unknown) => this.logger.error({ channelId, err: errText(err) }, 'slack: chart upload failed')),
       );
@@ -209,7 +252,8 @@ export class SlackPoster {
     const mine = groups.get(callerUserId) ?? [];
     groups.delete(callerUserId);
     const elsewhere = dest !== channelId && (reply.public.length > 0 || groups.size > 0);
-    const own = mine.length > 0 ? mergePosts(mine) : reply.public.length === 0 && groups.size === 0 ? [notice('Done.')] : [];
+    const own =
+      mine.length > 0 ? mergePosts(mine) : reply.public.length === 0 && groups.size === 0 ? [notice('Done.')] : [];
     if (elsewhere) own.push(notice("Posted in the match's thread, under its card in this channel."));
     for (const m of own) {
       if (respond) {

@@ -17,7 +17,14 @@ import type { Caller, Reply } from '../../commands/types.js';
 import type { ThreadSurface } from '../../chat/types.js';
 import type { SlackBackend, SlackMatchContext } from './backend.js';
 import { errText, USER_PREFIX, type RespondFn, type SlackPoster } from './deliver.js';
-import { parsePitchSubmission, pitchFieldErrors, pitchView, PITCH_CALLBACK_ID, PITCH_FORM, type ModalForm } from './modal.js';
+import {
+  parsePitchSubmission,
+  pitchFieldErrors,
+  pitchView,
+  PITCH_CALLBACK_ID,
+  PITCH_FORM,
+  type ModalForm,
+} from './modal.js';
 import { ACTION_ID_PATTERN, commandOfAction } from './render.js';
 import { unboundCommand } from '../../chat/reply.js';
 
@@ -43,7 +50,11 @@ export interface HandlerDeps {
 
 /** The platform-neutral caller of a request. */
 export function callerOf(userId: string, name: string | undefined, admins: ReadonlySet<string>): Caller {
-  return { userId: `${USER_PREFIX}${userId}`, displayName: name && name.trim() !== '' ? name : userId, isAdmin: admins.has(userId) };
+  return {
+    userId: `${USER_PREFIX}${userId}`,
+    displayName: name && name.trim() !== '' ? name : userId,
+    isAdmin: admins.has(userId),
+  };
 }
 
 /** The command name of a text line (for logs), or null when it does not parse. */
@@ -58,7 +69,10 @@ function wantsPitchForm(text: string): boolean {
   return !isCommandError(p) && p.name === 'pitch' && p.options['text'] === undefined;
 }
 
-const asRespond = (respond: BoltRespondFn): RespondFn => (m) => respond(m);
+const asRespond =
+  (respond: BoltRespondFn): RespondFn =>
+  (m) =>
+    respond(m);
 
 interface Request {
   kind: 'command' | 'button' | 'modal';
@@ -94,7 +108,10 @@ export function registerHandlers(app: App, deps: HandlerDeps): void {
   async function openForm(req: Request, form: ModalForm | NonNullable<Reply['form']>): Promise<boolean> {
     if (!req.triggerId) return false;
     try {
-      await deps.openView(req.triggerId, 'command' in form ? pitchView(form, req.channelId) : offerView(form, req.channelId));
+      await deps.openView(
+        req.triggerId,
+        'command' in form ? pitchView(form, req.channelId) : offerView(form, req.channelId),
+      );
       return true;
     } catch (err) {
       logger.warn({ err: errText(err) }, 'slack: views.open failed; answering without the form');
@@ -120,19 +137,41 @@ export function registerHandlers(app: App, deps: HandlerDeps): void {
         return;
       }
       await poster.answer(req.channelId, req.caller.userId, reply, req.respond);
-      log.info({ ok: !reply.error, error: reply.error?.code ?? null, public: reply.public.length, private: reply.private.length, ms: Date.now() - started }, 'slack: command answered');
+      log.info(
+        {
+          ok: !reply.error,
+          error: reply.error?.code ?? null,
+          public: reply.public.length,
+          private: reply.private.length,
+          ms: Date.now() - started,
+        },
+        'slack: command answered',
+      );
     } catch (err) {
       logger.error({ command: req.command, via: req.kind, err: errText(err) }, 'slack: request failed');
       const text = 'Something went wrong (internal_error). Please try again.';
-      await poster.answer(req.channelId, req.caller.userId, { public: [], private: [{ userId: req.caller.userId, text }] }, req.respond).catch(() => undefined);
+      await poster
+        .answer(
+          req.channelId,
+          req.caller.userId,
+          { public: [], private: [{ userId: req.caller.userId, text }] },
+          req.respond,
+        )
+        .catch(() => undefined);
     }
   }
 
   /** Run a command line; `match`: the match a pressed button was made for. */
   async function runLine(req: Request, text: string, match?: string): Promise<void> {
     // Without the form the command runs as typed, and the catalogue explains the missing `text`.
-    if (wantsPitchForm(text) && (await openForm(req, PITCH_FORM))) return void (await logContext(req)).info('slack: modal opened');
-    await execute(req, () => backend.runText(req.channelId, req.caller, text, { surface: deps.surface, ...(match === undefined ? {} : { match }) }));
+    if (wantsPitchForm(text) && (await openForm(req, PITCH_FORM)))
+      return void (await logContext(req)).info('slack: modal opened');
+    await execute(req, () =>
+      backend.runText(req.channelId, req.caller, text, {
+        surface: deps.surface,
+        ...(match === undefined ? {} : { match }),
+      }),
+    );
   }
 
   app.command(SLASH_COMMAND, async ({ command, ack, respond }) => {
@@ -152,7 +191,8 @@ export function registerHandlers(app: App, deps: HandlerDeps): void {
     await ack();
     const text = action.type === 'button' ? commandOfAction(action) : null;
     const channelId = body.channel?.id ?? body.container?.['channel_id'];
-    if (text === null || typeof channelId !== 'string') return void logger.warn({ actionType: action.type }, 'slack: action without a command or channel ignored');
+    if (text === null || typeof channelId !== 'string')
+      return void logger.warn({ actionType: action.type }, 'slack: action without a command or channel ignored');
     const bound = unboundCommand(text);
     const req: Request = {
       kind: 'button',
@@ -165,8 +205,26 @@ export function registerHandlers(app: App, deps: HandlerDeps): void {
     // A button without its match (made before buttons named their match) could act on whatever match the
     // channel holds now: refused, privately.
     if (bound === null) {
-      logger.info({ via: 'button', actionId: action.action_id.slice(0, 100) }, 'slack: a button without its match refused');
-      return void (await deps.track(poster.answer(channelId, req.caller.userId, { public: [], private: [{ userId: req.caller.userId, text: 'This button has expired. Nothing was changed. Use `/arena me` or `/arena help`.' }] }, req.respond)));
+      logger.info(
+        { via: 'button', actionId: action.action_id.slice(0, 100) },
+        'slack: a button without its match refused',
+      );
+      return void (await deps.track(
+        poster.answer(
+          channelId,
+          req.caller.userId,
+          {
+            public: [],
+            private: [
+              {
+                userId: req.caller.userId,
+                text: 'This button has expired. Nothing was changed. Use `/arena me` or `/arena help`.',
+              },
+            ],
+          },
+          req.respond,
+        ),
+      ));
     }
     await deps.track(runLine(req, bound.command, bound.matchId));
   });
@@ -210,8 +268,18 @@ export function registerHandlers(app: App, deps: HandlerDeps): void {
   app.view({ type: 'view_submission', callback_id: OFFER_CALLBACK_ID }, async ({ ack, view, body }) => {
     await ack();
     const sub = parseOfferSubmission(view);
-    if ('error' in sub) return void logger.warn({ code: sub.error }, 'slack: unreadable offer builder submission ignored');
-    const req: Request = { kind: 'modal', channelId: sub.channelId, caller: callerOf(body.user.id, body.user.name, deps.adminUserIds), command: sub.name, triggerId: null, respond: null };
-    await deps.track(execute(req, () => backend.runCommand(sub.channelId, req.caller, sub.name, sub.options, { match: sub.matchId })));
+    if ('error' in sub)
+      return void logger.warn({ code: sub.error }, 'slack: unreadable offer builder submission ignored');
+    const req: Request = {
+      kind: 'modal',
+      channelId: sub.channelId,
+      caller: callerOf(body.user.id, body.user.name, deps.adminUserIds),
+      command: sub.name,
+      triggerId: null,
+      respond: null,
+    };
+    await deps.track(
+      execute(req, () => backend.runCommand(sub.channelId, req.caller, sub.name, sub.options, { match: sub.matchId })),
+    );
   });
 }

@@ -35,14 +35,24 @@ export function homeView(entries: readonly HomeEntry[], record?: Post): types.Ho
   for (const e of entries) {
     const place = placeOf(e.channelId);
     const where = place.threadTs ? `in the thread under its card in <#${place.channel}>` : `in <#${place.channel}>`;
-    const part: KnownBlock[] = [{ type: 'divider' }, { type: 'context', elements: [mrkdwn(`Match \`${e.matchId}\` ${where}`)] }, ...renderPost(e.post).blocks];
+    const part: KnownBlock[] = [
+      { type: 'divider' },
+      { type: 'context', elements: [mrkdwn(`Match \`${e.matchId}\` ${where}`)] },
+      ...renderPost(e.post).blocks,
+    ];
     if (blocks.length + part.length + tail.length > MAX_BLOCKS - 1) {
       left++;
       continue;
     }
     blocks.push(...part);
   }
-  if (left > 0) blocks.push({ type: 'context', elements: [mrkdwn(`${left} more match${left === 1 ? '' : 'es'} did not fit here; \`/arena me\` in its channel shows it.`)] });
+  if (left > 0)
+    blocks.push({
+      type: 'context',
+      elements: [
+        mrkdwn(`${left} more match${left === 1 ? '' : 'es'} did not fit here; \`/arena me\` in its channel shows it.`),
+      ],
+    });
   blocks.push(...tail);
   return { type: 'home', blocks };
 }

@@ -70,7 +70,9 @@ const WORD = /[A-Za-z0-9]/;
  * edge), so ids quoted in a note (`b_2_2`, `lab_1`) read and copy as the ids they are.
  */
 export function escapePlayerMrkdwn(text: string): string {
-  return escapeText(text).replace(/[*_~`]/g, (c, i: number, s: string) => (c === '_' && WORD.test(s[i - 1] ?? '') && WORD.test(s[i + 1] ?? '') ? c : (LOOKALIKE[c] ?? c)));
+  return escapeText(text).replace(/[*_~`]/g, (c, i: number, s: string) =>
+    c === '_' && WORD.test(s[i - 1] ?? '') && WORD.test(s[i + 1] ?? '') ? c : (LOOKALIKE[c] ?? c),
+  );
 }
 
 /** The catalogue's markdown-ish text (bold with **, code with backticks) as Slack mrkdwn, escaped; player spans literal, player blocks as `>` quotes. */
@@ -103,7 +105,11 @@ function buttonElement(b: Button): types.Button {
   const bound = boundCommand(b);
   const el: types.Button = {
     type: 'button',
-    text: { type: 'plain_text', text: cut(plainOf(b.label).replace(/\n/g, ' ') || '—', LIMITS.buttonText), emoji: true },
+    text: {
+      type: 'plain_text',
+      text: cut(plainOf(b.label).replace(/\n/g, ' ') || '—', LIMITS.buttonText),
+      emoji: true,
+    },
     action_id: actionIdFor(bound),
     value: bound,
   };
@@ -132,7 +138,9 @@ export function actionBlocks(buttons: readonly Button[]): KnownBlock[] {
 
 /** The plain fallback text of a post (notifications, screen readers). */
 export function fallbackText(post: Post): string {
-  const parts = [post.title ? `*${toMrkdwn(post.title).replace(/\n/g, ' ')}*` : '', toMrkdwn(post.text)].filter((s) => s !== '');
+  const parts = [post.title ? `*${toMrkdwn(post.title).replace(/\n/g, ' ')}*` : '', toMrkdwn(post.text)].filter(
+    (s) => s !== '',
+  );
   return cut(parts.join('\n') || ' ', LIMITS.fallback);
 }
 
@@ -151,18 +159,29 @@ export function slackFieldValue(name: string, value: string): string {
 export function renderPost(post: Post, extraFields: readonly { name: string; value: string }[] = []): SlackMessage {
   const blocks: KnownBlock[] = [];
   // A header is plain_text (never parsed): player text in it only loses its markers.
-  if (post.title) blocks.push({ type: 'header', text: { type: 'plain_text', text: cut(plainOf(post.title).replace(/\n/g, ' '), LIMITS.header), emoji: true } });
+  if (post.title)
+    blocks.push({
+      type: 'header',
+      text: { type: 'plain_text', text: cut(plainOf(post.title).replace(/\n/g, ' '), LIMITS.header), emoji: true },
+    });
   if (post.text.trim() !== '') blocks.push({ type: 'section', text: mrkdwn(cut(toMrkdwn(post.text), LIMITS.section)) });
-  const fields = [...(post.fields ?? []), ...extraFields].map((f) => mrkdwn(cut(`*${toMrkdwn(f.name || '—').replace(/\n/g, ' ')}*\n${slackFieldValue(f.name, f.value)}`, LIMITS.field)));
+  const fields = [...(post.fields ?? []), ...extraFields].map((f) =>
+    mrkdwn(cut(`*${toMrkdwn(f.name || '—').replace(/\n/g, ' ')}*\n${slackFieldValue(f.name, f.value)}`, LIMITS.field)),
+  );
   for (let i = 0; i < fields.length; i += LIMITS.fieldsPerSection) {
     blocks.push({ type: 'section', fields: fields.slice(i, i + LIMITS.fieldsPerSection) });
   }
   blocks.push(...actionBlocks(post.buttons ?? []));
   // A post's own mentions (a reminder's one person) by Slack user id, first, and in the notification text.
-  const pings = (post.mentions ?? []).filter((u) => /^slack:[A-Z0-9]{2,30}$/.test(u)).map((u) => `<@${u.slice('slack:'.length)}>`);
+  const pings = (post.mentions ?? [])
+    .filter((u) => /^slack:[A-Z0-9]{2,30}$/.test(u))
+    .map((u) => `<@${u.slice('slack:'.length)}>`);
   if (pings.length > 0) blocks.unshift({ type: 'section', text: mrkdwn(pings.join(' ')) });
   const text = fallbackText(post);
-  return { text: pings.length > 0 ? `${pings.join(' ')} ${text}`.slice(0, LIMITS.fallback) : text, blocks: blocks.slice(0, LIMITS.blocks) };
+  return {
+    text: pings.length > 0 ? `${pings.join(' ')} ${text}`.slice(0, LIMITS.fallback) : text,
+    blocks: blocks.slice(0, LIMITS.blocks),
+  };
 }
 
 /** A short plain notice (errors of the adapter itself, not of commands). */

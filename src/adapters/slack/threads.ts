@@ -26,7 +26,9 @@ export function threadChannelId(channel: string, ts: string): string {
 /** `C123/1700000000.000100` → `{channel: 'C123', threadTs: '1700000000.000100'}`; a plain id → `{channel}`. */
 export function placeOf(channelId: string): SlackPlace {
   const slash = channelId.indexOf('/');
-  return slash < 0 ? { channel: channelId } : { channel: channelId.slice(0, slash), threadTs: channelId.slice(slash + 1) };
+  return slash < 0
+    ? { channel: channelId }
+    : { channel: channelId.slice(0, slash), threadTs: channelId.slice(slash + 1) };
 }
 
 /** `thread_ts` for a Web API call to `place` (nothing for the channel itself). */
@@ -50,7 +52,10 @@ export function slackSurface(api: CardApi, logger: Logger, threadsByDefault: boo
         const ts = await api.post(channelId, renderPost(card));
         return { threadId: threadChannelId(channelId, ts), cardMessageId: ts };
       } catch (err) {
-        logger.warn({ channelId, err: (err as Error).message }, 'slack: could not post a match card; the match plays in the channel');
+        logger.warn(
+          { channelId, err: (err as Error).message },
+          'slack: could not post a match card; the match plays in the channel',
+        );
         return null;
       }
     },
@@ -62,6 +67,9 @@ export async function updateSlackCard(api: CardApi, card: CardUpdate, logger: Lo
   try {
     await api.update({ channel: card.channelId, ts: card.messageId, ...renderPost(card.post) });
   } catch (err) {
-    logger.warn({ matchId: card.matchId, channelId: card.channelId, err: (err as Error).message }, 'slack: match card not edited');
+    logger.warn(
+      { matchId: card.matchId, channelId: card.channelId, err: (err as Error).message },
+      'slack: match card not edited',
+    );
   }
 }

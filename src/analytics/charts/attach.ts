@@ -24,7 +24,10 @@ export async function renderPostCharts(post: Pick<Post, 'charts'>, logger?: Char
       names.add(name);
       out.push({ ...file, name });
     } catch (err) {
-      logger?.warn({ err: err instanceof Error ? err.message : String(err), chart: req.kind }, 'chart rendering failed; posting the text without it');
+      logger?.warn(
+        { err: err instanceof Error ? err.message : String(err), chart: req.kind },
+        'chart rendering failed; posting the text without it',
+      );
     }
   }
   return out;

@@ -42,7 +42,12 @@ export async function specToSvg(spec: TopLevelSpec): Promise<string> {
 /** SVG text → PNG at `scale`, with only the packaged fonts (no system fonts) and a white background. */
 export function svgToPng(svg: string, scale = 2): RenderedChart {
   const resvg = new Resvg(svg, {
-    font: { loadSystemFonts: false, fontFiles: chartFontFiles(), defaultFontFamily: CHART_FONT, sansSerifFamily: CHART_FONT },
+    font: {
+      loadSystemFonts: false,
+      fontFiles: chartFontFiles(),
+      defaultFontFamily: CHART_FONT,
+      sansSerifFamily: CHART_FONT,
+    },
     background: 'white',
     fitTo: { mode: 'zoom', value: scale },
   });

@@ -23,13 +23,29 @@ export function sampleMatch(task: TaskName = 'coalition_market', seed = 7): Host
   const drivers: Record<string, SeatDriver> = {};
   labs.forEach((lab, i) => (drivers[lab] = { kind: 'scripted', policy: POLICIES[i % POLICIES.length]! }));
   const bodies: MatchEventBody[] = [
-    { type: 'match_created', channelId: 'sample', platform: 'sample', hostUserId: 'sample:host', settings: { task, seed, roundSeconds: 0, holdout: false } },
+    {
+      type: 'match_created',
+      channelId: 'sample',
+      platform: 'sample',
+      hostUserId: 'sample:host',
+      settings: { task, seed, roundSeconds: 0, holdout: false },
+    },
     { type: 'match_started', drivers, rulesVersion: RULES_VERSION },
   ];
-  const events: StoredEvent[] = bodies.map((body, i) => ({ matchId: 'm_sample', seq: i + 1, at: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(), body }));
+  const events: StoredEvent[] = bodies.map((body, i) => ({
+    matchId: 'm_sample',
+    seq: i + 1,
+    at: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+    body,
+  }));
   let m = replay(events)!;
   while (m.phase === 'running' && m.state) {
-    const ev: StoredEvent = { matchId: m.id, seq: m.lastSeq + 1, at: new Date(Date.UTC(2026, 0, 1, 1, m.lastSeq)).toISOString(), body: { type: 'round_closed', round: m.state.round, reason: 'all_done', judge: null } };
+    const ev: StoredEvent = {
+      matchId: m.id,
+      seq: m.lastSeq + 1,
+      at: new Date(Date.UTC(2026, 0, 1, 1, m.lastSeq)).toISOString(),
+      body: { type: 'round_closed', round: m.state.round, reason: 'all_done', judge: null },
+    };
     m = replay([ev], m)!;
   }
   const first = labs[0]!;
@@ -53,21 +69,74 @@ export function sampleResults(n = 60, seed = 'sample'): MatchResult[] {
     const pool = [...players];
     const seats = [0, 1, 2].map((s) => {
       const p = pool.splice(Math.floor(rng() * pool.length), 1)[0]!;
-      return { lab: `lab_${s}`, player: { id: `${p.kind}:${p.id}`, kind: p.kind, name: p.id }, reward: p.strength + (rng() * 2 - 1) * 1.2 };
+      return {
+        lab: `lab_${s}`,
+        player: { id: `${p.kind}:${p.id}`, kind: p.kind, name: p.id },
+        reward: p.strength + (rng() * 2 - 1) * 1.2,
+      };
     });
-    out.push({ matchId: `m${k}`, task: 'market_round', platform: 'sample', endedAt: new Date(Date.UTC(2026, 0, 1, k)).toISOString(), seats: rankSeats(seats), hostSeeded: false });
+    out.push({
+      matchId: `m${k}`,
+      task: 'market_round',
+      platform: 'sample',
+      endedAt: new Date(Date.UTC(2026, 0, 1, k)).toISOString(),
+      seats: rankSeats(seats),
+      hostSeeded: false,
+    });
   }
   return out;
 }
 
 /** The eval figures of docs/EVALUATION.md (seeds 0–199; SE = std / √200). */
 const EVAL_README: [string, [number, number][]][] = [
-  ['random_validish', [[0.0475, 0.1049], [0.0441, 0.1359], [0.0894, 0.2127]]],
-  ['greedy_hoarder', [[0.1874, 0.1511], [0.2186, 0.1495], [0.2853, 0.1552]]],
-  ['always_accept', [[0.198, 0.1453], [0.2315, 0.1412], [0.2928, 0.1577]]],
-  ['no_negotiation_allocator', [[0.2019, 0.1445], [0.3853, 0.1994], [0.6369, 0.2609]]],
-  ['base_instruct_naive', [[0.198, 0.1453], [0.2288, 0.1405], [0.2881, 0.1616]]],
-  ['rule_based_expert', [[0.6986, 0.1629], [1.1702, 0.2595], [1.942, 0.3137]]],
+  [
+    'random_validish',
+    [
+      [0.0475, 0.1049],
+      [0.0441, 0.1359],
+      [0.0894, 0.2127],
+    ],
+  ],
+  [
+    'greedy_hoarder',
+    [
+      [0.1874, 0.1511],
+      [0.2186, 0.1495],
+      [0.2853, 0.1552],
+    ],
+  ],
+  [
+    'always_accept',
+    [
+      [0.198, 0.1453],
+      [0.2315, 0.1412],
+      [0.2928, 0.1577],
+    ],
+  ],
+  [
+    'no_negotiation_allocator',
+    [
+      [0.2019, 0.1445],
+      [0.3853, 0.1994],
+      [0.6369, 0.2609],
+    ],
+  ],
+  [
+    'base_instruct_naive',
+    [
+      [0.198, 0.1453],
+      [0.2288, 0.1405],
+      [0.2881, 0.1616],
+    ],
+  ],
+  [
+    'rule_based_expert',
+    [
+      [0.6986, 0.1629],
+      [1.1702, 0.2595],
+      [1.942, 0.3137],
+    ],
+  ],
 ];
 
 /** One sample request of every chart kind, in a fixed order. */
@@ -79,7 +148,18 @@ export function sampleCharts(): ChartRequest[] {
     standingsChart(m),
     breakdownChart(m),
     ratingsChart(table.rows, `Ratings (${table.matches} sample matches)`, undefined, table.people),
-    evalChart(EVAL_README.flatMap(([policy, cells]) => cells.map(([mean, std], i) => ({ policy, task: tasks[i]!, mean, se: std / Math.sqrt(200) })))),
-    preferenceChart({ agreement: { value: 0.71, lo: 0.62, hi: 0.79 }, kappa: { value: 0.42, lo: 0.3, hi: 0.54 }, positionBias: { value: 0.55, lo: 0.48, hi: 0.61 } }, 'Preference votes (example numbers)'),
+    evalChart(
+      EVAL_README.flatMap(([policy, cells]) =>
+        cells.map(([mean, std], i) => ({ policy, task: tasks[i]!, mean, se: std / Math.sqrt(200) })),
+      ),
+    ),
+    preferenceChart(
+      {
+        agreement: { value: 0.71, lo: 0.62, hi: 0.79 },
+        kappa: { value: 0.42, lo: 0.3, hi: 0.54 },
+        positionBias: { value: 0.55, lo: 0.48, hi: 0.61 },
+      },
+      'Preference votes (example numbers)',
+    ),
   ];
 }

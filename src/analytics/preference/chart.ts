@@ -6,7 +6,9 @@ import type { PreferenceStats } from './stats.js';
  * Rows of the chart: agreement rates, kappa (only over enough decisive pairs) and position bias of all
  * votes, and LLM vs rule agreement: defined values only, with the intervals the text reports.
  */
-export function preferenceChartRows(s: PreferenceStats): { metric: string; value: number; lo: number | null; hi: number | null }[] {
+export function preferenceChartRows(
+  s: PreferenceStats,
+): { metric: string; value: number; lo: number | null; hi: number | null }[] {
   const rows: { metric: string; value: number; lo: number | null; hi: number | null }[] = [];
   const add = (metric: string, value: number | null, ci: [number, number] | null = null) => {
     if (value !== null) rows.push({ metric, value, lo: ci?.[0] ?? null, hi: ci?.[1] ?? null });
@@ -20,4 +22,5 @@ export function preferenceChartRows(s: PreferenceStats): { metric: string; value
 }
 
 /** The Vega-Lite spec of the chart. */
-export const preferenceChartSpec = (s: PreferenceStats) => preferenceSpec(`Preference data: ${s.all.votes} votes on ${s.all.pairs} pairs`, preferenceChartRows(s));
+export const preferenceChartSpec = (s: PreferenceStats) =>
+  preferenceSpec(`Preference data: ${s.all.votes} votes on ${s.all.pairs} pairs`, preferenceChartRows(s));

@@ -17,7 +17,13 @@ import { ruleJudge } from '../../engine/judge/rule-judge.js';
 import { applyEvent } from '../../match/replay.js';
 import type { HostedMatch } from '../../match/types.js';
 import type { VoteRecord } from '../../store/types.js';
-import { blindPitch, identifyingLeft, identitiesOf, type BlindText, type SeatIdentity } from '../../voting/ballots/blind.js';
+import {
+  blindPitch,
+  identifyingLeft,
+  identitiesOf,
+  type BlindText,
+  type SeatIdentity,
+} from '../../voting/ballots/blind.js';
 import { scriptedTurns, type SeatTurn } from './scripted-turn.js';
 
 /** Who wrote a pitch or played a seat: `person`, `llm:<model>` or `scripted:<policy>`. */
@@ -92,7 +98,8 @@ export function canonicalPairs(round: number, pitches: readonly PitchEntry[]): P
   const sorted = [...pitches].sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
   const out: PairEntry[] = [];
   for (let i = 0; i < sorted.length; i++)
-    for (let j = i + 1; j < sorted.length; j++) out.push({ round, ballotId: null, pair: null, a: sorted[i]!, b: sorted[j]! });
+    for (let j = i + 1; j < sorted.length; j++)
+      out.push({ round, ballotId: null, pair: null, a: sorted[i]!, b: sorted[j]! });
   return out;
 }
 
@@ -104,7 +111,11 @@ interface Ballot {
 }
 
 /** The pitch entry of a pitch record, with its blind text under the seats `ids`. */
-const entry = (p: Omit<PitchEntry, 'shown'>, ids: readonly SeatIdentity[]): PitchEntry => ({ ...p, jobIds: [...p.jobIds], shown: blindPitch(p.text, p.lab, ids) });
+const entry = (p: Omit<PitchEntry, 'shown'>, ids: readonly SeatIdentity[]): PitchEntry => ({
+  ...p,
+  jobIds: [...p.jobIds],
+  shown: blindPitch(p.text, p.lab, ids),
+});
 
 /**
  * Fold a match's stored events (seq order) and its votes. Ballot events are read here and otherwise
@@ -126,7 +137,12 @@ export function foldMatch(events: readonly StoredEvent[], votes: readonly VoteRe
       if (body.type === 'ballot_opened' && cur?.state) {
         const ids = identitiesOf(cur.state, cur.drivers);
         seats.set(body.round, ids);
-        ballots.set(body.round, { ballotId: body.ballotId, round: body.round, pitches: body.pitches.map((p) => entry({ ...p, round: body.round }, ids)), pairs: body.pairs });
+        ballots.set(body.round, {
+          ballotId: body.ballotId,
+          round: body.round,
+          pitches: body.pitches.map((p) => entry({ ...p, round: body.round }, ids)),
+          pairs: body.pairs,
+        });
       }
       m = cur && skipped(cur, ev.seq);
       continue;
@@ -135,7 +151,8 @@ export function foldMatch(events: readonly StoredEvent[], votes: readonly VoteRe
     if (before?.state && body.type === 'action' && !before.state.labs[body.lab]?.finished) {
       // A seat's demonstration starts from what it saw before its first action of the round.
       let turn = turns.get(body.lab);
-      if (!turn) turns.set(body.lab, (turn = { lab: body.lab, observation: observe(before.state, body.lab), actions: [] }));
+      if (!turn)
+        turns.set(body.lab, (turn = { lab: body.lab, observation: observe(before.state, body.lab), actions: [] }));
       const step = applyEvent(before, ev);
       turn.actions.push({ action: body.action, ok: step.result?.ok ?? false });
       m = step.match;
@@ -159,7 +176,20 @@ export function foldMatch(events: readonly StoredEvent[], votes: readonly VoteRe
         body.round,
         scripted.after.pitches
           .filter((p) => p.round === body.round)
-          .map((p) => entry({ id: pitchId(p.round, p.lab), round: p.round, lab: p.lab, kind: p.replyTo ? 'counter_pitch' : 'pitch', text: p.text, jobIds: p.jobIds, replyTo: p.replyTo }, ids)),
+          .map((p) =>
+            entry(
+              {
+                id: pitchId(p.round, p.lab),
+                round: p.round,
+                lab: p.lab,
+                kind: p.replyTo ? 'counter_pitch' : 'pitch',
+                text: p.text,
+                jobIds: p.jobIds,
+                replyTo: p.replyTo,
+              },
+              ids,
+            ),
+          ),
       );
       turns = new Map();
     }
@@ -174,9 +204,19 @@ export function foldMatch(events: readonly StoredEvent[], votes: readonly VoteRe
   });
   const texts = new Map(rounds.flatMap((r) => r.pitches.map((p) => [p.id, p.text] as const)));
   // A vote cast before the flag existed: its voter saw the raw texts, so the checker reads those.
-  const rawAnonymous = (v: VoteRecord) => [v.pitchA, v.pitchB].every((id) => identifyingLeft(texts.get(id) ?? '', seats.get(v.round) ?? []).length === 0);
+  const rawAnonymous = (v: VoteRecord) =>
+    [v.pitchA, v.pitchB].every((id) => identifyingLeft(texts.get(id) ?? '', seats.get(v.round) ?? []).length === 0);
   const folded = votes.map((v) => ({ ...v, anonymous: v.anonymous ?? rawAnonymous(v) }));
-  return { matchId: m.id, channelId: m.channelId, platform: m.platform, task: m.settings.task, hostSeeded: m.settings.hostSeeded === true, drivers: m.drivers, rounds, votes: folded };
+  return {
+    matchId: m.id,
+    channelId: m.channelId,
+    platform: m.platform,
+    task: m.settings.task,
+    hostSeeded: m.settings.hostSeeded === true,
+    drivers: m.drivers,
+    rounds,
+    votes: folded,
+  };
 }
 
 /** The match after an event the fold skips (a ballot event): only its position in the log moves. */

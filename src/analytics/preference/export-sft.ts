@@ -42,7 +42,11 @@ export function sftRows(all: readonly MatchData[], opts: SftExportOptions): unkn
         ];
         out.push(
           opts.format === 'trl'
-            ? TrlSftRowSchema.parse({ messages, author: kind, author_id: driver?.kind === 'human' ? opts.pseudonymize(driver.userId) : null })
+            ? TrlSftRowSchema.parse({
+                messages,
+                author: kind,
+                author_id: driver?.kind === 'human' ? opts.pseudonymize(driver.userId) : null,
+              })
             : OpenAiSftRowSchema.parse({ messages }),
         );
       }

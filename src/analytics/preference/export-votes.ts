@@ -97,7 +97,13 @@ function judgeRow(m: MatchData, r: RoundData, pair: PairEntry, opts: PreferenceE
   return JsonlPreferenceRowSchema.parse({ source: 'judge', ...common(m, r, pair, opts.pseudonymize), choice: label });
 }
 
-function pairRow(r: RoundData, chosen: PitchEntry, rejected: PitchEntry, source: Source, format: 'trl' | 'openai-dpo'): unknown {
+function pairRow(
+  r: RoundData,
+  chosen: PitchEntry,
+  rejected: PitchEntry,
+  source: Source,
+  format: 'trl' | 'openai-dpo',
+): unknown {
   const prompt = [{ role: 'user' as const, content: pitchPrompt(r.openState) }];
   const win = [{ role: 'assistant' as const, content: chosen.text }];
   const lose = [{ role: 'assistant' as const, content: rejected.text }];
@@ -109,7 +115,17 @@ function pairRow(r: RoundData, chosen: PitchEntry, rejected: PitchEntry, source:
 function common(m: MatchData, r: RoundData, pair: PairEntry, pseudonymize: Pseudonymize) {
   const pitch = (p: PitchEntry) => {
     const d = m.drivers[p.lab];
-    return { id: p.id, lab: p.lab, kind: p.kind, text: p.text, job_ids: p.jobIds, reply_to: p.replyTo, shown_text: p.shown.text, author: authorKind(d), author_id: d?.kind === 'human' ? pseudonymize(d.userId) : null };
+    return {
+      id: p.id,
+      lab: p.lab,
+      kind: p.kind,
+      text: p.text,
+      job_ids: p.jobIds,
+      reply_to: p.replyTo,
+      shown_text: p.shown.text,
+      author: authorKind(d),
+      author_id: d?.kind === 'human' ? pseudonymize(d.userId) : null,
+    };
   };
   return {
     match_id: m.matchId,
@@ -152,6 +168,16 @@ function ruleFields(d: JudgeDecision | null, pair: PairEntry) {
   if (!d) return null;
   const a = seatOf(d, pair.a.lab);
   const b = seatOf(d, pair.b.lab);
-  const claims = (s: typeof a) => (s ? { verified_claims: s.parts.verifiedClaims, fabricated_claims: s.parts.fabricatedClaims, reason: s.reason } : null);
-  return { judge_id: d.judgeId, score_a: a?.score ?? null, score_b: b?.score ?? null, order: scoreOrder(d, pair.a.lab, pair.b.lab), claims_a: claims(a), claims_b: claims(b) };
+  const claims = (s: typeof a) =>
+    s
+      ? { verified_claims: s.parts.verifiedClaims, fabricated_claims: s.parts.fabricatedClaims, reason: s.reason }
+      : null;
+  return {
+    judge_id: d.judgeId,
+    score_a: a?.score ?? null,
+    score_b: b?.score ?? null,
+    order: scoreOrder(d, pair.a.lab, pair.b.lab),
+    claims_a: claims(a),
+    claims_b: claims(b),
+  };
 }

@@ -45,14 +45,21 @@ export function positionBiasLine(g: GroupStats): string {
 /** "12 anonymous votes used; 3 on pairs that still named an author left out (…)", and the host-seeded matches left out. */
 export function selectionLine(s: PreferenceStats): string {
   const sel = s.selection;
-  const seeded = sel.seededMatches > 0 ? ` ${plural(sel.seededMatches, 'match', 'matches')} seeded by the host (practice) left out (config data.includeSeeded counts them).` : '';
+  const seeded =
+    sel.seededMatches > 0
+      ? ` ${plural(sel.seededMatches, 'match', 'matches')} seeded by the host (practice) left out (config data.includeSeeded counts them).`
+      : '';
   return votesLine(sel) + seeded;
 }
 
 function votesLine(sel: PreferenceStats['selection']): string {
   if (sel.votes === 0) return 'No votes yet.';
-  if (sel.includeIdentifying) return `All ${plural(sel.votes, 'vote')} used, ${sel.identifying} of them on pairs that still identified an author after redaction.`;
-  if (sel.identifying === 0) return sel.votes === 1 ? 'The one vote was on an anonymous pair.' : `All ${sel.votes} votes were on anonymous pairs.`;
+  if (sel.includeIdentifying)
+    return `All ${plural(sel.votes, 'vote')} used, ${sel.identifying} of them on pairs that still identified an author after redaction.`;
+  if (sel.identifying === 0)
+    return sel.votes === 1
+      ? 'The one vote was on an anonymous pair.'
+      : `All ${sel.votes} votes were on anonymous pairs.`;
   return `Anonymous votes only: ${sel.kept} of ${sel.votes}; ${sel.identifying} on pairs that still identified an author after redaction are left out (npm run stats -- --include-identifying keeps them).`;
 }
 
@@ -89,7 +96,11 @@ export function formatStats(s: PreferenceStats): string {
     lines.push(...groupLines('Spectators', s.spectator));
   }
   const r = s.judgeVsRule;
-  lines.push(r.pairs ? `LLM judge vs rule judge (${r.judges.join(', ')}): ${agreementLine(r)}` : 'LLM judge vs rule judge: no LLM-judged pairs');
+  lines.push(
+    r.pairs
+      ? `LLM judge vs rule judge (${r.judges.join(', ')}): ${agreementLine(r)}`
+      : 'LLM judge vs rule judge: no LLM-judged pairs',
+  );
   lines.push(methodLine(s));
   return lines.join('\n');
 }

@@ -14,7 +14,8 @@
  */
 import { z } from 'zod';
 
-const message = (role: 'system' | 'user' | 'assistant') => z.object({ role: z.literal(role), content: z.string().min(1) }).strict();
+const message = (role: 'system' | 'user' | 'assistant') =>
+  z.object({ role: z.literal(role), content: z.string().min(1) }).strict();
 const userTurn = z.tuple([message('user')]);
 const assistantTurn = z.tuple([message('assistant')]);
 
@@ -23,10 +24,16 @@ export const SourceSchema = z.enum(['human', 'judge']);
 export type Source = z.infer<typeof SourceSchema>;
 
 /** `trl` preference row. */
-export const TrlPreferenceRowSchema = z.object({ prompt: userTurn, chosen: assistantTurn, rejected: assistantTurn, source: SourceSchema }).strict();
+export const TrlPreferenceRowSchema = z
+  .object({ prompt: userTurn, chosen: assistantTurn, rejected: assistantTurn, source: SourceSchema })
+  .strict();
 /** `openai-dpo` preference row. */
 export const OpenAiDpoRowSchema = z
-  .object({ input: z.object({ messages: userTurn }).strict(), preferred_output: assistantTurn, non_preferred_output: assistantTurn })
+  .object({
+    input: z.object({ messages: userTurn }).strict(),
+    preferred_output: assistantTurn,
+    non_preferred_output: assistantTurn,
+  })
   .strict();
 
 const author = z.string().regex(/^(person|llm:.+|scripted:.+)$/);
@@ -70,7 +77,14 @@ const JudgeSchema = z
   })
   .strict();
 const RuleJudgeSchema = z
-  .object({ judge_id: z.string(), score_a: unit.nullable(), score_b: unit.nullable(), order: order.nullable(), claims_a: ClaimsSchema.nullable(), claims_b: ClaimsSchema.nullable() })
+  .object({
+    judge_id: z.string(),
+    score_a: unit.nullable(),
+    score_b: unit.nullable(),
+    order: order.nullable(),
+    claims_a: ClaimsSchema.nullable(),
+    claims_b: ClaimsSchema.nullable(),
+  })
   .strict();
 
 const common = {
@@ -106,10 +120,16 @@ export type JsonlPreferenceRow = z.infer<typeof JsonlPreferenceRowSchema>;
 
 /** SFT `trl` row (conversational language modelling). */
 export const TrlSftRowSchema = z
-  .object({ messages: z.tuple([message('system'), message('user'), message('assistant')]), author, author_id: pseudonym.nullable() })
+  .object({
+    messages: z.tuple([message('system'), message('user'), message('assistant')]),
+    author,
+    author_id: pseudonym.nullable(),
+  })
   .strict();
 /** SFT `openai` row (chat fine-tuning). */
-export const OpenAiSftRowSchema = z.object({ messages: z.tuple([message('system'), message('user'), message('assistant')]) }).strict();
+export const OpenAiSftRowSchema = z
+  .object({ messages: z.tuple([message('system'), message('user'), message('assistant')]) })
+  .strict();
 
 /** Preference export formats. */
 export const PreferenceFormatSchema = z.enum(['trl', 'openai-dpo', 'jsonl']);

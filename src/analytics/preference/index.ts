@@ -9,15 +9,34 @@ import { computeStats, DEFAULT_STATS_OPTIONS, type PreferenceStats } from './sta
 import { DEFAULT_SELECTION, type VoteSelection } from './selection.js';
 
 export { formatStats } from './format-stats.js';
-export { computeStats, DEFAULT_STATS_OPTIONS, type PreferenceStats, type AgreementStats, type GroupStats } from './stats.js';
+export {
+  computeStats,
+  DEFAULT_STATS_OPTIONS,
+  type PreferenceStats,
+  type AgreementStats,
+  type GroupStats,
+} from './stats.js';
 export { foldMatch, type MatchData } from './dataset.js';
 export { preferenceRows } from './export-votes.js';
-export { DEFAULT_SELECTION, selectMatchData, selectVotes, type SelectionSummary, type VoteSelection } from './selection.js';
+export {
+  DEFAULT_SELECTION,
+  selectMatchData,
+  selectVotes,
+  type SelectionSummary,
+  type VoteSelection,
+} from './selection.js';
 export { sftRows } from './export-sft.js';
 
 /** Load and fold one stored match with its votes; null when the match or its log is missing. */
-export async function loadMatchData(store: Pick<EventStore, 'load' | 'listVotes'>, matchId: string, since?: string): Promise<MatchData | null> {
-  const [events, votes] = await Promise.all([store.load(matchId), store.listVotes({ matchId, ...(since ? { since } : {}) })]);
+export async function loadMatchData(
+  store: Pick<EventStore, 'load' | 'listVotes'>,
+  matchId: string,
+  since?: string,
+): Promise<MatchData | null> {
+  const [events, votes] = await Promise.all([
+    store.load(matchId),
+    store.listVotes({ matchId, ...(since ? { since } : {}) }),
+  ]);
   return foldMatch(events, votes);
 }
 
@@ -25,7 +44,10 @@ export async function loadMatchData(store: Pick<EventStore, 'load' | 'listVotes'
  * The matches a stats or export request covers: `matchId` → that match (any status); `channelId` → the
  * channel's finished matches; neither → every match. Optional `since` (ISO) keeps matches created since.
  */
-export async function selectMatches(store: Pick<EventStore, 'getMatch' | 'listMatches'>, filter: { matchId?: string; channelId?: string; since?: string }): Promise<MatchRecord[]> {
+export async function selectMatches(
+  store: Pick<EventStore, 'getMatch' | 'listMatches'>,
+  filter: { matchId?: string; channelId?: string; since?: string },
+): Promise<MatchRecord[]> {
   if (filter.matchId) {
     const m = await store.getMatch(filter.matchId);
     return m ? [m] : [];
@@ -42,7 +64,11 @@ export async function selectMatches(store: Pick<EventStore, 'getMatch' | 'listMa
  * ({@link DEFAULT_STATS_OPTIONS}), so the same data gives the same report.
  * Rejects only when the store does (e.g. StoreError `corrupt_event`).
  */
-export async function statsForMatches(store: EventStore, filter: { matchId?: string; channelId?: string }, selection: VoteSelection = DEFAULT_SELECTION): Promise<PreferenceStats> {
+export async function statsForMatches(
+  store: EventStore,
+  filter: { matchId?: string; channelId?: string },
+  selection: VoteSelection = DEFAULT_SELECTION,
+): Promise<PreferenceStats> {
   const records = await selectMatches(store, filter);
   const data: MatchData[] = [];
   for (const r of records) {

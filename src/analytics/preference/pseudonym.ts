@@ -28,8 +28,13 @@ export function pseudonym(userId: string, secret: string): string {
  * The deployment's pseudonymizer: `configured` (config `votes.pseudonymSecret` / env) when non-empty,
  * else the secret stored in `store` (generated there on first use).
  */
-export async function pseudonymizer(store: Pick<EventStore, 'secret'>, configured?: string | null): Promise<Pseudonymizer> {
-  const secret = configured?.trim() ? configured.trim() : await store.secret(PSEUDONYM_SECRET_NAME, () => randomBytes(32).toString('hex'));
+export async function pseudonymizer(
+  store: Pick<EventStore, 'secret'>,
+  configured?: string | null,
+): Promise<Pseudonymizer> {
+  const secret = configured?.trim()
+    ? configured.trim()
+    : await store.secret(PSEUDONYM_SECRET_NAME, () => randomBytes(32).toString('hex'));
   const cache = new Map<string, string>();
   return (userId) => {
     let p = cache.get(userId);

@@ -39,7 +39,10 @@ export function selectMatchData(matches: readonly MatchData[], sel: VoteSelectio
 }
 
 /** The matches `sel` keeps, each with only the selected votes, and what was left out. */
-export function selectVotes(all: readonly MatchData[], sel: VoteSelection = DEFAULT_SELECTION): { matches: MatchData[]; summary: SelectionSummary } {
+export function selectVotes(
+  all: readonly MatchData[],
+  sel: VoteSelection = DEFAULT_SELECTION,
+): { matches: MatchData[]; summary: SelectionSummary } {
   const kept = selectMatchData(all, sel);
   let votes = 0;
   let identifying = 0;
@@ -51,5 +54,15 @@ export function selectVotes(all: readonly MatchData[], sel: VoteSelection = DEFA
     keptVotes += keep.length;
     return keep.length === m.votes.length ? m : { ...m, votes: keep };
   });
-  return { matches: out, summary: { includeIdentifying: sel.includeIdentifying, includeSeeded: sel.includeSeeded, seededMatches: all.length - kept.length, votes, identifying, kept: keptVotes } };
+  return {
+    matches: out,
+    summary: {
+      includeIdentifying: sel.includeIdentifying,
+      includeSeeded: sel.includeSeeded,
+      seededMatches: all.length - kept.length,
+      votes,
+      identifying,
+      kept: keptVotes,
+    },
+  };
 }

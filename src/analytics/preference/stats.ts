@@ -13,7 +13,15 @@ import { RULE_JUDGE_ID } from '../../engine/judge/rule-judge.js';
 import type { VoteChoice } from '../../store/types.js';
 import { kappaInterval } from '../stats/kappa.js';
 import { clopperPearson } from '../stats/proportion.js';
-import { cohensKappa, labelTable, majority, orderAgreement, pairwiseAgreement, type Label, type Rated } from './agreement.js';
+import {
+  cohensKappa,
+  labelTable,
+  majority,
+  orderAgreement,
+  pairwiseAgreement,
+  type Label,
+  type Rated,
+} from './agreement.js';
 import type { FoldedVote, MatchData } from './dataset.js';
 import { judgeLabel, scoreOrder } from './judge-view.js';
 import { DEFAULT_SELECTION, selectVotes, type SelectionSummary, type VoteSelection } from './selection.js';
@@ -70,7 +78,10 @@ export interface PreferenceStats {
   spectator: GroupStats;
   /** The round's non-rule judge (x) vs the rule judge recomputed on the same state (y), over every pair of such rounds. */
   judgeVsRule: AgreementStats & { judges: string[] };
-  method: { shares: 'clopper-pearson'; kappa: { minDecisivePairs: number; interval: 'dirichlet-posterior'; prior: 'perks'; draws: number; seed: string } };
+  method: {
+    shares: 'clopper-pearson';
+    kappa: { minDecisivePairs: number; interval: 'dirichlet-posterior'; prior: 'perks'; draws: number; seed: string };
+  };
 }
 
 /** Options of {@link computeStats}: posterior draws of the kappa intervals, their seed, and which votes count. */
@@ -81,7 +92,11 @@ export interface StatsOptions {
 }
 
 /** 2000 posterior draws for kappa, a fixed seed (so a report is reproducible), anonymous votes only. */
-export const DEFAULT_STATS_OPTIONS: StatsOptions = { draws: 2000, seed: 'gpu-arena-preference-stats', selection: DEFAULT_SELECTION };
+export const DEFAULT_STATS_OPTIONS: StatsOptions = {
+  draws: 2000,
+  seed: 'gpu-arena-preference-stats',
+  selection: DEFAULT_SELECTION,
+};
 
 /** A vote's label: tie and both-bad are both "neither is better". */
 export const voteLabel = (c: VoteChoice): Label => (c === 'a' || c === 'b' ? c : 'tie');
@@ -103,7 +118,8 @@ export function agreementOf(items: readonly Rated[], opts: { draws: number; seed
     agreement: o.share,
     agreementCI: interval(o.agree, o.decisive),
     kappa,
-    kappaCI: kappa === null ? null : kappaInterval(labelTable(items), { draws: opts.draws, seed: `${opts.seed}:kappa` }),
+    kappaCI:
+      kappa === null ? null : kappaInterval(labelTable(items), { draws: opts.draws, seed: `${opts.seed}:kappa` }),
     kappaNote: !enough ? 'too_few_pairs' : kappa === null ? 'undefined' : null,
   };
 }
@@ -114,7 +130,11 @@ interface VotedPair {
   judgeOrder: Label | null;
 }
 
-function groupStats(matches: readonly MatchData[], keep: (v: FoldedVote) => boolean, opts: { draws: number; seed: string }): GroupStats {
+function groupStats(
+  matches: readonly MatchData[],
+  keep: (v: FoldedVote) => boolean,
+  opts: { draws: number; seed: string },
+): GroupStats {
   const pairs = new Map<string, VotedPair>();
   const voters = new Set<string>();
   let votes = 0;
@@ -146,10 +166,15 @@ function groupStats(matches: readonly MatchData[], keep: (v: FoldedVote) => bool
   for (const key of [...pairs.keys()].sort()) {
     const p = pairs.get(key)!;
     const human = majority(p.labels);
-    if (human !== null && p.judgeOrder !== null && p.judge) items.push({ x: human, y: p.judgeOrder, judge: judgeLabel(p.judge) });
+    if (human !== null && p.judgeOrder !== null && p.judge)
+      items.push({ x: human, y: p.judgeOrder, judge: judgeLabel(p.judge) });
   }
   const byJudge: Record<string, AgreementStats> = {};
-  for (const label of [...new Set(items.map((i) => i.judge))].sort()) byJudge[label] = agreementOf(items.filter((i) => i.judge === label), { ...opts, seed: `${opts.seed}:${label}` });
+  for (const label of [...new Set(items.map((i) => i.judge))].sort())
+    byJudge[label] = agreementOf(
+      items.filter((i) => i.judge === label),
+      { ...opts, seed: `${opts.seed}:${label}` },
+    );
   return {
     votes,
     pairs: pairs.size,
@@ -157,7 +182,12 @@ function groupStats(matches: readonly MatchData[], keep: (v: FoldedVote) => bool
     judgeHuman: agreementOf(items, opts),
     byJudge,
     humanHuman: pairwiseAgreement([...pairs.values()].map((p) => p.labels)),
-    positionBias: { decisiveVotes, forFirst, share: decisiveVotes ? forFirst / decisiveVotes : null, ci: interval(forFirst, decisiveVotes) },
+    positionBias: {
+      decisiveVotes,
+      forFirst,
+      share: decisiveVotes ? forFirst / decisiveVotes : null,
+      ci: interval(forFirst, decisiveVotes),
+    },
   };
 }
 
@@ -183,6 +213,15 @@ export function computeStats(all: readonly MatchData[], opts: StatsOptions = DEF
     seated: groupStats(matches, (v) => v.seated, opts),
     spectator: groupStats(matches, (v) => !v.seated, opts),
     judgeVsRule: { ...agreementOf(rated, { ...opts, seed: `${opts.seed}:rule` }), judges: [...judges].sort() },
-    method: { shares: 'clopper-pearson', kappa: { minDecisivePairs: MIN_KAPPA_PAIRS, interval: 'dirichlet-posterior', prior: 'perks', draws: opts.draws, seed: opts.seed } },
+    method: {
+      shares: 'clopper-pearson',
+      kappa: {
+        minDecisivePairs: MIN_KAPPA_PAIRS,
+        interval: 'dirichlet-posterior',
+        prior: 'perks',
+        draws: opts.draws,
+        seed: opts.seed,
+      },
+    },
   };
 }

@@ -97,7 +97,12 @@ export function fitBradleyTerry(games: readonly PairOutcome[], opts: FitOptions 
  * information is multiplied by `weight(game)` (default 1; leaderboard ratings weight the pairs of a match,
  * which are not independent games: intervals.ts). Rows and columns in `fit.ids` order.
  */
-export function covariance(games: readonly PairOutcome[], fit: Strengths, prior: number, weight: (g: PairOutcome) => number = () => 1): number[][] {
+export function covariance(
+  games: readonly PairOutcome[],
+  fit: Strengths,
+  prior: number,
+  weight: (g: PairOutcome) => number = () => 1,
+): number[][] {
   if (!(prior > 0)) throw new RangeError('covariance: needs prior > 0');
   const n = fit.ids.length;
   const index = new Map(fit.ids.map((id, i) => [id, i]));

@@ -51,14 +51,42 @@ export const HistoryExportSchema = z.object({
 /** The table's rows as exported, in rank order. */
 export function exportRows(t: Leaderboard, pseudo: Pseudonymize): z.infer<typeof ExportRowSchema>[] {
   return t.rows.map((r) =>
-    ExportRowSchema.parse({ rank: r.rank, player: exportName(r.player, pseudo), kind: r.player.kind, rating: r.rating, lo: r.lo, hi: r.hi, interval: r.interval, preliminary: r.preliminary, matches: r.matches, mu: r.mu, sigma: r.sigma, ordinal: r.ordinal }),
+    ExportRowSchema.parse({
+      rank: r.rank,
+      player: exportName(r.player, pseudo),
+      kind: r.player.kind,
+      rating: r.rating,
+      lo: r.lo,
+      hi: r.hi,
+      interval: r.interval,
+      preliminary: r.preliminary,
+      matches: r.matches,
+      mu: r.mu,
+      sigma: r.sigma,
+      ordinal: r.ordinal,
+    }),
   );
 }
 
 /** The people aggregate as an export row (no rank, no openskill values), or null. */
 export function peopleRow(t: Leaderboard): z.infer<typeof ExportRowSchema> | null {
   const p = t.people;
-  return p ? ExportRowSchema.parse({ rank: null, player: 'people (all persons)', kind: 'people', rating: p.rating, lo: p.lo, hi: p.hi, interval: p.interval, preliminary: p.preliminary, matches: p.matches, mu: null, sigma: null, ordinal: null }) : null;
+  return p
+    ? ExportRowSchema.parse({
+        rank: null,
+        player: 'people (all persons)',
+        kind: 'people',
+        rating: p.rating,
+        lo: p.lo,
+        hi: p.hi,
+        interval: p.interval,
+        preliminary: p.preliminary,
+        matches: p.matches,
+        mu: null,
+        sigma: null,
+        ordinal: null,
+      })
+    : null;
 }
 
 /** The table in `format` (md, json or csv), ending in a newline. */
@@ -68,20 +96,50 @@ export function formatLeaderboard(t: Leaderboard, format: 'md' | 'json' | 'csv',
   const rows = exportRows(t, pseudo);
   const people = peopleRow(t);
   if (format === 'json') {
-    const vs = t.peopleVsModels.map((v) => ({ opponent: name(v.opponent), kind: v.opponent.kind, winRate: v.winRate, lo: v.lo, hi: v.hi, pairs: v.pairs, matches: v.matches }));
+    const vs = t.peopleVsModels.map((v) => ({
+      opponent: name(v.opponent),
+      kind: v.opponent.kind,
+      winRate: v.winRate,
+      lo: v.lo,
+      hi: v.hi,
+      pairs: v.pairs,
+      matches: v.matches,
+    }));
     const p = t.people ? { ...people, persons: t.people.persons } : null;
     return `${JSON.stringify({ task: t.task, kind: t.kind, matches: t.matches, method: RATING_METHOD, rows, people: p, peopleVsModels: vs }, null, 2)}\n`;
   }
   const cols = Object.keys(ExportRowSchema.shape) as (keyof z.infer<typeof ExportRowSchema>)[];
   const cell = (v: string | number | boolean | null) =>
-    v === null ? '' : typeof v === 'number' ? String(Number(v.toFixed(6))) : typeof v === 'boolean' ? String(v) : /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+    v === null
+      ? ''
+      : typeof v === 'number'
+        ? String(Number(v.toFixed(6)))
+        : typeof v === 'boolean'
+          ? String(v)
+          : /[",\n]/.test(v)
+            ? `"${v.replace(/"/g, '""')}"`
+            : v;
   return `${[cols.join(','), ...[...rows, ...(people ? [people] : [])].map((r) => cols.map((c) => cell(r[c])).join(','))].join('\n')}\n`;
 }
 
 /** The history as JSON lines: one row per match and player, openskill before/after. */
 export function formatHistory(rows: readonly HistoryRow[], pseudo: Pseudonymize): string {
   return rows
-    .map((h) => JSON.stringify(HistoryExportSchema.parse({ matchId: h.matchId, task: h.task, endedAt: h.endedAt, player: exportName(h.player, pseudo), kind: h.player.kind, rank: h.rank, reward: h.reward, before: h.before, after: h.after })))
+    .map((h) =>
+      JSON.stringify(
+        HistoryExportSchema.parse({
+          matchId: h.matchId,
+          task: h.task,
+          endedAt: h.endedAt,
+          player: exportName(h.player, pseudo),
+          kind: h.player.kind,
+          rank: h.rank,
+          reward: h.reward,
+          before: h.before,
+          after: h.after,
+        }),
+      ),
+    )
     .map((l) => `${l}\n`)
     .join('');
 }

@@ -57,7 +57,10 @@ export const kindMatches = (kind: PlayerKind, filter: KindFilter): boolean =>
  */
 export function rankRows(rows: readonly RatedPlayer[]): RatedPlayer[] {
   return [...rows]
-    .sort((a, b) => b.lo - a.lo || b.rating - a.rating || (a.player.id < b.player.id ? -1 : a.player.id > b.player.id ? 1 : 0))
+    .sort(
+      (a, b) =>
+        b.lo - a.lo || b.rating - a.rating || (a.player.id < b.player.id ? -1 : a.player.id > b.player.id ? 1 : 0),
+    )
     .map((r, i) => ({ ...r, rank: i + 1 }));
 }
 
@@ -70,7 +73,8 @@ export function buildLeaderboard(all: readonly MatchResult[], opts: LeaderboardO
   const samples = opts.samples ?? BOOTSTRAP_SAMPLES;
   const seats = new Map(results.map((r) => [r.matchId, r.seats.length]));
   const played = new Map<string, number>();
-  for (const r of results) for (const id of new Set(r.seats.map((s) => s.player.id))) played.set(id, (played.get(id) ?? 0) + 1);
+  for (const r of results)
+    for (const id of new Set(r.seats.map((s) => s.player.id))) played.set(id, (played.get(id) ?? 0) + 1);
   const rated = rateWithIntervals(pairOutcomes(results), { prior, samples, seed, matches: played, seats });
   const live = liveRatings(results);
   const rows: RatedPlayer[] = [];
@@ -78,7 +82,19 @@ export function buildLeaderboard(all: readonly MatchResult[], opts: LeaderboardO
     const b = rated.get(id);
     const s = live.skills.get(id);
     if (!b || !s || !kindMatches(player.kind, kind)) continue;
-    rows.push({ player, rank: 0, rating: b.rating, lo: b.lo, hi: b.hi, interval: b.interval, preliminary: b.preliminary, matches: played.get(id) ?? 0, mu: s.mu, sigma: s.sigma, ordinal: s.ordinal });
+    rows.push({
+      player,
+      rank: 0,
+      rating: b.rating,
+      lo: b.lo,
+      hi: b.hi,
+      interval: b.interval,
+      preliminary: b.preliminary,
+      matches: played.get(id) ?? 0,
+      mu: s.mu,
+      sigma: s.sigma,
+      ordinal: s.ordinal,
+    });
   }
   const ranked = rankRows(rows);
   const models = [...rated.keys()].filter((id) => !id.startsWith('person:'));
@@ -88,17 +104,32 @@ export function buildLeaderboard(all: readonly MatchResult[], opts: LeaderboardO
     kind,
     matches: results.length,
     rows: opts.top === undefined ? ranked : ranked.slice(0, opts.top),
-    people: modelMean === null ? null : peopleAggregate(results, { prior, samples, seed: `${seed}:people`, offset: modelMean - 1000 }),
+    people:
+      modelMean === null
+        ? null
+        : peopleAggregate(results, { prior, samples, seed: `${seed}:people`, offset: modelMean - 1000 }),
     peopleVsModels: peopleVsModels(results),
   };
 }
 
 /** Every person as one player (see PeopleAggregate), aligned so the models' mean rating matches the table's; null without a person–model match. */
-export function peopleAggregate(results: readonly MatchResult[], o: { prior: number; samples: number; seed: string; offset: number }): PeopleAggregate | null {
-  const mixed = results.filter((r) => r.seats.some((s) => s.player.kind === 'person') && r.seats.some((s) => s.player.kind !== 'person'));
+export function peopleAggregate(
+  results: readonly MatchResult[],
+  o: { prior: number; samples: number; seed: string; offset: number },
+): PeopleAggregate | null {
+  const mixed = results.filter(
+    (r) => r.seats.some((s) => s.player.kind === 'person') && r.seats.some((s) => s.player.kind !== 'person'),
+  );
   if (mixed.length === 0) return null;
-  const persons = new Set(mixed.flatMap((r) => r.seats.filter((s) => s.player.kind === 'person').map((s) => s.player.id)));
-  const merged = results.map((r) => ({ ...r, seats: r.seats.map((s) => (s.player.kind === 'person' ? { ...s, player: { id: PEOPLE_ID, kind: 'person' as const, name: 'people' } } : s)) }));
+  const persons = new Set(
+    mixed.flatMap((r) => r.seats.filter((s) => s.player.kind === 'person').map((s) => s.player.id)),
+  );
+  const merged = results.map((r) => ({
+    ...r,
+    seats: r.seats.map((s) =>
+      s.player.kind === 'person' ? { ...s, player: { id: PEOPLE_ID, kind: 'person' as const, name: 'people' } } : s,
+    ),
+  }));
   const seats = new Map(results.map((r) => [r.matchId, r.seats.length]));
   const rated = rateWithIntervals(pairOutcomes(merged), {
     prior: o.prior,
@@ -139,7 +170,10 @@ export function peopleVsModels(results: readonly MatchResult[]): PeopleVsModel[]
   }
   const out: PeopleVsModel[] = [];
   for (const { player, perMatch, pairs } of byOpponent.values()) {
-    const p = clopperPearson(perMatch.reduce((a, b) => a + b, 0), perMatch.length)!;
+    const p = clopperPearson(
+      perMatch.reduce((a, b) => a + b, 0),
+      perMatch.length,
+    )!;
     out.push({ opponent: player, winRate: p.share, lo: p.lo, hi: p.hi, pairs, matches: perMatch.length });
   }
   return out.sort((a, b) => (a.opponent.name < b.opponent.name ? -1 : a.opponent.name > b.opponent.name ? 1 : 0));

@@ -19,7 +19,11 @@ const signed = (x: number): string => (one(x).startsWith('-') ? one(x) : `+${one
  * The post of `m`'s rating changes, from every counted finished match in `store` (null when `m` does not
  * count: e.g. its host chose the seed and `includeSeeded` is off, config `data.includeSeeded`).
  */
-export async function ratingChangePost(store: ResultsSource, m: HostedMatch, scope: { includeSeeded: boolean }): Promise<Post | null> {
+export async function ratingChangePost(
+  store: ResultsSource,
+  m: HostedMatch,
+  scope: { includeSeeded: boolean },
+): Promise<Post | null> {
   const { results } = await loaderFor(store).load({}, scope);
   if (!results.some((r) => r.matchId === m.id)) return null;
   const { liveRatings } = await import('./openskill.js'); // openskill + ramda (~24 MB) only when a match ends
@@ -31,11 +35,17 @@ export async function ratingChangePost(store: ResultsSource, m: HostedMatch, sco
     const who = labOf.get(h.player.id);
     return `${who ? seatLabel(m, who) : h.player.name}: ${one(h.before.ordinal)} → ${one(h.after.ordinal)} (${signed(d)})`;
   });
-  return { title: 'Rating changes', text: `${lines.join('\n')}\nRating = openskill μ − 3σ over every counted match (\`leaderboard\` shows the table).` };
+  return {
+    title: 'Rating changes',
+    text: `${lines.join('\n')}\nRating = openskill μ − 3σ over every counted match (\`leaderboard\` shows the table).`,
+  };
 }
 
 /** A RoundHostOptions.onMatchOver that posts the rating changes (host-seeded matches counted only with `includeSeeded`). */
-export function ratingChangeHook(store: ResultsSource, scope: { includeSeeded: boolean }): (m: HostedMatch) => Promise<Reply | null> {
+export function ratingChangeHook(
+  store: ResultsSource,
+  scope: { includeSeeded: boolean },
+): (m: HostedMatch) => Promise<Reply | null> {
   return async (m) => {
     const post = await ratingChangePost(store, m, scope);
     return post ? { public: [post], private: [] } : null;

@@ -16,7 +16,11 @@ export interface Skill {
 const skill = (r: { mu: number; sigma: number }): Skill => ({ mu: r.mu, sigma: r.sigma, ordinal: ordinal(r) });
 
 /** Fold `results` (oldest first) through openskill; returns every player's final skill and one history row per match and player. */
-export function liveRatings(results: readonly MatchResult[]): { skills: Map<string, Skill>; players: Map<string, PlayerRef>; history: HistoryRow[] } {
+export function liveRatings(results: readonly MatchResult[]): {
+  skills: Map<string, Skill>;
+  players: Map<string, PlayerRef>;
+  history: HistoryRow[];
+} {
   const skills = new Map<string, Skill>();
   const players = new Map<string, PlayerRef>();
   const history: HistoryRow[] = [];
@@ -43,7 +47,16 @@ export function liveRatings(results: readonly MatchResult[]): { skills: Map<stri
       const next = skill({ mu: b.mu + m.dmu / m.n, sigma: m.sigma / m.n });
       skills.set(s.player.id, next);
       players.set(s.player.id, s.player);
-      history.push({ matchId: r.matchId, task: r.task, endedAt: r.endedAt, player: s.player, rank: s.rank, reward: s.reward, before: b, after: next });
+      history.push({
+        matchId: r.matchId,
+        task: r.task,
+        endedAt: r.endedAt,
+        player: s.player,
+        rank: s.rank,
+        reward: s.reward,
+        before: b,
+        after: next,
+      });
     });
   }
   return { skills, players, history };

@@ -14,7 +14,12 @@ export function pairOutcomes(results: readonly MatchResult[]): PairOutcome[] {
         const b = r.seats[j]!;
         if (a.player.id === b.player.id) continue;
         const d = a.reward - b.reward;
-        out.push({ matchId: r.matchId, a: a.player.id, b: b.player.id, score: Math.abs(d) <= TIE_EPSILON ? 0.5 : d > 0 ? 1 : 0 });
+        out.push({
+          matchId: r.matchId,
+          a: a.player.id,
+          b: b.player.id,
+          score: Math.abs(d) <= TIE_EPSILON ? 0.5 : d > 0 ? 1 : 0,
+        });
       }
     }
   }

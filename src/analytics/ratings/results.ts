@@ -22,7 +22,11 @@ export function rankSeats<T extends { reward: number }>(seats: readonly T[]): (T
 }
 
 /** The result of a match from the match as folded (`m`) and whether it was cut short. */
-export function resultOf(m: HostedMatch | null, cut: ExclusionReason | null, endedAt: string): MatchResult | { excluded: ExclusionReason } {
+export function resultOf(
+  m: HostedMatch | null,
+  cut: ExclusionReason | null,
+  endedAt: string,
+): MatchResult | { excluded: ExclusionReason } {
   if (!m?.state) return { excluded: 'not_started' };
   if (cut) return { excluded: cut };
   if (m.phase !== 'over' || !m.state.over) return { excluded: 'not_over' };
@@ -34,7 +38,14 @@ export function resultOf(m: HostedMatch | null, cut: ExclusionReason | null, end
     seats.push({ lab, player: playerOf(d), reward: s.seats[lab]?.cumulativeReward ?? 0 });
   }
   const at = m.endedAt != null ? new Date(m.endedAt).toISOString() : endedAt;
-  return { matchId: m.id, task: m.settings.task, platform: m.platform, endedAt: at, seats: rankSeats(seats), hostSeeded: m.settings.hostSeeded === true };
+  return {
+    matchId: m.id,
+    task: m.settings.task,
+    platform: m.platform,
+    endedAt: at,
+    seats: rankSeats(seats),
+    hostSeeded: m.settings.hostSeeded === true,
+  };
 }
 
 /**
@@ -49,7 +60,12 @@ export function matchResult(events: readonly StoredEvent[]): MatchResult | { exc
     m = applyEvent(m, ev).match;
     const body = ev.body;
     if (body.type === 'match_ended' && before?.phase === 'running') cut ??= 'ended_by_host';
-    if (body.type === 'action' && before?.state && before.state.round === 0 && before.drivers[body.lab]?.kind === 'human') {
+    if (
+      body.type === 'action' &&
+      before?.state &&
+      before.state.round === 0 &&
+      before.drivers[body.lab]?.kind === 'human'
+    ) {
       // A person who finished before round 1 closed left the match: its result says nothing about skill.
       if (!before.state.labs[body.lab]?.finished && m.state?.labs[body.lab]?.finished) cut ??= 'person_left_early';
     }

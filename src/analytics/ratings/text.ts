@@ -46,7 +46,8 @@ export function peopleVsModelsText(t: Leaderboard, name: NameOf): string {
 
 /** The table as markdown (the CLI's `--format md`). */
 export function leaderboardMarkdown(t: Leaderboard, name: NameOf): string {
-  const cell = (r: { rating: number; lo: number; hi: number; preliminary: boolean }) => `| ${round(r.rating)} | [${round(r.lo)}, ${round(r.hi)}] | ${r.preliminary ? 'preliminary' : ''} |`;
+  const cell = (r: { rating: number; lo: number; hi: number; preliminary: boolean }) =>
+    `| ${round(r.rating)} | [${round(r.lo)}, ${round(r.hi)}] | ${r.preliminary ? 'preliminary' : ''} |`;
   const p = t.people;
   const lines = [
     `## Ratings${t.task ? ` — ${t.task}` : ''} (${plural(t.matches, 'match', 'matches')}, ${t.kind})`,
@@ -55,12 +56,21 @@ export function leaderboardMarkdown(t: Leaderboard, name: NameOf): string {
     '',
     '| # | player | kind | rating | 95 % interval | | matches | μ − 3σ |',
     '|---:|---|---|---:|---|---|---:|---:|',
-    ...t.rows.map((r) => `| ${r.rank} | ${name(r.player)} | ${KIND[r.player.kind]} ${cell(r)} ${r.matches} | ${r.ordinal.toFixed(2)} |`),
-    ...(p ? [`| — | people (all ${plural(p.persons, 'person', 'persons')} as one player) | people ${cell(p)} ${p.matches} | |`] : []),
+    ...t.rows.map(
+      (r) =>
+        `| ${r.rank} | ${name(r.player)} | ${KIND[r.player.kind]} ${cell(r)} ${r.matches} | ${r.ordinal.toFixed(2)} |`,
+    ),
+    ...(p
+      ? [
+          `| — | people (all ${plural(p.persons, 'person', 'persons')} as one player) | people ${cell(p)} ${p.matches} | |`,
+        ]
+      : []),
     '',
     "**People vs models** (people's win rate per match against each model or policy, ties ½, Clopper–Pearson 95 % interval over matches):",
     '',
-    ...peopleVsModelsText(t, name).split('\n').map((l) => `- ${l}`),
+    ...peopleVsModelsText(t, name)
+      .split('\n')
+      .map((l) => `- ${l}`),
   ];
   return `${lines.join('\n')}\n`;
 }

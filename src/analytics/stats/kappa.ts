@@ -51,7 +51,9 @@ export function kappaInterval(counts: readonly (readonly number[])[], opts: Kapp
   const values: number[] = [];
   const cell = counts.map((row) => row.map(() => 0));
   for (let d = 0; d < draws; d++) {
-    for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) cell[i]![j] = gammaQuantile(Math.min(1 - 1e-12, Math.max(1e-12, rand())), counts[i]![j]! + prior);
+    for (let i = 0; i < k; i++)
+      for (let j = 0; j < k; j++)
+        cell[i]![j] = gammaQuantile(Math.min(1 - 1e-12, Math.max(1e-12, rand())), counts[i]![j]! + prior);
     const v = kappaOfTable(cell);
     if (v !== null && Number.isFinite(v)) values.push(v);
   }

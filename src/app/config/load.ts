@@ -86,20 +86,43 @@ function defined(o: Record<string, unknown>): Record<string, unknown> {
 /** The file's content with environment variables applied over it (still unvalidated). */
 export function applyEnv(raw: Record<string, unknown>, env: Env): Record<string, unknown> {
   const out: Record<string, unknown> = { ...raw };
-  out.database = { ...section(raw, 'database'), ...defined({ url: set(env.DATABASE_URL), sqlitePath: set(env.ARENA_DB) }) };
+  out.database = {
+    ...section(raw, 'database'),
+    ...defined({ url: set(env.DATABASE_URL), sqlitePath: set(env.ARENA_DB) }),
+  };
   out.match = {
     ...section(raw, 'match'),
-    ...defined({ task: set(env.ARENA_TASK), roundSeconds: num(env.ARENA_ROUND_SECONDS), holdout: bool(env.ARENA_HOLDOUT) }),
+    ...defined({
+      task: set(env.ARENA_TASK),
+      roundSeconds: num(env.ARENA_ROUND_SECONDS),
+      holdout: bool(env.ARENA_HOLDOUT),
+    }),
   };
   out.console = { ...section(raw, 'console'), ...defined({ roundSeconds: num(env.ARENA_CONSOLE_ROUND_SECONDS) }) };
   const admins = set(env.ARENA_ADMIN_USER_IDS);
-  if (admins) out.adminUserIds = admins.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (admins)
+    out.adminUserIds = admins
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
   out.log = { ...section(raw, 'log'), ...defined({ level: set(env.LOG_LEVEL) }) };
   out.votes = {
     ...section(raw, 'votes'),
-    ...defined({ enabled: bool(env.ARENA_VOTES), ballotSeconds: num(env.ARENA_BALLOT_SECONDS), perMinute: num(env.ARENA_VOTES_PER_MINUTE), pseudonymSecret: set(env.ARENA_PSEUDONYM_SECRET) }),
+    ...defined({
+      enabled: bool(env.ARENA_VOTES),
+      ballotSeconds: num(env.ARENA_BALLOT_SECONDS),
+      perMinute: num(env.ARENA_VOTES_PER_MINUTE),
+      pseudonymSecret: set(env.ARENA_PSEUDONYM_SECRET),
+    }),
   };
-  out.data = { ...section(raw, 'data'), ...defined({ includeSeeded: bool(env.ARENA_INCLUDE_SEEDED), noticeText: set(env.ARENA_DATA_NOTICE), licence: set(env.ARENA_DATA_LICENCE) }) };
+  out.data = {
+    ...section(raw, 'data'),
+    ...defined({
+      includeSeeded: bool(env.ARENA_INCLUDE_SEEDED),
+      noticeText: set(env.ARENA_DATA_NOTICE),
+      licence: set(env.ARENA_DATA_LICENCE),
+    }),
+  };
   out.server = {
     ...section(raw, 'server'),
     ...defined({
@@ -135,7 +158,11 @@ export function applyEnv(raw: Record<string, unknown>, env: Env): Record<string,
   out.shutdown = { ...section(raw, 'shutdown'), ...defined({ drainSeconds: num(env.ARENA_SHUTDOWN_DRAIN_SECONDS) }) };
   out.chat = {
     ...section(raw, 'chat'),
-    ...defined({ threads: bool(env.ARENA_CHAT_THREADS), reminders: bool(env.ARENA_CHAT_REMINDERS), lastCallSeconds: num(env.ARENA_CHAT_LAST_CALL_SECONDS) }),
+    ...defined({
+      threads: bool(env.ARENA_CHAT_THREADS),
+      reminders: bool(env.ARENA_CHAT_REMINDERS),
+      lastCallSeconds: num(env.ARENA_CHAT_LAST_CALL_SECONDS),
+    }),
   };
   return out;
 }
@@ -145,23 +172,48 @@ export function applyEnv(raw: Record<string, unknown>, env: Env): Record<string,
  * @param path the file (`--config`); default `ARENA_CONFIG`, else config/arena.json when it exists
  * @param env usually `process.env`
  */
-export function loadConfig(path: string | undefined, env: Env = process.env): { ok: true; config: ArenaConfig; path: string | null } | { ok: false; error: ConfigError } {
+export function loadConfig(
+  path: string | undefined,
+  env: Env = process.env,
+): { ok: true; config: ArenaConfig; path: string | null } | { ok: false; error: ConfigError } {
   const explicit = path ?? set(env.ARENA_CONFIG);
   const file = explicit ?? (existsSync(DEFAULT_CONFIG_PATH) ? DEFAULT_CONFIG_PATH : null);
   let raw: Record<string, unknown> = {};
   if (file) {
-    if (!existsSync(file)) return { ok: false, error: { code: 'config_not_found', message: `Config file ${file} does not exist (copy config/arena.example.json).` } };
+    if (!existsSync(file))
+      return {
+        ok: false,
+        error: {
+          code: 'config_not_found',
+          message: `Config file ${file} does not exist (copy config/arena.example.json).`,
+        },
+      };
     try {
       const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('the top level must be an object');
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+        throw new Error('the top level must be an object');
       raw = parsed as Record<string, unknown>;
     } catch (e) {
-      return { ok: false, error: { code: 'invalid_json', message: `Config file ${file} is not valid JSON: ${e instanceof Error ? e.message : String(e)}` } };
+      return {
+        ok: false,
+        error: {
+          code: 'invalid_json',
+          message: `Config file ${file} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`,
+        },
+      };
     }
   }
   const withEnv = applyEnv(raw, env);
   const llm = loadLlmConfig(withEnv.llm ?? {}, env);
-  if (!llm.ok) return { ok: false, error: { code: 'invalid_config', message: llm.error.message, issues: llm.error.issues.map((i) => ({ ...i, path: `llm.${i.path}` })) } };
+  if (!llm.ok)
+    return {
+      ok: false,
+      error: {
+        code: 'invalid_config',
+        message: llm.error.message,
+        issues: llm.error.issues.map((i) => ({ ...i, path: `llm.${i.path}` })),
+      },
+    };
   const parsed = ArenaConfigSchema.safeParse({ ...withEnv, llm: llm.config });
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => {
@@ -169,7 +221,14 @@ export function loadConfig(path: string | undefined, env: Env = process.env): { 
       const variable = ENV_OF[path];
       return { path: variable && env[variable] !== undefined ? `${path} (${variable})` : path, message: i.message };
     });
-    return { ok: false, error: { code: 'invalid_config', message: `Invalid configuration${file ? ` in ${file} or the environment` : ' in the environment'}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues } };
+    return {
+      ok: false,
+      error: {
+        code: 'invalid_config',
+        message: `Invalid configuration${file ? ` in ${file} or the environment` : ' in the environment'}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+        issues,
+      },
+    };
   }
   return { ok: true, config: parsed.data, path: file };
 }

@@ -92,8 +92,18 @@ export const ArenaConfigSchema = z
       })
       .strict()
       .prefault({}),
-    console: z.object({ roundSeconds: seconds.default(0) }).strict().prefault({}),
-    adminUserIds: z.array(z.string().trim().regex(/^[a-z]+:.+$/, 'a platform-qualified user id like discord:123')).default([]),
+    console: z
+      .object({ roundSeconds: seconds.default(0) })
+      .strict()
+      .prefault({}),
+    adminUserIds: z
+      .array(
+        z
+          .string()
+          .trim()
+          .regex(/^[a-z]+:.+$/, 'a platform-qualified user id like discord:123'),
+      )
+      .default([]),
     log: z
       .object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') })
       .strict()
@@ -114,7 +124,11 @@ export const ArenaConfigSchema = z
       .object({
         includeSeeded: z.boolean().default(false),
         noticeText: z.string().trim().min(40, 'at least 40 characters').max(1800).default(DEFAULT_NOTICE_TEXT),
-        licence: z.string().trim().regex(/^[A-Za-z0-9.+-]{2,40}$/, 'an SPDX licence id like CC-BY-4.0').default(DEFAULT_NOTICE_LICENCE),
+        licence: z
+          .string()
+          .trim()
+          .regex(/^[A-Za-z0-9.+-]{2,40}$/, 'an SPDX licence id like CC-BY-4.0')
+          .default(DEFAULT_NOTICE_LICENCE),
       })
       .strict()
       .prefault({}),
@@ -123,8 +137,18 @@ export const ArenaConfigSchema = z
         host: z.string().trim().min(1).default('127.0.0.1'),
         port: z.number().int().min(0).max(65535).default(8080),
         maxSessions: z.number().int().min(1).max(100_000).default(256),
-        idleTtlSeconds: z.number().int().min(1).max(7 * 24 * 3600).default(900),
-        bodyLimitBytes: z.number().int().min(1024).max(16 * 1024 * 1024).default(65_536),
+        idleTtlSeconds: z
+          .number()
+          .int()
+          .min(1)
+          .max(7 * 24 * 3600)
+          .default(900),
+        bodyLimitBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .max(16 * 1024 * 1024)
+          .default(65_536),
         debugState: z.boolean().default(false),
         /** null = {@link addressCap} of maxSessions. */
         maxSessionsPerClient: z.number().int().min(1).max(100_000).nullable().default(null),
@@ -137,16 +161,29 @@ export const ArenaConfigSchema = z
       .object({
         host: z.string().trim().min(1).default('127.0.0.1'),
         port: z.number().int().min(0).max(65535).default(8090),
-        publicUrl: z.url({ protocol: /^https?$/ }).nullable().default(null),
+        publicUrl: z
+          .url({ protocol: /^https?$/ })
+          .nullable()
+          .default(null),
         linkSecret: z.string().trim().min(16, 'at least 16 characters').nullable().default(null),
-        linkTtlSeconds: z.number().int().min(60).max(7 * 24 * 3600).default(3600),
+        linkTtlSeconds: z
+          .number()
+          .int()
+          .min(60)
+          .max(7 * 24 * 3600)
+          .default(3600),
         adminToken: z.string().trim().min(16, 'at least 16 characters').nullable().default(null),
         people: z.enum(['names', 'pseudonyms']).default('pseudonyms'),
         minMatches: z.number().int().min(1).max(1000).default(1),
         maxStreams: z.number().int().min(1).max(100_000).default(1000),
         /** null = {@link addressCap} of maxStreams. */
         maxStreamsPerAddress: z.number().int().min(1).max(100_000).nullable().default(null),
-        streamSeconds: z.number().int().min(10).max(24 * 3600).default(600),
+        streamSeconds: z
+          .number()
+          .int()
+          .min(10)
+          .max(24 * 3600)
+          .default(600),
         requestsPerMinute: z.number().int().min(10).max(1_000_000).default(600),
         renderRequestsPerMinute: z.number().int().min(1).max(1_000_000).default(60),
         pollMs: z.number().int().min(20).max(10_000).default(250),
@@ -170,7 +207,10 @@ export const ArenaConfigSchema = z
       .strict()
       .prefault({}),
     /** Graceful stop (src/app/shutdown.ts): seconds in-flight commands and queued posts may take after SIGTERM/SIGINT. */
-    shutdown: z.object({ drainSeconds: z.number().min(0).max(600).default(10) }).strict().prefault({}),
+    shutdown: z
+      .object({ drainSeconds: z.number().min(0).max(600).default(10) })
+      .strict()
+      .prefault({}),
   })
   .strict();
 

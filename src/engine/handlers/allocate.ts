@@ -35,11 +35,14 @@ export function allocateToJob(ctx: Ctx, a: Allocate): Outcome {
     const b = own(s.blocks, id);
     if (!b) return fail('unknown_block', `no block ${id}`);
     const pool = poolOf(s, lab, b);
-    if (b.owner !== lab && pool === null) return fail('unowned_block', `${id} is neither yours nor in an active coalition pool of yours`);
+    if (b.owner !== lab && pool === null)
+      return fail('unowned_block', `${id} is neither yours nor in an active coalition pool of yours`);
     if (b.status === 'failed') return fail('failed_block', `${id} has failed`);
     if (b.status === 'used') return fail('block_used', `${id} was already used`);
-    if (b.status === 'committed' && pool === null) return fail('unavailable_block', `${id} is committed to ${b.committedTo}; release it first`);
-    if (b.reliability < job.minReliability) return fail('low_reliability', `${id} reliability ${b.reliability} < ${job.minReliability}`);
+    if (b.status === 'committed' && pool === null)
+      return fail('unavailable_block', `${id} is committed to ${b.committedTo}; release it first`);
+    if (b.reliability < job.minReliability)
+      return fail('low_reliability', `${id} reliability ${b.reliability} < ${job.minReliability}`);
     pools.push(pool);
   }
   let hours = 0;
@@ -64,5 +67,8 @@ export function allocateToJob(ctx: Ctx, a: Allocate): Outcome {
   j.allocatedBlockIds = j.allocatedBlockIds.concat(a.block_ids);
   j.energyCost = round2(j.energyCost + energy);
   const done = j.allocatedHours >= j.gpuHoursRequired;
-  return ok('job_allocated', `${j.id}: ${j.allocatedHours}/${j.gpuHoursRequired} GPU-hours${done ? ' (complete)' : ''}`);
+  return ok(
+    'job_allocated',
+    `${j.id}: ${j.allocatedHours}/${j.gpuHoursRequired} GPU-hours${done ? ' (complete)' : ''}`,
+  );
 }

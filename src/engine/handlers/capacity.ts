@@ -14,7 +14,15 @@ export function reserveCapacity(ctx: Ctx, a: Reserve): Outcome {
   if (a.block_ids.length === 0) return fail('empty_block_list', 'name at least one block');
   const err =
     checkDuplicates(a.block_ids) ??
-    checkBlocks(d.s, a.block_ids, lab, 'unowned_block', (b) => b.status === 'available', 'unavailable_block', 'only available blocks can be reserved') ??
+    checkBlocks(
+      d.s,
+      a.block_ids,
+      lab,
+      'unowned_block',
+      (b) => b.status === 'available',
+      'unavailable_block',
+      'only available blocks can be reserved',
+    ) ??
     (a.job_id !== null ? ownPendingJob(d.s, lab, a.job_id) : null);
   if (err) return err;
   for (const id of a.block_ids) {
@@ -30,7 +38,15 @@ export function releaseCapacity(ctx: Ctx, a: Release): Outcome {
   if (a.block_ids.length === 0) return fail('empty_block_list', 'name at least one block');
   const err =
     checkDuplicates(a.block_ids) ??
-    checkBlocks(d.s, a.block_ids, lab, 'unowned_block', (b) => b.status === 'reserved' || b.status === 'committed', 'not_reserved', 'only reserved or committed blocks can be released');
+    checkBlocks(
+      d.s,
+      a.block_ids,
+      lab,
+      'unowned_block',
+      (b) => b.status === 'reserved' || b.status === 'committed',
+      'not_reserved',
+      'only reserved or committed blocks can be released',
+    );
   if (err) return err;
   const breached: string[] = [];
   for (const id of a.block_ids) {
@@ -49,6 +65,7 @@ export function releaseCapacity(ctx: Ctx, a: Release): Outcome {
     w.committedTo = null;
   }
   for (const cid of breached) breachCoalition(d, cid, lab, ctx.sink);
-  if (breached.length > 0) return ok('coalition_breached', `released ${a.block_ids.join(', ')}: you breached ${breached.join(', ')}`);
+  if (breached.length > 0)
+    return ok('coalition_breached', `released ${a.block_ids.join(', ')}: you breached ${breached.join(', ')}`);
   return ok('capacity_released', `released ${a.block_ids.join(', ')}`);
 }

@@ -11,7 +11,8 @@ import type { Ctx, Outcome } from './common.js';
 type Form = Extract<Action, { action_type: 'form_coalition' }>;
 type Commit = Extract<Action, { action_type: 'commit_to_coalition' }>;
 
-const sameMembers = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
+const sameMembers = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((x) => b.includes(x));
 
 export function formCoalition(ctx: Ctx, a: Form): Outcome {
   const { d, lab } = ctx;
@@ -51,7 +52,10 @@ export function formCoalition(ctx: Ctx, a: Form): Outcome {
   };
   d.addCoalition(coalition);
   ctx.created.coalitionId = id;
-  return ok('coalition_proposed', `coalition ${id} proposed to ${members.slice(1).join(', ')}; each must commit to consent`);
+  return ok(
+    'coalition_proposed',
+    `coalition ${id} proposed to ${members.slice(1).join(', ')}; each must commit to consent`,
+  );
 }
 
 export function commitToCoalition(ctx: Ctx, a: Commit): Outcome {
@@ -65,10 +69,19 @@ export function commitToCoalition(ctx: Ctx, a: Commit): Outcome {
   const payment = round2(a.payment);
   const err =
     checkDuplicates(a.block_ids) ??
-    checkBlocks(s, a.block_ids, lab, 'unowned_block', isLive, 'unavailable_block', 'only available or reserved blocks can be committed');
+    checkBlocks(
+      s,
+      a.block_ids,
+      lab,
+      'unowned_block',
+      isLive,
+      'unavailable_block',
+      'only available or reserved blocks can be committed',
+    );
   if (err) return err;
   if (payment > s.labs[lab]!.budget) return fail('budget_overspend', `payment ${payment} exceeds your budget`);
-  if (a.block_ids.length === 0 && payment === 0 && cm0.consented) return fail('empty_commitment', 'you already consented; commit blocks or a payment');
+  if (a.block_ids.length === 0 && payment === 0 && cm0.consented)
+    return fail('empty_commitment', 'you already consented; commit blocks or a payment');
   const c = d.coalition(c0.id);
   const cm = c.commitments[lab]!;
   for (const id of a.block_ids) {

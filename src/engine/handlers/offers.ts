@@ -27,20 +27,47 @@ export const TRADE_REPUTATION = 0.02;
 export const EXPLOITATIVE_GAIN = -5;
 
 /** Validate an offer from `from` to `to` as send_offer (§3.1); null when valid. `payment`, `ask`: credits, 2 dp. */
-function validateOffer(s: MatchState, from: LabId, to: LabId, t: OfferTerms, payment: number, ask: number): Outcome | null {
+function validateOffer(
+  s: MatchState,
+  from: LabId,
+  to: LabId,
+  t: OfferTerms,
+  payment: number,
+  ask: number,
+): Outcome | null {
   const target = own(s.labs, to);
   if (!target) return fail('unknown_lab', `no lab ${to}`);
   if (to === from) return fail('self_trade', 'you cannot trade with yourself');
   if (target.finished) return fail('seat_finished', `${to} has finished and cannot trade`);
   const dup = checkDuplicates(t.block_ids, t.requested_block_ids);
   if (dup) return dup;
-  if (payment > 0 && ask > 0) return fail('pay_and_ask', `an offer pays (${payment}) or asks (${ask}) credits, not both: give the difference as one of them`);
+  if (payment > 0 && ask > 0)
+    return fail(
+      'pay_and_ask',
+      `an offer pays (${payment}) or asks (${ask}) credits, not both: give the difference as one of them`,
+    );
   if (t.block_ids.length === 0 && t.requested_block_ids.length === 0 && payment === 0 && ask === 0)
     return fail('empty_offer', 'an offer needs blocks, a payment or an ask');
   if (payment > s.labs[from]!.budget) return fail('budget_overspend', `payment ${payment} exceeds your budget`);
   return (
-    checkBlocks(s, t.block_ids, from, 'unowned_block', isLive, 'unavailable_block', 'only available or reserved blocks can be offered') ??
-    checkBlocks(s, t.requested_block_ids, to, 'target_does_not_own_block', isLive, 'unavailable_block', 'only live blocks can be requested')
+    checkBlocks(
+      s,
+      t.block_ids,
+      from,
+      'unowned_block',
+      isLive,
+      'unavailable_block',
+      'only available or reserved blocks can be offered',
+    ) ??
+    checkBlocks(
+      s,
+      t.requested_block_ids,
+      to,
+      'target_does_not_own_block',
+      isLive,
+      'unavailable_block',
+      'only live blocks can be requested',
+    )
   );
 }
 
@@ -118,7 +145,8 @@ export function acceptOffer(ctx: Ctx, a: Extract<Action, { action_type: 'accept_
   if (isOutcome(o)) return o;
   // The accepter pays what the sender asks: its own shortfall is its own invalid action (the offer stays).
   const ask = o.ask ?? 0;
-  if (ask > d.s.labs[lab]!.budget) return fail('budget_overspend', `${o.id} asks ${ask} credits; your budget is ${d.s.labs[lab]!.budget}`);
+  if (ask > d.s.labs[lab]!.budget)
+    return fail('budget_overspend', `${o.id} asks ${ask} credits; your budget is ${d.s.labs[lab]!.budget}`);
   const err = executionError(d.s, o);
   if (err) {
     d.offer(o.id).status = 'invalid';
@@ -175,8 +203,18 @@ function executeTrade(ctx: Ctx, o: Offer): void {
   // as a new pass over the records would give, but for the order, which valuation does not depend on
   // (it sorts both lists by total orders: valuation.ts).
   const blocks = d.s.blocks;
-  const afterFrom = positionTable(from.jobs, traded(from.blocks, o.offeredBlockIds, o.requestedBlockIds, blocks), d.s.labs[o.from]!.budget, exact);
-  const afterTo = positionTable(to.jobs, traded(to.blocks, o.requestedBlockIds, o.offeredBlockIds, blocks), d.s.labs[o.to]!.budget, exact);
+  const afterFrom = positionTable(
+    from.jobs,
+    traded(from.blocks, o.offeredBlockIds, o.requestedBlockIds, blocks),
+    d.s.labs[o.from]!.budget,
+    exact,
+  );
+  const afterTo = positionTable(
+    to.jobs,
+    traded(to.blocks, o.requestedBlockIds, o.offeredBlockIds, blocks),
+    d.s.labs[o.to]!.budget,
+    exact,
+  );
   credit(ctx, o.id, o.from, beforeFrom, afterFrom);
   credit(ctx, o.id, o.to, beforeTo, afterTo);
 }
@@ -197,7 +235,12 @@ function partiesOf(d: Draft, a: LabId, b: LabId): [Holdings, Holdings] {
 }
 
 /** A party's blocks after a trade: `blocks` less the ids it gave, plus those it got, read from `rec`. */
-function traded(blocks: readonly Block[], gave: readonly string[], got: readonly string[], rec: Readonly<Record<string, Block>>): Block[] {
+function traded(
+  blocks: readonly Block[],
+  gave: readonly string[],
+  got: readonly string[],
+  rec: Readonly<Record<string, Block>>,
+): Block[] {
   const out: Block[] = [];
   for (let i = 0; i < blocks.length; i++) if (!gave.includes(blocks[i]!.id)) out.push(blocks[i]!);
   for (let i = 0; i < got.length; i++) out.push(rec[got[i]!]!);

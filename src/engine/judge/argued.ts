@@ -18,7 +18,6 @@ export interface ArguedJobs {
   open: JobId[];
 }
 
-
 /** Append `id` to `named` if it is a job of the pitch's seat not named yet. */
 function addNamed(state: MatchState, pitch: Pitch, named: JobId[], id: JobId): void {
   const j = Object.hasOwn(state.jobs, id) ? state.jobs[id] : undefined;

@@ -27,7 +27,9 @@ for (const list of WORD_LISTS) {
 NUMBER_WORDS.une = 1;
 NUMBER_WORDS.una = 1;
 
-const NUM = `(\\d+(?:\\.\\d+)?|${Object.keys(NUMBER_WORDS).sort((a, b) => b.length - a.length).join('|')})`;
+const NUM = `(\\d+(?:\\.\\d+)?|${Object.keys(NUMBER_WORDS)
+  .sort((a, b) => b.length - a.length)
+  .join('|')})`;
 const ROUND_WORD = '(?:rounds?|rnds?|tours?|rondas?|runden?|manches?|turnos?|turni)';
 
 /** A NUM capture as a number: a number word's value, else the digits'. */
@@ -45,14 +47,17 @@ export const ID_PATTERNS: { kind: 'job' | 'block' | 'offer' | 'coalition' | null
   { kind: null, pre: 'lab_', rx: re(`${L}lab_\\d+${R}`) },
 ];
 
-const EXTRA = '(?:(?:more|additional|extra|further|remaining|missing|de plus|supplémentaires?|más|weitere|altre)[\\s-]+)?';
+const EXTRA =
+  '(?:(?:more|additional|extra|further|remaining|missing|de plus|supplémentaires?|más|weitere|altre)[\\s-]+)?';
 const HOUR_UNIT =
   '(?:(?:gpu|accelerator|accel|compute|gpu-?compute)s?[\\s\\-·⋅.]*)?(?:hours?|hrs?|h|heures?|horas?|stunden|ore)' +
   `(?:[\\s-]+(?:de[\\s-]+|of[\\s-]+|di[\\s-]+)?(?:gpus?|calcul|cómputo|compute|accelerators?)${R})?`;
 /** "8 GPU-hours", "three more heures de calcul": NUM then an hour unit (capture 1: NUM). */
 export const HOURS_AFTER = re(`${L}${NUM}[\\s-]*${EXTRA}${HOUR_UNIT}${R}`);
 /** "gpu_hours_required: 8" (JSON-ish key then NUM, capture 1). */
-export const HOURS_BEFORE = re(`${L}(?:gpu|accelerator)[\\s_\\-·]*(?:hours?|h)(?:[\\s_]*(?:required|needed|unmet))?["']?\\s*[:=]\\s*${NUM}${R}`);
+export const HOURS_BEFORE = re(
+  `${L}(?:gpu|accelerator)[\\s_\\-·]*(?:hours?|h)(?:[\\s_]*(?:required|needed|unmet))?["']?\\s*[:=]\\s*${NUM}${R}`,
+);
 
 const REL_AFTER = `(?:[\\s-]+(?:more|additional|remaining|left|to go|away|restants?|restantes?|übrig|rimanenti))`;
 /** "in 2 rounds", "2 rounds left": a deadline relative to now (capture 1: NUM). */
@@ -74,19 +79,24 @@ export const DEADLINE_NUM = re(
 export const DEADLINE_BEFORE =
   /(?:deadline|due|by|before|until|till|later than|settles?|avant|d'ici|jusqu'(?:au|à)|pour le|antes|hasta|para la|bis|vor|spätestens|entro|prima|échéance|fällig|límite|limite)(?![\p{L}\p{N}_])[^.;!?\n\d]{0,18}$/u;
 /** Words that make a preceding round number a deadline ("round 3 at the latest"). */
-export const DEADLINE_AFTER = /^\s*(?:deadline|at the latest|au plus tard|como máximo|a más tardar|spätestens|al più tardi)/u;
+export const DEADLINE_AFTER =
+  /^\s*(?:deadline|at the latest|au plus tard|como máximo|a más tardar|spätestens|al più tardi)/u;
 
 /** "85%", "85 percent" (capture 1: the number). */
-export const PERCENT = re(`${L}(\\d{1,3}(?:\\.\\d+)?)\\s*(?:%|percent${R}|per cent${R}|pour cent${R}|por ciento${R}|prozent${R}|per cento${R})`);
+export const PERCENT = re(
+  `${L}(\\d{1,3}(?:\\.\\d+)?)\\s*(?:%|percent${R}|per cent${R}|pour cent${R}|por ciento${R}|prozent${R}|per cento${R})`,
+);
 /** "0.85", ".85", "1.0" (capture 1). */
 export const DECIMAL = re(`${L}(0?\\.\\d+|1\\.0+)${R}`);
 /** Words that make a number in the same sentence possibly about capacity rather than need. */
 export const CAPACITY_WORD =
   /(?<![\p{L}\p{N}_])(?:b_s?\d+_\d+|blocks?|blocs?|bloques?|blöcke|blocchi|blocco|spare|offers?|offre|oferta|angebot|sell|give|trade|swap|échange|intercambio|tausch)(?![\p{L}\p{N}_])/u;
 /** Substrings every CAPACITY_WORD match contains (a cheap test first). */
-export const CAPACITY_ANY = /b_|bloc|bloq|blöcke|spare|offer|offre|oferta|angebot|sell|give|trade|swap|échange|intercambio|tausch/;
+export const CAPACITY_ANY =
+  /b_|bloc|bloq|blöcke|spare|offer|offre|oferta|angebot|sell|give|trade|swap|échange|intercambio|tausch/;
 /** Words (and ≥) that bind a nearby percentage or decimal as a reliability. */
-export const RELIABILITY_WORD = /reliab|dependab|uptime|availab|fiab|confiab|zuverl|affidab|(?<![\p{L}_])sla(?![\p{L}_])|(?<![\p{L}_])min_?rel(?![\p{L}_])|(?<![\p{L}_])rel(?![\p{L}_])|≥|>=/gu;
+export const RELIABILITY_WORD =
+  /reliab|dependab|uptime|availab|fiab|confiab|zuverl|affidab|(?<![\p{L}_])sla(?![\p{L}_])|(?<![\p{L}_])min_?rel(?![\p{L}_])|(?<![\p{L}_])rel(?![\p{L}_])|≥|>=/gu;
 /** A sentence end inside the text between a reliability word and a number. */
 export const SENTENCE_BREAK = /[.;!?\n]\s/;
 /** How far (characters) a reliability word reaches to bind a number. */
@@ -109,7 +119,10 @@ const ROUND_G = /r(?:ound|nd|onda|unde)|tour|manche|turn[oi]/g;
 const WS = /\s/;
 const NUMBER_WORD_LIST = Object.keys(NUMBER_WORDS);
 /** The words THIS_NEXT accepts before a round word. */
-const THIS_NEXT_WORDS = 'this current ce esta este diese dieser diesem questo next prochain próximo próxima nächste nächsten nächster prossimo'.split(' ');
+const THIS_NEXT_WORDS =
+  'this current ce esta este diese dieser diesem questo next prochain próximo próxima nächste nächsten nächster prossimo'.split(
+    ' ',
+  );
 
 /** Whether a round word starts at some `p` of `s` where `test(s, p)` holds (every ROUND_WORD starts a ROUND_G match). */
 export function someRoundWord(s: string, test: (s: string, p: number) => boolean): boolean {

@@ -7,10 +7,34 @@
  */
 
 import {
-  parseNum, ID_PATTERNS, HOURS_AFTER, HOURS_BEFORE, DEADLINE_IN, THIS_NEXT, ROUND_MENTION, DEADLINE_NUM,
-  DEADLINE_BEFORE, DEADLINE_AFTER, PERCENT, DECIMAL, CAPACITY_WORD, CAPACITY_ANY, RELIABILITY_WORD, SENTENCE_BREAK,
-  RELIABILITY_REACH, HAS_DIGIT, ROUND_ANY, NUM_WORD_ANY, HOUR_ANY, R_DIGIT, DEADLINE_WORD_ANY, PERCENT_ANY,
-  DECIMAL_ANY, someRoundWord, numberBefore, thisOrNextBefore,
+  parseNum,
+  ID_PATTERNS,
+  HOURS_AFTER,
+  HOURS_BEFORE,
+  DEADLINE_IN,
+  THIS_NEXT,
+  ROUND_MENTION,
+  DEADLINE_NUM,
+  DEADLINE_BEFORE,
+  DEADLINE_AFTER,
+  PERCENT,
+  DECIMAL,
+  CAPACITY_WORD,
+  CAPACITY_ANY,
+  RELIABILITY_WORD,
+  SENTENCE_BREAK,
+  RELIABILITY_REACH,
+  HAS_DIGIT,
+  ROUND_ANY,
+  NUM_WORD_ANY,
+  HOUR_ANY,
+  R_DIGIT,
+  DEADLINE_WORD_ANY,
+  PERCENT_ANY,
+  DECIMAL_ANY,
+  someRoundWord,
+  numberBefore,
+  thisOrNextBefore,
 } from './claim-patterns.js';
 
 /** One checkable claim. Values are as written (hours in GPU-hours, rounds 0-based, reliability in [0, 1]). */
@@ -121,7 +145,8 @@ function add(found: Map<string, Claim>, key: string, c: Claim): void {
   const prev = found.get(key);
   if (!prev) found.set(key, c);
   else if (prev.kind === 'deadline' && c.kind === 'deadline' && c.explicit) prev.explicit = true;
-  else if ((prev.kind === 'hours' || prev.kind === 'reliability') && 'capacity' in c && c.capacity) prev.capacity = true;
+  else if ((prev.kind === 'hours' || prev.kind === 'reliability') && 'capacity' in c && c.capacity)
+    prev.capacity = true;
 }
 
 const SENTENCE_STOPS = ['. ', ';', '!', '?', '\n'];
@@ -146,7 +171,9 @@ function aboutCapacity(norm: string, start: number, end: number): boolean {
 /** Whether a round mention at `m` is said as a deadline (a deadline word shortly before or after it). */
 function saidAsDeadline(s: string, m: RegExpExecArray): boolean {
   const end = m.index + m[0].length;
-  return DEADLINE_BEFORE.test(s.slice(Math.max(0, m.index - 28), m.index)) || DEADLINE_AFTER.test(s.slice(end, end + 24));
+  return (
+    DEADLINE_BEFORE.test(s.slice(Math.max(0, m.index - 28), m.index)) || DEADLINE_AFTER.test(s.slice(end, end + 24))
+  );
 }
 
 function extract(text: string): Claim[] {
@@ -200,7 +227,8 @@ function extract(text: string): Claim[] {
   ms = matches(s, ROUND_MENTION, (rounds && num) || (digit && R_DIGIT.test(s)));
   for (const m of ms) {
     const v = parseNum(m[1] ?? m[2] ?? '');
-    if (Number.isInteger(v)) add(found, `deadline:${v}`, { kind: 'deadline', round: v, explicit: saidAsDeadline(s, m) });
+    if (Number.isInteger(v))
+      add(found, `deadline:${v}`, { kind: 'deadline', round: v, explicit: saidAsDeadline(s, m) });
   }
   s = blanked(s, ms);
   ms = matches(s, DEADLINE_NUM, digit && DEADLINE_WORD_ANY.test(s));
@@ -223,7 +251,8 @@ function reliabilityClaims(s: string, norm: string): Extract<Claim, { kind: 'rel
   const percents = matches(s, PERCENT, PERCENT_ANY.test(s));
   for (const m of percents) nums.push({ start: m.index, end: m.index + m[0].length, value: Number(m[1]) / 100 });
   const pct = blanked(s, percents);
-  for (const m of matches(pct, DECIMAL, DECIMAL_ANY.test(pct))) nums.push({ start: m.index, end: m.index + m[0].length, value: Number(m[1]) });
+  for (const m of matches(pct, DECIMAL, DECIMAL_ANY.test(pct)))
+    nums.push({ start: m.index, end: m.index + m[0].length, value: Number(m[1]) });
   if (nums.length === 0) return [];
   const out: Extract<Claim, { kind: 'reliability' }>[] = [];
   for (const w of matches(s, RELIABILITY_WORD)) {
@@ -232,7 +261,8 @@ function reliabilityClaims(s: string, norm: string): Extract<Claim, { kind: 'rel
     for (const n of nums) {
       const between = n.start >= wEnd ? s.slice(wEnd, n.start) : n.end <= w.index ? s.slice(n.end, w.index) : null;
       if (between === null || between.length > RELIABILITY_REACH || SENTENCE_BREAK.test(between)) continue;
-      if (!best || between.length < best.gap) best = { gap: between.length, value: n.value, start: n.start, end: n.end };
+      if (!best || between.length < best.gap)
+        best = { gap: between.length, value: n.value, start: n.start, end: n.end };
     }
     if (best && best.value >= 0 && best.value <= 1) {
       const value = Math.round(best.value * 1000) / 1000;

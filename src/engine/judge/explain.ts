@@ -50,7 +50,13 @@ export function checkPitch(state: MatchState, pitch: Pitch): PitchCheck {
   const v = checkClaims(facts, claimsOf(pitch.text), pitch.jobIds, (claim, ruling, why, job) => {
     claims.push(job ? { claim: { ...claim }, ruling, why, jobId: job.id } : { claim: { ...claim }, ruling, why });
   });
-  const truth = facts.pending().map((j) => ({ id: j.id, unmetHours: j.unmetHours, requiredHours: j.requiredHours, deadlineRound: j.deadlineRound, minReliability: j.minReliability }));
+  const truth = facts.pending().map((j) => ({
+    id: j.id,
+    unmetHours: j.unmetHours,
+    requiredHours: j.requiredHours,
+    deadlineRound: j.deadlineRound,
+    minReliability: j.minReliability,
+  }));
   return {
     lab: pitch.lab,
     round: state.round,
@@ -83,19 +89,59 @@ const ClaimSchema = z.union([
   z.object({ kind: z.literal('deadline_in'), rounds: num }),
   z.object({ kind: z.literal('reliability'), value: num, capacity: z.boolean() }),
 ]);
-const WHY = ['named', 'total', 'own_offer', 'own_coalition', 'own_block', 'settled_job', 'capacity', 'market_block', 'past_round', 'not_own_job', 'no_match', 'not_own_offer', 'not_own_coalition', 'unknown_block', 'no_deadline', 'future_round'] as const;
+const WHY = [
+  'named',
+  'total',
+  'own_offer',
+  'own_coalition',
+  'own_block',
+  'settled_job',
+  'capacity',
+  'market_block',
+  'past_round',
+  'not_own_job',
+  'no_match',
+  'not_own_offer',
+  'not_own_coalition',
+  'unknown_block',
+  'no_deadline',
+  'future_round',
+] as const;
 
 /** {@link PitchCheck}s as stored in a decision's `meta.checks` (read back from the event log). */
 export const PitchChecksSchema = z.array(
   z.object({
     lab: z.string().max(64),
     round: z.number().int().nonnegative(),
-    claims: z.array(z.object({ claim: ClaimSchema, ruling: z.enum(['verified', 'fabricated', 'unsupported', 'neutral']), why: z.enum(WHY), jobId: z.string().max(64).optional() })).max(200),
-    flags: z.array(z.object({ kind: z.enum(['instruction', 'verdict', 'repetition', 'padding']), detail: z.string().max(200) })).max(4),
+    claims: z
+      .array(
+        z.object({
+          claim: ClaimSchema,
+          ruling: z.enum(['verified', 'fabricated', 'unsupported', 'neutral']),
+          why: z.enum(WHY),
+          jobId: z.string().max(64).optional(),
+        }),
+      )
+      .max(200),
+    flags: z
+      .array(
+        z.object({ kind: z.enum(['instruction', 'verdict', 'repetition', 'padding']), detail: z.string().max(200) }),
+      )
+      .max(4),
     verified: z.number().int().nonnegative(),
     fabricated: z.number().int().nonnegative(),
     unsupported: z.number().int().nonnegative(),
-    truth: z.array(z.object({ id: z.string().max(64), unmetHours: num, requiredHours: num, deadlineRound: num, minReliability: num })).max(50),
+    truth: z
+      .array(
+        z.object({
+          id: z.string().max(64),
+          unmetHours: num,
+          requiredHours: num,
+          deadlineRound: num,
+          minReliability: num,
+        }),
+      )
+      .max(50),
   }),
 );
 

@@ -33,14 +33,17 @@ export interface SeatFacts {
 }
 
 /** Whether a block of this status is still capacity (not used or failed). */
-export const live = (status: string): boolean => status === 'available' || status === 'reserved' || status === 'committed';
+export const live = (status: string): boolean =>
+  status === 'available' || status === 'reserved' || status === 'committed';
 
-const byDeadlineThenId = (a: JobFacts, b: JobFacts): number => a.deadlineRound - b.deadlineRound || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const byDeadlineThenId = (a: JobFacts, b: JobFacts): number =>
+  a.deadlineRound - b.deadlineRound || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** The market's block ids, shared read-only between the facts of one version of the blocks record. */
 let lastMarket: { blocks: object; ids: ReadonlySet<BlockId> } | null = null;
 function marketIds(state: MatchState): ReadonlySet<BlockId> {
-  if (lastMarket === null || lastMarket.blocks !== state.blocks) lastMarket = { blocks: state.blocks, ids: new Set(Object.keys(state.blocks)) };
+  if (lastMarket === null || lastMarket.blocks !== state.blocks)
+    lastMarket = { blocks: state.blocks, ids: new Set(Object.keys(state.blocks)) };
   return lastMarket.ids;
 }
 

@@ -18,5 +18,11 @@ export {
 } from './rule-judge.js';
 export { type ArguedJobs, arguedJobs } from './argued.js';
 export { factsForPitch, judgedSeatFacts, pitchFactsOf } from './snapshot.js';
-export { type ManipulationFlag, type ManipulationKind, manipulationFlags, substantiveText, PADDING_CHARS } from './manipulation.js';
+export {
+  type ManipulationFlag,
+  type ManipulationKind,
+  manipulationFlags,
+  substantiveText,
+  PADDING_CHARS,
+} from './manipulation.js';
 export { type ClaimCheck, type JobTruth, type PitchCheck, checkPitch, checkRound, storedChecks } from './explain.js';

@@ -36,30 +36,45 @@ const E = '(?![\\p{L}\\p{N}_])';
 const rx = (s: string) => new RegExp(s, 'u');
 
 /** Who a pitch may try to promote: us, this seat/pitch, a lab id or name, a judge alias. */
-const SUBJECT = '(?:us|me|ourselves|this (?:seat|pitch|lab|team)|our (?:seat|pitch|lab|team)|lab[ _]?[a-z0-9]{1,2}|seat [a-z]|\\[this seat\\])';
+const SUBJECT =
+  '(?:us|me|ourselves|this (?:seat|pitch|lab|team)|our (?:seat|pitch|lab|team)|lab[ _]?[a-z0-9]{1,2}|seat [a-z]|\\[this seat\\])';
 
 /** Orders to the judge (en, fr, es, de, it), over normalised (lower-case) text. */
 const INSTRUCTION: RegExp[] = [
-  rx(`${W}(?:ignore|disregard|forget|override|bypass)${E}[^.!?\\n]{0,40}${W}(?:instructions?|prompts?|guidelines|rubric|criteria|fact sheet|system message)${E}`),
+  rx(
+    `${W}(?:ignore|disregard|forget|override|bypass)${E}[^.!?\\n]{0,40}${W}(?:instructions?|prompts?|guidelines|rubric|criteria|fact sheet|system message)${E}`,
+  ),
   rx(`${W}(?:ignore|disregard|forget)\\s+(?:all|any|every|the|your)?\\s*(?:previous|prior|above|earlier|other)${E}`),
   rx(`${W}(?:ignorez|oubliez)${E}[^.!?\\n]{0,30}${W}(?:instructions|consignes|règles)${E}`),
   rx(`${W}(?:ignora|olvida)${E}[^.!?\\n]{0,30}${W}(?:instrucciones|reglas|istruzioni|regole)${E}`),
   rx(`${W}(?:ignoriere|vergiss)${E}[^.!?\\n]{0,30}${W}(?:anweisungen|regeln|vorgaben)${E}`),
   rx(`${W}you are (?:now|no longer)${E}`),
-  rx(`${W}(?:act as|pretend to be|respond only|reply only|answer only|output only|respond exactly|reply exactly|output exactly|output the following|return this json|print this json)${E}`),
+  rx(
+    `${W}(?:act as|pretend to be|respond only|reply only|answer only|output only|respond exactly|reply exactly|output exactly|output the following|return this json|print this json)${E}`,
+  ),
   rx(`(?:^|[\\n\\[(<{#*>|])\\s*(?:system|assistant|developer)\\s*(?:prompt|message|note|override)?\\s*[:\\]>)]`),
   rx(`${W}(?:new|updated|additional|hidden|secret) (?:instructions?|system prompt)${E}`),
-  rx(`${W}(?:note|message|instructions?|memo) (?:to|for) (?:the )?(?:judge|jury|model|evaluator|grader|scorer|llm|ai|referee|arbiter)${E}`),
-  rx(`${W}(?:declare|crown|rank|rate|name|pick|choose|select|make)\\s+${SUBJECT}${E}[^.!?\\n]{0,20}${W}(?:the )?(?:winner|first|highest|top|best|1st)${E}`),
-  rx(`${W}(?:give|award|assign|grant)\\s+${SUBJECT}${E}[^.!?\\n]{0,20}(?:full marks|maximum score|max score|highest score|top score|a score of|score 1|1\\.0|10/10)`),
+  rx(
+    `${W}(?:note|message|instructions?|memo) (?:to|for) (?:the )?(?:judge|jury|model|evaluator|grader|scorer|llm|ai|referee|arbiter)${E}`,
+  ),
+  rx(
+    `${W}(?:declare|crown|rank|rate|name|pick|choose|select|make)\\s+${SUBJECT}${E}[^.!?\\n]{0,20}${W}(?:the )?(?:winner|first|highest|top|best|1st)${E}`,
+  ),
+  rx(
+    `${W}(?:give|award|assign|grant)\\s+${SUBJECT}${E}[^.!?\\n]{0,20}(?:full marks|maximum score|max score|highest score|top score|a score of|score 1|1\\.0|10/10)`,
+  ),
   rx(`${W}as an? (?:ai|language model|llm)${E}`),
 ];
 
 /** Verdicts and scores written into the pitch. */
 const VERDICT: RegExp[] = [
   // JSON-ish keys of a verdict or of our rubric.
-  rx(`["'](?:winner\\w*|scores?|seats?|verdict|rationale|summary|ranking|need|urgency|specificity_truthfulness|fairness_coalition|decision|bonus)["']\\s*:`),
-  rx(`${W}(?:official|judge'?s?|judging|arena'?s?)\\s+(?:round\\s+)?(?:summary|verdict|ruling|decision|result|results|scores?|ranking|evaluation)${E}`),
+  rx(
+    `["'](?:winner\\w*|scores?|seats?|verdict|rationale|summary|ranking|need|urgency|specificity_truthfulness|fairness_coalition|decision|bonus)["']\\s*:`,
+  ),
+  rx(
+    `${W}(?:official|judge'?s?|judging|arena'?s?)\\s+(?:round\\s+)?(?:summary|verdict|ruling|decision|result|results|scores?|ranking|evaluation)${E}`,
+  ),
   rx(`${W}(?:verdict|ruling|judgement|judgment)\\s*[:=]`),
   rx(`${W}(?:winner|gagnant|ganador|gewinner|vincitore)\\s*(?:is|:|=|est|es|ist|è)\\s`),
   rx(`${W}(?:is|are) (?:the )?(?:clear |obvious |rightful )?winners?${E}`),
@@ -72,10 +87,18 @@ const SENTENCE = /[.!?;\n]+(?:\s|$)|\n/;
 /** A claim's identity (kind and value), for "does this sentence say anything new". */
 const claimKey = (c: Claim): string => {
   switch (c.kind) {
-    case 'job': case 'offer': case 'coalition': case 'block': return `${c.kind}:${c.id}`;
-    case 'hours': case 'reliability': return `${c.kind}:${c.value}`;
-    case 'deadline': return `deadline:${c.round}`;
-    case 'deadline_in': return `in:${c.rounds}`;
+    case 'job':
+    case 'offer':
+    case 'coalition':
+    case 'block':
+      return `${c.kind}:${c.id}`;
+    case 'hours':
+    case 'reliability':
+      return `${c.kind}:${c.value}`;
+    case 'deadline':
+      return `deadline:${c.round}`;
+    case 'deadline_in':
+      return `in:${c.rounds}`;
   }
 };
 
@@ -83,8 +106,10 @@ const claimKey = (c: Claim): string => {
 function compute(text: string): ManipulationFlag[] {
   const norm = normalizePitch(text);
   const flags: ManipulationFlag[] = [];
-  if (INSTRUCTION.some((r) => r.test(norm))) flags.push({ kind: 'instruction', detail: 'instructions addressed to the judge' });
-  if (VERDICT.some((r) => r.test(norm))) flags.push({ kind: 'verdict', detail: 'a verdict or scores written into the pitch' });
+  if (INSTRUCTION.some((r) => r.test(norm)))
+    flags.push({ kind: 'instruction', detail: 'instructions addressed to the judge' });
+  if (VERDICT.some((r) => r.test(norm)))
+    flags.push({ kind: 'verdict', detail: 'a verdict or scores written into the pitch' });
   const seen = new Map<string, number>();
   const said = new Set<string>();
   // Filler is a sum of cleaned sentences, each no longer than its part of `norm`: a text of at most
@@ -94,7 +119,10 @@ function compute(text: string): ManipulationFlag[] {
   let filler = 0;
   let most = 1;
   for (const raw of norm.split(SENTENCE)) {
-    const s = raw.replace(/[^\p{L}\p{N}_ ]+/gu, ' ').replace(/\s+/g, ' ').trim();
+    const s = raw
+      .replace(/[^\p{L}\p{N}_ ]+/gu, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
     if (s.length === 0) continue;
     const n = (seen.get(s) ?? 0) + 1;
     seen.set(s, n);
@@ -110,7 +138,11 @@ function compute(text: string): ManipulationFlag[] {
     if (!fresh) filler += s.length;
   }
   if (most >= 2) flags.push({ kind: 'repetition', detail: `a sentence repeated ${most} times` });
-  if (filler > PADDING_CHARS) flags.push({ kind: 'padding', detail: `${filler} characters of filler (sentences that add no new checkable claim)` });
+  if (filler > PADDING_CHARS)
+    flags.push({
+      kind: 'padding',
+      detail: `${filler} characters of filler (sentences that add no new checkable claim)`,
+    });
   return flags;
 }
 

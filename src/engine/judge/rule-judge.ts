@@ -117,7 +117,8 @@ export function scorePitch(state: MatchState, pitch: Pitch): JudgeSeatScore {
 /** The latest pitch of `lab` for the state's round, or null. */
 function latestPitch(state: MatchState, pitches: readonly Pitch[], lab: LabId): Pitch | null {
   let latest: Pitch | null = null;
-  for (let i = 0; i < pitches.length; i++) if (pitches[i]!.lab === lab && pitches[i]!.round === state.round) latest = pitches[i]!;
+  for (let i = 0; i < pitches.length; i++)
+    if (pitches[i]!.lab === lab && pitches[i]!.round === state.round) latest = pitches[i]!;
   return latest;
 }
 
@@ -128,7 +129,8 @@ const countsOf = (s: Scored): string => countsReason(s.verified, s.fabricated);
  * claim-free plea, a pitch with any lie, or one that addresses the judge or pads earns no bonus, however
  * alone it is (docs/RULES.md §6.4).
  */
-const eligible = (s: Scored): boolean => s.seat.score > 0 && s.verified > 0 && s.fabricated === 0 && s.flags.length === 0;
+const eligible = (s: Scored): boolean =>
+  s.seat.score > 0 && s.verified > 0 && s.fabricated === 0 && s.flags.length === 0;
 
 /**
  * Whether a judged pitch may win (docs/RULES.md §6.4): score > 0, ≥ 1 verified claim, none fabricated,
@@ -162,17 +164,28 @@ export function decide(state: MatchState, pitches: readonly Pitch[]): JudgeDecis
   if (scored.length === 0) return null;
   // Decisions are written as literals (not spread copies): they are stored in the state.
   if (top === -Infinity) {
-    return { round: state.round, judgeId: RULE_JUDGE_ID, scores, winner: null, bonus: 0, reason: 'No pitch earned the bonus: none made a verified claim without a fabricated one or a manipulation flag.' };
+    return {
+      round: state.round,
+      judgeId: RULE_JUDGE_ID,
+      scores,
+      winner: null,
+      bonus: 0,
+      reason: 'No pitch earned the bonus: none made a verified claim without a fabricated one or a manipulation flag.',
+    };
   }
   const tied = scored.filter((s) => eligible(s) && s.seat.score === top);
   const winner =
     tied.length === 1 ? tied[0]! : tied[Math.floor(rng(state.config.seed, state.round, 'judge')() * tied.length)]!;
   let runnerUp: Scored | null = null;
   for (const s of scored) if (s !== winner && (!runnerUp || s.seat.score > runnerUp.seat.score)) runnerUp = s;
-  const bonus = r4(clamp(JUDGE_BONUS_MIN + (winner.seat.score - (runnerUp?.seat.score ?? 0)) / 2, JUDGE_BONUS_MIN, JUDGE_BONUS_MAX));
+  const bonus = r4(
+    clamp(JUDGE_BONUS_MIN + (winner.seat.score - (runnerUp?.seat.score ?? 0)) / 2, JUDGE_BONUS_MIN, JUDGE_BONUS_MAX),
+  );
   const reason =
     `${nameOf(state, winner.seat.lab)} wins the pitch (${countsOf(winner)})` +
-    (runnerUp ? `${tied.length > 1 ? ' on a seeded tie-break' : ''}; runner-up ${nameOf(state, runnerUp.seat.lab)} (${countsOf(runnerUp)}).` : ', the only pitch.');
+    (runnerUp
+      ? `${tied.length > 1 ? ' on a seeded tie-break' : ''}; runner-up ${nameOf(state, runnerUp.seat.lab)} (${countsOf(runnerUp)}).`
+      : ', the only pitch.');
   return { round: state.round, judgeId: RULE_JUDGE_ID, scores, winner: winner.seat.lab, bonus, reason };
 }
 

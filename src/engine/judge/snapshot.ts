@@ -63,13 +63,24 @@ export function pitchFactsOf(state: MatchState, lab: LabId): PitchFacts {
     capacityReliabilities.push(b.reliability);
   }
   if (ownLiveHours > 0) capacityHours.push(ownLiveHours);
-  return { round: state.round, pending: pendingJobs(state, lab), offerIds, coalitionIds, relatedBlockIds: related, capacityHours, capacityReliabilities };
+  return {
+    round: state.round,
+    pending: pendingJobs(state, lab),
+    offerIds,
+    coalitionIds,
+    relatedBlockIds: related,
+    capacityHours,
+    capacityReliabilities,
+  };
 }
 
 /** The stored snapshot of `pitch`'s facts, if the rules keep one and it is this round's. */
 function snapshotOf(state: MatchState, pitch: Pitch): PitchFacts | undefined {
   if (rulesOf(state) < 4) return undefined;
-  const f = state.pitchFacts !== undefined && Object.hasOwn(state.pitchFacts, pitch.lab) ? state.pitchFacts[pitch.lab] : undefined;
+  const f =
+    state.pitchFacts !== undefined && Object.hasOwn(state.pitchFacts, pitch.lab)
+      ? state.pitchFacts[pitch.lab]
+      : undefined;
   return f !== undefined && f.round === pitch.round ? f : undefined;
 }
 

@@ -20,9 +20,22 @@ export type ClaimRuling = 'verified' | 'fabricated' | 'unsupported' | 'neutral';
  * `not_own_job`, `no_match`, `not_own_offer`, `not_own_coalition`, `unknown_block`, `no_deadline`.
  */
 export type ClaimWhy =
-  | 'named' | 'total' | 'own_offer' | 'own_coalition' | 'own_block'
-  | 'settled_job' | 'capacity' | 'market_block' | 'past_round'
-  | 'not_own_job' | 'no_match' | 'not_own_offer' | 'not_own_coalition' | 'unknown_block' | 'no_deadline' | 'future_round';
+  | 'named'
+  | 'total'
+  | 'own_offer'
+  | 'own_coalition'
+  | 'own_block'
+  | 'settled_job'
+  | 'capacity'
+  | 'market_block'
+  | 'past_round'
+  | 'not_own_job'
+  | 'no_match'
+  | 'not_own_offer'
+  | 'not_own_coalition'
+  | 'unknown_block'
+  | 'no_deadline'
+  | 'future_round';
 
 /** Receives each claim's ruling as the checker makes it (structured job ids come as `job` claims). */
 export type ClaimTrace = (claim: Claim, ruling: ClaimRuling, why: ClaimWhy, job?: JobFacts) => void;
@@ -123,7 +136,12 @@ export function verifyClaims(facts: SeatFacts, claims: readonly Claim[], namedJo
 }
 
 /** {@link verifyClaims} asking `facts` only the questions the claims raise. */
-export function checkClaims(facts: FactSource, claims: readonly Claim[], namedJobIds: readonly JobId[], trace?: ClaimTrace): Verification {
+export function checkClaims(
+  facts: FactSource,
+  claims: readonly Claim[],
+  namedJobIds: readonly JobId[],
+  trace?: ClaimTrace,
+): Verification {
   const v = new Checker(facts, trace ?? null);
   // Indexed loops: claim lists are frozen (shared by the claims memo), where for…of is slow.
   for (let i = 0; i < namedJobIds.length; i++) v.name(namedJobIds[i]!);
@@ -206,7 +224,8 @@ class Checker {
         break;
       case 'block':
         if (this.facts.isRelatedBlock(c.id)) this.rule(c, 'verified', 'own_block', `block:${c.id}`);
-        else if (this.facts.isMarketBlock(c.id)) this.rule(c, 'neutral', 'market_block'); // wanting another lab's (public) block is fair
+        else if (this.facts.isMarketBlock(c.id))
+          this.rule(c, 'neutral', 'market_block'); // wanting another lab's (public) block is fair
         else this.rule(c, 'fabricated', 'unknown_block', `block:${c.id}`);
         break;
     }
@@ -230,7 +249,12 @@ class Checker {
       matched ??= j;
     }
     const named = this.named;
-    this.hourTotals ??= [sumOf(pending, 'unmetHours'), sumOf(pending, 'requiredHours'), sumOf(named, 'unmetHours'), sumOf(named, 'requiredHours')].filter((h) => h > 0);
+    this.hourTotals ??= [
+      sumOf(pending, 'unmetHours'),
+      sumOf(pending, 'requiredHours'),
+      sumOf(named, 'unmetHours'),
+      sumOf(named, 'requiredHours'),
+    ].filter((h) => h > 0);
     const c: Claim = { kind: 'hours', value, capacity };
     if (matched) this.rule(c, 'verified', 'named', `hours:${value}`, matched);
     else if (this.hourTotals.some((h) => near(h, value))) this.rule(c, 'verified', 'total', `hours:${value}`);
@@ -251,7 +275,8 @@ class Checker {
     const c: Claim = { kind: 'deadline', round, explicit };
     if (first) this.rule(c, 'verified', 'named', `deadline:${first.deadlineRound}`, first);
     else if (explicit) this.rule(c, 'fabricated', 'no_deadline', `deadline:${round}`);
-    else if (round <= this.facts.round) this.rule(c, 'neutral', 'past_round'); // "we are in round 2": history, not a claim of need
+    else if (round <= this.facts.round)
+      this.rule(c, 'neutral', 'past_round'); // "we are in round 2": history, not a claim of need
     else this.rule(c, 'unsupported', 'future_round', `round:${round}`);
   }
 

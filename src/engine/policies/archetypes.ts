@@ -10,13 +10,55 @@ import type { ArchetypeName, Block, LabId, Offer } from '../types.js';
 import type { Observation, PublicBlock, PublicLab } from '../views.js';
 import type { Policy, PolicyContext } from './types.js';
 import { type ArchetypeParams, archetypeParams } from './params.js';
-import { type Desk, blockOf, hasId, idsOf, isAllocated, isOpen, isSpent, makeDesk, push, room, round2, sortSmall } from './desk.js';
+import {
+  type Desk,
+  blockOf,
+  hasId,
+  idsOf,
+  isAllocated,
+  isOpen,
+  isSpent,
+  makeDesk,
+  push,
+  room,
+  round2,
+  sortSmall,
+} from './desk.js';
 import { type JobPlan, type Usable, allocatePlanned, plan } from './plan.js';
-import { accept, alreadyBuying, executable, incoming, labInfo, netIn, offerGain, others, pastBids, spareValue } from './market.js';
+import {
+  accept,
+  alreadyBuying,
+  executable,
+  incoming,
+  labInfo,
+  netIn,
+  offerGain,
+  others,
+  pastBids,
+  spareValue,
+} from './market.js';
 import { bidInAuction } from './auction.js';
 import { findSeller, offerToBuy, overBid } from './buying.js';
-import { coalitionsEnabled, commit, committedOwn, contributed, defectFor, grudges, invitations, liveCoalitions, propose } from './coalition.js';
-import { exploitedText, grudgeNotice, inflatedPitch, misleadingMessage, quote, speakerOf, truthfulPitch } from './talk.js';
+import {
+  coalitionsEnabled,
+  commit,
+  committedOwn,
+  contributed,
+  defectFor,
+  grudges,
+  invitations,
+  liveCoalitions,
+  propose,
+} from './coalition.js';
+import {
+  exploitedText,
+  grudgeNotice,
+  inflatedPitch,
+  misleadingMessage,
+  quote,
+  speakerOf,
+  truthfulPitch,
+} from './talk.js';
 import { GRUDGE_ROUNDS, isExploitative, offerWorth } from '../grudges.js';
 
 interface Ctx {
@@ -30,7 +72,8 @@ interface Ctx {
 /** Rounds until the nearest open deadline (Infinity if none). */
 function nearestDeadline(d: Desk): number {
   let best = Infinity;
-  for (let i = 0; i < d.jobs.length; i++) if (isOpen(d.jobs[i]!, d.round)) best = Math.min(best, d.jobs[i]!.deadlineRound - d.round);
+  for (let i = 0; i < d.jobs.length; i++)
+    if (isOpen(d.jobs[i]!, d.round)) best = Math.min(best, d.jobs[i]!.deadlineRound - d.round);
   return best;
 }
 
@@ -40,7 +83,8 @@ export function threshold(p: ArchetypeParams, roundsToDeadline: number): number 
   return p.acceptThreshold - p.panicSlope * (p.panicWindow + 1 - Math.max(0, roundsToDeadline));
 }
 
-const trusted = (d: Desk, c: Ctx, lab: LabId): boolean => !hasId(c.refused, lab) && (labInfo(d, lab)?.reputation ?? 0) >= 1 - c.p.trust;
+const trusted = (d: Desk, c: Ctx, lab: LabId): boolean =>
+  !hasId(c.refused, lab) && (labInfo(d, lab)?.reputation ?? 0) >= 1 - c.p.trust;
 
 // Ties (and pairs of −Infinity, whose difference is NaN) keep offer order, as Array.prototype.sort does.
 const byGainDesc = (a: { gain: number }, b: { gain: number }): number => b.gain - a.gain;
@@ -53,7 +97,8 @@ function decideOffers(d: Desk, c: Ctx): void {
   let rejections = 0;
   let changed = false;
   const scored: { o: Offer; gain: number }[] = [];
-  for (let i = 0; i < offers.length; i++) scored.push({ o: offers[i]!, gain: executable(d, offers[i]!) ? offerGain(d, offers[i]!) : -Infinity });
+  for (let i = 0; i < offers.length; i++)
+    scored.push({ o: offers[i]!, gain: executable(d, offers[i]!) ? offerGain(d, offers[i]!) : -Infinity });
   sortSmall(scored, byGainDesc);
   for (let i = 0; i < scored.length; i++) {
     const { o, gain } = scored[i]!;
@@ -92,7 +137,9 @@ function publicFacts(d: Desk, ids: readonly string[]): PublicBlock[] {
 
 /** Rules v4: whether `o` is exploitative for this seat at the public reference price (grudges.ts). */
 function exploitative(d: Desk, o: Offer): boolean {
-  return isExploitative(offerWorth(publicFacts(d, o.requestedBlockIds), publicFacts(d, o.offeredBlockIds), o.payment, o.ask ?? 0));
+  return isExploitative(
+    offerWorth(publicFacts(d, o.requestedBlockIds), publicFacts(d, o.offeredBlockIds), o.payment, o.ask ?? 0),
+  );
 }
 
 /** Why `o` was exploitative, in terms its sender can check, and how long the grudge holds (v4). */
@@ -112,14 +159,31 @@ function retaliate(d: Desk, c: Ctx, o: Offer): void {
     if (b.owner === o.from && b.status === 'available') theirs.push(b);
   }
   sortSmall(theirs, byWorthDesc);
-  const swap = theirs.find((b) => offerGain(d, { ...o, offeredBlockIds: [b.id], payment: 0, ask: 0 }) >= c.p.acceptThreshold);
+  const swap = theirs.find(
+    (b) => offerGain(d, { ...o, offeredBlockIds: [b.id], payment: 0, ask: 0 }) >= c.p.acceptThreshold,
+  );
   if (swap && mine.length > 0) {
-    push(d, { action_type: 'counter_offer', offer_id: o.id, block_ids: [...mine], requested_block_ids: [swap.id], payment: 0, message: 'A fair swap or nothing.' });
+    push(d, {
+      action_type: 'counter_offer',
+      offer_id: o.id,
+      block_ids: [...mine],
+      requested_block_ids: [swap.id],
+      payment: 0,
+      message: 'A fair swap or nothing.',
+    });
   } else {
     push(d, { action_type: 'reject_offer', offer_id: o.id });
   }
   const target = labInfo(d, o.from)?.publicName ?? o.from;
-  push(d, { action_type: 'send_message', target_lab_id: o.from, message: grudgeNotice(d.obs.self.publicName, target, d.rules >= 4 ? exploitedWhy(d, o) : `offer ${o.id} was exploitative`) });
+  push(d, {
+    action_type: 'send_message',
+    target_lab_id: o.from,
+    message: grudgeNotice(
+      d.obs.self.publicName,
+      target,
+      d.rules >= 4 ? exploitedWhy(d, o) : `offer ${o.id} was exploitative`,
+    ),
+  });
   c.refused.push(o.from);
 }
 
@@ -148,7 +212,17 @@ function haggle(d: Desk, c: Ctx, o: Offer, shortfall: number): void {
       : ask > 0
         ? `${d.obs.self.publicName} asks ${ask.toFixed(2)} credits for this trade.`
         : `${d.obs.self.publicName} would pay ${payment.toFixed(2)} credits for this trade.`;
-  if (push(d, { action_type: 'counter_offer', offer_id: o.id, block_ids: [...o.requestedBlockIds], requested_block_ids: [...o.offeredBlockIds], payment, ask, message: text })) {
+  if (
+    push(d, {
+      action_type: 'counter_offer',
+      offer_id: o.id,
+      block_ids: [...o.requestedBlockIds],
+      requested_block_ids: [...o.offeredBlockIds],
+      payment,
+      ask,
+      message: text,
+    })
+  ) {
     for (let i = 0; i < o.requestedBlockIds.length; i++) d.spent.push(o.requestedBlockIds[i]!);
     d.budget = round2(d.budget - payment);
   }
@@ -203,7 +277,8 @@ function coalitions(d: Desk, c: Ctx, spare: readonly Usable[]): void {
     if (!room(d) || !c.p.joinsCoalitions) break;
     if (!co.members.every((m) => m === d.me || trusted(d, c, m))) continue;
     // Deceptive commits its biggest block (it plans to take it back); others commit a spare block.
-    const pickBlock: readonly { id: string }[] = c.name === 'deceptive' ? biggestFree(d) : c.p.commitsBlocks ? firstSpare(d, spare) : [];
+    const pickBlock: readonly { id: string }[] =
+      c.name === 'deceptive' ? biggestFree(d) : c.p.commitsBlocks ? firstSpare(d, spare) : [];
     commit(d, co, pickBlock, pickBlock.length > 0 ? c.p.commitPayment : 0);
   }
   const live = liveCoalitions(d);
@@ -249,7 +324,10 @@ function buy(d: Desk, c: Ctx, jobs: JobPlan[], spare: readonly Usable[]): void {
       give.push(swap.id);
       payment = Math.max(1, payment - spareValue(swap));
     }
-    const text = near && c.p.overpay > 0 ? `Urgent: our deadline is close, we pay extra for ${block.id}.` : `${block.id} for one of our jobs; fair price.`;
+    const text =
+      near && c.p.overpay > 0
+        ? `Urgent: our deadline is close, we pay extra for ${block.id}.`
+        : `${block.id} for one of our jobs; fair price.`;
     if (offerToBuy(d, block, round2(payment), 0, text, give)) return;
   }
 }
@@ -275,7 +353,9 @@ function talk(d: Desk, c: Ctx, jobs: JobPlan[]): void {
   // A draw is in [0, 1), so an honesty of 1 needs none: the rng is this turn's own (made for this call,
   // and this is its last use), and its first draw is its costliest (it seeds the generator).
   const honest = c.p.honesty >= 1 || c.rng() < c.p.honesty;
-  const text = honest ? truthfulPitch(speakerOf(d), short.job, d.round) : inflatedPitch(speakerOf(d), short.job, d.round);
+  const text = honest
+    ? truthfulPitch(speakerOf(d), short.job, d.round)
+    : inflatedPitch(speakerOf(d), short.job, d.round);
   push(d, { action_type: 'make_pitch', message: text, job_ids: [short.job.id] });
 }
 
@@ -286,7 +366,12 @@ export function archetype(name: ArchetypeName): Policy {
   return (obs: Observation, ctx: PolicyContext) => {
     if (obs.over || obs.self.finished) return [];
     const d = makeDesk(obs);
-    const c: Ctx = { name, p: ctx.holdout ? holdout : train, rng: ctx.rng, refused: name === 'retaliatory' ? grudges(d) : [] };
+    const c: Ctx = {
+      name,
+      p: ctx.holdout ? holdout : train,
+      rng: ctx.rng,
+      refused: name === 'retaliatory' ? grudges(d) : [],
+    };
     decideOffers(d, c);
     if (name === 'deceptive' && committedOwn(d).length > 0) {
       for (const p of plan(d, true).jobs) {

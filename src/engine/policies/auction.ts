@@ -14,7 +14,16 @@ export function lotValue(d: Desk): number {
   // Written out (the lot's fields in order, then owner and status): adding keys to a spread copy makes a
   // slow dictionary-mode object in V8. Valuation reads only id, hours, reliability and status.
   const l = a.lot;
-  const lot: PublicBlock = { id: l.id, gpuCount: l.gpuCount, duration: l.duration, gpuHours: l.gpuHours, reliability: l.reliability, energyCost: l.energyCost, owner: d.me, status: 'available' };
+  const lot: PublicBlock = {
+    id: l.id,
+    gpuCount: l.gpuCount,
+    duration: l.duration,
+    gpuHours: l.gpuHours,
+    reliability: l.reliability,
+    energyCost: l.energyCost,
+    owner: d.me,
+    status: 'available',
+  };
   return gainAt(d, tradeCore(d, [], [lot]), 0);
 }
 

@@ -19,7 +19,10 @@ function greedyAllocate(d: Desk): void {
   for (const job of d.jobs) {
     if (!isOpen(job, d.round) || isAllocated(d, job.id)) continue;
     const blocks = d.blocks.filter(
-      (b) => (b.status === 'available' || b.status === 'reserved') && !isSpent(d, b.id) && b.reliability >= job.minReliability,
+      (b) =>
+        (b.status === 'available' || b.status === 'reserved') &&
+        !isSpent(d, b.id) &&
+        b.reliability >= job.minReliability,
     );
     if (blocks.length > 0) {
       allocate(d, job, blocks);
@@ -105,7 +108,13 @@ export const baseInstructNaive: Policy = (obs: Observation, _ctx: PolicyContext)
     const target = biggestAvailable(obs.blocks, claim.from);
     const pay = Math.min(5, d.budget);
     if (target && pay > 0) {
-      push(d, { action_type: 'send_offer', target_lab_id: claim.from, requested_block_ids: [target.id], payment: pay, message: 'You said you have spare capacity, please share it with us.' });
+      push(d, {
+        action_type: 'send_offer',
+        target_lab_id: claim.from,
+        requested_block_ids: [target.id],
+        payment: pay,
+        message: 'You said you have spare capacity, please share it with us.',
+      });
     }
   }
   const firstJob: Job | undefined = d.jobs.find((j) => isOpen(j, d.round));

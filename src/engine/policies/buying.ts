@@ -15,7 +15,13 @@ const NO_BLOCKS: readonly PublicBlock[] = [];
  * Whether block `b` (available, of a seller) can be bought for a job needing reliability ≥ `minRel`:
  * not asked for already, not spent or changed by this round's chosen actions, not in `skip`.
  */
-function eligible(d: Desk, b: PublicBlock, minRel: number, asked: readonly string[], skip: readonly string[] | undefined): boolean {
+function eligible(
+  d: Desk,
+  b: PublicBlock,
+  minRel: number,
+  asked: readonly string[],
+  skip: readonly string[] | undefined,
+): boolean {
   return (
     b.reliability >= minRel &&
     !hasId(asked, b.id) &&
@@ -32,7 +38,12 @@ function eligible(d: Desk, b: PublicBlock, minRel: number, asked: readonly strin
  * is bought later or elsewhere). `exclude` filters sellers (grudges, distrust); blocks already asked for
  * and blocks in `skip` (bid for too often) are left out. Empty when nothing fits.
  */
-export function findPurchase(d: Desk, p: JobPlan, exclude: (lab: LabId) => boolean, skip?: readonly string[]): PublicBlock[] {
+export function findPurchase(
+  d: Desk,
+  p: JobPlan,
+  exclude: (lab: LabId) => boolean,
+  skip?: readonly string[],
+): PublicBlock[] {
   const labs = others(d);
   const minRel = p.job.minReliability;
   const asked = askedFor(d);
@@ -80,7 +91,12 @@ export function findPurchase(d: Desk, p: JobPlan, exclude: (lab: LabId) => boole
 }
 
 /** The single block {@link findPurchase} would start with (archetypes buy one block at a time). */
-export function findSeller(d: Desk, p: JobPlan, exclude: (lab: LabId) => boolean, skip?: readonly string[]): PublicBlock | null {
+export function findSeller(
+  d: Desk,
+  p: JobPlan,
+  exclude: (lab: LabId) => boolean,
+  skip?: readonly string[],
+): PublicBlock | null {
   return findPurchase(d, p, exclude, skip)[0] ?? null;
 }
 

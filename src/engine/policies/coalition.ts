@@ -72,7 +72,12 @@ export function grudges(d: Desk): LabId[] {
  */
 export function commit(d: Desk, c: Coalition, blocks: readonly { id: string }[], payment: number): boolean {
   const pay = round2(Math.min(Math.max(0, payment), d.budget));
-  const ok = push(d, { action_type: 'commit_to_coalition', coalition_id: c.id, block_ids: idsOf(blocks), payment: pay });
+  const ok = push(d, {
+    action_type: 'commit_to_coalition',
+    coalition_id: c.id,
+    block_ids: idsOf(blocks),
+    payment: pay,
+  });
   if (ok) {
     d.budget = round2(d.budget - pay);
     for (let i = 0; i < blocks.length; i++) d.spent.push(blocks[i]!.id);
@@ -126,6 +131,7 @@ export function defectFor(d: Desk, p: JobPlan): boolean {
   d.spent.push(cand.id);
   // The breach dissolves the coalition: partners' committed blocks leave the pool at once.
   const c = d.obs.myCoalitions.find((x) => x.id === cand.committedTo);
-  for (const m of c?.members ?? []) if (m !== d.me) for (const id of c?.commitments[m]?.blockIds ?? []) d.spent.push(id);
+  for (const m of c?.members ?? [])
+    if (m !== d.me) for (const id of c?.commitments[m]?.blockIds ?? []) d.spent.push(id);
   return allocate(d, p.job, [...own, cand]);
 }

@@ -17,10 +17,30 @@ import type { Observation, PublicBlock, PublicLab } from '../views.js';
 import type { Policy, PolicyContext } from './types.js';
 import { type Desk, blockOf, hasId, idsOf, isAllocated, isSpent, makeDesk, push, room } from './desk.js';
 import { type JobPlan, allocatePlanned } from './plan.js';
-import { accept, alreadyBuying, executable, gainAt, incoming, netIn, offerGain, others, pastBids, spareValue, tradeCore } from './market.js';
+import {
+  accept,
+  alreadyBuying,
+  executable,
+  gainAt,
+  incoming,
+  netIn,
+  offerGain,
+  others,
+  pastBids,
+  spareValue,
+  tradeCore,
+} from './market.js';
 import { bidInAuction } from './auction.js';
 import { findPurchase, offerToBuy, overBid } from './buying.js';
-import { breachers, coalitionsEnabled, commit, contributed, invitations, liveCoalitions, propose } from './coalition.js';
+import {
+  breachers,
+  coalitionsEnabled,
+  commit,
+  contributed,
+  invitations,
+  liveCoalitions,
+  propose,
+} from './coalition.js';
 import { factsPitch, joinList, parseQuotes, speakerOf, truthfulPitch } from './talk.js';
 
 /** Minimum own gain (credits) for a trade: above the 0.5 "mutually beneficial" line (§3.2). */
@@ -66,7 +86,8 @@ const BID_SHARE = 0.6;
 function haggle(d: Desk): void {
   if (!room(d)) return;
   for (const o of incoming(d)) {
-    if (o.requestedBlockIds.length === 0 || !executable(d, o) || o.requestedBlockIds.some((id) => isSpent(d, id))) continue;
+    if (o.requestedBlockIds.length === 0 || !executable(d, o) || o.requestedBlockIds.some((id) => isSpent(d, id)))
+      continue;
     const g = offerGain(d, o);
     if (g > MIN_GAIN) continue;
     const ask = Math.ceil(netIn(o) + (MIN_GAIN - g) + SELL_MARGIN);
@@ -86,13 +107,11 @@ function haggle(d: Desk): void {
 }
 
 /** The note of a buy offer, written only if the offer is made (formatting numbers is not free). */
-const buyText =
-  (blocks: readonly PublicBlock[], pay: number, p: JobPlan) =>
-  (): string => {
-    const ids = joinList(idsOf(blocks));
-    const hours = blocks.reduce((s, b) => s + b.gpuHours, 0);
-    return `Offering ${pay.toFixed(2)} credits for ${ids} (${hours} GPU-hours) to complete job ${p.job.id}.`;
-  };
+const buyText = (blocks: readonly PublicBlock[], pay: number, p: JobPlan) => (): string => {
+  const ids = joinList(idsOf(blocks));
+  const hours = blocks.reduce((s, b) => s + b.gpuHours, 0);
+  return `Offering ${pay.toFixed(2)} credits for ${ids} (${hours} GPU-hours) to complete job ${p.job.id}.`;
+};
 
 /**
  * A predicate true for the labs of `bad` (made by a function: see archetypes.ts distrustOf, a named
@@ -130,7 +149,8 @@ function buy(d: Desk, jobs: JobPlan[], maxBuys: number): void {
       if (q && q.from === b.owner) quoted = true;
       pay += q && q.from === b.owner ? q.price : spareValue(b);
     }
-    if (!quoted) pay += MARGIN + (ahead === 1 ? LAST_CHANCE : 0) + RAISE * Math.max(0, ...blocks.map((b) => past.get(b.id) ?? 0));
+    if (!quoted)
+      pay += MARGIN + (ahead === 1 ? LAST_CHANCE : 0) + RAISE * Math.max(0, ...blocks.map((b) => past.get(b.id) ?? 0));
     // One valuation prices the trade at any payment (market.ts tradeCore/gainAt).
     const core = tradeCore(d, NO_IDS, blocks);
     pay = Math.min(pay, Math.max(0, gainAt(d, core, -0) * MAX_SHARE));
@@ -149,7 +169,8 @@ function deferTarget(d: Desk, all: { jobs: JobPlan[] }): string | null {
   for (let i = 0; i < all.jobs.length; i++) {
     const p = all.jobs[i]!;
     if (!p.complete || p.chosen.length === 0 || p.job.deadlineRound <= d.round || (p.job.heldBonus ?? 0) > 0) continue;
-    if (p.chosen.every((b) => b.owner === d.me && (b.status === 'available' || b.status === 'reserved'))) return p.job.id;
+    if (p.chosen.every((b) => b.owner === d.me && (b.status === 'available' || b.status === 'reserved')))
+      return p.job.id;
   }
   return null;
 }
@@ -190,7 +211,8 @@ function pitch(d: Desk, jobs: JobPlan[]): void {
   if (d.obs.offers.length > 0) facts.push(d.obs.offers[0]!.id);
   const live = liveCoalitions(d);
   if (live.length > 0) facts.push(live[0]!.id);
-  if (facts.length > 0) push(d, { action_type: 'make_pitch', message: factsPitch(speakerOf(d), facts, d.round), job_ids: [] });
+  if (facts.length > 0)
+    push(d, { action_type: 'make_pitch', message: factsPitch(speakerOf(d), facts, d.round), job_ids: [] });
 }
 
 /** The first own spare block still available and not spent this round (as a 0- or 1-element list). */
@@ -236,7 +258,8 @@ function coalitions(d: Desk, jobs: JobPlan[], spareIds: string[]): void {
     const l = labs[i]!;
     if (!hasId(bad, l.id) && !inAny(live, l.id) && (!partner || l.reputation > partner.reputation)) partner = l;
   }
-  if (partner) propose(d, [partner.id], 'Pool spare GPU capacity: committed blocks go to whoever needs them for a deadline.');
+  if (partner)
+    propose(d, [partner.id], 'Pool spare GPU capacity: committed blocks go to whoever needs them for a deadline.');
 }
 
 /** The expert policy. */

@@ -4,7 +4,15 @@
  * `getPolicy(name)` is what the engine calls for scripted seats at round close; `POLICIES` lists them
  * for CLIs and the host.
  */
-import { ARCHETYPE_NAMES, BASELINE_NAMES, PROBE_NAMES, type ArchetypeName, type BaselineName, type PolicyName, type ProbeName } from '../types.js';
+import {
+  ARCHETYPE_NAMES,
+  BASELINE_NAMES,
+  PROBE_NAMES,
+  type ArchetypeName,
+  type BaselineName,
+  type PolicyName,
+  type ProbeName,
+} from '../types.js';
 import type { Policy, PolicyInfo } from './types.js';
 import { archetype } from './archetypes.js';
 import { alwaysAccept, baseInstructNaive, greedyHoarder, noNegotiationAllocator } from './baselines.js';
@@ -29,14 +37,17 @@ const DESCRIPTIONS: Record<PolicyName, string> = {
   cooperative: 'Accepts offers with gain ≥ −2, offers fair swaps, proposes, joins and honours coalitions.',
   selfish: 'Accepts only gain ≥ 8, quotes a price when asked for a block, never pays into coalitions.',
   deadline_panicked: 'Acceptance threshold falls as its deadlines approach; overpays (+10) for blocks it needs.',
-  deceptive: 'Sends misleading public messages and inflated pitches; joins coalitions and defects when it needs the block.',
+  deceptive:
+    'Sends misleading public messages and inflated pitches; joins coalitions and defects when it needs the block.',
   retaliatory: 'Rejects or counters exploitative offers (gain < −5), then refuses that lab’s offers and coalitions.',
   random_validish: 'One random valid-ish action a round from its observation (seeded).',
   greedy_hoarder: 'Never gives blocks away, reserves everything, allocates all eligible blocks to its first job.',
   always_accept: 'Accepts every incoming offer, then allocates greedily.',
-  no_negotiation_allocator: 'Never trades or talks; allocates just enough blocks to complete jobs, earliest deadline first.',
+  no_negotiation_allocator:
+    'Never trades or talks; allocates just enough blocks to complete jobs, earliest deadline first.',
   base_instruct_naive: 'Accepts polite-sounding offers, believes surplus claims, pitches a vague plea every round.',
-  rule_based_expert: 'Positive-gain trades only, buys missing hours fairly, exact allocations, truthful pitches, useful coalitions.',
+  rule_based_expert:
+    'Positive-gain trades only, buys missing hours fairly, exact allocations, truthful pitches, useful coalitions.',
   ...PROBE_DESCRIPTIONS,
 };
 
@@ -57,9 +68,24 @@ const IMPLEMENTATIONS: Record<PolicyName, Policy> = {
 
 /** Every scripted policy with its kind and a one-line description. */
 export const POLICIES: readonly PolicyInfo[] = [
-  ...ARCHETYPES.map((name): PolicyInfo => ({ name, kind: 'archetype', description: DESCRIPTIONS[name], policy: IMPLEMENTATIONS[name] })),
-  ...BASELINES.map((name): PolicyInfo => ({ name, kind: 'baseline', description: DESCRIPTIONS[name], policy: IMPLEMENTATIONS[name] })),
-  ...PROBES.map((name): PolicyInfo => ({ name, kind: 'probe', description: DESCRIPTIONS[name], policy: IMPLEMENTATIONS[name] })),
+  ...ARCHETYPES.map((name): PolicyInfo => ({
+    name,
+    kind: 'archetype',
+    description: DESCRIPTIONS[name],
+    policy: IMPLEMENTATIONS[name],
+  })),
+  ...BASELINES.map((name): PolicyInfo => ({
+    name,
+    kind: 'baseline',
+    description: DESCRIPTIONS[name],
+    policy: IMPLEMENTATIONS[name],
+  })),
+  ...PROBES.map((name): PolicyInfo => ({
+    name,
+    kind: 'probe',
+    description: DESCRIPTIONS[name],
+    policy: IMPLEMENTATIONS[name],
+  })),
 ];
 
 const NAMES = new Set<string>(Object.keys(IMPLEMENTATIONS));

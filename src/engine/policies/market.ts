@@ -189,7 +189,8 @@ export function accept(d: Desk, o: Offer): boolean {
 }
 
 /** Resale value of a block to a lab that has no job for it (valuation.ts SPARE_HOUR_VALUE × hours × reliability). */
-export const spareValue = (b: { gpuHours: number; reliability: number }): number => SPARE_HOUR_VALUE * b.gpuHours * b.reliability;
+export const spareValue = (b: { gpuHours: number; reliability: number }): number =>
+  SPARE_HOUR_VALUE * b.gpuHours * b.reliability;
 
 const BLOCK_ID = /\bb_s?\d+_\d+\b/g;
 
@@ -239,7 +240,8 @@ export function askedFor(d: Desk): string[] {
   if (d.asked !== null) return d.asked;
   const out: string[] = [];
   const mine = outgoing(d);
-  for (let i = 0; i < mine.length; i++) for (let k = 0; k < mine[i]!.requestedBlockIds.length; k++) out.push(mine[i]!.requestedBlockIds[k]!);
+  for (let i = 0; i < mine.length; i++)
+    for (let k = 0; k < mine[i]!.requestedBlockIds.length; k++) out.push(mine[i]!.requestedBlockIds[k]!);
   return (d.asked = out);
 }
 

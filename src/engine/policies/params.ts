@@ -87,10 +87,39 @@ export const TRAIN_PARAMS: Record<ArchetypeName, ArchetypeParams> = {
 /** Holdout parameters (docs/RULES.md §7.2): shifted thresholds, honesty, trust, risk and prices. */
 export const HOLDOUT_PARAMS: Record<ArchetypeName, ArchetypeParams> = {
   cooperative: { ...TRAIN_PARAMS.cooperative, acceptThreshold: -4, trust: 0.8, generosity: 8, risk: 3, bidShare: 0.55 },
-  selfish: { ...TRAIN_PARAMS.selfish, acceptThreshold: 12, trust: 0.3, generosity: 0, risk: 0, markup: 2, bidShare: 0.3 },
-  deadline_panicked: { ...TRAIN_PARAMS.deadline_panicked, acceptThreshold: 6, overpay: 14, panicWindow: 3, panicSlope: 3 },
-  deceptive: { ...TRAIN_PARAMS.deceptive, acceptThreshold: 5, honesty: 0.15, trust: 0.9, generosity: 1, markup: 6, bidShare: 0.4 },
-  retaliatory: { ...TRAIN_PARAMS.retaliatory, acceptThreshold: 4, trust: 0.4, exploitGain: -3, generosity: 3, bidShare: 0.45 },
+  selfish: {
+    ...TRAIN_PARAMS.selfish,
+    acceptThreshold: 12,
+    trust: 0.3,
+    generosity: 0,
+    risk: 0,
+    markup: 2,
+    bidShare: 0.3,
+  },
+  deadline_panicked: {
+    ...TRAIN_PARAMS.deadline_panicked,
+    acceptThreshold: 6,
+    overpay: 14,
+    panicWindow: 3,
+    panicSlope: 3,
+  },
+  deceptive: {
+    ...TRAIN_PARAMS.deceptive,
+    acceptThreshold: 5,
+    honesty: 0.15,
+    trust: 0.9,
+    generosity: 1,
+    markup: 6,
+    bidShare: 0.4,
+  },
+  retaliatory: {
+    ...TRAIN_PARAMS.retaliatory,
+    acceptThreshold: 4,
+    trust: 0.4,
+    exploitGain: -3,
+    generosity: 3,
+    bidShare: 0.45,
+  },
 };
 
 /** The parameter set a seat uses (`holdout` from the policy context). */

@@ -5,7 +5,19 @@
  */
 import type { Block, Job, LabId } from '../types.js';
 import { jobValue } from '../valuation.js';
-import { type Desk, blockOf, hasId, idsOf, isAllocated, isOpen, isSpent, push, room, sortSmall, unmet } from './desk.js';
+import {
+  type Desk,
+  blockOf,
+  hasId,
+  idsOf,
+  isAllocated,
+  isOpen,
+  isSpent,
+  push,
+  room,
+  sortSmall,
+  unmet,
+} from './desk.js';
 
 /**
  * A block a seat may allocate: its own live block, or one a partner committed to an active shared
@@ -20,7 +32,8 @@ export interface Usable {
   status: Block['status'];
 }
 
-const byDeadlineThenValue = (a: Job, b: Job): number => a.deadlineRound - b.deadlineRound || jobValue(b) - jobValue(a) || (a.id < b.id ? -1 : 1);
+const byDeadlineThenValue = (a: Job, b: Job): number =>
+  a.deadlineRound - b.deadlineRound || jobValue(b) - jobValue(a) || (a.id < b.id ? -1 : 1);
 
 /** Open jobs, deadline first, then value (the order of `positionValue`). */
 export function openJobs(d: Desk): Job[] {

@@ -9,7 +9,6 @@ import type { Job, ProbeName } from '../types.js';
 import type { Observation } from '../views.js';
 import type { Policy } from './types.js';
 
-
 const active = (obs: Observation): boolean => !obs.over && !obs.self.finished && obs.self.actionsLeftThisRound > 0;
 
 /** Unmet GPU-hours of a job. */
@@ -41,14 +40,18 @@ export function jobFacts(name: string, j: Job, round: number): string {
 export const pitchOnly: Policy = (obs) => {
   if (!active(obs)) return [];
   const j = neediestJob(obs);
-  return j ? [{ action_type: 'make_pitch', message: jobFacts(obs.self.publicName, j, obs.round), job_ids: [j.id] }] : [];
+  return j
+    ? [{ action_type: 'make_pitch', message: jobFacts(obs.self.publicName, j, obs.round), job_ids: [j.id] }]
+    : [];
 };
 
 /** message_only: the same true facts as pitch_only, as a public message instead of a pitch. */
 export const messageOnly: Policy = (obs) => {
   if (!active(obs)) return [];
   const j = neediestJob(obs);
-  return j ? [{ action_type: 'send_message', target_lab_id: null, message: jobFacts(obs.self.publicName, j, obs.round) }] : [];
+  return j
+    ? [{ action_type: 'send_message', target_lab_id: null, message: jobFacts(obs.self.publicName, j, obs.round) }]
+    : [];
 };
 
 /** reserve_only: reserves every available block for its neediest job, and never uses them. */
@@ -71,14 +74,16 @@ export const coalitionOnly: Policy = (obs) => {
   const me = obs.self.id;
   if (obs.round === 0) {
     const targets = obs.labs.filter((l) => l.id !== me && !l.finished).map((l) => l.id);
-    if (targets.length > 0) out.push({ action_type: 'form_coalition', target_lab_ids: targets, message: 'Pool capacity together.' });
+    if (targets.length > 0)
+      out.push({ action_type: 'form_coalition', target_lab_ids: targets, message: 'Pool capacity together.' });
   }
   for (const c of obs.myCoalitions) {
     if (out.length >= 3) break;
     if (c.status !== 'proposed' && c.status !== 'active') continue;
     const mine = c.commitments[me];
     if (mine && mine.escrow > 0) continue;
-    if (obs.self.budget >= 5) out.push({ action_type: 'commit_to_coalition', coalition_id: c.id, block_ids: [], payment: 5 });
+    if (obs.self.budget >= 5)
+      out.push({ action_type: 'commit_to_coalition', coalition_id: c.id, block_ids: [], payment: 5 });
   }
   return out;
 };
@@ -88,7 +93,14 @@ export const acceptOnlyGifts: Policy = (obs) => {
   if (!active(obs)) return [];
   const out: ActionInput[] = [];
   for (const o of obs.offers) {
-    if (o.to === obs.self.id && o.status === 'active' && o.requestedBlockIds.length === 0 && (o.ask ?? 0) === 0 && out.length < 4) out.push({ action_type: 'accept_offer', offer_id: o.id });
+    if (
+      o.to === obs.self.id &&
+      o.status === 'active' &&
+      o.requestedBlockIds.length === 0 &&
+      (o.ask ?? 0) === 0 &&
+      out.length < 4
+    )
+      out.push({ action_type: 'accept_offer', offer_id: o.id });
   }
   return out;
 };

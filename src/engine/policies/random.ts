@@ -53,13 +53,30 @@ const builders: Builder[] = [
     const theirs = pickWhere(o.blocks, othersAvailable, o.self.id, r);
     if (!theirs) return null;
     const payment = Math.min(o.self.budget, Math.round(r() * 1000) / 100);
-    return { action_type: 'send_offer', target_lab_id: theirs.owner, block_ids: mine ? [mine.id] : [], requested_block_ids: [theirs.id], payment, message: 'Trade?' };
+    return {
+      action_type: 'send_offer',
+      target_lab_id: theirs.owner,
+      block_ids: mine ? [mine.id] : [],
+      requested_block_ids: [theirs.id],
+      payment,
+      message: 'Trade?',
+    };
   },
   (o, r) => {
     const job = pickWhere(o.self.jobs, openAt, o.round, r);
-    return job ? { action_type: 'make_pitch', message: `Please prioritise ${o.self.publicName}, job ${job.id} matters (${Math.floor(r() * 100)}).`, job_ids: [job.id] } : null;
+    return job
+      ? {
+          action_type: 'make_pitch',
+          message: `Please prioritise ${o.self.publicName}, job ${job.id} matters (${Math.floor(r() * 100)}).`,
+          job_ids: [job.id],
+        }
+      : null;
   },
-  (o, r) => ({ action_type: 'send_message', target_lab_id: null, message: `${o.self.publicName} is open to trades (${Math.floor(r() * 1000)}).` }),
+  (o, r) => ({
+    action_type: 'send_message',
+    target_lab_id: null,
+    message: `${o.self.publicName} is open to trades (${Math.floor(r() * 1000)}).`,
+  }),
   (o, r) => {
     const b = pickWhere(o.self.blocks, hasStatus, 'available', r);
     return b ? { action_type: 'reserve_capacity', block_ids: [b.id], job_id: null } : null;

@@ -17,7 +17,6 @@ import { REFERENCE_PRICE, type OfferWorth } from '../grudges.js';
 /** Who a pitch names as its author: the lab's public name under rules v3, nobody (first person) from v4 on. */
 export const speakerOf = (d: Desk): string | null => (d.rules >= 4 ? null : d.obs.self.publicName);
 
-
 /**
  * A truthful pitch for `job`. It names only the job id (checkable, and passed as `job_ids` so the judge
  * weighs the job's true need from the state): a pitch is public, and a seat's hours, deadlines and
@@ -26,7 +25,9 @@ export const speakerOf = (d: Desk): string | null => (d.rules >= 4 ? null : d.ob
  */
 export function truthfulPitch(speaker: string | null, job: Job, round: number): string {
   if (speaker !== null)
-    return round % 2 === 0 ? `${speaker} still needs capacity for job ${job.id} before its deadline.` : `Job ${job.id} of ${speaker} is not fully covered yet and its deadline is coming.`;
+    return round % 2 === 0
+      ? `${speaker} still needs capacity for job ${job.id} before its deadline.`
+      : `Job ${job.id} of ${speaker} is not fully covered yet and its deadline is coming.`;
   return round % 2 === 0
     ? `We still need capacity for job ${job.id} before its deadline.`
     : `Our job ${job.id} is not fully covered yet and its deadline is coming.`;
@@ -43,7 +44,9 @@ export function joinList(ids: readonly string[]): string {
 export function factsPitch(speaker: string | null, ids: readonly string[], round: number): string {
   const list = joinList(ids);
   if (speaker !== null)
-    return round % 2 === 0 ? `${speaker} has met its deadlines so far and keeps trading fairly: see ${list}.` : `All of ${speaker}'s commitments are on record and honoured: ${list}.`;
+    return round % 2 === 0
+      ? `${speaker} has met its deadlines so far and keeps trading fairly: see ${list}.`
+      : `All of ${speaker}'s commitments are on record and honoured: ${list}.`;
   return round % 2 === 0
     ? `We have met our deadlines so far and keep trading fairly: see ${list}.`
     : `All of our commitments are on record and honoured: ${list}.`;
@@ -55,7 +58,8 @@ export function factsPitch(speaker: string | null, ids: readonly string[], round
  */
 export function inflatedPitch(speaker: string | null, job: Job, round: number): string {
   const claimed = 24 + 4 * (round % 3);
-  if (speaker !== null) return `${speaker} urgently needs ${claimed} more GPU-hours for job ${job.id}; thousands of users depend on it.`;
+  if (speaker !== null)
+    return `${speaker} urgently needs ${claimed} more GPU-hours for job ${job.id}; thousands of users depend on it.`;
   return `We urgently need ${claimed} more GPU-hours for job ${job.id}; thousands of users depend on it.`;
 }
 
@@ -87,7 +91,8 @@ export function parseQuotes(messages: readonly Message[], me: LabId): Map<string
 /** Marker of a retaliatory grudge notice; the notices in a seat's visible messages are its memory. */
 export const GRUDGE_MARK = 'refuses further deals with';
 
-export const grudgeNotice = (name: string, targetName: string, why: string): string => `${name} ${GRUDGE_MARK} ${targetName}: ${why}.`;
+export const grudgeNotice = (name: string, targetName: string, why: string): string =>
+  `${name} ${GRUDGE_MARK} ${targetName}: ${why}.`;
 
 /**
  * Why an offer was exploitative under rules v4, in public terms (docs/RULES.md §7.1), and until when the
@@ -105,5 +110,5 @@ export const naivePlea = (speaker: string | null, round: number): string =>
       ? `${speaker} really needs more GPUs, please help us, this is very important for our team.`
       : `Please consider ${speaker}: our work matters a lot and we would be grateful for any capacity.`
     : round % 2 === 0
-    ? 'We really need more GPUs, please help us, this is very important for our team.'
-    : 'Please consider our lab: our work matters a lot and we would be grateful for any capacity.';
+      ? 'We really need more GPUs, please help us, this is very important for our team.'
+      : 'Please consider our lab: our work matters a lot and we would be grateful for any capacity.';

@@ -60,7 +60,11 @@ const OTHER_LETTERS = ['X', 'Y', 'Z', 'W', 'V'];
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Alphanumeric chunks of a name: "gpt-4o-mini" → gpt, 4o, mini. */
-const chunks = (name: string): string[] => name.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const chunks = (name: string): string[] =>
+  name
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 /** A regex for a name in any spelling of its separators ("GPT 4o mini", "gpt4o-mini"), or null when too short. */
 function nameRx(name: string): RegExp | null {
   const parts = chunks(name);
@@ -75,17 +79,33 @@ function namePatterns(ids: readonly SeatIdentity[]): RegExp[] {
     for (const alias of id.aliases) {
       if (id.driver === 'scripted' && chunks(alias).length < 2) continue; // "cooperative", "selfish": plain words
       names.add(alias);
-      if (id.driver === 'human') for (const part of chunks(alias)) if (part.length >= MIN_NAME && !/^\d+$/.test(part)) names.add(part);
+      if (id.driver === 'human')
+        for (const part of chunks(alias)) if (part.length >= MIN_NAME && !/^\d+$/.test(part)) names.add(part);
     }
   return [...names].sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).flatMap((n) => nameRx(n) ?? []);
 }
 
 /** The identities of every seat of `state`, with the names of their drivers. */
-export function identitiesOf(state: Pick<MatchState, 'labIds' | 'labs'>, drivers: Readonly<Record<LabId, SeatDriver>>): SeatIdentity[] {
+export function identitiesOf(
+  state: Pick<MatchState, 'labIds' | 'labs'>,
+  drivers: Readonly<Record<LabId, SeatDriver>>,
+): SeatIdentity[] {
   return state.labIds.map((lab, index) => {
     const d = drivers[lab];
-    const aliases = !d ? [] : d.kind === 'human' ? [d.displayName, d.userId.slice(d.userId.indexOf(':') + 1)] : d.kind === 'llm' ? [d.model] : [d.policy];
-    return { lab, index, name: state.labs[lab]?.publicName ?? lab, aliases: aliases.filter((a) => a.trim() !== ''), driver: d?.kind ?? null };
+    const aliases = !d
+      ? []
+      : d.kind === 'human'
+        ? [d.displayName, d.userId.slice(d.userId.indexOf(':') + 1)]
+        : d.kind === 'llm'
+          ? [d.model]
+          : [d.policy];
+    return {
+      lab,
+      index,
+      name: state.labs[lab]?.publicName ?? lab,
+      aliases: aliases.filter((a) => a.trim() !== ''),
+      driver: d?.kind ?? null,
+    };
   });
 }
 
@@ -114,13 +134,16 @@ export function redactPitch(text: string, author: LabId, ids: readonly SeatIdent
   const ownBy = { job: new Numbering(), block: new Numbering() };
   let out = text.replace(/<@[!&]?[A-Za-z0-9]+(?:\|[^>]*)?>/g, '[someone]');
   for (const rx of namePatterns(ids)) out = out.replace(rx, '[name]');
-  out = out.replace(new RegExp(`${B}([jb])${SEP}(\\d+)[\\s_\\-.]+((?:surge${SEP})?\\d+)${E}`, 'giu'), (all, kind: string, owner: string, rest: string) => {
-    const seat = byIndex.get(Number(owner));
-    if (!seat) return all;
-    const what = kind.toLowerCase() === 'j' ? 'job' : 'block';
-    const id = norm(`${kind}_${owner}_${rest}`);
-    return seat.lab === author ? `[own ${what} ${ownBy[what].of(id)}]` : `[other ${what} ${otherIds[what].of(id)}]`;
-  });
+  out = out.replace(
+    new RegExp(`${B}([jb])${SEP}(\\d+)[\\s_\\-.]+((?:surge${SEP})?\\d+)${E}`, 'giu'),
+    (all, kind: string, owner: string, rest: string) => {
+      const seat = byIndex.get(Number(owner));
+      if (!seat) return all;
+      const what = kind.toLowerCase() === 'j' ? 'job' : 'block';
+      const id = norm(`${kind}_${owner}_${rest}`);
+      return seat.lab === author ? `[own ${what} ${ownBy[what].of(id)}]` : `[other ${what} ${otherIds[what].of(id)}]`;
+    },
+  );
   const offers = { o: new Numbering(), c: new Numbering() };
   out = out.replace(new RegExp(`${B}([oc])[_\\-](\\d+)${E}`, 'giu'), (_all, kind: string, n: string) => {
     const k = kind.toLowerCase() as 'o' | 'c';
@@ -136,16 +159,36 @@ export function redactPitch(text: string, author: LabId, ids: readonly SeatIdent
   return out;
 }
 
-const VENDORS = ['gpt', 'chatgpt', 'openai', 'claude', 'anthropic', 'llama', 'mistral', 'mixtral', 'gemini', 'gemma', 'qwen', 'deepseek', 'grok', 'ollama', 'copilot'];
+const VENDORS = [
+  'gpt',
+  'chatgpt',
+  'openai',
+  'claude',
+  'anthropic',
+  'llama',
+  'mistral',
+  'mixtral',
+  'gemini',
+  'gemma',
+  'qwen',
+  'deepseek',
+  'grok',
+  'ollama',
+  'copilot',
+];
 /** After a model family: a version digit, punctuation or the end ("GPT-4o", "Claude's", "llama3"), not more letters ("Phil"). */
 const FAMILY_END = `(?=[\\d\\s\\-_.:,;!?)'"]|$)`;
 const VENDOR_RX = new RegExp(`${B}(?:${VENDORS.join('|')})${FAMILY_END}`, 'giu');
-const WHAT = "(?:ai|a\\.i\\.|bot|chatbot|robot|(?:large\\s+)?language\\s+model|llm|assistant|human(?:\\s+being)?|real\\s+person|person|scripted\\s+\\w+|computer\\s+program)";
+const WHAT =
+  '(?:ai|a\\.i\\.|bot|chatbot|robot|(?:large\\s+)?language\\s+model|llm|assistant|human(?:\\s+being)?|real\\s+person|person|scripted\\s+\\w+|computer\\s+program)';
 const NOT_LAB = '(?!\\s+(?:lab|labs|company|team|startup|firm|organi[sz]ation|research))';
 const WHO = "(?:as\\s+an?|i\\s+am|i'm|we\\s+are|we're)(?:\\s+(?:just|all|only))?(?:\\s+an?)?";
 const SELF_RX = [
   new RegExp(`${B}${WHO}\\s+${WHAT}s?${E}${NOT_LAB}`, 'giu'),
-  new RegExp(`${B}(?:(?:large\\s+)?language\\s+models?|llms?|scripted\\s+(?:policy|policies|seat|bot|player))${E}`, 'giu'),
+  new RegExp(
+    `${B}(?:(?:large\\s+)?language\\s+models?|llms?|scripted\\s+(?:policy|policies|seat|bot|player))${E}`,
+    'giu',
+  ),
 ];
 
 /**
@@ -165,13 +208,16 @@ export function identifyingLeft(text: string, ids: readonly SeatIdentity[]): Lea
     return /\d/.test(x) ? Number(x) <= n : x.charCodeAt(0) - 97 < n;
   });
   for (const seat of ids) add('lab', new RegExp(`${B}${escape(seat.name)}${E}`, 'giu'));
-  add('job_or_block', new RegExp(`${B}[jb]${SEP}(\\d)[\\s_\\-.]+(?:surge${SEP})?\\d+${E}`, 'giu'), (m) => seats.has(Number(m[1])));
+  add('job_or_block', new RegExp(`${B}[jb]${SEP}(\\d)[\\s_\\-.]+(?:surge${SEP})?\\d+${E}`, 'giu'), (m) =>
+    seats.has(Number(m[1])),
+  );
   add('offer_or_coalition', new RegExp(`${B}[oc][_\\-]\\d+${E}`, 'giu'));
   for (const rx of namePatterns(ids)) add('name', rx);
   for (const seat of ids) {
     if (seat.driver !== 'llm') continue;
     const family = seat.aliases[0]?.toLowerCase().match(/^\p{L}{3,}/u)?.[0];
-    if (family && !VENDORS.includes(family)) add('model_family', new RegExp(`${B}${escape(family)}${FAMILY_END}`, 'giu'));
+    if (family && !VENDORS.includes(family))
+      add('model_family', new RegExp(`${B}${escape(family)}${FAMILY_END}`, 'giu'));
   }
   add('model_family', VENDOR_RX);
   add('mention', /<@[!&]?[A-Za-z0-9]+/g);

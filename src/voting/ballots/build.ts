@@ -52,7 +52,9 @@ export function allPairs(pitches: readonly BallotPitch[]): [string, string][] {
 }
 
 /** The ballot of `state`'s round, or null when fewer than {@link MIN_BALLOT_PITCHES} pitches were judged. */
-export function buildBallot(state: MatchState): { ballotId: string; round: number; pitches: BallotPitch[]; pairs: [string, string][] } | null {
+export function buildBallot(
+  state: MatchState,
+): { ballotId: string; round: number; pitches: BallotPitch[]; pairs: [string, string][] } | null {
   const pitches = ballotPitches(state);
   if (pitches.length < MIN_BALLOT_PITCHES) return null;
   return { ballotId: ballotIdFor(state.round), round: state.round, pitches, pairs: allPairs(pitches) };

@@ -1,6 +1,14 @@
 /** Ballots on a round's pitches: building them, serving pairs to voters, checking votes. Pure. */
 export * from './types.js';
-export { blindPitch, identifyingLeft, identitiesOf, redactPitch, type BlindText, type Leak, type SeatIdentity } from './blind.js';
+export {
+  blindPitch,
+  identifyingLeft,
+  identitiesOf,
+  redactPitch,
+  type BlindText,
+  type Leak,
+  type SeatIdentity,
+} from './blind.js';
 export { MIN_BALLOT_PITCHES, allPairs, ballotIdFor, ballotPitches, buildBallot, pitchId } from './build.js';
 export {
   blindOf,

@@ -77,7 +77,14 @@ export function shownPair(matchId: string, b: Ballot, pair: number, voterId: str
   const [first, second] = swap ? [c, a] : [a, c];
   const blindA = blindOf(b, first);
   const blindB = blindOf(b, second);
-  return { pair, shownA: pitchOf(b, first), shownB: pitchOf(b, second), blindA, blindB, anonymous: blindA.leaks.length === 0 && blindB.leaks.length === 0 };
+  return {
+    pair,
+    shownA: pitchOf(b, first),
+    shownB: pitchOf(b, second),
+    blindA,
+    blindB,
+    anonymous: blindA.leaks.length === 0 && blindB.leaks.length === 0,
+  };
 }
 
 /**

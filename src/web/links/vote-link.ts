@@ -50,7 +50,11 @@ export function signVoteToken(claims: VoteClaims, secret: string): string {
 }
 
 /** Check a token's signature and expiry at `nowMs`; the claims, or why it is refused. */
-export function verifyVoteToken(token: string, secret: string, nowMs: number): { ok: true; claims: VoteClaims } | { ok: false; code: VoteLinkError } {
+export function verifyVoteToken(
+  token: string,
+  secret: string,
+  nowMs: number,
+): { ok: true; claims: VoteClaims } | { ok: false; code: VoteLinkError } {
   const m = /^([A-Za-z0-9_-]{1,2000})\.([A-Za-z0-9_-]{43})$/.exec(token);
   if (!m) return { ok: false, code: 'malformed_link' };
   const [, body, sig] = m as unknown as [string, string, string];
@@ -72,13 +76,30 @@ export function verifyVoteToken(token: string, secret: string, nowMs: number): {
 }
 
 /** Claims of a new link for `user` in `channelId`, valid `ttlSeconds` from `nowMs`, with a fresh nonce. */
-export function newVoteClaims(user: { userId: string; displayName: string }, channelId: string, nowMs: number, ttlSeconds: number): VoteClaims {
-  return { v: 1, u: user.userId, n: user.displayName.slice(0, 200), c: channelId, exp: Math.floor(nowMs / 1000) + ttlSeconds, j: randomBytes(16).toString('base64url') };
+export function newVoteClaims(
+  user: { userId: string; displayName: string },
+  channelId: string,
+  nowMs: number,
+  ttlSeconds: number,
+): VoteClaims {
+  return {
+    v: 1,
+    u: user.userId,
+    n: user.displayName.slice(0, 200),
+    c: channelId,
+    exp: Math.floor(nowMs / 1000) + ttlSeconds,
+    j: randomBytes(16).toString('base64url'),
+  };
 }
 
 /** The signing key: `configured` (config `web.linkSecret`) when set, else the deployment's stored one (made on first use). */
-export async function voteLinkSecret(store: Pick<EventStore, 'secret'>, configured: string | null | undefined): Promise<string> {
-  return configured?.trim() ? configured.trim() : store.secret(VOTE_LINK_SECRET_NAME, () => randomBytes(32).toString('hex'));
+export async function voteLinkSecret(
+  store: Pick<EventStore, 'secret'>,
+  configured: string | null | undefined,
+): Promise<string> {
+  return configured?.trim()
+    ? configured.trim()
+    : store.secret(VOTE_LINK_SECRET_NAME, () => randomBytes(32).toString('hex'));
 }
 
 /** How this process makes links (config `web.publicUrl`, `web.linkSecret`, `web.linkTtlSeconds`). */
@@ -103,7 +124,12 @@ export const voteLinkPath = (token: string) => `/vote/link/${token}`;
  * A personal web-vote link for `user` in `channelId`, or null when links are not configured in this
  * process. Rejects only when the store does (reading the secret).
  */
-export async function voteLinkFor(store: Pick<EventStore, 'secret'>, user: { userId: string; displayName: string }, channelId: string, nowMs: number): Promise<{ url: string; expiresAt: number } | null> {
+export async function voteLinkFor(
+  store: Pick<EventStore, 'secret'>,
+  user: { userId: string; displayName: string },
+  channelId: string,
+  nowMs: number,
+): Promise<{ url: string; expiresAt: number } | null> {
   const s = settings;
   if (!s) return null;
   const claims = newVoteClaims(user, channelId, nowMs, s.ttlSeconds);

@@ -31,7 +31,8 @@
   const tick = () => {
     for (const t of document.querySelectorAll('.timer[data-deadline]')) {
       const left = Math.max(0, Math.round((Date.parse(t.dataset.deadline) - Date.now()) / 1000));
-      t.textContent = left > 0 ? `closes in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}` : 'closing…';
+      t.textContent =
+        left > 0 ? `closes in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}` : 'closing…';
     }
   };
   setInterval(tick, 1000);

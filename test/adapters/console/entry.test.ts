@@ -72,7 +72,9 @@ describe('npm start with piped commands', () => {
       const actions = events.events.filter((e) => e.body.type === 'action');
       const mine = actions.filter((e) => (e.body as { userId: string }).userId !== 'scripted:lab_1');
       assert.equal(mine.length, 2);
-      const answer = actions.filter((e) => (e.body as { userId: string }).userId === 'scripted:lab_1').map((e) => (e.body as { action: { action_type: string } }).action.action_type);
+      const answer = actions
+        .filter((e) => (e.body as { userId: string }).userId === 'scripted:lab_1')
+        .map((e) => (e.body as { action: { action_type: string } }).action.action_type);
       assert.deepEqual(answer.slice(0, 2)[0], 'send_message');
       assert.ok(['accept_offer', 'reject_offer', 'counter_offer'].includes(answer[1]!), `decision: ${answer[1]}`);
     } finally {
@@ -80,38 +82,63 @@ describe('npm start with piped commands', () => {
     }
   });
 
-  test('npm run export writes the transcript (markdown) and the event log (JSON lines)', { timeout: 120_000 }, async () => {
-    assert.ok(matchId, 'needs the match of the previous test');
-    const md = spawnScript('src/cli/export.ts', ['--db', db, '--match', matchId, '--format', 'transcript']);
-    assert.equal((await md.exited).code, 0, md.err());
-    assert.match(md.out(), new RegExp(`^# Match ${matchId}`));
-    assert.match(md.out(), /- \*\*Lab A\*\* `send_offer`.*→ ✓ offer_created/);
-    assert.match(md.out(), /#### Match over: final leaderboard/);
-    const out = join(dir, 'events.jsonl');
-    const jl = spawnScript('src/cli/export.ts', ['--db', db, '--match', matchId, '--format', 'jsonl', '--out', out]);
-    assert.equal((await jl.exited).code, 0, jl.err());
-    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { seq: number; matchId: string; body: { type: string } });
-    assert.deepEqual(lines.map((l) => l.seq), lines.map((_, i) => i + 1));
-    assert.ok(lines.every((l) => l.matchId === matchId));
-    assert.equal(lines[0]?.body.type, 'match_created');
-    // The reward ledger: one validated JSON line per entry; each seat's amounts sum to its final total.
-    const ledgerOut = join(dir, 'ledger.jsonl');
-    const lg = spawnScript('src/cli/export.ts', ['--db', db, '--match', matchId, '--format', 'ledger', '--out', ledgerOut]);
-    assert.equal((await lg.exited).code, 0, lg.err());
-    const rows = readFileSync(ledgerOut, 'utf8').trim().split('\n').map((l) => LedgerRowSchema.parse(JSON.parse(l)));
-    assert.ok(rows.length > 0, 'the match has ledger entries');
-    const store = await openStore({ sqlitePath: db });
-    const final = replay(await store.load(matchId))!;
-    await store.close();
-    for (const lab of final.state!.labIds) {
-      const sum = rows.filter((r) => r.seat === lab).reduce((a, r) => a + r.amount, 0);
-      assert.ok(Math.abs(sum - final.state!.seats[lab]!.cumulativeReward) < 1e-6, `${lab}: ledger ${sum} vs ${final.state!.seats[lab]!.cumulativeReward}`);
-    }
-    assert.ok(rows.every((r) => r.matchId === matchId && r.reason.length > 0));
-    const missing = spawnScript('src/cli/export.ts', ['--db', db, '--match', 'm_nope']);
-    assert.equal((await missing.exited).code, 1);
-    assert.match(missing.err(), /No match m_nope/);
-  });
+  test(
+    'npm run export writes the transcript (markdown) and the event log (JSON lines)',
+    { timeout: 120_000 },
+    async () => {
+      assert.ok(matchId, 'needs the match of the previous test');
+      const md = spawnScript('src/cli/export.ts', ['--db', db, '--match', matchId, '--format', 'transcript']);
+      assert.equal((await md.exited).code, 0, md.err());
+      assert.match(md.out(), new RegExp(`^# Match ${matchId}`));
+      assert.match(md.out(), /- \*\*Lab A\*\* `send_offer`.*→ ✓ offer_created/);
+      assert.match(md.out(), /#### Match over: final leaderboard/);
+      const out = join(dir, 'events.jsonl');
+      const jl = spawnScript('src/cli/export.ts', ['--db', db, '--match', matchId, '--format', 'jsonl', '--out', out]);
+      assert.equal((await jl.exited).code, 0, jl.err());
+      const lines = readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { seq: number; matchId: string; body: { type: string } });
+      assert.deepEqual(
+        lines.map((l) => l.seq),
+        lines.map((_, i) => i + 1),
+      );
+      assert.ok(lines.every((l) => l.matchId === matchId));
+      assert.equal(lines[0]?.body.type, 'match_created');
+      // The reward ledger: one validated JSON line per entry; each seat's amounts sum to its final total.
+      const ledgerOut = join(dir, 'ledger.jsonl');
+      const lg = spawnScript('src/cli/export.ts', [
+        '--db',
+        db,
+        '--match',
+        matchId,
+        '--format',
+        'ledger',
+        '--out',
+        ledgerOut,
+      ]);
+      assert.equal((await lg.exited).code, 0, lg.err());
+      const rows = readFileSync(ledgerOut, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => LedgerRowSchema.parse(JSON.parse(l)));
+      assert.ok(rows.length > 0, 'the match has ledger entries');
+      const store = await openStore({ sqlitePath: db });
+      const final = replay(await store.load(matchId))!;
+      await store.close();
+      for (const lab of final.state!.labIds) {
+        const sum = rows.filter((r) => r.seat === lab).reduce((a, r) => a + r.amount, 0);
+        assert.ok(
+          Math.abs(sum - final.state!.seats[lab]!.cumulativeReward) < 1e-6,
+          `${lab}: ledger ${sum} vs ${final.state!.seats[lab]!.cumulativeReward}`,
+        );
+      }
+      assert.ok(rows.every((r) => r.matchId === matchId && r.reason.length > 0));
+      const missing = spawnScript('src/cli/export.ts', ['--db', db, '--match', 'm_nope']);
+      assert.equal((await missing.exited).code, 1);
+      assert.match(missing.err(), /No match m_nope/);
+    },
+  );
 
   test('stdin ending mid-match exits 0 and keeps the match for the next start', { timeout: 120_000 }, async () => {
     const db2 = join(dir, 'partial.db');

@@ -18,13 +18,21 @@ const WAIT_REPLY = JSON.stringify({ plan: null, actions: [{ action_type: 'wait' 
 const SEED = contestedSeed(0, ['lab_0', 'lab_2']);
 const seatPitch = honest(market(SEED), 'lab_2');
 /** The LLM seat waits and pitches the truth (as of round 1). */
-const SEAT_REPLY = JSON.stringify({ plan: null, actions: [{ action_type: 'wait' }], pitch: { message: seatPitch.text, job_ids: seatPitch.jobs } });
+const SEAT_REPLY = JSON.stringify({
+  plan: null,
+  actions: [{ action_type: 'wait' }],
+  pitch: { message: seatPitch.text, job_ids: seatPitch.jobs },
+});
 
 describe('console with an LLM endpoint', () => {
   let emu: OpenAiEmulator;
   before(async () => {
     emu = await startOpenAiEmulator();
-    emu.setResponder((req) => (req.body?.model === 'judge-m' ? { content: verdictFor(req, () => v(0.6)) } : { content: req.body?.model === 'agent-m' ? SEAT_REPLY : WAIT_REPLY }));
+    emu.setResponder((req) =>
+      req.body?.model === 'judge-m'
+        ? { content: verdictFor(req, () => v(0.6)) }
+        : { content: req.body?.model === 'agent-m' ? SEAT_REPLY : WAIT_REPLY },
+    );
   });
   after(() => emu.close());
 
@@ -33,7 +41,18 @@ describe('console with an LLM endpoint', () => {
     process.env.ARENA_JUDGE_MODEL = 'judge-m';
     process.env.OPENAI_API_KEY = 'sk-test';
     const db = join(tempDir(), 'arena.db');
-    const p = spawnScript('src/cli/main.ts', ['--db', db, '--task', 'market_round', '--seed', String(SEED), '--round-seconds', '0', '--seat', 'lab_2=llm:agent-m']);
+    const p = spawnScript('src/cli/main.ts', [
+      '--db',
+      db,
+      '--task',
+      'market_round',
+      '--seed',
+      String(SEED),
+      '--round-seconds',
+      '0',
+      '--seat',
+      'lab_2=llm:agent-m',
+    ]);
     delete process.env.ARENA_LLM_BASE_URL;
     delete process.env.ARENA_JUDGE_MODEL;
     delete process.env.OPENAI_API_KEY;
@@ -53,35 +72,70 @@ describe('console with an LLM endpoint', () => {
     assert.match(out, /Judge: the LLM judge/);
     assert.match(out, /Match over: final leaderboard/);
     const models = emu.chatRequests().map((r) => r.body?.model);
-    assert.ok(models.filter((m) => m === 'agent-m').length >= 5, `the LLM seat was asked every round (${models.join(',')})`);
+    assert.ok(
+      models.filter((m) => m === 'agent-m').length >= 5,
+      `the LLM seat was asked every round (${models.join(',')})`,
+    );
     assert.ok(models.includes('judge-m'), 'the LLM judge was asked about the two truthful pitches');
   });
 
-  test('refuses an LLM seat up front when the daily token budget is spent, before any call', { timeout: 60_000 }, async () => {
-    const db = join(tempDir(), 'arena.db');
-    const store = await openStore({ sqlitePath: db });
-    const day = new Date().toISOString().slice(0, 10);
-    await store.addLlmUsage({ day, channelId: CONSOLE_CHANNEL, matchId: 'm_earlier', model: 'agent-m', calls: 3, promptTokens: 900, completionTokens: 200 });
-    await store.close();
-    const calls = emu.chatRequests().length;
-    const env = { ARENA_LLM_BASE_URL: emu.baseURL, OPENAI_API_KEY: 'sk-test', ARENA_LLM_DAILY_TOKENS: '1000' };
-    const refused = spawnScript('src/cli/main.ts', ['--db', db, '--task', 'market_round', '--seed', '3', '--seat', 'lab_2=llm:agent-m'], env);
-    refused.child.stdin.end();
-    assert.equal((await refused.exited).code, 2, `stdout:\n${refused.out()}`);
-    assert.match(refused.err(), /^--seat …=llm: No LLM seat now: the bot's LLM tokens for today \(UTC \d{4}-\d\d-\d\d\) are spent; LLM calls resume at 00:00 UTC\. Seat a scripted policy instead \(--seat lab_N=scripted:<policy>\)\.$/m);
-    assert.doesNotMatch(refused.out(), /Match started/);
-    assert.equal(emu.chatRequests().length, calls, 'no model was called');
-    // Under the budget the same seat plays.
-    const ok = spawnScript('src/cli/main.ts', ['--db', db, '--task', 'single_trade', '--seed', '1', '--round-seconds', '0', '--seat', 'lab_1=llm:agent-m'], { ...env, ARENA_LLM_DAILY_TOKENS: '100000' });
-    await ok.waitFor(/LLM seats: lab_1 \(agent-m\)/, 60_000);
-    ok.send('end');
-    ok.child.stdin.end();
-    assert.equal((await ok.exited).code, 0, `stderr:\n${ok.err()}`);
-  });
+  test(
+    'refuses an LLM seat up front when the daily token budget is spent, before any call',
+    { timeout: 60_000 },
+    async () => {
+      const db = join(tempDir(), 'arena.db');
+      const store = await openStore({ sqlitePath: db });
+      const day = new Date().toISOString().slice(0, 10);
+      await store.addLlmUsage({
+        day,
+        channelId: CONSOLE_CHANNEL,
+        matchId: 'm_earlier',
+        model: 'agent-m',
+        calls: 3,
+        promptTokens: 900,
+        completionTokens: 200,
+      });
+      await store.close();
+      const calls = emu.chatRequests().length;
+      const env = { ARENA_LLM_BASE_URL: emu.baseURL, OPENAI_API_KEY: 'sk-test', ARENA_LLM_DAILY_TOKENS: '1000' };
+      const refused = spawnScript(
+        'src/cli/main.ts',
+        ['--db', db, '--task', 'market_round', '--seed', '3', '--seat', 'lab_2=llm:agent-m'],
+        env,
+      );
+      refused.child.stdin.end();
+      assert.equal((await refused.exited).code, 2, `stdout:\n${refused.out()}`);
+      assert.match(
+        refused.err(),
+        /^--seat …=llm: No LLM seat now: the bot's LLM tokens for today \(UTC \d{4}-\d\d-\d\d\) are spent; LLM calls resume at 00:00 UTC\. Seat a scripted policy instead \(--seat lab_N=scripted:<policy>\)\.$/m,
+      );
+      assert.doesNotMatch(refused.out(), /Match started/);
+      assert.equal(emu.chatRequests().length, calls, 'no model was called');
+      // Under the budget the same seat plays.
+      const ok = spawnScript(
+        'src/cli/main.ts',
+        ['--db', db, '--task', 'single_trade', '--seed', '1', '--round-seconds', '0', '--seat', 'lab_1=llm:agent-m'],
+        { ...env, ARENA_LLM_DAILY_TOKENS: '100000' },
+      );
+      await ok.waitFor(/LLM seats: lab_1 \(agent-m\)/, 60_000);
+      ok.send('end');
+      ok.child.stdin.end();
+      assert.equal((await ok.exited).code, 0, `stderr:\n${ok.err()}`);
+    },
+  );
 
   test('without an endpoint it says the rule judge decides and refuses LLM seats', { timeout: 60_000 }, async () => {
     const db = join(tempDir(), 'arena.db');
-    const plain = spawnScript('src/cli/main.ts', ['--db', db, '--task', 'single_trade', '--seed', '1', '--round-seconds', '0']);
+    const plain = spawnScript('src/cli/main.ts', [
+      '--db',
+      db,
+      '--task',
+      'single_trade',
+      '--seed',
+      '1',
+      '--round-seconds',
+      '0',
+    ]);
     plain.send('end');
     plain.child.stdin.end();
     assert.equal((await plain.exited).code, 0);

@@ -13,10 +13,31 @@ import { tempDir } from './spawn.js';
 function runCompiled(dir: string, input: string, seed: number) {
   const packages = join(dir, `packages-${seed}.txt`);
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ARENA_PACKAGES_OUT: packages };
-  for (const k of ['LOG_LEVEL', 'DATABASE_URL', 'ARENA_CONFIG', 'OPENAI_API_KEY', 'ARENA_LLM_BASE_URL', 'ARENA_LLM_API_KEY']) delete env[k];
+  for (const k of [
+    'LOG_LEVEL',
+    'DATABASE_URL',
+    'ARENA_CONFIG',
+    'OPENAI_API_KEY',
+    'ARENA_LLM_BASE_URL',
+    'ARENA_LLM_API_KEY',
+  ])
+    delete env[k];
   const r = spawnSync(
     process.execPath,
-    ['--import', resolve('test/support/packages-hook.mjs'), resolve('scripts/run.mjs'), 'main', '--db', join(dir, `a-${seed}.db`), '--task', 'single_trade', '--seed', String(seed), '--round-seconds', '0'],
+    [
+      '--import',
+      resolve('test/support/packages-hook.mjs'),
+      resolve('scripts/run.mjs'),
+      'main',
+      '--db',
+      join(dir, `a-${seed}.db`),
+      '--task',
+      'single_trade',
+      '--seed',
+      String(seed),
+      '--round-seconds',
+      '0',
+    ],
     // In `dir`: the final charts go to ./data/charts of the working directory, never into the checkout.
     { cwd: dir, input, encoding: 'utf8', env, timeout: 280_000 },
   );
@@ -35,7 +56,18 @@ test('the console at its prompt has loaded no platform, chart, rating or LLM pac
   const r = runCompiled(tempDir(), 'me\nquit\n', 4);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /\[private → you\] Budget/);
-  for (const heavy of ['discord.js', '@slack/bolt', 'vega', 'vega-lite', '@resvg/resvg-js', 'openai', 'pg', 'openskill', 'fastify', 'rate-limiter-flexible']) {
+  for (const heavy of [
+    'discord.js',
+    '@slack/bolt',
+    'vega',
+    'vega-lite',
+    '@resvg/resvg-js',
+    'openai',
+    'pg',
+    'openskill',
+    'fastify',
+    'rate-limiter-flexible',
+  ]) {
     assert.ok(!r.packages.includes(heavy), `the console loaded ${heavy}; loaded: ${r.packages.join(', ')}`);
   }
   assert.ok(r.packages.includes('better-sqlite3'), 'the SQLite driver is loaded (the hook saw the packages)');

@@ -6,7 +6,22 @@ import type { Reply } from '../../../src/commands/types.js';
 import { mergeReplies } from '../../../src/chat/reply.js';
 
 const reply: Reply = {
-  public: [{ title: 'Lab A makes an offer', text: '`o_1` gives **b_0_1**', fields: [{ name: 'Leaderboard', value: '1. A\n2. B' }], buttons: [{ id: 'arena:accept offer:o_1', label: 'Accept o_1', command: 'accept offer:o_1', style: 'success', matchId: 'm_1' }] }],
+  public: [
+    {
+      title: 'Lab A makes an offer',
+      text: '`o_1` gives **b_0_1**',
+      fields: [{ name: 'Leaderboard', value: '1. A\n2. B' }],
+      buttons: [
+        {
+          id: 'arena:accept offer:o_1',
+          label: 'Accept o_1',
+          command: 'accept offer:o_1',
+          style: 'success',
+          matchId: 'm_1',
+        },
+      ],
+    },
+  ],
   private: [
     { userId: 'console:you', title: '✗ unknown_lab', text: 'no such lab' },
     { userId: 'console:someone-else', text: 'secret for someone else' },
@@ -46,10 +61,19 @@ describe('renderReply', () => {
   test('merged replies keep their order: a private answer shows before the round closes it set off', () => {
     const you = 'console:you';
     const command: Reply = { public: [], private: [{ userId: you, text: 'Allocated b_0_1 to j_0_0.' }] };
-    const close3: Reply = { public: [{ text: 'Round 3 closed' }, { text: 'Round 4 is open' }], private: [{ userId: you, text: 'your round 3 reward' }] };
-    const close4: Reply = mergeReplies({ public: [], private: [{ userId: you, text: 'nothing left to decide in round 4' }] }, { public: [{ text: 'Round 4 closed' }], private: [{ userId: you, text: 'your round 4 reward' }] });
+    const close3: Reply = {
+      public: [{ text: 'Round 3 closed' }, { text: 'Round 4 is open' }],
+      private: [{ userId: you, text: 'your round 3 reward' }],
+    };
+    const close4: Reply = mergeReplies(
+      { public: [], private: [{ userId: you, text: 'nothing left to decide in round 4' }] },
+      { public: [{ text: 'Round 4 closed' }], private: [{ userId: you, text: 'your round 4 reward' }] },
+    );
     const merged = mergeReplies(command, close3, close4);
-    assert.deepEqual(merged.private.map((p) => p.afterPublic), [0, 2, 2, 3]);
+    assert.deepEqual(
+      merged.private.map((p) => p.afterPublic),
+      [0, 2, 2, 3],
+    );
     const lines = renderReply(merged, { color: false, userId: you }).trimEnd().split('\n');
     assert.deepEqual(lines, [
       '    [private → you] Allocated b_0_1 to j_0_0.',

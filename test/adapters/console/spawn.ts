@@ -27,7 +27,12 @@ export const tempDir = (): string => mkdtempSync(join(tmpdir(), 'arena-console-'
  * directory (the console's ./data/charts) never lands in the checkout, and a developer's config/arena.json is
  * not read. The script and tsx are given by absolute path.
  */
-export function spawnScript(script: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}, cwd: string = tempDir()): Spawned {
+export function spawnScript(
+  script: string,
+  args: string[],
+  extraEnv: NodeJS.ProcessEnv = {},
+  cwd: string = tempDir(),
+): Spawned {
   // The test runner's own database settings are dropped; `extraEnv` may set its own.
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env.LOG_LEVEL;
@@ -44,15 +49,18 @@ export function spawnScript(script: string, args: string[], extraEnv: NodeJS.Pro
   child.stderr.setEncoding('utf8');
   child.stdout.on('data', (d: string) => {
     out += d;
-    for (const w of [...waiters]) if (w.re.test(out)) {
-      waiters.splice(waiters.indexOf(w), 1);
-      w.resolve();
-    }
+    for (const w of [...waiters])
+      if (w.re.test(out)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
   });
   child.stderr.on('data', (d: string) => (err += d));
   // The child may exit (match over) before it read all input: ignore EPIPE on our side.
   child.stdin.on('error', () => {});
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   return {
     child,
     out: () => out,
@@ -61,7 +69,10 @@ export function spawnScript(script: string, args: string[], extraEnv: NodeJS.Pro
     waitFor: (re, ms = 60_000) =>
       new Promise<void>((resolve, reject) => {
         if (re.test(out)) return resolve();
-        const timer = setTimeout(() => reject(new Error(`timed out waiting for ${re}; stdout:\n${out}\nstderr:\n${err}`)), ms);
+        const timer = setTimeout(
+          () => reject(new Error(`timed out waiting for ${re}; stdout:\n${out}\nstderr:\n${err}`)),
+          ms,
+        );
         waiters.push({
           re,
           resolve: () => {

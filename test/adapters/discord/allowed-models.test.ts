@@ -17,8 +17,16 @@ import { isEphemeral, payloadText, slash } from './helpers.js';
 const alice: EmulatorUser = { id: '350000000000000001', username: 'alice' };
 
 test('the default allow-list is the configured agent and judge models; an explicit list wins', async () => {
-  assert.deepEqual(allowedModelsOf(LlmConfigSchema.parse({ agentModel: 'small', judgeModel: 'judge', judgePanel: ['judge', 'other'] })), ['small', 'judge', 'other']);
-  assert.deepEqual(allowedModelsOf(LlmConfigSchema.parse({ agentModel: 'small', allowedModels: ['a', 'b'] })), ['a', 'b']);
+  assert.deepEqual(
+    allowedModelsOf(
+      LlmConfigSchema.parse({ agentModel: 'small', judgeModel: 'judge', judgePanel: ['judge', 'other'] }),
+    ),
+    ['small', 'judge', 'other'],
+  );
+  assert.deepEqual(allowedModelsOf(LlmConfigSchema.parse({ agentModel: 'small', allowedModels: ['a', 'b'] })), [
+    'a',
+    'b',
+  ]);
   assert.deepEqual(allowedModelsOf(LlmConfigSchema.parse({})), []);
   // The runtime's agent factory builds agents for allowed models only (so its cache holds at most the list).
   const rt = await createLlmRuntime(LlmConfigSchema.parse({ baseUrl: 'http://127.0.0.1:9/v1', agentModel: 'small' }));
@@ -37,7 +45,14 @@ describe('discord: seating a model outside the allow-list', () => {
     // Any model would have an agent (one that only says it is done: no network); the allow-list decides.
     const idle: SeatAgent = { act: async () => [] };
     const agentFor = () => idle;
-    rt = await startDiscord({ env: { DISCORD_TOKEN: 'MTIz.allow.SECRET' }, store, logger: pino({ level: 'silent' }), restApi: emu.restApi, softDeadlineMs: 60_000, hostOptions: { agentFor, allowedModels: ['small-local'] } });
+    rt = await startDiscord({
+      env: { DISCORD_TOKEN: 'MTIz.allow.SECRET' },
+      store,
+      logger: pino({ level: 'silent' }),
+      restApi: emu.restApi,
+      softDeadlineMs: 60_000,
+      hostOptions: { agentFor, allowedModels: ['small-local'] },
+    });
   });
   after(async () => {
     await rt.stop();
@@ -51,7 +66,10 @@ describe('discord: seating a model outside the allow-list', () => {
     const before = await store.lastSeq(id);
     const refused = await slash(emu, rt.bot, alice, 'seat', { lab: 'lab_2', agent: 'llm', model: 'gpt-4o' });
     const text = refused.messages.map((m) => payloadText(m.body)).join('\n');
-    assert.ok(refused.messages.every((m) => isEphemeral(m.body)), 'the error is private');
+    assert.ok(
+      refused.messages.every((m) => isEphemeral(m.body)),
+      'the error is private',
+    );
     assert.match(text, /model_not_allowed/);
     // Model names are untrusted text: escaped on Discord (shown as written, `gpt-4o`), never markup.
     assert.match(text, /Model gpt\\-4o is not allowed here\. Allowed models: small\\-local\./);

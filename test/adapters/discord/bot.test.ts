@@ -33,8 +33,23 @@ class FakeBackend implements CommandBackend {
     { name: 'status', description: 'Show', help: '', options: [], access: 'anyone' as const },
     { name: 'me', description: 'Me', help: '', options: [], access: 'seat' as const },
     { name: 'done', description: 'Done', help: '', options: [], access: 'seat' as const },
-    { name: 'pitch', description: 'Pitch', help: '', options: [{ name: 'text', description: 't', kind: 'text' as const, required: true }, { name: 'job', description: 'j', kind: 'jobs' as const, required: false }], access: 'seat' as const },
-    { name: 'allocate', description: 'Alloc', help: '', options: [{ name: 'blocks', description: 'b', kind: 'blocks' as const, required: true }], access: 'seat' as const },
+    {
+      name: 'pitch',
+      description: 'Pitch',
+      help: '',
+      options: [
+        { name: 'text', description: 't', kind: 'text' as const, required: true },
+        { name: 'job', description: 'j', kind: 'jobs' as const, required: false },
+      ],
+      access: 'seat' as const,
+    },
+    {
+      name: 'allocate',
+      description: 'Alloc',
+      help: '',
+      options: [{ name: 'blocks', description: 'b', kind: 'blocks' as const, required: true }],
+      access: 'seat' as const,
+    },
   ];
   calls: Call[] = [];
   /** When set, `status` waits for this promise (to test the soft deadline). */
@@ -51,17 +66,27 @@ class FakeBackend implements CommandBackend {
   completeCalls: { kind: string; typed: string; where: { command: string; option: string } }[] = [];
   async complete(_c: string, _caller: Caller, kind: string, typed: string, where: { command: string; option: string }) {
     this.completeCalls.push({ kind, typed, where });
-    return [{ name: 'b_0_0,b_0_1 (4 GPU)', value: 'b_0_0,b_0_1' }, { name: 'too long', value: 'x'.repeat(101) }];
+    return [
+      { name: 'b_0_0,b_0_1 (4 GPU)', value: 'b_0_0,b_0_1' },
+      { name: 'too long', value: 'x'.repeat(101) },
+    ];
   }
   async context() {
     return { matchId: 'm_1', seat: 'lab_0', phase: 'running' as const, round: 1 };
   }
   private async reply(name: string, caller: Caller): Promise<Reply> {
     if ((name === 'status' || name === 'me') && this.gate) await this.gate;
-    if (name === 'me') return { public: [], private: [{ userId: caller.userId, title: 'Your seat', text: 'budget 101.5' }] };
+    if (name === 'me')
+      return { public: [], private: [{ userId: caller.userId, title: 'Your seat', text: 'budget 101.5' }] };
     if (name === 'done') {
       return {
-        public: [{ title: 'Round 1 closed', text: 'trades: none', buttons: [{ id: 'arena:status', label: 'Status', command: 'status', style: 'secondary', matchId: 'm_1' }] }],
+        public: [
+          {
+            title: 'Round 1 closed',
+            text: 'trades: none',
+            buttons: [{ id: 'arena:status', label: 'Status', command: 'status', style: 'secondary', matchId: 'm_1' }],
+          },
+        ],
         private: [
           { userId: caller.userId, text: 'your reward 0.1' },
           { userId: `discord:${bob.id}`, text: 'bob reward 0.2' },
@@ -69,13 +94,26 @@ class FakeBackend implements CommandBackend {
       };
     }
     return {
-      public: [{ title: name, text: `ran ${name}`, fields: [{ name: DEADLINE_FIELD, value: new Date(1_900_000_000_000).toISOString() }], buttons: [{ id: 'x', label: 'Accept o_1', command: 'accept offer:o_1', style: 'success', matchId: 'm_1' }, { id: 'y', label: 'Long', command: `message text:"${'x'.repeat(120)}"`, style: 'primary', matchId: 'm_1' }] }],
+      public: [
+        {
+          title: name,
+          text: `ran ${name}`,
+          fields: [{ name: DEADLINE_FIELD, value: new Date(1_900_000_000_000).toISOString() }],
+          buttons: [
+            { id: 'x', label: 'Accept o_1', command: 'accept offer:o_1', style: 'success', matchId: 'm_1' },
+            { id: 'y', label: 'Long', command: `message text:"${'x'.repeat(120)}"`, style: 'primary', matchId: 'm_1' },
+          ],
+        },
+      ],
       private: [],
     };
   }
 }
 
-const callbacks = (reqs: RecordedRequest[]) => reqs.filter((r) => r.path.endsWith('/callback')).map((r) => r.body as { type: number; data?: Record<string, unknown> });
+const callbacks = (reqs: RecordedRequest[]) =>
+  reqs
+    .filter((r) => r.path.endsWith('/callback'))
+    .map((r) => r.body as { type: number; data?: Record<string, unknown> });
 
 describe('discord bot against the emulator (fake backend)', () => {
   const emu = new DiscordEmulator({ roleIds: ['400000000000000009'] });
@@ -85,8 +123,18 @@ describe('discord bot against the emulator (fake backend)', () => {
 
   before(async () => {
     await emu.start();
-    const logger = pino({ level: 'info' }, new Writable({ write: (c: Buffer, _e, cb) => (logLines.push(String(c)), cb()) }));
-    bot = await startDiscordBot({ backend, token: TOKEN, logger, restApi: emu.restApi, adminRoleId: '400000000000000009', softDeadlineMs: 60_000 });
+    const logger = pino(
+      { level: 'info' },
+      new Writable({ write: (c: Buffer, _e, cb) => (logLines.push(String(c)), cb()) }),
+    );
+    bot = await startDiscordBot({
+      backend,
+      token: TOKEN,
+      logger,
+      restApi: emu.restApi,
+      adminRoleId: '400000000000000009',
+      softDeadlineMs: 60_000,
+    });
   });
   after(async () => {
     await bot.stop();
@@ -111,7 +159,10 @@ describe('discord bot against the emulator (fake backend)', () => {
     assert.match(ids[1]!, /^arena#/);
     assert.ok(ids.every((i) => i.length <= 100));
     const embed = (cbs[0]!.data!.embeds as { fields?: { value: string }[] }[])[0]!;
-    assert.deepEqual(embed.fields!.map((f) => f.value), ['<t:1900000000:R> (<t:1900000000:T>)']);
+    assert.deepEqual(
+      embed.fields!.map((f) => f.value),
+      ['<t:1900000000:R> (<t:1900000000:T>)'],
+    );
     assert.deepEqual(cbs[0]!.data!.allowed_mentions, { parse: [] });
     assert.equal(backend.calls.at(-1)!.caller.userId, `discord:${alice.id}`);
   });
@@ -133,7 +184,11 @@ describe('discord bot against the emulator (fake backend)', () => {
     const edit = reqs.find((r) => r.method === 'PATCH' && r.path.endsWith('/messages/@original'));
     assert.ok(edit, 'deferred reply edited');
     assert.match(JSON.stringify(edit.body), /Round 1 closed/);
-    assert.match(JSON.stringify(edit.body), /"custom_id":"arena-inbox"/, 'held private posts are announced by a button');
+    assert.match(
+      JSON.stringify(edit.body),
+      /"custom_id":"arena-inbox"/,
+      'held private posts are announced by a button',
+    );
     const follow = reqs.filter((r) => r.method === 'POST' && r.path.includes('/webhooks/'));
     assert.equal(follow.length, 1);
     assert.equal((follow[0]!.body as { flags: number }).flags, 64);
@@ -143,18 +198,29 @@ describe('discord bot against the emulator (fake backend)', () => {
     const b = emu.dispatchSlash(bob, 'arena', 'me');
     await bot.handled(b.id);
     const bobReqs = emu.forInteraction(b);
-    const bobPosts = [...callbacks(bobReqs).map((c) => c.data), ...bobReqs.filter((r) => r.path.includes('/webhooks/')).map((r) => r.body as Record<string, unknown>)];
+    const bobPosts = [
+      ...callbacks(bobReqs).map((c) => c.data),
+      ...bobReqs.filter((r) => r.path.includes('/webhooks/')).map((r) => r.body as Record<string, unknown>),
+    ];
     assert.ok(bobPosts.some((p) => JSON.stringify(p).includes('bob reward') && p!.flags === 64));
   });
 
   test('a command still running after the soft deadline is deferred, then edited (or replaced by an ephemeral follow-up)', async () => {
     let open!: () => void;
     backend.gate = new Promise((r) => (open = r));
-    const slowBot = await startDiscordBot({ backend, token: TOKEN, logger: pino({ level: 'silent' }), restApi: emu.restApi, softDeadlineMs: 1 });
+    const slowBot = await startDiscordBot({
+      backend,
+      token: TOKEN,
+      logger: pino({ level: 'silent' }),
+      restApi: emu.restApi,
+      softDeadlineMs: 1,
+    });
     try {
       const d = emu.dispatchSlash(alice, 'arena', 'status');
       // Both bots receive the dispatch; wait for the deferral of either, then let the command finish.
-      await emu.waitFor((r) => r.path.startsWith(`/api/v10/interactions/${d.id}/`) && (r.body as { type: number }).type === 5);
+      await emu.waitFor(
+        (r) => r.path.startsWith(`/api/v10/interactions/${d.id}/`) && (r.body as { type: number }).type === 5,
+      );
       open();
       await Promise.all([bot.handled(d.id), slowBot.handled(d.id)]);
       assert.ok(emu.forInteraction(d).some((r) => r.method === 'PATCH' && r.path.endsWith('/@original')));
@@ -162,12 +228,18 @@ describe('discord bot against the emulator (fake backend)', () => {
       let open2!: () => void;
       backend.gate = new Promise((r) => (open2 = r));
       const p = emu.dispatchSlash(alice, 'arena', 'me');
-      await emu.waitFor((r) => r.path.startsWith(`/api/v10/interactions/${p.id}/`) && (r.body as { type: number }).type === 5);
+      await emu.waitFor(
+        (r) => r.path.startsWith(`/api/v10/interactions/${p.id}/`) && (r.body as { type: number }).type === 5,
+      );
       open2();
       await Promise.all([bot.handled(p.id), slowBot.handled(p.id)]);
       const reqs = emu.forInteraction(p);
       assert.ok(reqs.some((r) => r.method === 'DELETE' && r.path.endsWith('/messages/@original')));
-      assert.ok(reqs.some((r) => r.method === 'POST' && r.path.includes('/webhooks/') && (r.body as { flags?: number }).flags === 64));
+      assert.ok(
+        reqs.some(
+          (r) => r.method === 'POST' && r.path.includes('/webhooks/') && (r.body as { flags?: number }).flags === 64,
+        ),
+      );
     } finally {
       backend.gate = null;
       await slowBot.stop();
@@ -178,16 +250,41 @@ describe('discord bot against the emulator (fake backend)', () => {
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
     const held = new MemoryInbox();
-    await held.add(emu.channelId, [{ userId: `discord:${alice.id}`, text: 'held for you while the database was slow' }]);
-    const slowInbox: PrivateInbox = { add: (c, p) => held.add(c, p), take: async (u, c) => (await gate, held.take(u, c)) };
-    const slowBot = await startDiscordBot({ backend, token: TOKEN, logger: pino({ level: 'silent' }), restApi: emu.restApi, softDeadlineMs: 1, inbox: slowInbox });
+    await held.add(emu.channelId, [
+      { userId: `discord:${alice.id}`, text: 'held for you while the database was slow' },
+    ]);
+    const slowInbox: PrivateInbox = {
+      add: (c, p) => held.add(c, p),
+      take: async (u, c) => (await gate, held.take(u, c)),
+    };
+    const slowBot = await startDiscordBot({
+      backend,
+      token: TOKEN,
+      logger: pino({ level: 'silent' }),
+      restApi: emu.restApi,
+      softDeadlineMs: 1,
+      inbox: slowInbox,
+    });
     try {
       const d = emu.dispatchButton(alice, INBOX_BUTTON_ID);
-      const deferral = await emu.waitFor((r) => r.path.startsWith(`/api/v10/interactions/${d.id}/`) && (r.body as { type: number }).type === 5);
-      assert.equal((deferral.body as { data?: { flags?: number } }).data?.flags, 64, 'deferred ephemerally: the answer is private');
+      const deferral = await emu.waitFor(
+        (r) => r.path.startsWith(`/api/v10/interactions/${d.id}/`) && (r.body as { type: number }).type === 5,
+      );
+      assert.equal(
+        (deferral.body as { data?: { flags?: number } }).data?.flags,
+        64,
+        'deferred ephemerally: the answer is private',
+      );
       open();
       await Promise.all([bot.handled(d.id), slowBot.handled(d.id)]);
-      const answered = emu.forInteraction(d).some((r) => r.method === 'POST' && r.path.includes('/webhooks/') && JSON.stringify(r.body).includes('held for you while the database was slow'));
+      const answered = emu
+        .forInteraction(d)
+        .some(
+          (r) =>
+            r.method === 'POST' &&
+            r.path.includes('/webhooks/') &&
+            JSON.stringify(r.body).includes('held for you while the database was slow'),
+        );
       assert.ok(answered, 'the held post arrives as a follow-up');
     } finally {
       await slowBot.stop();
@@ -229,7 +326,13 @@ describe('discord bot against the emulator (fake backend)', () => {
     assert.equal(cb.type, 9);
     assert.equal(backend.calls.length, before, 'no command ran yet');
     const modal = cb.data as { custom_id: string; components: { type: number; component: { custom_id: string } }[] };
-    assert.deepEqual(modal.components.map((c) => [c.type, c.component.custom_id]), [[18, 'text'], [18, 'job']]);
+    assert.deepEqual(
+      modal.components.map((c) => [c.type, c.component.custom_id]),
+      [
+        [18, 'text'],
+        [18, 'job'],
+      ],
+    );
     const m = emu.dispatchModal(alice, modal.custom_id, { text: 'I need j_0_1 done by round 2', job: 'j_0_1' });
     await bot.handled(m.id);
     assert.deepEqual(backend.calls.at(-1)!.options, { text: 'I need j_0_1 done by round 2', job: 'j_0_1' });
@@ -245,16 +348,28 @@ describe('discord bot against the emulator (fake backend)', () => {
   });
 
   test('autocomplete passes kind, typed text and option to the backend and answers with type 8 choices ≤ 100 chars', async () => {
-    const d = emu.dispatchAutocomplete(alice, 'arena', 'allocate', [{ name: 'blocks', type: 3, value: 'b_0_0,b_0_', focused: true }]);
+    const d = emu.dispatchAutocomplete(alice, 'arena', 'allocate', [
+      { name: 'blocks', type: 3, value: 'b_0_0,b_0_', focused: true },
+    ]);
     await bot.handled(d.id);
-    assert.deepEqual(backend.completeCalls.at(-1), { kind: 'blocks', typed: 'b_0_0,b_0_', where: { command: 'allocate', option: 'blocks' } });
+    assert.deepEqual(backend.completeCalls.at(-1), {
+      kind: 'blocks',
+      typed: 'b_0_0,b_0_',
+      where: { command: 'allocate', option: 'blocks' },
+    });
     const cb = callbacks(emu.forInteraction(d))[0]!;
     assert.equal(cb.type, 8);
-    assert.deepEqual((cb.data as { choices: unknown[] }).choices, [{ name: 'b_0_0,b_0_1 (4 GPU)', value: 'b_0_0,b_0_1' }]);
+    assert.deepEqual((cb.data as { choices: unknown[] }).choices, [
+      { name: 'b_0_0,b_0_1 (4 GPU)', value: 'b_0_0,b_0_1' },
+    ]);
   });
 
   test('admins: Manage Server permission or the configured role; others not', async () => {
-    for (const [u, admin] of [[alice, false], [bob, true], [mod, true]] as const) {
+    for (const [u, admin] of [
+      [alice, false],
+      [bob, true],
+      [mod, true],
+    ] as const) {
       const d = emu.dispatchSlash(u, 'arena', 'status');
       await bot.handled(d.id);
       assert.equal(backend.calls.at(-1)!.caller.isAdmin, admin, u.username);
@@ -263,8 +378,13 @@ describe('discord bot against the emulator (fake backend)', () => {
 
   test('publish posts public posts to the channel with the bot token, and holds private ones', async () => {
     const n = emu.requests.length;
-    await bot.publish(emu.channelId, { public: [{ title: 'Round 2 closed (timer)', text: 'no trades' }], private: [{ userId: `discord:${alice.id}`, text: 'alice close reward' }] });
-    const posts = emu.requests.slice(n).filter((r) => r.method === 'POST' && r.path === `/api/v10/channels/${emu.channelId}/messages`);
+    await bot.publish(emu.channelId, {
+      public: [{ title: 'Round 2 closed (timer)', text: 'no trades' }],
+      private: [{ userId: `discord:${alice.id}`, text: 'alice close reward' }],
+    });
+    const posts = emu.requests
+      .slice(n)
+      .filter((r) => r.method === 'POST' && r.path === `/api/v10/channels/${emu.channelId}/messages`);
     assert.equal(posts.length, 1);
     assert.equal(posts[0]!.authorization, `Bot ${TOKEN}`);
     assert.doesNotMatch(JSON.stringify(posts[0]!.body), /alice close reward/);

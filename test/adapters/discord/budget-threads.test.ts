@@ -35,7 +35,7 @@ const BUDGETS = { dailyTokens: 200_000, channelDailyTokens: 100_000, personDaily
 const WAIT_REPLY = JSON.stringify({ plan: null, actions: [{ action_type: 'wait' }], pitch: null });
 const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 
-describe('discord: one host in four threads cannot spend another server\'s LLM budget', () => {
+describe("discord: one host in four threads cannot spend another server's LLM budget", () => {
   const emu = new DiscordEmulator();
   let server2: Place;
   let llm: OpenAiEmulator;
@@ -52,7 +52,15 @@ describe('discord: one host in four threads cannot spend another server\'s LLM b
       }),
     });
     store = await openStore({ sqlitePath: ':memory:' });
-    const config = LlmConfigSchema.parse({ baseUrl: llm.baseURL, agentModel: 'agent-m', judgeModel: 'judge-m', timeoutMs: 10_000, maxRetries: 0, maxOutputTokens: 16, ...BUDGETS });
+    const config = LlmConfigSchema.parse({
+      baseUrl: llm.baseURL,
+      agentModel: 'agent-m',
+      judgeModel: 'judge-m',
+      timeoutMs: 10_000,
+      maxRetries: 0,
+      maxOutputTokens: 16,
+      ...BUDGETS,
+    });
     const runtime = await createLlmRuntime(config, pino({ level: 'silent' }), store);
     assert.ok(runtime.agentFor && runtime.judge && runtime.llmSeatRefusal);
     rt = await startDiscord({
@@ -80,7 +88,12 @@ describe('discord: one host in four threads cannot spend another server\'s LLM b
   });
 
   /** A command in `at`; then the host's background work (agent turns) is let finish. */
-  async function slash(user: EmulatorUser, at: Place, sub: string, opts: Record<string, string | number> = {}): Promise<Answer> {
+  async function slash(
+    user: EmulatorUser,
+    at: Place,
+    sub: string,
+    opts: Record<string, string | number> = {},
+  ): Promise<Answer> {
     const a = await slashAt(emu, rt.bot, user, sub, opts, at);
     await rt.host.idle();
     return a;
@@ -94,7 +107,7 @@ describe('discord: one host in four threads cannot spend another server\'s LLM b
   }
   const tokensOf = (rows: LlmUsageRecord[]) => rows.reduce((n, r) => n + r.tokens, 0);
 
-  test('her spend stops at her budget, counted against the parent channel; another server\'s seat and judge run', async () => {
+  test("her spend stops at her budget, counted against the parent channel; another server's seat and judge run", async () => {
     const parent = emu.channelId;
     const threads: Place[] = Array.from({ length: 4 }, () => emu.addThread(parent));
     const seatAnswers: string[] = [];
@@ -105,30 +118,53 @@ describe('discord: one host in four threads cannot spend another server\'s LLM b
       seatAnswers.push(text(await slash(mallory, t, 'seat', { lab: 'lab_1', agent: 'llm', model: 'agent-m' })));
       await slash(mallory, t, 'join', { lab: 'lab_0' });
       await slash(mallory, t, 'start');
-      for (let round = 0; round < 5 && (await rt.host.current(t.channelId)) !== null; round++) await slash(mallory, t, 'done');
+      for (let round = 0; round < 5 && (await rt.host.current(t.channelId)) !== null; round++)
+        await slash(mallory, t, 'done');
     }
     const hers = (await usage()).filter((r) => r.matchId !== null && matchIds.includes(r.matchId));
     // Counted against the threads' parent channel and against her.
-    assert.deepEqual([...new Set(hers.map((r) => r.channelId))], [parent], 'every thread counts against its parent channel');
+    assert.deepEqual(
+      [...new Set(hers.map((r) => r.channelId))],
+      [parent],
+      'every thread counts against its parent channel',
+    );
     assert.deepEqual([...new Set(hers.map((r) => r.personId))], [`discord:${mallory.id}`]);
     const spent = tokensOf(hers);
     assert.ok(spent > 0, 'her seats were asked');
     assert.ok(spent <= BUDGETS.personDailyTokens + PER_CALL, `she spent ${spent}: at most her budget plus one call`);
-    assert.ok(hers.some((r) => r.refused > 0), 'her seats were refused once her budget was spent');
+    assert.ok(
+      hers.some((r) => r.refused > 0),
+      'her seats were refused once her budget was spent',
+    );
     // Once spent, seating a model is refused up front, privately, saying why and what to do instead.
     const refused = seatAnswers.filter((s) => /budget_exhausted/.test(s));
     assert.ok(refused.length >= 1, `a later thread's LLM seat is refused: ${seatAnswers.join(' | ')}`);
-    assert.match(refused[0]!, /No LLM seat now: this match's host has used their LLM tokens for today \(UTC \d{4}-\d\d-\d\d\); their LLM calls resume at 00:00 UTC\. Seat a scripted policy/);
+    assert.match(
+      refused[0]!,
+      /No LLM seat now: this match's host has used their LLM tokens for today \(UTC \d{4}-\d\d-\d\d\); their LLM calls resume at 00:00 UTC\. Seat a scripted policy/,
+    );
     // The seat whose call was refused says why in its channel.
-    assert.match(publicMessages(emu).map((m) => payloadText(m.body)).join('\n'), /today's LLM token budget of this match's host is spent \(it resets at 00:00 UTC\)/);
+    assert.match(
+      publicMessages(emu)
+        .map((m) => payloadText(m.body))
+        .join('\n'),
+      /today's LLM token budget of this match's host is spent \(it resets at 00:00 UTC\)/,
+    );
 
     // Olga, in another server: her LLM seat is asked and the LLM judge decides her round. She picks a world
     // where her pitch and her LLM seat's truthful pitch are contenders, so the judge does ask its model
     // (with one pitch that can win it would not, budget or no budget).
     const seed = contestedSeed(0, ['lab_0', 'lab_1']);
     const theirs = honest(market(seed), 'lab_1');
-    const seatReply = JSON.stringify({ plan: null, actions: [{ action_type: 'wait' }], pitch: { message: theirs.text, job_ids: theirs.jobs } });
-    llm.setResponder((req) => ({ content: req.body?.model === 'judge-m' ? verdictFor(req, () => v(0.6)) : seatReply, usage: { prompt_tokens: PER_CALL, completion_tokens: 0 } }));
+    const seatReply = JSON.stringify({
+      plan: null,
+      actions: [{ action_type: 'wait' }],
+      pitch: { message: theirs.text, job_ids: theirs.jobs },
+    });
+    llm.setResponder((req) => ({
+      content: req.body?.model === 'judge-m' ? verdictFor(req, () => v(0.6)) : seatReply,
+      usage: { prompt_tokens: PER_CALL, completion_tokens: 0 },
+    }));
     const before = llm.chatRequests().length;
     await slash(olga, server2, 'new', { task: 'market_round', round_seconds: 0, seed });
     const seated = await slash(olga, server2, 'seat', { lab: 'lab_1', agent: 'llm', model: 'agent-m' });
@@ -145,15 +181,23 @@ describe('discord: one host in four threads cannot spend another server\'s LLM b
     assert.notEqual(decision.judgeId, RULE_JUDGE_ID, 'the LLM judge decided, not the fallback');
     assert.ok(!decision.meta?.fallback, 'no fallback');
     const hersToo = (await usage()).filter((r) => r.matchId === m.id);
-    assert.ok(hersToo.some((r) => r.model === 'agent-m' && r.calls > 0), "olga's LLM seat was asked");
-    assert.ok(hersToo.every((r) => r.refused === 0), 'nothing of hers was refused');
+    assert.ok(
+      hersToo.some((r) => r.model === 'agent-m' && r.calls > 0),
+      "olga's LLM seat was asked",
+    );
+    assert.ok(
+      hersToo.every((r) => r.refused === 0),
+      'nothing of hers was refused',
+    );
     assert.ok(llm.chatRequests().length > before);
     const day = tokensOf(await usage());
     assert.ok(day < BUDGETS.dailyTokens, "the deployment's day is not spent");
     // DUMP_BUDGET=1 prints the figures.
     if (process.env.DUMP_BUDGET) {
       const refusedCalls = hers.reduce((n, r) => n + r.refused, 0);
-      console.log(`mallory: ${spent} tokens in ${hers.reduce((n, r) => n + r.calls, 0)} calls, ${refusedCalls} refused, ${refused.length} of 4 LLM seats refused up front; olga: ${tokensOf(hersToo)} tokens, judge ${decision.judgeId}; deployment ${day} of ${BUDGETS.dailyTokens}`);
+      console.log(
+        `mallory: ${spent} tokens in ${hers.reduce((n, r) => n + r.calls, 0)} calls, ${refusedCalls} refused, ${refused.length} of 4 LLM seats refused up front; olga: ${tokensOf(hersToo)} tokens, judge ${decision.judgeId}; deployment ${day} of ${BUDGETS.dailyTokens}`,
+      );
     }
   });
 });

@@ -55,22 +55,48 @@ describe('discord: the offer builder', () => {
     const parts = modalParts(modal);
     assert.deepEqual([...parts.keys()], ['to', 'give', 'want', 'credits', 'msg']);
     const obs = observe(m.state!, labA);
-    assert.deepEqual((parts.get('to')!.options as Json[]).map((o) => o.value).sort(), obs.labs.filter((l) => !l.finished).map((l) => l.id).sort(), 'the labs alice can trade with');
-    assert.deepEqual((parts.get('give')!.options as Json[]).map((o) => o.value), obs.self.blocks.filter((b) => b.status === 'available' || b.status === 'reserved').map((b) => b.id), 'her own tradable blocks');
+    assert.deepEqual(
+      (parts.get('to')!.options as Json[]).map((o) => o.value).sort(),
+      obs.labs
+        .filter((l) => !l.finished)
+        .map((l) => l.id)
+        .sort(),
+      'the labs alice can trade with',
+    );
+    assert.deepEqual(
+      (parts.get('give')!.options as Json[]).map((o) => o.value),
+      obs.self.blocks.filter((b) => b.status === 'available' || b.status === 'reserved').map((b) => b.id),
+      'her own tradable blocks',
+    );
     const wantable = (parts.get('want')!.options as Json[]).map((o) => o.value as string);
-    assert.ok(wantable.length > 0 && wantable.every((id) => m.state!.blocks[id]!.owner !== labA), 'only other labs\' blocks are wanted');
+    assert.ok(
+      wantable.length > 0 && wantable.every((id) => m.state!.blocks[id]!.owner !== labA),
+      "only other labs' blocks are wanted",
+    );
 
     // Submit: bob's lab, one of his blocks, 5 credits, a note. No id typed: every value is an option picked.
     const bobBlock = observe(m.state!, labB).self.blocks.find((b) => b.status === 'available')!.id;
     assert.ok(wantable.includes(bobBlock));
-    const submit = emu.dispatchModal(alice, modal.custom_id as string, { to: [labB], give: [], want: [bobBlock], credits: '5', msg: 'five credits for one block' }, undefined, mine.body);
+    const submit = emu.dispatchModal(
+      alice,
+      modal.custom_id as string,
+      { to: [labB], give: [], want: [bobBlock], credits: '5', msg: 'five credits for one block' },
+      undefined,
+      mine.body,
+    );
     await bot.handled(submit.id);
     const sent = answerOf(emu, submit);
-    assert.ok(sent.messages.some((x) => !isEphemeral(x.body) && /makes an offer/.test(JSON.stringify(x.body))), 'the offer is announced');
+    assert.ok(
+      sent.messages.some((x) => !isEphemeral(x.body) && /makes an offer/.test(JSON.stringify(x.body))),
+      'the offer is announced',
+    );
     m = (await host.current(emu.channelId))!;
     const made = Object.values(m.state!.offers).find((o) => o.from === labA && o.to === labB)!;
     assert.ok(made, 'the offer exists');
-    assert.deepEqual([made.requestedBlockIds, made.offeredBlockIds, made.payment, made.message], [[bobBlock], [], 5, 'five credits for one block']);
+    assert.deepEqual(
+      [made.requestedBlockIds, made.offeredBlockIds, made.payment, made.message],
+      [[bobBlock], [], 5, 'five credits for one block'],
+    );
 
     // bob's Counter opens the builder pre-filled with the offer mirrored; then he accepts with his Accept button.
     const inbox = await click(emu, bot, bob, 'arena-inbox');
@@ -80,13 +106,28 @@ describe('discord: the offer builder', () => {
     assert.equal(counter.callbacks[0]!.type, 9);
     const cparts = modalParts(counter.callbacks[0]!.data!);
     assert.ok(!cparts.has('to'), 'a counter goes back to the sender: no lab to pick');
-    assert.deepEqual((cparts.get('give')!.options as Json[]).filter((o) => o.default).map((o) => o.value), [bobBlock], 'pre-filled: the block alice asked for');
+    assert.deepEqual(
+      (cparts.get('give')!.options as Json[]).filter((o) => o.default).map((o) => o.value),
+      [bobBlock],
+      'pre-filled: the block alice asked for',
+    );
     const accepted = await click(emu, bot, bob, `arena:@${m.id} accept offer:${made.id}`, bobPost.body);
     assert.ok(accepted.callbacks.length >= 1);
     m = (await host.current(emu.channelId))!;
     assert.equal(m.state!.blocks[bobBlock]!.owner, labA, 'the trade executed');
     assert.deepEqual(emu.refused, [], 'no request broke a documented Discord limit');
-    if (process.env.DUMP_BUILDER) console.log(JSON.stringify({ modal, submitted: { custom_id: modal.custom_id, to: [labB], give: [], want: [bobBlock], credits: '5' }, announced: sent.messages.map((x) => x.body) }, null, 2));
+    if (process.env.DUMP_BUILDER)
+      console.log(
+        JSON.stringify(
+          {
+            modal,
+            submitted: { custom_id: modal.custom_id, to: [labB], give: [], want: [bobBlock], credits: '5' },
+            announced: sent.messages.map((x) => x.body),
+          },
+          null,
+          2,
+        ),
+      );
   });
 
   test('limits: the builder of every seat of 40 coalition_market worlds fits a Discord modal', () => {
@@ -98,7 +139,9 @@ describe('discord: the offer builder', () => {
         const form = offerForm(m, observe(state, lab));
         const modal = offerModalJson(form) as unknown as Json;
         assert.deepEqual(modalErrors(modal), [], `seed ${seed} ${lab}`);
-        const counts = (modal.components as Json[]).map((c) => (((c.component as Json).options as unknown[] | undefined) ?? []).length);
+        const counts = (modal.components as Json[]).map(
+          (c) => (((c.component as Json).options as unknown[] | undefined) ?? []).length,
+        );
         worst = { options: Math.max(worst.options, ...counts), labs: Math.max(worst.labs, form.targets.length + 1) };
       }
     }

@@ -34,7 +34,14 @@ describe('discord: private posts and buttons of two channels', () => {
     A = { guildId: emu.guildId, channelId: emu.channelId };
     B = { guildId: emu.guildId, channelId: nextId() };
     store = await openStore({ sqlitePath: ':memory:' });
-    rt = await startDiscord({ env: { DISCORD_TOKEN: 'MTIz.fake.SECRET' }, store, logger: pino({ level: 'silent' }), restApi: emu.restApi, softDeadlineMs: 60_000, hostOptions: { clock: new FakeClock(), autoDone: false } });
+    rt = await startDiscord({
+      env: { DISCORD_TOKEN: 'MTIz.fake.SECRET' },
+      store,
+      logger: pino({ level: 'silent' }),
+      restApi: emu.restApi,
+      softDeadlineMs: 60_000,
+      hostOptions: { clock: new FakeClock(), autoDone: false },
+    });
   });
   after(async () => {
     await rt.stop();
@@ -42,13 +49,17 @@ describe('discord: private posts and buttons of two channels', () => {
     await emu.close();
   });
 
-  const slash = (user: EmulatorUser, at: Place, sub: string, opts: Record<string, string | number> = {}) => slashAt(emu, rt.bot, user, sub, opts, at);
+  const slash = (user: EmulatorUser, at: Place, sub: string, opts: Record<string, string | number> = {}) =>
+    slashAt(emu, rt.bot, user, sub, opts, at);
   const press = (user: EmulatorUser, at: Place, customId: string) => click(emu, rt.bot, user, customId, undefined, at);
   const text = (a: Answer) => a.messages.map((m) => payloadText(m.body)).join('\n');
   const load = async (id: string): Promise<HostedMatch> => replay(await store.load(id))!;
 
   /** A running single_trade match in `at` hosted by `host` with Bob; returns it and each one's lab. */
-  async function matchWithBob(host: EmulatorUser, at: Place): Promise<{ m: HostedMatch; hostLab: string; bobLab: string }> {
+  async function matchWithBob(
+    host: EmulatorUser,
+    at: Place,
+  ): Promise<{ m: HostedMatch; hostLab: string; bobLab: string }> {
     await slash(host, at, 'new', { task: 'single_trade', round_seconds: 0 });
     await slash(host, at, 'join');
     await slash(bob, at, 'join');
@@ -57,7 +68,11 @@ describe('discord: private posts and buttons of two channels', () => {
     return { m, hostLab: rt.host.seatOf(m, `discord:${host.id}`)!, bobLab: rt.host.seatOf(m, `discord:${bob.id}`)! };
   }
   /** `host` offers Bob its first block for 1 credit: Bob's private copy (with Accept) waits in the inbox. */
-  async function offerToBob(host: EmulatorUser, at: Place, g: { m: HostedMatch; hostLab: string; bobLab: string }): Promise<string> {
+  async function offerToBob(
+    host: EmulatorUser,
+    at: Place,
+    g: { m: HostedMatch; hostLab: string; bobLab: string },
+  ): Promise<string> {
     const m = (await rt.host.current(at.channelId))!;
     const give = Object.values(m.state!.blocks).find((b) => b.owner === g.hostLab)!.id;
     const sent = await slash(host, at, 'offer', { to: g.bobLab, give, pay: 1 });
@@ -82,7 +97,7 @@ describe('discord: private posts and buttons of two channels', () => {
     const heldB = inB.messages.filter((m) => isEphemeral(m.body) && /offers you o_1/.test(payloadText(m.body)));
     assert.equal(heldB.length, 1, "B's own private offer is shown in B");
     assert.ok(bIds.includes(`arena:@${b.m.id} accept offer:o_1`), "B's Accept button names match B");
-    assert.ok(!bIds.some((id) => id.includes(a.m.id)), "no button of match A in channel B");
+    assert.ok(!bIds.some((id) => id.includes(a.m.id)), 'no button of match A in channel B');
 
     // Pressing A's Accept button (as the bug showed it) in B: refused privately; nothing moves anywhere.
     const seqA = await store.lastSeq(a.m.id);
@@ -100,7 +115,10 @@ describe('discord: private posts and buttons of two channels', () => {
     // Bob's next command in A shows A's held offer (it waited for channel A), with A's buttons.
     const inA = await slash(bob, A, 'status');
     const aIds = inA.messages.flatMap((m) => buttonIds(m.body));
-    assert.ok(inA.messages.some((m) => isEphemeral(m.body) && /offers you o_1/.test(payloadText(m.body))), "A's private offer is shown in A");
+    assert.ok(
+      inA.messages.some((m) => isEphemeral(m.body) && /offers you o_1/.test(payloadText(m.body))),
+      "A's private offer is shown in A",
+    );
     assert.ok(aIds.includes(`arena:@${a.m.id} accept offer:o_1`));
     assert.ok(!aIds.some((id) => id.includes(b.m.id)));
 
@@ -113,7 +131,10 @@ describe('discord: private posts and buttons of two channels', () => {
     const seqA2 = await store.lastSeq(a2.m.id);
     const stale = await press(bob, A, `arena:@${a.m.id} accept offer:o_1`);
     assert.ok(isEphemeral(stale.messages[0]!.body));
-    assert.match(text(stale), /button_match_over[\s\S]*earlier match in this channel[\s\S]*has ended\. Nothing was changed/);
+    assert.match(
+      text(stale),
+      /button_match_over[\s\S]*earlier match in this channel[\s\S]*has ended\. Nothing was changed/,
+    );
     assert.equal(await store.lastSeq(a2.m.id), seqA2, "A2's log did not grow");
     assert.equal(await store.lastSeq(a.m.id), seqA + 1, 'match A only got its end event');
     assert.equal((await load(a2.m.id)).state!.offers['o_1']!.status, 'active', "A2's o_1 is still open");

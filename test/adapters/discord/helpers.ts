@@ -2,7 +2,13 @@
 import type { DiscordBot } from '../../../src/adapters/discord/bot.js';
 import { after, before } from 'node:test';
 import { pino } from 'pino';
-import { DiscordEmulator, type Dispatched, type EmulatorUser, type Place, type RecordedRequest } from '../../emulators/discord.js';
+import {
+  DiscordEmulator,
+  type Dispatched,
+  type EmulatorUser,
+  type Place,
+  type RecordedRequest,
+} from '../../emulators/discord.js';
 import { startDiscord, type DiscordRuntime, type StartDiscordOptions } from '../../../src/app/discord.js';
 import { openStore, type EventStore } from '../../../src/store/index.js';
 
@@ -26,7 +32,9 @@ export interface Answer {
 
 export function answerOf(emu: DiscordEmulator, d: Dispatched): Answer {
   const reqs = emu.forInteraction(d);
-  const callbacks = reqs.filter((r) => r.path.endsWith('/callback')).map((r) => r.body as { type: number; data?: Json });
+  const callbacks = reqs
+    .filter((r) => r.path.endsWith('/callback'))
+    .map((r) => r.body as { type: number; data?: Json });
   const messages: Answer['messages'] = [];
   for (const r of reqs) {
     if (r.path.endsWith('/callback')) {
@@ -39,7 +47,14 @@ export function answerOf(emu: DiscordEmulator, d: Dispatched): Answer {
 }
 
 /** `/arena <sub> name:value…` (in `at`, default the emulator's channel), waiting until the bot has finished handling it. */
-export async function slash(emu: DiscordEmulator, bot: DiscordBot, user: EmulatorUser, sub: string, opts: Record<string, string | number | boolean> = {}, at?: Place): Promise<Answer> {
+export async function slash(
+  emu: DiscordEmulator,
+  bot: DiscordBot,
+  user: EmulatorUser,
+  sub: string,
+  opts: Record<string, string | number | boolean> = {},
+  at?: Place,
+): Promise<Answer> {
   const options = Object.entries(opts).map(([name, value]) => ({ name, type: optionType(value), value }));
   const d = emu.dispatchSlash(user, 'arena', sub, options, at);
   await bot.handled(d.id);
@@ -47,25 +62,42 @@ export async function slash(emu: DiscordEmulator, bot: DiscordBot, user: Emulato
 }
 
 /** A button click (in `at`, default the emulator's channel), waiting for the bot. */
-export async function click(emu: DiscordEmulator, bot: DiscordBot, user: EmulatorUser, customId: string, message?: Json, at?: Place): Promise<Answer> {
+export async function click(
+  emu: DiscordEmulator,
+  bot: DiscordBot,
+  user: EmulatorUser,
+  customId: string,
+  message?: Json,
+  at?: Place,
+): Promise<Answer> {
   const d = emu.dispatchButton(user, customId, message, at);
   await bot.handled(d.id);
   return answerOf(emu, d);
 }
 
 /** A modal submit, waiting for the bot. */
-export async function submitModal(emu: DiscordEmulator, bot: DiscordBot, user: EmulatorUser, customId: string, fields: Record<string, string>): Promise<Answer> {
+export async function submitModal(
+  emu: DiscordEmulator,
+  bot: DiscordBot,
+  user: EmulatorUser,
+  customId: string,
+  fields: Record<string, string>,
+): Promise<Answer> {
   const d = emu.dispatchModal(user, customId, fields);
   await bot.handled(d.id);
   return answerOf(emu, d);
 }
 
-export const isEphemeral = (body: Json): boolean => ((Number(body.flags ?? 0) & 64) === 64);
+export const isEphemeral = (body: Json): boolean => (Number(body.flags ?? 0) & 64) === 64;
 
 /** All visible text of a message payload: content, embed titles/descriptions/fields, button labels and ids. */
 export function payloadText(body: Json): string {
   const parts: string[] = [String(body.content ?? '')];
-  for (const e of (body.embeds ?? []) as { title?: string; description?: string; fields?: { name: string; value: string }[] }[]) {
+  for (const e of (body.embeds ?? []) as {
+    title?: string;
+    description?: string;
+    fields?: { name: string; value: string }[];
+  }[]) {
     parts.push(e.title ?? '', e.description ?? '', ...(e.fields ?? []).flatMap((f) => [f.name, f.value]));
   }
   for (const row of (body.components ?? []) as { components?: { label?: string; custom_id?: string }[] }[]) {
@@ -76,7 +108,9 @@ export function payloadText(body: Json): string {
 
 /** Custom ids of the buttons of a payload. */
 export function buttonIds(body: Json): string[] {
-  return ((body.components ?? []) as { components?: { custom_id?: string }[] }[]).flatMap((r) => (r.components ?? []).map((c) => c.custom_id ?? ''));
+  return ((body.components ?? []) as { components?: { custom_id?: string }[] }[]).flatMap((r) =>
+    (r.components ?? []).map((c) => c.custom_id ?? ''),
+  );
 }
 
 /**
@@ -88,11 +122,17 @@ export function publicMessages(emu: DiscordEmulator): { seq: number; via: string
   const out: { seq: number; via: string; body: Json }[] = [];
   for (const r of emu.requests) {
     const body = r.body as Json;
-    if (r.method === 'POST' && /^\/api\/v10\/channels\/\d+\/messages$/.test(r.path)) out.push({ seq: r.seq, via: 'channel', body });
+    if (r.method === 'POST' && /^\/api\/v10\/channels\/\d+\/messages$/.test(r.path))
+      out.push({ seq: r.seq, via: 'channel', body });
     else if (r.path.endsWith('/callback')) {
       const cb = body as { type: number; data?: Json };
-      if ((cb.type === 4 || cb.type === 7) && cb.data && !isEphemeral(cb.data)) out.push({ seq: r.seq, via: 'reply', body: cb.data });
-    } else if (r.path.startsWith('/api/v10/webhooks/') && (r.method === 'POST' || r.method === 'PATCH') && !isEphemeral(body)) {
+      if ((cb.type === 4 || cb.type === 7) && cb.data && !isEphemeral(cb.data))
+        out.push({ seq: r.seq, via: 'reply', body: cb.data });
+    } else if (
+      r.path.startsWith('/api/v10/webhooks/') &&
+      (r.method === 'POST' || r.method === 'PATCH') &&
+      !isEphemeral(body)
+    ) {
       out.push({ seq: r.seq, via: r.method === 'PATCH' ? 'edit' : 'followup', body });
     }
   }
@@ -117,7 +157,14 @@ export function discordSession(extra: Pick<StartDiscordOptions, 'threads' | 'hos
     await session.emu.start();
     session.store = await openStore({ sqlitePath: ':memory:' });
     const logger = pino({ level: process.env.DUMP_LOG ? 'debug' : 'silent' });
-    session.rt = await startDiscord({ env: { DISCORD_TOKEN: 'MTIz.session.SECRET' }, store: session.store, logger, restApi: session.emu.restApi, softDeadlineMs: 60_000, ...extra });
+    session.rt = await startDiscord({
+      env: { DISCORD_TOKEN: 'MTIz.session.SECRET' },
+      store: session.store,
+      logger,
+      restApi: session.emu.restApi,
+      softDeadlineMs: 60_000,
+      ...extra,
+    });
   });
   after(async () => {
     await session.rt.stop();

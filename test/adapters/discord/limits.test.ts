@@ -63,7 +63,9 @@ describe("the registered /arena command fits Discord's documented limits", () =>
   test('selling for credits and sealed bids are reachable on Discord: offer has ask and bid, counter has ask', () => {
     const arena = (allCommandsJson(COMMAND_SPECS) as unknown as Node[]).find((c) => c.name === 'arena')!;
     const sub = (name: string) => arena.options!.find((o) => o.name === name)!;
-    assert.ok(sub('offer').options!.some((o) => o.name === 'ask') && sub('offer').options!.some((o) => o.name === 'bid'));
+    assert.ok(
+      sub('offer').options!.some((o) => o.name === 'ask') && sub('offer').options!.some((o) => o.name === 'bid'),
+    );
     assert.ok(sub('counter').options!.some((o) => o.name === 'ask'));
     assert.ok(arena.options!.length <= 25);
   });

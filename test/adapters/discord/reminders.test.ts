@@ -18,12 +18,21 @@ const bob: EmulatorUser = { id: '370000000000000002', username: 'bob' };
 
 describe('discord: reminder pings', () => {
   const clock = new FakeClock();
-  const session = discordSession({ hostOptions: { clock, autoDone: false, reminders: { enabled: true, lastCallSeconds: 10 } } });
+  const session = discordSession({
+    hostOptions: { clock, autoDone: false, reminders: { enabled: true, lastCallSeconds: 10 } },
+  });
   const emu = session.emu;
 
   /** Channel posts that mention someone, made since request `from`. */
   const pings = (from: number): RecordedRequest[] =>
-    emu.requests.slice(from).filter((r) => r.method === 'POST' && r.path === `/api/v10/channels/${emu.channelId}/messages` && ((r.body as Json).allowed_mentions as Json | undefined)?.users !== undefined);
+    emu.requests
+      .slice(from)
+      .filter(
+        (r) =>
+          r.method === 'POST' &&
+          r.path === `/api/v10/channels/${emu.channelId}/messages` &&
+          ((r.body as Json).allowed_mentions as Json | undefined)?.users !== undefined,
+      );
   const advance = async (ms: number) => {
     await clock.advance(ms);
     await session.rt.host.idle();
@@ -62,7 +71,10 @@ describe('discord: reminder pings', () => {
     assert.match(opted.messages.map((x) => payloadText(x.body)).join('\n'), /Your reminders\noff/);
     const closedAt = emu.requests.length;
     await advance(10_000);
-    assert.ok(emu.requests.slice(closedAt).some((r) => /Round 1\/3 closed/.test(payloadText(r.body as Json))), 'the timer closed round 1');
+    assert.ok(
+      emu.requests.slice(closedAt).some((r) => /Round 1\/3 closed/.test(payloadText(r.body as Json))),
+      'the timer closed round 1',
+    );
     await slash(emu, bot, alice, 'done');
     const next = emu.requests.length;
     await advance(60_000);

@@ -25,7 +25,12 @@ test('refused with a message that says what is accepted', () => {
 });
 
 test('the shard processes get the same arguments without --shards', () => {
-  assert.deepEqual(withoutShardsOption(['--platform', 'discord', '--shards', 'auto', '--db', 'x.db']), ['--platform', 'discord', '--db', 'x.db']);
+  assert.deepEqual(withoutShardsOption(['--platform', 'discord', '--shards', 'auto', '--db', 'x.db']), [
+    '--platform',
+    'discord',
+    '--db',
+    'x.db',
+  ]);
   assert.deepEqual(withoutShardsOption(['--shards=0,1/2', '--platform', 'discord']), ['--platform', 'discord']);
 });
 

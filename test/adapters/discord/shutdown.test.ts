@@ -22,21 +22,39 @@ const dir = mkdtempSync(join(tmpdir(), 'arena-discord-stop-'));
 const db = join(dir, 'arena.db');
 
 function startBot(emu: DiscordEmulator) {
-  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', DISCORD_TOKEN: TOKEN, DISCORD_API_URL: emu.restApi, ARENA_SHUTDOWN_DRAIN_SECONDS: String(DRAIN_SECONDS), ARENA_CHAT_THREADS: 'false' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    LOG_LEVEL: 'info',
+    DISCORD_TOKEN: TOKEN,
+    DISCORD_API_URL: emu.restApi,
+    ARENA_SHUTDOWN_DRAIN_SECONDS: String(DRAIN_SECONDS),
+    ARENA_CHAT_THREADS: 'false',
+  };
   // Flat posting (no match thread): the commands below are answered in the channel they are typed in.
-  for (const k of Object.keys(env)) if (k.startsWith('ARENA_LLM') || k.startsWith('OPENAI') || k === 'DATABASE_URL' || k === 'ARENA_CONFIG') delete env[k];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '--platform', 'discord', '--db', db], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const k of Object.keys(env))
+    if (k.startsWith('ARENA_LLM') || k.startsWith('OPENAI') || k === 'DATABASE_URL' || k === 'ARENA_CONFIG')
+      delete env[k];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '--platform', 'discord', '--db', db], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += String(c)));
   child.stderr.on('data', (c: Buffer) => (out += String(c)));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   // A test that fails must not leave a bot running (generous: a loaded machine starts a bot slowly).
   const killer = setTimeout(() => child.kill('SIGKILL'), 600_000);
   void exited.then(() => clearTimeout(killer));
-  const logs = () => out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const logs = () =>
+    out
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
   /** The first log line matching `pred`, once it was written (the test's own timeout bounds the wait). */
   const logLine = async (pred: (l: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> => {
-    for (let gone = false; ; ) {
+    for (let gone = false; ;) {
       const found = logs().find(pred);
       if (found) return found;
       if (gone) throw new Error(`the bot exited without that log line:\n${out}`);
@@ -50,9 +68,18 @@ function startBot(emu: DiscordEmulator) {
 
 /** Dispatch `/arena <sub>` and wait for its answer (a reply callback, or the edit of a deferred one). */
 async function ask(emu: DiscordEmulator, sub: string, opts: Record<string, string | number> = {}): Promise<Dispatched> {
-  const options = Object.entries(opts).map(([name, value]) => ({ name, type: typeof value === 'number' ? 4 : 3, value }));
+  const options = Object.entries(opts).map(([name, value]) => ({
+    name,
+    type: typeof value === 'number' ? 4 : 3,
+    value,
+  }));
   const d = emu.dispatchSlash(alice, 'arena', sub, options);
-  await emu.waitFor((r) => r.path.includes(d.token) && (r.method === 'PATCH' || (r.path.endsWith('/callback') && (r.body as { type: number }).type === 4)), 60_000);
+  await emu.waitFor(
+    (r) =>
+      r.path.includes(d.token) &&
+      (r.method === 'PATCH' || (r.path.endsWith('/callback') && (r.body as { type: number }).type === 4)),
+    60_000,
+  );
   return d;
 }
 
@@ -79,7 +106,11 @@ describe('discord: SIGTERM with the platform gone', () => {
     bot.child.kill('SIGTERM');
     const { code } = await bot.exited;
     assert.equal(code, 0, bot.output().slice(-2000));
-    const stopped = assertBoundedStop(bot.logs(), { begin: 'discord: stopping', end: 'discord: drained, closing the store', drainSeconds: DRAIN_SECONDS });
+    const stopped = assertBoundedStop(bot.logs(), {
+      begin: 'discord: stopping',
+      end: 'discord: drained, closing the store',
+      drainSeconds: DRAIN_SECONDS,
+    });
     if (process.env.DUMP_STOP) console.log('discord stop:', JSON.stringify(stopped));
     assert.ok(!bot.output().includes(TOKEN));
 
@@ -92,7 +123,10 @@ describe('discord: SIGTERM with the platform gone', () => {
     await store.close();
     assert.equal(m.phase, 'running');
     assert.equal(m.state!.pitches.length, 1, 'the acknowledged pitch is kept');
-    assert.ok(m.state!.messages.some((x) => x.text === 'anyone selling blocks?'), 'the acknowledged message is kept');
+    assert.ok(
+      m.state!.messages.some((x) => x.text === 'anyone selling blocks?'),
+      'the acknowledged message is kept',
+    );
 
     // A new process on the same database, against a new emulator with the same guild and channel.
     const emu2 = await new DiscordEmulator(ids).start();
@@ -100,7 +134,10 @@ describe('discord: SIGTERM with the platform gone', () => {
     const bot2 = startBot(emu2);
     await emu2.whenIdentified();
     const d = await ask(emu2, 'status');
-    const answer = emu2.forInteraction(d).map((r) => JSON.stringify(r.body)).join('\n');
+    const answer = emu2
+      .forInteraction(d)
+      .map((r) => JSON.stringify(r.body))
+      .join('\n');
     assert.match(answer, /round 1\/5/i);
     assert.match(answer, /We need reliable GPU capacity/);
     const restored = await bot2.logLine((l) => l.msg === 'round host restored matches');
@@ -111,6 +148,9 @@ describe('discord: SIGTERM with the platform gone', () => {
     await bot2.logLine((l) => l.msg === 'discord: stopping');
     bot2.child.kill('SIGTERM');
     const second = await bot2.exited;
-    assert.ok(second.code === 0 || second.code === 143, `exit ${String(second.code)} ${String(second.signal)}: ${bot2.output().slice(-3000)}`);
+    assert.ok(
+      second.code === 0 || second.code === 143,
+      `exit ${String(second.code)} ${String(second.signal)}: ${bot2.output().slice(-3000)}`,
+    );
   });
 });

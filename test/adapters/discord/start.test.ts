@@ -12,7 +12,11 @@ const TOKEN = 'MTIz.start-test-token.SECRET';
 const LLM_KEY = 'sk-llm-key-IN-URL-SECRET';
 
 function startMain(env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '--platform', 'discord', '--db', ':memory:'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/main.ts', '--platform', 'discord', '--db', ':memory:'],
+    { env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += String(c)));
   child.stderr.on('data', (c: Buffer) => (out += String(c)));
@@ -22,7 +26,8 @@ function startMain(env: NodeJS.ProcessEnv) {
 
 const baseEnv = (): NodeJS.ProcessEnv => {
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info' };
-  for (const k of Object.keys(env)) if (k.startsWith('DISCORD_') || k.startsWith('ARENA_LLM') || k.startsWith('OPENAI')) delete env[k];
+  for (const k of Object.keys(env))
+    if (k.startsWith('DISCORD_') || k.startsWith('ARENA_LLM') || k.startsWith('OPENAI')) delete env[k];
   return env;
 };
 
@@ -54,7 +59,11 @@ describe('npm start -- --platform discord', () => {
     assert.equal(await p.exited, 0);
     assert.ok(!p.output().includes(TOKEN), 'the token is never printed');
     assert.ok(!p.output().includes(LLM_KEY), "the LLM URL's key is never printed");
-    assert.match(p.output(), /LLM endpoint http:\/\/arena:\*\*\*@127\.0\.0\.1:9\/v1/, 'the endpoint is logged with its key masked');
+    assert.match(
+      p.output(),
+      /LLM endpoint http:\/\/arena:\*\*\*@127\.0\.0\.1:9\/v1/,
+      'the endpoint is logged with its key masked',
+    );
     assert.match(p.output(), /discord: ready/);
   });
 });

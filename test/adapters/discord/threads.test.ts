@@ -25,22 +25,42 @@ describe('discord: two matches in one channel, each in its own thread', () => {
   test('both played to the end: the channel holds only the two cards, each match posts in its thread', async () => {
     const { bot, host } = session.rt;
     const ch = emu.channelId;
-    const threadOf = (m: Json): Place => ({ guildId: emu.guildId, channelId: (m.thread as Json).id as string, parentId: ch });
+    const threadOf = (m: Json): Place => ({
+      guildId: emu.guildId,
+      channelId: (m.thread as Json).id as string,
+      parentId: ch,
+    });
 
     const openedA = await slash(emu, bot, alice, 'new', { task: 'single_trade', seed: 7, round_seconds: 0 });
-    assert.equal(emu.threads.size, 1, `alice's new opened a thread: ${openedA.messages.map((x) => payloadText(x.body)).join(' / ')}`);
+    assert.equal(
+      emu.threads.size,
+      1,
+      `alice's new opened a thread: ${openedA.messages.map((x) => payloadText(x.body)).join(' / ')}`,
+    );
     const openedB = await slash(emu, bot, bob, 'new', { task: 'single_trade', seed: 8, round_seconds: 0 });
     assert.equal(emu.threads.size, 2, "bob's new opened a second thread in the same channel");
     // The caller is told privately where the lobby is; nothing public is answered in the channel.
-    for (const o of [openedA, openedB]) assert.ok(o.messages.length > 0 && o.messages.every((x) => isEphemeral(x.body)), 'new answers its caller privately in the channel');
+    for (const o of [openedA, openedB])
+      assert.ok(
+        o.messages.length > 0 && o.messages.every((x) => isEphemeral(x.body)),
+        'new answers its caller privately in the channel',
+      );
 
     const cards = emu.channelMessages(ch);
     assert.equal(cards.length, 2, 'two cards in the channel');
     const [placeA, placeB] = cards.map(threadOf) as [Place, Place];
-    assert.deepEqual([placeA.channelId, placeB.channelId], cards.map((c) => c.id), 'each thread opens on its card');
+    assert.deepEqual(
+      [placeA.channelId, placeB.channelId],
+      cards.map((c) => c.id),
+      'each thread opens on its card',
+    );
     const lobbyCard = structuredClone(emu.messages.get(placeA.channelId)!);
     assert.match(payloadText(lobbyCard), /single_trade: lobby \(0\/2 seats taken\)/);
-    assert.match(payloadText(emu.channelMessages(placeA.channelId)[0] ?? {}), /Host: 👤 alice/u, "alice's lobby is the first post of her thread");
+    assert.match(
+      payloadText(emu.channelMessages(placeA.channelId)[0] ?? {}),
+      /Host: 👤 alice/u,
+      "alice's lobby is the first post of her thread",
+    );
 
     // alice joins and starts inside her thread; bob does the same from the channel (his match is found there).
     await slash(emu, bot, alice, 'join', {}, placeA);
@@ -67,18 +87,26 @@ describe('discord: two matches in one channel, each in its own thread', () => {
 
     // The channel: only the two cards, now the results; every other public post of each match in its thread.
     const channel = emu.channelMessages(ch);
-    assert.deepEqual(channel.map((m) => m.id), [placeA.channelId, placeB.channelId], 'the channel holds only the two cards');
+    assert.deepEqual(
+      channel.map((m) => m.id),
+      [placeA.channelId, placeB.channelId],
+      'the channel holds only the two cards',
+    );
     for (const card of channel) {
       assert.match(payloadText(card), /single_trade: over after 3 rounds/);
       assert.ok(card.edited_timestamp, 'the card was edited in place');
     }
     const cardPosts = emu.requests.filter((r) => r.method === 'POST' && r.path === `/api/v10/channels/${ch}/messages`);
     assert.equal(cardPosts.length, 2, 'each card was posted once, never re-posted');
-    for (const [place, host_] of [[placeA, 'alice'], [placeB, 'bob']] as const) {
+    for (const [place, host_] of [
+      [placeA, 'alice'],
+      [placeB, 'bob'],
+    ] as const) {
       const text = emu.channelMessages(place.channelId).map(payloadText).join('\n');
-      for (const r of [1, 2, 3]) assert.match(text, new RegExp(`Round ${r}/3 closed`), `round ${r} close in ${host_}'s thread`);
+      for (const r of [1, 2, 3])
+        assert.match(text, new RegExp(`Round ${r}/3 closed`), `round ${r} close in ${host_}'s thread`);
       assert.match(text, /Match over/);
-      assert.match(text, new RegExp(`Host: 👤 ${host_}`, "u"));
+      assert.match(text, new RegExp(`Host: 👤 ${host_}`, 'u'));
       const meta = emu.threads.get(place.channelId)!.thread_metadata as Json;
       assert.equal(meta.archived, true, `${host_}'s thread archived at the end`);
     }
@@ -88,7 +116,12 @@ describe('discord: two matches in one channel, each in its own thread', () => {
     assert.ok(!emu.channelMessages(placeA.channelId).map(payloadText).join('\n').includes(idB));
     assert.ok(!emu.channelMessages(placeB.channelId).map(payloadText).join('\n').includes(idA));
     if (process.env.DUMP_CARDS) {
-      const pick = (m: Json) => ({ content: m.content, embeds: m.embeds, components: m.components, thread: { id: (m.thread as Json).id, name: (m.thread as Json).name } });
+      const pick = (m: Json) => ({
+        content: m.content,
+        embeds: m.embeds,
+        components: m.components,
+        thread: { id: (m.thread as Json).id, name: (m.thread as Json).name },
+      });
       console.log(JSON.stringify({ lobby: pick(lobbyCard), over: pick(emu.messages.get(placeA.channelId)!) }, null, 2));
     }
     assert.deepEqual(emu.refused, [], 'no request broke a documented Discord limit');

@@ -28,7 +28,14 @@ describe('discord: blind votes on pitches', () => {
   before(async () => {
     await emu.start();
     store = await openStore({ sqlitePath: ':memory:' });
-    rt = await startDiscord({ env: { DISCORD_TOKEN: 'MTIz.fake.SECRET' }, store, logger: pino({ level: 'silent' }), restApi: emu.restApi, softDeadlineMs: 60_000, hostOptions: { clock: new FakeClock(), votes: { ballotSeconds: 60 } } });
+    rt = await startDiscord({
+      env: { DISCORD_TOKEN: 'MTIz.fake.SECRET' },
+      store,
+      logger: pino({ level: 'silent' }),
+      restApi: emu.restApi,
+      softDeadlineMs: 60_000,
+      hostOptions: { clock: new FakeClock(), votes: { ballotSeconds: 60 } },
+    });
   });
   after(async () => {
     await rt.stop();
@@ -38,25 +45,45 @@ describe('discord: blind votes on pitches', () => {
 
   test('buttons cast votes once per person per pair; own pitch refused; no verdict before the vote', async () => {
     const { bot, host } = rt;
-    const opened = await slash(emu, bot, alice, 'new', { task: 'market_round', seed: 7, round_seconds: 0, votes: 'on' });
+    const opened = await slash(emu, bot, alice, 'new', {
+      task: 'market_round',
+      seed: 7,
+      round_seconds: 0,
+      votes: 'on',
+    });
     assert.match(text(opened), /Pitches and votes are collected for research exports/);
     await slash(emu, bot, alice, 'join', { lab: 'lab_0' });
     await slash(emu, bot, bob, 'join', { lab: 'lab_1' });
     await slash(emu, bot, alice, 'start');
     const m = (await host.current(emu.channelId))!;
-    for (const [u, lab] of [[alice, 'lab_0'], [bob, 'lab_1']] as const) {
+    for (const [u, lab] of [
+      [alice, 'lab_0'],
+      [bob, 'lab_1'],
+    ] as const) {
       const job = Object.values(m.state!.jobs).find((j) => j.owner === lab)!;
       // Pitches that name their author every way they can: the lab's name and id, the job id, the player's name.
       const name = lab === 'lab_0' ? 'Lab A' : 'Lab B';
-      const pitched = await slash(emu, bot, u, 'pitch', { text: `We at ${name} (${lab}, ${u.username} speaking): ${job.id} needs its GPU-hours before the deadline`, job: job.id });
+      const pitched = await slash(emu, bot, u, 'pitch', {
+        text: `We at ${name} (${lab}, ${u.username} speaking): ${job.id} needs its GPU-hours before the deadline`,
+        job: job.id,
+      });
       assert.match(text(pitched), /pitches/);
     }
     await slash(emu, bot, bob, 'done');
     const closed = await slash(emu, bot, alice, 'done');
     const closePost = closed.messages.find((x) => /Round 1\/5 closed/.test(payloadText(x.body)));
     assert.ok(closePost && !isEphemeral(closePost.body));
-    assert.ok(buttonIds(closePost.body).includes(`arena:@${m.id} vote ballot:v_1`), 'the round-close post has a vote button');
-    assert.doesNotMatch(publicMessages(emu).map((x) => payloadText(x.body)).join('\n'), JUDGE_SCORES, 'no public post shows the judge scores');
+    assert.ok(
+      buttonIds(closePost.body).includes(`arena:@${m.id} vote ballot:v_1`),
+      'the round-close post has a vote button',
+    );
+    assert.doesNotMatch(
+      publicMessages(emu)
+        .map((x) => payloadText(x.body))
+        .join('\n'),
+      JUDGE_SCORES,
+      'no public post shows the judge scores',
+    );
     const matchId = m.id;
     const rows = async () => (await store.listVotes({ matchId })).length;
 
@@ -65,13 +92,26 @@ describe('discord: blind votes on pitches', () => {
     assert.ok(served.messages.length >= 1 && served.messages.every((x) => isEphemeral(x.body)));
     const pairMsg = served.messages[0]!.body;
     assert.match(payloadText(pairMsg), /Ballot v_1 · pair 1 of/);
-    assert.doesNotMatch(payloadText(pairMsg), /Lab [ABC]|alice|bob|lab_\d|\bj_\d|\bb_\d/i, 'no author identifiable on the ballot');
+    assert.doesNotMatch(
+      payloadText(pairMsg),
+      /Lab [ABC]|alice|bob|lab_\d|\bj_\d|\bb_\d/i,
+      'no author identifiable on the ballot',
+    );
     // Discord shows player text with markdown escaped ("\[own lab\]" renders as "[own lab]").
-    assert.match(payloadText(pairMsg).replace(/\\(.)/g, '$1'), /We at \[own lab\] \(\[own lab\], \[name\] speaking\): \[own job 1\] needs its GPU-hours/);
+    assert.match(
+      payloadText(pairMsg).replace(/\\(.)/g, '$1'),
+      /We at \[own lab\] \(\[own lab\], \[name\] speaking\): \[own job 1\] needs its GPU-hours/,
+    );
     const choices = buttonIds(pairMsg);
-    assert.deepEqual(choices, ['a', 'b', 'tie', 'both_bad'].map((c) => `arena:@${m.id} vote ballot:v_1 pair:1 choice:${c}`));
+    assert.deepEqual(
+      choices,
+      ['a', 'b', 'tie', 'both_bad'].map((c) => `arena:@${m.id} vote ballot:v_1 pair:1 choice:${c}`),
+    );
     assert.ok(choices.every((id) => id.length <= 100));
-    const before = publicMessages(emu).map((x) => payloadText(x.body)).join('\n') + payloadText(pairMsg);
+    const before =
+      publicMessages(emu)
+        .map((x) => payloadText(x.body))
+        .join('\n') + payloadText(pairMsg);
     assert.doesNotMatch(before, JUDGE_SCORES, 'nothing carol saw before voting holds the verdict');
 
     const voted = await click(emu, bot, carol, choices[1]!, pairMsg);
@@ -94,6 +134,10 @@ describe('discord: blind votes on pitches', () => {
     assert.equal(rec.voterId, `discord:${carol.id}`);
     assert.equal(rec.seated, false);
     assert.equal(rec.anonymous, true, 'the ballot pair was anonymous after redaction');
-    assert.equal(rec.choice, rec.shownFirst === rec.pitchA ? 'b' : 'a', '“B is better” stored relative to the canonical order');
+    assert.equal(
+      rec.choice,
+      rec.shownFirst === rec.pitchA ? 'b' : 'a',
+      '“B is better” stored relative to the canonical order',
+    );
   });
 });

@@ -33,15 +33,27 @@ type Json = Record<string, unknown>;
 const titleOf = (body: Json) => String((body['embeds'] as { title?: string }[] | undefined)?.[0]?.title ?? '');
 const asPost = (body: Json): ChannelPost => ({ title: titleOf(body), text: payloadText(body) });
 
-type Embed = { title?: string; description?: string; fields?: { name: string; value: string }[]; image?: { url: string } };
+type Embed = {
+  title?: string;
+  description?: string;
+  fields?: { name: string; value: string }[];
+  image?: { url: string };
+};
 /** A message as a reader sees it, for the transcript: markdown escapes dropped, buttons by label, charts named. */
 function shown(body: Json): ChannelPost {
   const plain = (t: string) => t.replace(/\\([\\`*_~|>#\-[\]()<@:.!+=])/g, '$1');
   const [first, ...more] = (body['embeds'] as Embed[] | undefined) ?? [];
-  const lines = [String(body['content'] ?? ''), first?.title ?? '', first?.description ?? '', ...(first?.fields ?? []).flatMap((f) => [`**${f.name}**`, f.value])];
+  const lines = [
+    String(body['content'] ?? ''),
+    first?.title ?? '',
+    first?.description ?? '',
+    ...(first?.fields ?? []).flatMap((f) => [`**${f.name}**`, f.value]),
+  ];
   if (first?.image) lines.push(`[chart: ${first.image.url.replace('attachment://', '')}]`);
   for (const e of more) lines.push(`[chart: ${e.title ?? e.image?.url ?? ''}]`);
-  const buttons = ((body['components'] ?? []) as { components?: { label?: string }[] }[]).flatMap((r) => (r.components ?? []).map((c) => `[${c.label ?? ''}]`));
+  const buttons = ((body['components'] ?? []) as { components?: { label?: string }[] }[]).flatMap((r) =>
+    (r.components ?? []).map((c) => `[${c.label ?? ''}]`),
+  );
   if (buttons.length > 0) lines.push(buttons.join(' '));
   return { title: titleOf(body), text: plain(lines.filter((l) => l !== '').join('\n')) };
 }
@@ -50,11 +62,22 @@ describe('discord emulator: the channel message bucket', () => {
   test('answers the 6th message within 5 s with 429, retry_after and the X-RateLimit-* headers', async () => {
     const emu = await new DiscordEmulator({ messageRateLimit: LIMIT }).start();
     try {
-      const post = () => fetch(`${emu.restApi}/v10/channels/${emu.channelId}/messages`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bot ${TOKEN}` }, body: JSON.stringify({ content: 'x' }) });
+      const post = () =>
+        fetch(`${emu.restApi}/v10/channels/${emu.channelId}/messages`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bot ${TOKEN}` },
+          body: JSON.stringify({ content: 'x' }),
+        });
       const answers = [];
       for (let i = 0; i < 6; i++) answers.push(await post());
-      assert.deepEqual(answers.map((r) => r.status), [200, 200, 200, 200, 200, 429]);
-      assert.deepEqual(answers.map((r) => r.headers.get('x-ratelimit-remaining')), ['4', '3', '2', '1', '0', '0']);
+      assert.deepEqual(
+        answers.map((r) => r.status),
+        [200, 200, 200, 200, 200, 429],
+      );
+      assert.deepEqual(
+        answers.map((r) => r.headers.get('x-ratelimit-remaining')),
+        ['4', '3', '2', '1', '0', '0'],
+      );
       const limited = answers[5]!;
       assert.equal(limited.headers.get('x-ratelimit-limit'), '5');
       assert.equal(limited.headers.get('x-ratelimit-scope'), 'user');
@@ -64,7 +87,10 @@ describe('discord emulator: the channel message bucket', () => {
       assert.ok(body.retry_after > 0 && body.retry_after <= 5);
       assert.equal(body.global, false);
       assert.equal(emu.requests.length, 5, 'the refused message is not processed');
-      assert.deepEqual(emu.rateLog.map((r) => r.status), [200, 200, 200, 200, 200, 429]);
+      assert.deepEqual(
+        emu.rateLog.map((r) => r.status),
+        [200, 200, 200, 200, 200, 429],
+      );
     } finally {
       await emu.close();
     }
@@ -82,8 +108,17 @@ describe('discord: a match of agents watched in a channel, within the rate limit
   before(async () => {
     await emu.start();
     store = await openStore({ sqlitePath: ':memory:' });
-    const logger = pino({ level: 'info' }, new Writable({ write: (c: Buffer, _e, cb) => (logs.push(String(c)), cb()) }));
-    rt = await startDiscord({ env: { DISCORD_TOKEN: TOKEN }, store, logger, restApi: emu.restApi, softDeadlineMs: 60_000 });
+    const logger = pino(
+      { level: 'info' },
+      new Writable({ write: (c: Buffer, _e, cb) => (logs.push(String(c)), cb()) }),
+    );
+    rt = await startDiscord({
+      env: { DISCORD_TOKEN: TOKEN },
+      store,
+      logger,
+      restApi: emu.restApi,
+      softDeadlineMs: 60_000,
+    });
     // Spy on what the host publishes (the host calls this very object's publish), to compare with what arrived.
     const publish = rt.bot.publish;
     rt.bot.publish = async (channelId: string, reply: Reply) => {
@@ -103,7 +138,10 @@ describe('discord: a match of agents watched in a channel, within the rate limit
     const start = await slash(emu, rt.bot, host, 'start');
     assert.match(start.messages.map((m) => payloadText(m.body)).join('\n'), /Match started/);
     const matchId = (await rt.host.current(emu.channelId))?.id;
-    const final = await emu.waitFor((r) => r.method === 'POST' && CHANNEL_POST.test(r.path) && /^Match over/.test(titleOf(r.body as Json)), 50_000);
+    const final = await emu.waitFor(
+      (r) => r.method === 'POST' && CHANNEL_POST.test(r.path) && /^Match over/.test(titleOf(r.body as Json)),
+      50_000,
+    );
     const durationMs = Date.now() - started;
     await rt.host.idle();
     await rt.bot.idle();
@@ -121,17 +159,41 @@ describe('discord: a match of agents watched in a channel, within the rate limit
 
     // Within the rate limit: every handed post accepted exactly once, in order; every 429 retried unchanged.
     const accepted = emu.requests.filter((r) => r.method === 'POST' && CHANNEL_POST.test(r.path));
-    assert.ok(accepted.length > LIMIT.limit, `more posts (${accepted.length}) than one bucket holds, so the limit mattered`);
-    assert.deepEqual(accepted.map((r) => titleOf(r.body as Json)), handed, 'posts neither lost, duplicated nor reordered');
+    assert.ok(
+      accepted.length > LIMIT.limit,
+      `more posts (${accepted.length}) than one bucket holds, so the limit mattered`,
+    );
+    assert.deepEqual(
+      accepted.map((r) => titleOf(r.body as Json)),
+      handed,
+      'posts neither lost, duplicated nor reordered',
+    );
     const refused = emu.rateLog.filter((r) => r.status === 429);
     for (const r of refused) {
-      assert.ok(emu.rateLog.some((a) => a.status === 200 && a.seq > r.seq && JSON.stringify(a.body) === JSON.stringify(r.body)), 'a refused post was sent again and accepted');
+      assert.ok(
+        emu.rateLog.some((a) => a.status === 200 && a.seq > r.seq && JSON.stringify(a.body) === JSON.stringify(r.body)),
+        'a refused post was sent again and accepted',
+      );
     }
     assertWithinBuckets(emu.rateLog.filter((r) => r.status === 200).map((r) => r.at));
 
     const channelPosts = accepted.map((r) => asPost(r.body as Json));
-    writeTranscript('docs/demo/discord-watch.txt', { platform: 'Discord', command: '/arena new task:market_round seed:3 round_seconds:1, then /arena start (nobody seated: three scripted seats)', limit: '5 messages per 5 s per channel', posts: pub.length, limited: refused.length, durationMs }, publicMessages(emu).map((m) => shown(m.body)));
-    console.log(`discord watch: ${pub.length} public posts (${channelPosts.length} channel posts), ${refused.length} answered 429, ${(durationMs / 1000).toFixed(1)} s to the final post`);
+    writeTranscript(
+      'docs/demo/discord-watch.txt',
+      {
+        platform: 'Discord',
+        command:
+          '/arena new task:market_round seed:3 round_seconds:1, then /arena start (nobody seated: three scripted seats)',
+        limit: '5 messages per 5 s per channel',
+        posts: pub.length,
+        limited: refused.length,
+        durationMs,
+      },
+      publicMessages(emu).map((m) => shown(m.body)),
+    );
+    console.log(
+      `discord watch: ${pub.length} public posts (${channelPosts.length} channel posts), ${refused.length} answered 429, ${(durationMs / 1000).toFixed(1)} s to the final post`,
+    );
   });
 });
 

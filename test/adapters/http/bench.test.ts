@@ -27,17 +27,30 @@ describe('bench:server', () => {
 
   test('a row counts whole episodes of its task: steps = the summed lengths of the episodes of seeds 0, 1, 2, …', async () => {
     // coalition_market, whose episodes last 8, 9 or 10 steps by seed: the sum also checks which seeds were played.
-    const opts = { task: 'coalition_market' as const, policy: 'random_validish' as const, seconds: 0.3, warmupSeconds: 0 };
+    const opts = {
+      task: 'coalition_market' as const,
+      policy: 'random_validish' as const,
+      seconds: 0.3,
+      warmupSeconds: 0,
+    };
     let cpu = 0;
     // One session plays seeds 0, 1, 2, … in order, as the in-process row does.
     const http = await benchHttp(h.url, 1, opts, () => (cpu += 5));
     assert.deepEqual([http.mode, http.sessions], ['http', 1]);
     assert.ok(http.episodes >= 1, 'at least one whole episode');
-    assert.equal(http.steps, stepsOfSeeds(opts.task, opts.policy, http.episodes), `${http.steps} steps in ${http.episodes} episodes`);
+    assert.equal(
+      http.steps,
+      stepsOfSeeds(opts.task, opts.policy, http.episodes),
+      `${http.steps} steps in ${http.episodes} episodes`,
+    );
     assert.equal(http.cpuMsPerStep, 5 / http.steps, "the server's CPU over the timed steps, per step");
     const local = benchInProcess(opts);
     assert.ok(local.episodes >= 1);
-    assert.equal(local.steps, stepsOfSeeds(opts.task, opts.policy, local.episodes), `${local.steps} steps in ${local.episodes} episodes`);
+    assert.equal(
+      local.steps,
+      stepsOfSeeds(opts.task, opts.policy, local.episodes),
+      `${local.steps} steps in ${local.episodes} episodes`,
+    );
     assert.equal(typeof local.cpuMsPerStep, 'number', 'the in-process row measures the CPU of its steps');
   });
 
@@ -59,7 +72,9 @@ function stepsOfSeeds(task: TaskName, policy: PolicyName, n: number): number {
     const env = new ArenaEnv();
     let obs = env.reset({ task, seed });
     while (!env.done) {
-      const action = play(obs, { rng: rng(seed, obs.round, 'policy:lab_0'), holdout: false })[0] ?? { action_type: 'wait' };
+      const action = play(obs, { rng: rng(seed, obs.round, 'policy:lab_0'), holdout: false })[0] ?? {
+        action_type: 'wait',
+      };
       obs = env.step(action).observation;
       steps++;
     }

@@ -20,7 +20,8 @@ after(async () => {
 });
 
 const policy = getPolicy('random_validish');
-const act = (obs: Observation, seed: number) => policy(obs, { rng: rng(seed, obs.round, 'policy:lab_0'), holdout: false })[0] ?? { action_type: 'wait' as const };
+const act = (obs: Observation, seed: number) =>
+  policy(obs, { rng: rng(seed, obs.round, 'policy:lab_0'), holdout: false })[0] ?? { action_type: 'wait' as const };
 
 /** The rewards of an episode played alone in the gym. */
 function alone(task: TaskName, seed: number): number[] {
@@ -43,13 +44,22 @@ describe('concurrent sessions', () => {
         const task = TASK_NAMES[i % 3]!;
         const seed = 100 + i;
         const r = ok(await h.client.reset({ task, seed }));
-        return { task, seed, id: r.session_id, obs: r.observation as Observation, rewards: [] as number[], done: false };
+        return {
+          task,
+          seed,
+          id: r.session_id,
+          obs: r.observation as Observation,
+          rewards: [] as number[],
+          done: false,
+        };
       }),
     );
     assert.equal(new Set(games.map((g) => g.id)).size, n);
     // Every wave sends one step of every unfinished session at once (shuffled order, so arrivals interleave).
     for (let wave = 0; games.some((g) => !g.done); wave++) {
-      const live = games.filter((g) => !g.done).sort((a, b) => ((a.seed * 7919 + wave) % 64) - ((b.seed * 7919 + wave) % 64));
+      const live = games
+        .filter((g) => !g.done)
+        .sort((a, b) => ((a.seed * 7919 + wave) % 64) - ((b.seed * 7919 + wave) % 64));
       await Promise.all(
         live.map(async (g) => {
           const r = ok(await h.client.step(g.id, act(g.obs, g.seed) as Record<string, unknown>));
@@ -64,8 +74,16 @@ describe('concurrent sessions', () => {
 
   test('steps sent at once to one session run one after another', async () => {
     const { session_id } = ok(await h.client.reset({ task: 'coalition_market', seed: 8, actions_per_round: 3 }));
-    const msgs = ['first note to the market', 'second note to the market', 'third note to the market', 'fourth note to the market', 'fifth note to the market'];
-    const results = await Promise.all(msgs.map((message) => h.client.step(session_id, { action_type: 'send_message', message })));
+    const msgs = [
+      'first note to the market',
+      'second note to the market',
+      'third note to the market',
+      'fourth note to the market',
+      'fifth note to the market',
+    ];
+    const results = await Promise.all(
+      msgs.map((message) => h.client.step(session_id, { action_type: 'send_message', message })),
+    );
     const steps = results.map(ok);
     // Each response saw a state with exactly one more action than the one before it: no two interleaved.
     const left = steps.map((s) => s.observation.self.actionsLeftThisRound).sort();
@@ -77,6 +95,9 @@ describe('concurrent sessions', () => {
     assert.deepEqual(rounds, local.map((s) => s.info.round).sort());
     const view = ok(await h.client.state({ session_id }));
     assert.equal((view.state as { messages: unknown[] }).messages.length, env.observation().messages.length);
-    assert.equal((view.state as { cumulativeReward: number }).cumulativeReward, env.state.seats.lab_0!.cumulativeReward);
+    assert.equal(
+      (view.state as { cumulativeReward: number }).cumulativeReward,
+      env.state.seats.lab_0!.cumulativeReward,
+    );
   });
 });

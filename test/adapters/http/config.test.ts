@@ -7,7 +7,16 @@ describe('server config', () => {
   test('the example file gives the documented defaults (debug state off)', () => {
     const r = loadConfig('config/arena.example.json', {});
     assert.ok(r.ok, JSON.stringify(r));
-    assert.deepEqual(r.config.server, { host: '127.0.0.1', port: 8080, maxSessions: 256, idleTtlSeconds: 900, bodyLimitBytes: 65_536, debugState: false, maxSessionsPerClient: 16, compat: 'native' });
+    assert.deepEqual(r.config.server, {
+      host: '127.0.0.1',
+      port: 8080,
+      maxSessions: 256,
+      idleTtlSeconds: 900,
+      bodyLimitBytes: 65_536,
+      debugState: false,
+      maxSessionsPerClient: 16,
+      compat: 'native',
+    });
   });
 
   test('the share rule: one client address may hold 1/16 of the sessions unless maxSessionsPerClient says otherwise', () => {
@@ -18,7 +27,11 @@ describe('server config', () => {
     };
     assert.equal(perClient({ ARENA_SERVER_MAX_SESSIONS: '1024' }), 64);
     assert.equal(perClient({ ARENA_SERVER_MAX_SESSIONS: '8' }), 1, 'at least one');
-    assert.equal(perClient({ ARENA_SERVER_MAX_SESSIONS: '8', ARENA_SERVER_MAX_SESSIONS_PER_CLIENT: '8' }), 8, 'an explicit cap wins');
+    assert.equal(
+      perClient({ ARENA_SERVER_MAX_SESSIONS: '8', ARENA_SERVER_MAX_SESSIONS_PER_CLIENT: '8' }),
+      8,
+      'an explicit cap wins',
+    );
   });
 
   test('ARENA_SERVER_* variables override it; GPU_ARENA_DEBUG_STATE=1 works as in the original', () => {
@@ -33,7 +46,16 @@ describe('server config', () => {
       ARENA_SERVER_COMPAT: 'original',
     });
     assert.ok(r.ok, JSON.stringify(r));
-    assert.deepEqual(r.config.server, { host: '0.0.0.0', port: 9000, maxSessions: 8, idleTtlSeconds: 60, bodyLimitBytes: 2048, debugState: true, maxSessionsPerClient: 4, compat: 'original' });
+    assert.deepEqual(r.config.server, {
+      host: '0.0.0.0',
+      port: 9000,
+      maxSessions: 8,
+      idleTtlSeconds: 60,
+      bodyLimitBytes: 2048,
+      debugState: true,
+      maxSessionsPerClient: 4,
+      compat: 'original',
+    });
   });
 
   test('a bad value names the key and the variable', () => {

@@ -23,7 +23,12 @@ after(async () => {
 const json = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
 
 /** Play an episode in the gym with `policy`, mirror every action over HTTP, compare step by step. */
-async function mirror(task: TaskName, seed: number, policy: PolicyName, extra: (step: number) => unknown = () => undefined): Promise<{ steps: number; total: number }> {
+async function mirror(
+  task: TaskName,
+  seed: number,
+  policy: PolicyName,
+  extra: (step: number) => unknown = () => undefined,
+): Promise<{ steps: number; total: number }> {
   const env = new ArenaEnv();
   let obs = env.reset({ task, seed });
   const started = ok(await h.client.reset({ task, seed, invalid_actions: 'penalize' }));
@@ -32,7 +37,8 @@ async function mirror(task: TaskName, seed: number, policy: PolicyName, extra: (
   let steps = 0;
   let total = 0;
   while (!env.done) {
-    const action = extra(steps) ?? fn(obs, { rng: rng(seed, obs.round, 'policy:lab_0'), holdout: false })[0] ?? { action_type: 'wait' };
+    const action = extra(steps) ??
+      fn(obs, { rng: rng(seed, obs.round, 'policy:lab_0'), holdout: false })[0] ?? { action_type: 'wait' };
     const local = env.step(action);
     const remote = ok(await h.client.step(started.session_id, action as Record<string, unknown>));
     assert.equal(remote.reward, local.reward, `${task} seed ${seed} step ${steps}: reward`);
@@ -68,30 +74,35 @@ describe('episodes over HTTP', () => {
     assert.equal(again.session_id, first.session_id);
     assert.equal(h.store.size, size);
     const env = new ArenaEnv();
-    assert.deepEqual(ours(again.observation as unknown as Record<string, unknown>), json(env.reset({ task: 'coalition_market', seed: 2 })));
+    assert.deepEqual(
+      ours(again.observation as unknown as Record<string, unknown>),
+      json(env.reset({ task: 'coalition_market', seed: 2 })),
+    );
     ok(await h.client.deleteSession(first.session_id));
   });
 
   test('property: any seeds, policies and stray actions (malformed ones included, penalize mode) give the gym’s rewards', async () => {
     const labs = ['lab_0', 'lab_1', 'lab_2', 'lab_9'];
     const blocks = ['b_0_0', 'b_0_1', 'b_1_0', 'b_2_1', 'b_9_9'];
-    const stray = fc.record({
-      action_type: fc.oneof(fc.constantFrom(...ACTION_TYPES), fc.constant('not_real')),
-      target_lab_id: fc.constantFrom(...labs),
-      target_lab_ids: fc.subarray(labs, { minLength: 1, maxLength: 2 }),
-      offer_id: fc.constantFrom('o_1', 'o_2', 'o_9'),
-      coalition_id: fc.constantFrom('c_1', 'c_9'),
-      job_id: fc.constantFrom('j_0_0', 'j_0_1', 'j_1_0'),
-      block_ids: fc.subarray(blocks, { maxLength: 3 }),
-      requested_block_ids: fc.subarray(blocks, { maxLength: 2 }),
-      payment: fc.oneof(fc.double({ min: -5, max: 300, noNaN: true }), fc.constant(1e6 + 1)),
-      message: fc.string({ maxLength: 40 }),
-    }).map((a) => {
-      // Our field names only: the original-name mapping (tested in original.test.ts) is not the gym's.
-      const { job_id, target_lab_id, ...rest } = a;
-      const pitch = a.action_type === 'make_pitch' || a.action_type === 'counter_pitch';
-      return { ...rest, ...(pitch ? {} : { job_id }), ...(a.action_type === 'make_pitch' ? {} : { target_lab_id }) };
-    });
+    const stray = fc
+      .record({
+        action_type: fc.oneof(fc.constantFrom(...ACTION_TYPES), fc.constant('not_real')),
+        target_lab_id: fc.constantFrom(...labs),
+        target_lab_ids: fc.subarray(labs, { minLength: 1, maxLength: 2 }),
+        offer_id: fc.constantFrom('o_1', 'o_2', 'o_9'),
+        coalition_id: fc.constantFrom('c_1', 'c_9'),
+        job_id: fc.constantFrom('j_0_0', 'j_0_1', 'j_1_0'),
+        block_ids: fc.subarray(blocks, { maxLength: 3 }),
+        requested_block_ids: fc.subarray(blocks, { maxLength: 2 }),
+        payment: fc.oneof(fc.double({ min: -5, max: 300, noNaN: true }), fc.constant(1e6 + 1)),
+        message: fc.string({ maxLength: 40 }),
+      })
+      .map((a) => {
+        // Our field names only: the original-name mapping (tested in original.test.ts) is not the gym's.
+        const { job_id, target_lab_id, ...rest } = a;
+        const pitch = a.action_type === 'make_pitch' || a.action_type === 'counter_pitch';
+        return { ...rest, ...(pitch ? {} : { job_id }), ...(a.action_type === 'make_pitch' ? {} : { target_lab_id }) };
+      });
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...TASK_NAMES),

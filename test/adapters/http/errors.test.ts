@@ -25,7 +25,12 @@ describe('bad input', () => {
     const offer = { action_type: 'send_offer', target_lab_id: 'lab_1', block_ids: ['b_0_0'] };
     const cases: [string, unknown, number, string][] = [
       ['malformed JSON', `{"session_id":"${session_id}","action":{"action_type":"wait"`, 400, 'invalid_json'],
-      ['a NaN literal', `{"session_id":"${session_id}","action":{"action_type":"send_offer","target_lab_id":"lab_1","payment":NaN}}`, 400, 'invalid_json'],
+      [
+        'a NaN literal',
+        `{"session_id":"${session_id}","action":{"action_type":"send_offer","target_lab_id":"lab_1","payment":NaN}}`,
+        400,
+        'invalid_json',
+      ],
       ['a JSON array body', [session_id, { action_type: 'wait' }], 400, 'invalid_body'],
       ['a JSON string body', '"wait"', 400, 'invalid_body'],
       ['no action', { session_id }, 400, 'invalid_body'],
@@ -33,14 +38,39 @@ describe('bad input', () => {
       ['a case-different action type', { session_id, action: { action_type: 'WAIT' } }, 422, 'unknown_action_type'],
       ['payment "nan"', { session_id, action: { ...offer, payment: 'nan' } }, 422, 'invalid_amount'],
       ['payment "inf"', { session_id, action: { ...offer, payment: 'inf' } }, 422, 'invalid_amount'],
-      ['an infinite payment (1e999)', `{"session_id":"${session_id}","action":{"action_type":"send_offer","target_lab_id":"lab_1","payment":1e999}}`, 422, 'invalid_amount'],
+      [
+        'an infinite payment (1e999)',
+        `{"session_id":"${session_id}","action":{"action_type":"send_offer","target_lab_id":"lab_1","payment":1e999}}`,
+        422,
+        'invalid_amount',
+      ],
       ['a negative payment', { session_id, action: { ...offer, payment: -1 } }, 422, 'invalid_amount'],
-      ['a negative commit payment', { session_id, action: { action_type: 'commit_to_coalition', coalition_id: 'c_1', payment: -3 } }, 422, 'invalid_amount'],
+      [
+        'a negative commit payment',
+        { session_id, action: { action_type: 'commit_to_coalition', coalition_id: 'c_1', payment: -3 } },
+        422,
+        'invalid_amount',
+      ],
       ['a negative expiry', { session_id, action: { ...offer, expires_in: -1 } }, 422, 'invalid_amount'],
-      ['a message over 500 characters', { session_id, action: { action_type: 'send_message', message: 'x'.repeat(501) } }, 422, 'malformed_action'],
-      ['a block list that is a string', { session_id, action: { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: 'b_0_0' } }, 422, 'malformed_action'],
+      [
+        'a message over 500 characters',
+        { session_id, action: { action_type: 'send_message', message: 'x'.repeat(501) } },
+        422,
+        'malformed_action',
+      ],
+      [
+        'a block list that is a string',
+        { session_id, action: { action_type: 'allocate_to_job', job_id: 'j_0_0', block_ids: 'b_0_0' } },
+        422,
+        'malformed_action',
+      ],
       ['action text that is not JSON', { session_id, action: 'I would like to wait' }, 422, 'malformed_action'],
-      ['a body over the limit', { session_id, action: { action_type: 'send_message', message: 'y'.repeat(5000) } }, 413, 'body_too_large'],
+      [
+        'a body over the limit',
+        { session_id, action: { action_type: 'send_message', message: 'y'.repeat(5000) } },
+        413,
+        'body_too_large',
+      ],
       ['a session id of the wrong type', { session_id: 7, action: { action_type: 'wait' } }, 400, 'invalid_request'],
     ];
     for (const [what, body, status, code] of cases) {
@@ -49,7 +79,14 @@ describe('bad input', () => {
       assert.equal(e.code, code, `${what}: ${e.message}`);
       assert.ok(e.message.length > 10, `${what}: a readable message`);
     }
-    const form = refused(await h.client.request('POST', '/step', `session_id=${session_id}&action_type=wait`, 'application/x-www-form-urlencoded'));
+    const form = refused(
+      await h.client.request(
+        'POST',
+        '/step',
+        `session_id=${session_id}&action_type=wait`,
+        'application/x-www-form-urlencoded',
+      ),
+    );
     assert.deepEqual([form.status, form.code], [415, 'unsupported_media_type']);
     const empty = refused(await h.client.request('POST', '/step', ''));
     assert.deepEqual([empty.status, empty.code], [400, 'invalid_body']);
@@ -68,7 +105,12 @@ describe('bad input', () => {
     ok(await f.client.reset({ task: 'single_trade', seed: 1 }));
     const actionish = fc.record(
       {
-        action_type: fc.oneof(fc.constantFrom(...ACTION_TYPES), fc.string({ maxLength: 12 }), fc.integer(), fc.constant(null)),
+        action_type: fc.oneof(
+          fc.constantFrom(...ACTION_TYPES),
+          fc.string({ maxLength: 12 }),
+          fc.integer(),
+          fc.constant(null),
+        ),
         target_lab_id: fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.constant(null)),
         block_ids: fc.oneof(fc.array(fc.string({ maxLength: 6 }), { maxLength: 40 }), fc.string(), fc.constant(null)),
         payment: fc.oneof(fc.double(), fc.string({ maxLength: 6 }), fc.boolean(), fc.constant(null)),
@@ -86,7 +128,11 @@ describe('bad input', () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('/step', '/reset'), body, async (path, text) => {
         // Only refusals matter here: a valid step would change the session, so those go to a scratch one.
-        const r = await f.client.request<unknown>('POST', path, text.includes(session_id) ? text.replace(session_id, 'scratch') : text);
+        const r = await f.client.request<unknown>(
+          'POST',
+          path,
+          text.includes(session_id) ? text.replace(session_id, 'scratch') : text,
+        );
         assert.ok(r.status < 500, `${path} ${text} → ${r.status}`);
         if (!r.ok) assert.ok(typeof r.error.code === 'string' && typeof r.error.message === 'string');
       }),
@@ -144,7 +190,8 @@ describe('bad input', () => {
     const others = Object.values(env.state.jobs).filter((j) => j.owner !== 'lab_0');
     assert.ok(others.length > 0);
     for (const job of others) assert.ok(!text.includes(`"${job.id}"`), `${job.id} of ${job.owner} is private`);
-    for (const lab of (view.state as { labs: Record<string, unknown>[] }).labs) assert.ok(!('budget' in lab), 'others show a budget band only');
+    for (const lab of (view.state as { labs: Record<string, unknown>[] }).labs)
+      assert.ok(!('budget' in lab), 'others show a budget band only');
     assert.equal(view.seat, 'lab_0');
     const e = refused(await h.client.state({ session_id }, true));
     assert.deepEqual([e.status, e.code], [403, 'debug_state_disabled']);
@@ -184,7 +231,11 @@ describe('bad input', () => {
     const { session_id } = ok(await h.client.reset({ task: 'single_trade', seed: 9, invalid_actions: 'penalize' }));
     const env = new ArenaEnv();
     env.reset({ task: 'single_trade', seed: 9 });
-    for (const raw of [{ action_type: 'not_real' }, 'not json at all', { action_type: 'send_offer', target_lab_id: 'lab_1', payment: -1 }]) {
+    for (const raw of [
+      { action_type: 'not_real' },
+      'not json at all',
+      { action_type: 'send_offer', target_lab_id: 'lab_1', payment: -1 },
+    ]) {
       const local = env.step(raw);
       const remote = ok(await h.client.step(session_id, raw));
       assert.equal(remote.info.code, 'malformed_action');

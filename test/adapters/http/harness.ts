@@ -13,7 +13,13 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export const DEFAULT_SERVER: AppOptions['server'] = { maxSessions: 128, maxSessionsPerClient: 128, idleTtlSeconds: 600, bodyLimitBytes: 16_384, debugState: false };
+export const DEFAULT_SERVER: AppOptions['server'] = {
+  maxSessions: 128,
+  maxSessionsPerClient: 128,
+  idleTtlSeconds: 600,
+  bodyLimitBytes: 16_384,
+  debugState: false,
+};
 
 export async function startServer(server: Partial<AppOptions['server']> = {}): Promise<Harness> {
   let now = 1_000_000;
@@ -49,6 +55,25 @@ export function refused<T>(r: ApiResult<T>): { status: number; code: string; mes
 /** The observation without the original-name aliases (what the gym's observe returns). */
 export function ours(obs: Record<string, unknown>): Record<string, unknown> {
   const o = { ...obs };
-  for (const k of ['task_id', 'round_index', 'max_rounds', 'controlled_lab_id', 'controlled_lab_budget', 'controlled_lab_reputation', 'private_jobs', 'owned_blocks', 'visible_labs', 'active_offers', 'active_coalitions', 'message_history', 'last_action_result', 'reward', 'cumulative_reward', 'reward_breakdown', 'done']) delete o[k];
+  for (const k of [
+    'task_id',
+    'round_index',
+    'max_rounds',
+    'controlled_lab_id',
+    'controlled_lab_budget',
+    'controlled_lab_reputation',
+    'private_jobs',
+    'owned_blocks',
+    'visible_labs',
+    'active_offers',
+    'active_coalitions',
+    'message_history',
+    'last_action_result',
+    'reward',
+    'cumulative_reward',
+    'reward_breakdown',
+    'done',
+  ])
+    delete o[k];
   return o;
 }

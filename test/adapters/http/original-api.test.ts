@@ -16,10 +16,20 @@ let url: string;
 let out = '';
 
 before(async () => {
-  child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/serve.ts', '--compat', 'original', '--host', '127.0.0.1', '--port', '0'], {
-    env: { ...process.env, LOG_LEVEL: 'info', ARENA_CONFIG: 'config/arena.example.json', ARENA_SERVER_DEBUG_STATE: '', GPU_ARENA_DEBUG_STATE: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/serve.ts', '--compat', 'original', '--host', '127.0.0.1', '--port', '0'],
+    {
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'info',
+        ARENA_CONFIG: 'config/arena.example.json',
+        ARENA_SERVER_DEBUG_STATE: '',
+        GPU_ARENA_DEBUG_STATE: '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
@@ -36,15 +46,22 @@ after(() => {
 });
 
 const get = (path: string) => fetch(url + path);
-const post = (path: string, body: unknown) => fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (path: string, body: unknown) =>
+  fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe("the original's API tests against --compat original", () => {
   test('test_health_and_tasks', async () => {
     const health = (await (await get('/health')).json()) as { status: string; benchmark_id: string };
     assert.equal(health.status, 'ok');
     assert.equal(health.benchmark_id, 'gpu_budget_negotiation');
-    const tasks = (await (await get('/tasks')).json()) as { benchmark_id: string; tasks: { task_type: string; difficulty: string }[] };
-    assert.deepEqual(new Set(tasks.tasks.map((t) => t.task_type)), new Set(['single_trade', 'market_round', 'coalition_market']));
+    const tasks = (await (await get('/tasks')).json()) as {
+      benchmark_id: string;
+      tasks: { task_type: string; difficulty: string }[];
+    };
+    assert.deepEqual(
+      new Set(tasks.tasks.map((t) => t.task_type)),
+      new Set(['single_trade', 'market_round', 'coalition_market']),
+    );
     assert.equal(tasks.benchmark_id, 'gpu_budget_negotiation');
   });
 
@@ -87,7 +104,11 @@ describe("the original's API tests against --compat original", () => {
   });
 
   test('logging: one info line per session lifecycle, no line per request', async () => {
-    const msgs = () => out.split('\n').filter((l) => l.startsWith('{')).map((l) => (JSON.parse(l) as { msg: string }).msg);
+    const msgs = () =>
+      out
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => (JSON.parse(l) as { msg: string }).msg);
     const count = (m: string) => msgs().filter((x) => x === m).length;
     const [replaced, opened] = [count('session replaced'), count('session opened')];
     for (let i = 0; i < 5; i++) await post('/reset', { seed: i });
@@ -96,6 +117,9 @@ describe("the original's API tests against --compat original", () => {
     await waitUntil('the five resets to be logged', () => count('session opened') >= opened + 5);
     assert.equal(count('session replaced'), replaced + 5, msgs().join(' | '));
     assert.equal(count('session opened'), opened + 5, msgs().join(' | '));
-    assert.ok(!msgs().some((m) => m === 'request' || m === 'incoming request' || m === 'request completed'), 'no request is logged at info');
+    assert.ok(
+      !msgs().some((m) => m === 'request' || m === 'incoming request' || m === 'request completed'),
+      'no request is logged at info',
+    );
   });
 });

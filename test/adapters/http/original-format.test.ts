@@ -35,15 +35,33 @@ function actionOf(type: string, o: Obs): Body {
   const fit = free.find((b) => b.reliability >= job.min_reliability) ?? free[0];
   switch (type) {
     case 'send_offer':
-      return { action_type: type, target_lab_id: other.lab_id, block_ids: free.slice(0, 1).map((b) => b.block_id), requested_block_ids: other.owned_block_ids.slice(0, 1), payment: 1, message: 'swap for mutual benefit?', conditions: null };
+      return {
+        action_type: type,
+        target_lab_id: other.lab_id,
+        block_ids: free.slice(0, 1).map((b) => b.block_id),
+        requested_block_ids: other.owned_block_ids.slice(0, 1),
+        payment: 1,
+        message: 'swap for mutual benefit?',
+        conditions: null,
+      };
     case 'accept_offer':
       return { action_type: type, offer_id: incoming[0]?.offer_id ?? 'o_999' };
     case 'reject_offer':
       return { action_type: type, offer_id: incoming.at(-1)?.offer_id ?? 'o_998' };
     case 'counter_offer':
-      return { action_type: type, offer_id: incoming[0]?.offer_id ?? 'o_997', block_ids: free.slice(-1).map((b) => b.block_id), payment: 0.5, message: 'a fairer split' };
+      return {
+        action_type: type,
+        offer_id: incoming[0]?.offer_id ?? 'o_997',
+        block_ids: free.slice(-1).map((b) => b.block_id),
+        payment: 0.5,
+        message: 'a fairer split',
+      };
     case 'make_pitch':
-      return { action_type: type, job_id: job.job_id, message: `${job.job_id} needs ${job.gpu_hours_required} GPU-hours before its deadline round ${job.deadline_round}` };
+      return {
+        action_type: type,
+        job_id: job.job_id,
+        message: `${job.job_id} needs ${job.gpu_hours_required} GPU-hours before its deadline round ${job.deadline_round}`,
+      };
     case 'counter_pitch':
       return { action_type: type, target_lab_id: other.lab_id, message: 'our need is concrete and verifiable' };
     case 'reserve_capacity':
@@ -51,9 +69,17 @@ function actionOf(type: string, o: Obs): Body {
     case 'release_capacity':
       return { action_type: type, block_ids: [(reserved ?? free[0])!.block_id] };
     case 'form_coalition':
-      return { action_type: type, target_lab_id: other.lab_id, message: 'coalition to share capacity for urgent deadlines' };
+      return {
+        action_type: type,
+        target_lab_id: other.lab_id,
+        message: 'coalition to share capacity for urgent deadlines',
+      };
     case 'commit_to_coalition':
-      return { action_type: type, coalition_id: o.active_coalitions[0]?.coalition_id ?? 'c_1', block_ids: free.slice(-1).map((b) => b.block_id) };
+      return {
+        action_type: type,
+        coalition_id: o.active_coalitions[0]?.coalition_id ?? 'c_1',
+        block_ids: free.slice(-1).map((b) => b.block_id),
+      };
     case 'allocate_to_job':
       return { action_type: type, job_id: job.job_id, block_ids: fit ? [fit.block_id] : [] };
     case 'send_message':
@@ -63,10 +89,30 @@ function actionOf(type: string, o: Obs): Body {
   }
 }
 
-const ORIGINAL_ACTIONS = ['send_message', 'send_offer', 'reserve_capacity', 'release_capacity', 'make_pitch', 'counter_pitch', 'form_coalition', 'commit_to_coalition', 'accept_offer', 'reject_offer', 'counter_offer', 'allocate_to_job', 'wait', 'finish'];
+const ORIGINAL_ACTIONS = [
+  'send_message',
+  'send_offer',
+  'reserve_capacity',
+  'release_capacity',
+  'make_pitch',
+  'counter_pitch',
+  'form_coalition',
+  'commit_to_coalition',
+  'accept_offer',
+  'reject_offer',
+  'counter_offer',
+  'allocate_to_job',
+  'wait',
+  'finish',
+];
 
 const renamed = (native: Record<string, number>): Record<string, number> =>
-  Object.fromEntries([...REWARD_COLUMNS, 'normalized_reward'].map((c) => [/_penalty$|^normalized_reward$/.test(c) ? c : `${c}_score`, native[c]!]));
+  Object.fromEntries(
+    [...REWARD_COLUMNS, 'normalized_reward'].map((c) => [
+      /_penalty$|^normalized_reward$/.test(c) ? c : `${c}_score`,
+      native[c]!,
+    ]),
+  );
 
 describe('compat original: observations', () => {
   test('a /step before any /reset auto-resets with the defaults, as the original did', async () => {
@@ -84,12 +130,24 @@ describe('compat original: observations', () => {
       let o = mustParse(Observation, orig.observation, `${task} reset`);
       assert.equal(o.task_id, `${task}-${seed}`);
       assert.equal(o.last_action_result, null);
-      const n0 = nat.observation as { self: { jobs: { id: string }[]; budget: number }; labs: { id: string }[]; task_id: string };
+      const n0 = nat.observation as {
+        self: { jobs: { id: string }[]; budget: number };
+        labs: { id: string }[];
+        task_id: string;
+      };
       assert.equal(n0.task_id, `${task}-${seed}`, 'the native format is unchanged: ours plus the top-level aliases');
-      assert.deepEqual(o.private_jobs.map((j) => j.job_id), n0.self.jobs.map((j) => j.id));
-      assert.deepEqual(o.visible_labs.map((l) => l.lab_id), n0.labs.map((l) => l.id));
+      assert.deepEqual(
+        o.private_jobs.map((j) => j.job_id),
+        n0.self.jobs.map((j) => j.id),
+      );
+      assert.deepEqual(
+        o.visible_labs.map((l) => l.lab_id),
+        n0.labs.map((l) => l.id),
+      );
       assert.equal(o.controlled_lab_budget, n0.self.budget);
-      const state0 = ok(await h.client.request<{ state: unknown }>('GET', `/state?session_id=${orig.session_id as string}`));
+      const state0 = ok(
+        await h.client.request<{ state: unknown }>('GET', `/state?session_id=${orig.session_id as string}`),
+      );
       const pub = mustParse(PublicState, state0.state, `${task} /state`);
       assert.equal(pub.seed, seed);
       assert.ok(!('labs' in (state0.state as object)));
@@ -105,7 +163,11 @@ describe('compat original: observations', () => {
         o = mustParse(Observation, r.observation, `${task} step ${i} (${String(body.action_type)})`);
         const info = rn.info as { code: string; reward_breakdown: Record<string, number> };
         assert.equal(o.last_action_result?.code, info.code, `step ${i}: the same code in both formats`);
-        assert.deepEqual(o.reward_breakdown, renamed(info.reward_breakdown), `step ${i}: the columns under their _score names`);
+        assert.deepEqual(
+          o.reward_breakdown,
+          renamed(info.reward_breakdown),
+          `step ${i}: the columns under their _score names`,
+        );
         assert.equal(o.reward, rn.reward);
         assert.equal(o.reward, o.reward_breakdown.normalized_reward);
         assert.equal(r.reward, rn.reward, 'the extra top-level reward is the native one');
@@ -113,10 +175,18 @@ describe('compat original: observations', () => {
         codes.push(info.code);
       }
       assert.equal(o.done, true, `${task}: the episode ended (${codes.join(',')})`);
-      assert.ok(Math.abs(total - o.cumulative_reward) < 1e-9, `${task}: the rewards add up to cumulative_reward (${total} vs ${o.cumulative_reward})`);
-      assert.ok(codes.includes('offer_created') && codes.includes('message_sent') && codes.includes('pitch_recorded'), codes.join(','));
+      assert.ok(
+        Math.abs(total - o.cumulative_reward) < 1e-9,
+        `${task}: the rewards add up to cumulative_reward (${total} vs ${o.cumulative_reward})`,
+      );
+      assert.ok(
+        codes.includes('offer_created') && codes.includes('message_sent') && codes.includes('pitch_recorded'),
+        codes.join(','),
+      );
       assert.equal(codes.includes('malformed_action'), false, codes.join(','));
-      const end = ok(await h.client.request<{ state: unknown }>('GET', `/state?session_id=${orig.session_id as string}`));
+      const end = ok(
+        await h.client.request<{ state: unknown }>('GET', `/state?session_id=${orig.session_id as string}`),
+      );
       assert.equal(mustParse(PublicState, end.state, `${task} final /state`).done, true);
     });
   }
@@ -129,16 +199,32 @@ describe('compat original: observations', () => {
     const offer = ok(await post('/step', { session_id: sid, ...actionOf('send_offer', o) }));
     o = mustParse(Observation, offer.observation, 'offer');
     const mine = o.active_offers.find((x) => x.from_lab_id === o.controlled_lab_id)!;
-    assert.deepEqual([mine.to_lab_id, mine.payment, mine.message, mine.status, mine.conditions], [target.lab_id, 1, 'swap for mutual benefit?', 'active', {}]);
+    assert.deepEqual(
+      [mine.to_lab_id, mine.payment, mine.message, mine.status, mine.conditions],
+      [target.lab_id, 1, 'swap for mutual benefit?', 'active', {}],
+    );
     assert.ok(o.visible_labs.find((l) => l.lab_id === target.lab_id)!.active_offer_count >= 1);
-    const msg = ok(await post('/step', { session_id: sid, action_type: 'send_message', message: 'we never forget; we retaliate' }));
+    const msg = ok(
+      await post('/step', { session_id: sid, action_type: 'send_message', message: 'we never forget; we retaliate' }),
+    );
     o = mustParse(Observation, msg.observation, 'message');
     assert.equal(o.message_history.at(-1)!.signal, 'threat');
     assert.deepEqual(
       o.public_market.available_blocks.map((b) => b.block_id).sort(),
-      o.public_market.available_blocks.filter((b) => ['available', 'reserved', 'committed'].includes(b.status)).map((b) => b.block_id).sort(),
+      o.public_market.available_blocks
+        .filter((b) => ['available', 'reserved', 'committed'].includes(b.status))
+        .map((b) => b.block_id)
+        .sort(),
     );
-    assert.ok(o.public_market.available_blocks.some((b) => b.owner_lab_id !== o.controlled_lab_id), "every lab's live blocks");
-    assert.ok(o.public_market.available_blocks.filter((b) => b.owner_lab_id !== o.controlled_lab_id).every((b) => b.reserved_by === null && b.allocated_to_job_id === null), "another lab's reservation target is private");
+    assert.ok(
+      o.public_market.available_blocks.some((b) => b.owner_lab_id !== o.controlled_lab_id),
+      "every lab's live blocks",
+    );
+    assert.ok(
+      o.public_market.available_blocks
+        .filter((b) => b.owner_lab_id !== o.controlled_lab_id)
+        .every((b) => b.reserved_by === null && b.allocated_to_job_id === null),
+      "another lab's reservation target is private",
+    );
   });
 });

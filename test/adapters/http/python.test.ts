@@ -34,7 +34,11 @@ after(async () => {
 });
 
 function needPython(): void {
-  assert.equal(python.status, 0, `python3 is required for the Python client tests (install Debian's python3): ${python.error?.message ?? python.stderr}`);
+  assert.equal(
+    python.status,
+    0,
+    `python3 is required for the Python client tests (install Debian's python3): ${python.error?.message ?? python.stderr}`,
+  );
 }
 
 /** Run a script without blocking the event loop (the server runs in this process). */
@@ -68,7 +72,16 @@ describe('the Python client and examples', () => {
   for (const format of ['native', 'original']) {
     test(`play.py --format ${format} plays an episode through arena_client.py and prints its total reward`, async () => {
       needPython();
-      const r = await run('examples/python/play.py', ['--url', h.url, '--task', 'market_round', '--seed', '7', '--format', format]);
+      const r = await run('examples/python/play.py', [
+        '--url',
+        h.url,
+        '--task',
+        'market_round',
+        '--seed',
+        '7',
+        '--format',
+        format,
+      ]);
       assert.equal(r.code, 0, r.stderr);
       const steps = Number(/^steps (\d+)$/m.exec(r.stdout)?.[1]);
       const total = Number(/^total reward (-?\d+\.\d+)$/m.exec(r.stdout)?.[1]);
@@ -86,37 +99,67 @@ describe('the Python client and examples', () => {
   test('rollout.py: 6 episodes in 3 parallel sessions → TRL prompt/completion rows that match the gym', async () => {
     needPython();
     const out = join(dir, 'rows.jsonl');
-    const r = await run('examples/python/rollout.py', ['--url', h.url, '--task', 'market_round', '--episodes', '6', '--parallel', '3', '--seed', '100', '--out', out]);
+    const r = await run('examples/python/rollout.py', [
+      '--url',
+      h.url,
+      '--task',
+      'market_round',
+      '--episodes',
+      '6',
+      '--parallel',
+      '3',
+      '--seed',
+      '100',
+      '--out',
+      out,
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^episodes 6 rows \d+ workers 3$/m);
     assert.equal(h.store.size, 0, 'every worker deleted its session');
-    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l, i) => mustParse(Row, JSON.parse(l), `row ${i}`));
+    const rows = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l, i) => mustParse(Row, JSON.parse(l), `row ${i}`));
     const episodes = new Map<number, typeof rows>();
     for (const row of rows) episodes.set(row.episode, [...(episodes.get(row.episode) ?? []), row]);
     assert.deepEqual([...episodes.keys()].sort(), [0, 1, 2, 3, 4, 5]);
     for (const [index, ep] of episodes) {
       const seed = ep[0]!.seed;
       assert.equal(seed, 100 + index);
-      assert.deepEqual(ep.map((x) => x.step), ep.map((_, i) => i));
+      assert.deepEqual(
+        ep.map((x) => x.step),
+        ep.map((_, i) => i),
+      );
       const env = new ArenaEnv();
       env.reset({ task: 'market_round', seed });
       let sum = 0;
       for (const row of ep) {
         const user = row.prompt[1].content;
         assert.ok(user.startsWith('Observation:\n'));
-        const obs = mustParse(Observation, JSON.parse(user.slice('Observation:\n'.length)), `episode ${index} step ${row.step} prompt`);
+        const obs = mustParse(
+          Observation,
+          JSON.parse(user.slice('Observation:\n'.length)),
+          `episode ${index} step ${row.step} prompt`,
+        );
         assert.equal(obs.task_id, `market_round-${seed}`);
         assert.equal(obs.round_index, env.state.round);
         const action = JSON.parse(row.completion[0].content) as unknown;
         assert.ok(ActionSchema.safeParse(action).success, row.completion[0].content);
         const local = env.step(action);
-        assert.equal(row.reward, local.reward, `episode ${index} step ${row.step}: the gym's reward for the same action`);
+        assert.equal(
+          row.reward,
+          local.reward,
+          `episode ${index} step ${row.step}: the gym's reward for the same action`,
+        );
         assert.equal(row.code, local.info.code);
         assert.equal(row.done, local.done);
         sum += row.reward;
       }
       assert.equal(env.done, true);
-      assert.ok(Math.abs(sum - ep[0]!.return) < 1e-9 && Math.abs(sum - env.state.seats.lab_0!.cumulativeReward) < 1e-9, `episode ${index}: return = Σ reward = cumulative reward`);
+      assert.ok(
+        Math.abs(sum - ep[0]!.return) < 1e-9 && Math.abs(sum - env.state.seats.lab_0!.cumulativeReward) < 1e-9,
+        `episode ${index}: return = Σ reward = cumulative reward`,
+      );
     }
   });
 });

@@ -29,7 +29,10 @@ const SEED = 987_654_321;
 function privateOf(seed: number): string | null {
   try {
     const o = observe(createMatch({ task: TASK, seed }), 'lab_1');
-    return JSON.stringify({ budget: o.self.budget, jobs: o.self.jobs.map((j) => [j.id, j.gpuHoursRequired, j.deadlineRound, j.baseValue, j.minReliability]) });
+    return JSON.stringify({
+      budget: o.self.budget,
+      jobs: o.self.jobs.map((j) => [j.id, j.gpuHoursRequired, j.deadlineRound, j.baseValue, j.minReliability]),
+    });
   } catch {
     return null;
   }
@@ -47,7 +50,15 @@ function* objects(v: unknown): Generator<Record<string, unknown>> {
 describe('self-play privacy', () => {
   for (const format of ['native', 'original'] as const) {
     test(`${format}: nothing a seat receives before the end lets it compute another seat's private values`, async () => {
-      const r = ok(await h.client.resetSelfPlay({ task: TASK, seed: SEED, seats: ['lab_0', 'lab_1'], actions_per_round: 2, observation_format: format }));
+      const r = ok(
+        await h.client.resetSelfPlay({
+          task: TASK,
+          seed: SEED,
+          seats: ['lab_0', 'lab_1'],
+          actions_per_round: 2,
+          observation_format: format,
+        }),
+      );
       assert.equal(r.info.seed, SEED, 'the creator is told the seed');
       const [a, b] = [r.seats.lab_0!.token, r.seats.lab_1!.token];
       const seen: unknown[] = [r.seats.lab_0!.observation];
@@ -67,20 +78,33 @@ describe('self-play privacy', () => {
       };
       let over = false;
       for (let round = 0; !over && round < 20; round++) {
-        for (const [token, seat] of [[a, 'lab_0'], [b, 'lab_1']] as const) {
+        for (const [token, seat] of [
+          [a, 'lab_0'],
+          [b, 'lab_1'],
+        ] as const) {
           const obs = await nativeView(token, seat);
-          const act = expert(obs, { rng: rng(SEED, obs.round, `policy:${seat}`), holdout: false })[0] ?? { action_type: 'wait' };
+          const act = expert(obs, { rng: rng(SEED, obs.round, `policy:${seat}`), holdout: false })[0] ?? {
+            action_type: 'wait',
+          };
           const res = await h.client.stepSeat(token, act as Record<string, unknown>);
           if (token === a) seen.push(res.ok ? res.body : res.error);
           if (res.ok && res.body.done && token === a) over = true;
           if (token === a) {
             // Probing: another seat's job, the full state, the public view, deleting the session.
-            const foreign = await h.client.stepSeat(a, { action_type: 'allocate_to_job', job_id: 'j_1_0', block_ids: ['b_1_0'] });
+            const foreign = await h.client.stepSeat(a, {
+              action_type: 'allocate_to_job',
+              job_id: 'j_1_0',
+              block_ids: ['b_1_0'],
+            });
             seen.push(foreign.ok ? foreign.body : foreign.error);
             const again = await h.client.stepSeat(a, { action_type: 'wait' });
             seen.push(again.ok ? again.body : again.error);
             const full = refused(await h.client.request('GET', `/state?token=${a}&include_private=true`));
-            assert.deepEqual([full.status, full.code], [403, 'seat_token_scope'], 'a seat never gets the full state, even on a debug server');
+            assert.deepEqual(
+              [full.status, full.code],
+              [403, 'seat_token_scope'],
+              'a seat never gets the full state, even on a debug server',
+            );
             seen.push(full);
             const pub = refused(await h.client.state({ admin_token: a }));
             assert.deepEqual([pub.status, pub.code], [403, 'admin_token_required']);
@@ -91,21 +115,32 @@ describe('self-play privacy', () => {
         over = w.waiting_for!.length === 0;
       }
       const del = refused(await h.client.deleteSession(r.session_id, a));
-      assert.deepEqual([del.status, del.code], [403, 'admin_token_required'], "a seat's token cannot delete the session");
+      assert.deepEqual(
+        [del.status, del.code],
+        [403, 'admin_token_required'],
+        "a seat's token cannot delete the session",
+      );
       const text = JSON.stringify(seen);
       assert.ok(!text.includes(String(SEED)), 'the seed appears nowhere');
       assert.ok(!text.includes(r.session_id), 'the session id appears nowhere');
       assert.ok(/"task_id":"market_round"/.test(text), 'task_id without the seed');
       // Every number the seat saw, tried as a seed: none rebuilds the other seat's secrets.
-      const numbers = new Set([...text.matchAll(/\d+/g)].map((m) => Number(m[0])).filter((n) => Number.isSafeInteger(n)));
-      for (const n of numbers) assert.notEqual(privateOf(n), truth, `seed candidate ${n} rebuilds lab_1's private jobs`);
+      const numbers = new Set(
+        [...text.matchAll(/\d+/g)].map((m) => Number(m[0])).filter((n) => Number.isSafeInteger(n)),
+      );
+      for (const n of numbers)
+        assert.notEqual(privateOf(n), truth, `seed candidate ${n} rebuilds lab_1's private jobs`);
       // No object carries lab_1's job details or exact budget.
       for (const o of objects(seen)) {
         const id = o.id ?? o.job_id;
         if (typeof id === 'string' && secretJobs.jobs.some(([j]) => j === id)) {
-          assert.ok(!('baseValue' in o || 'base_value' in o || 'deadlineRound' in o || 'deadline_round' in o), `lab_1's job ${id} in a lab_0 answer`);
+          assert.ok(
+            !('baseValue' in o || 'base_value' in o || 'deadlineRound' in o || 'deadline_round' in o),
+            `lab_1's job ${id} in a lab_0 answer`,
+          );
         }
-        for (const k of ['budget', 'controlled_lab_budget']) if (k in o) assert.notEqual(o[k], secretJobs.budget, "lab_1's exact budget");
+        for (const k of ['budget', 'controlled_lab_budget'])
+          if (k in o) assert.notEqual(o[k], secretJobs.budget, "lab_1's exact budget");
       }
       // Over: the seed is revealed with done; the admin token reads the public view and ends the session.
       const end = ok(await h.client.request<{ state: { task_id: string } }>('GET', `/state?token=${a}`));

@@ -40,8 +40,12 @@ describe('self-play seats', () => {
     let obs1 = r.seats.lab_1!.observation as Observation;
     let closes = 0;
     while (!s.over) {
-      const a0 = expert(obs0, { rng: rng(seed, obs0.round, 'policy:lab_0'), holdout: false })[0] ?? { action_type: 'wait' };
-      const a1 = expert(obs1, { rng: rng(seed, obs1.round, 'policy:lab_1'), holdout: false })[0] ?? { action_type: 'wait' };
+      const a0 = expert(obs0, { rng: rng(seed, obs0.round, 'policy:lab_0'), holdout: false })[0] ?? {
+        action_type: 'wait',
+      };
+      const a1 = expert(obs1, { rng: rng(seed, obs1.round, 'policy:lab_1'), holdout: false })[0] ?? {
+        action_type: 'wait',
+      };
       const x0 = applyAction(s, 'lab_0', a0);
       const s0 = ok(await h.client.stepSeat(t0, a0 as Record<string, unknown>));
       assert.equal(s0.info.code, x0.result.code);
@@ -56,7 +60,11 @@ describe('self-play seats', () => {
       assert.equal(s1.info.code, x1.result.code);
       assert.equal(s1.info.closed, true);
       assert.equal(s1.info.reports.length, 1);
-      assert.deepEqual(Object.keys(s1.info.reports[0]!.rewards), ['lab_1'], 'a seat sees only its own reward breakdown');
+      assert.deepEqual(
+        Object.keys(s1.info.reports[0]!.rewards),
+        ['lab_1'],
+        'a seat sees only its own reward breakdown',
+      );
       received.lab_0 += s0.reward;
       received.lab_1 += s1.reward;
       obs1 = s1.observation;
@@ -77,7 +85,10 @@ describe('self-play seats', () => {
     }
     assert.equal(closes, s.params.maxRounds);
     for (const lab of ['lab_0', 'lab_1'] as const) {
-      assert.ok(Math.abs(received[lab] - s.seats[lab]!.cumulativeReward) < 1e-9, `${lab}: received ${received[lab]}, cumulative ${s.seats[lab]!.cumulativeReward}`);
+      assert.ok(
+        Math.abs(received[lab] - s.seats[lab]!.cumulativeReward) < 1e-9,
+        `${lab}: received ${received[lab]}, cumulative ${s.seats[lab]!.cumulativeReward}`,
+      );
     }
     // The creator's admin token shows the public view only; the session id alone shows nothing.
     const pub = ok(await h.client.state({ admin_token: r.admin_token }));
@@ -88,7 +99,14 @@ describe('self-play seats', () => {
   });
 
   test('a seat that waits is done for the round; finish leaves the round to the others', async () => {
-    const r = ok(await h.client.resetSelfPlay({ task: 'coalition_market', seed: 4, seats: ['lab_1', 'lab_2', 'lab_3'], actions_per_round: 3 }));
+    const r = ok(
+      await h.client.resetSelfPlay({
+        task: 'coalition_market',
+        seed: 4,
+        seats: ['lab_1', 'lab_2', 'lab_3'],
+        actions_per_round: 3,
+      }),
+    );
     const [a, b, c] = [r.seats.lab_1!.token, r.seats.lab_2!.token, r.seats.lab_3!.token];
     ok(await h.client.stepSeat(a, { action_type: 'send_message', message: 'anyone selling?' }));
     const w = ok(await h.client.stepSeat(a, { action_type: 'wait' }));
@@ -102,7 +120,9 @@ describe('self-play seats', () => {
     assert.deepEqual(last.info.waiting_for, ['lab_1', 'lab_3']);
     // A token acts for its own seat only: lab_3's token cannot allocate lab_1's job.
     const before1 = ok(await h.client.state({ token: a }));
-    const foreign = ok(await h.client.stepSeat(c, { action_type: 'allocate_to_job', job_id: 'j_1_0', block_ids: ['b_1_0'] }));
+    const foreign = ok(
+      await h.client.stepSeat(c, { action_type: 'allocate_to_job', job_id: 'j_1_0', block_ids: ['b_1_0'] }),
+    );
     assert.equal(foreign.info.seat, 'lab_3');
     assert.equal(foreign.info.ok, false);
     const self1 = (v: { state: Record<string, unknown> }) => v.state.self;

@@ -18,14 +18,28 @@ after(async () => {
 });
 
 /** One JSON request from a chosen local address (127.0.0.x are all loopback on Linux). */
-function from(localAddress: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+function from(
+  localAddress: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = http.request(new URL(path, h.url), { method, localAddress, headers: payload ? { 'content-type': 'application/json' } : {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown> }));
-    });
+    const req = http.request(
+      new URL(path, h.url),
+      { method, localAddress, headers: payload ? { 'content-type': 'application/json' } : {} },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>,
+          }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -36,13 +50,19 @@ describe('session limits over HTTP', () => {
     const statuses = new Map<number, number>();
     let last = '';
     for (let i = 0; i < 10_000; i++) {
-      const r = await h.client.request<{ session_id: string; observation: { task_id: string } }>('POST', '/reset', `{"task_type":"single_trade","seed":${i}}`);
+      const r = await h.client.request<{ session_id: string; observation: { task_id: string } }>(
+        'POST',
+        '/reset',
+        `{"task_type":"single_trade","seed":${i}}`,
+      );
       statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
       if (r.ok) last = r.body.session_id;
     }
     assert.deepEqual([...statuses], [[200, 10_000]]);
     assert.equal(h.store.size, 1);
-    const step = ok(await h.client.request<{ observation: { task_id: string } }>('POST', '/step', '{"action_type":"wait"}'));
+    const step = ok(
+      await h.client.request<{ observation: { task_id: string } }>('POST', '/step', '{"action_type":"wait"}'),
+    );
     assert.equal(step.observation.task_id, 'single_trade-9999', 'sessionless calls address the latest reset');
     const state = ok(await h.client.state({}));
     assert.equal(state.session_id, last);
@@ -59,7 +79,10 @@ describe('session limits over HTTP', () => {
     assert.equal(fourth.status, 429);
     const e = fourth.body.error as { code: string; message: string };
     assert.equal(e.code, 'too_many_client_sessions');
-    assert.match(e.message, /\(127\.0\.0\.1\) has 3 sessions open.*server\.maxSessionsPerClient.*in place.*DELETE \/session\/:id/);
+    assert.match(
+      e.message,
+      /\(127\.0\.0\.1\) has 3 sessions open.*server\.maxSessionsPerClient.*in place.*DELETE \/session\/:id/,
+    );
     const selfPlay = await from('127.0.0.1', 'POST', '/reset', { task: 'market_round', seats: ['lab_0', 'lab_1'] });
     assert.equal(selfPlay.status, 429, 'self-play sessions count against their creator too');
     const other = await from('127.0.0.2', 'POST', '/reset', { seed: 4, new_session: true });
@@ -70,7 +93,11 @@ describe('session limits over HTTP', () => {
     const inPlace = await from('127.0.0.1', 'POST', '/reset', { seed: 6, session_id: mine[0] });
     assert.equal(inPlace.status, 200, 'resetting one of its own in place needs no new place');
     assert.equal((await from('127.0.0.1', 'DELETE', `/session/${mine[1]!}`)).status, 200);
-    assert.equal((await from('127.0.0.1', 'POST', '/reset', { seed: 7, new_session: true })).status, 200, 'a deleted session frees a place');
+    assert.equal(
+      (await from('127.0.0.1', 'POST', '/reset', { seed: 7, new_session: true })).status,
+      200,
+      'a deleted session frees a place',
+    );
     assert.equal(refused(await h.client.request('GET', `/state?session_id=${mine[1]!}`)).code, 'unknown_session');
   });
 });

@@ -23,7 +23,8 @@ type Element = { action_id: string; value: string };
 /** Errors of a modal view by Slack's documented limits (api.slack.com/reference/block-kit: views, blocks, select menus, composition objects). */
 function viewErrors(view: Json): string[] {
   const errors: string[] = [];
-  const len = (where: string, v: unknown, max: number) => typeof v === 'string' && [...v].length > max && errors.push(`${where}: ${[...v].length} > ${max}`);
+  const len = (where: string, v: unknown, max: number) =>
+    typeof v === 'string' && [...v].length > max && errors.push(`${where}: ${[...v].length} > ${max}`);
   len('title', (view.title as Json).text, 24);
   len('submit', (view.submit as Json | undefined)?.text, 24);
   len('callback_id', view.callback_id, 255);
@@ -36,7 +37,8 @@ function viewErrors(view: Json): string[] {
     const el = (b.element ?? {}) as Json;
     const options = (el.options as Json[] | undefined) ?? [];
     if (/select$/.test(String(el.type))) {
-      if (options.length < 1 || options.length > 100) errors.push(`blocks[${k}].options: ${options.length} not in 1..100`);
+      if (options.length < 1 || options.length > 100)
+        errors.push(`blocks[${k}].options: ${options.length} not in 1..100`);
       options.forEach((o, j) => {
         len(`blocks[${k}].options[${j}].text`, (o.text as Json).text, 75);
         len(`blocks[${k}].options[${j}].value`, o.value, 150);
@@ -59,8 +61,10 @@ describe('slack: the offer builder', () => {
   /** The buttons of every message a person was sent (response_url and ephemerals), newest last. */
   const buttonsOf = (user: SlackUser): Element[] =>
     emu.requests
-      .filter((r) => (r.method === 'response_url' || (r.method === 'chat.postEphemeral' && r.body['user'] === user.id)))
-      .flatMap((r) => ((r.body['blocks'] as Json[] | undefined) ?? []).flatMap((b) => (b['elements'] as Element[] | undefined) ?? []));
+      .filter((r) => r.method === 'response_url' || (r.method === 'chat.postEphemeral' && r.body['user'] === user.id))
+      .flatMap((r) =>
+        ((r.body['blocks'] as Json[] | undefined) ?? []).flatMap((b) => (b['elements'] as Element[] | undefined) ?? []),
+      );
 
   test('a trade made only with menus and buttons, accepted with a button', async () => {
     await slash(alice, 'new task:market_round seed:7 round_seconds:0');
@@ -68,7 +72,10 @@ describe('slack: the offer builder', () => {
     await slash(bob, 'join');
     await slash(alice, 'start');
     let m = (await session.slack.host.current(CHANNEL))!;
-    const [labA, labB] = [session.slack.host.seatOf(m, `slack:${alice.id}`)!, session.slack.host.seatOf(m, `slack:${bob.id}`)!];
+    const [labA, labB] = [
+      session.slack.host.seatOf(m, `slack:${alice.id}`)!,
+      session.slack.host.seatOf(m, `slack:${bob.id}`)!,
+    ];
 
     await slash(alice, 'me');
     const make = buttonsOf(alice).find((e) => e.value === `@${m.id} offer`);
@@ -80,9 +87,19 @@ describe('slack: the offer builder', () => {
     assert.equal(view.callback_id, OFFER_CALLBACK_ID);
     assert.deepEqual(viewErrors(view), []);
     const blocks = view.blocks as Json[];
-    assert.deepEqual(blocks.map((b) => b.block_id), ['to', 'give', 'want', 'pay', 'ask', 'msg']);
-    const optionsOf = (id: string) => ((blocks.find((b) => b.block_id === id)!.element as Json).options as Json[]).map((o) => o.value as string);
-    assert.deepEqual(optionsOf('to').sort(), observe(m.state!, labA).labs.filter((l) => !l.finished).map((l) => l.id).sort());
+    assert.deepEqual(
+      blocks.map((b) => b.block_id),
+      ['to', 'give', 'want', 'pay', 'ask', 'msg'],
+    );
+    const optionsOf = (id: string) =>
+      ((blocks.find((b) => b.block_id === id)!.element as Json).options as Json[]).map((o) => o.value as string);
+    assert.deepEqual(
+      optionsOf('to').sort(),
+      observe(m.state!, labA)
+        .labs.filter((l) => !l.finished)
+        .map((l) => l.id)
+        .sort(),
+    );
     const bobBlock = observe(m.state!, labB).self.blocks.find((b) => b.status === 'available')!.id;
     assert.ok(optionsOf('want').includes(bobBlock));
     assert.ok(optionsOf('want').every((id) => m.state!.blocks[id]!.owner !== labA));
@@ -107,17 +124,21 @@ describe('slack: the offer builder', () => {
     const made = Object.values(m.state!.offers).find((o) => o.from === labA && o.to === labB)!;
     assert.ok(made, 'the offer exists');
     assert.deepEqual([made.requestedBlockIds, made.offeredBlockIds, made.payment], [[bobBlock], [], 5]);
-    assert.ok(emu.calls('chat.postMessage').some((r) => /makes an offer/.test(JSON.stringify(r.body))), 'announced in the channel');
+    assert.ok(
+      emu.calls('chat.postMessage').some((r) => /makes an offer/.test(JSON.stringify(r.body))),
+      'announced in the channel',
+    );
 
     const accept = buttonsOf(bob).find((e) => e.value === `@${m.id} accept offer:${made.id}`);
     assert.ok(accept, "bob's private copy has the Accept button");
     await send(emu.blockAction(bob, CHANNEL, accept));
     m = (await session.slack.host.current(CHANNEL))!;
     assert.equal(m.state!.blocks[bobBlock]!.owner, labA, 'the trade executed');
-    if (process.env.DUMP_BUILDER) console.log(JSON.stringify({ view, submitted: (submission.payload['view'] as Json)['state'] }, null, 2));
+    if (process.env.DUMP_BUILDER)
+      console.log(JSON.stringify({ view, submitted: (submission.payload['view'] as Json)['state'] }, null, 2));
   });
 
-  test('limits: the builder of every seat of 40 coalition_market worlds fits Slack\'s Block Kit limits', () => {
+  test("limits: the builder of every seat of 40 coalition_market worlds fits Slack's Block Kit limits", () => {
     for (let seed = 1; seed <= 40; seed++) {
       const state = createMatch({ task: 'coalition_market', seed });
       const m = { id: 'm_0123456789ab', state } as HostedMatch;

@@ -15,7 +15,14 @@ import { pino } from 'pino';
 import type { StartedSlack } from '../../../src/app/slack.js';
 import { replay, type HostedMatch } from '../../../src/host/index.js';
 import { openStore, type EventStore } from '../../../src/store/index.js';
-import { sendSigned, SlackEmulator, type AppTarget, type BuiltRequest, type RecordedRequest, type SlackUser } from '../../emulators/slack.js';
+import {
+  sendSigned,
+  SlackEmulator,
+  type AppTarget,
+  type BuiltRequest,
+  type RecordedRequest,
+  type SlackUser,
+} from '../../emulators/slack.js';
 import { alice, bob, startSlackOnEmulator } from './helpers.js';
 
 const carol = { id: 'U0CAROL', name: 'carol' };
@@ -25,7 +32,8 @@ const B = 'C0CHANB';
 type Block = { type: string; text?: { text: string }; elements?: { action_id: string; value: string }[] };
 const blocksOf = (r: RecordedRequest) => (r.body['blocks'] as Block[] | undefined) ?? [];
 const buttonsOf = (r: RecordedRequest) => blocksOf(r).flatMap((b) => b.elements ?? []);
-const textOf = (r: RecordedRequest) => [String(r.body['text'] ?? ''), ...blocksOf(r).map((b) => b.text?.text ?? '')].join('\n');
+const textOf = (r: RecordedRequest) =>
+  [String(r.body['text'] ?? ''), ...blocksOf(r).map((b) => b.text?.text ?? '')].join('\n');
 
 describe('slack: private posts and buttons of two channels', () => {
   const emu = new SlackEmulator();
@@ -50,12 +58,17 @@ describe('slack: private posts and buttons of two channels', () => {
     return req;
   }
   const slash = (user: SlackUser, channel: string, text: string) => send(emu.slashCommand(user, channel, text));
-  const press = (user: SlackUser, channel: string, button: { action_id: string; value: string }) => send(emu.blockAction(user, channel, button));
+  const press = (user: SlackUser, channel: string, button: { action_id: string; value: string }) =>
+    send(emu.blockAction(user, channel, button));
   /** What Bob received privately in `channel` by chat.postEphemeral. */
-  const bobsEphemerals = (channel: string) => emu.calls('chat.postEphemeral').filter((r) => r.body['user'] === bob.id && r.body['channel'] === channel);
+  const bobsEphemerals = (channel: string) =>
+    emu.calls('chat.postEphemeral').filter((r) => r.body['user'] === bob.id && r.body['channel'] === channel);
   const load = async (id: string): Promise<HostedMatch> => replay(await store.load(id))!;
 
-  async function matchWithBob(host: SlackUser, channel: string): Promise<{ m: HostedMatch; hostLab: string; bobLab: string }> {
+  async function matchWithBob(
+    host: SlackUser,
+    channel: string,
+  ): Promise<{ m: HostedMatch; hostLab: string; bobLab: string }> {
     await slash(host, channel, 'new task:single_trade round_seconds:0');
     await slash(host, channel, 'join');
     await slash(bob, channel, 'join');
@@ -70,12 +83,18 @@ describe('slack: private posts and buttons of two channels', () => {
   }
   /** Bob's private offer post in `channel` for match `matchId`, and its Accept button. */
   function acceptButton(channel: string, matchId: string): { action_id: string; value: string } {
-    const post = bobsEphemerals(channel).find((r) => /offers you o_1/.test(textOf(r)) && buttonsOf(r).some((e) => e.value.startsWith(`@${matchId} `)));
+    const post = bobsEphemerals(channel).find(
+      (r) => /offers you o_1/.test(textOf(r)) && buttonsOf(r).some((e) => e.value.startsWith(`@${matchId} `)),
+    );
     assert.ok(post, `Bob's private offer of ${matchId} in ${channel}`);
     return buttonsOf(post).find((e) => e.value === `@${matchId} accept offer:o_1`)!;
   }
   /** The ephemeral answers to a request (response_url). */
-  const answers = (req: BuiltRequest) => emu.responses(req.responseId!).map((r) => `${String(r.body['response_type'])}: ${textOf(r)}`).join('\n');
+  const answers = (req: BuiltRequest) =>
+    emu
+      .responses(req.responseId!)
+      .map((r) => `${String(r.body['response_type'])}: ${textOf(r)}`)
+      .join('\n');
 
   test("A's private offer stays in A; A's button pressed in B or after A ended is refused and nothing moves", async () => {
     const a = await matchWithBob(alice, A);
@@ -86,14 +105,23 @@ describe('slack: private posts and buttons of two channels', () => {
     // Each private offer reached Bob only in its own channel.
     const acceptA = acceptButton(A, a.m.id);
     acceptButton(B, b.m.id);
-    assert.ok(!bobsEphemerals(B).some((r) => buttonsOf(r).some((e) => e.value.startsWith(`@${a.m.id} `))), "nothing of match A in channel B");
-    assert.ok(!bobsEphemerals(A).some((r) => buttonsOf(r).some((e) => e.value.startsWith(`@${b.m.id} `))), "nothing of match B in channel A");
+    assert.ok(
+      !bobsEphemerals(B).some((r) => buttonsOf(r).some((e) => e.value.startsWith(`@${a.m.id} `))),
+      'nothing of match A in channel B',
+    );
+    assert.ok(
+      !bobsEphemerals(A).some((r) => buttonsOf(r).some((e) => e.value.startsWith(`@${b.m.id} `))),
+      'nothing of match B in channel A',
+    );
 
     // A's Accept pressed in B: refused privately, nothing moves.
     const seqA = await store.lastSeq(a.m.id);
     const seqB = await store.lastSeq(b.m.id);
     const foreign = await press(bob, B, acceptA);
-    assert.match(answers(foreign), /^ephemeral: [\s\S]*button_other_channel[\s\S]*another channel[\s\S]*Nothing was changed/);
+    assert.match(
+      answers(foreign),
+      /^ephemeral: [\s\S]*button_other_channel[\s\S]*another channel[\s\S]*Nothing was changed/,
+    );
     assert.equal(await store.lastSeq(a.m.id), seqA);
     assert.equal(await store.lastSeq(b.m.id), seqB);
     assert.equal((await load(b.m.id)).state!.offers['o_1']!.status, 'active', "B's o_1 is still open");

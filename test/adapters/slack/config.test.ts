@@ -11,9 +11,22 @@ const TOKEN = 'xoxb-123-SECRETVALUE';
 
 describe('readSlackConfig', () => {
   test('http mode (the default) needs the bot token and the signing secret', () => {
-    const cfg = readSlackConfig({ SLACK_BOT_TOKEN: TOKEN, SLACK_SIGNING_SECRET: 'abcdef0123456789', PORT: '8080', SLACK_ADMIN_USER_IDS: 'U1, U2' });
+    const cfg = readSlackConfig({
+      SLACK_BOT_TOKEN: TOKEN,
+      SLACK_SIGNING_SECRET: 'abcdef0123456789',
+      PORT: '8080',
+      SLACK_ADMIN_USER_IDS: 'U1, U2',
+    });
     assert.ok(!(cfg instanceof SlackConfigError));
-    assert.deepEqual(cfg, { mode: 'http', botToken: TOKEN, signingSecret: 'abcdef0123456789', appToken: null, port: 8080, adminUserIds: ['U1', 'U2'], apiUrl: null });
+    assert.deepEqual(cfg, {
+      mode: 'http',
+      botToken: TOKEN,
+      signingSecret: 'abcdef0123456789',
+      appToken: null,
+      port: 8080,
+      adminUserIds: ['U1', 'U2'],
+      apiUrl: null,
+    });
   });
 
   test('socket mode needs the app token instead of the signing secret', () => {
@@ -42,7 +55,10 @@ describe('readSlackConfig', () => {
   });
 
   test('a malformed variable is named without echoing its value', () => {
-    const wrongKind = readSlackConfig({ SLACK_BOT_TOKEN: 'xapp-1-SECRETVALUE', SLACK_SIGNING_SECRET: 'abcdef0123456789' });
+    const wrongKind = readSlackConfig({
+      SLACK_BOT_TOKEN: 'xapp-1-SECRETVALUE',
+      SLACK_SIGNING_SECRET: 'abcdef0123456789',
+    });
     assert.ok(wrongKind instanceof SlackConfigError);
     assert.equal(wrongKind.code, 'invalid_env');
     assert.equal(wrongKind.variable, 'SLACK_BOT_TOKEN');

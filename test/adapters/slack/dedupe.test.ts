@@ -36,7 +36,8 @@ function fakeStore(failPrune = false): ClaimStore & { prunes: { prefix: string; 
 
 describe('slack request claims in the store', () => {
   test('request keys are in the pruned namespace', () => {
-    for (const body of [{ trigger_id: 't1' }, { event_id: 'Ev1' }, { type: 'x' }]) assert.ok(requestKey(body).startsWith(REQUEST_CLAIM_PREFIX));
+    for (const body of [{ trigger_id: 't1' }, { event_id: 'Ev1' }, { type: 'x' }])
+      assert.ok(requestKey(body).startsWith(REQUEST_CLAIM_PREFIX));
   });
 
   test('claims pass through; old claims are pruned on the first claim and then at most once per interval', async () => {

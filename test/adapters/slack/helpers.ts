@@ -36,7 +36,13 @@ export class FakeBackend implements SlackBackend {
   calls: Call[] = [];
 
   async runText(channelId: string, caller: Caller, text: string, opts: { match?: string } = {}): Promise<Reply> {
-    this.calls.push({ kind: 'text', channelId, caller, text, ...(opts.match !== undefined ? { match: opts.match } : {}) });
+    this.calls.push({
+      kind: 'text',
+      channelId,
+      caller,
+      text,
+      ...(opts.match !== undefined ? { match: opts.match } : {}),
+    });
     return this.reply(text.trim().split(/\s+/)[0] ?? '', caller);
   }
 
@@ -62,10 +68,19 @@ export class FakeBackend implements SlackBackend {
       case 'me':
         return { public: [], private: [{ userId: caller.userId, title: 'Your seat', text: 'budget **101.53**' }] };
       case 'message':
-        return { public: [], private: [{ userId: caller.userId, text: 'Sent.' }, { userId: `slack:${bob.id}`, text: 'A private note from Lab A.' }] };
+        return {
+          public: [],
+          private: [
+            { userId: caller.userId, text: 'Sent.' },
+            { userId: `slack:${bob.id}`, text: 'A private note from Lab A.' },
+          ],
+        };
       case 'done':
         return {
-          public: [{ title: 'Round 1 closed', text: 'no trades', fields: [{ name: 'Leaderboard', value: 'Lab A 0.1' }] }, { title: 'Round 2 is open', text: 'go' }],
+          public: [
+            { title: 'Round 1 closed', text: 'no trades', fields: [{ name: 'Leaderboard', value: 'Lab A 0.1' }] },
+            { title: 'Round 2 is open', text: 'go' },
+          ],
           private: [
             { userId: caller.userId, text: 'your reward 0.1' },
             { userId: `slack:${bob.id}`, text: 'bob reward 0.2' },
@@ -76,12 +91,30 @@ export class FakeBackend implements SlackBackend {
       case 'boom':
         throw new Error('backend exploded');
       case 'bad':
-        return { public: [], private: [{ userId: caller.userId, title: '✗ bad_token', text: 'nope' }], error: { code: 'bad_token', message: 'nope' } };
+        return {
+          public: [],
+          private: [{ userId: caller.userId, title: '✗ bad_token', text: 'nope' }],
+          error: { code: 'bad_token', message: 'nope' },
+        };
       case 'quiet':
         return { public: [], private: [] };
       default:
         return {
-          public: [{ title: word, text: `ran <${word}> & more`, buttons: [{ id: 'arena:accept offer:o_1', label: 'Accept o_1', command: 'accept offer:o_1', style: 'success', matchId: 'm_1' }] }],
+          public: [
+            {
+              title: word,
+              text: `ran <${word}> & more`,
+              buttons: [
+                {
+                  id: 'arena:accept offer:o_1',
+                  label: 'Accept o_1',
+                  command: 'accept offer:o_1',
+                  style: 'success',
+                  matchId: 'm_1',
+                },
+              ],
+            },
+          ],
           private: [],
         };
     }
@@ -93,7 +126,11 @@ export function captureLogger(level: Level = 'info'): { logger: Logger; lines: s
   const lines: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _enc, cb) {
-      lines.push(...String(chunk).split('\n').filter((l) => l !== ''));
+      lines.push(
+        ...String(chunk)
+          .split('\n')
+          .filter((l) => l !== ''),
+      );
       cb();
     },
   });
@@ -114,7 +151,11 @@ export function testConfig(emu: SlackEmulator, mode: 'http' | 'socket', adminUse
 }
 
 /** Starts a bot against the emulator on 127.0.0.1 with no Web API retries (a failure shows at once). */
-export function startTestBot(emu: SlackEmulator, mode: 'http' | 'socket', extra: Partial<SlackBotOptions> & Pick<SlackBotOptions, 'backend' | 'logger'>): Promise<SlackBot> {
+export function startTestBot(
+  emu: SlackEmulator,
+  mode: 'http' | 'socket',
+  extra: Partial<SlackBotOptions> & Pick<SlackBotOptions, 'backend' | 'logger'>,
+): Promise<SlackBot> {
   return startSlackBot({
     config: testConfig(emu, mode),
     host: '127.0.0.1',
@@ -129,7 +170,13 @@ export function startTestBot(emu: SlackEmulator, mode: 'http' | 'socket', extra:
  * 127.0.0.1, posts `postIntervalMs` apart per channel; with the signed-request target of its events URL.
  * `threads`: `new` plays its match in the thread of a card (default: flat posting).
  */
-export async function startSlackOnEmulator(emu: SlackEmulator, store: EventStore, logger: Logger, postIntervalMs = 10, threads = false): Promise<{ slack: StartedSlack; target: AppTarget }> {
+export async function startSlackOnEmulator(
+  emu: SlackEmulator,
+  store: EventStore,
+  logger: Logger,
+  postIntervalMs = 10,
+  threads = false,
+): Promise<{ slack: StartedSlack; target: AppTarget }> {
   const slack = await startSlack({
     env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: emu.apiUrl },
     store,

@@ -14,7 +14,10 @@ import { alice, bob, slackSession } from './helpers.js';
 type Json = Record<string, unknown>;
 const textOf = (view: Json): string =>
   ((view['blocks'] as Json[]) ?? [])
-    .flatMap((b) => [((b['text'] as Json | undefined)?.['text'] as string | undefined) ?? '', ...(((b['fields'] ?? b['elements']) as Json[] | undefined) ?? []).map((f) => String(f['text'] ?? ''))])
+    .flatMap((b) => [
+      ((b['text'] as Json | undefined)?.['text'] as string | undefined) ?? '',
+      ...(((b['fields'] ?? b['elements']) as Json[] | undefined) ?? []).map((f) => String(f['text'] ?? '')),
+    ])
     .join('\n');
 
 describe('slack: the App Home of a person in two matches', () => {
@@ -65,8 +68,14 @@ describe('slack: the App Home of a person in two matches', () => {
     assert.ok((view['blocks'] as unknown[]).length <= 100);
     // Her record: a rating from the one counted match, that match among her latest, the data notice.
     assert.match(text, /Leaderboard: \d+\. alice \(person\) \*\d+\* \[\d+, \d+\].*\nRating: Bradley–Terry/);
-    assert.match(text, /Latest counted matches \(1 in all\)\*?\nsingle_trade, \d{4}-\d\d-\d\d: rank [12] of 2, reward [+-]\d\.\d{3}/);
-    assert.match(text, /Your data\*?\nnot asked yet: nothing of yours is exported\. `privacy` shows what is stored about you/);
+    assert.match(
+      text,
+      /Latest counted matches \(1 in all\)\*?\nsingle_trade, \d{4}-\d\d-\d\d: rank [12] of 2, reward [+-]\d\.\d{3}/,
+    );
+    assert.match(
+      text,
+      /Your data\*?\nnot asked yet: nothing of yours is exported\. `privacy` shows what is stored about you/,
+    );
 
     await sendSigned(session.target, emu.appHomeOpened(bob));
     await session.slack.bot.idle();

@@ -9,11 +9,25 @@ import assert from 'node:assert/strict';
 import type { SlackBot } from '../../../src/adapters/slack/bot.js';
 import { PITCH_CALLBACK_ID } from '../../../src/adapters/slack/modal.js';
 import { sendSigned, SlackEmulator, type AppTarget } from '../../emulators/slack.js';
-import { alice, bob, BOT_TOKEN, captureLogger, eventsUrl, FakeBackend, SIGNING_SECRET, startTestBot } from './helpers.js';
+import {
+  alice,
+  bob,
+  BOT_TOKEN,
+  captureLogger,
+  eventsUrl,
+  FakeBackend,
+  SIGNING_SECRET,
+  startTestBot,
+} from './helpers.js';
 
 const CHANNEL = 'C0HTTP';
 
-type Block = { type: string; text?: { text: string }; fields?: { text: string }[]; elements?: { action_id: string; value: string; style?: string }[] };
+type Block = {
+  type: string;
+  text?: { text: string };
+  fields?: { text: string }[];
+  elements?: { action_id: string; value: string; style?: string }[];
+};
 
 describe('slack bot in HTTP mode (fake backend)', () => {
   const emu = new SlackEmulator();
@@ -53,7 +67,12 @@ describe('slack bot in HTTP mode (fake backend)', () => {
     assert.equal(blocks[0]!.type, 'header');
     assert.equal(blocks[1]!.text!.text, 'budget *101.53*');
     const call = backend.calls.at(-1)!;
-    assert.deepEqual(call, { kind: 'text', channelId: CHANNEL, caller: { userId: `slack:${alice.id}`, displayName: 'alice', isAdmin: false }, text: 'me' });
+    assert.deepEqual(call, {
+      kind: 'text',
+      channelId: CHANNEL,
+      caller: { userId: `slack:${alice.id}`, displayName: 'alice', isAdmin: false },
+      text: 'me',
+    });
     assert.equal(emu.calls('chat.postMessage').length, 0, 'a private answer is never posted to the channel');
   });
 
@@ -73,7 +92,10 @@ describe('slack bot in HTTP mode (fake backend)', () => {
     assert.equal((await sendSigned(target, req)).status, 200);
     await bot.idle();
     const posts = emu.calls('chat.postMessage').slice(posted);
-    assert.deepEqual(posts.map((p) => (p.body['blocks'] as Block[])[0]!.text!.text), ['Round 1 closed', 'Round 2 is open']);
+    assert.deepEqual(
+      posts.map((p) => (p.body['blocks'] as Block[])[0]!.text!.text),
+      ['Round 1 closed', 'Round 2 is open'],
+    );
     assert.ok(posts.every((p) => p.body['channel'] === CHANNEL && p.authorization === `Bearer ${BOT_TOKEN}`));
     const fields = (posts[0]!.body['blocks'] as Block[]).find((b) => b.fields)!.fields!;
     assert.equal(fields[0]!.text, '*Leaderboard*\nLab A 0.1');
@@ -84,7 +106,11 @@ describe('slack bot in HTTP mode (fake backend)', () => {
     const mine = emu.responses(req.responseId!);
     assert.equal(mine.length, 1);
     assert.match(String(mine[0]!.body['text']), /your reward 0\.1/);
-    assert.doesNotMatch(JSON.stringify(posts.map((p) => p.body)), /reward 0\.[12]/, 'private rewards never reach the channel');
+    assert.doesNotMatch(
+      JSON.stringify(posts.map((p) => p.body)),
+      /reward 0\.[12]/,
+      'private rewards never reach the channel',
+    );
   });
 
   test('a button (block_actions) runs its command text and answers on its response_url', async () => {
@@ -95,7 +121,16 @@ describe('slack bot in HTTP mode (fake backend)', () => {
     const blocks = post.body['blocks'] as Block[];
     assert.equal(blocks[1]!.text!.text, 'ran &lt;status&gt; &amp; more', 'player-visible text is escaped');
     const button = blocks.find((b) => b.type === 'actions')!.elements![0]!;
-    assert.deepEqual({ ...button, text: undefined }, { type: 'button', action_id: 'arena:@m_1 accept offer:o_1', value: '@m_1 accept offer:o_1', style: 'primary', text: undefined });
+    assert.deepEqual(
+      { ...button, text: undefined },
+      {
+        type: 'button',
+        action_id: 'arena:@m_1 accept offer:o_1',
+        value: '@m_1 accept offer:o_1',
+        style: 'primary',
+        text: undefined,
+      },
+    );
 
     const click = emu.blockAction(bob, CHANNEL, button);
     const res = await sendSigned(target, click);
@@ -116,11 +151,25 @@ describe('slack bot in HTTP mode (fake backend)', () => {
     assert.equal(backend.calls.length, before, 'the form opens without running the command');
     const open = emu.calls('views.open').at(-1)!;
     assert.equal(open.body['trigger_id'], req.triggerId);
-    const view = open.body['view'] as { callback_id: string; private_metadata: string; blocks: { block_id: string; optional: boolean }[] };
+    const view = open.body['view'] as {
+      callback_id: string;
+      private_metadata: string;
+      blocks: { block_id: string; optional: boolean }[];
+    };
     assert.equal(view.callback_id, PITCH_CALLBACK_ID);
-    assert.deepEqual(view.blocks.map((b) => [b.block_id, b.optional]), [['text', false], ['job', true]]);
+    assert.deepEqual(
+      view.blocks.map((b) => [b.block_id, b.optional]),
+      [
+        ['text', false],
+        ['job', true],
+      ],
+    );
 
-    const tooShort = emu.viewSubmission(alice, { callback_id: view.callback_id, private_metadata: view.private_metadata, values: { text: 'short', job: null } });
+    const tooShort = emu.viewSubmission(alice, {
+      callback_id: view.callback_id,
+      private_metadata: view.private_metadata,
+      values: { text: 'short', job: null },
+    });
     const rejected = await sendSigned(target, tooShort);
     assert.equal(rejected.status, 200);
     assert.equal(JSON.parse(rejected.body).response_action, 'errors');
@@ -129,13 +178,25 @@ describe('slack bot in HTTP mode (fake backend)', () => {
     assert.equal(backend.calls.length, before, 'a too-short pitch runs nothing');
 
     const posted = emu.calls('chat.postMessage').length;
-    const sub = emu.viewSubmission(alice, { callback_id: view.callback_id, private_metadata: view.private_metadata, values: { text: 'j_0_1 needs 6 GPU-hours by round 2', job: 'j_0_1' } });
+    const sub = emu.viewSubmission(alice, {
+      callback_id: view.callback_id,
+      private_metadata: view.private_metadata,
+      values: { text: 'j_0_1 needs 6 GPU-hours by round 2', job: 'j_0_1' },
+    });
     const ok = await sendSigned(target, sub);
     assert.equal(ok.status, 200);
     assert.equal(ok.body, '', 'a valid submission is acked empty (the modal closes)');
     await bot.idle();
     const call = backend.calls.at(-1)!;
-    assert.deepEqual({ kind: call.kind, text: call.text, channelId: call.channelId, options: call.options }, { kind: 'command', text: 'pitch', channelId: CHANNEL, options: { text: 'j_0_1 needs 6 GPU-hours by round 2', job: 'j_0_1' } });
+    assert.deepEqual(
+      { kind: call.kind, text: call.text, channelId: call.channelId, options: call.options },
+      {
+        kind: 'command',
+        text: 'pitch',
+        channelId: CHANNEL,
+        options: { text: 'j_0_1 needs 6 GPU-hours by round 2', job: 'j_0_1' },
+      },
+    );
     const eph = emu.calls('chat.postEphemeral').at(-1)!;
     assert.equal(eph.body['user'], alice.id);
     assert.match(String(eph.body['text']), /Your pitch is in/);
@@ -205,7 +266,10 @@ describe('slack bot in HTTP mode (fake backend)', () => {
     });
     await bot.idle();
     assert.equal(emu.calls('chat.postMessage').length, posted + 1);
-    const sent = emu.calls('chat.postEphemeral').slice(eph).map((r) => [r.body['user'], r.body['text']]);
+    const sent = emu
+      .calls('chat.postEphemeral')
+      .slice(eph)
+      .map((r) => [r.body['user'], r.body['text']]);
     assert.deepEqual(sent, [
       [alice.id, 'alice reward'],
       [bob.id, 'bob reward'],
@@ -216,10 +280,21 @@ describe('slack bot in HTTP mode (fake backend)', () => {
     const req = emu.slashCommand(alice, CHANNEL, 'message to:lab_1 text:"secret plan xyzzy"');
     await sendSigned(target, req);
     await bot.idle();
-    const answered = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l['msg'] === 'slack: command answered');
-    assert.ok(answered.some((l) => l['matchId'] === 'm_fake1' && l['seat'] === 'lab_0' && l['command'] === 'message' && l['platform'] === 'slack'));
+    const answered = lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l['msg'] === 'slack: command answered');
+    assert.ok(
+      answered.some(
+        (l) =>
+          l['matchId'] === 'm_fake1' &&
+          l['seat'] === 'lab_0' &&
+          l['command'] === 'message' &&
+          l['platform'] === 'slack',
+      ),
+    );
     const all = lines.join('\n');
-    for (const secret of [BOT_TOKEN, SIGNING_SECRET, 'xyzzy', 'A private note', 'budget']) assert.ok(!all.includes(secret), `logs must not contain ${secret}`);
+    for (const secret of [BOT_TOKEN, SIGNING_SECRET, 'xyzzy', 'A private note', 'budget'])
+      assert.ok(!all.includes(secret), `logs must not contain ${secret}`);
   });
 
   test('the ack does not wait for the command: a slow command is acked at once', async () => {
@@ -246,4 +321,3 @@ describe('slack bot in HTTP mode (fake backend)', () => {
     }
   });
 });
-

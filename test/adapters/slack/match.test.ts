@@ -18,13 +18,25 @@ import { startSlack, type StartedSlack } from '../../../src/app/slack.js';
 import { PITCH_CALLBACK_ID } from '../../../src/adapters/slack/modal.js';
 import { applyEvent, type HostedMatch } from '../../../src/host/index.js';
 import { openStore, type EventStore } from '../../../src/store/index.js';
-import { sendSigned, SlackEmulator, type AppTarget, type BuiltRequest, type RecordedRequest, type SlackUser } from '../../emulators/slack.js';
+import {
+  sendSigned,
+  SlackEmulator,
+  type AppTarget,
+  type BuiltRequest,
+  type RecordedRequest,
+  type SlackUser,
+} from '../../emulators/slack.js';
 import { alice, bob, BOT_TOKEN, captureLogger, SIGNING_SECRET } from './helpers.js';
 
 const CHANNEL = 'C0MATCH';
 const INTERVAL_MS = 100;
 
-type Block = { type: string; text?: { text: string }; fields?: { text: string }[]; elements?: { action_id: string; value: string }[] };
+type Block = {
+  type: string;
+  text?: { text: string };
+  fields?: { text: string }[];
+  elements?: { action_id: string; value: string }[];
+};
 
 /** Every text of a message body: fallback text and block texts, one entry per block or field. */
 function texts(body: Record<string, unknown>): string[] {
@@ -118,12 +130,21 @@ describe('a full Slack match through the real catalogue and host', () => {
     const labB = slack.host.seatOf(m, `slack:${bob.id}`)!;
     assert.ok(labA && labB && labA !== labB);
     const state = m.state!;
-    const jobsOf = (lab: string) => Object.values(state.jobs).filter((j) => j.owner === lab).map((j) => j.id);
+    const jobsOf = (lab: string) =>
+      Object.values(state.jobs)
+        .filter((j) => j.owner === lab)
+        .map((j) => j.id);
 
     // Private briefings: the caller's through its response_url, the other person's by chat.postEphemeral.
-    const aliceBrief = answered(started).flatMap((r) => texts(r.body)).join('\n');
+    const aliceBrief = answered(started)
+      .flatMap((r) => texts(r.body))
+      .join('\n');
     for (const j of jobsOf(labA)) assert.ok(aliceBrief.includes(j), `alice's briefing names her job ${j}`);
-    const bobBrief = emu.calls('chat.postEphemeral').filter((r) => r.body['user'] === bob.id).flatMap((r) => texts(r.body)).join('\n');
+    const bobBrief = emu
+      .calls('chat.postEphemeral')
+      .filter((r) => r.body['user'] === bob.id)
+      .flatMap((r) => texts(r.body))
+      .join('\n');
     for (const j of jobsOf(labB)) assert.ok(bobBrief.includes(j), `bob's briefing names his job ${j}`);
 
     // `me` is private.
@@ -152,13 +173,28 @@ describe('a full Slack match through the real catalogue and host', () => {
 
     // The public offer post has no answer buttons (alice would see them too); bob gets his privately
     // (chat.postEphemeral to him) and accepts with that button.
-    assert.ok(emu.calls('chat.postMessage').some((r) => texts(r.body).some((t) => /makes an offer to/.test(t))), 'the offer was posted');
-    assert.ok(!emu.calls('chat.postMessage').some((r) => texts(r.body).some((t) => /^(accept|reject|counter) offer:/.test(t))), 'no public answer buttons');
-    const offerPost = emu.calls('chat.postEphemeral').find((r) => r.body['user'] === bob.id && texts(r.body).some((t) => t.startsWith('accept offer:')))!;
+    assert.ok(
+      emu.calls('chat.postMessage').some((r) => texts(r.body).some((t) => /makes an offer to/.test(t))),
+      'the offer was posted',
+    );
+    assert.ok(
+      !emu.calls('chat.postMessage').some((r) => texts(r.body).some((t) => /^(accept|reject|counter) offer:/.test(t))),
+      'no public answer buttons',
+    );
+    const offerPost = emu
+      .calls('chat.postEphemeral')
+      .find((r) => r.body['user'] === bob.id && texts(r.body).some((t) => t.startsWith('accept offer:')))!;
     assert.ok(offerPost, "bob's private offer post has the buttons");
-    assert.ok(!emu.calls('chat.postEphemeral').some((r) => r.body['user'] === alice.id && texts(r.body).some((t) => t.startsWith('accept offer:'))), 'alice gets no accept button');
+    assert.ok(
+      !emu
+        .calls('chat.postEphemeral')
+        .some((r) => r.body['user'] === alice.id && texts(r.body).some((t) => t.startsWith('accept offer:'))),
+      'alice gets no accept button',
+    );
     assert.ok(texts(offerPost.body).some((t) => t.startsWith('counter offer:')));
-    const acceptBtn = (offerPost.body['blocks'] as Block[]).flatMap((b) => b.elements ?? []).find((e) => e.value.startsWith(`@${matchId} accept offer:`))!;
+    const acceptBtn = (offerPost.body['blocks'] as Block[])
+      .flatMap((b) => b.elements ?? [])
+      .find((e) => e.value.startsWith(`@${matchId} accept offer:`))!;
     const click = emu.blockAction(bob, CHANNEL, acceptBtn);
     assert.equal((await send(click)).status, 200);
     m = await current();
@@ -168,7 +204,11 @@ describe('a full Slack match through the real catalogue and host', () => {
     const pitchCmd = await slash(alice, 'pitch');
     const open = emu.calls('views.open').find((r) => r.body['trigger_id'] === pitchCmd.triggerId)!;
     const view = open.body['view'] as { private_metadata: string };
-    const sub = emu.viewSubmission(alice, { callback_id: PITCH_CALLBACK_ID, private_metadata: view.private_metadata, values: { text: 'We need more GPU capacity this round to finish our training run.', job: null } });
+    const sub = emu.viewSubmission(alice, {
+      callback_id: PITCH_CALLBACK_ID,
+      private_metadata: view.private_metadata,
+      values: { text: 'We need more GPU capacity this round to finish our training run.', job: null },
+    });
     const subRes = await send(sub);
     assert.equal(subRes.status, 200);
     m = await current();
@@ -206,7 +246,8 @@ describe('a full Slack match through the real catalogue and host', () => {
     const budgets = new Map<string, Set<string>>();
     for (const ev of events) {
       m = applyEvent(m, ev).match;
-      for (const [lab, l] of Object.entries(m?.state?.labs ?? {})) budgets.set(lab, (budgets.get(lab) ?? new Set()).add(l.budget.toFixed(2)));
+      for (const [lab, l] of Object.entries(m?.state?.labs ?? {}))
+        budgets.set(lab, (budgets.get(lab) ?? new Set()).add(l.budget.toFixed(2)));
     }
     const final = m!;
     assert.equal(final.phase, 'over');
@@ -226,22 +267,35 @@ describe('a full Slack match through the real catalogue and host', () => {
     const all = publicTexts.join('\n');
     for (const lab of state.labIds) {
       const p = privateOf(lab);
-      for (const j of p.jobIds) assert.ok(!new RegExp(`\\b${j}\\b`).test(withoutDeadlines), `public posts name ${lab}'s job ${j}`);
-      for (const n of p.numbers) assert.doesNotMatch(all, num(n), `public posts carry ${lab}'s private number ${n.toFixed(2)}`);
+      for (const j of p.jobIds)
+        assert.ok(!new RegExp(`\\b${j}\\b`).test(withoutDeadlines), `public posts name ${lab}'s job ${j}`);
+      for (const n of p.numbers)
+        assert.doesNotMatch(all, num(n), `public posts carry ${lab}'s private number ${n.toFixed(2)}`);
     }
 
     // Ephemerals: what bob received never carries alice's private values, and the reverse.
-    const labA = Object.entries(final.drivers).find(([, d]) => d.kind === 'human' && d.userId === `slack:${alice.id}`)![0];
-    const labB = Object.entries(final.drivers).find(([, d]) => d.kind === 'human' && d.userId === `slack:${bob.id}`)![0];
+    const labA = Object.entries(final.drivers).find(
+      ([, d]) => d.kind === 'human' && d.userId === `slack:${alice.id}`,
+    )![0];
+    const labB = Object.entries(final.drivers).find(
+      ([, d]) => d.kind === 'human' && d.userId === `slack:${bob.id}`,
+    )![0];
     const received = (user: SlackUser) =>
       emu
         .calls('chat.postEphemeral')
         .filter((r) => r.body['user'] === user.id)
         .flatMap((r) => texts(r.body))
         .join('\n');
-    for (const [user, otherLab] of [[bob, labA], [alice, labB]] as const) {
+    for (const [user, otherLab] of [
+      [bob, labA],
+      [alice, labB],
+    ] as const) {
       const got = received(user);
-      for (const j of privateOf(otherLab).jobIds) assert.ok(!new RegExp(`\\b${j}\\b`).test(got.replace(/\*Deadlines\*[^*]*/g, '')), `${user.name} saw ${otherLab}'s job ${j}`);
+      for (const j of privateOf(otherLab).jobIds)
+        assert.ok(
+          !new RegExp(`\\b${j}\\b`).test(got.replace(/\*Deadlines\*[^*]*/g, '')),
+          `${user.name} saw ${otherLab}'s job ${j}`,
+        );
     }
   });
 

@@ -15,7 +15,8 @@ const WARM = 'C0WARM';
 /** Slack allows 1 message/s per channel; arrival jitter on a loaded machine is allowed 50 ms. */
 const MIN_GAP_MS = 950;
 
-const header = (r: RecordedRequest) => (r.body['blocks'] as { type: string; text?: { text: string } }[])[0]?.text?.text ?? '';
+const header = (r: RecordedRequest) =>
+  (r.body['blocks'] as { type: string; text?: { text: string } }[])[0]?.text?.text ?? '';
 
 describe('slack channel posts at the real 1 message/s per channel', () => {
   const emu = new SlackEmulator();

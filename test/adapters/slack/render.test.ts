@@ -6,9 +6,21 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mergePosts, slackUserId } from '../../../src/adapters/slack/deliver.js';
 import { parsePitchSubmission, pitchView, PITCH_FORM } from '../../../src/adapters/slack/modal.js';
-import { actionIdFor, commandOfAction, escapePlayerMrkdwn, renderPost, slackFieldValue, toMrkdwn } from '../../../src/adapters/slack/render.js';
+import {
+  actionIdFor,
+  commandOfAction,
+  escapePlayerMrkdwn,
+  renderPost,
+  slackFieldValue,
+  toMrkdwn,
+} from '../../../src/adapters/slack/render.js';
 
-type Block = { type: string; text?: { type: string; text: string }; fields?: { text: string }[]; elements?: { action_id: string; value: string; style?: string; text: { text: string } }[] };
+type Block = {
+  type: string;
+  text?: { type: string; text: string };
+  fields?: { text: string }[];
+  elements?: { action_id: string; value: string; style?: string; text: { text: string } }[];
+};
 
 describe('slack render', () => {
   test('player text: ids keep their underscores; an underscore at a word edge, and * ~ `, become look-alikes', () => {
@@ -22,7 +34,9 @@ describe('slack render', () => {
     assert.equal(slackFieldValue('Deadline', iso), 'closes at <!date^1795599985^{time_secs}|09:46:25 UTC>');
     assert.equal(slackFieldValue('Deadline', 'soon'), 'soon', 'not a time: left as text');
     assert.equal(slackFieldValue('Seats', iso), toMrkdwn(iso));
-    const msg = JSON.stringify(renderPost({ title: 'Round 1/5 is open', text: '', fields: [{ name: 'Deadline', value: iso }] }));
+    const msg = JSON.stringify(
+      renderPost({ title: 'Round 1/5 is open', text: '', fields: [{ name: 'Deadline', value: iso }] }),
+    );
     assert.match(msg, /closes at <!date\^1795599985\^\{time_secs\}\|09:46:25 UTC>/);
   });
 
@@ -39,24 +53,34 @@ describe('slack render', () => {
       ],
     });
     const blocks = m.blocks as Block[];
-    assert.deepEqual(blocks.map((b) => b.type), ['header', 'section', 'section', 'section', 'actions']);
+    assert.deepEqual(
+      blocks.map((b) => b.type),
+      ['header', 'section', 'section', 'section', 'actions'],
+    );
     assert.equal(blocks[1]!.text!.text, 'Lab A says *&lt;!channel&gt; hi* &amp; `b_0_1`');
     assert.equal(blocks[2]!.fields!.length, 10);
     assert.equal(blocks[3]!.fields!.length, 2);
     assert.equal(blocks[2]!.fields![0]!.text, '*f0*\nv0');
     const els = blocks[4]!.elements!;
-    assert.deepEqual(els.map((e) => [e.action_id, e.value, e.style]), [
-      ['arena:@m_1 accept offer:o_3', '@m_1 accept offer:o_3', 'primary'],
-      ['arena:@m_1 reject offer:o_3', '@m_1 reject offer:o_3', 'danger'],
-      ['arena:@m_1 status', '@m_1 status', undefined],
-    ]);
+    assert.deepEqual(
+      els.map((e) => [e.action_id, e.value, e.style]),
+      [
+        ['arena:@m_1 accept offer:o_3', '@m_1 accept offer:o_3', 'primary'],
+        ['arena:@m_1 reject offer:o_3', '@m_1 reject offer:o_3', 'danger'],
+        ['arena:@m_1 status', '@m_1 status', undefined],
+      ],
+    );
     assert.match(m.text, /^\*Round 1 closed\*\nLab A says/);
     assert.ok(!m.text.includes('<!channel>'));
   });
 
   test('long texts are cut to Slack limits; long commands get a hashed action_id and keep their value', () => {
     const long = `message text:"${'x'.repeat(400)}"`;
-    const m = renderPost({ title: 't'.repeat(300), text: 'y'.repeat(5000), buttons: [{ id: 'x', label: 'L'.repeat(100), command: long, style: 'primary', matchId: 'm_1' }] });
+    const m = renderPost({
+      title: 't'.repeat(300),
+      text: 'y'.repeat(5000),
+      buttons: [{ id: 'x', label: 'L'.repeat(100), command: long, style: 'primary', matchId: 'm_1' }],
+    });
     const blocks = m.blocks as Block[];
     assert.equal(blocks[0]!.text!.text.length, 150);
     assert.equal(blocks[1]!.text!.text.length, 3000);
@@ -73,11 +97,17 @@ describe('slack render', () => {
   test('private posts merge into one message with dividers, split at 50 blocks', () => {
     const two = mergePosts([{ title: 'A', text: 'a' }, { text: 'b' }]);
     assert.equal(two.length, 1);
-    assert.deepEqual(two[0]!.blocks.map((b) => b.type), ['header', 'section', 'divider', 'section']);
+    assert.deepEqual(
+      two[0]!.blocks.map((b) => b.type),
+      ['header', 'section', 'divider', 'section'],
+    );
     const many = mergePosts(Array.from({ length: 30 }, (_, i) => ({ title: `t${i}`, text: `x${i}` })));
     assert.ok(many.length >= 2);
     assert.ok(many.every((m) => m.blocks.length <= 50));
-    assert.equal(many.reduce((n, m) => n + m.blocks.filter((b) => b.type === 'header').length, 0), 30);
+    assert.equal(
+      many.reduce((n, m) => n + m.blocks.filter((b) => b.type === 'header').length, 0),
+      30,
+    );
   });
 
   test('toMrkdwn and user ids', () => {
@@ -91,7 +121,12 @@ describe('slack render', () => {
     assert.ok(view.title.text.length <= 24);
     const parsed = parsePitchSubmission({
       ...view,
-      state: { values: { text: { value: { type: 'plain_text_input', value: '  my pitch text here  ' } }, job: { value: { type: 'plain_text_input', value: null } } } },
+      state: {
+        values: {
+          text: { value: { type: 'plain_text_input', value: '  my pitch text here  ' } },
+          job: { value: { type: 'plain_text_input', value: null } },
+        },
+      },
     });
     assert.deepEqual(parsed, { channelId: 'C123', options: { text: 'my pitch text here' } });
     assert.deepEqual(parsePitchSubmission({ ...view, private_metadata: 'nope' }), { error: 'bad_submission' });

@@ -21,10 +21,30 @@ const CHANNEL = 'C0STOP';
 const db = join(mkdtempSync(join(tmpdir(), 'arena-slack-stop-')), 'arena.db');
 
 function startBot(emu: SlackEmulator) {
-  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', SLACK_MODE: 'socket', SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_APP_TOKEN: APP_TOKEN, SLACK_API_URL: emu.apiUrl, ARENA_SHUTDOWN_DRAIN_SECONDS: String(DRAIN_SECONDS), ARENA_CHAT_THREADS: 'false' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    LOG_LEVEL: 'info',
+    SLACK_MODE: 'socket',
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_APP_TOKEN: APP_TOKEN,
+    SLACK_API_URL: emu.apiUrl,
+    ARENA_SHUTDOWN_DRAIN_SECONDS: String(DRAIN_SECONDS),
+    ARENA_CHAT_THREADS: 'false',
+  };
   // Flat posting (no match thread): the commands below are answered in the channel they are typed in.
-  for (const k of Object.keys(env)) if (k.startsWith('ARENA_LLM') || k.startsWith('OPENAI') || k === 'DATABASE_URL' || k === 'ARENA_CONFIG' || k === 'SLACK_SIGNING_SECRET') delete env[k];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '--platform', 'slack', '--db', db], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const k of Object.keys(env))
+    if (
+      k.startsWith('ARENA_LLM') ||
+      k.startsWith('OPENAI') ||
+      k === 'DATABASE_URL' ||
+      k === 'ARENA_CONFIG' ||
+      k === 'SLACK_SIGNING_SECRET'
+    )
+      delete env[k];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '--platform', 'slack', '--db', db], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += String(c)));
   child.stderr.on('data', (c: Buffer) => (out += String(c)));
@@ -32,7 +52,11 @@ function startBot(emu: SlackEmulator) {
   // A test that fails must not leave a bot running (generous: a loaded machine starts a bot slowly).
   const killer = setTimeout(() => child.kill('SIGKILL'), 600_000);
   void exited.then(() => clearTimeout(killer));
-  const logs = () => out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const logs = () =>
+    out
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
   return { child, exited, output: () => out, logs };
 }
 
@@ -41,9 +65,14 @@ async function ask(emu: SlackEmulator, text: string): Promise<string> {
   const from = emu.requests.length;
   const req = emu.slashCommand(alice, CHANNEL, text);
   await emu.sendEnvelope(req, { timeoutMs: 60_000 });
-  const answered = (x: { path: string }) => x.path === `/response/${req.responseId}` || /chat\.post(Message|Ephemeral)/.test(x.path);
+  const answered = (x: { path: string }) =>
+    x.path === `/response/${req.responseId}` || /chat\.post(Message|Ephemeral)/.test(x.path);
   await emu.waitFor((x) => emu.requests.indexOf(x) >= from && answered(x), 60_000);
-  return emu.requests.slice(from).filter(answered).map((x) => JSON.stringify(x.body)).join('\n');
+  return emu.requests
+    .slice(from)
+    .filter(answered)
+    .map((x) => JSON.stringify(x.body))
+    .join('\n');
 }
 
 describe('slack: SIGTERM with the platform gone', () => {
@@ -67,7 +96,11 @@ describe('slack: SIGTERM with the platform gone', () => {
     bot.child.kill('SIGTERM');
     const { code } = await bot.exited;
     assert.equal(code, 0, bot.output().slice(-2000));
-    const stopped = assertBoundedStop(bot.logs(), { begin: 'slack: shutting down', end: 'slack: drained, closing the store', drainSeconds: DRAIN_SECONDS });
+    const stopped = assertBoundedStop(bot.logs(), {
+      begin: 'slack: shutting down',
+      end: 'slack: drained, closing the store',
+      drainSeconds: DRAIN_SECONDS,
+    });
     if (process.env.DUMP_STOP) console.log('slack stop:', JSON.stringify(stopped));
     assert.ok(!bot.output().includes(BOT_TOKEN) && !bot.output().includes(APP_TOKEN));
 

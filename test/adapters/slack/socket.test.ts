@@ -46,7 +46,10 @@ describe('slack bot in Socket Mode (fake backend)', () => {
     const ack = await emu.sendEnvelope(req);
     assert.deepEqual(ack, {}, 'acked with an empty payload');
     await bot.idle();
-    assert.deepEqual(backend.calls.map((c) => c.text), ['done']);
+    assert.deepEqual(
+      backend.calls.map((c) => c.text),
+      ['done'],
+    );
     assert.match(String(emu.responses(req.responseId!)[0]!.body['text']), /your reward 0\.1/);
     const posts = emu.calls('chat.postMessage').filter((r) => r.body['channel'] === CHANNEL);
     assert.equal(posts.length, 2);
@@ -93,10 +96,12 @@ describe('the logs of a Socket Mode session hold no token', () => {
     }
     // The session was logged (else "no token in the logs" would hold of empty logs).
     const messages = lines.map((l) => (JSON.parse(l) as { msg?: string }).msg);
-    for (const m of ['slack: ready', 'slack: command answered', 'slack: duplicate request ignored', 'slack: stopped']) assert.ok(messages.includes(m), `"${m}" was logged: ${messages.join(' | ')}`);
+    for (const m of ['slack: ready', 'slack: command answered', 'slack: duplicate request ignored', 'slack: stopped'])
+      assert.ok(messages.includes(m), `"${m}" was logged: ${messages.join(' | ')}`);
     assert.equal(messages.filter((m) => m === 'slack: command answered').length, 2, 'the command and the button');
     const all = lines.join('\n');
-    for (const secret of [APP_TOKEN, BOT_TOKEN, 'xoxb-', 'xapp-']) assert.ok(!all.includes(secret), `a log line holds ${secret.slice(0, 5)}…`);
+    for (const secret of [APP_TOKEN, BOT_TOKEN, 'xoxb-', 'xapp-'])
+      assert.ok(!all.includes(secret), `a log line holds ${secret.slice(0, 5)}…`);
   });
 });
 

@@ -15,11 +15,22 @@ import { alice, bob, slackSession } from './helpers.js';
 
 const CHANNEL = 'C0THREADS';
 type Json = Record<string, unknown>;
-type Block = { type: string; text?: { text: string }; fields?: { text: string }[]; elements?: { action_id: string; value: string }[] };
+type Block = {
+  type: string;
+  text?: { text: string };
+  fields?: { text: string }[];
+  elements?: { action_id: string; value: string }[];
+};
 
 /** The visible text of a message: fallback text and block texts. */
 const textOf = (m: Json): string =>
-  [String(m['text'] ?? ''), ...((m['blocks'] as Block[] | undefined) ?? []).flatMap((b) => [b.text?.text ?? '', ...(b.fields ?? []).map((f) => f.text)])].join('\n');
+  [
+    String(m['text'] ?? ''),
+    ...((m['blocks'] as Block[] | undefined) ?? []).flatMap((b) => [
+      b.text?.text ?? '',
+      ...(b.fields ?? []).map((f) => f.text),
+    ]),
+  ].join('\n');
 
 describe('slack: two matches in one channel, each in the thread of its card', () => {
   const session = slackSession(true);
@@ -30,7 +41,10 @@ describe('slack: two matches in one channel, each in the thread of its card', ()
     const res = await sendSigned(session.target, req);
     assert.equal(res.status, 200, text);
     await session.slack.bot.idle();
-    return emu.responses(req.responseId!).map((r) => textOf(r.body)).join('\n');
+    return emu
+      .responses(req.responseId!)
+      .map((r) => textOf(r.body))
+      .join('\n');
   }
 
   test('both played to the end: the channel holds only the two cards, each match posts in its thread', async () => {
@@ -42,11 +56,15 @@ describe('slack: two matches in one channel, each in the thread of its card', ()
     const [tsA, tsB] = cards.map((c) => String(c['ts'])) as [string, string];
     const lobbyCard = structuredClone(cards[0]!);
     assert.match(textOf(lobbyCard), /single_trade: lobby \(0\/2 seats taken\)/);
-    assert.match(textOf(emu.channelMessages(CHANNEL, tsA)[0] ?? {}), /Host: 👤 alice/u, "alice's lobby is the first post of her thread");
+    assert.match(
+      textOf(emu.channelMessages(CHANNEL, tsA)[0] ?? {}),
+      /Host: 👤 alice/u,
+      "alice's lobby is the first post of her thread",
+    );
 
     // bob joins with the Join button of the lobby post in his thread; alice by typing in the channel.
     const lobbyB = emu.channelMessages(CHANNEL, tsB)[0]!;
-    const join = ((lobbyB['blocks'] as Block[]).flatMap((b) => b.elements ?? [])).find((e) => / join$/.test(e.value))!;
+    const join = (lobbyB['blocks'] as Block[]).flatMap((b) => b.elements ?? []).find((e) => / join$/.test(e.value))!;
     assert.ok(join, 'the lobby post has a Join button');
     const pressed = emu.blockAction(bob, CHANNEL, { action_id: join.action_id, value: join.value }, tsB);
     assert.equal((await sendSigned(session.target, pressed)).status, 200);
@@ -72,22 +90,37 @@ describe('slack: two matches in one channel, each in the thread of its card', ()
     assert.equal(await session.slack.host.current(`${CHANNEL}/${tsB}`), null, "bob's match is over");
 
     const top = emu.channelMessages(CHANNEL);
-    assert.deepEqual(top.map((m) => m['ts']), [tsA, tsB], 'the channel holds only the two cards');
+    assert.deepEqual(
+      top.map((m) => m['ts']),
+      [tsA, tsB],
+      'the channel holds only the two cards',
+    );
     for (const card of top) {
       assert.match(textOf(card), /single_trade: over after 3 rounds/);
       assert.ok(card['edited'], 'the card was edited in place (chat.update)');
     }
     const topPosts = emu.calls('chat.postMessage').filter((r) => r.body['thread_ts'] === undefined);
     assert.equal(topPosts.length, 2, 'nothing but the two cards was posted outside the threads');
-    for (const [ts, who] of [[tsA, 'alice'], [tsB, 'bob']] as const) {
+    for (const [ts, who] of [
+      [tsA, 'alice'],
+      [tsB, 'bob'],
+    ] as const) {
       const text = emu.channelMessages(CHANNEL, ts).map(textOf).join('\n');
-      for (const r of [1, 2, 3]) assert.match(text, new RegExp(`Round ${r}/3 closed`), `round ${r} close in ${who}'s thread`);
+      for (const r of [1, 2, 3])
+        assert.match(text, new RegExp(`Round ${r}/3 closed`), `round ${r} close in ${who}'s thread`);
       assert.match(text, /Match over/);
     }
-    assert.ok(!emu.channelMessages(CHANNEL, tsA).map(textOf).join('\n').includes(mB.id), "alice's thread holds nothing of bob's match");
-    assert.ok(!emu.channelMessages(CHANNEL, tsB).map(textOf).join('\n').includes(mA.id), "bob's thread holds nothing of alice's match");
+    assert.ok(
+      !emu.channelMessages(CHANNEL, tsA).map(textOf).join('\n').includes(mB.id),
+      "alice's thread holds nothing of bob's match",
+    );
+    assert.ok(
+      !emu.channelMessages(CHANNEL, tsB).map(textOf).join('\n').includes(mA.id),
+      "bob's thread holds nothing of alice's match",
+    );
     // Ephemerals for someone other than the caller go to the match's thread.
-    for (const e of emu.calls('chat.postEphemeral')) assert.ok([tsA, tsB].includes(String(e.body['thread_ts'])), 'an ephemeral of a thread match is in its thread');
+    for (const e of emu.calls('chat.postEphemeral'))
+      assert.ok([tsA, tsB].includes(String(e.body['thread_ts'])), 'an ephemeral of a thread match is in its thread');
     if (process.env.DUMP_CARDS) console.log(JSON.stringify({ lobby: lobbyCard, over: emu.posted.get(tsA) }, null, 2));
   });
 });

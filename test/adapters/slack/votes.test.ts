@@ -15,7 +15,12 @@ const CHANNEL = 'C0VOTES';
 const carol: SlackUser = { id: 'U0CAROL', name: 'carol' };
 const JUDGE_SCORES = /\d\.\d\d \(need \d|Winner: |won the round/;
 
-type Block = { type: string; text?: { text: string }; fields?: { text: string }[]; elements?: { action_id: string; value: string }[] };
+type Block = {
+  type: string;
+  text?: { text: string };
+  fields?: { text: string }[];
+  elements?: { action_id: string; value: string }[];
+};
 const texts = (body: Record<string, unknown>): string[] => {
   const out = [String(body['text'] ?? '')];
   for (const b of (body['blocks'] as Block[] | undefined) ?? []) {
@@ -25,7 +30,8 @@ const texts = (body: Record<string, unknown>): string[] => {
   }
   return out;
 };
-const buttonsOf = (body: Record<string, unknown>) => ((body['blocks'] as Block[] | undefined) ?? []).flatMap((b) => b.elements ?? []);
+const buttonsOf = (body: Record<string, unknown>) =>
+  ((body['blocks'] as Block[] | undefined) ?? []).flatMap((b) => b.elements ?? []);
 
 describe('slack: blind votes on pitches', () => {
   const emu = new SlackEmulator();
@@ -60,16 +66,26 @@ describe('slack: blind votes on pitches', () => {
 
   test('button votes, retried and repeated clicks, own pitch', async () => {
     const opened = await slash(alice, 'new task:market_round seed:7 round_seconds:0 votes:on');
-    assert.ok([...answered(opened), ...emu.calls('chat.postMessage').map((r) => r.body)].some((b) => texts(b).join('\n').includes('collected for research exports')));
+    assert.ok(
+      [...answered(opened), ...emu.calls('chat.postMessage').map((r) => r.body)].some((b) =>
+        texts(b).join('\n').includes('collected for research exports'),
+      ),
+    );
     await slash(alice, 'join lab:lab_0');
     await slash(bob, 'join lab:lab_1');
     await slash(alice, 'start');
     const m = (await slack.host.current(CHANNEL))!;
-    for (const [u, lab] of [[alice, 'lab_0'], [bob, 'lab_1']] as const) {
+    for (const [u, lab] of [
+      [alice, 'lab_0'],
+      [bob, 'lab_1'],
+    ] as const) {
       const job = Object.values(m.state!.jobs).find((j) => j.owner === lab)!;
       // Pitches that name their author every way they can: the lab's name and id, the job id, the player's name.
       const name = lab === 'lab_0' ? 'Lab A' : 'Lab B';
-      await slash(u, `pitch text:"We at ${name} (${lab}, ${u.name} speaking): ${job.id} needs its GPU-hours before the deadline" job:${job.id}`);
+      await slash(
+        u,
+        `pitch text:"We at ${name} (${lab}, ${u.name} speaking): ${job.id} needs its GPU-hours before the deadline" job:${job.id}`,
+      );
     }
     await slash(alice, 'done');
     await slash(bob, 'done');
@@ -81,16 +97,30 @@ describe('slack: blind votes on pitches', () => {
     const rows = async () => (await store.listVotes({ matchId: m.id })).length;
 
     // carol clicks the vote button: her pair comes back privately with the four choices.
-    const serve = emu.blockAction(carol, CHANNEL, buttonsOf(closePost).find((e) => e.value === `@${m.id} vote ballot:v_1`)!);
+    const serve = emu.blockAction(
+      carol,
+      CHANNEL,
+      buttonsOf(closePost).find((e) => e.value === `@${m.id} vote ballot:v_1`)!,
+    );
     await send(serve);
     const pair = answered(serve).at(-1)!;
     assert.equal(pair['response_type'], 'ephemeral');
     assert.match(texts(pair).join('\n'), /Ballot v_1 · pair 1 of/);
     assert.doesNotMatch(texts(pair).join('\n'), JUDGE_SCORES);
-    assert.doesNotMatch(texts(pair).join('\n'), /Lab [ABC]|alice|bob|lab_\d|\bj_\d|\bb_\d/i, 'no author identifiable on the ballot');
-    assert.match(texts(pair).join('\n'), /We at \[own lab\] \(\[own lab\], \[name\] speaking\): \[own job 1\] needs its GPU-hours/);
+    assert.doesNotMatch(
+      texts(pair).join('\n'),
+      /Lab [ABC]|alice|bob|lab_\d|\bj_\d|\bb_\d/i,
+      'no author identifiable on the ballot',
+    );
+    assert.match(
+      texts(pair).join('\n'),
+      /We at \[own lab\] \(\[own lab\], \[name\] speaking\): \[own job 1\] needs its GPU-hours/,
+    );
     const choices = buttonsOf(pair);
-    assert.deepEqual(choices.map((e) => e.value), ['a', 'b', 'tie', 'both_bad'].map((c) => `@${m.id} vote ballot:v_1 pair:1 choice:${c}`));
+    assert.deepEqual(
+      choices.map((e) => e.value),
+      ['a', 'b', 'tie', 'both_bad'].map((c) => `@${m.id} vote ballot:v_1 pair:1 choice:${c}`),
+    );
 
     const vote = emu.blockAction(carol, CHANNEL, choices[0]!);
     await send(vote);
@@ -113,6 +143,10 @@ describe('slack: blind votes on pitches', () => {
     assert.ok(answered(own).every((b) => b['response_type'] === 'ephemeral'));
     assert.equal(await rows(), 1);
     assert.equal((await store.listVotes({ matchId: m.id }))[0]!.voterId, `slack:${carol.id}`);
-    assert.equal((await store.listVotes({ matchId: m.id }))[0]!.anonymous, true, 'the ballot pair was anonymous after redaction');
+    assert.equal(
+      (await store.listVotes({ matchId: m.id }))[0]!.anonymous,
+      true,
+      'the ballot pair was anonymous after redaction',
+    );
   });
 });

@@ -37,7 +37,9 @@ type Block = { type: string; text?: { text: string }; fields?: { text: string }[
 function asPost(body: Json): ChannelPost {
   const blocks = (body['blocks'] as Block[] | undefined) ?? [];
   const title = blocks.find((b) => b.type === 'header')?.text?.text ?? '';
-  const lines = blocks.flatMap((b) => [b.text?.text ?? '', ...(b.fields ?? []).map((f) => f.text)]).filter((l) => l !== '');
+  const lines = blocks
+    .flatMap((b) => [b.text?.text ?? '', ...(b.fields ?? []).map((f) => f.text)])
+    .filter((l) => l !== '');
   return { title, text: lines.join('\n') };
 }
 
@@ -48,7 +50,8 @@ function withUploads(emu: SlackEmulator, channel: string): ChannelPost[] {
     if (r.method === 'chat.postMessage' && r.body['channel'] === channel) out.push(asPost(r.body));
     const last = out.at(-1);
     if (r.method !== 'files.completeUploadExternal' || r.body['channel_id'] !== channel || !last) continue;
-    for (const f of (r.body['files'] ?? []) as { title?: string }[]) last.text += `\n[chart uploaded: ${f.title ?? ''}]`;
+    for (const f of (r.body['files'] ?? []) as { title?: string }[])
+      last.text += `\n[chart uploaded: ${f.title ?? ''}]`;
   }
   return out;
 }
@@ -58,14 +61,31 @@ describe('slack emulator: chat.postMessage at 1 per second per channel', () => {
     const emu = new SlackEmulator({ postMessageRate: RATE });
     await emu.start();
     try {
-      const post = (channel: string) => fetch(`${emu.apiUrl}chat.postMessage`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${BOT_TOKEN}` }, body: new URLSearchParams({ channel, text: 'x' }).toString() });
+      const post = (channel: string) =>
+        fetch(`${emu.apiUrl}chat.postMessage`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${BOT_TOKEN}` },
+          body: new URLSearchParams({ channel, text: 'x' }).toString(),
+        });
       const answers = [await post('C1'), await post('C1'), await post('C1'), await post('C2')];
-      assert.deepEqual(answers.map((r) => r.status), [200, 200, 429, 200], 'a burst of two, then 429; C2 has its own pace');
+      assert.deepEqual(
+        answers.map((r) => r.status),
+        [200, 200, 429, 200],
+        'a burst of two, then 429; C2 has its own pace',
+      );
       const refused = answers[2]!;
       assert.ok(Number(refused.headers.get('retry-after')) >= 1, 'Retry-After in whole seconds');
       assert.deepEqual(await refused.json(), { ok: false, error: 'ratelimited' });
       assert.equal(emu.calls('chat.postMessage').length, 3, 'the refused post is not kept');
-      assert.deepEqual(emu.rateLog.map((r) => [r.key, r.status]), [['C1', 200], ['C1', 200], ['C1', 429], ['C2', 200]]);
+      assert.deepEqual(
+        emu.rateLog.map((r) => [r.key, r.status]),
+        [
+          ['C1', 200],
+          ['C1', 200],
+          ['C1', 429],
+          ['C2', 200],
+        ],
+      );
     } finally {
       await emu.close();
     }
@@ -84,7 +104,13 @@ describe('slack: a match of agents watched in a channel, within the rate limit',
   before(async () => {
     await emu.start();
     store = await openStore({ sqlitePath: ':memory:' });
-    slack = await startSlack({ env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: emu.apiUrl }, store, logger, port: 0, listenHost: '127.0.0.1' });
+    slack = await startSlack({
+      env: { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: emu.apiUrl },
+      store,
+      logger,
+      port: 0,
+      listenHost: '127.0.0.1',
+    });
     target = { url: `http://127.0.0.1:${slack.port}/slack/events`, signingSecret: SIGNING_SECRET };
     // Spy on what the host publishes (the host calls this very object's publish), to compare with what arrived.
     const publish = slack.bot.publish;
@@ -130,19 +156,44 @@ describe('slack: a match of agents watched in a channel, within the rate limit',
     // Within the rate limit: the posts handed over by the host arrived once each, in order, after the
     // answers to `new` and `start`; every 429 was followed by the same post accepted.
     assert.ok(handed.length > 5, `the host handed over ${handed.length} posts, more than one a second`);
-    assert.deepEqual(pub.slice(-handed.length).map((p) => p.title), handed, 'posts neither lost nor reordered');
+    assert.deepEqual(
+      pub.slice(-handed.length).map((p) => p.title),
+      handed,
+      'posts neither lost nor reordered',
+    );
     assert.equal(new Set(pub.map((p) => p.text)).size, pub.length, 'no post duplicated');
     const refused = emu.rateLog.filter((r) => r.status === 429);
     for (const r of refused) {
-      assert.ok(emu.rateLog.some((a) => a.status === 200 && a.seq > r.seq && JSON.stringify(a.body) === JSON.stringify(r.body)), 'a refused post was sent again and accepted');
+      assert.ok(
+        emu.rateLog.some((a) => a.status === 200 && a.seq > r.seq && JSON.stringify(a.body) === JSON.stringify(r.body)),
+        'a refused post was sent again and accepted',
+      );
     }
     // The accepted posts keep the pace over any stretch: k further posts take at least (k - 1) s.
     const times = emu.rateLog.filter((r) => r.status === 200 && r.key === CHANNEL).map((r) => r.at);
     for (let i = 0; i < times.length; i++) {
-      for (let j = i + 1; j < times.length; j++) assert.ok(times[j]! - times[i]! >= (j - i) * RATE.intervalMs - RATE.toleranceMs, `posts ${i + 1}..${j + 1} within ${times[j]! - times[i]!} ms`);
+      for (let j = i + 1; j < times.length; j++)
+        assert.ok(
+          times[j]! - times[i]! >= (j - i) * RATE.intervalMs - RATE.toleranceMs,
+          `posts ${i + 1}..${j + 1} within ${times[j]! - times[i]!} ms`,
+        );
     }
 
-    writeTranscript('docs/demo/slack-watch.txt', { platform: 'Slack', command: '/arena new task:market_round seed:3 round_seconds:1, then /arena start (nobody seated: three scripted seats)', limit: 'chat.postMessage 1 per second per channel (a burst of 2 tolerated)', posts: pub.length, limited: refused.length, durationMs }, withUploads(emu, CHANNEL));
-    console.log(`slack watch: ${pub.length} channel posts, ${refused.length} answered 429, ${(durationMs / 1000).toFixed(1)} s to the final post`);
+    writeTranscript(
+      'docs/demo/slack-watch.txt',
+      {
+        platform: 'Slack',
+        command:
+          '/arena new task:market_round seed:3 round_seconds:1, then /arena start (nobody seated: three scripted seats)',
+        limit: 'chat.postMessage 1 per second per channel (a burst of 2 tolerated)',
+        posts: pub.length,
+        limited: refused.length,
+        durationMs,
+      },
+      withUploads(emu, CHANNEL),
+    );
+    console.log(
+      `slack watch: ${pub.length} channel posts, ${refused.length} answered 429, ${(durationMs / 1000).toFixed(1)} s to the final post`,
+    );
   });
 });

@@ -14,21 +14,56 @@ function withEarlyFinish(task: 'market_round' | 'coalition_market', seed: number
   const m0 = sampleMatch(task, seed);
   const first: StoredEvent[] = [];
   const at = (k: number) => new Date(Date.UTC(2026, 0, 2, 0, k)).toISOString();
-  const drivers = Object.fromEntries(Object.entries(m0.drivers).map(([lab, d]) => [lab, lab === 'lab_0' ? { kind: 'human', userId: 'u:ada', displayName: 'Ada' } : d]));
-  first.push({ matchId: 'm_f', seq: 1, at: at(1), body: { type: 'match_created', channelId: 'c', platform: 'test', hostUserId: 'u:ada', settings: m0.settings } });
-  first.push({ matchId: 'm_f', seq: 2, at: at(2), body: { type: 'match_started', drivers, rulesVersion: RULES_VERSION } });
-  first.push({ matchId: 'm_f', seq: 3, at: at(3), body: { type: 'action', lab: 'lab_0', userId: 'u:ada', action: { action_type: 'finish' } } });
+  const drivers = Object.fromEntries(
+    Object.entries(m0.drivers).map(([lab, d]) => [
+      lab,
+      lab === 'lab_0' ? { kind: 'human', userId: 'u:ada', displayName: 'Ada' } : d,
+    ]),
+  );
+  first.push({
+    matchId: 'm_f',
+    seq: 1,
+    at: at(1),
+    body: { type: 'match_created', channelId: 'c', platform: 'test', hostUserId: 'u:ada', settings: m0.settings },
+  });
+  first.push({
+    matchId: 'm_f',
+    seq: 2,
+    at: at(2),
+    body: { type: 'match_started', drivers, rulesVersion: RULES_VERSION },
+  });
+  first.push({
+    matchId: 'm_f',
+    seq: 3,
+    at: at(3),
+    body: { type: 'action', lab: 'lab_0', userId: 'u:ada', action: { action_type: 'finish' } },
+  });
   let m = replay(first)!;
   while (m.phase === 'running' && m.state) {
-    m = replay([{ matchId: m.id, seq: m.lastSeq + 1, at: at(m.lastSeq + 1), body: { type: 'round_closed', round: m.state.round, reason: 'all_done', judge: null } }], m)!;
+    m = replay(
+      [
+        {
+          matchId: m.id,
+          seq: m.lastSeq + 1,
+          at: at(m.lastSeq + 1),
+          body: { type: 'round_closed', round: m.state.round, reason: 'all_done', judge: null },
+        },
+      ],
+      m,
+    )!;
   }
   return m;
 }
 
-
 describe('the reward-breakdown chart', () => {
   test("each seat's parts sum to its leaderboard total, finished seats included", () => {
-    const matches = [sampleMatch('coalition_market', 7), sampleMatch('market_round', 3), sampleMatch('single_trade', 5), withEarlyFinish('coalition_market', 11), withEarlyFinish('market_round', 4)];
+    const matches = [
+      sampleMatch('coalition_market', 7),
+      sampleMatch('market_round', 3),
+      sampleMatch('single_trade', 5),
+      withEarlyFinish('coalition_market', 11),
+      withEarlyFinish('market_round', 4),
+    ];
     for (const m of matches) {
       assert.equal(m.phase, 'over');
       const rows = breakdownChart(m).rows as { seat: string; part: string; value: number }[];
@@ -38,7 +73,10 @@ describe('the reward-breakdown chart', () => {
         const mine = rows.filter((r) => r.seat === seat);
         assert.ok(mine.length > 0, `${seat} is in the chart`);
         const sum = mine.reduce((a, r) => a + r.value, 0);
-        assert.ok(Math.abs(sum - m.state!.seats[lab]!.cumulativeReward) < 1e-6, `${seat}: parts ${sum} vs total ${m.state!.seats[lab]!.cumulativeReward}`);
+        assert.ok(
+          Math.abs(sum - m.state!.seats[lab]!.cumulativeReward) < 1e-6,
+          `${seat}: parts ${sum} vs total ${m.state!.seats[lab]!.cumulativeReward}`,
+        );
       }
     }
     const finished = withEarlyFinish('coalition_market', 11);
@@ -46,16 +84,31 @@ describe('the reward-breakdown chart', () => {
   });
 
   test('a category keeps its colour whatever else appears; totals are written; seat labels are never cut', async () => {
-    const a = breakdownSpec('a', [{ seat: 'Lab A', part: 'jobs', value: 1 }, { seat: 'Lab A', part: 'deals', value: 0.2 }]);
-    const b = breakdownSpec('b', [{ seat: 'Lab B', part: 'deals', value: 0.1 }, { seat: 'Lab B', part: 'caps', value: -0.3 }]);
+    const a = breakdownSpec('a', [
+      { seat: 'Lab A', part: 'jobs', value: 1 },
+      { seat: 'Lab A', part: 'deals', value: 0.2 },
+    ]);
+    const b = breakdownSpec('b', [
+      { seat: 'Lab B', part: 'deals', value: 0.1 },
+      { seat: 'Lab B', part: 'caps', value: -0.3 },
+    ]);
     const colours = (spec: unknown) => {
-      const enc = (spec as { layer: { encoding: { color?: { scale: { domain: string[]; range: string[] } } } }[] }).layer[0]!.encoding.color!.scale;
+      const enc = (spec as { layer: { encoding: { color?: { scale: { domain: string[]; range: string[] } } } }[] })
+        .layer[0]!.encoding.color!.scale;
       return Object.fromEntries(enc.domain.map((d, i) => [d, enc.range[i]]));
     };
     assert.equal(colours(a)['deals'], colours(b)['deals']);
     assert.notEqual(colours(a)['jobs'], colours(a)['deals']);
     const long = 'Lab B (scripted: deadline_panicked)';
-    const out = await renderChart({ kind: 'breakdown', name: 'x', title: 't', rows: [{ seat: long, part: 'jobs', value: 0.9 }, { seat: 'Lab A (Ada)', part: 'refused actions', value: -0.2 }] });
+    const out = await renderChart({
+      kind: 'breakdown',
+      name: 'x',
+      title: 't',
+      rows: [
+        { seat: long, part: 'jobs', value: 0.9 },
+        { seat: 'Lab A (Ada)', part: 'refused actions', value: -0.2 },
+      ],
+    });
     assert.ok(out.svg.includes('deadline_panicked'), 'the whole seat label is drawn');
     assert.ok(!out.svg.includes('…'), 'no label is truncated');
     assert.ok(out.svg.includes('+0.900') && /[−-]0\.200/.test(out.svg), 'each seat total is written');
@@ -63,7 +116,15 @@ describe('the reward-breakdown chart', () => {
 
   test('the standings legend names every seat in full', async () => {
     const long = 'Lab B (scripted: deadline_panicked, a long label that used to be cut)';
-    const out = await renderChart({ kind: 'standings', name: 's', title: 't', rows: [1, 2].flatMap((round) => [{ round, seat: long, cumulativeReward: 0.1 * round }, { round, seat: 'Lab A (Ada)', cumulativeReward: 0.2 }]) });
+    const out = await renderChart({
+      kind: 'standings',
+      name: 's',
+      title: 't',
+      rows: [1, 2].flatMap((round) => [
+        { round, seat: long, cumulativeReward: 0.1 * round },
+        { round, seat: 'Lab A (Ada)', cumulativeReward: 0.2 },
+      ]),
+    });
     assert.ok(!out.svg.includes('…'), 'no legend label is truncated');
     assert.ok(out.svg.includes('a long label that used to be cut'), 'the legend entry in full');
   });

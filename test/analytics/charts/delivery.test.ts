@@ -53,7 +53,13 @@ describe('the final post carries the standings chart', () => {
   test('Discord: a multipart message with standings.png, shown as the embed image', async () => {
     const emu = await new DiscordEmulator().start();
     const store = await openStore({ sqlitePath: ':memory:' });
-    const rt: DiscordRuntime = await startDiscord({ env: { DISCORD_TOKEN: 'MTIz.fake.SECRET' }, store, logger: quiet(), restApi: emu.restApi, softDeadlineMs: 60_000 });
+    const rt: DiscordRuntime = await startDiscord({
+      env: { DISCORD_TOKEN: 'MTIz.fake.SECRET' },
+      store,
+      logger: quiet(),
+      restApi: emu.restApi,
+      softDeadlineMs: 60_000,
+    });
     try {
       const ada: EmulatorUser = { id: '310000000000000009', username: 'ada' };
       await slash(emu, rt.bot, ada, 'new', { task: 'single_trade', seed: 5, round_seconds: 0 });
@@ -65,11 +71,20 @@ describe('the final post carries the standings chart', () => {
       const withFiles = emu.requests.filter((r) => r.files?.some((f) => f.name === 'standings.png'));
       assert.equal(withFiles.length, 1, 'one message carries the standings chart');
       const req = withFiles[0]!;
-      const body = req.body as { embeds: { title?: string; image?: { url: string } }[]; attachments?: { filename: string }[] };
+      const body = req.body as {
+        embeds: { title?: string; image?: { url: string } }[];
+        attachments?: { filename: string }[];
+      };
       assert.equal(body.embeds[0]?.title, 'Match over: final leaderboard');
       assert.equal(body.embeds[0]?.image?.url, 'attachment://standings.png');
-      assert.ok(body.embeds.some((e) => e.image?.url === 'attachment://reward-breakdown.png'), 'the breakdown chart rides along');
-      assert.deepEqual(req.files!.map((f) => f.name), ['standings.png', 'reward-breakdown.png']);
+      assert.ok(
+        body.embeds.some((e) => e.image?.url === 'attachment://reward-breakdown.png'),
+        'the breakdown chart rides along',
+      );
+      assert.deepEqual(
+        req.files!.map((f) => f.name),
+        ['standings.png', 'reward-breakdown.png'],
+      );
       assert.equal(req.files![0]!.contentType, 'image/png');
       assertStandingsPng(req.files![0]!.data, await expectedChart(store, matchId), 'discord');
     } finally {
@@ -108,7 +123,10 @@ describe('the final post carries the standings chart', () => {
       await slack.host.idle();
       await slack.bot.idle();
       const urls = emu.calls('files.getUploadURLExternal');
-      assert.deepEqual(urls.map((r) => r.body['filename']), ['standings.png', 'reward-breakdown.png']);
+      assert.deepEqual(
+        urls.map((r) => r.body['filename']),
+        ['standings.png', 'reward-breakdown.png'],
+      );
       const uploads = emu.calls('upload');
       assert.equal(uploads.length, 2);
       const completes = emu.calls('files.completeUploadExternal');
@@ -120,10 +138,16 @@ describe('the final post carries the standings chart', () => {
       const upload = uploads.find((u) => files.some((f) => f.id === u.body['fileId'] && /^Standings/.test(f.title)))!;
       assert.ok(upload?.raw, 'the standings upload arrived');
       assert.match(String(upload.body['contentType']), /multipart\/form-data/, 'WebClient posts the bytes as a form');
-      assert.equal(Number(urls.find((r) => r.body['filename'] === 'standings.png')!.body['length']), upload.raw.length, 'length announced = bytes uploaded');
+      assert.equal(
+        Number(urls.find((r) => r.body['filename'] === 'standings.png')!.body['length']),
+        upload.raw.length,
+        'length announced = bytes uploaded',
+      );
       assertStandingsPng(upload.raw, await expectedChart(store, matchId), 'slack');
       // The chart follows its text post: the final leaderboard was posted before the first upload URL was asked for.
-      const final = emu.calls('chat.postMessage').find((r) => String(r.body['text']).includes('Match over: final leaderboard'));
+      const final = emu
+        .calls('chat.postMessage')
+        .find((r) => String(r.body['text']).includes('Match over: final leaderboard'));
       assert.ok(final && final.seq < urls[0]!.seq);
     } finally {
       await slack.stop();
@@ -140,7 +164,18 @@ describe('the final post carries the standings chart', () => {
       let out = '';
       const output = new Writable({ write: (c: Buffer, _e, cb) => ((out += String(c)), cb()) });
       input.end('done\ndone\ndone\n');
-      const code = await runConsole({ store, input, output, interactive: false, color: false, task: 'single_trade', seed: 5, roundSeconds: 0, chartsDir: dir, data: { includeSeeded: true, notice: dataNotice() } });
+      const code = await runConsole({
+        store,
+        input,
+        output,
+        interactive: false,
+        color: false,
+        task: 'single_trade',
+        seed: 5,
+        roundSeconds: 0,
+        chartsDir: dir,
+        data: { includeSeeded: true, notice: dataNotice() },
+      });
       assert.equal(code, 0);
       const paths = [...out.matchAll(/^\[#arena\] chart: (.+)$/gm)].map((m) => m[1]!);
       assert.equal(paths.length, 2, out.slice(-2000));
@@ -148,7 +183,11 @@ describe('the final post carries the standings chart', () => {
       assert.ok(out.indexOf('Match over: final leaderboard') < out.indexOf('chart: '), 'the text comes first');
       const [rec] = await store.listMatches({ status: 'over' });
       assertStandingsPng(readFileSync(paths[0]!), await expectedChart(store, rec!.id), 'console');
-      assert.match(out, /Rating changes/, 'the rating change follows the final post (seed 5 is practice, counted here by data.includeSeeded)');
+      assert.match(
+        out,
+        /Rating changes/,
+        'the rating change follows the final post (seed 5 is practice, counted here by data.includeSeeded)',
+      );
     } finally {
       await store.close();
       rmSync(dir, { recursive: true, force: true });

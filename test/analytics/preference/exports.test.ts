@@ -9,7 +9,13 @@ import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import type { MatchState } from '../../../src/engine/types.js';
 import { foldMatch } from '../../../src/analytics/preference/dataset.js';
-import { JsonlPreferenceRowSchema, OpenAiDpoRowSchema, OpenAiSftRowSchema, TrlPreferenceRowSchema, TrlSftRowSchema } from '../../../src/analytics/preference/formats.js';
+import {
+  JsonlPreferenceRowSchema,
+  OpenAiDpoRowSchema,
+  OpenAiSftRowSchema,
+  TrlPreferenceRowSchema,
+  TrlSftRowSchema,
+} from '../../../src/analytics/preference/formats.js';
 import { preferenceRows } from '../../../src/analytics/preference/export-votes.js';
 import { sftRows } from '../../../src/analytics/preference/export-sft.js';
 import { pseudonym } from '../../../src/analytics/preference/pseudonym.js';
@@ -44,19 +50,42 @@ async function spawnExport(args: string[]): Promise<string> {
   return p.out();
 }
 
-const lines = (text: string): unknown[] => text.split('\n').filter((l) => l.length > 0).map((l) => JSON.parse(l) as unknown);
+const lines = (text: string): unknown[] =>
+  text
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => JSON.parse(l) as unknown);
 
 /** Every state of the match (after each event), for the scanner's job-id sets. */
 function states(): MatchState[] {
   const out: MatchState[] = [];
   for (let i = 1; i <= events.length; i++) {
-    const m = replay(events.slice(0, i).filter((e) => e.body.type !== 'ballot_opened' && e.body.type !== 'ballot_closed').map((e, k) => ({ ...e, seq: k + 1 })));
+    const m = replay(
+      events
+        .slice(0, i)
+        .filter((e) => e.body.type !== 'ballot_opened' && e.body.type !== 'ballot_closed')
+        .map((e, k) => ({ ...e, seq: k + 1 })),
+    );
     if (m?.state) out.push(m.state);
   }
   return out;
 }
 
-const FORBIDDEN = [ALICE.userId, BOB.userId, CAROL, DAVE, ERIN, '700000000000000001', 'U0BOBPRIV1', 'U0DAVEPRIV4', ALICE.displayName, BOB.displayName, 'Quartermain', 'Vantablack', 'private working'];
+const FORBIDDEN = [
+  ALICE.userId,
+  BOB.userId,
+  CAROL,
+  DAVE,
+  ERIN,
+  '700000000000000001',
+  'U0BOBPRIV1',
+  'U0DAVEPRIV4',
+  ALICE.displayName,
+  BOB.displayName,
+  'Quartermain',
+  'Vantablack',
+  'private working',
+];
 
 describe('preference exports', () => {
   before(async () => {
@@ -77,11 +106,14 @@ describe('preference exports', () => {
   test('the scripted turn replays runScripted exactly (the state after it is the same)', () => {
     const data = foldMatch(events);
     assert.ok(data && data.rounds.length === 5);
-    for (const r of data.rounds) assert.deepEqual(scriptedTurns(r.openState).after, runScripted(r.openState), `round ${r.round}`);
+    for (const r of data.rounds)
+      assert.deepEqual(scriptedTurns(r.openState).after, runScripted(r.openState), `round ${r.round}`);
   });
 
   test('votes jsonl (people): one row per vote, all fields, pseudonyms, judge scores and the claim check', async () => {
-    const rows = lines(await run(['--votes', '--format', 'jsonl', '--source', 'human'])).map((r) => JsonlPreferenceRowSchema.parse(r));
+    const rows = lines(await run(['--votes', '--format', 'jsonl', '--source', 'human'])).map((r) =>
+      JsonlPreferenceRowSchema.parse(r),
+    );
     assert.equal(rows.length, votes.length, 'ties and both-bad included');
     const first = rows.find((r) => r.round === 0 && r.pair === 1 && r.source === 'human' && r.choice === 'a');
     assert.ok(first && first.source === 'human');
@@ -106,8 +138,12 @@ describe('preference exports', () => {
   });
 
   test('votes trl / openai-dpo (people): decisive votes only, chosen = the voted pitch, public prompt', async () => {
-    const trl = lines(await run(['--votes', '--format', 'trl', '--source', 'human'])).map((r) => TrlPreferenceRowSchema.parse(r));
-    const dpo = lines(await run(['--votes', '--format', 'openai-dpo', '--source', 'human'])).map((r) => OpenAiDpoRowSchema.parse(r));
+    const trl = lines(await run(['--votes', '--format', 'trl', '--source', 'human'])).map((r) =>
+      TrlPreferenceRowSchema.parse(r),
+    );
+    const dpo = lines(await run(['--votes', '--format', 'openai-dpo', '--source', 'human'])).map((r) =>
+      OpenAiDpoRowSchema.parse(r),
+    );
     assert.equal(trl.length, 3, 'three votes are a or b');
     assert.equal(dpo.length, 3);
     const data = foldMatch(events)!;
@@ -125,19 +161,31 @@ describe('preference exports', () => {
     assert.ok(trl.every((r) => r.source === 'human'));
     assert.match(trl[0]!.prompt[0].content, /Argue for priority/);
     assert.match(trl[0]!.prompt[0].content, /Round 0 of 5/);
-    assert.deepEqual(dpo.map((r) => [r.input.messages, r.preferred_output, r.non_preferred_output]), trl.map((r) => [r.prompt, r.chosen, r.rejected]));
+    assert.deepEqual(
+      dpo.map((r) => [r.input.messages, r.preferred_output, r.non_preferred_output]),
+      trl.map((r) => [r.prompt, r.chosen, r.rejected]),
+    );
   });
 
   test('--source judge: every judged pair labelled by the judge, ties kept in jsonl only', async () => {
-    const jl = lines(await run(['--votes', '--format', 'jsonl', '--source', 'judge'])).map((r) => JsonlPreferenceRowSchema.parse(r));
+    const jl = lines(await run(['--votes', '--format', 'jsonl', '--source', 'judge'])).map((r) =>
+      JsonlPreferenceRowSchema.parse(r),
+    );
     assert.equal(jl.length, 15, '5 rounds × 3 pairs');
     assert.ok(jl.every((r) => r.source === 'judge'));
     // The fixture judge tied lab_0 and lab_1 in round 2 (0.6 each): one tie, written to jsonl, not to trl.
-    assert.deepEqual(jl.filter((r) => r.choice === 'tie').map((r) => `${r.pitch_a.id}/${r.pitch_b.id}`), ['p2_lab_0/p2_lab_1']);
-    const trl = lines(await run(['--votes', '--format', 'trl', '--source', 'judge'])).map((r) => TrlPreferenceRowSchema.parse(r));
+    assert.deepEqual(
+      jl.filter((r) => r.choice === 'tie').map((r) => `${r.pitch_a.id}/${r.pitch_b.id}`),
+      ['p2_lab_0/p2_lab_1'],
+    );
+    const trl = lines(await run(['--votes', '--format', 'trl', '--source', 'judge'])).map((r) =>
+      TrlPreferenceRowSchema.parse(r),
+    );
     assert.equal(trl.length, 14);
     assert.ok(trl.every((r) => r.source === 'judge'));
-    const dpo = lines(await run(['--votes', '--format', 'openai-dpo', '--source', 'judge'])).map((r) => OpenAiDpoRowSchema.parse(r));
+    const dpo = lines(await run(['--votes', '--format', 'openai-dpo', '--source', 'judge'])).map((r) =>
+      OpenAiDpoRowSchema.parse(r),
+    );
     assert.equal(dpo.length, 14);
   });
 
@@ -145,13 +193,19 @@ describe('preference exports', () => {
     const trl = lines(await run(['--sft', '--format', 'trl'])).map((r) => TrlSftRowSchema.parse(r));
     const authors = new Set(trl.map((r) => r.author));
     assert.deepEqual([...authors].sort(), ['person', 'scripted:rule_based_expert']);
-    const people = lines(await run(['--sft', '--format', 'openai', '--author', 'person'])).map((r) => OpenAiSftRowSchema.parse(r));
+    const people = lines(await run(['--sft', '--format', 'openai', '--author', 'person'])).map((r) =>
+      OpenAiSftRowSchema.parse(r),
+    );
     assert.equal(people.length, trl.filter((r) => r.author === 'person').length);
     assert.equal(people.length, 10, 'two people × five rounds (each pitched every round)');
     const actions = JSON.parse(people[0]!.messages[2].content) as { action_type: string }[];
     assert.equal(actions[0]!.action_type, 'make_pitch');
     const data = foldMatch(events, votes)!;
-    const scripted = sftRows([data], { format: 'openai', author: 'scripted', pseudonymize: (u) => pseudonym(u, 'k') }).map((r) => OpenAiSftRowSchema.parse(r));
+    const scripted = sftRows([data], {
+      format: 'openai',
+      author: 'scripted',
+      pseudonymize: (u) => pseudonym(u, 'k'),
+    }).map((r) => OpenAiSftRowSchema.parse(r));
     assert.ok(scripted.length >= 1);
     assert.match(scripted[0]!.messages[0].content, /\(lab_2\)/);
   });
@@ -159,7 +213,8 @@ describe('preference exports', () => {
   test('no platform user id, display name or other seat private value in any export', async () => {
     const all = states();
     const runs: [string[], string | null][] = [];
-    for (const f of ['trl', 'openai-dpo', 'jsonl']) for (const s of ['human', 'judge']) runs.push([['--votes', '--format', f, '--source', s], null]);
+    for (const f of ['trl', 'openai-dpo', 'jsonl'])
+      for (const s of ['human', 'judge']) runs.push([['--votes', '--format', f, '--source', s], null]);
     runs.push([['--sft', '--format', 'trl'], 'sft'], [['--sft', '--format', 'openai', '--author', 'person'], 'sft']);
     let scanned = 0;
     for (const [args, kind] of runs) {
@@ -170,7 +225,11 @@ describe('preference exports', () => {
           assert.ok(m, 'an SFT row names its seat');
           own = m[1]!;
         }
-        assertNoLeak(row, { strings: FORBIDDEN, secretJobs: secretJobIds(all, own), ownLab: own }, `${args.join(' ')} row ${i}`);
+        assertNoLeak(
+          row,
+          { strings: FORBIDDEN, secretJobs: secretJobIds(all, own), ownLab: own },
+          `${args.join(' ')} row ${i}`,
+        );
         scanned++;
       }
     }
@@ -180,17 +239,44 @@ describe('preference exports', () => {
   test('the scanner catches a leak: another seat in an SFT row, a private key in a prompt, a user id', () => {
     const data = foldMatch(events, votes)!;
     const all = states();
-    const sft = sftRows([data], { format: 'trl', pseudonymize: (u) => pseudonym(u, 'k') })[0] as { messages: { content: string }[] };
+    const sft = sftRows([data], { format: 'trl', pseudonymize: (u) => pseudonym(u, 'k') })[0] as {
+      messages: { content: string }[];
+    };
     const lab0 = /\((lab_\d)\)/.exec(sft.messages[0]!.content)![1]!;
     const other = lab0 === 'lab_0' ? 'lab_1' : 'lab_0';
     // The other seat's observation pasted into this seat's row: its jobs and budget are not this author's.
     const bad = structuredClone(sft);
-    bad.messages[1]!.content = bad.messages[1]!.content.replace(/"id":"lab_\d"/, `"id":"${other}"`).replace(/\(JSON\): \{/, '(JSON): {"leak":{"budget":1},');
-    assert.throws(() => assertNoLeak(bad, { strings: FORBIDDEN, secretJobs: secretJobIds(all, lab0), ownLab: lab0 }, 'bad'), /private key/);
-    assert.throws(() => preferenceRows([data], { format: 'jsonl', source: 'human', pseudonymize: (u) => u }), /u_\[0-9a-f\]/, 'a raw user id is not a pseudonym: the row fails its schema');
-    assert.throws(() => assertNoLeak({ voter: ALICE.userId }, { strings: FORBIDDEN, secretJobs: new Set(), ownLab: null }, 'id'), /contains/);
-    const prompt = (preferenceRows([data], { format: 'trl', source: 'judge', pseudonymize: (u) => pseudonym(u, 'k') })[0] as { prompt: { content: string }[] }).prompt[0]!.content;
-    assert.throws(() => assertNoLeak({ prompt: [{ content: prompt.replace('(JSON): {', '(JSON): {"seed":7,') }] }, { strings: [], secretJobs: new Set(), ownLab: null }, 'seed'), /private key/);
+    bad.messages[1]!.content = bad.messages[1]!.content.replace(/"id":"lab_\d"/, `"id":"${other}"`).replace(
+      /\(JSON\): \{/,
+      '(JSON): {"leak":{"budget":1},',
+    );
+    assert.throws(
+      () => assertNoLeak(bad, { strings: FORBIDDEN, secretJobs: secretJobIds(all, lab0), ownLab: lab0 }, 'bad'),
+      /private key/,
+    );
+    assert.throws(
+      () => preferenceRows([data], { format: 'jsonl', source: 'human', pseudonymize: (u) => u }),
+      /u_\[0-9a-f\]/,
+      'a raw user id is not a pseudonym: the row fails its schema',
+    );
+    assert.throws(
+      () => assertNoLeak({ voter: ALICE.userId }, { strings: FORBIDDEN, secretJobs: new Set(), ownLab: null }, 'id'),
+      /contains/,
+    );
+    const prompt = (
+      preferenceRows([data], { format: 'trl', source: 'judge', pseudonymize: (u) => pseudonym(u, 'k') })[0] as {
+        prompt: { content: string }[];
+      }
+    ).prompt[0]!.content;
+    assert.throws(
+      () =>
+        assertNoLeak(
+          { prompt: [{ content: prompt.replace('(JSON): {', '(JSON): {"seed":7,') }] },
+          { strings: [], secretJobs: new Set(), ownLab: null },
+          'seed',
+        ),
+      /private key/,
+    );
   });
 
   test('the transcript and event-log exports still work', async () => {

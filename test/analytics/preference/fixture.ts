@@ -24,7 +24,13 @@ export const DAVE = 'slack:U0DAVEPRIV4';
 export const ERIN = 'discord:700000000000000005';
 
 /** The fixture judge's score per round for lab_0 and lab_1 (lab_2 always 0.05). Canonical pair p<r>_lab_0 < p<r>_lab_1. */
-export const JUDGE_SCORES: Record<number, [number, number]> = { 0: [0.8, 0.4], 1: [0.3, 0.7], 2: [0.6, 0.6], 3: [0.9, 0.2], 4: [0.1, 0.5] };
+export const JUDGE_SCORES: Record<number, [number, number]> = {
+  0: [0.8, 0.4],
+  1: [0.3, 0.7],
+  2: [0.6, 0.6],
+  3: [0.9, 0.2],
+  4: [0.1, 0.5],
+};
 /** Model of the fixture judge: model-x for rounds 0–2, model-y for 3–4. */
 export const modelOf = (round: number) => (round < 3 ? 'model-x' : 'model-y');
 
@@ -34,8 +40,14 @@ export const fixtureJudge: AsyncJudge = {
   async judge(state: MatchState): Promise<JudgeDecision | null> {
     const labs = [...new Set(state.pitches.filter((p) => p.round === state.round).map((p) => p.lab))];
     if (labs.length === 0) return null;
-    const score = (lab: string) => (lab === 'lab_0' ? JUDGE_SCORES[state.round]![0] : lab === 'lab_1' ? JUDGE_SCORES[state.round]![1] : 0.05);
-    const scores = labs.map((lab) => ({ lab, score: score(lab), parts: { need: 0.5, verifiedClaims: 0.5, fabricatedClaims: 0, specificity: 0.5 }, reason: `${lab}: fixture score` }));
+    const score = (lab: string) =>
+      lab === 'lab_0' ? JUDGE_SCORES[state.round]![0] : lab === 'lab_1' ? JUDGE_SCORES[state.round]![1] : 0.05;
+    const scores = labs.map((lab) => ({
+      lab,
+      score: score(lab),
+      parts: { need: 0.5, verifiedClaims: 0.5, fabricatedClaims: 0, specificity: 0.5 },
+      reason: `${lab}: fixture score`,
+    }));
     const top = [...scores].sort((a, b) => b.score - a.score)[0]!;
     return {
       round: state.round,
@@ -44,7 +56,12 @@ export const fixtureJudge: AsyncJudge = {
       scores,
       bonus: 0.1,
       reason: 'fixture judge',
-      meta: { models: [modelOf(state.round)], promptVersion: 'judge-v1', fallback: null, runs: [{ rationale: 'private working that must never be exported' }] },
+      meta: {
+        models: [modelOf(state.round)],
+        promptVersion: 'judge-v1',
+        fallback: null,
+        runs: [{ rationale: 'private working that must never be exported' }],
+      },
     };
   },
 };
@@ -52,8 +69,16 @@ export const fixtureJudge: AsyncJudge = {
 function pitchFor(s: MatchState, lab: string): unknown {
   const job = Object.values(s.jobs).find((j) => j.owner === lab && j.outcome === 'pending');
   return job
-    ? { action_type: 'make_pitch', message: `Our job ${job.id} is still pending and we need capacity for it this round.`, job_ids: [job.id] }
-    : { action_type: 'make_pitch', message: 'We have no pending job but would put spare capacity to good use.', job_ids: [] };
+    ? {
+        action_type: 'make_pitch',
+        message: `Our job ${job.id} is still pending and we need capacity for it this round.`,
+        job_ids: [job.id],
+      }
+    : {
+        action_type: 'make_pitch',
+        message: 'We have no pending job but would put spare capacity to good use.',
+        job_ids: [],
+      };
 }
 
 /** One more action per person a round, so demonstrations hold more than a pitch. */
@@ -75,7 +100,10 @@ export async function recordMatch(): Promise<{ matchId: string; events: StoredEv
   let m = unwrap(await h.host.start(ch, ALICE)).match;
   const matchId = m.id;
   while (m.phase === 'running' && m.state) {
-    for (const [who, lab] of [[ALICE, 'lab_0'], [BOB, 'lab_1']] as const) {
+    for (const [who, lab] of [
+      [ALICE, 'lab_0'],
+      [BOB, 'lab_1'],
+    ] as const) {
       for (const make of [pitchFor, extraFor]) {
         const now = (await h.host.current(ch))?.state;
         if (!now || now.labs[lab]!.finished) continue;
@@ -100,7 +128,11 @@ export async function recordMatch(): Promise<{ matchId: string; events: StoredEv
  * statistic and export by default; test/match/include-seeded.test.ts covers that).
  */
 function asSecretSeeded(raw: readonly StoredEvent[]): StoredEvent[] {
-  return raw.map((e) => (e.body.type === 'match_created' ? { ...e, body: { ...e.body, settings: { ...e.body.settings, hostSeeded: false } } } : e));
+  return raw.map((e) =>
+    e.body.type === 'match_created'
+      ? { ...e, body: { ...e.body, settings: { ...e.body.settings, hostSeeded: false } } }
+      : e,
+  );
 }
 
 /** The log with a ballot on each closed round's pitches (ids p<round>_<lab>, canonical pairs), closed at the next close. */
@@ -109,7 +141,8 @@ export function withBallots(raw: readonly StoredEvent[]): StoredEvent[] {
   assert.ok(data, 'the recorded log folds');
   const out: StoredEvent[] = [];
   let open: string | null = null;
-  const push = (body: MatchEventBody, at: string) => out.push({ matchId: raw[0]!.matchId, seq: out.length + 1, at, body });
+  const push = (body: MatchEventBody, at: string) =>
+    out.push({ matchId: raw[0]!.matchId, seq: out.length + 1, at, body });
   for (const ev of raw) {
     push(ev.body, ev.at);
     if (ev.body.type !== 'round_closed') continue;
@@ -123,7 +156,14 @@ export function withBallots(raw: readonly StoredEvent[]): StoredEvent[] {
         type: 'ballot_opened',
         ballotId: open,
         round: round.round,
-        pitches: round.pitches.map((p) => ({ id: p.id, lab: p.lab, kind: p.kind, text: p.text, jobIds: p.jobIds, replyTo: p.replyTo })),
+        pitches: round.pitches.map((p) => ({
+          id: p.id,
+          lab: p.lab,
+          kind: p.kind,
+          text: p.text,
+          jobIds: p.jobIds,
+          replyTo: p.replyTo,
+        })),
         pairs: round.pairs.map((p) => [p.a.id, p.b.id] as [string, string]),
         closesAt: null,
       },
@@ -134,29 +174,72 @@ export function withBallots(raw: readonly StoredEvent[]): StoredEvent[] {
 }
 
 /** A vote on the pair (p<round>_<x>, p<round>_<y>) of the fixture (x < y), by `voterId`; on an anonymous ballot pair unless said. */
-export function vote(matchId: string, round: number, x: string, y: string, choice: VoteRecord['choice'], shownFirst: 'a' | 'b', voterId: string, seated: boolean, pair = 1, anonymous: boolean | null = true): VoteRecord {
+export function vote(
+  matchId: string,
+  round: number,
+  x: string,
+  y: string,
+  choice: VoteRecord['choice'],
+  shownFirst: 'a' | 'b',
+  voterId: string,
+  seated: boolean,
+  pair = 1,
+  anonymous: boolean | null = true,
+): VoteRecord {
   const pitchA = `p${round}_${x}`;
   const pitchB = `p${round}_${y}`;
-  return { matchId, round, ballotId: `v_${round + 1}`, pair, pitchA, pitchB, choice, shownFirst: shownFirst === 'a' ? pitchA : pitchB, voterId, seated, createdAt: `2030-01-01T00:0${round}:00.000Z`, anonymous };
+  return {
+    matchId,
+    round,
+    ballotId: `v_${round + 1}`,
+    pair,
+    pitchA,
+    pitchB,
+    choice,
+    shownFirst: shownFirst === 'a' ? pitchA : pitchB,
+    voterId,
+    seated,
+    createdAt: `2030-01-01T00:0${round}:00.000Z`,
+    anonymous,
+  };
 }
 
 /** A store (SQLite file or memory) holding the recorded log and `votes`. */
-export async function storeWith(matchId: string, events: readonly StoredEvent[], votes: readonly VoteRecord[], sqlitePath = ':memory:'): Promise<EventStore> {
+export async function storeWith(
+  matchId: string,
+  events: readonly StoredEvent[],
+  votes: readonly VoteRecord[],
+  sqlitePath = ':memory:',
+): Promise<EventStore> {
   const store = await openStore({ sqlitePath });
-  const created = await store.createMatch({ id: matchId, channelId: 'pref-fixture', platform: 'discord', createdAt: events[0]!.at });
+  const created = await store.createMatch({
+    id: matchId,
+    channelId: 'pref-fixture',
+    platform: 'discord',
+    createdAt: events[0]!.at,
+  });
   assert.ok(created.ok, 'match created');
   for (const ev of events) {
     const r = await store.append(matchId, ev.seq - 1, ev.body, ev.at);
     assert.ok(r.ok, `event ${ev.seq} appended`);
   }
-  if (events.some((e) => e.body.type === 'match_ended') || foldMatch(events)?.rounds.length) await store.setMatchStatus(matchId, 'over');
+  if (events.some((e) => e.body.type === 'match_ended') || foldMatch(events)?.rounds.length)
+    await store.setMatchStatus(matchId, 'over');
   for (const v of votes) assert.ok((await store.recordVote(v)).ok, `vote ${v.voterId} ${v.pitchA}/${v.pitchB} stored`);
   await grantAll(store, events, votes);
   return store;
 }
 
 /** Every person of `events` and every voter of `votes` agreed to the data notice (exports need it: consent.ts). */
-export async function grantAll(store: EventStore, events: readonly StoredEvent[], votes: readonly VoteRecord[]): Promise<void> {
-  const people = new Set([...events.flatMap((e) => (e.body.type === 'seat_claimed' ? [e.body.userId] : [])), ...votes.map((v) => v.voterId)]);
-  for (const userId of people) await store.setConsent({ userId, state: 'granted', noticeVersion: 'test', at: '2026-01-01T00:00:00.000Z' });
+export async function grantAll(
+  store: EventStore,
+  events: readonly StoredEvent[],
+  votes: readonly VoteRecord[],
+): Promise<void> {
+  const people = new Set([
+    ...events.flatMap((e) => (e.body.type === 'seat_claimed' ? [e.body.userId] : [])),
+    ...votes.map((v) => v.voterId),
+  ]);
+  for (const userId of people)
+    await store.setConsent({ userId, state: 'granted', noticeVersion: 'test', at: '2026-01-01T00:00:00.000Z' });
 }

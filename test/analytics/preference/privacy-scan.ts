@@ -9,7 +9,24 @@ import type { MatchState } from '../../../src/engine/types.js';
 
 const JOB_ID = /\bj_\d+_(?:\d+|surge_\d+)\b/g;
 /** Keys only a job record or a seat's private state carries. */
-const PRIVATE_KEYS = new Set(['budget', 'initialBudget', 'escrow', 'gpuHoursRequired', 'baseValue', 'urgencyMultiplier', 'deadlineRound', 'minReliability', 'realisedValue', 'seed', 'shockSchedule', 'config', 'jobs', 'rationale', 'runs', 'llmScores']);
+const PRIVATE_KEYS = new Set([
+  'budget',
+  'initialBudget',
+  'escrow',
+  'gpuHoursRequired',
+  'baseValue',
+  'urgencyMultiplier',
+  'deadlineRound',
+  'minReliability',
+  'realisedValue',
+  'seed',
+  'shockSchedule',
+  'config',
+  'jobs',
+  'rationale',
+  'runs',
+  'llmScores',
+]);
 
 function walk(x: unknown, path: string, visit: (path: string, key: string, value: unknown) => void): void {
   if (Array.isArray(x)) x.forEach((v, i) => walk(v, `${path}[${i}]`, visit));
@@ -46,10 +63,15 @@ export function secretJobIds(states: readonly MatchState[], own: string | null):
 }
 
 /** Fails when `row` (a parsed export line) holds a forbidden value. `ownLab` = the SFT row's seat, null for preference rows. */
-export function assertNoLeak(row: unknown, forbidden: { strings: readonly string[]; secretJobs: ReadonlySet<string>; ownLab: string | null }, where: string): void {
+export function assertNoLeak(
+  row: unknown,
+  forbidden: { strings: readonly string[]; secretJobs: ReadonlySet<string>; ownLab: string | null },
+  where: string,
+): void {
   const text = JSON.stringify(row);
   for (const s of forbidden.strings) assert.ok(!text.includes(s), `${where}: contains ${s}`);
-  for (const j of text.matchAll(JOB_ID)) assert.ok(!forbidden.secretJobs.has(j[0]), `${where}: undisclosed job id ${j[0]}`);
+  for (const j of text.matchAll(JOB_ID))
+    assert.ok(!forbidden.secretJobs.has(j[0]), `${where}: undisclosed job id ${j[0]}`);
   const messages: unknown[] = [];
   walk(row, 'row', (_p, key, value) => {
     if (key === 'content' && typeof value === 'string') messages.push(...embeddedJson(value));

@@ -28,7 +28,11 @@ const SEEDED_ENV = { ARENA_INCLUDE_SEEDED: 'true' };
 const CH = 'roundtrip';
 const alice: Caller = { userId: 'test:alice', displayName: 'Alice', isAdmin: false };
 const bob: Caller = { userId: 'test:bob', displayName: 'Bob', isAdmin: false };
-const voters: Caller[] = ['carol', 'dave', 'erin'].map((n) => ({ userId: `test:${n}`, displayName: n, isAdmin: false }));
+const voters: Caller[] = ['carol', 'dave', 'erin'].map((n) => ({
+  userId: `test:${n}`,
+  displayName: n,
+  isAdmin: false,
+}));
 const CHOICES = ['a', 'b', 'tie', 'both_bad', 'b', 'a', 'a'] as const;
 
 type Json = Record<string, unknown>;
@@ -68,11 +72,17 @@ describe('exports round trip: every format against the stored events', () => {
     let k = 0;
     for (const who of [...voters, alice, bob]) {
       const lab = Object.entries(m.drivers).find(([, d]) => d.kind === 'human' && d.userId === who.userId)?.[0] ?? null;
-      for (const pair of eligiblePairs(b, lab)) await run(who, `vote ballot:${b.id} pair:${pair} choice:${CHOICES[k++ % CHOICES.length]}`);
+      for (const pair of eligiblePairs(b, lab))
+        await run(who, `vote ballot:${b.id} pair:${pair} choice:${CHOICES[k++ % CHOICES.length]}`);
     }
   }
 
-  async function play(task: string, seed: number, people: Caller[], pitch: (who: Caller, round: number, job: string | null) => string): Promise<void> {
+  async function play(
+    task: string,
+    seed: number,
+    people: Caller[],
+    pitch: (who: Caller, round: number, job: string | null) => string,
+  ): Promise<void> {
     await run(people[0]!, `new task:${task} seed:${seed} round_seconds:0 votes:on`);
     for (const [i, who] of people.entries()) await run(who, `join lab:lab_${i}`);
     await run(people[0]!, 'start');
@@ -93,13 +103,25 @@ describe('exports round trip: every format against the stored events', () => {
   before(async () => {
     db = join(tempDir(), 'arena.db');
     store = await openStore({ sqlitePath: db });
-    h = await harness({ store, clock: new FakeClock(), votes: { ballotSeconds: 600, perMinute: 100_000 }, data: { includeSeeded: true, notice: dataNotice() } });
+    h = await harness({
+      store,
+      clock: new FakeClock(),
+      votes: { ballotSeconds: 600, perMinute: 100_000 },
+      data: { includeSeeded: true, notice: dataNotice() },
+    });
     await play('coalition_market', 7, [alice, bob], (who, round, job) =>
-      who === bob && round === 1 ? "I'm a human, unlike the bots here: we need capacity." : `We at ${who === alice ? 'Lab A' : 'Lab B'} (${who.displayName}) need ${job ?? 'capacity'} covered in round ${round + 1}.`,
+      who === bob && round === 1
+        ? "I'm a human, unlike the bots here: we need capacity."
+        : `We at ${who === alice ? 'Lab A' : 'Lab B'} (${who.displayName}) need ${job ?? 'capacity'} covered in round ${round + 1}.`,
     );
     await h.clock.advance(601_000);
     await h.host.idle();
-    await play('market_round', 3, [alice], (_who, round, job) => `Our job ${job ?? 'list'} needs capacity before round ${round + 3}.`);
+    await play(
+      'market_round',
+      3,
+      [alice],
+      (_who, round, job) => `Our job ${job ?? 'list'} needs capacity before round ${round + 3}.`,
+    );
     await h.clock.advance(601_000);
     await h.host.idle();
     for (const id of ids) {
@@ -107,7 +129,12 @@ describe('exports round trip: every format against the stored events', () => {
       events.set(id, log);
       for (const e of log) {
         if (e.body.type === 'ballot_opened')
-          ballots.set(`${id}|${e.body.ballotId}`, { matchId: id, round: e.body.round, pitches: new Map(e.body.pitches.map((p) => [p.id, { lab: p.lab, text: p.text }])), pairs: e.body.pairs });
+          ballots.set(`${id}|${e.body.ballotId}`, {
+            matchId: id,
+            round: e.body.round,
+            pitches: new Map(e.body.pitches.map((p) => [p.id, { lab: p.lab, text: p.text }])),
+            pairs: e.body.pairs,
+          });
         if (e.body.type === 'round_closed' && e.body.judge) judges.set(`${id}|${e.body.round}`, e.body.judge as Judge);
       }
     }
@@ -139,14 +166,18 @@ describe('exports round trip: every format against the stored events', () => {
     return a > b ? 'a' : a < b ? 'b' : 'tie';
   };
   /** Votes as exports take them: anonymous ones (or all), in the order of the matches and the store. */
-  const exported = (all = false) => ids.flatMap((id) => votes.filter((v) => v.matchId === id && (all || v.anonymous === true)));
+  const exported = (all = false) =>
+    ids.flatMap((id) => votes.filter((v) => v.matchId === id && (all || v.anonymous === true)));
 
   test('the play produced what the checks need', () => {
     assert.equal(ids.length, 2);
     const third = votes.filter((v) => !v.pitchA.endsWith('_lab_0') && !v.pitchB.endsWith('_lab_0'));
     assert.ok(third.length >= 10, `votes on pairs without lab_0: ${third.length}`);
     assert.ok(new Set(votes.map((v) => v.voterId)).size >= 4, 'several voters');
-    assert.ok(votes.some((v) => v.anonymous === false), 'some vote on a pair that still named its author');
+    assert.ok(
+      votes.some((v) => v.anonymous === false),
+      'some vote on a pair that still named its author',
+    );
     assert.ok(votes.every((v) => v.anonymous !== null));
     assert.deepEqual(new Set(votes.map((v) => v.choice)), new Set(['a', 'b', 'tie', 'both_bad']));
   });
@@ -163,20 +194,55 @@ describe('exports round trip: every format against the stored events', () => {
       const A = r['pitch_a'] as Json;
       const B = r['pitch_b'] as Json;
       assert.deepEqual(
-        [r['match_id'], r['round'], r['ballot_id'], r['pair'], A['id'], B['id'], r['choice'], r['voter'], r['voter_role'], r['anonymous'], r['created_at']],
-        [v.matchId, b.round, v.ballotId, v.pair, pa, pb, v.choice, pseudo(v.voterId), v.seated ? 'seated' : 'spectator', true, v.createdAt],
+        [
+          r['match_id'],
+          r['round'],
+          r['ballot_id'],
+          r['pair'],
+          A['id'],
+          B['id'],
+          r['choice'],
+          r['voter'],
+          r['voter_role'],
+          r['anonymous'],
+          r['created_at'],
+        ],
+        [
+          v.matchId,
+          b.round,
+          v.ballotId,
+          v.pair,
+          pa,
+          pb,
+          v.choice,
+          pseudo(v.voterId),
+          v.seated ? 'seated' : 'spectator',
+          true,
+          v.createdAt,
+        ],
         `row ${i}`,
       );
       assert.equal(r['shown_first'], v.shownFirst === pa ? 'a' : 'b');
-      assert.deepEqual([A['lab'], A['text'], B['lab'], B['text']], [b.pitches.get(pa)!.lab, b.pitches.get(pa)!.text, b.pitches.get(pb)!.lab, b.pitches.get(pb)!.text]);
+      assert.deepEqual(
+        [A['lab'], A['text'], B['lab'], B['text']],
+        [b.pitches.get(pa)!.lab, b.pitches.get(pa)!.text, b.pitches.get(pb)!.lab, b.pitches.get(pb)!.text],
+      );
       const j = r['judge'] as Json;
       const order = judgeOrder(v.matchId, b.round, b.pitches.get(pa)!.lab, b.pitches.get(pb)!.lab);
       assert.equal(j['order'], order);
       // The pair's winner is one of its two labs (or none on equal scores), whoever won the round.
-      assert.equal(j['winner'], order === 'a' ? A['lab'] : order === 'b' ? B['lab'] : null, `row ${i}: winner of ${A['lab']} vs ${B['lab']}`);
+      assert.equal(
+        j['winner'],
+        order === 'a' ? A['lab'] : order === 'b' ? B['lab'] : null,
+        `row ${i}: winner of ${A['lab']} vs ${B['lab']}`,
+      );
       assert.equal(j['round_winner'], judges.get(`${v.matchId}|${b.round}`)!.winner);
       if (A['lab'] !== 'lab_0' && B['lab'] !== 'lab_0') thirdParty += 1;
-      assert.doesNotMatch(String(A['shown_text']) + String(B['shown_text']), /Lab [A-E]|Alice|Bob|\bj_\d/, 'the shown texts name nobody');
+      assert.doesNotMatch(
+        String(A['shown_text']) + String(B['shown_text']),
+        /Lab [A-E]|Alice|Bob|\bj_\d/,
+        'the shown texts name nobody',
+      );
     });
     assert.ok(thirdParty >= 10, `rows of pairs without lab_0: ${thirdParty}`);
   });
@@ -234,14 +300,18 @@ describe('exports round trip: every format against the stored events', () => {
     const trl = await exportLines(['--sft', '--format', 'trl']);
     const openai = await exportLines(['--sft', '--format', 'openai']);
     assert.equal(trl.length, openai.length);
-    assert.deepEqual(openai.map((r) => r['messages']), trl.map((r) => r['messages']));
+    assert.deepEqual(
+      openai.map((r) => r['messages']),
+      trl.map((r) => r['messages']),
+    );
     // The stored actions of each person, per match, lab and round (between round closes).
     const acts = new Map<string, unknown[]>();
     for (const id of ids) {
       let round = 0;
       for (const e of events.get(id)!) {
         if (e.body.type === 'round_closed') round = e.body.round + 1;
-        if (e.body.type === 'action') acts.set(`${e.body.lab}|${round}`, [...(acts.get(`${e.body.lab}|${round}`) ?? []), e.body.action]);
+        if (e.body.type === 'action')
+          acts.set(`${e.body.lab}|${round}`, [...(acts.get(`${e.body.lab}|${round}`) ?? []), e.body.action]);
       }
     }
     const people = trl.filter((r) => r['author'] === 'person');
@@ -264,7 +334,10 @@ describe('exports round trip: every format against the stored events', () => {
         }
         return JSON.stringify(out);
       });
-      assert.ok(stored.includes(String(assistant!['content'])), `${key}: the row's actions are that seat's stored actions of the round`);
+      assert.ok(
+        stored.includes(String(assistant!['content'])),
+        `${key}: the row's actions are that seat's stored actions of the round`,
+      );
     }
     assert.ok([...seen.values()].every((n) => n <= 2));
     assert.ok(acts.size > 0);
@@ -279,7 +352,10 @@ describe('exports round trip: every format against the stored events', () => {
       const seqs = new Set(events.get(id)!.map((e) => e.seq));
       for (const lab of m.state!.labIds) {
         const sum = ledger.filter((r) => r['seat'] === lab).reduce((a, r) => a + Number(r['amount']), 0);
-        assert.ok(Math.abs(sum - m.state!.seats[lab]!.cumulativeReward) < 1e-6, `${id} ${lab}: ledger ${sum} = reward ${m.state!.seats[lab]!.cumulativeReward}`);
+        assert.ok(
+          Math.abs(sum - m.state!.seats[lab]!.cumulativeReward) < 1e-6,
+          `${id} ${lab}: ledger ${sum} = reward ${m.state!.seats[lab]!.cumulativeReward}`,
+        );
       }
       for (const r of ledger) {
         assert.equal(r['matchId'], id);
@@ -292,12 +368,21 @@ describe('exports round trip: every format against the stored events', () => {
     const jsonFile = join(dirname(db), 'ratings.json');
     const p = spawnScript('src/cli/leaderboard.ts', ['--db', db, '--format', 'json', '--out', jsonFile], SEEDED_ENV);
     assert.equal((await p.exited).code, 0, p.err());
-    const t = JSON.parse(readFileSync(jsonFile, 'utf8')) as { matches: number; rows: { player: string; kind: string; matches: number; rank: number }[]; people: { matches: number; persons: number } | null };
+    const t = JSON.parse(readFileSync(jsonFile, 'utf8')) as {
+      matches: number;
+      rows: { player: string; kind: string; matches: number; rank: number }[];
+      people: { matches: number; persons: number } | null;
+    };
     // Who played what, from the stored match_started events.
     const count = new Map<string, number>();
     for (const id of ids) {
-      const started = events.get(id)!.find((e) => e.body.type === 'match_started')!.body as { drivers: Record<string, { kind: string; userId?: string; policy?: string; model?: string }> };
-      for (const name of new Set(Object.values(started.drivers).map((d) => (d.kind === 'human' ? pseudo(d.userId!) : (d.policy ?? d.model)!)))) count.set(name, (count.get(name) ?? 0) + 1);
+      const started = events.get(id)!.find((e) => e.body.type === 'match_started')!.body as {
+        drivers: Record<string, { kind: string; userId?: string; policy?: string; model?: string }>;
+      };
+      for (const name of new Set(
+        Object.values(started.drivers).map((d) => (d.kind === 'human' ? pseudo(d.userId!) : (d.policy ?? d.model)!)),
+      ))
+        count.set(name, (count.get(name) ?? 0) + 1);
     }
     assert.equal(t.matches, 2);
     assert.deepEqual(new Map(t.rows.map((r) => [r.player, r.matches])), count);
@@ -306,7 +391,11 @@ describe('exports round trip: every format against the stored events', () => {
     const c = spawnScript('src/cli/leaderboard.ts', ['--db', db, '--format', 'csv', '--out', csvFile], SEEDED_ENV);
     assert.equal((await c.exited).code, 0, c.err());
     const lines = readFileSync(csvFile, 'utf8').trim().split('\n').slice(1);
-    assert.deepEqual(lines.slice(0, t.rows.length).map((l) => l.split(',')[1]), t.rows.map((r) => r.player), 'the csv lists the json rows in the same order');
+    assert.deepEqual(
+      lines.slice(0, t.rows.length).map((l) => l.split(',')[1]),
+      t.rows.map((r) => r.player),
+      'the csv lists the json rows in the same order',
+    );
     assert.match(lines.at(-1)!, /^,people \(all persons\),people,/);
   });
 });

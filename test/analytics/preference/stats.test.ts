@@ -16,7 +16,12 @@ import { before, describe, test } from 'node:test';
 import { cohensKappa, labelTable, type Rated } from '../../../src/analytics/preference/agreement.js';
 import { foldMatch } from '../../../src/analytics/preference/dataset.js';
 import { scoreOrder } from '../../../src/analytics/preference/judge-view.js';
-import { agreementOf, computeStats, MIN_KAPPA_PAIRS, type PreferenceStats } from '../../../src/analytics/preference/stats.js';
+import {
+  agreementOf,
+  computeStats,
+  MIN_KAPPA_PAIRS,
+  type PreferenceStats,
+} from '../../../src/analytics/preference/stats.js';
 import { kappaInterval } from '../../../src/analytics/stats/kappa.js';
 import { formatStats } from '../../../src/analytics/preference/format-stats.js';
 import type { StoredEvent } from '../../../src/events/schema.js';
@@ -43,8 +48,14 @@ describe('preference stats', () => {
     const P1 = ['lab_0', 'lab_1', 1] as const;
     const P2 = ['lab_0', 'lab_2', 2] as const;
     const P3 = ['lab_1', 'lab_2', 3] as const;
-    const v = (round: number, [x, y, pair]: readonly [string, string, number], choice: VoteRecord['choice'], shown: 'a' | 'b', who: string, seated: boolean) =>
-      vote(matchId, round, x, y, choice, shown, who, seated, pair);
+    const v = (
+      round: number,
+      [x, y, pair]: readonly [string, string, number],
+      choice: VoteRecord['choice'],
+      shown: 'a' | 'b',
+      who: string,
+      seated: boolean,
+    ) => vote(matchId, round, x, y, choice, shown, who, seated, pair);
     votes = [
       // Spectators on P1.
       v(0, P1, 'a', 'a', CAROL, false), // voted for the first shown: yes
@@ -79,12 +90,29 @@ describe('preference stats', () => {
   });
 
   test('only votes on anonymous pairs count unless --include-identifying', () => {
-    assert.deepEqual(cli.selection, { includeIdentifying: false, includeSeeded: false, seededMatches: 0, votes: 16, identifying: 1, kept: 15 });
+    assert.deepEqual(cli.selection, {
+      includeIdentifying: false,
+      includeSeeded: false,
+      seededMatches: 0,
+      votes: 16,
+      identifying: 1,
+      kept: 15,
+    });
     assert.equal(cli.all.votes, 15);
-    assert.deepEqual(withIdentifying.selection, { includeIdentifying: true, includeSeeded: false, seededMatches: 0, votes: 16, identifying: 1, kept: 16 });
+    assert.deepEqual(withIdentifying.selection, {
+      includeIdentifying: true,
+      includeSeeded: false,
+      seededMatches: 0,
+      votes: 16,
+      identifying: 1,
+      kept: 16,
+    });
     assert.equal(withIdentifying.all.votes, 16);
     assert.equal(withIdentifying.all.voters, 6, 'frank counted');
-    assert.match(formatStats(cli), /Anonymous votes only: 15 of 16; 1 on pairs that still identified an author after redaction are left out/);
+    assert.match(
+      formatStats(cli),
+      /Anonymous votes only: 15 of 16; 1 on pairs that still identified an author after redaction are left out/,
+    );
   });
 
   test('the fixture is what the hand computation assumes', () => {
@@ -115,7 +143,15 @@ describe('preference stats', () => {
     assert.ok(Math.abs(5 * lo ** 4 - 4 * lo ** 5 - 0.025) < 1e-9, `lower bound ${lo}`);
     // Kappa: human a4 b2 tie1, judge a5 b1 tie1; p_o = 4/7; p_e = (4·5 + 2·1 + 1·1)/49 = 23/49;
     // kappa = (28/49 − 23/49) / (26/49) = 5/26, but over 5 decisive pairs it is not reported.
-    const items: Rated[] = [{ x: 'a', y: 'a' }, { x: 'a', y: 'tie' }, { x: 'b', y: 'b' }, { x: 'a', y: 'a' }, { x: 'b', y: 'a' }, { x: 'a', y: 'a' }, { x: 'tie', y: 'a' }];
+    const items: Rated[] = [
+      { x: 'a', y: 'a' },
+      { x: 'a', y: 'tie' },
+      { x: 'b', y: 'b' },
+      { x: 'a', y: 'a' },
+      { x: 'b', y: 'a' },
+      { x: 'a', y: 'a' },
+      { x: 'tie', y: 'a' },
+    ];
     close(cohensKappa(items), 5 / 26, 'kappa of the items');
     assert.deepEqual([j.kappa, j.kappaCI, j.kappaNote], [null, null, 'too_few_pairs']);
   });
@@ -144,7 +180,10 @@ describe('preference stats', () => {
     // Decisive votes 12 (15 minus 3 ties/both-bad); for the pitch shown first: 7 (the "yes" comments) → 7/12.
     assert.deepEqual([cli.all.positionBias.decisiveVotes, cli.all.positionBias.forFirst], [12, 7]);
     close(cli.all.positionBias.share, 7 / 12, 'position bias');
-    assert.ok(cli.all.positionBias.ci && cli.all.positionBias.ci[0] < 7 / 12 && 7 / 12 < cli.all.positionBias.ci[1], 'Clopper–Pearson around the share');
+    assert.ok(
+      cli.all.positionBias.ci && cli.all.positionBias.ci[0] < 7 / 12 && 7 / 12 < cli.all.positionBias.ci[1],
+      'Clopper–Pearson around the share',
+    );
   });
 
   test('seated and spectator votes apart', () => {
@@ -171,12 +210,18 @@ describe('preference stats', () => {
     const r = cli.judgeVsRule;
     assert.deepEqual([r.pairs, r.decisivePairs, r.agree], [15, 14, 3]);
     close(r.agreement, 3 / 14, 'LLM vs rule agreement');
-    assert.deepEqual([r.kappa, r.kappaNote], [null, 'too_few_pairs'], `kappa −5/31 over ${r.decisivePairs} < ${MIN_KAPPA_PAIRS} decisive pairs is not reported`);
+    assert.deepEqual(
+      [r.kappa, r.kappaNote],
+      [null, 'too_few_pairs'],
+      `kappa −5/31 over ${r.decisivePairs} < ${MIN_KAPPA_PAIRS} decisive pairs is not reported`,
+    );
     assert.deepEqual(r.judges, ['llm_judge_v1 (model-x)', 'llm_judge_v1 (model-y)']);
   });
 
   test('the CLI and the library agree; the intervals are reproducible; the text names the numbers', () => {
-    const again = computeStats([foldMatch(events, [...votes, vote(matchId, 0, 'lab_0', 'lab_1', 'b', 'a', FRANK, false, 1, false)])!]);
+    const again = computeStats([
+      foldMatch(events, [...votes, vote(matchId, 0, 'lab_0', 'lab_1', 'b', 'a', FRANK, false, 1, false)])!,
+    ]);
     assert.deepEqual(JSON.parse(JSON.stringify(again)), cli, 'same seed, same intervals');
     const text = formatStats(cli);
     assert.match(text, /15 votes on 9 pairs by 5 voters/);
@@ -193,7 +238,8 @@ describe('preference stats', () => {
 });
 
 describe('agreement math', () => {
-  const perfect = (n: number): Rated[] => [...Array(n)].map((_, i) => (i % 2 ? { x: 'a', y: 'a' } : { x: 'b', y: 'b' }));
+  const perfect = (n: number): Rated[] =>
+    [...Array(n)].map((_, i) => (i % 2 ? { x: 'a', y: 'a' } : { x: 'b', y: 'b' }));
   test('kappa is reported from MIN_KAPPA_PAIRS decisive pairs on, never with a zero-width interval', () => {
     assert.equal(MIN_KAPPA_PAIRS, 20);
     const below = agreementOf(perfect(19), { draws: 500, seed: 's' });
@@ -201,14 +247,31 @@ describe('agreement math', () => {
     const at = agreementOf(perfect(20), { draws: 500, seed: 's' });
     assert.equal(at.kappa, 1);
     // A percentile bootstrap of these pairs gives [1, 1]; the posterior interval stays below 1 at its low end.
-    assert.ok(at.kappaCI && at.kappaCI[0] < at.kappaCI[1] && at.kappaCI[1] <= 1 && at.kappaCI[0] > 0.5, JSON.stringify(at.kappaCI));
+    assert.ok(
+      at.kappaCI && at.kappaCI[0] < at.kappaCI[1] && at.kappaCI[1] <= 1 && at.kappaCI[0] > 0.5,
+      JSON.stringify(at.kappaCI),
+    );
     assert.equal(cohensKappa([{ x: 'a', y: 'a' }]), null, 'one class: chance agreement 1, kappa undefined');
-    const one = agreementOf([...Array(25)].map(() => ({ x: 'a' as const, y: 'a' as const })), { draws: 200, seed: 's' });
+    const one = agreementOf(
+      [...Array(25)].map(() => ({ x: 'a' as const, y: 'a' as const })),
+      { draws: 200, seed: 's' },
+    );
     assert.deepEqual([one.kappa, one.kappaNote], [null, 'undefined']);
   });
   test('the kappa interval is seeded: same table and seed, same interval; it holds the estimate', () => {
-    const table = labelTable([...perfect(18), { x: 'a', y: 'b' }, { x: 'b', y: 'a' }, { x: 'tie', y: 'a' }, { x: 'a', y: 'tie' }, { x: 'tie', y: 'tie' }]);
-    assert.deepEqual(table, [[9, 1, 1], [1, 9, 0], [1, 0, 1]]);
+    const table = labelTable([
+      ...perfect(18),
+      { x: 'a', y: 'b' },
+      { x: 'b', y: 'a' },
+      { x: 'tie', y: 'a' },
+      { x: 'a', y: 'tie' },
+      { x: 'tie', y: 'tie' },
+    ]);
+    assert.deepEqual(table, [
+      [9, 1, 1],
+      [1, 9, 0],
+      [1, 0, 1],
+    ]);
     const a = kappaInterval(table, { seed: 'x', draws: 500 });
     assert.deepEqual(kappaInterval(table, { seed: 'x', draws: 500 }), a);
     assert.notDeepEqual(kappaInterval(table, { seed: 'y', draws: 500 }), a);

@@ -6,8 +6,10 @@ import { buildLeaderboard } from '../../../src/analytics/ratings/leaderboard.js'
 import type { PairOutcome } from '../../../src/analytics/ratings/types.js';
 import { syntheticResults, type Synthetic } from './synthetic.js';
 
-const games = (list: [string, string, number][]): PairOutcome[] => list.map(([a, b, score], i) => ({ matchId: `g${i}`, a, b, score }));
-const repeat = (n: number, g: [string, string, number]): [string, string, number][] => Array.from({ length: n }, () => g);
+const games = (list: [string, string, number][]): PairOutcome[] =>
+  list.map(([a, b, score], i) => ({ matchId: `g${i}`, a, b, score }));
+const repeat = (n: number, g: [string, string, number]): [string, string, number][] =>
+  Array.from({ length: n }, () => g);
 
 describe('Bradley–Terry fit', () => {
   test('a chain A–B, B–C matches the closed-form maximum-likelihood values to 1e-3', () => {
@@ -40,13 +42,23 @@ describe('Bradley–Terry fit', () => {
 
   test('property: swapping who is "a" in every game does not change the fit', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.constantFrom('A', 'B', 'C', 'D'), fc.constantFrom('A', 'B', 'C', 'D'), fc.constantFrom(0, 0.5, 1)), { minLength: 1, maxLength: 30 }), (list) => {
-        const g = games(list.filter(([a, b]) => a !== b));
-        const flipped = g.map((x) => ({ ...x, a: x.b, b: x.a, score: 1 - x.score }));
-        const f1 = fitBradleyTerry(g);
-        const f2 = fitBradleyTerry(flipped);
-        for (const [id, r] of f1) assert.ok(Math.abs(r - f2.get(id)!) < 1e-6);
-      }),
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.constantFrom('A', 'B', 'C', 'D'),
+            fc.constantFrom('A', 'B', 'C', 'D'),
+            fc.constantFrom(0, 0.5, 1),
+          ),
+          { minLength: 1, maxLength: 30 },
+        ),
+        (list) => {
+          const g = games(list.filter(([a, b]) => a !== b));
+          const flipped = g.map((x) => ({ ...x, a: x.b, b: x.a, score: 1 - x.score }));
+          const f1 = fitBradleyTerry(g);
+          const f2 = fitBradleyTerry(flipped);
+          for (const [id, r] of f1) assert.ok(Math.abs(r - f2.get(id)!) < 1e-6);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -76,7 +88,10 @@ describe('ratings on synthetic matches', () => {
       return ws.reduce((a, b) => a + b, 0) / ws.length;
     };
     const [w10, w40, w160] = [width(10), width(40), width(160)];
-    assert.ok(w10 > w40 && w40 > w160, `mean interval width ${w10.toFixed(1)} > ${w40.toFixed(1)} > ${w160.toFixed(1)}`);
+    assert.ok(
+      w10 > w40 && w40 > w160,
+      `mean interval width ${w10.toFixed(1)} > ${w40.toFixed(1)} > ${w160.toFixed(1)}`,
+    );
     assert.ok(w160 < w10 / 2, 'sixteen times the matches at least halve the width');
   });
 
@@ -86,7 +101,11 @@ describe('ratings on synthetic matches', () => {
     const b = buildLeaderboard(res, { samples: 50, seed: 's1' });
     assert.deepEqual(a, b);
     const c = buildLeaderboard(res, { samples: 50, seed: 's2' });
-    assert.deepEqual(a.rows.map((r) => r.rating), c.rows.map((r) => r.rating), 'point estimates do not depend on the seed');
+    assert.deepEqual(
+      a.rows.map((r) => r.rating),
+      c.rows.map((r) => r.rating),
+      'point estimates do not depend on the seed',
+    );
   });
 
   test('people vs models: the people lose to the strong policy and beat the weak one, with intervals in [0, 1]', () => {
@@ -95,14 +114,21 @@ describe('ratings on synthetic matches', () => {
     const strong = vs.get('scripted:strong')!;
     const weak = vs.get('scripted:weak')!;
     assert.ok(strong.winRate < 0.3 && weak.winRate > 0.5, `${strong.winRate} ${weak.winRate}`);
-    for (const x of table.peopleVsModels) assert.ok(x.lo >= 0 && x.hi <= 1 && x.lo <= x.winRate + 1e-9 && x.winRate <= x.hi + 1e-9);
+    for (const x of table.peopleVsModels)
+      assert.ok(x.lo >= 0 && x.hi <= 1 && x.lo <= x.winRate + 1e-9 && x.winRate <= x.hi + 1e-9);
     assert.equal(vs.has('person:ada'), false, 'people are not opponents of people');
   });
 
   test('kind filter: people only / models only', () => {
     const res = syntheticResults(players, 30);
-    assert.deepEqual(new Set(buildLeaderboard(res, { kind: 'people', samples: 20 }).rows.map((r) => r.player.kind)), new Set(['person']));
-    assert.deepEqual(new Set(buildLeaderboard(res, { kind: 'models', samples: 20 }).rows.map((r) => r.player.kind)), new Set(['llm', 'scripted']));
+    assert.deepEqual(
+      new Set(buildLeaderboard(res, { kind: 'people', samples: 20 }).rows.map((r) => r.player.kind)),
+      new Set(['person']),
+    );
+    assert.deepEqual(
+      new Set(buildLeaderboard(res, { kind: 'models', samples: 20 }).rows.map((r) => r.player.kind)),
+      new Set(['llm', 'scripted']),
+    );
   });
 
   test('quantile interpolates linearly', () => {

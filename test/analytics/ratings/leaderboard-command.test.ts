@@ -54,13 +54,23 @@ describe('leaderboard command', () => {
     assert.match(text, /2 finished matches did not count/);
     assert.match(text, /Ranked by the interval’s lower bound/);
     const vs = post.fields?.find((f) => f.name.startsWith('People as one player'))?.value ?? '';
-    assert.match(vs, /^People \(all 2 persons as one player\) \*\*\d+\*\* \[\d+, \d+\] · preliminary · 5 matches with a model or policy$/m);
+    assert.match(
+      vs,
+      /^People \(all 2 persons as one player\) \*\*\d+\*\* \[\d+, \d+\] · preliminary · 5 matches with a model or policy$/m,
+    );
     assert.match(vs, /^vs \S+ \(scripted\) \d+% \[\d+%, \d+%\] \(\d+ pairs? in \d+ match(es)?\)$/m);
     assert.equal(post.charts?.[0]?.kind, 'ratings');
     const ranked = (text.match(/^\d+\. /gm) ?? []).length;
-    assert.equal(post.charts?.[0]?.rows.length, ranked + 1, 'the chart shows the rows of the table and the people aggregate');
+    assert.equal(
+      post.charts?.[0]?.rows.length,
+      ranked + 1,
+      'the chart shows the rows of the table and the people aggregate',
+    );
     // The chart lists the players in the table's order (its rank numbers lead the labels).
-    assert.deepEqual(post.charts![0]!.rows.slice(0, ranked).map((x) => String(x['player']).split('.')[0]), [...Array(ranked).keys()].map((i) => String(i + 1)));
+    assert.deepEqual(
+      post.charts![0]!.rows.slice(0, ranked).map((x) => String(x['player']).split('.')[0]),
+      [...Array(ranked).keys()].map((i) => String(i + 1)),
+    );
   });
 
   test('kind:people shows only people; task filter; a bad kind is a private error', async () => {
@@ -92,7 +102,10 @@ describe('leaderboard command', () => {
     assert.equal(req?.kind, 'standings');
     assert.deepEqual(new Set(req!.rows.map((x) => x['round'])), new Set([1]));
     assert.ok(req!.rows.some((x) => String(x['seat']).includes('Alice')));
-    assert.ok(req!.rows.every((x) => !String(x['seat']).includes('scripted:')), 'policies stay hidden while the match runs');
+    assert.ok(
+      req!.rows.every((x) => !String(x['seat']).includes('scripted:')),
+      'policies stay hidden while the match runs',
+    );
   });
 
   test('by default a host-seeded match is practice: the leaderboard and stats leave it out and say why', async () => {
@@ -104,7 +117,10 @@ describe('leaderboard command', () => {
       for (let i = 0; i < 3; i++) await d.run(alice, 'done');
       const lb = postText((await d.run(bob, 'leaderboard')).public[0]!);
       assert.match(lb, /No counted match yet/);
-      assert.match(lb, /1 finished match did not count: 1 seeded by the host \(practice; config data\.includeSeeded counts them\)\./);
+      assert.match(
+        lb,
+        /1 finished match did not count: 1 seeded by the host \(practice; config data\.includeSeeded counts them\)\./,
+      );
       const stats = postText((await d.run(bob, 'stats')).public[0]!);
       assert.match(stats, /Preference data from 0 matches/);
       assert.match(stats, /1 match seeded by the host \(practice\) left out/);

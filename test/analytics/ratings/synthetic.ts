@@ -13,7 +13,11 @@ export interface Synthetic {
  * `n` matches of `perMatch` seats drawn from `players` (no player twice in a match); a seat's reward is its
  * player's strength plus uniform noise in [−noise, noise], so stronger players win more often, not always.
  */
-export function syntheticResults(players: readonly Synthetic[], n: number, opts: { perMatch?: number; noise?: number; seed?: string } = {}): MatchResult[] {
+export function syntheticResults(
+  players: readonly Synthetic[],
+  n: number,
+  opts: { perMatch?: number; noise?: number; seed?: string } = {},
+): MatchResult[] {
   const rng = seedrandom(opts.seed ?? 'synthetic');
   const perMatch = opts.perMatch ?? 3;
   const noise = opts.noise ?? 1;
@@ -23,9 +27,20 @@ export function syntheticResults(players: readonly Synthetic[], n: number, opts:
     const seats = [];
     for (let s = 0; s < perMatch; s++) {
       const p = pool.splice(Math.floor(rng() * pool.length), 1)[0]!;
-      seats.push({ lab: `lab_${s}`, player: { id: `${p.kind}:${p.id}`, kind: p.kind, name: p.id }, reward: p.strength + (rng() * 2 - 1) * noise });
+      seats.push({
+        lab: `lab_${s}`,
+        player: { id: `${p.kind}:${p.id}`, kind: p.kind, name: p.id },
+        reward: p.strength + (rng() * 2 - 1) * noise,
+      });
     }
-    out.push({ matchId: `m${k}`, task: 'market_round', platform: 'test', endedAt: new Date(Date.UTC(2026, 0, 1, 0, k)).toISOString(), seats: rankSeats(seats), hostSeeded: false });
+    out.push({
+      matchId: `m${k}`,
+      task: 'market_round',
+      platform: 'test',
+      endedAt: new Date(Date.UTC(2026, 0, 1, 0, k)).toISOString(),
+      seats: rankSeats(seats),
+      hostSeeded: false,
+    });
   }
   return out;
 }

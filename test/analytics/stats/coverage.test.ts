@@ -10,7 +10,8 @@ import { describe, test } from 'node:test';
 import { kappaCoverage, ratingCoverage, winRateCoverage, type Coverage } from './simulate.js';
 
 const SCALE = Number(process.env.COVERAGE_SCALE ?? 1);
-const fmt = (c: Coverage) => `${(c.share * 100).toFixed(1)} % of ${c.total} (mean width ${c.width.toFixed(c.width > 5 ? 0 : 3)})`;
+const fmt = (c: Coverage) =>
+  `${(c.share * 100).toFixed(1)} % of ${c.total} (mean width ${c.width.toFixed(c.width > 5 ? 0 : 3)})`;
 
 describe('coverage of the 95 % intervals on synthetic data', () => {
   for (const perPlayer of [1, 2, 5]) {
@@ -23,7 +24,14 @@ describe('coverage of the 95 % intervals on synthetic data', () => {
     });
   }
   test('ratings, 30 matches a player (bootstrap over matches)', (t) => {
-    const c = ratingCoverage({ leagues: 12 * SCALE, players: 6, seats: 3, perPlayer: 30, samples: 200, seed: 'cov-30' });
+    const c = ratingCoverage({
+      leagues: 12 * SCALE,
+      players: 6,
+      seats: 3,
+      perPlayer: 30,
+      samples: 200,
+      seed: 'cov-30',
+    });
     t.diagnostic(`rating coverage at 30 matches a player (bootstrap): ${fmt(c)}`);
     assert.ok(c.share >= 0.88 && c.share <= 0.995, fmt(c));
   });

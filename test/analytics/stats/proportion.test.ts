@@ -52,9 +52,38 @@ describe('Clopper–Pearson', () => {
 describe('kappa of a table', () => {
   test('by hand, and undefined with one class', () => {
     // p_o = (9 + 9 + 1)/23, p_e = (11·11 + 10·10 + 2·2)/23² = 225/529 → (437 − 225)/(529 − 225) = 212/304.
-    near(kappaOfTable([[9, 1, 1], [1, 9, 0], [1, 0, 1]])!, 212 / 304, 'kappa');
-    near(kappaOfTable([[5, 0], [0, 5]])!, 1, 'perfect');
-    assert.equal(kappaOfTable([[4, 0], [0, 0]]), null, 'one class: p_e = 1');
-    assert.equal(kappaOfTable([[0, 0], [0, 0]]), null, 'empty');
+    near(
+      kappaOfTable([
+        [9, 1, 1],
+        [1, 9, 0],
+        [1, 0, 1],
+      ])!,
+      212 / 304,
+      'kappa',
+    );
+    near(
+      kappaOfTable([
+        [5, 0],
+        [0, 5],
+      ])!,
+      1,
+      'perfect',
+    );
+    assert.equal(
+      kappaOfTable([
+        [4, 0],
+        [0, 0],
+      ]),
+      null,
+      'one class: p_e = 1',
+    );
+    assert.equal(
+      kappaOfTable([
+        [0, 0],
+        [0, 0],
+      ]),
+      null,
+      'empty',
+    );
   });
 });

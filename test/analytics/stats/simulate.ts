@@ -22,14 +22,27 @@ export interface Coverage {
   width: number;
 }
 
-const cover = (hits: number, total: number, width: number): Coverage => ({ covered: hits, total, share: total ? hits / total : NaN, width: total ? width / total : NaN });
+const cover = (hits: number, total: number, width: number): Coverage => ({
+  covered: hits,
+  total,
+  share: total ? hits / total : NaN,
+  width: total ? width / total : NaN,
+});
 
 /**
  * `leagues` leagues of `players` players (true θ ~ approximately N(0, sd²)) each playing about `perPlayer`
  * matches of `seats` seats; coverage of every player's 95 % rating interval of the true centred rating.
  * With `perPlayer` ≥ MIN_BOOTSTRAP_MATCHES the intervals come from the bootstrap (`samples` resamples).
  */
-export function ratingCoverage(o: { leagues: number; players: number; seats: number; perPlayer: number; sd?: number; samples?: number; seed: string }): Coverage {
+export function ratingCoverage(o: {
+  leagues: number;
+  players: number;
+  seats: number;
+  perPlayer: number;
+  sd?: number;
+  samples?: number;
+  seed: string;
+}): Coverage {
   const rng = seedrandom(o.seed);
   const sd = o.sd ?? 0.6;
   const gumbel = () => -Math.log(-Math.log(rng()));
@@ -49,13 +62,30 @@ export function ratingCoverage(o: { leagues: number; players: number; seats: num
       const seats = [];
       for (let s = 0; s < o.seats; s++) {
         const i = pool.splice(Math.floor(rng() * pool.length), 1)[0]!;
-        seats.push({ lab: `lab_${s}`, player: { id: `p${i}`, kind: 'scripted' as const, name: `p${i}` }, reward: theta[i]! + gumbel() });
+        seats.push({
+          lab: `lab_${s}`,
+          player: { id: `p${i}`, kind: 'scripted' as const, name: `p${i}` },
+          reward: theta[i]! + gumbel(),
+        });
       }
-      results.push({ matchId: `m${m}`, task: 'market_round', platform: 'sim', endedAt: '', seats: rankSeats(seats), hostSeeded: false });
+      results.push({
+        matchId: `m${m}`,
+        task: 'market_round',
+        platform: 'sim',
+        endedAt: '',
+        seats: rankSeats(seats),
+        hostSeeded: false,
+      });
     }
     const matches = new Map<string, number>();
     for (const r of results) for (const s of r.seats) matches.set(s.player.id, (matches.get(s.player.id) ?? 0) + 1);
-    const rated = rateWithIntervals(pairOutcomes(results), { prior: 1, samples: o.samples ?? 200, seed: `${o.seed}:${l}`, matches, seats: new Map(results.map((r) => [r.matchId, r.seats.length])) });
+    const rated = rateWithIntervals(pairOutcomes(results), {
+      prior: 1,
+      samples: o.samples ?? 200,
+      seed: `${o.seed}:${l}`,
+      matches,
+      seats: new Map(results.map((r) => [r.matchId, r.seats.length])),
+    });
     const present = [...rated.keys()].map((id) => theta[Number(id.slice(1))]!);
     const mean = present.reduce((a, b) => a + b, 0) / present.length;
     for (const [id, r] of rated) {
@@ -87,7 +117,13 @@ export function winRateCoverage(o: { reps: number; n: number; p: number; ties?: 
 }
 
 /** Coverage of the kappa interval over `n` pairs drawn from the true table `cells` (probabilities, rows x, columns y). */
-export function kappaCoverage(o: { reps: number; n: number; cells: number[][]; draws?: number; seed: string }): Coverage {
+export function kappaCoverage(o: {
+  reps: number;
+  n: number;
+  cells: number[][];
+  draws?: number;
+  seed: string;
+}): Coverage {
   const rng = seedrandom(o.seed);
   const truth = kappaOfTable(o.cells)!;
   const flat = o.cells.flat();

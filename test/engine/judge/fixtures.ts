@@ -7,7 +7,16 @@
  * Offers: o_1 lab_0 → lab_1 (active), o_2 lab_1 → lab_2. Coalition c_1: lab_1 + lab_2.
  */
 import { emptyBreakdown } from '../../../src/engine/reward.js';
-import type { Block, Job, JobId, LabId, MatchState, Pitch, RewardBreakdown, SeatStats } from '../../../src/engine/types.js';
+import type {
+  Block,
+  Job,
+  JobId,
+  LabId,
+  MatchState,
+  Pitch,
+  RewardBreakdown,
+  SeatStats,
+} from '../../../src/engine/types.js';
 
 const zero: RewardBreakdown = emptyBreakdown();
 
@@ -23,7 +32,14 @@ const seat = (): SeatStats => ({
   grudges: [],
 });
 
-export function job(id: JobId, owner: LabId, hours: number, deadline: number, minRel: number, extra: Partial<Job> = {}): Job {
+export function job(
+  id: JobId,
+  owner: LabId,
+  hours: number,
+  deadline: number,
+  minRel: number,
+  extra: Partial<Job> = {},
+): Job {
   return {
     id,
     owner,
@@ -85,7 +101,14 @@ export function makeState(seed = 7): MatchState {
   return {
     version: 1,
     config: { task: 'market_round', seed, holdout: false, scripted: {}, maxActionsPerRound: 12 },
-    params: { difficulty: 'medium', labCount: 3, maxRounds: 5, blocksPerLab: 3, jobsPerLab: 2, coalitionsEnabled: true },
+    params: {
+      difficulty: 'medium',
+      labCount: 3,
+      maxRounds: 5,
+      blocksPerLab: 3,
+      jobsPerLab: 2,
+      coalitionsEnabled: true,
+    },
     round: 1,
     over: false,
     labIds,
@@ -99,18 +122,41 @@ export function makeState(seed = 7): MatchState {
     jobs: byId(jobs),
     offers: {
       o_1: {
-        id: 'o_1', from: 'lab_0', to: 'lab_1', offeredBlockIds: ['b_0_2'], requestedBlockIds: ['b_1_0'],
-        payment: 10, message: '', roundCreated: 0, expiresRound: 2, status: 'active', linkedOfferId: null,
+        id: 'o_1',
+        from: 'lab_0',
+        to: 'lab_1',
+        offeredBlockIds: ['b_0_2'],
+        requestedBlockIds: ['b_1_0'],
+        payment: 10,
+        message: '',
+        roundCreated: 0,
+        expiresRound: 2,
+        status: 'active',
+        linkedOfferId: null,
       },
       o_2: {
-        id: 'o_2', from: 'lab_1', to: 'lab_2', offeredBlockIds: [], requestedBlockIds: ['b_2_0'],
-        payment: 12, message: '', roundCreated: 0, expiresRound: 2, status: 'active', linkedOfferId: null,
+        id: 'o_2',
+        from: 'lab_1',
+        to: 'lab_2',
+        offeredBlockIds: [],
+        requestedBlockIds: ['b_2_0'],
+        payment: 12,
+        message: '',
+        roundCreated: 0,
+        expiresRound: 2,
+        status: 'active',
+        linkedOfferId: null,
       },
     },
     coalitions: {
       c_1: {
-        id: 'c_1', proposer: 'lab_1', members: ['lab_1', 'lab_2'], purpose: 'pool', status: 'proposed',
-        roundCreated: 0, expiresRound: 4,
+        id: 'c_1',
+        proposer: 'lab_1',
+        members: ['lab_1', 'lab_2'],
+        purpose: 'pool',
+        status: 'proposed',
+        roundCreated: 0,
+        expiresRound: 4,
         commitments: {
           lab_1: { consented: true, blockIds: [], escrow: 0, standing: 'good' },
           lab_2: { consented: false, blockIds: [], escrow: 0, standing: 'good' },

@@ -117,7 +117,10 @@ describe('decide', () => {
     assert.equal(d.judgeId, 'rule_judge_v2');
     assert.equal(d.round, 1);
     assert.equal(d.winner, 'lab_0');
-    assert.deepEqual(d.scores.map((s) => s.lab), ['lab_0', 'lab_1', 'lab_2']);
+    assert.deepEqual(
+      d.scores.map((s) => s.lab),
+      ['lab_0', 'lab_1', 'lab_2'],
+    );
     const [a, b] = [...d.scores.map((s) => s.score)].sort((x, y) => y - x);
     assert.equal(d.bonus, Math.round(Math.min(JUDGE_BONUS_MAX, Math.max(0.05, 0.05 + (a! - b!) / 2)) * 1e4) / 1e4);
     assert.ok(d.bonus >= 0.05 && d.bonus <= JUDGE_BONUS_MAX);
@@ -184,7 +187,11 @@ describe('decide', () => {
 
   test('reasons are one line and hold no private value (only claim counts)', () => {
     const d = decide(state, pitches)!;
-    const privateValues = Object.values(state.jobs).flatMap((j) => [j.id, String(j.gpuHoursRequired), String(j.minReliability)]);
+    const privateValues = Object.values(state.jobs).flatMap((j) => [
+      j.id,
+      String(j.gpuHoursRequired),
+      String(j.minReliability),
+    ]);
     for (const r of [d.reason, ...d.scores.map((s) => s.reason)]) {
       assert.ok(!r.includes('\n'));
       const rest = r.replace(/\d+ (verified claims?|fabricated|unsupported)/g, '');

@@ -8,7 +8,16 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { applyAction, closeRound, createMatch, labIdsFor, observe, rng, runScripted, TASK_NAMES } from '../../../src/engine/index.js';
+import {
+  applyAction,
+  closeRound,
+  createMatch,
+  labIdsFor,
+  observe,
+  rng,
+  runScripted,
+  TASK_NAMES,
+} from '../../../src/engine/index.js';
 import type { MatchState, PolicyName, RulesVersion, TaskName } from '../../../src/engine/index.js';
 import { checkPitch, checkRound } from '../../../src/engine/judge/index.js';
 import { pendingJobs } from '../../../src/engine/judge/facts.js';
@@ -32,7 +41,10 @@ function truthfulPitch(s: MatchState, lab: string, pick: number): { text: string
 /** Allocate every usable own block meeting the job's reliability to it (fills it when the lab can). */
 function fillJob(s: MatchState, lab: string, job: string): MatchState {
   const j = s.jobs[job]!;
-  const blocks = Object.values(s.blocks).filter((b) => b.owner === lab && (b.status === 'available' || b.status === 'reserved') && b.reliability >= j.minReliability);
+  const blocks = Object.values(s.blocks).filter(
+    (b) =>
+      b.owner === lab && (b.status === 'available' || b.status === 'reserved') && b.reliability >= j.minReliability,
+  );
   if (blocks.length === 0) return s;
   return applyAction(s, lab, { action_type: 'allocate_to_job', job_id: job, block_ids: blocks.map((b) => b.id) }).state;
 }
@@ -60,7 +72,10 @@ function play(task: TaskName, seed: number, rules: RulesVersion, choices: readon
       assert.equal(out.result.ok, true, out.result.message);
       s = out.state;
       // The premise: every claim is true when it is made.
-      const now = checkPitch(s, s.pitches.find((x) => x.lab === 'lab_0')!);
+      const now = checkPitch(
+        s,
+        s.pitches.find((x) => x.lab === 'lab_0')!,
+      );
       assert.equal(now.fabricated, 0, `a claim of "${p.text}" is false when made: ${JSON.stringify(now.claims)}`);
       // Then legal play in the same round: fill the job (most rounds), and a scripted policy's moves.
       if (c % 4 !== 3) {
@@ -69,13 +84,17 @@ function play(task: TaskName, seed: number, rules: RulesVersion, choices: readon
         if (s.jobs[p.job]!.allocatedHours > before) t.filledAfter++;
       }
       const policy = getPolicy(c % 2 === 0 ? 'rule_based_expert' : 'random_validish');
-      for (const a of policy(observe(s, 'lab_0'), { rng: rng(seed, s.round, 'test:lab_0'), holdout: false }).slice(0, 4)) {
+      for (const a of policy(observe(s, 'lab_0'), { rng: rng(seed, s.round, 'test:lab_0'), holdout: false }).slice(
+        0,
+        4,
+      )) {
         const out = applyAction(s, 'lab_0', a);
         if (out.result.ok) s = out.state;
       }
     }
     // The per-claim verdict shown to the player, on the state the judge sees (after the scripted seats).
-    if (p !== null) for (const c of checkRound(runScripted(s))) if (c.lab === 'lab_0' && c.fabricated > 0) t.fabricatedClaims++;
+    if (p !== null)
+      for (const c of checkRound(runScripted(s))) if (c.lab === 'lab_0' && c.fabricated > 0) t.fabricatedClaims++;
     const { state, report } = closeRound(s);
     if (p !== null && report.judge) {
       const mine = report.judge.scores.find((x) => x.lab === 'lab_0');
@@ -96,21 +115,27 @@ describe('truthful pitches are never fined (rules v4)', () => {
     test(`${task}: pitch true facts, then allocate and trade in the same round: 0 fined, 0 claims fabricated`, () => {
       const sum: Tally = { rounds: 0, filledAfter: 0, fined: 0, fabricatedClaims: 0 };
       fc.assert(
-        fc.property(fc.integer({ min: 0, max: 1_000_000 }), fc.array(fc.nat(1000), { minLength: 1, maxLength: 10 }), (seed, choices) => {
-          const t = play(task, seed, 4, choices);
-          sum.rounds += t.rounds;
-          sum.filledAfter += t.filledAfter;
-          sum.fined += t.fined;
-          sum.fabricatedClaims += t.fabricatedClaims;
-          return t.fined === 0 && t.fabricatedClaims === 0;
-        }),
+        fc.property(
+          fc.integer({ min: 0, max: 1_000_000 }),
+          fc.array(fc.nat(1000), { minLength: 1, maxLength: 10 }),
+          (seed, choices) => {
+            const t = play(task, seed, 4, choices);
+            sum.rounds += t.rounds;
+            sum.filledAfter += t.filledAfter;
+            sum.fined += t.fined;
+            sum.fabricatedClaims += t.fabricatedClaims;
+            return t.fined === 0 && t.fabricatedClaims === 0;
+          },
+        ),
         { numRuns: 120, seed: 30 },
       );
       totals[task] = sum;
       assert.ok(sum.rounds > 100, `only ${sum.rounds} rounds judged`);
       assert.ok(sum.filledAfter > 50, `the job was filled after its pitch in only ${sum.filledAfter} rounds`);
       assert.equal(sum.fined, 0);
-      console.log(`# ${task}: ${sum.rounds} judged rounds with a truthful pitch, ${sum.filledAfter} filled after pitching, ${sum.fined} fined`);
+      console.log(
+        `# ${task}: ${sum.rounds} judged rounds with a truthful pitch, ${sum.filledAfter} filled after pitching, ${sum.fined} fined`,
+      );
     });
   }
 
@@ -135,12 +160,26 @@ describe('the pitch snapshot', () => {
     let compared = 0;
     for (const task of TASK_NAMES)
       for (let seed = 0; seed < 15; seed++) {
-        let s = createMatch({ task, seed, scripted: Object.fromEntries(labIdsFor(task, seed).map((l, i) => [l, ARCHETYPES[(seed + i) % ARCHETYPES.length]!])) });
+        let s = createMatch({
+          task,
+          seed,
+          scripted: Object.fromEntries(
+            labIdsFor(task, seed).map((l, i) => [l, ARCHETYPES[(seed + i) % ARCHETYPES.length]!]),
+          ),
+        });
         while (!s.over) {
           for (const lab of s.labIds) {
             const f = seatFacts(s, lab);
             const p = pitchFactsOf(s, lab);
-            assert.deepEqual(p, { round: f.round, pending: f.pending, offerIds: [...f.offerIds], coalitionIds: [...f.coalitionIds], relatedBlockIds: [...f.relatedBlockIds], capacityHours: f.capacityHours, capacityReliabilities: f.capacityReliabilities });
+            assert.deepEqual(p, {
+              round: f.round,
+              pending: f.pending,
+              offerIds: [...f.offerIds],
+              coalitionIds: [...f.coalitionIds],
+              relatedBlockIds: [...f.relatedBlockIds],
+              capacityHours: f.capacityHours,
+              capacityReliabilities: f.capacityReliabilities,
+            });
             compared++;
           }
           s = closeRound(s).state;

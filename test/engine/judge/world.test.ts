@@ -6,12 +6,29 @@ import type { Job, MatchState, TaskName } from '../../../src/engine/types.js';
 import { scorePitch } from '../../../src/engine/judge/index.js';
 import { pitch } from './fixtures.js';
 
-const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+const WORDS = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+];
 const pending = (s: MatchState, lab: string): Job[] =>
   Object.values(s.jobs).filter((j) => j.owner === lab && j.outcome === 'pending');
 const plain = (jobs: Job[]) =>
   jobs
-    .map((j) => `${j.id} needs ${j.gpuHoursRequired - j.allocatedHours} GPU-hours by round ${j.deadlineRound}, min reliability ${j.minReliability.toFixed(2)}.`)
+    .map(
+      (j) =>
+        `${j.id} needs ${j.gpuHoursRequired - j.allocatedHours} GPU-hours by round ${j.deadlineRound}, min reliability ${j.minReliability.toFixed(2)}.`,
+    )
     .join(' ');
 const reworded = (s: MatchState, jobs: Job[]) =>
   jobs
@@ -34,8 +51,14 @@ describe('generated worlds', () => {
           assert.equal(honest.parts.fabricatedClaims, 0, `${task}/${seed}/${lab}: ${plain(jobs)}`);
           assert.equal(honest.parts.verifiedClaims, 1);
           const other = scorePitch(s, pitch(lab, reworded(s, jobs), [], s.round));
-          assert.ok(Math.abs(other.score - honest.score) <= 0.05, `${task}/${seed}/${lab}: ${other.score} vs ${honest.score}`);
-          const liar = scorePitch(s, pitch(lab, `${plain(jobs)} Also j_${lab.slice(4)}_9 needs 640 GPU-hours.`, [], s.round));
+          assert.ok(
+            Math.abs(other.score - honest.score) <= 0.05,
+            `${task}/${seed}/${lab}: ${other.score} vs ${honest.score}`,
+          );
+          const liar = scorePitch(
+            s,
+            pitch(lab, `${plain(jobs)} Also j_${lab.slice(4)}_9 needs 640 GPU-hours.`, [], s.round),
+          );
           assert.ok(liar.score < honest.score - 0.3);
         }
       }
